@@ -1,0 +1,40 @@
+import type { Config } from './config.js';
+import { createAuthenticator, type Authenticator } from './platform/auth/authenticate.js';
+import { createKeyring, type Keyring } from './platform/auth/keyring.js';
+import { type ChangeFeed, createChangeFeed } from './platform/cache/change-feed.js';
+import { type Clock, systemClock } from './platform/clock.js';
+import type { Database } from './platform/db/database.js';
+import { type ClientDirectory, createClientDirectory } from './modules/clients/client-directory.js';
+import { type ClientsService, createClientsService } from './modules/clients/clients.service.js';
+
+/**
+ * The composition root's services, shared by the HTTP app and the CLI. Feature modules build
+ * their own services from these.
+ */
+export interface AppContext {
+  readonly config: Config;
+  readonly database: Database;
+  readonly clock: Clock;
+  readonly changes: ChangeFeed;
+  readonly keyring: Keyring;
+  readonly clients: ClientsService;
+  readonly directory: ClientDirectory;
+  readonly authenticator: Authenticator;
+}
+
+export function createContext(deps: { config: Config; database: Database; clock?: Clock }): AppContext {
+  const { config, database } = deps;
+  const clock = deps.clock ?? systemClock;
+  const changes = createChangeFeed(database.db);
+  const keyring = createKeyring({
+    secrets: config.jwtSecrets,
+    issuer: config.jwtIssuer,
+    audience: config.jwtAudience,
+    ttlSeconds: config.accessTokenTtl,
+    clock,
+  });
+  const clients = createClientsService({ db: database.db, clock, changes });
+  const directory = createClientDirectory(clients.repository, changes);
+  const authenticator = createAuthenticator({ keyring, clients: directory });
+  return { config, database, clock, changes, keyring, clients, directory, authenticator };
+}

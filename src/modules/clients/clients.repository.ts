@@ -1,0 +1,84 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { AuthMethod, ClientsTable, Schema, Tier } from '../../platform/db/schema.js';
+
+export type ClientRow = Selectable<ClientsTable>;
+
+/** A client account as the rest of the code sees it. */
+export interface ClientAccount {
+  id: string;
+  tenantId: string;
+  name: string;
+  tier: Tier;
+  authMethod: AuthMethod;
+  disabled: boolean;
+  apiKeyDigest: string;
+  clientSecretDigest: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface ClientPatch {
+  authMethod?: AuthMethod;
+  tier?: Tier;
+  disabled?: boolean;
+  apiKeyDigest?: string;
+  clientSecretDigest?: string;
+}
+
+export function toAccount(row: ClientRow): ClientAccount {
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    tier: row.tier,
+    authMethod: row.auth_method,
+    disabled: Number(row.disabled) === 1,
+    apiKeyDigest: row.api_key_digest,
+    clientSecretDigest: row.client_secret_digest,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+export function createClientsRepository(db: Kysely<Schema>) {
+  return {
+    async findById(id: string): Promise<ClientAccount | undefined> {
+      const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toAccount(row);
+    },
+
+    async findByApiKeyDigest(apiKeyDigest: string): Promise<ClientAccount | undefined> {
+      const row = await db.selectFrom('clients').selectAll().where('api_key_digest', '=', apiKeyDigest).executeTakeFirst();
+      return row && toAccount(row);
+    },
+
+    async tenantExists(id: string): Promise<boolean> {
+      const row = await db.selectFrom('tenants').select('id').where('id', '=', id).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async count(): Promise<number> {
+      const row = await db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    async list(offset: number, limit: number): Promise<ClientAccount[]> {
+      const rows = await db.selectFrom('clients').selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
+      return rows.map(toAccount);
+    },
+  };
+}
+
+export type ClientsRepository = ReturnType<typeof createClientsRepository>;
+
+/** The column values of a patch, for an UPDATE. */
+export function patchColumns(patch: ClientPatch, now: number): Partial<ClientsTable> {
+  return {
+    ...(patch.authMethod !== undefined ? { auth_method: patch.authMethod } : {}),
+    ...(patch.tier !== undefined ? { tier: patch.tier } : {}),
+    ...(patch.disabled !== undefined ? { disabled: patch.disabled ? 1 : 0 } : {}),
+    ...(patch.apiKeyDigest !== undefined ? { api_key_digest: patch.apiKeyDigest } : {}),
+    ...(patch.clientSecretDigest !== undefined ? { client_secret_digest: patch.clientSecretDigest } : {}),
+    updated_at: now,
+  };
+}

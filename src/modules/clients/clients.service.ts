@@ -1,0 +1,113 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { ChangeFeed } from '../../platform/cache/change-feed.js';
+import type { Clock } from '../../platform/clock.js';
+import type { AuthMethod, Schema, Tier } from '../../platform/db/schema.js';
+import { digest, generateCredential } from '../../platform/auth/credentials.js';
+import { notFound } from '../../platform/errors.js';
+import { type ClientAccount, type ClientPatch, createClientsRepository, patchColumns } from './clients.repository.js';
+
+export interface NewClient {
+  name: string;
+  tier: Tier;
+  authMethod: AuthMethod;
+  /** An existing tenant; a new tenant is created when absent. */
+  tenantId?: string | undefined;
+}
+
+export interface ClientCredentials {
+  apiKey: string;
+  clientSecret: string;
+}
+
+/** Onboarding and management of client accounts: the one place that writes them. */
+export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; changes: ChangeFeed }) {
+  const { db, clock, changes } = deps;
+  const repository = createClientsRepository(db);
+
+  async function requireClient(id: string): Promise<ClientAccount> {
+    const account = await repository.findById(id);
+    if (!account) throw notFound('no client with this client_id');
+    return account;
+  }
+
+  return {
+    repository,
+
+    /** Creates a client with fresh credentials. The credentials are returned here and never again. */
+    async create(input: NewClient): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
+      const now = clock.now();
+      const credentials = { apiKey: generateCredential('apiKey'), clientSecret: generateCredential('clientSecret') };
+      const id = randomUUID();
+      await db.transaction().execute(async (trx) => {
+        let tenantId = input.tenantId;
+        if (tenantId === undefined) {
+          tenantId = randomUUID();
+          await trx.insertInto('tenants').values({ id: tenantId, created_at: now }).execute();
+        } else {
+          const tenant = await trx.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst();
+          if (!tenant) throw notFound('no tenant with this tenant_id');
+        }
+        await trx
+          .insertInto('clients')
+          .values({
+            id,
+            tenant_id: tenantId,
+            name: input.name,
+            tier: input.tier,
+            auth_method: input.authMethod,
+            disabled: 0,
+            api_key_digest: digest(credentials.apiKey),
+            client_secret_digest: digest(credentials.clientSecret),
+            created_at: now,
+            updated_at: now,
+          })
+          .execute();
+        await changes.bump(trx, 'clients');
+      });
+      await changes.changed('clients');
+      return { account: await requireClient(id), credentials };
+    },
+
+    get: requireClient,
+
+    async list(page: number, pageSize: number): Promise<{ accounts: ClientAccount[]; total: number }> {
+      const [accounts, total] = await Promise.all([repository.list((page - 1) * pageSize, pageSize), repository.count()]);
+      return { accounts, total };
+    },
+
+    /** Changes auth_method, tier or disabled; takes effect on every node's next request. */
+    async update(id: string, patch: Pick<ClientPatch, 'authMethod' | 'tier' | 'disabled'>): Promise<ClientAccount> {
+      await requireClient(id);
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('clients').set(patchColumns(patch, clock.now())).where('id', '=', id).execute();
+        await changes.bump(trx, 'clients');
+      });
+      await changes.changed('clients');
+      return requireClient(id);
+    },
+
+    /**
+     * Replaces both credentials and revokes every refresh token of the client: a leaked key or
+     * secret, or a session started with one, stops working at once.
+     */
+    async rotateCredentials(id: string): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
+      await requireClient(id);
+      const now = clock.now();
+      const credentials = { apiKey: generateCredential('apiKey'), clientSecret: generateCredential('clientSecret') };
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('clients')
+          .set(patchColumns({ apiKeyDigest: digest(credentials.apiKey), clientSecretDigest: digest(credentials.clientSecret) }, now))
+          .where('id', '=', id)
+          .execute();
+        await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('client_id', '=', id).where('revoked_at', 'is', null).execute();
+        await changes.bump(trx, 'clients');
+      });
+      await changes.changed('clients');
+      return { account: await requireClient(id), credentials };
+    },
+  };
+}
+
+export type ClientsService = ReturnType<typeof createClientsService>;

@@ -1,0 +1,37 @@
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { AppContext } from '../../context.js';
+
+export interface DemoCredentials {
+  client_id: string;
+  tenant_id: string;
+  name: string;
+  tier: string;
+  auth_method: string;
+  api_key: string;
+  client_secret: string;
+}
+
+/**
+ * On the first start of an empty database, creates one demo client (auth_method both, tier
+ * pro) and writes its credentials to DATA_DIR/demo-credentials.json, mode 0600. They are never
+ * logged. Returns the file's path when it created the client.
+ */
+export async function ensureDemoClient(ctx: AppContext): Promise<string | undefined> {
+  if ((await ctx.clients.repository.count()) > 0) return undefined;
+  const { account, credentials } = await ctx.clients.create({ name: 'Demo client', tier: 'pro', authMethod: 'both' });
+  const file = join(ctx.config.dataDir, 'demo-credentials.json');
+  const demo: DemoCredentials = {
+    client_id: account.id,
+    tenant_id: account.tenantId,
+    name: account.name,
+    tier: account.tier,
+    auth_method: account.authMethod,
+    api_key: credentials.apiKey,
+    client_secret: credentials.clientSecret,
+  };
+  mkdirSync(ctx.config.dataDir, { recursive: true });
+  if (existsSync(file)) writeFileSync(file, '', { mode: 0o600 });
+  writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  return file;
+}

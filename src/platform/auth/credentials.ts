@@ -1,0 +1,63 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { crc32 } from 'node:zlib';
+
+/**
+ * Opaque credentials: a typed prefix, 256 random bits in base62 and a CRC32 checksum, e.g.
+ * `sdk_3xK…Qz0a1B2c`. The checksum lets us reject typos and garbage before touching the
+ * database; the prefix tells a leaked string's kind at a glance (and to secret scanners).
+ */
+export const CREDENTIAL_PREFIX = {
+  apiKey: 'sdk',
+  clientSecret: 'sds',
+  refreshToken: 'sdr',
+} as const;
+
+export type CredentialKind = keyof typeof CREDENTIAL_PREFIX;
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const BODY_LENGTH = 43; // ceil(256 / log2(62))
+const CHECKSUM_LENGTH = 6; // ceil(32 / log2(62))
+const SHAPE = /^(sdk|sds|sdr)_[0-9A-Za-z]{49}$/;
+
+export function generateCredential(kind: CredentialKind): string {
+  const head = `${CREDENTIAL_PREFIX[kind]}_${base62(randomBytes(32), BODY_LENGTH)}`;
+  return head + checksum(head);
+}
+
+/** True when `value` has the shape and checksum of a credential of this kind. */
+export function isWellFormedCredential(kind: CredentialKind, value: unknown): value is string {
+  if (typeof value !== 'string' || !SHAPE.test(value) || !value.startsWith(`${CREDENTIAL_PREFIX[kind]}_`)) return false;
+  const head = value.slice(0, -CHECKSUM_LENGTH);
+  return checksum(head) === value.slice(-CHECKSUM_LENGTH);
+}
+
+/** What we store instead of a credential: its SHA-256, hex. */
+export function digest(value: string): string {
+  return createHash('sha256').update(value, 'utf8').digest('hex');
+}
+
+/** Compares two hex digests without leaking, through timing, where they first differ. */
+export function digestsEqual(a: string, b: string): boolean {
+  const left = Buffer.from(a, 'hex');
+  const right = Buffer.from(b, 'hex');
+  return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
+}
+
+/** Compares two secrets of any length in constant time (by comparing their digests). */
+export function secretsEqual(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
+}
+
+function checksum(head: string): string {
+  return base62(crc32(head), CHECKSUM_LENGTH);
+}
+
+function base62(input: Buffer | number, length: number): string {
+  let n = typeof input === 'number' ? BigInt(input) : BigInt(`0x${input.toString('hex') || '0'}`);
+  let out = '';
+  while (n > 0n) {
+    out = ALPHABET[Number(n % 62n)] + out;
+    n /= 62n;
+  }
+  return out.padStart(length, '0');
+}

@@ -1,0 +1,147 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { createSigner, createVerifier } from 'fast-jwt';
+import { TIERS, type Tier } from '../db/schema.js';
+import type { Clock } from '../clock.js';
+
+/** The claims of an access token: exactly those of SPEC.md, plus aud and jti. */
+export interface AccessTokenClaims {
+  client_id: string;
+  tenant_id: string;
+  tier: Tier;
+  iss: string;
+  sub: string;
+  aud: string;
+  iat: number;
+  exp: number;
+  jti: string;
+}
+
+export interface IssuedAccessToken {
+  token: string;
+  claims: AccessTokenClaims;
+}
+
+export type TokenRejection = 'token_expired' | 'token_invalid';
+
+export class TokenRejectedError extends Error {
+  override name = 'TokenRejectedError';
+  constructor(readonly reason: TokenRejection) {
+    super(reason === 'token_expired' ? 'access token has expired' : 'access token is invalid');
+  }
+}
+
+export interface Keyring {
+  sign(subject: { client_id: string; tenant_id: string; tier: Tier }): IssuedAccessToken;
+  /** Returns the claims of a valid token; throws TokenRejectedError otherwise. */
+  verify(token: string): AccessTokenClaims;
+}
+
+export interface KeyringOptions {
+  /** Newest first. HS256 keys: the UTF-8 bytes of each secret. */
+  secrets: readonly string[];
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+  clock: Clock;
+}
+
+const TYP = 'at+jwt';
+/** Tolerated clock skew between nodes when checking exp. */
+const LEEWAY_SECONDS = 10;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * HS256 keyring: signs with the newest key, verifies with any listed key picked by `kid`.
+ * The algorithm is pinned (no `none`, no algorithm confusion); iss, aud and exp are checked.
+ */
+export function createKeyring(options: KeyringOptions): Keyring {
+  const { issuer, audience, ttlSeconds, clock } = options;
+  const keys = options.secrets.map((secret) => ({ kid: keyId(secret), key: Buffer.from(secret, 'utf8') }));
+  const newest = keys[0];
+  if (!newest) throw new Error('the keyring needs at least one secret');
+
+  const signer = createSigner({ key: newest.key, algorithm: 'HS256', noTimestamp: true, header: { alg: 'HS256', typ: TYP, kid: newest.kid } });
+  const verifiers = new Map(
+    keys.map(({ kid, key }) => [
+      kid,
+      createVerifier({
+        key,
+        algorithms: ['HS256'],
+        checkTyp: TYP,
+        allowedIss: issuer,
+        allowedAud: audience,
+        requiredClaims: ['client_id', 'tenant_id', 'tier', 'iss', 'sub', 'aud', 'iat', 'exp', 'jti'],
+        // exp is checked below against the injected clock, with leeway.
+        ignoreExpiration: true,
+        cache: 10_000,
+      }),
+    ]),
+  );
+
+  return {
+    sign(subject) {
+      const iat = Math.floor(clock.now() / 1000);
+      const claims: AccessTokenClaims = {
+        client_id: subject.client_id,
+        tenant_id: subject.tenant_id,
+        tier: subject.tier,
+        iss: issuer,
+        sub: subject.client_id,
+        aud: audience,
+        iat,
+        exp: iat + ttlSeconds,
+        jti: randomUUID(),
+      };
+      return { token: signer(claims), claims };
+    },
+
+    verify(token) {
+      const verifier = verifiers.get(headerKid(token) ?? '');
+      if (!verifier) throw new TokenRejectedError('token_invalid');
+      let payload: unknown;
+      try {
+        payload = verifier(token);
+      } catch {
+        throw new TokenRejectedError('token_invalid');
+      }
+      const claims = asClaims(payload);
+      if (!claims) throw new TokenRejectedError('token_invalid');
+      if (claims.exp + LEEWAY_SECONDS <= clock.now() / 1000) throw new TokenRejectedError('token_expired');
+      return claims;
+    },
+  };
+}
+
+/** A stable, non-secret key id: the first 64 bits of SHA-256 of the key. */
+export function keyId(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('base64url').slice(0, 11);
+}
+
+function headerKid(token: string): string | undefined {
+  const dot = token.indexOf('.');
+  if (dot <= 0 || dot > 512) return undefined;
+  try {
+    const header: unknown = JSON.parse(Buffer.from(token.slice(0, dot), 'base64url').toString('utf8'));
+    if (typeof header === 'object' && header !== null && 'kid' in header && typeof header.kid === 'string') return header.kid;
+  } catch {
+    // Not JSON: not one of ours.
+  }
+  return undefined;
+}
+
+function asClaims(payload: unknown): AccessTokenClaims | undefined {
+  if (typeof payload !== 'object' || payload === null) return undefined;
+  const p = payload as Record<string, unknown>;
+  const ok =
+    typeof p.client_id === 'string' &&
+    UUID.test(p.client_id) &&
+    p.sub === p.client_id &&
+    typeof p.tenant_id === 'string' &&
+    UUID.test(p.tenant_id) &&
+    typeof p.tier === 'string' &&
+    (TIERS as readonly string[]).includes(p.tier) &&
+    typeof p.iat === 'number' &&
+    typeof p.exp === 'number' &&
+    typeof p.jti === 'string';
+  return ok ? (p as unknown as AccessTokenClaims) : undefined;
+}

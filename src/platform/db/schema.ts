@@ -1,0 +1,179 @@
+import type { Generated } from 'kysely';
+
+/**
+ * Table types shared by SQLite and PostgreSQL. Portable column types only:
+ * timestamps are epoch milliseconds (integer / bigint), booleans are 0/1 integers,
+ * UUIDs are text. See docs/decisions/0003-one-schema-for-sqlite-and-postgres.md.
+ */
+export interface Schema {
+  tenants: TenantsTable;
+  clients: ClientsTable;
+  refresh_tokens: RefreshTokensTable;
+  change_versions: ChangeVersionsTable;
+  sports: SportsTable;
+  leagues: LeaguesTable;
+  teams: TeamsTable;
+  players: PlayersTable;
+  operators: OperatorsTable;
+  betting_markets: BettingMarketsTable;
+  events: EventsTable;
+  odds: OddsTable;
+  flows: FlowsTable;
+  flow_legs: FlowLegsTable;
+}
+
+export const TIERS = ['free', 'pro', 'enterprise'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const AUTH_METHODS = ['api_key', 'oauth', 'both'] as const;
+export type AuthMethod = (typeof AUTH_METHODS)[number];
+
+/** The two login flows of SPEC.md; a refresh token belongs to the flow that issued it. */
+export type Flow = 'api_key' | 'oauth';
+
+export interface TenantsTable {
+  id: string;
+  created_at: number;
+}
+
+export interface ClientsTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  tier: Tier;
+  auth_method: AuthMethod;
+  disabled: number;
+  /** SHA-256 (hex) of the API key; the key itself is never stored. */
+  api_key_digest: string;
+  /** SHA-256 (hex) of the client secret. */
+  client_secret_digest: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface RefreshTokensTable {
+  /** SHA-256 (hex) of the opaque refresh token. */
+  digest: string;
+  client_id: string;
+  /** Every token descended from one login shares the family id of that login. */
+  family_id: string;
+  flow: Flow;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** Monotonic counters other nodes poll to drop their caches (names: 'clients', 'data'). */
+export interface ChangeVersionsTable {
+  name: string;
+  version: number;
+}
+
+export interface SportsTable {
+  id: number;
+  key: string;
+  name: string;
+}
+
+export interface LeaguesTable {
+  id: number;
+  key: string;
+  name: string;
+  sport_id: number;
+  country_key: string | null;
+  country_name: string | null;
+}
+
+export interface TeamsTable {
+  id: number;
+  key: string;
+  name: string;
+  abbreviation: string | null;
+  location: string | null;
+  league_id: number;
+}
+
+export interface PlayersTable {
+  id: number;
+  key: string;
+  name: string;
+  position: string | null;
+  team_id: number;
+}
+
+export interface OperatorsTable {
+  id: number;
+  key: string;
+  name: string;
+}
+
+export type EntityType = 'team' | 'player' | 'event';
+
+export interface BettingMarketsTable {
+  id: number;
+  key: string;
+  name: string;
+  category: string;
+  entity_type: EntityType;
+  sport_id: number | null;
+}
+
+export interface EventsTable {
+  id: number;
+  league_id: number;
+  /** Derived from the league at import. */
+  sport_id: number;
+  start_time: number;
+  status: string;
+  home_team_id: number;
+  away_team_id: number;
+}
+
+export interface OddsTable {
+  id: number;
+  event_id: number;
+  operator_id: number;
+  betting_market_id: number;
+  position: string;
+  line: number | null;
+  price_decimal: number;
+  status: string;
+  updated_at: number;
+}
+
+export type FlowType = 'fact' | 'fun' | 'plain';
+export type BetType = 'single' | 'parlay';
+export type Likelihood = 'likely' | 'possible' | 'longshot';
+
+export interface FlowsTable {
+  id: number;
+  flow_type: FlowType;
+  /** Derived at import: parlay when the flow has legs. */
+  bet_type: BetType;
+  event_id: number;
+  /** Derived from the event at import. */
+  sport_id: number;
+  league_id: number;
+  focus_entity_type: EntityType;
+  focus_entity_id: number | null;
+  betting_market_id: number | null;
+  line: number | null;
+  split: 'over' | 'under' | null;
+  description: string;
+  hits: number;
+  total: number;
+  /** hits / total × 100, stored for range filters. */
+  hit_rate_pct: number;
+  likelihood: Likelihood;
+  price_decimal: number | null;
+  updated_at: number;
+}
+
+export interface FlowLegsTable {
+  flow_id: number;
+  leg_id: number;
+  position: number;
+}
+
+export type ChangeVersionName = 'clients' | 'data';
+export type { Generated };

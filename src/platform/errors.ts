@@ -1,0 +1,96 @@
+/**
+ * One closed table of error codes (DESIGN.md §3). The HTTP status comes from the code,
+ * never from the throw site.
+ */
+export const ERROR_STATUS = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  AMBIGUOUS_LOOKUP: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  VALIDATION_ERROR: 422,
+  RATE_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const UNAUTHORIZED_REASONS = [
+  'missing_credentials',
+  'invalid_credentials',
+  'flow_not_enabled',
+  'token_expired',
+  'token_invalid',
+  'refresh_token_revoked',
+  'client_disabled',
+] as const;
+
+export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];
+
+export interface ErrorDetail {
+  field: string;
+  rule: string;
+}
+
+export interface ApiErrorOptions {
+  details?: ErrorDetail[];
+  reason?: UnauthorizedReason;
+  /** Extra response headers, e.g. WWW-Authenticate or Retry-After. */
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  override name = 'ApiError';
+  readonly status: number;
+  readonly details: ErrorDetail[] | undefined;
+  readonly reason: UnauthorizedReason | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    options: ApiErrorOptions = {},
+  ) {
+    super(message);
+    this.status = ERROR_STATUS[code];
+    this.details = options.details;
+    this.reason = options.reason;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function unauthorized(reason: UnauthorizedReason, message: string, headers?: Record<string, string>): ApiError {
+  return new ApiError('UNAUTHORIZED', message, { reason, ...(headers ? { headers } : {}) });
+}
+
+export function notFound(message: string): ApiError {
+  return new ApiError('NOT_FOUND', message);
+}
+
+export function validationError(field: string, rule: string, message: string): ApiError {
+  return new ApiError('VALIDATION_ERROR', message, { details: [{ field, rule }] });
+}
+
+/** The JSON body of every error response. */
+export interface ErrorBody {
+  error: {
+    code: ErrorCode;
+    message: string;
+    request_id: string;
+    reason?: UnauthorizedReason;
+    details?: ErrorDetail[];
+  };
+}
+
+export function errorBody(error: ApiError, requestId: string): ErrorBody {
+  return {
+    error: {
+      code: error.code,
+      message: error.message,
+      request_id: requestId,
+      ...(error.reason ? { reason: error.reason } : {}),
+      ...(error.details ? { details: error.details } : {}),
+    },
+  };
+}
