@@ -17,6 +17,7 @@ import { referencesRoutes } from './modules/references/references.routes.js';
 import { tokensRoutes } from './modules/tokens/tokens.routes.js';
 import { trendsRoutes } from './modules/trends/trends.routes.js';
 import { docsRoutes } from './modules/docs/docs.routes.js';
+import { importRoutes } from './modules/import/import.routes.js';
 
 export interface BuildAppOptions {
   /** Where the JSON log lines go (default stdout). Tests pass a buffer. */
@@ -32,6 +33,7 @@ const MODULES: ModuleRoutes[] = [
   oddsRoutes,
   trendsRoutes,
   adminRoutes,
+  importRoutes,
   docsRoutes,
 ];
 

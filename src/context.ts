@@ -6,6 +6,8 @@ import { type Clock, systemClock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
 import { type ClientDirectory, createClientDirectory } from './modules/clients/client-directory.js';
 import { type ClientsService, createClientsService } from './modules/clients/clients.service.js';
+import { createKeyResolver, type KeyResolver } from './modules/references/key-resolver.js';
+import { createReadCache, type ReadCache } from './platform/cache/read-cache.js';
 
 /**
  * The composition root's services, shared by the HTTP app and the CLI. Feature modules build
@@ -20,6 +22,9 @@ export interface AppContext {
   readonly clients: ClientsService;
   readonly directory: ClientDirectory;
   readonly authenticator: Authenticator;
+  /** Sports-data reads, cached per data version (every import bumps it). */
+  readonly readCache: ReadCache;
+  readonly keys: KeyResolver;
 }
 
 export function createContext(deps: { config: Config; database: Database; clock?: Clock }): AppContext {
@@ -36,5 +41,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const clients = createClientsService({ db: database.db, clock, changes });
   const directory = createClientDirectory(clients.repository, changes);
   const authenticator = createAuthenticator({ keyring, clients: directory });
-  return { config, database, clock, changes, keyring, clients, directory, authenticator };
+  const readCache = createReadCache(changes);
+  const keys = createKeyResolver(database.db, readCache);
+  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys };
 }

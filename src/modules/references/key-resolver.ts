@@ -1,0 +1,91 @@
+import type { Kysely } from 'kysely';
+import type { ReadCache } from '../../platform/cache/read-cache.js';
+import type { Schema } from '../../platform/db/schema.js';
+import { ApiError } from '../../platform/errors.js';
+
+/**
+ * Keys in the Odditt form: a plain key (`nba`) or a qualified one (`united-states.nba`).
+ * Qualified keys: league `country.league` (plain key when it has no country), team
+ * `league.team`, player `team.player`. A key that names several records is ambiguous (409);
+ * an unknown key is 404. Indexes are built once per data version.
+ */
+export type KeyedEntity = 'sport' | 'league' | 'team' | 'player' | 'operator';
+
+export interface KeyResolver {
+  /** The one id a key names. Throws 404 NOT_FOUND or 409 AMBIGUOUS_LOOKUP. */
+  resolve(entity: KeyedEntity, key: string, field: string): Promise<number>;
+  /** Every id a key names, for filters that may match several ("all leagues keyed nba"). */
+  idsOf(entity: KeyedEntity, key: string): Promise<number[]>;
+}
+
+type KeyIndex = Map<string, number[]>;
+
+export function createKeyResolver(db: Kysely<Schema>, cache: ReadCache): KeyResolver {
+  const index = (entity: KeyedEntity) => cache.get(`keys:${entity}`, () => buildIndex(db, entity));
+
+  async function idsOf(entity: KeyedEntity, key: string): Promise<number[]> {
+    return (await index(entity)).get(key.toLowerCase()) ?? [];
+  }
+
+  return {
+    idsOf,
+    async resolve(entity, key, field) {
+      const ids = await idsOf(entity, key);
+      const [id] = ids;
+      if (id === undefined) throw new ApiError('NOT_FOUND', `no ${entity} with ${field} "${key}"`);
+      if (ids.length > 1) {
+        throw new ApiError('AMBIGUOUS_LOOKUP', `${field} "${key}" matches ${ids.length} ${entity}s; use the qualified key or the id`);
+      }
+      return id;
+    },
+  };
+}
+
+async function buildIndex(db: Kysely<Schema>, entity: KeyedEntity): Promise<KeyIndex> {
+  const entries: Array<[string, number]> = [];
+  switch (entity) {
+    case 'sport':
+      for (const r of await db.selectFrom('sports').select(['id', 'key']).execute()) entries.push([r.key, r.id]);
+      break;
+    case 'operator':
+      for (const r of await db.selectFrom('operators').select(['id', 'key']).execute()) entries.push([r.key, r.id]);
+      break;
+    case 'league':
+      for (const r of await db.selectFrom('leagues').select(['id', 'key', 'country_key']).execute()) {
+        entries.push([r.key, r.id]);
+        if (r.country_key) entries.push([`${r.country_key}.${r.key}`, r.id]);
+      }
+      break;
+    case 'team':
+      for (const r of await db
+        .selectFrom('teams')
+        .innerJoin('leagues', 'leagues.id', 'teams.league_id')
+        .select(['teams.id as id', 'teams.key as key', 'leagues.key as league_key'])
+        .execute()) {
+        entries.push([r.key, r.id], [`${r.league_key}.${r.key}`, r.id]);
+      }
+      break;
+    case 'player':
+      for (const r of await db
+        .selectFrom('players')
+        .innerJoin('teams', 'teams.id', 'players.team_id')
+        .select(['players.id as id', 'players.key as key', 'teams.key as team_key'])
+        .execute()) {
+        entries.push([r.key, r.id], [`${r.team_key}.${r.key}`, r.id]);
+      }
+      break;
+  }
+  const result: KeyIndex = new Map();
+  for (const [key, id] of entries) {
+    const k = key.toLowerCase();
+    const ids = result.get(k);
+    if (!ids) result.set(k, [id]);
+    else if (!ids.includes(id)) ids.push(id);
+  }
+  return result;
+}
+
+/** The qualified key of a league, as the API shows it. */
+export function leagueQualifiedKey(key: string, countryKey: string | null): string {
+  return countryKey ? `${countryKey}.${key}` : key;
+}

@@ -1,0 +1,18 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError, unauthorized } from '../errors.js';
+import { secretsEqual } from './credentials.js';
+
+/**
+ * onRequest hook for /admin/v1/*: `Authorization: Bearer $ADMIN_TOKEN`, compared in constant
+ * time. Without ADMIN_TOKEN the admin API does not exist (404), so a deployment that has not
+ * opted in exposes nothing.
+ */
+export function adminGuard(adminToken: string | undefined) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (adminToken === undefined) throw new ApiError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0] ?? ''}`);
+    const header = request.headers.authorization;
+    if (header === undefined) throw unauthorized('missing_credentials', 'send Authorization: Bearer <admin token>');
+    const match = /^Bearer +(\S+) *$/i.exec(header);
+    if (!match?.[1] || !secretsEqual(match[1], adminToken)) throw unauthorized('invalid_credentials', 'the admin token is not valid');
+  };
+}
