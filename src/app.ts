@@ -4,6 +4,7 @@ import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { registerErrorHandling } from './platform/http/errors.plugin.js';
 import { registerJsonBodies } from './platform/http/json-bodies.js';
+import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
 import type { App, ModuleRoutes } from './platform/http/types.js';
 import { validatorCompiler } from './platform/http/validation.js';
@@ -18,6 +19,7 @@ import { tokensRoutes } from './modules/tokens/tokens.routes.js';
 import { trendsRoutes } from './modules/trends/trends.routes.js';
 import { docsRoutes } from './modules/docs/docs.routes.js';
 import { importRoutes } from './modules/import/import.routes.js';
+import { metricsRoutes } from './modules/metrics/metrics.routes.js';
 
 export interface BuildAppOptions {
   /** Where the JSON log lines go (default stdout). Tests pass a buffer. */
@@ -35,6 +37,7 @@ const MODULES: ModuleRoutes[] = [
   adminRoutes,
   importRoutes,
   docsRoutes,
+  metricsRoutes,
 ];
 
 /** Builds the HTTP app over a context. No I/O happens at import time; the caller listens. */
@@ -50,6 +53,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBodies(app);
   registerErrorHandling(app);
+  registerMetrics(app);
 
   app.decorateRequest('principal', null as never);
   app.decorate('authenticate', async (request) => {

@@ -9,6 +9,7 @@ import { type Clock, manualClock } from '../../src/platform/clock.js';
 import { type Database, type DialectName, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrations.js';
 import type { App } from '../../src/platform/http/types.js';
+import { validateResponses } from './openapi-validator.js';
 
 /** Every database-touching suite runs once per dialect: `describe.each(DIALECTS)(…)`. */
 export const DIALECTS: DialectName[] = ['sqlite', 'postgres'];
@@ -58,6 +59,8 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
   });
   const app = await buildApp(ctx, { logStream });
   await app.ready();
+  // Every response a test receives through app.inject is checked against the OpenAPI document.
+  validateResponses(app);
   return {
     app,
     ctx,

@@ -1,4 +1,113 @@
+import { adminGuard } from '../../platform/auth/admin.js';
+import { ApiError } from '../../platform/errors.js';
+import { ADMIN_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { pageOf } from '../../platform/pagination.js';
+import {
+  Client,
+  ClientParams,
+  ClientPatchBody,
+  ClientsPage,
+  ClientsQuery,
+  ClientWithCredentials,
+  CreatedClient,
+  clientView,
+  clientWithCredentialsView,
+  createdClientView,
+  NewClientBody,
+} from './admin.schemas.js';
 
-// Not built yet: registered by app.ts so that the module can be filled in without touching it.
-export const adminRoutes: ModuleRoutes = async () => {};
+const tags = ['admin'];
+const security = ADMIN_SECURITY;
+// Responses carrying an API key or client secret must not be kept by any cache on the way.
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/**
+ * Client onboarding and management for operators (DESIGN.md §6), over the same ClientsService
+ * as the CLI. Every change bumps the change feed, so it takes effect on the next request.
+ */
+export const adminRoutes: ModuleRoutes = async (app, ctx) => {
+  // Without ADMIN_TOKEN every route here answers 404: the admin API does not exist.
+  app.addHook('onRequest', adminGuard(ctx.config.adminToken));
+
+  app.post(
+    '/admin/v1/clients',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Onboard a client account',
+        description: 'Creates a client with a new API key and client secret. They appear in this response only.',
+        body: NewClientBody,
+        response: { 201: CreatedClient },
+      },
+    },
+    async (request, reply) => {
+      const { name, tier, auth_method, tenant_id } = request.body;
+      const { account, credentials } = await ctx.clients.create({ name, tier, authMethod: auth_method, tenantId: tenant_id });
+      return reply.code(201).headers(NO_STORE).send(createdClientView(account, credentials));
+    },
+  );
+
+  app.get(
+    '/admin/v1/clients',
+    {
+      schema: { tags, security, summary: 'List client accounts', description: 'Oldest first.', querystring: ClientsQuery, response: { 200: ClientsPage } },
+    },
+    async (request) => {
+      const { accounts, total } = await ctx.clients.list(request.query.page, request.query.page_size);
+      return pageOf(accounts.map(clientView), total, request.query);
+    },
+  );
+
+  app.get(
+    '/admin/v1/clients/:client_id',
+    { schema: { tags, security, summary: 'Get a client account', params: ClientParams, response: { 200: Client } } },
+    async (request) => clientView(await ctx.clients.get(request.params.client_id)),
+  );
+
+  app.patch(
+    '/admin/v1/clients/:client_id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Change auth_method, tier or disabled',
+        description: 'Takes effect on the next request, also for access and refresh tokens already issued.',
+        params: ClientParams,
+        body: ClientPatchBody,
+        response: { 200: Client },
+      },
+    },
+    async (request) => {
+      const { auth_method, tier, disabled } = request.body;
+      if (auth_method === undefined && tier === undefined && disabled === undefined) {
+        throw new ApiError('VALIDATION_ERROR', 'send at least one of auth_method, tier, disabled', {
+          details: [{ field: 'body', rule: 'minProperties' }],
+        });
+      }
+      const account = await ctx.clients.update(request.params.client_id, { authMethod: auth_method, tier, disabled });
+      return clientView(account);
+    },
+  );
+
+  app.post(
+    '/admin/v1/clients/:client_id/credentials',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Rotate the credentials of a client',
+        description:
+          'Replaces the API key and the client secret and revokes every refresh token of the client; the old ones stop working at once. ' +
+          'The new credentials appear in this response only.',
+        params: ClientParams,
+        response: { 200: ClientWithCredentials },
+      },
+    },
+    async (request, reply) => {
+      const { account, credentials } = await ctx.clients.rotateCredentials(request.params.client_id);
+      return reply.headers(NO_STORE).send(clientWithCredentialsView(account, credentials));
+    },
+  );
+};

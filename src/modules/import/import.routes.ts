@@ -1,4 +1,33 @@
+import { adminGuard } from '../../platform/auth/admin.js';
+import { ADMIN_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { Dataset, ImportResult } from './import.schemas.js';
+import { createImportService } from './import.service.js';
 
-// Not built yet: registered by app.ts so that the module can be filled in without touching it.
-export const importRoutes: ModuleRoutes = async () => {};
+/** A full upstream dump is large: 1M odds rows are about 150 MiB of JSON. */
+export const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
+
+/** POST /admin/v1/import: the operator's bulk load (DESIGN.md §6). */
+export const importRoutes: ModuleRoutes = async (app, ctx) => {
+  const importer = createImportService(ctx);
+
+  app.post(
+    '/admin/v1/import',
+    {
+      onRequest: adminGuard(ctx.config.adminToken),
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: {
+        tags: ['admin'],
+        summary: 'Import a dataset (upsert by id, all or nothing)',
+        description:
+          'Every array is optional. Ids are the upstream integers; derived fields (qualified keys, sport_id/league_id of ' +
+          'events and flows, bet_type, other price formats) are computed. The whole dataset is validated before anything ' +
+          'is written: a bad item answers 422 naming `array[index].field`, and nothing is imported. Body limit 256 MiB.',
+        security: ADMIN_SECURITY,
+        body: Dataset,
+        response: { 200: ImportResult },
+      },
+    },
+    async (request) => importer.import(request.body),
+  );
+};

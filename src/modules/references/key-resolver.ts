@@ -6,7 +6,7 @@ import { ApiError } from '../../platform/errors.js';
 /**
  * Keys in the Odditt form: a plain key (`nba`) or a qualified one (`united-states.nba`).
  * Qualified keys: league `country.league` (plain key when it has no country), team
- * `league.team`, player `team.player`. A key that names several records is ambiguous (409);
+ * `league.team` (also `country.league.team`), player `team.player`. A key that names several records is ambiguous (409);
  * an unknown key is 404. Indexes are built once per data version.
  */
 export type KeyedEntity = 'sport' | 'league' | 'team' | 'player' | 'operator';
@@ -60,9 +60,12 @@ async function buildIndex(db: Kysely<Schema>, entity: KeyedEntity): Promise<KeyI
       for (const r of await db
         .selectFrom('teams')
         .innerJoin('leagues', 'leagues.id', 'teams.league_id')
-        .select(['teams.id as id', 'teams.key as key', 'leagues.key as league_key'])
+        .select(['teams.id as id', 'teams.key as key', 'leagues.key as league_key', 'leagues.country_key as country_key'])
         .execute()) {
         entries.push([r.key, r.id], [`${r.league_key}.${r.key}`, r.id]);
+        // Two leagues may share a key (premier-league in two countries): the fully qualified
+        // `country.league.team` still names one team.
+        if (r.country_key) entries.push([`${r.country_key}.${r.league_key}.${r.key}`, r.id]);
       }
       break;
     case 'player':

@@ -1,4 +1,82 @@
-import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { Flow } from '../../platform/db/schema.js';
+import { unauthorized } from '../../platform/errors.js';
+import type { App, ModuleRoutes } from '../../platform/http/types.js';
+import { ClientCredentialsBody, RefreshBody, TokenPair } from './tokens.schemas.js';
+import { createTokenService, type TokenService } from './tokens.service.js';
 
-// Not built yet: registered by app.ts so that the module can be filled in without touching it.
-export const tokensRoutes: ModuleRoutes = async () => {};
+const TAGS = ['authentication'];
+
+/** The two logins and the two refreshes of SPEC.md; each answers a token pair. */
+export const tokensRoutes: ModuleRoutes = async (app, ctx) => {
+  const tokens = createTokenService({
+    db: ctx.database.db,
+    clock: ctx.clock,
+    keyring: ctx.keyring,
+    directory: ctx.directory,
+    config: ctx.config,
+  });
+
+  // Token responses must not be stored by any cache (RFC 6749 §5.1) — errors included, so
+  // that no intermediary keeps a response to a request that carried a credential.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('pragma', 'no-cache');
+  });
+
+  app.post(
+    '/v1/auth/login',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Exchange an API key for a token pair',
+        description: 'Send the API key in the X-API-Key header; no body. Allowed when the account auth_method is api_key or both.',
+        security: [{ ApiKeyAuth: [] }],
+        response: { 200: TokenPair },
+      },
+    },
+    async (request) => {
+      const apiKey = request.headers['x-api-key'];
+      if (apiKey === undefined) throw unauthorized('missing_credentials', 'send the API key in the X-API-Key header');
+      const client = await ctx.authenticator.clientForApiKey(apiKey);
+      return tokens.loginWithApiKey(client);
+    },
+  );
+
+  app.post(
+    '/v1/oauth/login',
+    {
+      schema: {
+        tags: TAGS,
+        summary: 'Exchange OAuth 2.0 client credentials for a token pair',
+        description: 'Allowed when the account auth_method is oauth or both.',
+        security: [],
+        body: ClientCredentialsBody,
+        response: { 200: TokenPair },
+      },
+    },
+    async (request) => tokens.loginWithClientCredentials(request.body.client_id, request.body.client_secret),
+  );
+
+  refreshRoute(app, tokens, '/v1/auth/refresh', 'api_key');
+  refreshRoute(app, tokens, '/v1/oauth/refresh', 'oauth');
+};
+
+function refreshRoute(app: App, tokens: TokenService, url: string, flow: Flow): void {
+  const login = flow === 'api_key' ? '/v1/auth/login' : '/v1/oauth/login';
+  app.post(
+    url,
+    {
+      schema: {
+        tags: TAGS,
+        summary: `Rotate a refresh token issued by ${login}`,
+        description:
+          `Returns a new token pair and revokes the presented refresh token. Only pairs from ${login} are accepted here. ` +
+          'Presenting a revoked refresh token revokes every token descended from the same login; log in again.',
+        security: [],
+        body: RefreshBody,
+        response: { 200: TokenPair },
+      },
+    },
+    async (request) => tokens.refresh(flow, request.body.refresh_token, request.log),
+  );
+}

@@ -1,4 +1,51 @@
+import { sendCachedJson } from '../../platform/http/cached-json.js';
+import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { FlowsBody, FlowsPage, MixedFlowsBody } from './trends.schemas.js';
+import { createTrendsService } from './trends.service.js';
 
-// Not built yet: registered by app.ts so that the module can be filled in without touching it.
-export const trendsRoutes: ModuleRoutes = async () => {};
+const FILTERS_HELP =
+  'Plural id arrays (a singular `sport_id` etc. is a one-item array; an id wins over the matching key), keys plain or qualified, ' +
+  'bet_type, likelihood_type, hit-rate thresholds in percent and an event start range. Ordered by id; parlays carry their legs as flow items.';
+
+export const trendsRoutes: ModuleRoutes = async (app, ctx) => {
+  const trends = createTrendsService(ctx);
+
+  app.post(
+    '/v1/trends/mixed-flows',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['trends'],
+        summary: 'Flows of every type',
+        description: `Flows of every type (fact, fun, plain), singles and parlays, e.g. for one sport_id and league_id. ${FILTERS_HELP}`,
+        security: CLIENT_SECURITY,
+        body: MixedFlowsBody,
+        response: { 200: FlowsPage },
+      },
+    },
+    async (request, reply) => {
+      const page = trends.mixedFlows(request.body);
+      return sendCachedJson(reply, ctx.readCache, page.key, page.render);
+    },
+  );
+
+  app.post(
+    '/v1/trends/flows',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['trends'],
+        summary: 'Flows of one type',
+        description: `Flows of the flow_type asked (default fact). ${FILTERS_HELP}`,
+        security: CLIENT_SECURITY,
+        body: FlowsBody,
+        response: { 200: FlowsPage },
+      },
+    },
+    async (request, reply) => {
+      const page = trends.flows(request.body);
+      return sendCachedJson(reply, ctx.readCache, page.key, page.render);
+    },
+  );
+};

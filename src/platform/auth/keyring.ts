@@ -60,7 +60,8 @@ export function createKeyring(options: KeyringOptions): Keyring {
   const newest = keys[0];
   if (!newest) throw new Error('the keyring needs at least one secret');
 
-  const signer = createSigner({ key: newest.key, algorithm: 'HS256', noTimestamp: true, header: { alg: 'HS256', typ: TYP, kid: newest.kid } });
+  // No `noTimestamp`: fast-jwt would then drop the iat we set from the injected clock.
+  const signer = createSigner({ key: newest.key, algorithm: 'HS256', header: { alg: 'HS256', typ: TYP, kid: newest.kid } });
   const verifiers = new Map(
     keys.map(({ kid, key }) => [
       kid,

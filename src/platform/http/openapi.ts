@@ -1,13 +1,58 @@
 import swagger from '@fastify/swagger';
+import { Type } from 'typebox';
+import { ERROR_STATUS, type ErrorCode, UNAUTHORIZED_REASONS } from '../errors.js';
+import { finishDocument } from './openapi-transform.js';
 import type { App } from './types.js';
 
 /** Security requirement for client routes: either credential the flow matrix allows. */
-export const CLIENT_SECURITY = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
-export const ADMIN_SECURITY = [{ AdminToken: [] }];
+export const CLIENT_SECURITY: Array<Record<string, string[]>> = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+export const ADMIN_SECURITY: Array<Record<string, string[]>> = [{ AdminToken: [] }];
+
+/** The tags every route picks from; the docs page groups operations by them, in this order. */
+export const TAGS = [
+  { name: 'authentication', description: 'Log in with an API key or OAuth 2.0 client credentials, and rotate refresh tokens.' },
+  { name: 'account', description: "The calling client's own account configuration." },
+  { name: 'references', description: 'Sports, leagues, teams, players, operators and betting markets.' },
+  { name: 'events', description: 'Upcoming events, by day in a time zone.' },
+  { name: 'odds', description: 'Odds of upcoming events, by operator and betting market. page_size at most 100.' },
+  { name: 'trends', description: 'Betting trends ("flows"), singles and same-event parlays. page_size at most 25.' },
+  { name: 'admin', description: 'Operator API: client accounts and data import. `Authorization: Bearer $ADMIN_TOKEN`; absent (404) unless ADMIN_TOKEN is set.' },
+  { name: 'operations', description: 'Health, readiness and metrics for load balancers and monitoring. No authentication.' },
+];
+
+/** The body of every error response (DESIGN.md §3). */
+export const ErrorSchema = Type.Object(
+  {
+    error: Type.Object(
+      {
+        code: Type.Enum(Object.keys(ERROR_STATUS) as ErrorCode[], { description: 'Machine-readable error code; the HTTP status follows from it.' }),
+        message: Type.String({ description: 'Human-readable explanation. Never contains credentials or internals.' }),
+        request_id: Type.String({ description: 'Also in the X-Request-Id header; quote it when reporting a problem.' }),
+        reason: Type.Optional(Type.Enum([...UNAUTHORIZED_REASONS], { description: 'On 401 only: why the credentials were refused.' })),
+        details: Type.Optional(
+          Type.Array(
+            Type.Object(
+              {
+                field: Type.String({ description: 'The offending field, e.g. `page_size` or `teams[3].league_id`.' }),
+                rule: Type.String({ description: 'The broken rule, e.g. `maximum`, `required`, `type`.' }),
+              },
+              { additionalProperties: false },
+            ),
+            { description: 'On 400 and 422: every field that broke a rule.' },
+          ),
+        ),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { additionalProperties: false, title: 'Error' },
+);
 
 /**
  * The OpenAPI 3.1 document, built from the same TypeBox schemas that validate requests and
- * serialize responses. Registered before any route so that every route is in it.
+ * serialize responses. Registered before any route so that every route is in it. The error
+ * responses are added to the document only (transformObject): the routes' own `response`
+ * config stays 2xx-only, so Fastify's serialization of errors is unaffected.
  */
 export async function registerOpenApi(app: App): Promise<void> {
   await app.register(swagger, {
@@ -18,15 +63,28 @@ export async function registerOpenApi(app: App): Promise<void> {
         version: '1.0.0',
         description:
           'Sports reference data, events, odds and betting trends ("flows") for business clients. ' +
-          'Authenticate with an API key (X-API-Key) or OAuth 2.0 client credentials, optionally exchanged for a JWT token pair.',
+          'Authenticate with an API key (X-API-Key) or OAuth 2.0 client credentials, optionally exchanged for a JWT token pair.\n\n' +
+          'List endpoints answer `{results, total_count, page, page_size, total_pages}`: `page` starts at 1 (default 1), ' +
+          '`page_size` defaults to 20 and is at most 25 on the trends endpoints and 100 elsewhere; page until `page >= total_pages`. ' +
+          'GET endpoints take paging in the query string, POST endpoints in the JSON body.\n\n' +
+          'Every error is `{"error":{"code","message","request_id"}}`, with `details` on validation errors and `reason` on 401.',
       },
+      servers: [{ url: '/', description: 'The deployment serving this document' }],
+      tags: TAGS,
       components: {
         securitySchemes: {
-          ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
-          BearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The API key issued at onboarding (`sdk_…`). Allowed when auth_method is api_key or both.' },
+          BearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description: 'An access token from a login or refresh endpoint. Allowed for every auth_method.',
+          },
           AdminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment.' },
         },
+        schemas: { Error: ErrorSchema },
       },
     },
+    transformObject: (document) => ('openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject),
   });
 }

@@ -11,6 +11,8 @@ const common: Options = {
   useDefaults: true,
   removeAdditional: false,
   strict: false,
+  // strict: false would otherwise let "Infinity" and "1e400" through as numbers.
+  strictNumbers: true,
   // The OpenAPI-only keywords TypeBox passes through.
   keywords: ['example', 'x-unit'],
 };

@@ -1,0 +1,62 @@
+import type { Scenario } from '../load.js';
+import type { DemoCredentials } from '../run.js';
+import { call, type PageOfItems, type TokenPair } from './http.js';
+
+interface League {
+  id: number;
+  qualified_key: string;
+  sport_id: number;
+}
+
+async function bearerFor(baseUrl: string, demo: DemoCredentials): Promise<string> {
+  const pair = await call<TokenPair>(baseUrl, 'POST', '/v1/auth/login', { headers: { 'x-api-key': demo.api_key } });
+  return `Bearer ${pair.access_token}`;
+}
+
+const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+/** Issue 3's read scenarios on the scale-1 demo dataset. */
+export async function dataScenarios(baseUrl: string, demo: DemoCredentials): Promise<Scenario[]> {
+  const authorization = await bearerFor(baseUrl, demo);
+  const auth = { authorization };
+  const leagues = await call<PageOfItems<League>>(baseUrl, 'GET', '/v1/references/leagues?page_size=100', { headers: auth });
+  const league = leagues.results[0];
+  if (!league) throw new Error('the demo dataset has no leagues');
+  const teamsPath = `/v1/references/teams?league_key=${encodeURIComponent(league.qualified_key)}`;
+
+  // The event with the most odds, so that a page of 100 is full.
+  const events = await call<PageOfItems<{ id: number }>>(baseUrl, 'POST', '/v1/events/upcoming-events', { headers: auth, body: { page_size: 100 } });
+  let busiest = { id: 0, total: -1 };
+  for (const event of events.results.slice(0, 60)) {
+    const odds = await call<PageOfItems<unknown>>(baseUrl, 'POST', '/v1/odds/upcoming-odds-by-event', { headers: auth, body: { event_id: event.id, page_size: 1 } });
+    if (odds.total_count > busiest.total) busiest = { id: event.id, total: odds.total_count };
+  }
+
+  return [
+    { name: `GET teams?league_key (Bearer)`, requests: [{ method: 'GET', path: teamsPath, headers: auth }] },
+    { name: `GET teams?league_key (X-API-Key)`, requests: [{ method: 'GET', path: teamsPath, headers: { 'x-api-key': demo.api_key } }] },
+    {
+      name: 'POST trends/flows, 2 filters',
+      requests: [{ method: 'POST', path: '/v1/trends/flows', ...withAuth(json({ sport_ids: [league.sport_id], likelihood_type: 'likely' }), auth) }],
+    },
+    {
+      name: `POST odds-by-event, page of 100 (${busiest.total} odds)`,
+      requests: [{ method: 'POST', path: '/v1/odds/upcoming-odds-by-event', ...withAuth(json({ event_id: busiest.id, page_size: 100 }), auth) }],
+    },
+  ];
+}
+
+/** Deep paging on the scale-10 dataset: page 5,000 must cost about what page 1 costs. */
+export async function deepPagingScenarios(baseUrl: string, demo: DemoCredentials): Promise<Scenario[]> {
+  const auth = { authorization: await bearerFor(baseUrl, demo) };
+  const first = await call<PageOfItems<unknown> & { total_pages: number }>(baseUrl, 'POST', '/v1/trends/flows', { headers: auth, body: { page_size: 25 } });
+  const deep = Math.min(5000, first.total_pages);
+  return [
+    { name: `POST trends/flows page 1 of ${first.total_pages}`, requests: [{ method: 'POST', path: '/v1/trends/flows', ...withAuth(json({ page: 1, page_size: 25 }), auth) }] },
+    { name: `POST trends/flows page ${deep}`, requests: [{ method: 'POST', path: '/v1/trends/flows', ...withAuth(json({ page: deep, page_size: 25 }), auth) }] },
+  ];
+}
+
+function withAuth(request: { headers: Record<string, string>; body: string }, auth: Record<string, string>) {
+  return { ...request, headers: { ...request.headers, ...auth } };
+}

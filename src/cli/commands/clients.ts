@@ -1,0 +1,118 @@
+import { InvalidArgumentError, Option } from 'commander';
+import type { ClientAccount } from '../../modules/clients/clients.repository.js';
+import {
+  CLIENTS_PAGE_SIZE_MAX,
+  NAME_MAX_LENGTH,
+  clientView,
+  clientWithCredentialsView,
+  createdClientView,
+} from '../../modules/admin/admin.schemas.js';
+import { AUTH_METHODS, type AuthMethod, TIERS, type Tier } from '../../platform/db/schema.js';
+import { DEFAULT_PAGE_SIZE, pageOf } from '../../platform/pagination.js';
+import { type Cli, fields, integerIn, type RegisterCommands, table } from '../runtime.js';
+
+const SHOWN_ONCE = 'Store the API key and client secret now: they will not be shown again.';
+
+// The same rules as the admin API's schemas, so that both entry points accept the same input.
+const tierOption = (flags: string) => new Option(flags, 'account tier').choices(TIERS);
+const authMethodOption = (flags: string) => new Option(flags, 'the authentication flows the client may use').choices(AUTH_METHODS);
+
+function clientName(value: string): string {
+  if (value.length < 1 || value.length > NAME_MAX_LENGTH || !/\S/.test(value)) {
+    throw new InvalidArgumentError(`must be 1 to ${NAME_MAX_LENGTH} characters, not only blanks.`);
+  }
+  return value;
+}
+
+interface JsonOption {
+  json?: boolean;
+}
+
+/** `sportsdata clients …`: onboarding and management over ClientsService, as the admin API. */
+export const registerClients: RegisterCommands = (program, cli) => {
+  const clients = program.command('clients').description('onboard and manage client accounts');
+
+  clients
+    .command('create')
+    .description('onboard a client; prints its API key and client secret, once')
+    .requiredOption('--name <name>', `a label for operators (1 to ${NAME_MAX_LENGTH} characters)`, clientName)
+    .addOption(tierOption('--tier <tier>').makeOptionMandatory())
+    .addOption(authMethodOption('--auth-method <method>').makeOptionMandatory())
+    .option('--tenant-id <id>', 'add the client to this existing tenant (default: a new tenant)')
+    .option('--json', 'print machine-readable JSON')
+    .action(async (options: { name: string; tier: Tier; authMethod: AuthMethod; tenantId?: string } & JsonOption) => {
+      const { account, credentials } = await cli.withContext((ctx) =>
+        ctx.clients.create({ name: options.name, tier: options.tier, authMethod: options.authMethod, tenantId: options.tenantId }),
+      );
+      const view = createdClientView(account, credentials);
+      if (options.json) return cli.printJson(view);
+      cli.print(`Created client ${account.id}`);
+      cli.print(fields(view));
+      cli.print(SHOWN_ONCE);
+    });
+
+  clients
+    .command('list')
+    .description('list client accounts, oldest first')
+    .option('--page <n>', 'page number, from 1', integerIn(1, Number.MAX_SAFE_INTEGER), 1)
+    .option('--page-size <n>', `clients per page, 1 to ${CLIENTS_PAGE_SIZE_MAX}`, integerIn(1, CLIENTS_PAGE_SIZE_MAX), DEFAULT_PAGE_SIZE)
+    .option('--json', 'print machine-readable JSON (the paginated shape of the admin API)')
+    .action(async (options: { page: number; pageSize: number } & JsonOption) => {
+      const paging = { page: options.page, page_size: options.pageSize };
+      const { accounts, total } = await cli.withContext((ctx) => ctx.clients.list(paging.page, paging.page_size));
+      const page = pageOf(accounts.map(clientView), total, paging);
+      if (options.json) return cli.printJson(page);
+      if (page.results.length > 0) {
+        const rows = page.results.map((c) => [c.client_id, c.tier, c.auth_method, c.disabled ? 'yes' : 'no', c.created_at, c.name]);
+        cli.print(table(['CLIENT_ID', 'TIER', 'AUTH_METHOD', 'DISABLED', 'CREATED_AT', 'NAME'], rows));
+      }
+      cli.print(`page ${page.page} of ${page.total_pages} (${page.total_count} client${page.total_count === 1 ? '' : 's'})`);
+    });
+
+  clients
+    .command('get')
+    .description('show one client account')
+    .argument('<client_id>', 'the client (UUID)')
+    .option('--json', 'print machine-readable JSON')
+    .action(async (clientId: string, options: JsonOption) => {
+      printClient(cli, await cli.withContext((ctx) => ctx.clients.get(clientId)), options);
+    });
+
+  const update = clients.command('update');
+  update
+    .description('change auth_method, tier or disabled; takes effect on the next request, also for issued tokens')
+    .argument('<client_id>', 'the client (UUID)')
+    .addOption(authMethodOption('--auth-method <method>'))
+    .addOption(tierOption('--tier <tier>'))
+    .addOption(new Option('--disable', 'disable the client: 401 everywhere').conflicts('enable'))
+    .addOption(new Option('--enable', 'enable a disabled client'))
+    .option('--json', 'print machine-readable JSON')
+    .action(async (clientId: string, options: { authMethod?: AuthMethod; tier?: Tier; disable?: boolean; enable?: boolean } & JsonOption) => {
+      const disabled = options.disable ? true : options.enable ? false : undefined;
+      if (options.authMethod === undefined && options.tier === undefined && disabled === undefined) {
+        update.error('error: nothing to update: give --auth-method, --tier, --disable or --enable');
+      }
+      const account = await cli.withContext((ctx) => ctx.clients.update(clientId, { authMethod: options.authMethod, tier: options.tier, disabled }));
+      printClient(cli, account, options);
+    });
+
+  clients
+    .command('rotate-credentials')
+    .description('replace the API key and client secret and revoke every refresh token; prints the new ones, once')
+    .argument('<client_id>', 'the client (UUID)')
+    .option('--json', 'print machine-readable JSON')
+    .action(async (clientId: string, options: JsonOption) => {
+      const { account, credentials } = await cli.withContext((ctx) => ctx.clients.rotateCredentials(clientId));
+      const view = clientWithCredentialsView(account, credentials);
+      if (options.json) return cli.printJson(view);
+      cli.print(`Rotated the credentials of client ${account.id}; the old API key, client secret and refresh tokens no longer work.`);
+      cli.print(fields(view));
+      cli.print(SHOWN_ONCE);
+    });
+};
+
+function printClient(cli: Cli, account: ClientAccount, options: JsonOption): void {
+  const view = clientView(account);
+  if (options.json) cli.printJson(view);
+  else cli.print(fields(view));
+}

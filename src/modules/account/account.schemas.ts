@@ -1,0 +1,16 @@
+import { Type } from 'typebox';
+import { AUTH_METHODS, TIERS } from '../../platform/db/schema.js';
+
+/** GET /v1/account/config: the account as it is now (not as the access token saw it). */
+export const AccountConfig = Type.Object(
+  {
+    client_id: Type.String({ format: 'uuid', description: 'Client identifier.' }),
+    tenant_id: Type.String({ format: 'uuid', description: 'Tenant that owns this client account.' }),
+    name: Type.String({ description: 'Account name given at onboarding.' }),
+    tier: Type.Enum(TIERS, { description: 'Account tier.' }),
+    auth_method: Type.Enum(AUTH_METHODS, {
+      description: 'Which flows the account may use: api_key, oauth or both.',
+    }),
+  },
+  { title: 'AccountConfig', additionalProperties: false },
+);

@@ -1,0 +1,105 @@
+import { type Static, Type } from 'typebox';
+import type { ClientAccount } from '../clients/clients.repository.js';
+import type { ClientCredentials } from '../clients/clients.service.js';
+import { AUTH_METHODS, TIERS } from '../../platform/db/schema.js';
+import { PageOf, pagingProperties } from '../../platform/pagination.js';
+
+/** Client names are labels for operators: 1 to 200 characters, not only blanks. */
+export const NAME_MAX_LENGTH = 200;
+export const CLIENTS_PAGE_SIZE_MAX = 100;
+
+const ClientId = Type.String({ format: 'uuid', description: 'Client identifier (UUID).' });
+const TenantId = Type.String({ format: 'uuid', description: 'Tenant identifier (UUID). A tenant owns one or more client accounts.' });
+const Name = Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: '\\S', description: 'A label for operators, e.g. the customer name.' });
+// `enum` rather than a union of literals: a bad value is then reported as "must be one of …".
+const TierSchema = Type.Enum(TIERS, { description: 'Account tier.' });
+const AuthMethodSchema = Type.Enum(AUTH_METHODS, {
+  description: 'Which authentication flows the account may use (the flow matrix of the specification).',
+});
+const Disabled = Type.Boolean({ description: 'A disabled client gets 401 everywhere, also with an unexpired access token.' });
+const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
+const ApiKey = Type.String({ description: 'The API key (`sdk_…`). Shown only in this response: it is stored as a digest.' });
+const ClientSecret = Type.String({ description: 'The OAuth client secret (`sds_…`). Shown only in this response: it is stored as a digest.' });
+
+const clientProperties = {
+  client_id: ClientId,
+  tenant_id: TenantId,
+  name: Type.String(),
+  tier: TierSchema,
+  auth_method: AuthMethodSchema,
+  disabled: Disabled,
+  created_at: Timestamp('When the client was onboarded (ISO 8601, UTC).'),
+};
+
+/** A client account as the admin API shows it: never with credentials. */
+export const Client = Type.Object(
+  { ...clientProperties, updated_at: Timestamp('Last change by an operator (ISO 8601, UTC).') },
+  { title: 'Client', additionalProperties: false },
+);
+export type ClientView = Static<typeof Client>;
+
+/** The answer to onboarding (DESIGN.md §6): the one time the credentials are shown. */
+export const CreatedClient = Type.Object(
+  { ...clientProperties, api_key: ApiKey, client_secret: ClientSecret },
+  { title: 'CreatedClient', additionalProperties: false },
+);
+export type CreatedClientView = Static<typeof CreatedClient>;
+
+/** The answer to a credential rotation: the client with its new credentials, shown once. */
+export const ClientWithCredentials = Type.Object(
+  { ...Client.properties, api_key: ApiKey, client_secret: ClientSecret },
+  { title: 'ClientWithCredentials', additionalProperties: false },
+);
+export type ClientWithCredentialsView = Static<typeof ClientWithCredentials>;
+
+export const ClientsPage = PageOf(Client, 'ClientsPage');
+
+export const NewClientBody = Type.Object(
+  {
+    name: Name,
+    tier: TierSchema,
+    auth_method: AuthMethodSchema,
+    tenant_id: Type.Optional(Type.String({ format: 'uuid', description: 'An existing tenant to add the client to; a new tenant is created when absent.' })),
+  },
+  // Unknown fields are refused: a typo such as `authMethod` must not pass silently.
+  { additionalProperties: false },
+);
+export type NewClientBody = Static<typeof NewClientBody>;
+
+export const ClientPatchBody = Type.Object(
+  { auth_method: Type.Optional(AuthMethodSchema), tier: Type.Optional(TierSchema), disabled: Type.Optional(Disabled) },
+  { additionalProperties: false, description: 'At least one of auth_method, tier, disabled. Takes effect on the next request.' },
+);
+export type ClientPatchBody = Static<typeof ClientPatchBody>;
+
+// Not `format: uuid`: any id that names no client is a 404, not a validation error.
+export const ClientParams = Type.Object({ client_id: Type.String({ description: 'Client identifier (UUID).' }) });
+
+export const ClientsQuery = Type.Object(pagingProperties(CLIENTS_PAGE_SIZE_MAX), { additionalProperties: false });
+
+// The mapping from accounts to the wire shapes, shared by the admin API and the CLI so both
+// print the same JSON.
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+export function clientView(account: ClientAccount): ClientView {
+  return {
+    client_id: account.id,
+    tenant_id: account.tenantId,
+    name: account.name,
+    tier: account.tier,
+    auth_method: account.authMethod,
+    disabled: account.disabled,
+    created_at: iso(account.createdAt),
+    updated_at: iso(account.updatedAt),
+  };
+}
+
+export function createdClientView(account: ClientAccount, credentials: ClientCredentials): CreatedClientView {
+  const { updated_at: _updatedAt, ...client } = clientView(account);
+  return { ...client, api_key: credentials.apiKey, client_secret: credentials.clientSecret };
+}
+
+export function clientWithCredentialsView(account: ClientAccount, credentials: ClientCredentials): ClientWithCredentialsView {
+  return { ...clientView(account), api_key: credentials.apiKey, client_secret: credentials.clientSecret };
+}

@@ -1,0 +1,102 @@
+import type { Dataset } from '../../import/import.schemas.js';
+import { describeSingle, type FlowType, legLabel } from './descriptions.js';
+import type { EventModel, Selection } from './events.js';
+import { priceOf, quotas } from './odds.js';
+import type { Random } from './random.js';
+
+type FlowItem = NonNullable<Dataset['flows']>[number];
+
+const SAMPLE_SIZES = [5, 6, 8, 10, 10, 12, 15, 20];
+/** A flow's price carries an average book margin. */
+const MARGIN = 0.05;
+
+const likelihoodOf = (price: number): FlowItem['likelihood'] => {
+  const implied = 1 / price;
+  return implied >= 0.55 ? 'likely' : implied >= 0.35 ? 'possible' : 'longshot';
+};
+
+/**
+ * Exactly `total` flows, each event getting its share: singles on the event's selections
+ * (fact, fun and plain), and one or two same-event parlays of 2–4 of those singles.
+ */
+export function buildFlows(random: Random, events: readonly EventModel[], total: number): FlowItem[] {
+  const flows: FlowItem[] = [];
+  const perEvent = quotas(total, events.length);
+  events.forEach((event, index) => {
+    const quota = perEvent[index] ?? 0;
+    const parlays = quota >= 6 ? random.int(1, 2) : quota >= 3 ? 1 : 0;
+    const singles: Array<{ flow: FlowItem; selection: Selection; rate: number }> = [];
+    const choices = random.sample(event.selections, event.selections.length);
+    for (let n = 0; n < quota - parlays; n++) {
+      const selection = choices[n % choices.length];
+      if (selection === undefined) break;
+      const single = singleFlow(random, flows.length + 1, event, selection);
+      flows.push(single.flow);
+      singles.push({ ...single, selection });
+    }
+    for (let n = 0; n < parlays && singles.length >= 2; n++) {
+      const legs = random.sample(singles, random.int(2, Math.min(4, singles.length)));
+      flows.push(parlay(random, flows.length + 1, event, legs));
+    }
+  });
+  return flows;
+}
+
+function flowTypeOf(random: Random, fact: number, fun: number): FlowType {
+  const roll = random.next();
+  return roll < fact ? 'fact' : roll < fact + fun ? 'fun' : 'plain';
+}
+
+function singleFlow(random: Random, id: number, event: EventModel, selection: Selection): { flow: FlowItem; rate: number } {
+  const type = flowTypeOf(random, 0.5, 0.25);
+  const price = priceOf(random, selection.p, MARGIN);
+  // A trend is worth telling when it beats the price: hit rates run above the implied chance.
+  const rate = Math.min(1, 1 / price + random.between(0.05, 0.35));
+  const total = random.pick(SAMPLE_SIZES);
+  const hits = Math.min(total, Math.round(rate * total));
+  const { focus } = selection;
+  const flow: FlowItem = {
+    id,
+    flow_type: type,
+    event_id: event.id,
+    focus_entity_type: focus.type,
+    description: describeSingle(type, selection, event, hits, total),
+    hits,
+    total,
+    likelihood: likelihoodOf(price),
+    betting_market_id: selection.market.id,
+    price_decimal: price,
+  };
+  if (focus.type === 'team') flow.focus_entity_id = focus.team.id;
+  if (focus.type === 'player') flow.focus_entity_id = focus.player.id;
+  if (selection.line !== null) flow.line = selection.line;
+  if (selection.split !== null) flow.split = selection.split;
+  return { flow, rate };
+}
+
+function parlay(random: Random, id: number, event: EventModel, legs: ReadonlyArray<{ flow: FlowItem; selection: Selection; rate: number }>): FlowItem {
+  // Same-event legs are correlated, so books pay less than the product of the prices.
+  const product = legs.reduce((acc, leg) => acc * (leg.flow.price_decimal ?? 2), 1);
+  const price = Math.max(1.01, Math.round(product * random.between(0.8, 0.95) * 100) / 100);
+  const rate = Math.min(1, legs.reduce((acc, leg) => acc * leg.rate, 1) * random.between(1.1, 1.6));
+  const total = random.pick([5, 8, 10, 10, 12]);
+  const hits = Math.min(total, Math.round(rate * total));
+  const type = flowTypeOf(random, 0.6, 0.25);
+  const labels = legs.map((leg) => legLabel(leg.selection)).join(' + ');
+  const description =
+    type === 'plain'
+      ? `${legs.length}-leg same-game parlay: ${labels}`
+      : `Same-game parlay: ${labels} — all legs hit in ${hits} of the last ${total} ${event.league.sport.def.unit} together`;
+  return {
+    id,
+    flow_type: type,
+    event_id: event.id,
+    focus_entity_type: 'event',
+    description,
+    hits,
+    total,
+    likelihood: likelihoodOf(price),
+    price_decimal: price,
+    leg_ids: legs.map((leg) => leg.flow.id),
+  };
+}

@@ -1,0 +1,73 @@
+import type { Dataset } from '../../import/import.schemas.js';
+import type { EventModel, Selection } from './events.js';
+import type { Random } from './random.js';
+import type { OperatorModel, World } from './references.js';
+
+type OddsItem = NonNullable<Dataset['odds']>[number];
+
+/** Splits `total` over `parts` as evenly as integers allow (the first ones get the remainder). */
+export function quotas(total: number, parts: number): number[] {
+  if (parts === 0) return [];
+  const base = Math.floor(total / parts);
+  const extra = total - base * parts;
+  return Array.from({ length: parts }, (_, i) => base + (i < extra ? 1 : 0));
+}
+
+/** A decimal price from a fair probability plus the operator's margin, with some noise. */
+export function priceOf(random: Random, p: number, margin: number): number {
+  const implied = p * (1 + margin) + random.normal() * 0.01;
+  return Math.max(1.01, Math.round((1 / Math.min(0.99, Math.max(0.005, implied))) * 100) / 100);
+}
+
+const SIX_HOURS_MS = 6 * 3600 * 1000;
+
+/**
+ * Exactly `total` odds rows: each event gets its share, quoted by 5 to 8 operators, main
+ * markets first; alternate lines fill up an event whose markets run out.
+ */
+export function buildOdds(random: Random, world: World, events: readonly EventModel[], total: number, now: number): OddsItem[] {
+  const odds: OddsItem[] = [];
+  const perEvent = quotas(total, events.length);
+  events.forEach((event, index) => {
+    const quota = perEvent[index] ?? 0;
+    const operators = random.sample(world.operators, random.int(5, 8)).sort((a, b) => a.id - b.id);
+    let emitted = 0;
+    for (let round = 0; emitted < quota && round < 100; round++) {
+      for (const selection of event.selections) {
+        const quoted = round === 0 ? selection : alternate(selection, round);
+        if (quoted === undefined) continue;
+        for (const operator of operators) {
+          if (emitted === quota) break;
+          odds.push(row(random, odds.length + 1, event, quoted, operator, now));
+          emitted++;
+        }
+        if (emitted === quota) break;
+      }
+    }
+  });
+  return odds;
+}
+
+/** The same selection `round` steps further out (over 230.5 → over 231.5), priced accordingly. */
+function alternate(selection: Selection, round: number): Selection | undefined {
+  if (selection.line === null) return undefined;
+  const direction = selection.split === 'under' || selection.position === 'away' ? -1 : 1;
+  const line = selection.line + direction * round;
+  return { ...selection, line, p: Math.max(0.05, selection.p - 0.06 * round) };
+}
+
+function row(random: Random, id: number, event: EventModel, selection: Selection, operator: OperatorModel, now: number): OddsItem {
+  const item: OddsItem = {
+    id,
+    event_id: event.id,
+    operator_id: operator.id,
+    betting_market_id: selection.market.id,
+    position: selection.position,
+    price_decimal: priceOf(random, selection.p, operator.margin),
+    // A few prices are suspended, as books do around team news.
+    status: random.chance(0.03) ? 'suspended' : 'open',
+    updated_at: new Date(now - Math.floor(random.next() * SIX_HOURS_MS / 1000) * 1000).toISOString(),
+  };
+  if (selection.line !== null) item.line = selection.line;
+  return item;
+}

@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+import type { EventItem, TeamRef } from './events.schemas.js';
+
+export interface EventsQuery {
+  /** [start, end) in epoch ms. */
+  start: number;
+  end: number;
+  sportId: number | undefined;
+  leagueId: number | undefined;
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** A team reference; an id the database does not know (imports validate, so only in theory) keeps its id. */
+export function teamRef(id: number, key: string | null, name: string | null): TeamRef {
+  return { id, key: key ?? '', name: name ?? '' };
+}
+
+export function createEventsRepository(db: Kysely<Schema>) {
+  return {
+    /** Ids of the events in a time range, by start time then id (the events_start_idx order). */
+    async idsBetween(query: EventsQuery): Promise<number[]> {
+      let select = db
+        .selectFrom('events')
+        .select('id')
+        .where('start_time', '>=', query.start)
+        .where('start_time', '<', query.end);
+      if (query.sportId !== undefined) select = select.where('sport_id', '=', query.sportId);
+      if (query.leagueId !== undefined) select = select.where('league_id', '=', query.leagueId);
+      const rows = await select.orderBy('start_time').orderBy('id').execute();
+      return rows.map((r) => Number(r.id));
+    },
+
+    async exists(id: number): Promise<boolean> {
+      const row = await db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Event items by primary key. */
+    async items(ids: number[]): Promise<Map<number, EventItem>> {
+      const rows = await db
+        .selectFrom('events as e')
+        .leftJoin('leagues as l', 'l.id', 'e.league_id')
+        .leftJoin('teams as h', 'h.id', 'e.home_team_id')
+        .leftJoin('teams as a', 'a.id', 'e.away_team_id')
+        .select([
+          'e.id',
+          'e.sport_id',
+          'e.league_id',
+          'e.start_time',
+          'e.status',
+          'e.home_team_id',
+          'e.away_team_id',
+          'l.key as league_key',
+          'h.key as home_key',
+          'h.name as home_name',
+          'a.key as away_key',
+          'a.name as away_name',
+        ])
+        .where('e.id', 'in', ids)
+        .execute();
+      const items = new Map<number, EventItem>();
+      for (const r of rows) {
+        const id = Number(r.id);
+        items.set(id, {
+          id,
+          sport_id: Number(r.sport_id),
+          league_id: Number(r.league_id),
+          league_key: r.league_key ?? '',
+          start_time: iso(Number(r.start_time)),
+          status: r.status,
+          home_team: teamRef(Number(r.home_team_id), r.home_key, r.home_name),
+          away_team: teamRef(Number(r.away_team_id), r.away_key, r.away_name),
+        });
+      }
+      return items;
+    },
+  };
+}
+
+export type EventsRepository = ReturnType<typeof createEventsRepository>;

@@ -1,0 +1,62 @@
+import type { AppContext } from '../../context.js';
+import type { Page } from '../../platform/pagination.js';
+import { dayRange, todayIn } from './day-range.js';
+import { createEventsRepository, type EventsRepository } from './events.repository.js';
+import type { EventItem, UpcomingEventsBody } from './events.schemas.js';
+import { cachedIdList, itemStore, pageOfIds } from './id-pages.js';
+
+/** A page request reduced to its cache key, and how to render it on a miss. */
+export interface CachedPage<T> {
+  key: string;
+  render: () => Promise<Page<T>>;
+}
+
+/** "An id, else a key" for one filter, in a form that can be part of a cache key. */
+type IdOrKey = { id: number } | { key: string } | undefined;
+
+function idOrKey(id: number | undefined, key: string | undefined): IdOrKey {
+  if (id !== undefined) return { id };
+  if (key !== undefined) return { key: key.toLowerCase() };
+  return undefined;
+}
+
+export function createEventsService(ctx: AppContext) {
+  const repository: EventsRepository = createEventsRepository(ctx.database.db);
+  const items = itemStore<EventItem>(ctx.readCache, 'events', (ids) => repository.items(ids));
+
+  const resolve = async (entity: 'sport' | 'league', value: IdOrKey, field: string): Promise<number | undefined> => {
+    if (value === undefined) return undefined;
+    return 'id' in value ? value.id : ctx.keys.resolve(entity, value.key, field);
+  };
+
+  return {
+    repository,
+
+    /**
+     * The events of one calendar day read in a time zone (default: today there), ordered by
+     * start time then id. Every event of the day is listed, whatever its status.
+     */
+    upcoming(body: UpcomingEventsBody): CachedPage<EventItem> {
+      const timeZone = body.timezone ?? 'UTC';
+      const date = body.event_date ?? todayIn(timeZone, ctx.clock.now());
+      const { start, end } = dayRange(date, timeZone);
+      const sport = idOrKey(body.sport_id, body.sport_key);
+      const league = idOrKey(body.league_id, body.league_key);
+      const paging = { page: body.page, page_size: body.page_size };
+      return {
+        // The day as UTC instants: equivalent requests (same day, other spelling) share entries.
+        key: `events:page|${JSON.stringify([start, end, sport ?? null, league ?? null, paging.page, paging.page_size])}`,
+        render: async () => {
+          const sportId = await resolve('sport', sport, 'sport_key');
+          const leagueId = await resolve('league', league, 'league_key');
+          const ids = await cachedIdList(ctx.readCache, `events:ids|${start}|${end}|${sportId ?? ''}|${leagueId ?? ''}`, () =>
+            repository.idsBetween({ start, end, sportId, leagueId }),
+          );
+          return pageOfIds(ids, paging, items);
+        },
+      };
+    },
+  };
+}
+
+export type EventsService = ReturnType<typeof createEventsService>;

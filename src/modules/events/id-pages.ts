@@ -1,0 +1,68 @@
+import { LruCache } from '../../platform/cache/lru.js';
+import type { ReadCache } from '../../platform/cache/read-cache.js';
+import { offsetOf, type Page, pageOf, type Paging } from '../../platform/pagination.js';
+
+/**
+ * Paging over data that changes only through import. Per data version, each filter
+ * combination's ordered id list is computed once (one query, kept as a compact Float64Array);
+ * a page is then a slice of that list — no OFFSET and no COUNT per request, so page 5,000 costs
+ * what page 1 costs — and the slice's items come from a per-version item cache, the misses
+ * fetched by primary key in one query.
+ */
+
+/** An ordered id list. Float64Array: 8 bytes per id, and any upstream integer id fits. */
+export type IdList = Float64Array;
+
+/** The ordered ids of one filter combination, computed once per data version. */
+export function cachedIdList(cache: ReadCache, key: string, query: () => Promise<number[]>): Promise<IdList> {
+  return cache.get(key, async () => Float64Array.from(await query()));
+}
+
+export interface ItemStore<T> {
+  /** Items of `ids`, in that order; ids unknown to the loader are left out. */
+  get(ids: readonly number[]): Promise<T[]>;
+}
+
+/**
+ * Rendered items by id, kept for the current data version (the read cache drops the whole
+ * store on import). Bounded, so that paging through everything does not hold every item.
+ */
+export function itemStore<T>(
+  cache: ReadCache,
+  name: string,
+  load: (ids: number[]) => Promise<Map<number, T>>,
+  capacity = 50_000,
+): ItemStore<T> {
+  const storeKey = `items:${name}`;
+  return {
+    async get(ids) {
+      const store = cache.peek<LruCache<number, T>>(storeKey) ?? (await cache.get(storeKey, () => new LruCache<number, T>(capacity)));
+      const found = new Map<number, T>();
+      const missing: number[] = [];
+      for (const id of ids) {
+        const item = store.get(id);
+        if (item === undefined) missing.push(id);
+        else found.set(id, item);
+      }
+      if (missing.length > 0) {
+        for (const [id, item] of await load(missing)) {
+          store.set(id, item);
+          found.set(id, item);
+        }
+      }
+      const items: T[] = [];
+      for (const id of ids) {
+        const item = found.get(id);
+        if (item !== undefined) items.push(item);
+      }
+      return items;
+    },
+  };
+}
+
+/** One page cut from an id list; a page past the end is empty with the right total. */
+export async function pageOfIds<T>(ids: IdList, paging: Paging, items: ItemStore<T>): Promise<Page<T>> {
+  const start = Math.min(offsetOf(paging), ids.length);
+  const slice = Array.from(ids.subarray(start, start + paging.page_size));
+  return pageOf(await items.get(slice), ids.length, paging);
+}

@@ -1,0 +1,86 @@
+import { ApiError, type ErrorDetail } from '../../platform/errors.js';
+import { fromValidationErrors, validatorCompiler } from '../../platform/http/validation.js';
+import { Dataset, DATASET_ARRAYS } from './import.schemas.js';
+
+/**
+ * The checks a dataset passes before anything is written: its schema, then rules across
+ * fields and items (this file), then its references (import.references.ts). Each problem is
+ * reported as {field: 'teams[3].league_id', rule}; the first one also becomes the message.
+ */
+
+/** Enough details to fix a file in a few rounds, not a million-line error body. */
+const MAX_DETAILS = 100;
+
+export class Problems {
+  readonly details: ErrorDetail[] = [];
+  private firstMessage: string | undefined;
+  private total = 0;
+
+  add(field: string, rule: string, message: string): void {
+    this.total += 1;
+    this.firstMessage ??= `${field} ${message}`;
+    if (this.details.length < MAX_DETAILS) this.details.push({ field, rule });
+  }
+
+  /** Throws 422 VALIDATION_ERROR naming every problem found (nothing has been written). */
+  throwIfAny(): void {
+    if (this.total === 0) return;
+    const more = this.total > 1 ? ` (and ${this.total - 1} more problem${this.total > 2 ? 's' : ''})` : '';
+    throw new ApiError('VALIDATION_ERROR', `${this.firstMessage ?? 'the dataset is invalid'}${more}; nothing was imported`, {
+      details: this.details,
+    });
+  }
+}
+
+const validateDataset = validatorCompiler({ schema: Dataset, method: 'POST', url: '/admin/v1/import', httpPart: 'body' }) as ((
+  value: unknown,
+) => boolean) & { errors?: Parameters<typeof fromValidationErrors>[0] | null };
+
+/**
+ * The schema of DESIGN.md §6, with the same validator and error mapping as the HTTP routes:
+ * a wrong JSON type is 400 BAD_REQUEST, any other broken rule 422 naming `array[index].field`.
+ */
+export function checkSchema(input: unknown): Dataset {
+  if (validateDataset(input)) return input as Dataset;
+  const error = fromValidationErrors((validateDataset.errors ?? []).slice(0, MAX_DETAILS), 'dataset');
+  throw error;
+}
+
+/** Rules the schema cannot say: unique ids per array, hits ≤ total, two different teams, … */
+export function checkWithinDataset(dataset: Dataset): void {
+  const problems = new Problems();
+  for (const array of DATASET_ARRAYS) {
+    const seen = new Map<number, number>();
+    (dataset[array] ?? []).forEach((item, index) => {
+      const earlier = seen.get(item.id);
+      if (earlier === undefined) seen.set(item.id, index);
+      else problems.add(`${array}[${index}].id`, 'unique', `repeats id ${item.id} of ${array}[${earlier}]`);
+    });
+  }
+
+  (dataset.events ?? []).forEach((event, i) => {
+    if (Number.isNaN(Date.parse(event.start_time))) problems.add(`events[${i}].start_time`, 'format', 'is not a valid date-time');
+    if (event.home_team_id === event.away_team_id) {
+      problems.add(`events[${i}].away_team_id`, 'not', 'must differ from home_team_id');
+    }
+  });
+  (dataset.odds ?? []).forEach((odds, i) => {
+    if (typeof odds.updated_at === 'string' && Number.isNaN(Date.parse(odds.updated_at))) {
+      problems.add(`odds[${i}].updated_at`, 'format', 'is not a valid date-time');
+    }
+  });
+  (dataset.flows ?? []).forEach((flow, i) => {
+    if (flow.hits > flow.total) problems.add(`flows[${i}].hits`, 'maximum', `must be at most total (${flow.total})`);
+    const focusId = flow.focus_entity_id ?? undefined;
+    if (flow.focus_entity_type !== 'event' && focusId === undefined) {
+      problems.add(`flows[${i}].focus_entity_id`, 'required', `is required when focus_entity_type is ${flow.focus_entity_type}`);
+    }
+    if (flow.focus_entity_type === 'event' && focusId !== undefined && focusId !== flow.event_id) {
+      problems.add(`flows[${i}].focus_entity_id`, 'const', 'must be the event_id when focus_entity_type is event');
+    }
+    (flow.leg_ids ?? []).forEach((legId, j) => {
+      if (legId === flow.id) problems.add(`flows[${i}].leg_ids[${j}]`, 'not', 'a parlay cannot be its own leg');
+    });
+  });
+  problems.throwIfAny();
+}

@@ -1,0 +1,140 @@
+import { Problems } from './import.checks.js';
+import type { DataTable, ImportRepository } from './import.repository.js';
+import type { Dataset } from './import.schemas.js';
+
+/**
+ * Every reference of a dataset must name a record of the same dataset or one already stored.
+ * Ids are checked against in-memory sets: the dataset's own ids, plus the stored rows among
+ * the ids it references but does not carry (fetched once per table, in chunks) — so a
+ * million odds cost a million set lookups, not a million queries.
+ */
+
+export interface EventFacts {
+  league_id: number;
+  sport_id: number;
+}
+
+export interface Resolved {
+  /** The sport of every league the dataset's teams and events use (dataset first, then stored). */
+  sportOfLeague: Map<number, number>;
+  /** League and sport of every event the dataset's odds and flows use. */
+  eventFacts: Map<number, EventFacts>;
+  /** Stored leagues the dataset moves to another sport: their events and flows are refreshed. */
+  movedLeagueIds: number[];
+  /** Stored events the dataset moves to another league: their flows are refreshed. */
+  movedEventIds: number[];
+}
+
+interface LegFacts {
+  event_id: number;
+  parlay: boolean;
+}
+
+export async function checkReferences(dataset: Dataset, repo: ImportRepository, options: { replace: boolean }): Promise<Resolved> {
+  const problems = new Problems();
+  const stored = async <C extends string>(table: DataTable, ids: Set<number>, columns: readonly C[]) =>
+    options.replace || ids.size === 0 ? [] : repo.existing(table, ids, columns);
+
+  /** The dataset's records of a table, completed with the stored ones among `referenced`. */
+  async function known<T>(
+    table: DataTable,
+    own: Map<number, T>,
+    referenced: Iterable<number | null | undefined>,
+    columns: readonly string[],
+    fromRow: (row: Record<string, number | string | null>) => T,
+  ): Promise<Map<number, T>> {
+    const missing = new Set<number>();
+    for (const id of referenced) if (id !== null && id !== undefined && !own.has(id)) missing.add(id);
+    for (const row of await stored(table, missing, columns)) own.set(Number(row.id), fromRow(row));
+    return own;
+  }
+  const ids = (items: ReadonlyArray<{ id: number }> | undefined) => new Map((items ?? []).map((item) => [item.id, true as const]));
+  const present = () => true as const;
+
+  const { sports = [], leagues = [], teams = [], players = [], betting_markets = [], events = [], odds = [], flows = [] } = dataset;
+
+  const sportIds = await known('sports', ids(sports), [...leagues.map((l) => l.sport_id), ...betting_markets.map((m) => m.sport_id)], [], present);
+  const sportOfLeague = await known(
+    'leagues',
+    new Map(leagues.map((l) => [l.id, l.sport_id])),
+    [...teams.map((t) => t.league_id), ...events.map((e) => e.league_id)],
+    ['sport_id'],
+    (row) => Number(row.sport_id),
+  );
+  const teamIds = await known(
+    'teams',
+    ids(teams),
+    [
+      ...players.map((p) => p.team_id),
+      ...events.flatMap((e) => [e.home_team_id, e.away_team_id]),
+      ...flows.map((f) => (f.focus_entity_type === 'team' ? f.focus_entity_id : undefined)),
+    ],
+    [],
+    present,
+  );
+  const playerIds = await known('players', ids(players), flows.map((f) => (f.focus_entity_type === 'player' ? f.focus_entity_id : undefined)), [], present);
+  const operatorIds = await known('operators', ids(dataset.operators), odds.map((o) => o.operator_id), [], present);
+  const marketIds = await known('betting_markets', ids(betting_markets), [...odds.map((o) => o.betting_market_id), ...flows.map((f) => f.betting_market_id)], [], present);
+
+  const ownEvents = new Map<number, EventFacts>();
+  for (const e of events) ownEvents.set(e.id, { league_id: e.league_id, sport_id: sportOfLeague.get(e.league_id) ?? 0 });
+  const eventFacts = await known('events', ownEvents, [...odds.map((o) => o.event_id), ...flows.map((f) => f.event_id)], ['league_id', 'sport_id'], (row) => ({
+    league_id: Number(row.league_id),
+    sport_id: Number(row.sport_id),
+  }));
+  const legFacts = await known(
+    'flows',
+    new Map<number, LegFacts>(flows.map((f) => [f.id, { event_id: f.event_id, parlay: (f.leg_ids ?? []).length > 0 }])),
+    flows.flatMap((f) => f.leg_ids ?? []),
+    ['event_id', 'bet_type'],
+    (row) => ({ event_id: Number(row.event_id), parlay: row.bet_type === 'parlay' }),
+  );
+
+  const ref = (field: string, id: number | null | undefined, known: Map<number, unknown>, what: string) => {
+    if (id !== null && id !== undefined && !known.has(id)) problems.add(field, 'reference', `names no ${what} (id ${id}) in the dataset or the database`);
+  };
+  leagues.forEach((l, i) => ref(`leagues[${i}].sport_id`, l.sport_id, sportIds, 'sport'));
+  teams.forEach((t, i) => ref(`teams[${i}].league_id`, t.league_id, sportOfLeague, 'league'));
+  players.forEach((p, i) => ref(`players[${i}].team_id`, p.team_id, teamIds, 'team'));
+  betting_markets.forEach((m, i) => ref(`betting_markets[${i}].sport_id`, m.sport_id, sportIds, 'sport'));
+  events.forEach((e, i) => {
+    ref(`events[${i}].league_id`, e.league_id, sportOfLeague, 'league');
+    ref(`events[${i}].home_team_id`, e.home_team_id, teamIds, 'team');
+    ref(`events[${i}].away_team_id`, e.away_team_id, teamIds, 'team');
+  });
+  odds.forEach((o, i) => {
+    ref(`odds[${i}].event_id`, o.event_id, eventFacts, 'event');
+    ref(`odds[${i}].operator_id`, o.operator_id, operatorIds, 'operator');
+    ref(`odds[${i}].betting_market_id`, o.betting_market_id, marketIds, 'betting market');
+  });
+  flows.forEach((f, i) => {
+    ref(`flows[${i}].event_id`, f.event_id, eventFacts, 'event');
+    if (f.focus_entity_type === 'team') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, teamIds, 'team');
+    if (f.focus_entity_type === 'player') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, playerIds, 'player');
+    ref(`flows[${i}].betting_market_id`, f.betting_market_id, marketIds, 'betting market');
+    (f.leg_ids ?? []).forEach((legId, j) => {
+      const field = `flows[${i}].leg_ids[${j}]`;
+      const leg = legFacts.get(legId);
+      if (!leg) problems.add(field, 'reference', `names no flow (id ${legId}) in the dataset or the database`);
+      else if (leg.event_id !== f.event_id) problems.add(field, 'same_event', `names flow ${legId} of another event: a parlay's legs are flows of its own event`);
+      else if (leg.parlay) problems.add(field, 'single', `names flow ${legId}, itself a parlay: legs are single flows`);
+    });
+  });
+  problems.throwIfAny();
+
+  return { sportOfLeague, eventFacts, ...(await moved(dataset, repo, options)) };
+}
+
+/** Stored leagues and events whose sport or league this dataset changes. */
+async function moved(dataset: Dataset, repo: ImportRepository, options: { replace: boolean }): Promise<Pick<Resolved, 'movedLeagueIds' | 'movedEventIds'>> {
+  if (options.replace) return { movedLeagueIds: [], movedEventIds: [] };
+  const leagues = new Map((dataset.leagues ?? []).map((l) => [l.id, l.sport_id]));
+  const events = new Map((dataset.events ?? []).map((e) => [e.id, e.league_id]));
+  const movedLeagueIds = leagues.size === 0 ? [] : (await repo.existing('leagues', leagues.keys(), ['sport_id']))
+    .filter((row) => leagues.get(Number(row.id)) !== Number(row.sport_id))
+    .map((row) => Number(row.id));
+  const movedEventIds = events.size === 0 ? [] : (await repo.existing('events', events.keys(), ['league_id']))
+    .filter((row) => events.get(Number(row.id)) !== Number(row.league_id))
+    .map((row) => Number(row.id));
+  return { movedLeagueIds, movedEventIds };
+}

@@ -1,0 +1,120 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { DialectName } from '../../platform/db/database.js';
+import type { Schema } from '../../platform/db/schema.js';
+
+/** The sports-data tables the import writes, in dependency order. */
+export const DATA_TABLES = [
+  'sports',
+  'leagues',
+  'teams',
+  'players',
+  'operators',
+  'betting_markets',
+  'events',
+  'odds',
+  'flows',
+  'flow_legs',
+] as const;
+export type DataTable = (typeof DATA_TABLES)[number];
+
+type Row = Record<string, unknown>;
+// The writes below are generic over the table; the typed rows are built by the service.
+type LooseDb = Kysely<Record<string, Row>>;
+
+/**
+ * Bind parameters per statement, below each engine's ceiling (SQLite 32766, PostgreSQL
+ * 65535): a multi-row insert is cut into chunks that stay under it.
+ */
+const MAX_PARAMS: Record<DialectName, number> = { sqlite: 32_000, postgres: 65_000 };
+
+export function createImportRepository(trx: Transaction<Schema>, dialect: DialectName) {
+  const db = trx as unknown as LooseDb;
+  const maxParams = MAX_PARAMS[dialect];
+
+  function* chunks<T>(items: readonly T[], size: number): Generator<readonly T[]> {
+    for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+  }
+
+  return {
+    /**
+     * `insert … on conflict (id) do update` every column, in multi-row chunks. Rows are built
+     * one chunk at a time so that a million items never exist twice in memory.
+     */
+    async upsert<I>(table: DataTable, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row): Promise<void> {
+      const updated = columns.filter((c) => c !== 'id');
+      for (const chunk of chunks(items, Math.floor(maxParams / columns.length))) {
+        await db
+          .insertInto(table)
+          .values(chunk.map(toRow))
+          .onConflict((oc) => oc.column('id').doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)]))))
+          .execute();
+      }
+    },
+
+    async insert(table: DataTable, columns: number, rows: readonly Row[]): Promise<void> {
+      for (const chunk of chunks(rows, Math.floor(maxParams / columns))) {
+        await db.insertInto(table).values([...chunk]).execute();
+      }
+    },
+
+    /** The rows among `ids` that the table already holds, with the asked columns. */
+    async existing<C extends string>(table: DataTable, ids: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id', number | string | null>>> {
+      const found: Array<Record<C | 'id', number | string | null>> = [];
+      for (const chunk of chunks([...ids], maxParams)) {
+        const rows = await db
+          .selectFrom(table)
+          .select(['id', ...columns])
+          .where('id', 'in', [...chunk])
+          .execute();
+        for (const row of rows as unknown as Array<Record<C | 'id', number | string | null>>) found.push(row);
+      }
+      return found;
+    },
+
+    async deleteLegsOf(flowIds: readonly number[]): Promise<void> {
+      for (const chunk of chunks(flowIds, maxParams)) {
+        await trx.deleteFrom('flow_legs').where('flow_id', 'in', [...chunk]).execute();
+      }
+    },
+
+    /** Every row of every sports-data table (the demo's --force replace). Clients stay. */
+    async deleteAllData(): Promise<void> {
+      for (const table of [...DATA_TABLES].reverse()) await db.deleteFrom(table).execute();
+    },
+
+    /**
+     * Derived columns of rows the dataset did not carry: events of leagues that moved to
+     * another sport, and flows of events whose league or sport changed. Set-based, so a
+     * league move touching 100,000 flows is a few statements.
+     */
+    async refreshDerived(movedLeagueIds: readonly number[], movedEventIds: readonly number[]): Promise<void> {
+      for (const chunk of chunks(movedLeagueIds, maxParams)) {
+        const leagueIds = [...chunk];
+        await trx
+          .updateTable('events')
+          .set((eb) => ({ sport_id: eb.selectFrom('leagues').select('leagues.sport_id').whereRef('leagues.id', '=', 'events.league_id') }))
+          .where('league_id', 'in', leagueIds)
+          .execute();
+        await refreshFlows((eb) => eb('event_id', 'in', eb.selectFrom('events').select('events.id').where('events.league_id', 'in', leagueIds)));
+      }
+      for (const chunk of chunks(movedEventIds, maxParams)) {
+        const eventIds = [...chunk];
+        await refreshFlows((eb) => eb('event_id', 'in', eventIds));
+      }
+    },
+  };
+
+  type FlowFilter = Parameters<ReturnType<typeof trx.updateTable<'flows'>>['where']>[0];
+  async function refreshFlows(filter: FlowFilter): Promise<void> {
+    await trx
+      .updateTable('flows')
+      .set((eb) => ({
+        league_id: eb.selectFrom('events').select('events.league_id').whereRef('events.id', '=', 'flows.event_id'),
+        sport_id: eb.selectFrom('events').select('events.sport_id').whereRef('events.id', '=', 'flows.event_id'),
+      }))
+      .where(filter)
+      .execute();
+  }
+}
+
+export type ImportRepository = ReturnType<typeof createImportRepository>;

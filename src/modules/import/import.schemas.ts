@@ -1,0 +1,172 @@
+import { type Static, type TSchema, Type } from 'typebox';
+
+/**
+ * The import dataset of DESIGN.md §6. Every array is optional; ids are the upstream's
+ * positive integers; derived fields (qualified keys, sport_id/league_id of events and flows,
+ * bet_type, other price formats) are computed by the import and refused here. Unknown
+ * fields and arrays are refused too: a typo such as `leage_id` must not pass silently.
+ */
+
+/** Rows per array at most: far above the `--scale 10` demo (1M odds), far below memory trouble. */
+export const MAX_ITEMS = 5_000_000;
+
+const Id = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
+// A dot would break qualified keys (`united-states.nba`), so keys never contain one.
+const Key = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^.\\s]+$', description: 'Upstream key: no dots, no blanks.' });
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const DateTime = (description: string) => Type.String({ format: 'date-time', description });
+
+/** An optional field may also be sent as null (many exporters write null for "none"). */
+function nullable<T extends TSchema & { type?: string }>(schema: T) {
+  const { type, ...rest } = schema as { type?: string } & Record<string, unknown>;
+  return Type.Optional(Type.Unsafe<Static<T> | null>({ ...rest, type: [type, 'null'] }));
+}
+function nullableEnum<const V extends readonly string[]>(values: V, description: string) {
+  return Type.Optional(Type.Unsafe<V[number] | null>({ type: ['string', 'null'], enum: [...values, null], description }));
+}
+
+export const ENTITY_TYPES = ['team', 'player', 'event'] as const;
+export const FLOW_TYPES = ['fact', 'fun', 'plain'] as const;
+export const LIKELIHOODS = ['likely', 'possible', 'longshot'] as const;
+export const SPLITS = ['over', 'under'] as const;
+
+const item = <P extends Record<string, TSchema>>(title: string, properties: P) =>
+  Type.Object(properties, { title, additionalProperties: false });
+
+export const SportItem = item('ImportSport', { id: Id('Sport id.'), key: Key, name: Name });
+
+export const LeagueItem = item('ImportLeague', {
+  id: Id('League id.'),
+  key: Key,
+  name: Name,
+  sport_id: Id('The sport of the league.'),
+  country_key: nullable(Key),
+  country_name: nullable(Name),
+});
+
+export const TeamItem = item('ImportTeam', {
+  id: Id('Team id.'),
+  key: Key,
+  name: Name,
+  abbreviation: nullable(Type.String({ minLength: 1, maxLength: 20 })),
+  location: nullable(Type.String({ minLength: 1, maxLength: 200 })),
+  league_id: Id('The league of the team.'),
+});
+
+export const PlayerItem = item('ImportPlayer', {
+  id: Id('Player id.'),
+  key: Key,
+  name: Name,
+  position: nullable(Type.String({ minLength: 1, maxLength: 50 })),
+  team_id: Id('The team of the player.'),
+});
+
+export const OperatorItem = item('ImportOperator', { id: Id('Operator (bookmaker) id.'), key: Key, name: Name });
+
+export const BettingMarketItem = item('ImportBettingMarket', {
+  id: Id('Betting market id.'),
+  key: Key,
+  name: Name,
+  category: Type.String({ minLength: 1, maxLength: 100 }),
+  entity_type: Type.Enum(ENTITY_TYPES, { description: 'What the market is about.' }),
+  sport_id: nullable(Id('The sport the market belongs to; absent for markets of every sport.')),
+});
+
+export const EventItem = item('ImportEvent', {
+  id: Id('Event id.'),
+  league_id: Id('The league of the event; its sport is derived from it.'),
+  start_time: DateTime('Start time, ISO 8601 with a time zone.'),
+  status: nullable(Type.String({ minLength: 1, maxLength: 40, description: 'Default `scheduled`.' })),
+  home_team_id: Id('Home team.'),
+  away_team_id: Id('Away team.'),
+});
+
+export const OddsItem = item('ImportOdds', {
+  id: Id('Odds id.'),
+  event_id: Id('The event.'),
+  operator_id: Id('The operator offering the price.'),
+  betting_market_id: Id('The market.'),
+  position: Type.String({ minLength: 1, maxLength: 200, description: 'The selection, e.g. home, away, draw, over, under.' }),
+  line: nullable(Type.Number({ description: 'Handicap or total line, when the market has one.' })),
+  price_decimal: Type.Number({ exclusiveMinimum: 1, description: 'Decimal price; the other formats are derived.' }),
+  status: nullable(Type.String({ minLength: 1, maxLength: 40, description: 'Default `open`.' })),
+  updated_at: nullable(DateTime('When the price last changed; default: the time of the import.')),
+});
+
+export const FlowItem = item('ImportFlow', {
+  id: Id('Flow id.'),
+  flow_type: Type.Enum(FLOW_TYPES),
+  event_id: Id('The event; sport_id and league_id are derived from it.'),
+  focus_entity_type: Type.Enum(ENTITY_TYPES),
+  focus_entity_id: nullable(Id('The team or player in focus (required for those types); for `event` the event itself.')),
+  betting_market_id: nullable(Id('The market the flow is about.')),
+  line: nullable(Type.Number()),
+  split: nullableEnum(SPLITS, 'Over or under the line.'),
+  description: Type.String({ minLength: 1, maxLength: 1000 }),
+  hits: Type.Integer({ minimum: 0, description: 'How often the trend hit; at most `total`.' }),
+  total: Type.Integer({ minimum: 1, description: 'Out of how many.' }),
+  likelihood: Type.Enum(LIKELIHOODS),
+  price_decimal: nullable(Type.Number({ exclusiveMinimum: 1 })),
+  leg_ids: Type.Optional(
+    Type.Array(Id('A leg: a single flow of the same event.'), {
+      uniqueItems: true,
+      maxItems: 20,
+      description: 'Non-empty → a same-event parlay (bet_type parlay) of these flows.',
+    }),
+  ),
+});
+
+const list = <T extends TSchema>(schema: T) => Type.Optional(Type.Array(schema, { maxItems: MAX_ITEMS }));
+
+export const Dataset = Type.Object(
+  {
+    sports: list(SportItem),
+    leagues: list(LeagueItem),
+    teams: list(TeamItem),
+    players: list(PlayerItem),
+    operators: list(OperatorItem),
+    betting_markets: list(BettingMarketItem),
+    events: list(EventItem),
+    odds: list(OddsItem),
+    flows: list(FlowItem),
+  },
+  { title: 'ImportDataset', additionalProperties: false },
+);
+export type Dataset = Static<typeof Dataset>;
+export type DatasetArray = keyof Dataset;
+
+/** The arrays in dependency order: a later array may reference an earlier one. */
+export const DATASET_ARRAYS: readonly DatasetArray[] = [
+  'sports',
+  'leagues',
+  'teams',
+  'players',
+  'operators',
+  'betting_markets',
+  'events',
+  'odds',
+  'flows',
+];
+
+const count = (array: string) => Type.Optional(Type.Integer({ minimum: 0, description: `${array} inserted or updated.` }));
+
+export const ImportResult = Type.Object(
+  {
+    upserted: Type.Object(
+      {
+        sports: count('Sports'),
+        leagues: count('Leagues'),
+        teams: count('Teams'),
+        players: count('Players'),
+        operators: count('Operators'),
+        betting_markets: count('Betting markets'),
+        events: count('Events'),
+        odds: count('Odds'),
+        flows: count('Flows'),
+      },
+      { additionalProperties: false, description: 'Items inserted or updated, per array of the dataset (only the arrays sent).' },
+    ),
+  },
+  { title: 'ImportResult', additionalProperties: false },
+);
+export type ImportResult = Static<typeof ImportResult>;

@@ -1,0 +1,168 @@
+import type { AppContext } from '../../context.js';
+import { checkSchema, checkWithinDataset } from './import.checks.js';
+import { checkReferences, type Resolved } from './import.references.js';
+import { createImportRepository, type ImportRepository } from './import.repository.js';
+import { DATASET_ARRAYS, type Dataset, type ImportResult } from './import.schemas.js';
+
+export interface ImportOptions {
+  /**
+   * Replace every sports-data row instead of upserting over them (the demo's `--force`), in
+   * the same transaction as the import. Clients and tokens are untouched.
+   */
+  replace?: boolean;
+}
+
+type Upserted = ImportResult['upserted'];
+
+const DEFAULT_EVENT_STATUS = 'scheduled';
+const DEFAULT_ODDS_STATUS = 'open';
+
+/**
+ * The bulk import of DESIGN.md §6, shared by POST /admin/v1/import, `sportsdata import` and
+ * the demo dataset. All or nothing: the whole dataset is checked (schema, rules, references)
+ * before the first write, and the writes form one transaction.
+ */
+export function createImportService(ctx: Pick<AppContext, 'database' | 'clock' | 'changes'>) {
+  const { database, clock, changes } = ctx;
+
+  return {
+    async import(input: unknown, options: ImportOptions = {}): Promise<ImportResult> {
+      const dataset = checkSchema(input);
+      checkWithinDataset(dataset);
+      const replace = options.replace ?? false;
+      const now = clock.now();
+
+      await database.db.transaction().execute(async (trx) => {
+        const repo = createImportRepository(trx, database.dialect);
+        // References are read inside the transaction, so they are checked against what commits with them.
+        const resolved = await checkReferences(dataset, repo, { replace });
+        if (replace) await repo.deleteAllData();
+        await write(repo, dataset, resolved, now);
+        await changes.bump(trx, 'data');
+      });
+      // After commit: this node's caches drop now, other nodes' within one poll.
+      await changes.changed('data');
+
+      const upserted: Upserted = {};
+      for (const array of DATASET_ARRAYS) {
+        const items = dataset[array];
+        if (items) upserted[array] = items.length;
+      }
+      return { upserted };
+    },
+  };
+}
+
+export type ImportService = ReturnType<typeof createImportService>;
+
+const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
+
+/** Upserts in dependency order, computing the derived columns; then refreshes stored rows a move affects. */
+async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number): Promise<void> {
+  const { sportOfLeague, eventFacts } = resolved;
+  const { sports, leagues, teams, players, operators, betting_markets, events, odds, flows } = dataset;
+
+  if (sports) await repo.upsert('sports', ['id', 'key', 'name'], sports, (s) => ({ id: s.id, key: s.key, name: s.name }));
+  if (leagues) {
+    await repo.upsert('leagues', ['id', 'key', 'name', 'sport_id', 'country_key', 'country_name'], leagues, (l) => ({
+      id: l.id,
+      key: l.key,
+      name: l.name,
+      sport_id: l.sport_id,
+      country_key: orNull(l.country_key),
+      country_name: orNull(l.country_name),
+    }));
+  }
+  if (teams) {
+    await repo.upsert('teams', ['id', 'key', 'name', 'abbreviation', 'location', 'league_id'], teams, (t) => ({
+      id: t.id,
+      key: t.key,
+      name: t.name,
+      abbreviation: orNull(t.abbreviation),
+      location: orNull(t.location),
+      league_id: t.league_id,
+    }));
+  }
+  if (players) {
+    await repo.upsert('players', ['id', 'key', 'name', 'position', 'team_id'], players, (p) => ({
+      id: p.id,
+      key: p.key,
+      name: p.name,
+      position: orNull(p.position),
+      team_id: p.team_id,
+    }));
+  }
+  if (operators) await repo.upsert('operators', ['id', 'key', 'name'], operators, (o) => ({ id: o.id, key: o.key, name: o.name }));
+  if (betting_markets) {
+    await repo.upsert('betting_markets', ['id', 'key', 'name', 'category', 'entity_type', 'sport_id'], betting_markets, (m) => ({
+      id: m.id,
+      key: m.key,
+      name: m.name,
+      category: m.category,
+      entity_type: m.entity_type,
+      sport_id: orNull(m.sport_id),
+    }));
+  }
+  if (events) {
+    await repo.upsert('events', ['id', 'league_id', 'sport_id', 'start_time', 'status', 'home_team_id', 'away_team_id'], events, (e) => ({
+      id: e.id,
+      league_id: e.league_id,
+      sport_id: sportOfLeague.get(e.league_id),
+      start_time: Date.parse(e.start_time),
+      status: e.status ?? DEFAULT_EVENT_STATUS,
+      home_team_id: e.home_team_id,
+      away_team_id: e.away_team_id,
+    }));
+  }
+  await repo.refreshDerived(resolved.movedLeagueIds, resolved.movedEventIds);
+
+  if (odds) {
+    const columns = ['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at'];
+    await repo.upsert('odds', columns, odds, (o) => ({
+      id: o.id,
+      event_id: o.event_id,
+      operator_id: o.operator_id,
+      betting_market_id: o.betting_market_id,
+      position: o.position,
+      line: orNull(o.line),
+      price_decimal: o.price_decimal,
+      status: o.status ?? DEFAULT_ODDS_STATUS,
+      updated_at: typeof o.updated_at === 'string' ? Date.parse(o.updated_at) : now,
+    }));
+  }
+  if (flows) {
+    const columns = [
+      'id', 'flow_type', 'bet_type', 'event_id', 'sport_id', 'league_id', 'focus_entity_type', 'focus_entity_id', 'betting_market_id',
+      'line', 'split', 'description', 'hits', 'total', 'hit_rate_pct', 'likelihood', 'price_decimal', 'updated_at',
+    ];
+    await repo.upsert('flows', columns, flows, (f) => {
+      const event = eventFacts.get(f.event_id);
+      return {
+        id: f.id,
+        flow_type: f.flow_type,
+        bet_type: (f.leg_ids ?? []).length > 0 ? 'parlay' : 'single',
+        event_id: f.event_id,
+        sport_id: event?.sport_id,
+        league_id: event?.league_id,
+        focus_entity_type: f.focus_entity_type,
+        // An event-focused flow is about its own event: stored so that every focus is one join.
+        focus_entity_id: f.focus_entity_type === 'event' ? f.event_id : orNull(f.focus_entity_id),
+        betting_market_id: orNull(f.betting_market_id),
+        line: orNull(f.line),
+        split: orNull(f.split),
+        description: f.description,
+        hits: f.hits,
+        total: f.total,
+        // hits × 100 / total, not hits / total × 100: 7/10 is then exactly 70, not 70.00000000000001.
+        hit_rate_pct: (f.hits * 100) / f.total,
+        likelihood: f.likelihood,
+        price_decimal: orNull(f.price_decimal),
+        updated_at: now,
+      };
+    });
+    // A re-imported flow's legs are replaced by the ones it carries now (none → a single).
+    await repo.deleteLegsOf(flows.map((f) => f.id));
+    const legs = flows.flatMap((f) => (f.leg_ids ?? []).map((legId, position) => ({ flow_id: f.id, leg_id: legId, position })));
+    await repo.insert('flow_legs', 3, legs);
+  }
+}

@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+import { iso } from '../events/events.repository.js';
+import type { OddsItem } from './odds.schemas.js';
+import { americanOf, impliedProbabilityOf } from './price.js';
+
+export interface OddsQuery {
+  eventId: number;
+  /** undefined: every operator. */
+  operatorIds: readonly number[] | undefined;
+  bettingMarketIds: readonly number[] | undefined;
+}
+
+export function createOddsRepository(db: Kysely<Schema>) {
+  return {
+    /** Ids of an event's odds, by id (the odds_event_idx order). */
+    async ids(query: OddsQuery): Promise<number[]> {
+      let select = db.selectFrom('odds').select('id').where('event_id', '=', query.eventId);
+      if (query.operatorIds) select = select.where('operator_id', 'in', query.operatorIds);
+      if (query.bettingMarketIds) select = select.where('betting_market_id', 'in', query.bettingMarketIds);
+      const rows = await select.orderBy('id').execute();
+      return rows.map((r) => Number(r.id));
+    },
+
+    /** Odds items by primary key. */
+    async items(ids: number[]): Promise<Map<number, OddsItem>> {
+      const rows = await db
+        .selectFrom('odds as o')
+        .leftJoin('operators as op', 'op.id', 'o.operator_id')
+        .leftJoin('betting_markets as m', 'm.id', 'o.betting_market_id')
+        .select([
+          'o.id',
+          'o.event_id',
+          'o.operator_id',
+          'o.betting_market_id',
+          'o.position',
+          'o.line',
+          'o.price_decimal',
+          'o.status',
+          'o.updated_at',
+          'op.key as operator_key',
+          'op.name as operator_name',
+          'm.key as market_key',
+          'm.name as market_name',
+        ])
+        .where('o.id', 'in', ids)
+        .execute();
+      const items = new Map<number, OddsItem>();
+      for (const r of rows) {
+        const id = Number(r.id);
+        const decimal = Number(r.price_decimal);
+        items.set(id, {
+          id,
+          event_id: Number(r.event_id),
+          operator: { id: Number(r.operator_id), key: r.operator_key ?? '', name: r.operator_name ?? '' },
+          betting_market: { id: Number(r.betting_market_id), key: r.market_key ?? '', name: r.market_name ?? '' },
+          position: r.position,
+          line: r.line === null ? null : Number(r.line),
+          price: { american: americanOf(decimal), decimal, implied_probability: impliedProbabilityOf(decimal) },
+          status: r.status,
+          updated_at: iso(Number(r.updated_at)),
+        });
+      }
+      return items;
+    },
+  };
+}
+
+export type OddsRepository = ReturnType<typeof createOddsRepository>;

@@ -1,0 +1,133 @@
+import { type Static, Type } from 'typebox';
+import { PageOf, pagingProperties } from '../../platform/pagination.js';
+
+/** page_size maximum of every reference list (DESIGN.md §5). */
+export const REFERENCES_MAX_PAGE_SIZE = 100;
+
+const Id = (description: string) => Type.Integer({ description });
+const Key = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
+const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
+
+// ---- items (exactly the shapes of DESIGN.md §5; nullable fields are null, never absent) ----
+
+export const Sport = Type.Object(
+  { id: Id('Sport id.'), key: Type.String({ description: 'Sport key, e.g. `basketball`.' }), name: Type.String() },
+  { title: 'Sport', additionalProperties: false },
+);
+
+export const Country = Type.Object({ key: Type.String(), name: Type.String() }, { title: 'Country', additionalProperties: false });
+
+export const League = Type.Object(
+  {
+    id: Id('League id.'),
+    key: Type.String({ description: 'League key, e.g. `nba`. Several leagues may share one.' }),
+    qualified_key: Type.String({ description: '`country.league` (e.g. `united-states.nba`), or the plain key when the league has no country.' }),
+    name: Type.String(),
+    sport_id: Id('Sport of the league.'),
+    country: Type.Union([Country, Type.Null()], { description: 'Country of the league; null for international leagues.' }),
+  },
+  { title: 'League', additionalProperties: false },
+);
+
+export const Team = Type.Object(
+  {
+    id: Id('Team id.'),
+    key: Type.String({ description: 'Team key, unique within its league.' }),
+    qualified_key: Type.String({ description: '`league.team`, e.g. `nba.los-angeles-lakers`.' }),
+    name: Type.String(),
+    abbreviation: Nullable('Short name, e.g. `LAL`.'),
+    location: Nullable('City or region.'),
+    sport_id: Id('Sport of the team (of its league).'),
+    league_id: Id('League of the team.'),
+    league_key: Type.String({ description: 'Plain key of the league.' }),
+  },
+  { title: 'Team', additionalProperties: false },
+);
+
+export const Player = Type.Object(
+  {
+    id: Id('Player id.'),
+    key: Type.String(),
+    name: Type.String(),
+    position: Nullable('Playing position.'),
+    team_id: Id('Team of the player.'),
+    team_key: Type.String({ description: 'Plain key of the team.' }),
+  },
+  { title: 'Player', additionalProperties: false },
+);
+
+export const Operator = Type.Object(
+  { id: Id('Operator (sportsbook) id.'), key: Type.String(), name: Type.String() },
+  { title: 'Operator', additionalProperties: false },
+);
+
+export const BettingMarket = Type.Object(
+  {
+    id: Id('Betting market id.'),
+    key: Type.String(),
+    name: Type.String(),
+    category: Type.String({ description: 'Market category, e.g. `game-lines` or `player-props`.' }),
+    entity_type: Type.Enum(['team', 'player', 'event'], { description: 'What the market is about.' }),
+  },
+  { title: 'BettingMarket', additionalProperties: false },
+);
+
+export type SportItem = Static<typeof Sport>;
+export type LeagueItem = Static<typeof League>;
+export type TeamItem = Static<typeof Team>;
+export type PlayerItem = Static<typeof Player>;
+export type OperatorItem = Static<typeof Operator>;
+export type BettingMarketItem = Static<typeof BettingMarket>;
+
+export const SportPage = PageOf(Sport, 'SportPage');
+export const LeaguePage = PageOf(League, 'LeaguePage');
+export const TeamPage = PageOf(Team, 'TeamPage');
+export const PlayerPage = PageOf(Player, 'PlayerPage');
+export const OperatorPage = PageOf(Operator, 'OperatorPage');
+export const BettingMarketPage = PageOf(BettingMarket, 'BettingMarketPage');
+
+// ---- queries ----
+
+const search = Type.String({
+  maxLength: 100,
+  description: 'Case-insensitive substring of the name or of the (plain) key.',
+});
+
+/** Unknown query parameters are rejected (422 naming them): a misspelt filter must not silently list everything. */
+const query = <P extends Parameters<typeof Type.Object>[0]>(title: string, properties: P) =>
+  Type.Object({ ...pagingProperties(REFERENCES_MAX_PAGE_SIZE), ...properties }, { title, additionalProperties: false });
+
+export const SportsQuery = query('SportsQuery', { search: Type.Optional(search) });
+
+export const LeaguesQuery = query('LeaguesQuery', {
+  sport_id: Type.Optional(Id('Only leagues of this sport. Wins over sport_key.')),
+  sport_key: Type.Optional(Key('Only leagues of the sport with this key.')),
+  search: Type.Optional(search),
+});
+
+export const TeamsQuery = query('TeamsQuery', {
+  league_id: Type.Optional(Id('Only teams of this league. Wins over league_key.')),
+  league_key: Type.Optional(Key('Only teams of this league: `nba` or qualified `united-states.nba`; a key shared by several leagues is 409.')),
+  search: Type.Optional(search),
+});
+
+export const PlayersQuery = query('PlayersQuery', {
+  team_id: Type.Optional(Id('Only players of this team. Wins over team_key.')),
+  team_key: Type.Optional(Key('Only players of this team: plain key or qualified `league.team` / `country.league.team`.')),
+  league_key: Type.Optional(Key('Only players of teams in this league (`nba` or `united-states.nba`).')),
+  search: Type.Optional(search),
+});
+
+export const OperatorsQuery = query('OperatorsQuery', { search: Type.Optional(search) });
+
+export const BettingMarketsQuery = query('BettingMarketsQuery', {
+  sport_id: Type.Optional(Id('Only markets offered for this sport: those of the sport and those not tied to any sport.')),
+  search: Type.Optional(search),
+});
+
+export type SportsQuery = Static<typeof SportsQuery>;
+export type LeaguesQuery = Static<typeof LeaguesQuery>;
+export type TeamsQuery = Static<typeof TeamsQuery>;
+export type PlayersQuery = Static<typeof PlayersQuery>;
+export type OperatorsQuery = Static<typeof OperatorsQuery>;
+export type BettingMarketsQuery = Static<typeof BettingMarketsQuery>;

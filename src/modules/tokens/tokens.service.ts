@@ -1,0 +1,151 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Config } from '../../config.js';
+import { rejectDisabledClient, requireFlowEnabled } from '../../platform/auth/authenticate.js';
+import { digest, digestsEqual, generateCredential, isWellFormedCredential } from '../../platform/auth/credentials.js';
+import type { Keyring } from '../../platform/auth/keyring.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Flow, Schema } from '../../platform/db/schema.js';
+import { unauthorized } from '../../platform/errors.js';
+import type { ClientAccount } from '../clients/clients.repository.js';
+import type { ClientDirectory } from '../clients/client-directory.js';
+import { createTokensRepository, type StoredRefreshToken } from './tokens.repository.js';
+import type { TokenPair } from './tokens.schemas.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Compared against when the client_id is unknown, so that an unknown id and a wrong secret
+// cost the same work.
+const NO_SUCH_DIGEST = digest('no such client');
+
+/** Where a security event goes: the request's logger. Never given a token. */
+export interface SecurityLog {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+export interface TokenServiceDeps {
+  db: Kysely<Schema>;
+  clock: Clock;
+  keyring: Keyring;
+  directory: ClientDirectory;
+  config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'>;
+}
+
+/** Issues token pairs (login) and rotates refresh tokens (refresh), as named steps. */
+export function createTokenService(deps: TokenServiceDeps) {
+  const { clock, keyring, directory, config } = deps;
+  const repository = createTokensRepository(deps.db);
+
+  function newRefreshToken(client: ClientAccount, flow: Flow, familyId: string) {
+    const token = generateCredential('refreshToken');
+    const now = clock.now();
+    const stored = { digest: digest(token), clientId: client.id, familyId, flow, createdAt: now, expiresAt: now + config.refreshTokenTtl * 1000 };
+    return { token, stored };
+  }
+
+  function pairOf(client: ClientAccount, refreshToken: string): TokenPair {
+    const access = keyring.sign({ client_id: client.id, tenant_id: client.tenantId, tier: client.tier });
+    return {
+      access_token: access.token,
+      refresh_token: refreshToken,
+      token_type: 'Bearer',
+      expires_at: new Date(access.claims.exp * 1000).toISOString(),
+      expires_in: config.accessTokenTtl,
+    };
+  }
+
+  /** A login starts a new family: every refresh token rotated from it shares its family id. */
+  async function startSession(client: ClientAccount, flow: Flow): Promise<TokenPair> {
+    const { token, stored } = newRefreshToken(client, flow, randomUUID());
+    await repository.insert(stored);
+    return pairOf(client, token);
+  }
+
+  async function clientWithSecret(clientId: string, clientSecret: string): Promise<ClientAccount> {
+    // Malformed ids and malformed or bad-checksum secrets never reach the database.
+    if (!UUID.test(clientId) || !isWellFormedCredential('clientSecret', clientSecret)) {
+      throw unauthorized('invalid_credentials', 'the client credentials are not valid');
+    }
+    const client = await directory.byId(clientId.toLowerCase());
+    const matches = digestsEqual(client?.clientSecretDigest ?? NO_SUCH_DIGEST, digest(clientSecret));
+    if (!client || !matches) throw unauthorized('invalid_credentials', 'the client credentials are not valid');
+    return client;
+  }
+
+  async function findRefreshToken(refreshToken: string): Promise<StoredRefreshToken> {
+    // A malformed or bad-checksum token is rejected before any database access.
+    if (!isWellFormedCredential('refreshToken', refreshToken)) throw unauthorized('token_invalid', 'the refresh token is not valid');
+    const tokenDigest = digest(refreshToken);
+    const stored = await repository.findByDigest(tokenDigest);
+    if (!stored || !digestsEqual(stored.digest, tokenDigest)) throw unauthorized('token_invalid', 'the refresh token is not valid');
+    return stored;
+  }
+
+  function requireIssuedByFlow(stored: StoredRefreshToken, flow: Flow): void {
+    // A pair is refreshed only at the endpoint of the flow that issued it. Checked before
+    // anything that writes, so a token sent to the wrong endpoint keeps its state.
+    if (stored.flow !== flow) {
+      const right = stored.flow === 'api_key' ? '/v1/auth/refresh' : '/v1/oauth/refresh';
+      throw unauthorized('token_invalid', `this refresh token belongs to another flow; refresh it at ${right}`);
+    }
+  }
+
+  /**
+   * Reuse of a revoked token means it was copied: either the client or an attacker holds a
+   * stale copy, and we cannot tell which. Revoke the whole family so that neither can go on
+   * (RFC 9700 §4.14.2); the client logs in again.
+   */
+  async function revokeFamilyOnReuse(stored: StoredRefreshToken, log: SecurityLog): Promise<never> {
+    await repository.revokeFamily(stored.familyId, clock.now());
+    log.warn({ client_id: stored.clientId, family_id: stored.familyId }, 'revoked refresh token presented; revoked its family');
+    throw unauthorized('refresh_token_revoked', 'this refresh token has been revoked; log in again');
+  }
+
+  function rejectExpired(stored: StoredRefreshToken): void {
+    if (stored.expiresAt <= clock.now()) throw unauthorized('token_expired', 'the refresh token has expired; log in again');
+  }
+
+  async function clientOf(stored: StoredRefreshToken): Promise<ClientAccount> {
+    const client = await directory.byId(stored.clientId);
+    if (!client) throw unauthorized('token_invalid', 'the refresh token is not valid');
+    return client;
+  }
+
+  /** Revokes the presented token and issues its successor in the same family, exactly once. */
+  async function rotateRefreshToken(stored: StoredRefreshToken, client: ClientAccount, log: SecurityLog): Promise<TokenPair> {
+    const { token, stored: successor } = newRefreshToken(client, stored.flow, stored.familyId);
+    const rotated = await repository.rotate(stored.digest, successor, clock.now());
+    // Another request rotated this token between our read and our update. Two uses of one
+    // refresh token are a replay, whichever came first (RFC 9700 §4.14).
+    if (!rotated) return revokeFamilyOnReuse(stored, log);
+    return pairOf(client, token);
+  }
+
+  return {
+    /** POST /v1/auth/login: the API key was resolved and checked by the authenticator. */
+    loginWithApiKey: (client: ClientAccount) => startSession(client, 'api_key'),
+
+    /** POST /v1/oauth/login: OAuth 2.0 client credentials. */
+    async loginWithClientCredentials(clientId: string, clientSecret: string): Promise<TokenPair> {
+      const client = await clientWithSecret(clientId, clientSecret);
+      rejectDisabledClient(client);
+      requireFlowEnabled(client, 'oauth');
+      return startSession(client, 'oauth');
+    },
+
+    /** POST /v1/auth/refresh and /v1/oauth/refresh. Needs nothing but the refresh token. */
+    async refresh(flow: Flow, refreshToken: string, log: SecurityLog): Promise<TokenPair> {
+      const stored = await findRefreshToken(refreshToken);
+      requireIssuedByFlow(stored, flow);
+      if (stored.revokedAt !== null) return revokeFamilyOnReuse(stored, log);
+      rejectExpired(stored);
+      const client = await clientOf(stored);
+      rejectDisabledClient(client);
+      // Against the client's current auth_method: an operator's change applies to sessions
+      // already started.
+      requireFlowEnabled(client, flow);
+      return rotateRefreshToken(stored, client, log);
+    },
+  };
+}
+
+export type TokenService = ReturnType<typeof createTokenService>;

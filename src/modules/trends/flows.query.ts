@@ -1,0 +1,75 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+import type { ResolvedFlowFilters } from './flow-filters.js';
+
+/**
+ * The ordered ids of the flows matching a filter combination: one query per combination and
+ * data version (the caller caches the list). Meanings where DESIGN.md names only the field:
+ * - team_ids: flows of an event the team plays in (home or away), or focused on the team;
+ * - player_ids: flows focused on the player, and parlays with a leg focused on the player;
+ * - operator_ids: flows of an event that one of the operators prices (has odds for);
+ * - event start range: [starts_from, starts_before) on the event's start time.
+ */
+export async function flowIds(db: Kysely<Schema>, f: ResolvedFlowFilters): Promise<number[]> {
+  let q = db.selectFrom('flows as f').select('f.id');
+  if (f.sport_ids) q = q.where('f.sport_id', 'in', f.sport_ids);
+  if (f.league_ids) q = q.where('f.league_id', 'in', f.league_ids);
+  if (f.event_ids) q = q.where('f.event_id', 'in', f.event_ids);
+  if (f.flow_type) q = q.where('f.flow_type', '=', f.flow_type);
+  if (f.bet_type) q = q.where('f.bet_type', '=', f.bet_type);
+  if (f.likelihood) q = q.where('f.likelihood', '=', f.likelihood);
+  if (f.min_hit_rate !== undefined) q = q.where('f.hit_rate_pct', '>=', f.min_hit_rate);
+  if (f.max_hit_rate !== undefined) q = q.where('f.hit_rate_pct', '<=', f.max_hit_rate);
+
+  const { starts_from: from, starts_before: before } = f;
+  if (from !== undefined || before !== undefined) {
+    q = q.where('f.event_id', 'in', (sub) => {
+      let events = sub.selectFrom('events').select('id');
+      if (from !== undefined) events = events.where('start_time', '>=', from);
+      if (before !== undefined) events = events.where('start_time', '<', before);
+      return events;
+    });
+  }
+
+  const teams = f.team_ids;
+  if (teams) {
+    q = q.where((eb) =>
+      eb.or([
+        eb(
+          'f.event_id',
+          'in',
+          eb.selectFrom('events').select('id').where((e) => e.or([e('home_team_id', 'in', teams), e('away_team_id', 'in', teams)])),
+        ),
+        eb.and([eb('f.focus_entity_type', '=', 'team'), eb('f.focus_entity_id', 'in', teams)]),
+      ]),
+    );
+  }
+
+  const players = f.player_ids;
+  if (players) {
+    q = q.where((eb) =>
+      eb.or([
+        eb.and([eb('f.focus_entity_type', '=', 'player'), eb('f.focus_entity_id', 'in', players)]),
+        eb(
+          'f.id',
+          'in',
+          eb
+            .selectFrom('flow_legs as fl')
+            .innerJoin('flows as leg', 'leg.id', 'fl.leg_id')
+            .select('fl.flow_id')
+            .where('leg.focus_entity_type', '=', 'player')
+            .where('leg.focus_entity_id', 'in', players),
+        ),
+      ]),
+    );
+  }
+
+  const operators = f.operator_ids;
+  if (operators) {
+    // One pass over the odds for the set of priced events, not a probe per flow.
+    q = q.where('f.event_id', 'in', (sub) => sub.selectFrom('odds').select('event_id').where('operator_id', 'in', operators));
+  }
+
+  const rows = await q.orderBy('f.id').execute();
+  return rows.map((r) => Number(r.id));
+}

@@ -1,0 +1,170 @@
+import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+
+/**
+ * Finishes the document @fastify/swagger generates from the route schemas: request fields a
+ * client may omit are shown as optional, and every operation lists its error responses.
+ */
+export function finishDocument<T extends object>(document: T): T {
+  if (!isRecord(document)) return document;
+  const components = objectAt(document, 'components');
+  Object.assign(objectAt(components, 'responses'), componentResponses());
+  Object.assign(objectAt(components, 'headers'), {
+    RequestId: { description: 'The id of this request (echoed when the caller sent a plain X-Request-Id).', schema: { type: 'string' } },
+  });
+  const schemas = objectAt(components, 'schemas');
+  for (const [path, item] of Object.entries(objectAt(document, 'paths'))) {
+    if (!isRecord(item)) continue;
+    for (const method of METHODS) {
+      const operation = item[method];
+      if (!isRecord(operation)) continue;
+      optionalDefaults(operation);
+      addErrorResponses(path, method, operation, schemas);
+    }
+  }
+  return document;
+}
+
+/**
+ * A request field with a default (page, page_size, timezone, …) is filled in by validation
+ * (ajv `useDefaults`), so the client may omit it, although the TypeBox schema lists it as
+ * required to give handlers a complete type. A body without required fields may be omitted
+ * entirely (an empty body is `{}`, see json-bodies.ts).
+ */
+function optionalDefaults(operation: Record<string, unknown>): void {
+  for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
+    if (isRecord(parameter) && parameter.in !== 'path' && hasDefault(parameter.schema)) parameter.required = false;
+  }
+  const body = operation.requestBody;
+  if (!isRecord(body) || !isRecord(body.content)) return;
+  for (const media of Object.values(body.content)) {
+    const schema = isRecord(media) ? media.schema : undefined;
+    if (!isRecord(schema) || !Array.isArray(schema.required)) continue;
+    const properties = isRecord(schema.properties) ? schema.properties : {};
+    const required = schema.required.filter((name) => !hasDefault(properties[String(name)]));
+    schema.required = required;
+    if (required.length === 0) {
+      delete schema.required;
+      body.required = false;
+    }
+  }
+}
+
+function hasDefault(schema: unknown): boolean {
+  return isRecord(schema) && schema.default !== undefined;
+}
+
+/**
+ * The error responses of DESIGN.md §3, in the document only: the routes' `response` config
+ * stays 2xx-only, so Fastify never serializes an error through a route schema. Which errors
+ * an operation documents follows from what it takes, so a new route is documented correctly
+ * without listing them.
+ */
+function addErrorResponses(path: string, method: string, operation: Record<string, unknown>, schemas: Record<string, unknown>): void {
+  const responses = objectAt(operation, 'responses');
+  for (const code of errorCodesOf(path, method, operation, schemas)) {
+    responses[String(ERROR_STATUS[code])] ??= { $ref: `#/components/responses/${RESPONSES[code].name}` };
+  }
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'trace'] as const;
+const BODY_METHODS = new Set<string>(['post', 'put', 'patch']);
+
+interface ErrorResponse {
+  name: string;
+  description: string;
+  headers?: Record<string, object>;
+}
+
+const RESPONSES: Record<ErrorCode, ErrorResponse> = {
+  BAD_REQUEST: { name: 'BadRequest', description: 'Malformed JSON, a value of the wrong JSON type, or a body that is not application/json.' },
+  UNAUTHORIZED: {
+    name: 'Unauthorized',
+    description: 'Missing, invalid or expired credentials, or a flow the account does not enable; `reason` says which. Try a refresh, then log in again.',
+    headers: {
+      'WWW-Authenticate': {
+        description: 'On requests that sent `Authorization: Bearer`: `Bearer error="invalid_token"`.',
+        schema: { type: 'string' },
+      },
+    },
+  },
+  FORBIDDEN: { name: 'Forbidden', description: 'Authenticated, but the account may not do this.' },
+  NOT_FOUND: { name: 'NotFound', description: 'An unknown id or key (or route).' },
+  AMBIGUOUS_LOOKUP: { name: 'AmbiguousLookup', description: 'A key matches several records (e.g. `premier-league`); use the qualified key or the id.' },
+  PAYLOAD_TOO_LARGE: { name: 'PayloadTooLarge', description: 'The body is larger than the endpoint accepts (1 MiB unless stated).' },
+  VALIDATION_ERROR: { name: 'ValidationError', description: 'A field breaks a rule (e.g. page 0, page_size over the maximum, a missing field); `details` names each field.' },
+  RATE_LIMIT_EXCEEDED: {
+    name: 'RateLimitExceeded',
+    description: 'Too many requests; wait as long as Retry-After says.',
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
+  },
+  INTERNAL_ERROR: { name: 'InternalError', description: 'An unexpected failure; quote the request_id when reporting it.' },
+};
+
+/** One reusable response per code: the Error schema with `code` pinned to that code. */
+function componentResponses(): Record<string, object> {
+  const entries = (Object.keys(RESPONSES) as ErrorCode[]).map((code) => {
+    const { name, description, headers } = RESPONSES[code];
+    const error = { type: 'object', properties: { code: { const: code } }, ...(code === 'UNAUTHORIZED' ? { required: ['reason'] } : {}) };
+    return [
+      name,
+      {
+        description,
+        headers: { 'X-Request-Id': { $ref: '#/components/headers/RequestId' }, ...headers },
+        content: {
+          'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Error' }, { type: 'object', properties: { error } }] } },
+        },
+      },
+    ] as const;
+  });
+  return Object.fromEntries(entries);
+}
+
+/**
+ * The errors an operation can answer, from what it takes: input → 400/422, a body → 413,
+ * the client or admin API → 401, path parameters, id/key lookups and the admin API (absent
+ * without ADMIN_TOKEN) → 404, keys → 409 (a key may name several records), the client API
+ * → 429. Every operation may fail with 500.
+ */
+function errorCodesOf(path: string, method: string, operation: Record<string, unknown>, schemas: Record<string, unknown>): ErrorCode[] {
+  const parameters = Array.isArray(operation.parameters) ? operation.parameters.filter(isRecord) : [];
+  const fields = [...parameters.map((p) => String(p.name)), ...bodyFields(operation.requestBody, schemas)];
+  const hasInput = fields.length > 0 || operation.requestBody !== undefined;
+  const hasBody = BODY_METHODS.has(method);
+  const client = path.startsWith('/v1/');
+  const admin = path.startsWith('/admin/');
+  const secured = Array.isArray(operation.security) && operation.security.some((s) => isRecord(s) && Object.keys(s).length > 0);
+  // X-API-Key and Authorization on one request are ambiguous (RFC 6750 §2): 400 wherever an API key is accepted.
+  const takesApiKey = Array.isArray(operation.security) && operation.security.some((s) => isRecord(s) && 'ApiKeyAuth' in s);
+  const codes: ErrorCode[] = [];
+  if (hasInput || hasBody || takesApiKey) codes.push('BAD_REQUEST');
+  if (client || admin) codes.push('UNAUTHORIZED');
+  if (admin || parameters.some((p) => p.in === 'path') || (secured && fields.some((f) => /_(id|ids|key|keys)$/.test(f)))) codes.push('NOT_FOUND');
+  if (secured && fields.some((f) => /_keys?$/.test(f))) codes.push('AMBIGUOUS_LOOKUP');
+  if (hasBody) codes.push('PAYLOAD_TOO_LARGE');
+  if (hasInput) codes.push('VALIDATION_ERROR');
+  if (client) codes.push('RATE_LIMIT_EXCEEDED');
+  codes.push('INTERNAL_ERROR');
+  return codes;
+}
+
+/** Top-level property names of a JSON request body (following one $ref into the components). */
+function bodyFields(requestBody: unknown, schemas: Record<string, unknown>): string[] {
+  if (!isRecord(requestBody) || !isRecord(requestBody.content)) return [];
+  const media = requestBody.content['application/json'];
+  let schema = isRecord(media) ? media.schema : undefined;
+  if (isRecord(schema) && typeof schema.$ref === 'string') schema = schemas[schema.$ref.replace('#/components/schemas/', '')];
+  return isRecord(schema) && isRecord(schema.properties) ? Object.keys(schema.properties) : [];
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The object under `key`, created when absent. */
+function objectAt(parent: Record<string, unknown>, key: string): Record<string, unknown> {
+  const value = parent[key];
+  if (isRecord(value)) return value;
+  const created: Record<string, unknown> = {};
+  parent[key] = created;
+  return created;
+}

@@ -1,0 +1,74 @@
+import { buildApp } from './app.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { type AppContext, createContext } from './context.js';
+import { openDatabase } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrations.js';
+import type { App } from './platform/http/types.js';
+import { ensureDemoClient } from './modules/demo/demo-client.js';
+import { ensureDemoData } from './modules/demo/demo-data.js';
+
+export interface RunningServer {
+  app: App;
+  ctx: AppContext;
+  /** Stops listening, then closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Migrate → (demo client and data) → buildApp → listen, with graceful shutdown on SIGINT and
+ * SIGTERM. Used by `npm start` (src/server.ts) and by `sportsdata serve`, which passes its
+ * config. Without a config it reads the environment and, on bad configuration, exits with the
+ * message on stderr — start-up must refuse, not limp on.
+ */
+export async function startServer(config: Config = configOrExit()): Promise<RunningServer> {
+  const database = openDatabase(config.databaseUrl);
+  let app: App | undefined;
+  const close = async () => {
+    await app?.close();
+    await database.close();
+  };
+  try {
+    await migrateToLatest(database.db);
+    const ctx = createContext({ config, database });
+    app = await buildApp(ctx);
+    await prepareFirstStart(app, ctx);
+    await app.listen({ host: config.host, port: config.port });
+    installShutdown(app, close);
+    return { app, ctx, close };
+  } catch (error) {
+    // A failed start (port taken, database away) must not leave a pool holding the process open.
+    await close().catch(() => {});
+    throw error;
+  }
+}
+
+/** On an empty database: the demo client (credentials in a 0600 file, never in the log) and dataset. */
+async function prepareFirstStart(app: App, ctx: AppContext): Promise<void> {
+  if (!ctx.config.demoData) return;
+  const credentialsFile = await ensureDemoClient(ctx);
+  if (credentialsFile) app.log.info({ file: credentialsFile }, 'created the demo client; its credentials are in this file');
+  const seeded = await ensureDemoData(ctx);
+  if (seeded) app.log.info({ upserted: seeded }, 'generated the demo dataset');
+}
+
+function installShutdown(app: App, close: () => Promise<void>): void {
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { accountWithApiKey, accountWithBearer, apiKeyLogin, oauthLogin, pairOf } from '../auth/auth-helpers.js';
+
+describe.each(DIALECTS)('GET /v1/account/config (%s)', (dialect) => {
+  let t: TestApp;
+  let client: OnboardedClient;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect });
+    client = await onboardClient(t, { authMethod: 'both', tier: 'free', name: 'Globex Analytics' });
+  });
+  afterAll(async () => t.close());
+
+  const expected = () => ({ client_id: client.clientId, tenant_id: client.tenantId, name: 'Globex Analytics', tier: 'free', auth_method: 'both' });
+
+  it('answers the account with X-API-Key', async () => {
+    const res = await accountWithApiKey(t, client.apiKey);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual(expected());
+  });
+
+  it('answers the same with a Bearer token from either login', async () => {
+    for (const login of [apiKeyLogin(t, client.apiKey), oauthLogin(t, client.clientId, client.clientSecret)]) {
+      const res = await accountWithBearer(t, pairOf(await login).access_token);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual(expected());
+    }
+  });
+
+  it('answers JSON with a request id', async () => {
+    const res = await accountWithApiKey(t, client.apiKey);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  it('answers 400 when X-API-Key and Authorization are both sent', async () => {
+    const token = pairOf(await apiKeyLogin(t, client.apiKey)).access_token;
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/v1/account/config',
+      headers: { 'x-api-key': client.apiKey, authorization: `Bearer ${token}` },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toEqual({ error: { code: 'BAD_REQUEST', message: expect.any(String), request_id: expect.any(String) } });
+  });
+
+  it('shows clients of one tenant their own account each', async () => {
+    const sibling = await t.ctx.clients.create({ name: 'Globex Mobile', tier: 'pro', authMethod: 'api_key', tenantId: client.tenantId });
+    const res = await accountWithApiKey(t, sibling.credentials.apiKey);
+    expect(res.json()).toEqual({ client_id: sibling.account.id, tenant_id: client.tenantId, name: 'Globex Mobile', tier: 'pro', auth_method: 'api_key' });
+  });
+});

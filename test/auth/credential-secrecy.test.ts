@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCredential } from '../../src/platform/auth/credentials.js';
+import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { accountWithApiKey, accountWithBearer, apiKeyLogin, oauthLogin, pairOf, refresh } from './auth-helpers.js';
+
+/**
+ * Runs every authentication flow, successful and failed, and collects each credential that
+ * crossed the wire: the suites below then look for them where they must never be.
+ */
+async function exerciseEveryFlow(t: TestApp, client: OnboardedClient): Promise<string[]> {
+  const secrets: string[] = [client.apiKey, client.clientSecret];
+  const keep = (pair: { access_token: string; refresh_token: string }) => {
+    secrets.push(pair.access_token, pair.refresh_token);
+    return pair;
+  };
+
+  const apiKeyPair = keep(pairOf(await apiKeyLogin(t, client.apiKey)));
+  const oauthPair = keep(pairOf(await oauthLogin(t, client.clientId, client.clientSecret)));
+  const apiKeyNext = keep(pairOf(await refresh(t, 'api_key', apiKeyPair.refresh_token)));
+  keep(pairOf(await refresh(t, 'oauth', oauthPair.refresh_token)));
+  // Reuse of a rotated token: revokes the family, and logs a warning about it.
+  expect((await refresh(t, 'api_key', apiKeyPair.refresh_token)).statusCode).toBe(401);
+  expect((await refresh(t, 'api_key', apiKeyNext.refresh_token)).statusCode).toBe(401);
+  // A pair at the wrong refresh endpoint.
+  const wrongFlow = keep(pairOf(await oauthLogin(t, client.clientId, client.clientSecret)));
+  expect((await refresh(t, 'api_key', wrongFlow.refresh_token)).statusCode).toBe(401);
+
+  expect((await accountWithBearer(t, oauthPair.access_token)).statusCode).toBe(200);
+  expect((await accountWithApiKey(t, client.apiKey)).statusCode).toBe(200);
+
+  // Failed logins with wrong, but well-formed, credentials, and a malformed body around a secret.
+  const wrongSecret = generateCredential('clientSecret');
+  const wrongKey = generateCredential('apiKey');
+  secrets.push(wrongSecret, wrongKey);
+  expect((await oauthLogin(t, client.clientId, wrongSecret)).statusCode).toBe(401);
+  expect((await apiKeyLogin(t, wrongKey)).statusCode).toBe(401);
+  expect((await accountWithApiKey(t, wrongKey)).statusCode).toBe(401);
+  const malformed = await t.app.inject({
+    method: 'POST',
+    url: '/v1/oauth/login',
+    headers: { 'content-type': 'application/json' },
+    payload: `{"client_id":"${client.clientId}","client_secret":"${client.clientSecret}"`,
+  });
+  expect(malformed.statusCode).toBe(400);
+  const wrongType = await t.app.inject({ method: 'POST', url: '/v1/oauth/login', payload: { client_id: 5, client_secret: client.clientSecret } });
+  expect(wrongType.statusCode).toBe(400);
+  // Both credentials on one call (400), and a credential in a URL.
+  const both = await t.app.inject({
+    method: 'GET',
+    url: '/v1/account/config',
+    headers: { 'x-api-key': client.apiKey, authorization: `Bearer ${oauthPair.access_token}` },
+  });
+  expect(both.statusCode).toBe(400);
+  await t.app.inject({ method: 'GET', url: `/v1/account/config?api_key=${client.apiKey}&access_token=${oauthPair.access_token}` });
+  return secrets;
+}
+
+describe.each(DIALECTS)('no credential in the logs (%s)', (dialect) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    // The server's real logger at its most talkative level, writing into a buffer.
+    t = await buildTestApp({ dialect, env: { LOG_LEVEL: 'trace' } });
+  });
+  afterAll(async () => t.close());
+
+  it('logs none of the issued access tokens, refresh tokens, API keys and client secrets, nor their first 24 characters', async () => {
+    const secrets = await exerciseEveryFlow(t, await onboardClient(t, { authMethod: 'both' }));
+    const logs = t.logs();
+    // The logger really wrote: one JSON line per request at least, the reuse warning among them.
+    expect(logs.split('\n').filter((line) => line.trim() !== '').length).toBeGreaterThan(20);
+    expect(logs).toContain('revoked refresh token presented');
+    expect(secrets.length).toBeGreaterThanOrEqual(14);
+    for (const secret of secrets) {
+      expect(logs.includes(secret), `a credential (${secret.slice(0, 4)}…) is in the log`).toBe(false);
+      expect(logs.includes(secret.slice(0, 24)), `the first 24 characters of a credential (${secret.slice(0, 4)}…) are in the log`).toBe(false);
+    }
+    // JWTs share their header; their payload and signature segments must not appear either.
+    for (const jwt of secrets.filter((s) => s.startsWith('eyJ'))) {
+      for (const segment of jwt.split('.').slice(1)) expect(logs.includes(segment.slice(0, 24))).toBe(false);
+    }
+  });
+});
+
+describe.each(DIALECTS)('credentials at rest (%s)', (dialect) => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect });
+  });
+  afterAll(async () => t.close());
+
+  it('stores no API key, client secret or refresh token in plaintext (only digests)', async () => {
+    const client = await onboardClient(t, { authMethod: 'both' });
+    const secrets = (await exerciseEveryFlow(t, client)).filter((s) => !s.startsWith('eyJ'));
+    const { db } = t.database;
+    const rows = {
+      clients: await db.selectFrom('clients').selectAll().execute(),
+      tenants: await db.selectFrom('tenants').selectAll().execute(),
+      refresh_tokens: await db.selectFrom('refresh_tokens').selectAll().execute(),
+    };
+    expect(rows.clients.length).toBeGreaterThan(0);
+    expect(rows.refresh_tokens.length).toBeGreaterThanOrEqual(5);
+    const dump = JSON.stringify(rows);
+    for (const secret of secrets) {
+      expect(dump.includes(secret), `${secret.slice(0, 4)}… is stored in plaintext`).toBe(false);
+      // Not even a recognisable part of one (the random body without prefix and checksum).
+      expect(dump.includes(secret.slice(4, 28))).toBe(false);
+    }
+    for (const row of rows.refresh_tokens) expect(row.digest).toMatch(/^[0-9a-f]{64}$/);
+    for (const row of rows.clients) {
+      expect(row.api_key_digest).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.client_secret_digest).toMatch(/^[0-9a-f]{64}$/);
+    }
+  });
+});

@@ -1,0 +1,150 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { type CliDatabase, cliDatabase, sportsdata } from './cli-helpers.js';
+
+interface CreatedJson {
+  client_id: string;
+  tenant_id: string;
+  name: string;
+  tier: string;
+  auth_method: string;
+  disabled: boolean;
+  created_at: string;
+  api_key: string;
+  client_secret: string;
+}
+
+describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
+  let db: CliDatabase;
+  beforeAll(async () => {
+    db = await cliDatabase(dialect);
+  });
+  afterAll(async () => db.close());
+
+  const run = (...args: string[]) => sportsdata(db.env, ...args);
+
+  /** What another node sees: the CLI changed the database, and this context learns it on its next poll. */
+  async function authenticateApiKey(apiKey: string) {
+    await db.ctx.changes.poll();
+    return db.ctx.authenticator.authenticate({ 'x-api-key': apiKey });
+  }
+
+  async function createJson(...extra: string[]): Promise<CreatedJson> {
+    const result = await run('clients', 'create', '--name', 'Acme', '--tier', 'pro', '--auth-method', 'both', '--json', ...extra);
+    expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
+    return JSON.parse(result.stdout) as CreatedJson;
+  }
+
+  it('create --json prints the client and its credentials as JSON, and they authenticate', async () => {
+    const created = await createJson();
+    expect(Object.keys(created).sort()).toEqual(
+      ['api_key', 'auth_method', 'client_id', 'client_secret', 'created_at', 'disabled', 'name', 'tenant_id', 'tier'].sort(),
+    );
+    expect(created).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false });
+    const principal = await authenticateApiKey(created.api_key);
+    expect(principal.client.id).toBe(created.client_id);
+    const client = await db.ctx.authenticator.clientForApiKey(created.api_key);
+    expect(client.tenantId).toBe(created.tenant_id);
+  });
+
+  it('create adds to an existing tenant with --tenant-id', async () => {
+    const first = await createJson();
+    const second = await createJson('--tenant-id', first.tenant_id);
+    expect(second.tenant_id).toBe(first.tenant_id);
+  });
+
+  it('create without --json shows the credentials once, saying they will not be shown again', async () => {
+    const result = await run('clients', 'create', '--name', 'Human Co', '--tier', 'free', '--auth-method', 'api_key');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^api_key: +sdk_\S+$/m);
+    expect(result.stdout).toMatch(/^client_secret: +sds_\S+$/m);
+    expect(result.stdout).toMatch(/not be shown again/);
+    const apiKey = /^api_key: +(sdk_\S+)$/m.exec(result.stdout)?.[1] ?? '';
+    await expect(authenticateApiKey(apiKey)).resolves.toMatchObject({ client: { name: 'Human Co', tier: 'free' } });
+  });
+
+  it('list pages through the clients in the shape of the admin API, without secrets', async () => {
+    const all = await run('clients', 'list', '--page-size', '100', '--json');
+    expect(all.code).toBe(0);
+    const everything = JSON.parse(all.stdout) as { results: Array<Record<string, unknown>>; total_count: number };
+    expect(everything.total_count).toBeGreaterThanOrEqual(3);
+    expect(everything.results).toHaveLength(everything.total_count);
+    expect(all.stdout).not.toMatch(/sdk_|sds_/);
+
+    const second = JSON.parse((await run('clients', 'list', '--page', '2', '--page-size', '1', '--json')).stdout) as unknown;
+    expect(second).toEqual({ results: [everything.results[1]], total_count: everything.total_count, page: 2, page_size: 1, total_pages: everything.total_count });
+
+    const human = await run('clients', 'list');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^CLIENT_ID +TIER +AUTH_METHOD +DISABLED +CREATED_AT +NAME$/m);
+    expect(human.stdout).toContain(`page 1 of 1 (${everything.total_count} clients)`);
+  });
+
+  it('update disables and re-enables a client and changes tier and auth_method, effective at once', async () => {
+    const created = await createJson();
+    await authenticateApiKey(created.api_key);
+
+    const disabled = await run('clients', 'update', created.client_id, '--disable', '--json');
+    expect(disabled.code, disabled.stderr).toBe(0);
+    expect(JSON.parse(disabled.stdout)).toMatchObject({ client_id: created.client_id, disabled: true });
+    await expect(authenticateApiKey(created.api_key)).rejects.toMatchObject({ reason: 'client_disabled' });
+
+    const changed = await run('clients', 'update', created.client_id, '--enable', '--tier', 'enterprise', '--auth-method', 'oauth', '--json');
+    expect(JSON.parse(changed.stdout)).toMatchObject({ disabled: false, tier: 'enterprise', auth_method: 'oauth' });
+    await expect(authenticateApiKey(created.api_key)).rejects.toMatchObject({ reason: 'flow_not_enabled' });
+
+    const shown = await run('clients', 'get', created.client_id, '--json');
+    expect(JSON.parse(shown.stdout)).toMatchObject({ client_id: created.client_id, tier: 'enterprise', auth_method: 'oauth', disabled: false });
+    expect(shown.stdout).not.toMatch(/sdk_|sds_/);
+  });
+
+  it('rotate-credentials prints new credentials; the old API key is rejected and the new one accepted', async () => {
+    const created = await createJson();
+    await authenticateApiKey(created.api_key);
+    const result = await run('clients', 'rotate-credentials', created.client_id, '--json');
+    expect(result.code, result.stderr).toBe(0);
+    const rotated = JSON.parse(result.stdout) as CreatedJson & { updated_at: string };
+    expect(rotated.client_id).toBe(created.client_id);
+    expect(rotated.api_key).not.toBe(created.api_key);
+    await expect(authenticateApiKey(created.api_key)).rejects.toMatchObject({ reason: 'invalid_credentials' });
+    await expect(authenticateApiKey(rotated.api_key)).resolves.toMatchObject({ client: { id: created.client_id } });
+  });
+
+  it('fails with exit code 1 and a one-line message on stderr', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['clients', 'create', '--name', 'X', '--tier', 'gold', '--auth-method', 'both'], /--tier.*'gold' is invalid.*free, pro, enterprise/],
+      [['clients', 'create', '--tier', 'pro', '--auth-method', 'both'], /required option '--name <name>'/],
+      [['clients', 'create', '--name', ' ', '--tier', 'pro', '--auth-method', 'both'], /--name.*invalid/],
+      [['clients', 'create', '--name', 'X', '--tier', 'pro', '--auth-method', 'both', '--tenant-id', '5b0e1c9e-0000-4000-8000-000000000000'], /^error: no tenant with this tenant_id$/],
+      [['clients', 'get', '5b0e1c9e-0000-4000-8000-000000000000'], /^error: no client with this client_id$/],
+      [['clients', 'update', 'not-a-client', '--tier', 'pro'], /^error: no client with this client_id$/],
+      [['clients', 'update', '5b0e1c9e-0000-4000-8000-000000000000'], /nothing to update/],
+      [['clients', 'update', '5b0e1c9e-0000-4000-8000-000000000000', '--disable', '--enable'], /cannot be used with/],
+      [['clients', 'list', '--page-size', '101'], /--page-size.*from 1 to 100/],
+      [['clients', 'lst'], /unknown command 'lst'/],
+    ];
+    for (const [args, message] of cases) {
+      const result = await run(...args);
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stdout, args.join(' ')).toBe('');
+      expect(result.stderr.trim().split('\n')[0], args.join(' ')).toMatch(message);
+    }
+  });
+
+  it('reports bad configuration, from the environment it was given', async () => {
+    const result = await sportsdata({ ...db.env, DATABASE_URL: 'mysql://localhost/x' }, 'clients', 'list');
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/DATABASE_URL must start with/);
+  });
+
+  it('migrate brings the database up to date; --help lists the commands', async () => {
+    const migrated = await run('migrate', '--json');
+    expect(migrated.code).toBe(0);
+    expect(JSON.parse(migrated.stdout)).toEqual({ applied: [] });
+    const help = await run('--help');
+    expect(help.code).toBe(0);
+    for (const command of ['serve', 'migrate', 'clients']) expect(help.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+    const clientsHelp = await run('clients', '--help');
+    for (const command of ['create', 'list', 'get', 'update', 'rotate-credentials']) expect(clientsHelp.stdout).toMatch(new RegExp(`^  ${command}\\b`, 'm'));
+  });
+});

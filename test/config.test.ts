@@ -1,0 +1,108 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+const GOOD_SECRET = 'a-jwt-secret-that-is-at-least-32-bytes-long';
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-config-'));
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** loadConfig over a complete, valid environment with these changes. */
+function load(changes: Record<string, string | undefined>) {
+  return loadConfig({ DATA_DIR: dataDir, JWT_SECRET: GOOD_SECRET, DATABASE_URL: 'sqlite::memory:', ...changes });
+}
+
+function refusal(changes: Record<string, string | undefined>): ConfigError {
+  try {
+    load(changes);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error('loadConfig accepted the configuration');
+}
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({ DATA_DIR: dataDir, JWT_SECRET: GOOD_SECRET });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      databaseUrl: 'sqlite:./data/sportsdata.db',
+      jwtIssuer: 'sports-data-api',
+      accessTokenTtl: 900,
+      refreshTokenTtl: 2_592_000,
+      adminToken: undefined,
+      redisUrl: undefined,
+      demoData: true,
+      logLevel: 'info',
+    });
+    expect(config.jwtSecrets).toEqual([GOOD_SECRET]);
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('refuses a JWT_SECRET shorter than 32 bytes', () => {
+    expect(refusal({ JWT_SECRET: 'x'.repeat(31) }).message).toMatch(/JWT_SECRET must be at least 32 bytes/);
+  });
+
+  it('counts JWT_SECRET in UTF-8 bytes, not characters', () => {
+    // 16 characters of 2 bytes each: 32 bytes.
+    expect(load({ JWT_SECRET: 'é'.repeat(16) }).jwtSecrets).toEqual(['é'.repeat(16)]);
+    expect(refusal({ JWT_SECRET: 'é'.repeat(15) }).message).toMatch(/JWT_SECRET/);
+  });
+
+  it('refuses an unknown DATABASE_URL scheme', () => {
+    for (const url of ['mysql://localhost/db', 'redis://localhost', './data/x.db']) {
+      expect(refusal({ DATABASE_URL: url }).message).toMatch(/DATABASE_URL must start with "sqlite:" or "postgres:\/\/"/);
+    }
+    expect(load({ DATABASE_URL: 'postgres://u:p@localhost:5432/db' }).databaseUrl).toBe('postgres://u:p@localhost:5432/db');
+    expect(load({ DATABASE_URL: 'postgresql://localhost/db' }).databaseUrl).toBe('postgresql://localhost/db');
+  });
+
+  it('refuses NODE_ENV=production without JWT_SECRET', () => {
+    expect(refusal({ NODE_ENV: 'production', JWT_SECRET: undefined }).message).toMatch(/JWT_SECRET is required when NODE_ENV=production/);
+    expect(refusal({ NODE_ENV: 'production', JWT_SECRET: '' }).message).toMatch(/JWT_SECRET is required/);
+  });
+
+  it('refuses a bad PORT', () => {
+    for (const port of ['abc', '-1', '70000', '80.5', '8080x']) expect(refusal({ PORT: port }).message).toMatch(/PORT must be an integer from 0 to 65535/);
+    expect(load({ PORT: '3000' }).port).toBe(3000);
+  });
+
+  it('refuses bad TTLs, log levels, booleans and a short ADMIN_TOKEN', () => {
+    expect(refusal({ ACCESS_TOKEN_TTL: '0' }).message).toMatch(/ACCESS_TOKEN_TTL/);
+    expect(refusal({ REFRESH_TOKEN_TTL: 'forever' }).message).toMatch(/REFRESH_TOKEN_TTL/);
+    expect(refusal({ LOG_LEVEL: 'loud' }).message).toMatch(/LOG_LEVEL/);
+    expect(refusal({ DEMO_DATA: 'maybe' }).message).toMatch(/DEMO_DATA/);
+    expect(refusal({ ADMIN_TOKEN: 'short' }).message).toMatch(/ADMIN_TOKEN must be at least 32 bytes/);
+  });
+
+  it('lists every problem at once, and never echoes a secret', () => {
+    const message = refusal({ JWT_SECRET: 'too-short-secret', PORT: 'x', DATABASE_URL: 'mysql://h/db' }).message;
+    expect(message).toMatch(/JWT_SECRET/);
+    expect(message).toMatch(/PORT/);
+    expect(message).toMatch(/DATABASE_URL/);
+    expect(message).not.toContain('too-short-secret');
+  });
+
+  it('the real server exits with code 1 and a clear message, without a stack trace, on a bad JWT_SECRET', async () => {
+    const env: NodeJS.ProcessEnv = { ...process.env, JWT_SECRET: 'short', DATABASE_URL: 'sqlite::memory:', DATA_DIR: dataDir, NODE_ENV: 'development' };
+    delete env.NODE_OPTIONS;
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    let stdout = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+
+    expect(code, stderr).toBe(1);
+    expect(stderr).toMatch(/JWT_SECRET must be at least 32 bytes/);
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(stderr).not.toContain('ConfigError');
+    expect(stdout).toBe('');
+  });
+});

@@ -1,0 +1,88 @@
+import { existsSync } from 'node:fs';
+import { type Browser, chromium } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+/** Debian's chromium package (installed by .ci/run); the machines have no internet to fetch another. */
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** The endpoints of SPEC.md, as the page must show them. */
+const SPEC_ENDPOINTS = [
+  ['post', '/v1/auth/login'],
+  ['post', '/v1/oauth/login'],
+  ['post', '/v1/auth/refresh'],
+  ['post', '/v1/oauth/refresh'],
+  ['get', '/v1/account/config'],
+  ['get', '/v1/references/sports'],
+  ['get', '/v1/references/teams'],
+  ['post', '/v1/trends/mixed-flows'],
+  ['post', '/v1/trends/flows'],
+] as const;
+
+// The page does not depend on the database: one run, on SQLite, keeps the browser test short.
+describe('the /docs page in a real browser', () => {
+  let t: TestApp;
+  let origin: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    // A missing browser is a broken test machine, not a reason to skip: fail and say how to fix it.
+    if (!existsSync(CHROMIUM)) {
+      throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y --no-install-recommends chromium), as .ci/run does`);
+    }
+    t = await buildTestApp({ dialect: 'sqlite' });
+    await t.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = t.app.server.address();
+    if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
+    origin = `http://127.0.0.1:${address.port}`;
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  it('renders every SPEC.md endpoint from assets and a document served by this server alone', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const requested: string[] = [];
+    const problems: string[] = [];
+    page.on('request', (request) => requested.push(request.url()));
+    page.on('requestfailed', (request) => problems.push(`request failed: ${request.url()} ${request.failure()?.errorText ?? ''}`));
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+    });
+
+    const response = await page.goto(`${origin}/docs`);
+    expect(response?.status()).toBe(200);
+    await page.waitForSelector('.opblock-summary-path', { timeout: 20_000 });
+
+    // Every request went to this server (data: URLs never leave the page); the document read is /openapi.json.
+    const network = requested.filter((url) => !url.startsWith('data:'));
+    expect(network.filter((url) => new URL(url).origin !== origin)).toEqual([]);
+    expect(network).toContain(`${origin}/openapi.json`);
+    expect(network.some((url) => url.endsWith('/swagger-ui-bundle.js'))).toBe(true);
+    expect(problems).toEqual([]);
+
+    const rendered = await page.$$eval('.opblock', (blocks) =>
+      blocks.map((block) => ({
+        method: block.querySelector('.opblock-summary-method')?.textContent?.trim().toLowerCase() ?? '',
+        path: block.querySelector('.opblock-summary-path')?.getAttribute('data-path') ?? '',
+      })),
+    );
+    for (const [method, path] of SPEC_ENDPOINTS) expect(rendered, `${method.toUpperCase()} ${path}`).toContainEqual({ method, path });
+    expect(await page.textContent('.info .title')).toContain('Sports Data B2B API');
+    await context.close();
+  }, 60_000);
+});

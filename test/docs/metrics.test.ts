@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminHeaders, buildTestApp, DIALECTS, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
+import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+
+describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
+  let t: TestApp;
+  let client: OnboardedClient;
+  let accessToken: string;
+  let text: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect });
+    client = await onboardClient(t);
+    const login = await t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': client.apiKey } });
+    expect(login.statusCode, login.body).toBe(200);
+    accessToken = login.json<{ access_token: string }>().access_token;
+
+    const requests = [
+      { method: 'GET', url: '/healthz' },
+      { method: 'GET', url: '/healthz' },
+      { method: 'GET', url: '/v1/account/config', headers: { 'x-api-key': client.apiKey } },
+      { method: 'GET', url: `/v1/account/config?api_key=${client.apiKey}`, headers: { authorization: `Bearer ${accessToken}` } },
+      { method: 'GET', url: '/v1/account/config', headers: { 'x-api-key': `${client.apiKey}x` } },
+      { method: 'GET', url: `/admin/v1/clients/${client.clientId}`, headers: adminHeaders },
+      { method: 'GET', url: `/v1/no-such-route/${client.clientId}?token=${accessToken}` },
+    ] as const;
+    for (const request of requests) await t.app.inject(request);
+
+    const res = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+    text = res.body;
+  });
+  afterAll(async () => t.close());
+
+  it('counts requests by method, route template and status code', () => {
+    expect(text).toContain('# TYPE http_requests_total counter');
+    expect(text).toContain('http_requests_total{method="GET",route="/healthz",status_code="200"} 2');
+    expect(text).toContain('http_requests_total{method="POST",route="/v1/auth/login",status_code="200"} 1');
+    expect(text).toContain('http_requests_total{method="GET",route="/v1/account/config",status_code="200"} 2');
+    expect(text).toContain('http_requests_total{method="GET",route="/v1/account/config",status_code="401"} 1');
+    expect(text).toContain('http_requests_total{method="GET",route="/admin/v1/clients/:client_id",status_code="200"} 1');
+    // A request that matched no route is counted under one label, not under its URL.
+    expect(text).toContain('http_requests_total{method="GET",route="unmatched",status_code="404"} 1');
+  });
+
+  it('has a latency histogram per route, with buckets from 1 ms to 1 s', () => {
+    expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+    const buckets = [...text.matchAll(/^http_request_duration_seconds_bucket\{method="GET",route="\/healthz",le="([^"]+)"\} (\d+)$/gm)];
+    expect(buckets.map((m) => m[1])).toEqual(['0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '+Inf']);
+    const counts = buckets.map((m) => Number(m[2]));
+    expect(counts).toEqual([...counts].sort((a, b) => a - b)); // cumulative
+    expect(counts.at(-1)).toBe(2);
+    expect(text).toMatch(/^http_request_duration_seconds_count\{method="GET",route="\/healthz"\} 2$/m);
+    expect(text).toMatch(/^http_request_duration_seconds_sum\{method="GET",route="\/healthz"\} [0-9.e-]+$/m);
+  });
+
+  it('reports memory and uptime of the process', () => {
+    for (const gauge of ['process_resident_memory_bytes', 'nodejs_heap_used_bytes', 'process_uptime_seconds']) {
+      expect(text).toContain(`# TYPE ${gauge} gauge`);
+      expect(text).toMatch(new RegExp(`^${gauge} [0-9.e+]+$`, 'm'));
+      expect(Number(new RegExp(`^${gauge} (.+)$`, 'm').exec(text)?.[1])).toBeGreaterThan(0);
+    }
+  });
+
+  it('never shows a credential, an id or a raw URL', () => {
+    for (const secret of [client.apiKey, client.clientSecret, accessToken, TEST_ADMIN_TOKEN, client.clientId, client.tenantId]) {
+      expect(text.includes(secret)).toBe(false);
+      expect(text.includes(secret.slice(0, 12))).toBe(false);
+    }
+    expect(text).not.toContain('no-such-route');
+    expect(text).not.toContain('?');
+  });
+
+  it('is a well-formed exposition: every sample line is a known metric with a numeric value', () => {
+    for (const line of text.trimEnd().split('\n')) {
+      if (line.startsWith('#')) expect(line).toMatch(/^# (HELP|TYPE) [a-z_]+ .+$/);
+      else expect(line).toMatch(/^(http_requests_total|http_request_duration_seconds_(bucket|sum|count)|process_resident_memory_bytes|nodejs_heap_used_bytes|process_uptime_seconds)(\{[^}]*\})? [0-9.e+-]+$/);
+    }
+  });
+});
