@@ -16,9 +16,9 @@ const COMMANDS: RegisterCommands[] = [
   registerServe,
   registerMigrate,
   registerClients,
-  // Data commands (another module, not yet written): `import FILE` from './commands/import.js'
-  // and `demo-data [--scale N]` from './commands/demo-data.js' — import their register functions
-  // above and list them here.
+  // >>> DATA COMMANDS GO HERE (not written yet): `import FILE` (commands/import.ts) and
+  // `demo-data [--scale N]` (commands/demo-data.ts) each export a RegisterCommands function,
+  // e.g. registerImport and registerDemoData: import them above and list them here.
 ];
 
 // package.json is two levels up from both src/cli/ and dist/cli/.

@@ -56,7 +56,8 @@ export class ResponseValidator {
     if (method === 'head' || UNDOCUMENTED.test(path)) return undefined;
     const where = `${method.toUpperCase()} ${path} → ${response.statusCode}`;
 
-    const match = this.templates.find((t) => t.pattern.test(path));
+    const candidates = this.templates.filter((t) => t.pattern.test(path));
+    const match = candidates.find((t) => isRecord(t.item[method])) ?? candidates[0];
     const operation = match ? match.item[method] : undefined;
     let pointer: string[];
     let documented: Json;

@@ -3,7 +3,7 @@ import type { Page } from '../../platform/pagination.js';
 import { dayRange, todayIn } from './day-range.js';
 import { createEventsRepository, type EventsRepository } from './events.repository.js';
 import type { EventItem, UpcomingEventsBody } from './events.schemas.js';
-import { cachedIdList, itemStore, pageOfIds } from './id-pages.js';
+import { createIdLists, itemStore, pageOfIds } from './id-pages.js';
 
 /** A page request reduced to its cache key, and how to render it on a miss. */
 export interface CachedPage<T> {
@@ -23,6 +23,8 @@ function idOrKey(id: number | undefined, key: string | undefined): IdOrKey {
 export function createEventsService(ctx: AppContext) {
   const repository: EventsRepository = createEventsRepository(ctx.database.db);
   const items = itemStore<EventItem>(ctx.readCache, 'events', (ids) => repository.items(ids));
+  // A day's events are a few thousand ids at most; this holds thousands of such lists.
+  const idLists = createIdLists(ctx.changes, 16 * 1024 * 1024);
 
   const resolve = async (entity: 'sport' | 'league', value: IdOrKey, field: string): Promise<number | undefined> => {
     if (value === undefined) return undefined;
@@ -49,7 +51,7 @@ export function createEventsService(ctx: AppContext) {
         render: async () => {
           const sportId = await resolve('sport', sport, 'sport_key');
           const leagueId = await resolve('league', league, 'league_key');
-          const ids = await cachedIdList(ctx.readCache, `events:ids|${start}|${end}|${sportId ?? ''}|${leagueId ?? ''}`, () =>
+          const ids = await idLists.get(`events:ids|${start}|${end}|${sportId ?? ''}|${leagueId ?? ''}`, () =>
             repository.idsBetween({ start, end, sportId, leagueId }),
           );
           return pageOfIds(ids, paging, items);

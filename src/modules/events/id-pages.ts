@@ -1,4 +1,5 @@
 import { LruCache } from '../../platform/cache/lru.js';
+import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
 import { offsetOf, type Page, pageOf, type Paging } from '../../platform/pagination.js';
 
@@ -13,9 +14,64 @@ import { offsetOf, type Page, pageOf, type Paging } from '../../platform/paginat
 /** An ordered id list. Float64Array: 8 bytes per id, and any upstream integer id fits. */
 export type IdList = Float64Array;
 
-/** The ordered ids of one filter combination, computed once per data version. */
-export function cachedIdList(cache: ReadCache, key: string, query: () => Promise<number[]>): Promise<IdList> {
-  return cache.get(key, async () => Float64Array.from(await query()));
+export interface IdLists {
+  /** The ordered ids of one filter combination, computed once per data version. */
+  get(key: string, query: () => Promise<number[]>): Promise<IdList>;
+}
+
+/**
+ * Id lists per data version, bounded by bytes rather than by entry count: a list can hold
+ * hundreds of thousands of ids, and a caller varying a filter (a threshold of 50.001, 50.002,
+ * …) must not be able to fill memory with them (the read cache bounds entries, not bytes).
+ * Concurrent misses for one key share one query; an import drops every list.
+ */
+export function createIdLists(changes: ChangeFeed, budgetBytes: number): IdLists {
+  const lists = new Map<string, IdList>();
+  const inFlight = new Map<string, Promise<IdList>>();
+  let bytes = 0;
+  changes.onChange('data', () => {
+    lists.clear();
+    inFlight.clear();
+    bytes = 0;
+  });
+
+  const store = (key: string, list: IdList) => {
+    if (list.byteLength > budgetBytes) return;
+    lists.set(key, list);
+    bytes += list.byteLength;
+    // Map iteration order is insertion order: the first entries are the least recently used.
+    for (const [oldKey, old] of lists) {
+      if (bytes <= budgetBytes) break;
+      lists.delete(oldKey);
+      bytes -= old.byteLength;
+    }
+  };
+
+  return {
+    async get(key, query) {
+      const versioned = `${changes.version('data')}|${key}`;
+      const hit = lists.get(versioned);
+      if (hit) {
+        lists.delete(versioned);
+        lists.set(versioned, hit);
+        return hit;
+      }
+      const pending = inFlight.get(versioned);
+      if (pending) return pending;
+      const promise = (async () => {
+        try {
+          const list = Float64Array.from(await query());
+          // Kept only if no import landed meanwhile (the key would name an old version).
+          if (versioned === `${changes.version('data')}|${key}`) store(versioned, list);
+          return list;
+        } finally {
+          inFlight.delete(versioned);
+        }
+      })();
+      inFlight.set(versioned, promise);
+      return promise;
+    },
+  };
 }
 
 export interface ItemStore<T> {
@@ -31,7 +87,7 @@ export function itemStore<T>(
   cache: ReadCache,
   name: string,
   load: (ids: number[]) => Promise<Map<number, T>>,
-  capacity = 50_000,
+  capacity = 20_000,
 ): ItemStore<T> {
   const storeKey = `items:${name}`;
   return {

@@ -28,6 +28,7 @@ export const importRoutes: ModuleRoutes = async (app, ctx) => {
         response: { 200: ImportResult },
       },
     },
-    async (request) => importer.import(request.body),
+    // The body has passed the Dataset schema already (Fastify validated it): no second check.
+    async (request) => importer.importChecked(request.body),
   );
 };

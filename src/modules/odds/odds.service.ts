@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 import { notFound } from '../../platform/errors.js';
 import { createEventsRepository } from '../events/events.repository.js';
 import type { CachedPage } from '../events/events.service.js';
-import { cachedIdList, itemStore, pageOfIds } from '../events/id-pages.js';
+import { createIdLists, itemStore, pageOfIds } from '../events/id-pages.js';
 import { createOddsRepository } from './odds.repository.js';
 import type { OddsByEventBody, OddsItem } from './odds.schemas.js';
 
@@ -21,6 +21,8 @@ export function createOddsService(ctx: AppContext) {
   const repository = createOddsRepository(ctx.database.db);
   const events = createEventsRepository(ctx.database.db);
   const items = itemStore<OddsItem>(ctx.readCache, 'odds', (ids) => repository.items(ids));
+  // An event has tens to hundreds of odds: this holds the lists of every event many times over.
+  const idLists = createIdLists(ctx.changes, 32 * 1024 * 1024);
 
   return {
     /** The odds of one event, by id; operator_ids wins over operator_keys. */
@@ -37,7 +39,7 @@ export function createOddsService(ctx: AppContext) {
           const resolvedOperators =
             operatorIds ?? (operatorKeys ? idSet(await Promise.all(operatorKeys.map((k) => ctx.keys.resolve('operator', k, 'operator_keys')))) : undefined);
           const listKey = `odds:ids|${JSON.stringify([eventId, resolvedOperators ?? null, bettingMarketIds ?? null])}`;
-          const ids = await cachedIdList(ctx.readCache, listKey, async () => {
+          const ids = await idLists.get(listKey, async () => {
             // Checked inside the once-per-version computation; a 404 is not cached.
             if (!(await events.exists(eventId))) throw notFound(`no event with event_id ${eventId}`);
             return repository.ids({ eventId, operatorIds: resolvedOperators, bettingMarketIds });

@@ -21,7 +21,7 @@ import {
 } from './references.schemas.js';
 import { createReferencesService, type ReferenceList } from './references.service.js';
 
-const TAGS = ['References'];
+const TAGS = ['references'];
 
 /**
  * GET /v1/references/*: the reference lists of DESIGN.md §5. A repeated request is a cache

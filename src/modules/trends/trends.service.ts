@@ -1,7 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Paging } from '../../platform/pagination.js';
 import type { CachedPage } from '../events/events.service.js';
-import { cachedIdList, itemStore, pageOfIds } from '../events/id-pages.js';
+import { createIdLists, itemStore, pageOfIds } from '../events/id-pages.js';
 import { createFlowItemLoader } from './flow-items.js';
 import { type FlowFilters, normalizeFlowFilters, type ResolvedFlowFilters, resolveFlowFilters } from './flow-filters.js';
 import { flowIds } from './flows.query.js';
@@ -26,7 +26,11 @@ function idListKey(f: ResolvedFlowFilters): string {
   ])}`;
 }
 
+/** Room for about 80 lists of every flow at the --scale 10 size (200,000 ids each). */
+const ID_LIST_BUDGET_BYTES = 128 * 1024 * 1024;
+
 export function createTrendsService(ctx: AppContext) {
+  const idLists = createIdLists(ctx.changes, ID_LIST_BUDGET_BYTES);
   const items = itemStore<FlowItem>(ctx.readCache, 'flows', createFlowItemLoader(ctx.database.db));
 
   function page(filters: FlowFilters, paging: Paging): CachedPage<FlowItem> {
@@ -35,7 +39,7 @@ export function createTrendsService(ctx: AppContext) {
       key: `flows:page|${JSON.stringify(filters)}|${paging.page}|${paging.page_size}`,
       render: async () => {
         const resolved = await resolveFlowFilters(ctx, filters);
-        const ids = await cachedIdList(ctx.readCache, idListKey(resolved), () => flowIds(ctx.database.db, resolved));
+        const ids = await idLists.get(idListKey(resolved), () => flowIds(ctx.database.db, resolved));
         return pageOfIds(ids, paging, items);
       },
     };

@@ -38,9 +38,9 @@ function optionalDefaults(operation: Record<string, unknown>): void {
   if (!isRecord(body) || !isRecord(body.content)) return;
   for (const media of Object.values(body.content)) {
     const schema = isRecord(media) ? media.schema : undefined;
-    if (!isRecord(schema) || !Array.isArray(schema.required)) continue;
+    if (!isRecord(schema) || schema.type !== 'object') continue;
     const properties = isRecord(schema.properties) ? schema.properties : {};
-    const required = schema.required.filter((name) => !hasDefault(properties[String(name)]));
+    const required = (Array.isArray(schema.required) ? schema.required : []).filter((name) => !hasDefault(properties[String(name)]));
     schema.required = required;
     if (required.length === 0) {
       delete schema.required;

@@ -41,7 +41,9 @@ export function buildEvents(random: Random, world: World, count: number, now: nu
   for (let id = 1; id <= count; id++) {
     // Bigger leagues play more: weight by the number of teams.
     const league = random.weighted(leagues, (l) => l.teams.length);
-    const [home, away] = random.sample(league.teams, 2) as [TeamModel, TeamModel];
+    const home = random.pick(league.teams);
+    let away = random.pick(league.teams);
+    while (away === home) away = random.pick(league.teams);
     let start = 0;
     do {
       const slot = random.pick(league.def.slots);

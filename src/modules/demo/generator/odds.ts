@@ -19,7 +19,20 @@ export function priceOf(random: Random, p: number, margin: number): number {
   return Math.max(1.01, Math.round((1 / Math.min(0.99, Math.max(0.005, implied))) * 100) / 100);
 }
 
-const SIX_HOURS_MS = 6 * 3600 * 1000;
+const SIX_HOURS_S = 6 * 3600;
+
+/** ISO strings of the last six hours, second by second: a million Date#toISOString calls cost seconds. */
+function recentTimes(now: number): (secondsAgo: number) => string {
+  const cache = new Map<number, string>();
+  return (secondsAgo) => {
+    let iso = cache.get(secondsAgo);
+    if (iso === undefined) {
+      iso = new Date(now - secondsAgo * 1000).toISOString();
+      cache.set(secondsAgo, iso);
+    }
+    return iso;
+  };
+}
 
 /**
  * Exactly `total` odds rows: each event gets its share, quoted by 5 to 8 operators, main
@@ -28,6 +41,7 @@ const SIX_HOURS_MS = 6 * 3600 * 1000;
 export function buildOdds(random: Random, world: World, events: readonly EventModel[], total: number, now: number): OddsItem[] {
   const odds: OddsItem[] = [];
   const perEvent = quotas(total, events.length);
+  const timeAgo = recentTimes(now);
   events.forEach((event, index) => {
     const quota = perEvent[index] ?? 0;
     const operators = random.sample(world.operators, random.int(5, 8)).sort((a, b) => a.id - b.id);
@@ -38,7 +52,7 @@ export function buildOdds(random: Random, world: World, events: readonly EventMo
         if (quoted === undefined) continue;
         for (const operator of operators) {
           if (emitted === quota) break;
-          odds.push(row(random, odds.length + 1, event, quoted, operator, now));
+          odds.push(row(random, odds.length + 1, event, quoted, operator, timeAgo));
           emitted++;
         }
         if (emitted === quota) break;
@@ -56,7 +70,7 @@ function alternate(selection: Selection, round: number): Selection | undefined {
   return { ...selection, line, p: Math.max(0.05, selection.p - 0.06 * round) };
 }
 
-function row(random: Random, id: number, event: EventModel, selection: Selection, operator: OperatorModel, now: number): OddsItem {
+function row(random: Random, id: number, event: EventModel, selection: Selection, operator: OperatorModel, timeAgo: (seconds: number) => string): OddsItem {
   const item: OddsItem = {
     id,
     event_id: event.id,
@@ -66,7 +80,7 @@ function row(random: Random, id: number, event: EventModel, selection: Selection
     price_decimal: priceOf(random, selection.p, operator.margin),
     // A few prices are suspended, as books do around team news.
     status: random.chance(0.03) ? 'suspended' : 'open',
-    updated_at: new Date(now - Math.floor(random.next() * SIX_HOURS_MS / 1000) * 1000).toISOString(),
+    updated_at: timeAgo(Math.floor(random.next() * SIX_HOURS_S)),
   };
   if (selection.line !== null) item.line = selection.line;
   return item;

@@ -122,7 +122,8 @@ class NameMaker {
       abbreviation,
       location: candidate.city,
       league,
-      rating: this.random.normal(),
+      // Hidden strength: about one rating point between a strong and a weak side.
+      rating: this.random.normal() * 0.6,
       players: [],
     };
     return team;
