@@ -4,6 +4,8 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../config.js';
 import { ApiError } from '../platform/errors.js';
 import { registerClients } from './commands/clients.js';
+import { registerDemoData } from './commands/demo-data.js';
+import { registerImport } from './commands/import.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
 import { type CliIo, createCli, type RegisterCommands } from './runtime.js';
@@ -16,9 +18,8 @@ const COMMANDS: RegisterCommands[] = [
   registerServe,
   registerMigrate,
   registerClients,
-  // >>> DATA COMMANDS GO HERE (not written yet): `import FILE` (commands/import.ts) and
-  // `demo-data [--scale N]` (commands/demo-data.ts) each export a RegisterCommands function,
-  // e.g. registerImport and registerDemoData: import them above and list them here.
+  registerImport,
+  registerDemoData,
 ];
 
 // package.json is two levels up from both src/cli/ and dist/cli/.

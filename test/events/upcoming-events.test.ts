@@ -90,7 +90,11 @@ describe.each(DIALECTS)('POST /v1/events/upcoming-events (%s)', (dialect) => {
     it('sport_id and sport_key', async () => {
       expect(await ids({ ...day, sport_id: 1 })).toEqual([5000, 5003, 5001]);
       expect(await ids({ ...day, sport_key: 'soccer' })).toEqual([5004, 5006]);
-      expect(await ids({ ...day, sport_id: 999 })).toEqual([]);
+    });
+
+    it('an unknown sport_id or league_id is 404, like an unknown key', async () => {
+      await expectError(await h.post(URL, { ...day, sport_id: 999 }), 404, 'NOT_FOUND');
+      await expectError(await h.post(URL, { ...day, league_id: 999 }), 404, 'NOT_FOUND');
     });
 
     it('league_id, plain and qualified league_key', async () => {

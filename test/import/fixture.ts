@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Dataset } from '../../src/modules/import/import.schemas.js';
-import type { TestApp } from '../helpers/app.js';
+import type { AppContext } from '../../src/context.js';
 
 /**
  * A small dataset touching every array: 2 sports, 3 leagues, 4 teams, 4 players, 2 operators,
@@ -81,7 +81,7 @@ export const COUNTS = { sports: 2, leagues: 3, teams: 4, players: 4, operators: 
 const TABLES = ['sports', 'leagues', 'teams', 'players', 'operators', 'betting_markets', 'events', 'odds', 'flows', 'flow_legs'] as const;
 
 /** Row counts of every data table and a digest of all their rows: equal snapshots, unchanged database. */
-export async function snapshot(t: TestApp): Promise<{ counts: Record<string, number>; digest: string }> {
+export async function snapshot(t: { ctx: AppContext }): Promise<{ counts: Record<string, number>; digest: string }> {
   const counts: Record<string, number> = {};
   const hash = createHash('sha256');
   for (const table of TABLES) {

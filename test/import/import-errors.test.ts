@@ -16,6 +16,7 @@ const BAD: Array<[string, Mutate, { field: string; rule: string }]> = [
   ['a price of 1', (d) => ({ ...d, odds: d.odds.map((x, i) => (i === 4 ? { ...x, price_decimal: 1 } : x)) }), { field: 'odds[4].price_decimal', rule: 'exclusiveMinimum' }],
   ['a start time without a zone', (d) => ({ ...d, events: d.events.map((x, i) => (i === 0 ? { ...x, start_time: '2030-01-05 00:30' } : x)) }), { field: 'events[0].start_time', rule: 'format' }],
   ['a key with a dot', (d) => ({ ...d, leagues: d.leagues.map((x, i) => (i === 2 ? { ...x, key: 'spain.la-liga' } : x)) }), { field: 'leagues[2].key', rule: 'pattern' }],
+  ['a NUL character (PostgreSQL text cannot hold it)', (d) => ({ ...d, teams: d.teams.map((x, i) => (i === 0 ? { ...x, name: 'Bos\u0000ton' } : x)) }), { field: 'teams[0].name', rule: 'pattern' }],
   ['a duplicate id', (d) => ({ ...d, odds: [...d.odds, { ...d.odds[0] }] }), { field: 'odds[6].id', rule: 'unique' }],
   ['more hits than games', (d) => ({ ...d, flows: d.flows.map((x, i) => (i === 0 ? { ...x, hits: 11 } : x)) }), { field: 'flows[0].hits', rule: 'maximum' }],
   ['a total of 0', (d) => ({ ...d, flows: d.flows.map((x, i) => (i === 0 ? { ...x, hits: 0, total: 0 } : x)) }), { field: 'flows[0].total', rule: 'minimum' }],
@@ -62,6 +63,18 @@ describe.each(DIALECTS)('POST /admin/v1/import refuses bad input and writes noth
     expect(res.statusCode).toBe(422);
     const fields = (res.json().error.details as Array<{ field: string }>).map((d) => d.field);
     expect(fields).toEqual(['teams[0].league_id', 'teams[1].league_id', 'teams[2].league_id', 'teams[3].league_id']);
+  });
+
+  it('names at most 100 problems, however many there are', async () => {
+    const teams = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, key: `t${i}`, name: `T${i}`, league_id: 10, location: '' }));
+    const schema = await post(JSON.stringify({ teams }));
+    expect(schema.statusCode).toBe(422);
+    expect(schema.json().error.details).toHaveLength(100);
+    const references = await post(JSON.stringify({ teams: teams.map(({ location: _l, ...team }) => ({ ...team, league_id: 999 })) }));
+    expect(references.statusCode).toBe(422);
+    expect(references.json().error.details).toHaveLength(100);
+    expect(references.json().error.message).toMatch(/\(and 149 more problems\); nothing was imported$/);
+    expect(await snapshot(t)).toEqual(stored);
   });
 
   it.each([

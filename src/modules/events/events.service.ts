@@ -28,12 +28,11 @@ export function createEventsService(ctx: AppContext) {
 
   const resolve = async (entity: 'sport' | 'league', value: IdOrKey, field: string): Promise<number | undefined> => {
     if (value === undefined) return undefined;
-    return 'id' in value ? value.id : ctx.keys.resolve(entity, value.key, field);
+    // An unknown id is 404 like an unknown key: the caller named a scope that does not exist.
+    return 'id' in value ? ctx.keys.requireId(entity, value.id, field.replace('_key', '_id')) : ctx.keys.resolve(entity, value.key, field);
   };
 
   return {
-    repository,
-
     /**
      * The events of one calendar day read in a time zone (default: today there), ordered by
      * start time then id. Every event of the day is listed, whatever its status.

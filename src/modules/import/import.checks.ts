@@ -42,8 +42,12 @@ const validateDataset = validatorCompiler({ schema: Dataset, method: 'POST', url
  */
 export function checkSchema(input: unknown): Dataset {
   if (validateDataset(input)) return input as Dataset;
-  const error = fromValidationErrors((validateDataset.errors ?? []).slice(0, MAX_DETAILS), 'dataset');
-  throw error;
+  throw schemaError(validateDataset.errors ?? []);
+}
+
+/** The error for a dataset that breaks its schema, naming at most MAX_DETAILS fields. */
+export function schemaError(errors: Parameters<typeof fromValidationErrors>[0]): ApiError {
+  return fromValidationErrors(errors.slice(0, MAX_DETAILS), 'dataset');
 }
 
 /** Rules the schema cannot say: unique ids per array, hits ≤ total, two different teams, … */

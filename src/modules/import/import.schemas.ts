@@ -12,8 +12,14 @@ export const MAX_ITEMS = 5_000_000;
 
 const Id = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 // A dot would break qualified keys (`united-states.nba`), so keys never contain one.
-const Key = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^.\\s]+$', description: 'Upstream key: no dots, no blanks.' });
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' });
+const Key = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^.\\s\\u0000]+$', description: 'Upstream key: no dots, no blanks.' });
+// PostgreSQL text cannot hold U+0000: refused here as a 422, not failed on as a 500.
+const NO_NUL = '^[^\\u0000]*$';
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: NO_NUL, ...(description ? { description } : {}) });
+const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$' });
+/** Counts of a trend; PostgreSQL stores them as 32-bit integers. */
+const MAX_COUNT = 1_000_000;
 const DateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 /** An optional field may also be sent as null (many exporters write null for "none"). */
@@ -48,8 +54,8 @@ export const TeamItem = item('ImportTeam', {
   id: Id('Team id.'),
   key: Key,
   name: Name,
-  abbreviation: nullable(Type.String({ minLength: 1, maxLength: 20 })),
-  location: nullable(Type.String({ minLength: 1, maxLength: 200 })),
+  abbreviation: nullable(Text(20)),
+  location: nullable(Text(200)),
   league_id: Id('The league of the team.'),
 });
 
@@ -57,7 +63,7 @@ export const PlayerItem = item('ImportPlayer', {
   id: Id('Player id.'),
   key: Key,
   name: Name,
-  position: nullable(Type.String({ minLength: 1, maxLength: 50 })),
+  position: nullable(Text(50)),
   team_id: Id('The team of the player.'),
 });
 
@@ -67,7 +73,7 @@ export const BettingMarketItem = item('ImportBettingMarket', {
   id: Id('Betting market id.'),
   key: Key,
   name: Name,
-  category: Type.String({ minLength: 1, maxLength: 100 }),
+  category: Text(100),
   entity_type: Type.Enum(ENTITY_TYPES, { description: 'What the market is about.' }),
   sport_id: nullable(Id('The sport the market belongs to; absent for markets of every sport.')),
 });
@@ -76,7 +82,7 @@ export const EventItem = item('ImportEvent', {
   id: Id('Event id.'),
   league_id: Id('The league of the event; its sport is derived from it.'),
   start_time: DateTime('Start time, ISO 8601 with a time zone.'),
-  status: nullable(Type.String({ minLength: 1, maxLength: 40, description: 'Default `scheduled`.' })),
+  status: nullable(Text(40, 'Default `scheduled`.')),
   home_team_id: Id('Home team.'),
   away_team_id: Id('Away team.'),
 });
@@ -86,10 +92,10 @@ export const OddsItem = item('ImportOdds', {
   event_id: Id('The event.'),
   operator_id: Id('The operator offering the price.'),
   betting_market_id: Id('The market.'),
-  position: Type.String({ minLength: 1, maxLength: 200, description: 'The selection, e.g. home, away, draw, over, under.' }),
+  position: Text(200, 'The selection, e.g. home, away, draw, over, under.'),
   line: nullable(Type.Number({ description: 'Handicap or total line, when the market has one.' })),
   price_decimal: Type.Number({ exclusiveMinimum: 1, description: 'Decimal price; the other formats are derived.' }),
-  status: nullable(Type.String({ minLength: 1, maxLength: 40, description: 'Default `open`.' })),
+  status: nullable(Text(40, 'Default `open`.')),
   updated_at: nullable(DateTime('When the price last changed; default: the time of the import.')),
 });
 
@@ -102,9 +108,9 @@ export const FlowItem = item('ImportFlow', {
   betting_market_id: nullable(Id('The market the flow is about.')),
   line: nullable(Type.Number()),
   split: nullableEnum(SPLITS, 'Over or under the line.'),
-  description: Type.String({ minLength: 1, maxLength: 1000 }),
-  hits: Type.Integer({ minimum: 0, description: 'How often the trend hit; at most `total`.' }),
-  total: Type.Integer({ minimum: 1, description: 'Out of how many.' }),
+  description: Text(1000, 'The trend in words.'),
+  hits: Type.Integer({ minimum: 0, maximum: MAX_COUNT, description: 'How often the trend hit; at most `total`.' }),
+  total: Type.Integer({ minimum: 1, maximum: MAX_COUNT, description: 'Out of how many.' }),
   likelihood: Type.Enum(LIKELIHOODS),
   price_decimal: nullable(Type.Number({ exclusiveMinimum: 1 })),
   leg_ids: Type.Optional(

@@ -16,19 +16,28 @@ export interface KeyResolver {
   resolve(entity: KeyedEntity, key: string, field: string): Promise<number>;
   /** Every id a key names, for filters that may match several ("all leagues keyed nba"). */
   idsOf(entity: KeyedEntity, key: string): Promise<number[]>;
+  /** An id given as a list's scope (e.g. league_id) must name a record: 404 otherwise. */
+  requireId(entity: KeyedEntity, id: number, field: string): Promise<number>;
 }
 
-type KeyIndex = Map<string, number[]>;
+interface KeyIndex {
+  byKey: Map<string, number[]>;
+  ids: Set<number>;
+}
 
 export function createKeyResolver(db: Kysely<Schema>, cache: ReadCache): KeyResolver {
   const index = (entity: KeyedEntity) => cache.get(`keys:${entity}`, () => buildIndex(db, entity));
 
   async function idsOf(entity: KeyedEntity, key: string): Promise<number[]> {
-    return (await index(entity)).get(key.toLowerCase()) ?? [];
+    return (await index(entity)).byKey.get(key.toLowerCase()) ?? [];
   }
 
   return {
     idsOf,
+    async requireId(entity, id, field) {
+      if (!(await index(entity)).ids.has(id)) throw new ApiError('NOT_FOUND', `no ${entity} with ${field} ${id}`);
+      return id;
+    },
     async resolve(entity, key, field) {
       const ids = await idsOf(entity, key);
       const [id] = ids;
@@ -78,14 +87,16 @@ async function buildIndex(db: Kysely<Schema>, entity: KeyedEntity): Promise<KeyI
       }
       break;
   }
-  const result: KeyIndex = new Map();
+  const byKey = new Map<string, number[]>();
+  const all = new Set<number>();
   for (const [key, id] of entries) {
+    all.add(id);
     const k = key.toLowerCase();
-    const ids = result.get(k);
-    if (!ids) result.set(k, [id]);
+    const ids = byKey.get(k);
+    if (!ids) byKey.set(k, [id]);
     else if (!ids.includes(id)) ids.push(id);
   }
-  return result;
+  return { byKey, ids: all };
 }
 
 /** The qualified key of a league, as the API shows it. */

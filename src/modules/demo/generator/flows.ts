@@ -24,9 +24,12 @@ export function buildFlows(random: Random, events: readonly EventModel[], total:
   const perEvent = quotas(total, events.length);
   events.forEach((event, index) => {
     const quota = perEvent[index] ?? 0;
-    const parlays = quota >= 6 ? random.int(1, 2) : quota >= 3 ? 1 : 0;
+    const bets = oneSidePerBet(random, event.selections);
+    const choices = random.sample(bets, bets.length);
+    let parlays = quota >= 6 ? random.int(1, 2) : quota >= 3 ? 1 : 0;
+    // A parlay needs two distinct bets among the singles.
+    if (Math.min(choices.length, quota - parlays) < 2) parlays = 0;
     const singles: Array<{ flow: FlowItem; selection: Selection; rate: number }> = [];
-    const choices = random.sample(event.selections, event.selections.length);
     for (let n = 0; n < quota - parlays; n++) {
       const selection = choices[n % choices.length];
       if (selection === undefined) break;
@@ -34,12 +37,25 @@ export function buildFlows(random: Random, events: readonly EventModel[], total:
       flows.push(single.flow);
       singles.push({ ...single, selection });
     }
-    for (let n = 0; n < parlays && singles.length >= 2; n++) {
-      const legs = random.sample(singles, random.int(2, Math.min(4, singles.length)));
+    for (let n = 0; n < parlays; n++) {
+      // Legs are distinct bets (the first singles are, before any repeat).
+      const distinct = singles.slice(0, choices.length);
+      const legs = random.sample(distinct, random.int(2, Math.min(4, distinct.length)));
       flows.push(parlay(random, flows.length + 1, event, legs));
     }
   });
   return flows;
+}
+
+/** One side of every bet: an event's flows never back both the over and the under of one line. */
+function oneSidePerBet(random: Random, selections: readonly Selection[]): Selection[] {
+  const bets = new Map<string, Selection[]>();
+  for (const s of selections) {
+    const who = s.focus.type === 'player' ? `p${s.focus.player.id}` : s.market.def.kind === 'team-total' && s.focus.type === 'team' ? `t${s.focus.team.id}` : '';
+    const key = `${s.market.id}:${who}:${s.market.def.kind === 'total' ? String(s.line) : ''}`;
+    bets.set(key, [...(bets.get(key) ?? []), s]);
+  }
+  return [...bets.values()].map((sides) => random.pick(sides));
 }
 
 function flowTypeOf(random: Random, fact: number, fun: number): FlowType {

@@ -1,0 +1,70 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureDemoData, loadDemoData } from '../../src/modules/demo/demo-data.js';
+import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+
+const DAY = 24 * 3600 * 1000;
+
+describe.each(DIALECTS)('the demo dataset in the database (%s)', (dialect) => {
+  let t: TestApp;
+  let upserted: Record<string, number> | undefined;
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect });
+    // SQLite imports the full scale-1 dataset (about 2 s); PostgreSQL a small one, to keep the suite quick.
+    upserted = dialect === 'sqlite' ? await ensureDemoData(t.ctx) : await loadDemoData(t.ctx, { scale: 0.05 });
+  }, 120_000);
+  afterAll(async () => t.close());
+
+  const db = () => t.ctx.database.db;
+  const count = async (table: 'sports' | 'leagues' | 'teams' | 'events' | 'odds' | 'flows') =>
+    Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+
+  it('fills the empty database and reports the counts', async () => {
+    const expected = dialect === 'sqlite' ? { teams: 600, events: 2_000, odds: 100_000, flows: 20_000 } : { teams: 60, events: 100, odds: 5_000, flows: 1_000 };
+    expect(upserted).toMatchObject({ sports: 6, leagues: 30, operators: 8, ...expected });
+    for (const [table, n] of Object.entries(expected)) expect(await count(table as 'teams')).toBe(n);
+  });
+
+  it('leaves a database with data alone', async () => {
+    const before = await count('events');
+    expect(await ensureDemoData(t.ctx)).toBeUndefined();
+    expect(await count('events')).toBe(before);
+  });
+
+  it('stores events in the next 14 days from the clock, with the sport of their league', async () => {
+    const now = t.clock.now();
+    const range = await db()
+      .selectFrom('events')
+      .select((eb) => [eb.fn.min('start_time').as('first'), eb.fn.max('start_time').as('last')])
+      .executeTakeFirstOrThrow();
+    expect(Number(range.first)).toBeGreaterThan(now);
+    expect(Number(range.last)).toBeLessThan(now + 14 * DAY);
+    const wrongSport = await db()
+      .selectFrom('events')
+      .innerJoin('leagues', 'leagues.id', 'events.league_id')
+      .select('events.id')
+      .where(sql<boolean>`events.sport_id <> leagues.sport_id`)
+      .execute();
+    expect(wrongSport).toEqual([]);
+  });
+
+  it('stores same-event parlays with their legs', async () => {
+    const parlays = await db().selectFrom('flows').select(['id', 'event_id']).where('bet_type', '=', 'parlay').execute();
+    expect(parlays.length).toBeGreaterThan(0);
+    const legs = await db()
+      .selectFrom('flow_legs')
+      .innerJoin('flows as parlay', 'parlay.id', 'flow_legs.flow_id')
+      .innerJoin('flows as leg', 'leg.id', 'flow_legs.leg_id')
+      .select(['parlay.event_id as parlay_event', 'leg.event_id as leg_event', 'leg.bet_type as leg_type'])
+      .execute();
+    expect(legs.length).toBeGreaterThanOrEqual(2 * parlays.length);
+    for (const leg of legs) expect(leg).toEqual({ parlay_event: leg.leg_event, leg_event: leg.parlay_event, leg_type: 'single' });
+  });
+
+  it('replaces the sports data with force, in one import', async () => {
+    const upsertedAgain = await loadDemoData(t.ctx, { scale: 0.02, force: true });
+    expect(upsertedAgain).toMatchObject({ events: 40, odds: 2_000, flows: 400 });
+    expect(await count('events')).toBe(40);
+    expect(await count('odds')).toBe(2_000);
+  });
+});

@@ -1,0 +1,102 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoDataset } from '../../src/modules/demo/generator/index.js';
+import { checkSchema, checkWithinDataset } from '../../src/modules/import/import.checks.js';
+
+// The generator is pure (no database): these tests run once, not per dialect.
+const NOW = Date.parse('2030-03-14T15:09:26.535Z');
+const DAY = 24 * 3600 * 1000;
+
+describe('the demo dataset generator', () => {
+  let data: ReturnType<typeof generateDemoDataset>;
+  beforeAll(() => {
+    data = generateDemoDataset({ now: NOW });
+  });
+
+  it('makes the scale-1 dataset of the issue: 6 sports, 30 leagues, 600 teams, 8 operators, 2,000 events, 100,000 odds, 20,000 flows', () => {
+    expect(data.sports.map((s) => s.key)).toEqual(['soccer', 'basketball', 'american-football', 'baseball', 'ice-hockey', 'tennis']);
+    expect(data.leagues).toHaveLength(30);
+    expect(data.teams).toHaveLength(600);
+    expect(data.operators).toHaveLength(8);
+    expect(data.events).toHaveLength(2_000);
+    expect(data.odds).toHaveLength(100_000);
+    expect(data.flows).toHaveLength(20_000);
+    // About ten players a team (a tennis "team" is its one player).
+    expect(data.players.length).toBeGreaterThan(5_000);
+    expect(new Set(data.betting_markets.map((m) => m.entity_type))).toEqual(new Set(['team', 'player', 'event']));
+  });
+
+  it('is deterministic: the same seed and start time give the same dataset, another seed another one', () => {
+    expect(generateDemoDataset({ now: NOW })).toEqual(data);
+    const other = generateDemoDataset({ now: NOW, seed: 7, scale: 0.05 });
+    expect(other.teams.map((t) => t.name)).not.toEqual(data.teams.slice(0, other.teams.length).map((t) => t.name));
+  });
+
+  it('is a valid import dataset (schema, unique ids, hits ≤ total)', () => {
+    expect(() => checkWithinDataset(checkSchema(data))).not.toThrow();
+  });
+
+  it('has leagues in several countries and teams with real-looking, unambiguous keys', () => {
+    const countries = new Set(data.leagues.map((l) => l.country_key));
+    expect(countries.size).toBeGreaterThanOrEqual(10);
+    expect(countries.has(null)).toBe(true);
+    expect(new Set(data.leagues.map((l) => l.key)).size).toBe(30);
+    expect(new Set(data.teams.map((t) => t.key)).size).toBe(600);
+    const nba = data.leagues.find((l) => l.key === 'nba');
+    const nbaTeams = data.teams.filter((t) => t.league_id === nba?.id);
+    expect(nbaTeams).toHaveLength(30);
+    for (const team of nbaTeams) {
+      expect(team.name).toMatch(/^[A-Z][A-Za-z. ]+ [A-Z][A-Za-z0-9 -]+$/);
+      expect(team.abbreviation).toMatch(/^[A-Z]{3}$/);
+      expect(team.key).toMatch(/^[a-z0-9-]+$/);
+    }
+  });
+
+  it('schedules every event within the next 14 days, between two teams of its league', () => {
+    const leagueOf = new Map(data.teams.map((t) => [t.id, t.league_id]));
+    for (const event of data.events) {
+      const start = Date.parse(event.start_time);
+      expect(start).toBeGreaterThan(NOW);
+      expect(start).toBeLessThan(NOW + 14 * DAY);
+      expect(event.home_team_id).not.toBe(event.away_team_id);
+      expect(leagueOf.get(event.home_team_id)).toBe(event.league_id);
+      expect(leagueOf.get(event.away_team_id)).toBe(event.league_id);
+    }
+    // Spread over the whole fortnight, not bunched on one day.
+    const days = new Set(data.events.map((e) => Math.floor((Date.parse(e.start_time) - NOW) / DAY)));
+    expect(days.size).toBe(14);
+  });
+
+  it('prices odds realistically: decimal prices above 1, several operators per event', () => {
+    expect(data.odds.filter((o) => !(o.price_decimal > 1))).toEqual([]);
+    const operatorsOfEvent1 = new Set(data.odds.filter((o) => o.event_id === 1).map((o) => o.operator_id));
+    expect(operatorsOfEvent1.size).toBeGreaterThanOrEqual(5);
+  });
+
+  it('includes every flow type and likelihood, and same-event parlays of 2–4 single legs', () => {
+    expect(new Set(data.flows.map((f) => f.flow_type))).toEqual(new Set(['fact', 'fun', 'plain']));
+    expect(new Set(data.flows.map((f) => f.likelihood))).toEqual(new Set(['likely', 'possible', 'longshot']));
+    const byId = new Map(data.flows.map((f) => [f.id, f]));
+    const parlays = data.flows.filter((f) => (f.leg_ids ?? []).length > 0);
+    expect(parlays.length).toBeGreaterThan(1_000);
+    for (const parlay of parlays) {
+      const legs = (parlay.leg_ids ?? []).map((id) => byId.get(id));
+      expect(legs.length).toBeGreaterThanOrEqual(2);
+      expect(legs.length).toBeLessThanOrEqual(4);
+      for (const leg of legs) {
+        expect(leg?.event_id).toBe(parlay.event_id);
+        expect(leg?.leg_ids).toBeUndefined();
+      }
+    }
+    expect(data.flows.some((f) => /^.+ have covered the spread in \d+ of their last \d+ road games$/.test(f.description))).toBe(true);
+  });
+
+  it('multiplies teams, events, odds and flows with --scale', () => {
+    const half = generateDemoDataset({ now: NOW, scale: 0.5 });
+    expect(half.events).toHaveLength(1_000);
+    expect(half.odds).toHaveLength(50_000);
+    expect(half.flows).toHaveLength(10_000);
+    expect(half.teams.length).toBeGreaterThanOrEqual(295);
+    expect(half.teams.length).toBeLessThanOrEqual(305);
+    expect(half.leagues).toHaveLength(30);
+  });
+});
