@@ -58,13 +58,14 @@ function oneSidePerBet(random: Random, selections: readonly Selection[]): Select
   return [...bets.values()].map((sides) => random.pick(sides));
 }
 
+// Fact flows, the default of /v1/trends/flows, are the bulk of the catalogue (about 70%).
 function flowTypeOf(random: Random, fact: number, fun: number): FlowType {
   const roll = random.next();
   return roll < fact ? 'fact' : roll < fact + fun ? 'fun' : 'plain';
 }
 
 function singleFlow(random: Random, id: number, event: EventModel, selection: Selection): { flow: FlowItem; rate: number } {
-  const type = flowTypeOf(random, 0.5, 0.25);
+  const type = flowTypeOf(random, 0.7, 0.15);
   const price = priceOf(random, selection.p, MARGIN);
   // A trend is worth telling when it beats the price: hit rates run above the implied chance.
   const rate = Math.min(1, 1 / price + random.between(0.05, 0.35));
@@ -97,7 +98,7 @@ function parlay(random: Random, id: number, event: EventModel, legs: ReadonlyArr
   const rate = Math.min(1, legs.reduce((acc, leg) => acc * leg.rate, 1) * random.between(1.1, 1.6));
   const total = random.pick([5, 8, 10, 10, 12]);
   const hits = Math.min(total, Math.round(rate * total));
-  const type = flowTypeOf(random, 0.6, 0.25);
+  const type = flowTypeOf(random, 0.7, 0.15);
   const labels = legs.map((leg) => legLabel(leg.selection)).join(' + ');
   const description =
     type === 'plain'
