@@ -8,10 +8,11 @@ export async function authScenarios(baseUrl: string, demo: DemoCredentials, conn
   const login = () => call<TokenPair>(baseUrl, 'POST', '/v1/auth/login', { headers: apiKeyHeaders });
   const { access_token } = await login();
 
-  // Each connection refreshes its own chain: a token is good for exactly one refresh.
-  const pool: string[] = [];
-  for (let i = 0; i < connections * 3; i += 1) pool.push((await login()).refresh_token);
-  type RefreshContext = { token?: string };
+  // A refresh token is good for exactly one refresh. autocannon resets a connection's context
+  // after every request of a one-request list, so the chain lives in a shared queue instead:
+  // each request takes a token, each success puts its successor back.
+  const queue: string[] = [];
+  for (let i = 0; i < connections * 3; i += 1) queue.push((await login()).refresh_token);
 
   return [
     {
@@ -41,12 +42,9 @@ export async function authScenarios(baseUrl: string, demo: DemoCredentials, conn
           method: 'POST',
           path: '/v1/auth/refresh',
           headers: { 'content-type': 'application/json' },
-          setupRequest: (request, context: RefreshContext) => {
-            context.token ??= pool.pop();
-            return { ...request, body: JSON.stringify({ refresh_token: context.token }) };
-          },
-          onResponse: (status, body, context: RefreshContext) => {
-            context.token = status === 200 ? (JSON.parse(body) as TokenPair).refresh_token : undefined;
+          setupRequest: (request) => ({ ...request, body: JSON.stringify({ refresh_token: queue.shift() }) }),
+          onResponse: (status, body) => {
+            if (status === 200) queue.push((JSON.parse(body) as TokenPair).refresh_token);
           },
         },
       ],

@@ -24,12 +24,16 @@ export async function dataScenarios(baseUrl: string, demo: DemoCredentials): Pro
   if (!league) throw new Error('the demo dataset has no leagues');
   const teamsPath = `/v1/references/teams?league_key=${encodeURIComponent(league.qualified_key)}`;
 
-  // The event with the most odds, so that a page of 100 is full.
-  const events = await call<PageOfItems<{ id: number }>>(baseUrl, 'POST', '/v1/events/upcoming-events', { headers: auth, body: { page_size: 100 } });
+  // An event with at least 100 odds (a marquee game), so that a page of 100 is full.
   let busiest = { id: 0, total: -1 };
-  for (const event of events.results.slice(0, 60)) {
-    const odds = await call<PageOfItems<unknown>>(baseUrl, 'POST', '/v1/odds/upcoming-odds-by-event', { headers: auth, body: { event_id: event.id, page_size: 1 } });
-    if (odds.total_count > busiest.total) busiest = { id: event.id, total: odds.total_count };
+  for (let day = 0; day < 4 && busiest.total < 100; day += 1) {
+    const event_date = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
+    const events = await call<PageOfItems<{ id: number }>>(baseUrl, 'POST', '/v1/events/upcoming-events', { headers: auth, body: { event_date, page_size: 100 } });
+    for (const event of events.results) {
+      const odds = await call<PageOfItems<unknown>>(baseUrl, 'POST', '/v1/odds/upcoming-odds-by-event', { headers: auth, body: { event_id: event.id, page_size: 1 } });
+      if (odds.total_count > busiest.total) busiest = { id: event.id, total: odds.total_count };
+      if (busiest.total >= 100) break;
+    }
   }
 
   return [

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateDemoDataset } from '../../src/modules/demo/generator/index.js';
+import { weightedQuotas } from '../../src/modules/demo/generator/odds.js';
 import { checkSchema, checkWithinDataset } from '../../src/modules/import/import.checks.js';
 
 // The generator is pure (no database): these tests run once, not per dialect.
@@ -70,6 +71,20 @@ describe('the demo dataset generator', () => {
     expect(data.odds.filter((o) => !(o.price_decimal > 1))).toEqual([]);
     const operatorsOfEvent1 = new Set(data.odds.filter((o) => o.event_id === 1).map((o) => o.operator_id));
     expect(operatorsOfEvent1.size).toBeGreaterThanOrEqual(5);
+  });
+
+  it('quotes marquee games deeply: some events carry over 100 odds (a full page), most fewer', () => {
+    const perEvent = new Map<number, number>();
+    for (const o of data.odds) perEvent.set(o.event_id, (perEvent.get(o.event_id) ?? 0) + 1);
+    const counts = [...perEvent.values()];
+    expect(counts.filter((n) => n > 100).length).toBeGreaterThanOrEqual(100);
+    expect(counts.filter((n) => n < 50).length).toBeGreaterThan(1_000);
+  });
+
+  it('splits a total in proportion to weights, exactly', () => {
+    expect(weightedQuotas(10, [1, 1, 1])).toEqual([4, 3, 3]);
+    expect(weightedQuotas(100, [4, 1, 0])).toEqual([80, 20, 0]);
+    expect(weightedQuotas(7, [0, 0])).toEqual([0, 0]);
   });
 
   it('includes every flow type and likelihood, and same-event parlays of 2–4 single legs', () => {

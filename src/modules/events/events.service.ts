@@ -1,15 +1,8 @@
 import type { AppContext } from '../../context.js';
-import type { Page } from '../../platform/pagination.js';
 import { dayRange, todayIn } from './day-range.js';
 import { createEventsRepository, type EventsRepository } from './events.repository.js';
 import type { EventItem, UpcomingEventsBody } from './events.schemas.js';
-import { createIdLists, itemStore, pageOfIds } from './id-pages.js';
-
-/** A page request reduced to its cache key, and how to render it on a miss. */
-export interface CachedPage<T> {
-  key: string;
-  render: () => Promise<Page<T>>;
-}
+import { type CachedPage, createIdLists, itemStore, pageOfIds } from '../../platform/cache/id-pages.js';
 
 /** "An id, else a key" for one filter, in a form that can be part of a cache key. */
 type IdOrKey = { id: number } | { key: string } | undefined;

@@ -1,8 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { notFound } from '../../platform/errors.js';
 import { createEventsRepository } from '../events/events.repository.js';
-import type { CachedPage } from '../events/events.service.js';
-import { createIdLists, itemStore, pageOfIds } from '../events/id-pages.js';
+import { type CachedPage, createIdLists, itemStore, pageOfIds } from '../../platform/cache/id-pages.js';
 import { createOddsRepository } from './odds.repository.js';
 import type { OddsByEventBody, OddsItem } from './odds.schemas.js';
 

@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.js';
 import type { Paging } from '../../platform/pagination.js';
-import type { CachedPage } from '../events/events.service.js';
-import { createIdLists, itemStore, pageOfIds } from '../events/id-pages.js';
+import { type CachedPage, createIdLists, itemStore, pageOfIds } from '../../platform/cache/id-pages.js';
 import { createFlowItemLoader } from './flow-items.js';
 import { type FlowFilters, normalizeFlowFilters, type ResolvedFlowFilters, resolveFlowFilters } from './flow-filters.js';
 import { flowIds } from './flows.query.js';

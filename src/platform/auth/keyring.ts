@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
 import { TIERS, type Tier } from '../db/schema.js';
+import { LruCache } from '../cache/lru.js';
 import type { Clock } from '../clock.js';
 
 /** The claims of an access token: exactly those of SPEC.md, plus aud and jti. */
@@ -48,6 +49,7 @@ export interface KeyringOptions {
 const TYP = 'at+jwt';
 /** Tolerated clock skew between nodes when checking exp. */
 const LEEWAY_SECONDS = 10;
+const VERIFIED_CACHE_SIZE = 10_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
@@ -74,10 +76,15 @@ export function createKeyring(options: KeyringOptions): Keyring {
         requiredClaims: ['client_id', 'tenant_id', 'tier', 'iss', 'sub', 'aud', 'iat', 'exp', 'jti'],
         // exp is checked below against the injected clock, with leeway.
         ignoreExpiration: true,
-        cache: 10_000,
       }),
     ]),
   );
+
+  const verified = new LruCache<string, AccessTokenClaims>(VERIFIED_CACHE_SIZE);
+  const unexpired = (claims: AccessTokenClaims): AccessTokenClaims => {
+    if (claims.exp + LEEWAY_SECONDS <= clock.now() / 1000) throw new TokenRejectedError('token_expired');
+    return claims;
+  };
 
   return {
     sign(subject) {
@@ -97,6 +104,10 @@ export function createKeyring(options: KeyringOptions): Keyring {
     },
 
     verify(token) {
+      // Exact-match cache of tokens already verified: a client repeats one token on every
+      // call until it expires, so signature, header and claims are checked once per token.
+      const known = verified.get(token);
+      if (known !== undefined) return unexpired(known);
       const verifier = verifiers.get(headerKid(token) ?? '');
       if (!verifier) throw new TokenRejectedError('token_invalid');
       let payload: unknown;
@@ -107,8 +118,8 @@ export function createKeyring(options: KeyringOptions): Keyring {
       }
       const claims = asClaims(payload);
       if (!claims) throw new TokenRejectedError('token_invalid');
-      if (claims.exp + LEEWAY_SECONDS <= clock.now() / 1000) throw new TokenRejectedError('token_expired');
-      return claims;
+      verified.set(token, claims);
+      return unexpired(claims);
     },
   };
 }

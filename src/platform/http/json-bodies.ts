@@ -16,7 +16,8 @@ export function registerJsonBodies(app: FastifyInstance): void {
     }
     parseJson(request, text, done);
   });
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined && request.routeOptions.schema?.body) request.body = {};
+    done();
   });
 }

@@ -13,6 +13,29 @@ export function quotas(total: number, parts: number): number[] {
   return Array.from({ length: parts }, (_, i) => base + (i < extra ? 1 : 0));
 }
 
+/**
+ * Splits `total` in proportion to integer `weights`, exactly: largest remainders get the
+ * leftover units.
+ */
+export function weightedQuotas(total: number, weights: readonly number[]): number[] {
+  const sum = weights.reduce((a, w) => a + w, 0);
+  if (sum === 0) return weights.map(() => 0);
+  const exact = weights.map((w) => (total * w) / sum);
+  const out = exact.map(Math.floor);
+  let left = total - out.reduce((a, n) => a + n, 0);
+  const byRemainder = exact.map((x, i) => ({ i, r: x - Math.floor(x) })).sort((a, b) => b.r - a.r || a.i - b.i);
+  for (const { i } of byRemainder) {
+    if (left === 0) break;
+    out[i] = (out[i] ?? 0) + 1;
+    left--;
+  }
+  return out;
+}
+
+/** Every tenth event is a marquee game: operators quote it four times as deeply. */
+const MARQUEE_EVERY = 10;
+const MARQUEE_WEIGHT = 4;
+
 /** A decimal price from a fair probability plus the operator's margin, with some noise. */
 export function priceOf(random: Random, p: number, margin: number): number {
   const implied = p * (1 + margin) + random.normal() * 0.01;
@@ -35,12 +58,15 @@ function recentTimes(now: number): (secondsAgo: number) => string {
 }
 
 /**
- * Exactly `total` odds rows: each event gets its share, quoted by 5 to 8 operators, main
+ * Exactly `total` odds rows: each event gets its share (marquee games a larger one), quoted by 5 to 8 operators, main
  * markets first; alternate lines fill up an event whose markets run out.
  */
 export function buildOdds(random: Random, world: World, events: readonly EventModel[], total: number, now: number): OddsItem[] {
   const odds: OddsItem[] = [];
-  const perEvent = quotas(total, events.length);
+  const perEvent = weightedQuotas(
+    total,
+    events.map((_, i) => (i % MARQUEE_EVERY === 0 ? MARQUEE_WEIGHT : 1)),
+  );
   const timeAgo = recentTimes(now);
   events.forEach((event, index) => {
     const quota = perEvent[index] ?? 0;

@@ -1,7 +1,7 @@
-import { LruCache } from '../../platform/cache/lru.js';
-import type { ChangeFeed } from '../../platform/cache/change-feed.js';
-import type { ReadCache } from '../../platform/cache/read-cache.js';
-import { offsetOf, type Page, pageOf, type Paging } from '../../platform/pagination.js';
+import { LruCache } from './lru.js';
+import type { ChangeFeed } from './change-feed.js';
+import type { ReadCache } from './read-cache.js';
+import { offsetOf, type Page, pageOf, type Paging } from '../pagination.js';
 
 /**
  * Paging over data that changes only through import. Per data version, each filter
@@ -10,6 +10,12 @@ import { offsetOf, type Page, pageOf, type Paging } from '../../platform/paginat
  * what page 1 costs — and the slice's items come from a per-version item cache, the misses
  * fetched by primary key in one query.
  */
+
+/** A page request reduced to its cache key, and how to render it on a miss. */
+export interface CachedPage<T> {
+  key: string;
+  render: () => Promise<Page<T>>;
+}
 
 /** An ordered id list. Float64Array: 8 bytes per id, and any upstream integer id fits. */
 export type IdList = Float64Array;
