@@ -1,5 +1,6 @@
 import type { ClientAccount } from '../../modules/clients/clients.repository.js';
 import type { ClientDirectory } from '../../modules/clients/client-directory.js';
+import { LruCache } from '../cache/lru.js';
 import type { AuthMethod, Flow } from '../db/schema.js';
 import { ApiError, unauthorized } from '../errors.js';
 import { digest, digestsEqual, isWellFormedCredential } from './credentials.js';
@@ -44,11 +45,25 @@ export interface Authenticator {
 
 export function createAuthenticator(deps: { keyring: Keyring; clients: ClientDirectory }): Authenticator {
   const { keyring, clients } = deps;
+  // API key → its digest, for well-formed keys only. A pure function of the key, so it never
+  // goes stale (whose key it is, and whether it still works, is asked of the directory below);
+  // it saves the checksum and SHA-256 on every call of a client that repeats its key.
+  const digests = new LruCache<string, string>(10_000);
 
-  async function clientForApiKey(apiKey: unknown, headers?: Record<string, string>): Promise<ClientAccount> {
+  function digestOfApiKey(apiKey: unknown, headers?: Record<string, string>): string {
+    if (typeof apiKey === 'string') {
+      const known = digests.get(apiKey);
+      if (known !== undefined) return known;
+    }
     // Malformed or bad-checksum keys are rejected before any lookup.
     if (!isWellFormedCredential('apiKey', apiKey)) throw unauthorized('invalid_credentials', 'the API key is not valid', headers);
     const keyDigest = digest(apiKey);
+    digests.set(apiKey, keyDigest);
+    return keyDigest;
+  }
+
+  async function clientForApiKey(apiKey: unknown, headers?: Record<string, string>): Promise<ClientAccount> {
+    const keyDigest = digestOfApiKey(apiKey, headers);
     const client = await clients.byApiKeyDigest(keyDigest);
     // The lookup is by digest; the explicit constant-time comparison keeps it honest if the
     // lookup ever becomes a prefix or range match.

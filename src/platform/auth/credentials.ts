@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /**
@@ -33,13 +33,15 @@ export function isWellFormedCredential(kind: CredentialKind, value: unknown): va
 
 /** What we store instead of a credential: its SHA-256, hex. */
 export function digest(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  // One-shot hash: this runs on every X-API-Key call.
+  return hash('sha256', value, 'hex');
 }
 
 /** Compares two hex digests without leaking, through timing, where they first differ. */
 export function digestsEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, 'hex');
-  const right = Buffer.from(b, 'hex');
+  // The hex text itself is compared (latin1 copies it byte for byte, cheaper than decoding).
+  const left = Buffer.from(a, 'latin1');
+  const right = Buffer.from(b, 'latin1');
   return left.length === right.length && left.length > 0 && timingSafeEqual(left, right);
 }
 
@@ -49,11 +51,18 @@ export function secretsEqual(a: string, b: string): boolean {
 }
 
 function checksum(head: string): string {
-  return base62(crc32(head), CHECKSUM_LENGTH);
+  // A CRC32 fits a double exactly: plain arithmetic, no BigInt, on every credential check.
+  let n = crc32(head);
+  let out = '';
+  while (n > 0) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out.padStart(CHECKSUM_LENGTH, '0');
 }
 
-function base62(input: Buffer | number, length: number): string {
-  let n = typeof input === 'number' ? BigInt(input) : BigInt(`0x${input.toString('hex') || '0'}`);
+function base62(input: Buffer, length: number): string {
+  let n = BigInt(`0x${input.toString('hex') || '0'}`);
   let out = '';
   while (n > 0n) {
     out = ALPHABET[Number(n % 62n)] + out;
