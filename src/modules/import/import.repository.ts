@@ -1,20 +1,10 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { DialectName } from '../../platform/db/database.js';
 import type { Schema } from '../../platform/db/schema.js';
+import { DATASET_ARRAYS } from './import.schemas.js';
 
 /** The sports-data tables the import writes, in dependency order. */
-export const DATA_TABLES = [
-  'sports',
-  'leagues',
-  'teams',
-  'players',
-  'operators',
-  'betting_markets',
-  'events',
-  'odds',
-  'flows',
-  'flow_legs',
-] as const;
+export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs'] as const;
 export type DataTable = (typeof DATA_TABLES)[number];
 
 type Row = Record<string, unknown>;
