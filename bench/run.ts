@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
 import { startApi, startBare } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
-import { dataScenarios, deepPagingScenarios } from './scenarios/data.js';
+import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
 
 /**
  * `npm run bench`: every scenario against the real API (compiled, NODE_ENV=production, SQLite,
@@ -37,6 +37,7 @@ const ENV = {
 execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
 const work = mkdtempSync(join(tmpdir(), 'sportsdata-bench-'));
 const rows: Array<Measured & { group: string }> = [];
+const notes: string[] = [];
 
 const bare = await startBare();
 const baseline = async () => {
@@ -76,11 +77,14 @@ try {
     const api = await startApi({ ...ENV, DATABASE_URL: url, DEMO_DATA: 'true' });
     try {
       const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+      const near1 = await coldPageLatency(api.url, demo, 2, 200);
+      const near5000 = await coldPageLatency(api.url, demo, 4800, 200);
+      notes.push(`scale 10, 200 distinct uncached pages of POST /v1/trends/flows one after another: pages 2–201 ${near1.toFixed(2)} ms mean, pages 4800–4999 ${near5000.toFixed(2)} ms mean (${(near5000 / near1).toFixed(2)}×)`);
       for (const scenario of await deepPagingScenarios(api.url, demo)) rows.push({ ...(await measure(api.url, scenario, options)), group: 'scale 10' });
     } finally {
       await api.stop();
     }
-    process.stdout.write(`\ndemo-data --scale 10 (generate + import, SQLite): ${generated.toFixed(1)} s\n`);
+    notes.push(`demo-data --scale 10 (generate + import, SQLite): ${generated.toFixed(1)} s`);
   }
   const bareAfter = await baseline();
   report(rows, (bareBefore + bareAfter) / 2);
@@ -112,6 +116,7 @@ function report(measured: Array<Measured & { group: string }>, bareReqPerSec: nu
       (m) =>
         `| ${m.group} | ${m.name} | ${Math.round(m.reqPerSec)} | ${m.p50} | ${m.p99} | ${(m.reqPerSec / bareReqPerSec).toFixed(2)} | ${m.non2xx} | ${m.errors} |`,
     ),
+    ...(notes.length > 0 ? ['', ...notes.map((n) => `- ${n}`)] : []),
   ];
   const text = lines.join('\n');
   process.stdout.write(`\n${text}\n`);

@@ -64,3 +64,18 @@ export async function deepPagingScenarios(baseUrl: string, demo: DemoCredentials
 function withAuth(request: { headers: Record<string, string>; body: string }, auth: Record<string, string>) {
   return { ...request, headers: { ...request.headers, ...auth } };
 }
+
+/**
+ * Pages never asked before (not in the page cache), fetched one after another: the real cost
+ * of a page once the filter's id list exists. Mean latency of `count` distinct pages from `first`.
+ */
+export async function coldPageLatency(baseUrl: string, demo: DemoCredentials, first: number, count: number): Promise<number> {
+  const auth = { authorization: await bearerFor(baseUrl, demo) };
+  // Not measured: builds the (default, fact) id list once, as any first request would.
+  await call(baseUrl, 'POST', '/v1/trends/flows', { headers: auth, body: { page: first + count, page_size: 25 } });
+  const started = performance.now();
+  for (let page = first; page < first + count; page += 1) {
+    await call(baseUrl, 'POST', '/v1/trends/flows', { headers: auth, body: { page, page_size: 25 } });
+  }
+  return (performance.now() - started) / count;
+}
