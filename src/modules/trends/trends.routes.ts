@@ -1,5 +1,4 @@
-import { sendCachedJson } from '../../platform/http/cached-json.js';
-import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
+import { postListRoute } from '../../platform/http/list-route.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { FlowsBody, FlowsPage, MixedFlowsBody } from './trends.schemas.js';
 import { createTrendsService } from './trends.service.js';
@@ -11,41 +10,23 @@ const FILTERS_HELP =
 export const trendsRoutes: ModuleRoutes = async (app, ctx) => {
   const trends = createTrendsService(ctx);
 
-  app.post(
-    '/v1/trends/mixed-flows',
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags: ['trends'],
-        summary: 'Flows of every type',
-        description: `Flows of every type (fact, fun, plain), singles and parlays, e.g. for one sport_id and league_id. ${FILTERS_HELP}`,
-        security: CLIENT_SECURITY,
-        body: MixedFlowsBody,
-        response: { 200: FlowsPage },
-      },
-    },
-    async (request, reply) => {
-      const page = trends.mixedFlows(request.body);
-      return sendCachedJson(reply, ctx.readCache, page.key, page.render);
-    },
-  );
+  postListRoute(app, ctx.readCache, {
+    url: '/v1/trends/mixed-flows',
+    tag: 'trends',
+    summary: 'Flows of every type',
+    description: `Flows of every type (fact, fun, plain), singles and parlays, e.g. for one sport_id and league_id. ${FILTERS_HELP}`,
+    body: MixedFlowsBody,
+    response: FlowsPage,
+    page: (body) => trends.mixedFlows(body),
+  });
 
-  app.post(
-    '/v1/trends/flows',
-    {
-      onRequest: app.authenticate,
-      schema: {
-        tags: ['trends'],
-        summary: 'Flows of one type',
-        description: `Flows of the flow_type asked (default fact). ${FILTERS_HELP}`,
-        security: CLIENT_SECURITY,
-        body: FlowsBody,
-        response: { 200: FlowsPage },
-      },
-    },
-    async (request, reply) => {
-      const page = trends.flows(request.body);
-      return sendCachedJson(reply, ctx.readCache, page.key, page.render);
-    },
-  );
+  postListRoute(app, ctx.readCache, {
+    url: '/v1/trends/flows',
+    tag: 'trends',
+    summary: 'Flows of one type',
+    description: `Flows of the flow_type asked (default fact). ${FILTERS_HELP}`,
+    body: FlowsBody,
+    response: FlowsPage,
+    page: (body) => trends.flows(body),
+  });
 };
