@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { SPEC_ENDPOINTS } from './spec-endpoints.js';
 
 /** Debian's chromium package (installed by .ci/run); the machines have no internet to fetch another. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -16,18 +17,6 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-/** The endpoints of SPEC.md, as the page must show them. */
-const SPEC_ENDPOINTS = [
-  ['post', '/v1/auth/login'],
-  ['post', '/v1/oauth/login'],
-  ['post', '/v1/auth/refresh'],
-  ['post', '/v1/oauth/refresh'],
-  ['get', '/v1/account/config'],
-  ['get', '/v1/references/sports'],
-  ['get', '/v1/references/teams'],
-  ['post', '/v1/trends/mixed-flows'],
-  ['post', '/v1/trends/flows'],
-] as const;
 
 // The page does not depend on the database: one run, on SQLite, keeps the browser test short.
 describe('the /docs page in a real browser', () => {
