@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { importDataset } from '../helpers/data.js';
 import { COUNTS, smallDataset, snapshot } from './fixture.js';
 
@@ -108,5 +108,26 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
     const before = t.ctx.changes.version('data');
     await importDataset(t, { sports: smallDataset().sports });
     expect(t.ctx.changes.version('data')).toBe(before + 1);
+  });
+});
+
+describe.each(DIALECTS)('concurrent imports (%s)', (dialect) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await buildTestApp({ dialect });
+  });
+  afterEach(async () => t.close());
+
+  it('run one after another: overlapping imports in opposite row orders all succeed, none deadlocks', async () => {
+    const forward = smallDataset();
+    const backward = Object.fromEntries(Object.entries(smallDataset()).map(([array, items]) => [array, [...items].reverse()]));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) =>
+        t.app.inject({ method: 'POST', url: '/admin/v1/import', headers: adminHeaders, payload: i % 2 === 0 ? forward : backward }),
+      ),
+    );
+    expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
+    const { counts } = await snapshot(t);
+    expect(counts).toEqual({ ...COUNTS, flow_legs: 2 });
   });
 });

@@ -1,4 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../../platform/db/database.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
@@ -15,6 +15,9 @@ type LooseDb = Kysely<Record<string, Row>>;
  * Bind parameters per statement, below each engine's ceiling (SQLite 32766, PostgreSQL
  * 65535): a multi-row insert is cut into chunks that stay under it.
  */
+/** Our advisory-lock id for imports (any constant unique within this database). */
+const IMPORT_LOCK_ID = 7_301_001;
+
 const MAX_PARAMS: Record<DialectName, number> = { sqlite: 32_000, postgres: 65_000 };
 
 export function createImportRepository(trx: Transaction<Schema>, dialect: DialectName) {
@@ -65,6 +68,15 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
       for (const chunk of chunks(flowIds, maxParams)) {
         await trx.deleteFrom('flow_legs').where('flow_id', 'in', [...chunk]).execute();
       }
+    },
+
+    /**
+     * Imports run one at a time: two that upsert overlapping rows in different orders would
+     * deadlock on PostgreSQL (and one fail with a 500). A transaction-scoped advisory lock queues
+     * them, across nodes too; SQLite's single writer already does.
+     */
+    async lockForImport(): Promise<void> {
+      if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${IMPORT_LOCK_ID})`.execute(trx);
     },
 
     /** Every row of every sports-data table (the demo's --force replace). Clients stay. */

@@ -37,6 +37,7 @@ export function createImportService(ctx: Pick<AppContext, 'database' | 'clock' |
 
     await database.db.transaction().execute(async (trx) => {
       const repo = createImportRepository(trx, database.dialect);
+      await repo.lockForImport();
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
       if (replace) await repo.deleteAllData();
