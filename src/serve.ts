@@ -6,6 +6,7 @@ import { migrateToLatest } from './platform/db/migrations.js';
 import type { App } from './platform/http/types.js';
 import { ensureDemoClient } from './modules/demo/demo-client.js';
 import { ensureDemoData } from './modules/demo/demo-data.js';
+import { schedulePurge } from './modules/tokens/tokens.purge.js';
 
 export interface RunningServer {
   app: App;
@@ -23,7 +24,9 @@ export interface RunningServer {
 export async function startServer(config: Config = configOrExit()): Promise<RunningServer> {
   const database = openDatabase(config.databaseUrl);
   let app: App | undefined;
+  let stopPurge: (() => void) | undefined;
   const close = async () => {
+    stopPurge?.();
     await app?.close();
     await database.close();
   };
@@ -33,6 +36,7 @@ export async function startServer(config: Config = configOrExit()): Promise<Runn
     app = await buildApp(ctx);
     await prepareFirstStart(app, ctx);
     await app.listen({ host: config.host, port: config.port });
+    stopPurge = schedulePurge(database.db, ctx.clock, (error) => app?.log.warn({ err: error }, 'refresh-token purge failed'));
     installShutdown(app, close);
     return { app, ctx, close };
   } catch (error) {

@@ -6,6 +6,7 @@ import { ApiError } from '../platform/errors.js';
 import { registerClients } from './commands/clients.js';
 import { registerDemoData } from './commands/demo-data.js';
 import { registerImport } from './commands/import.js';
+import { registerTokens } from './commands/tokens.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
 import { type CliIo, createCli, type RegisterCommands } from './runtime.js';
@@ -20,6 +21,7 @@ const COMMANDS: RegisterCommands[] = [
   registerClients,
   registerImport,
   registerDemoData,
+  registerTokens,
 ];
 
 // package.json is two levels up from both src/cli/ and dist/cli/.

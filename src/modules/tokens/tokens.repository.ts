@@ -49,6 +49,16 @@ export function createTokensRepository(db: Kysely<Schema>) {
       return row && toStored(row);
     },
 
+    /**
+     * Deletes refresh tokens that expired before `before`. An expired token can never be
+     * refreshed, so its row (revoked or not) no longer serves rotation or reuse detection.
+     * Returns how many rows went.
+     */
+    async purgeExpired(before: number): Promise<number> {
+      const result = await db.deleteFrom('refresh_tokens').where('expires_at', '<', before).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** Revokes every still-active token descended from the same login. */
     async revokeFamily(familyId: string, now: number): Promise<void> {
       await db.updateTable('refresh_tokens').set({ revoked_at: now }).where('family_id', '=', familyId).where('revoked_at', 'is', null).execute();

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Schema } from '../../platform/db/schema.js';
+import { createTokensRepository } from './tokens.repository.js';
+
+/** Expired rows are kept a day longer, so that "expired" (not "unknown") is what a late client hears. */
+export const PURGE_GRACE_MS = 24 * 3600 * 1000;
+const HOUR_MS = 3600 * 1000;
+
+/** Deletes refresh tokens expired for longer than the grace period; returns how many. */
+export function purgeExpiredRefreshTokens(db: Kysely<Schema>, clock: Clock): Promise<number> {
+  return createTokensRepository(db).purgeExpired(clock.now() - PURGE_GRACE_MS);
+}
+
+/**
+ * Runs the purge every hour in a serving process, so the table holds live sessions and not
+ * every token ever issued. Every node may run it: the DELETE is idempotent. Returns a stop function.
+ */
+export function schedulePurge(db: Kysely<Schema>, clock: Clock, onError: (error: unknown) => void): () => void {
+  const timer = setInterval(() => {
+    purgeExpiredRefreshTokens(db, clock).catch(onError);
+  }, HOUR_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
