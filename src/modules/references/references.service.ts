@@ -1,5 +1,4 @@
 import type { ReadCache } from '../../platform/cache/read-cache.js';
-import { notFound } from '../../platform/errors.js';
 import { type Page, type Paging, slicePage } from '../../platform/pagination.js';
 import type { KeyedEntity, KeyResolver } from './key-resolver.js';
 import type { ReferencesRepository } from './references.repository.js';
@@ -73,14 +72,9 @@ export function createReferencesService(deps: { repository: ReferencesRepository
   }
 
   /** An id given as a filter must name a record, like a key (DESIGN §3: unknown id → 404). */
-  async function requireId(entity: KeyedEntity, all: Promise<ReadonlyArray<{ id: number }>>, id: number, field: string): Promise<number> {
-    if (!(await all).some((r) => r.id === id)) throw notFound(`no ${entity} with ${field} ${id}`);
-    return id;
-  }
-
-  /** The id wins when both are given; the key is then not even resolved. */
-  async function idOrKey(entity: KeyedEntity, all: () => Promise<ReadonlyArray<{ id: number }>>, id: number | null, key: string | null, fields: [string, string]): Promise<number | null> {
-    if (id !== null) return requireId(entity, all(), id, fields[0]);
+  /** The id wins when both are given; the key is then not even resolved. An unknown id is 404 like a key. */
+  async function idOrKey(entity: KeyedEntity, id: number | null, key: string | null, fields: [string, string]): Promise<number | null> {
+    if (id !== null) return keys.requireId(entity, id, fields[0]);
     if (key !== null) return keys.resolve(entity, key, fields[1]);
     return null;
   }
@@ -96,7 +90,7 @@ export function createReferencesService(deps: { repository: ReferencesRepository
       'leagues',
       (q: LeaguesQuery) => [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search)] as const,
       async ([sportId, sportKey, search]) => {
-        const sport = await idOrKey('sport', rows.sports, sportId, sportKey, ['sport_id', 'sport_key']);
+        const sport = await idOrKey('sport', sportId, sportKey, ['sport_id', 'sport_key']);
         return (await rows.leagues()).filter((l) => (sport === null || l.sport_id === sport) && matches(search, l));
       },
     ),
@@ -105,7 +99,7 @@ export function createReferencesService(deps: { repository: ReferencesRepository
       'teams',
       (q: TeamsQuery) => [q.league_id ?? null, q.league_id === undefined ? keyOf(q.league_key) : null, searchOf(q.search)] as const,
       async ([leagueId, leagueKey, search]) => {
-        const league = await idOrKey('league', rows.leagues, leagueId, leagueKey, ['league_id', 'league_key']);
+        const league = await idOrKey('league', leagueId, leagueKey, ['league_id', 'league_key']);
         return (await rows.teams()).filter((t) => (league === null || t.league_id === league) && matches(search, t));
       },
     ),
@@ -115,7 +109,7 @@ export function createReferencesService(deps: { repository: ReferencesRepository
       (q: PlayersQuery) =>
         [q.team_id ?? null, q.team_id === undefined ? keyOf(q.team_key) : null, keyOf(q.league_key), searchOf(q.search)] as const,
       async ([teamId, teamKey, leagueKey, search]) => {
-        const team = await idOrKey('team', rows.teams, teamId, teamKey, ['team_id', 'team_key']);
+        const team = await idOrKey('team', teamId, teamKey, ['team_id', 'team_key']);
         const league = leagueKey === null ? null : await keys.resolve('league', leagueKey, 'league_key');
         return (await rows.players())
           .filter((p) => (team === null || p.item.team_id === team) && (league === null || p.leagueId === league) && matches(search, p.item))
@@ -133,7 +127,7 @@ export function createReferencesService(deps: { repository: ReferencesRepository
       'betting-markets',
       (q: BettingMarketsQuery) => [q.sport_id ?? null, searchOf(q.search)] as const,
       async ([sportId, search]) => {
-        const sport = sportId === null ? null : await requireId('sport', rows.sports(), sportId, 'sport_id');
+        const sport = sportId === null ? null : await keys.requireId('sport', sportId, 'sport_id');
         // A market without a sport (e.g. a generic moneyline) is offered for every sport.
         return (await rows.bettingMarkets())
           .filter((m) => (sport === null || m.sportId === null || m.sportId === sport) && matches(search, m.item))
