@@ -19,11 +19,8 @@ export function createEventsService(ctx: AppContext) {
   // A day's events are a few thousand ids at most; this holds thousands of such lists.
   const idLists = createIdLists(ctx.changes, 16 * 1024 * 1024);
 
-  const resolve = async (entity: 'sport' | 'league', value: IdOrKey, field: string): Promise<number | undefined> => {
-    if (value === undefined) return undefined;
-    // An unknown id is 404 like an unknown key: the caller named a scope that does not exist.
-    return 'id' in value ? ctx.keys.requireId(entity, value.id, field.replace('_key', '_id')) : ctx.keys.resolve(entity, value.key, field);
-  };
+  const resolve = (entity: 'sport' | 'league', value: IdOrKey): Promise<number | undefined> =>
+    ctx.keys.scope(entity, value ?? {}, { id: `${entity}_id`, key: `${entity}_key` });
 
   return {
     /**
@@ -41,8 +38,8 @@ export function createEventsService(ctx: AppContext) {
         // The day as UTC instants: equivalent requests (same day, other spelling) share entries.
         key: `events:page|${JSON.stringify([start, end, sport ?? null, league ?? null, paging.page, paging.page_size])}`,
         render: async () => {
-          const sportId = await resolve('sport', sport, 'sport_key');
-          const leagueId = await resolve('league', league, 'league_key');
+          const sportId = await resolve('sport', sport);
+          const leagueId = await resolve('league', league);
           const ids = await idLists.get(`events:ids|${start}|${end}|${sportId ?? ''}|${leagueId ?? ''}`, () =>
             repository.idsBetween({ start, end, sportId, leagueId }),
           );

@@ -18,6 +18,12 @@ export interface KeyResolver {
   idsOf(entity: KeyedEntity, key: string): Promise<number[]>;
   /** An id given as a list's scope (e.g. league_id) must name a record: 404 otherwise. */
   requireId(entity: KeyedEntity, id: number, field: string): Promise<number>;
+  /**
+   * A list's scope given by id or key (`league_id` / `league_key`): the id wins, and the key is
+   * then not even resolved; an unknown id or key is 404, an ambiguous key 409. Undefined when
+   * neither is given.
+   */
+  scope(entity: KeyedEntity, given: { id?: number | null; key?: string | null }, fields: { id: string; key: string }): Promise<number | undefined>;
 }
 
 interface KeyIndex {
@@ -32,20 +38,29 @@ export function createKeyResolver(db: Kysely<Schema>, cache: ReadCache): KeyReso
     return (await index(entity)).byKey.get(key.toLowerCase()) ?? [];
   }
 
+  async function requireId(entity: KeyedEntity, id: number, field: string): Promise<number> {
+    if (!(await index(entity)).ids.has(id)) throw new ApiError('NOT_FOUND', `no ${entity} with ${field} ${id}`);
+    return id;
+  }
+
+  async function resolve(entity: KeyedEntity, key: string, field: string): Promise<number> {
+    const ids = await idsOf(entity, key);
+    const [id] = ids;
+    if (id === undefined) throw new ApiError('NOT_FOUND', `no ${entity} with ${field} "${key}"`);
+    if (ids.length > 1) {
+      throw new ApiError('AMBIGUOUS_LOOKUP', `${field} "${key}" matches ${ids.length} ${entity}s; use the qualified key or the id`);
+    }
+    return id;
+  }
+
   return {
     idsOf,
-    async requireId(entity, id, field) {
-      if (!(await index(entity)).ids.has(id)) throw new ApiError('NOT_FOUND', `no ${entity} with ${field} ${id}`);
-      return id;
-    },
-    async resolve(entity, key, field) {
-      const ids = await idsOf(entity, key);
-      const [id] = ids;
-      if (id === undefined) throw new ApiError('NOT_FOUND', `no ${entity} with ${field} "${key}"`);
-      if (ids.length > 1) {
-        throw new ApiError('AMBIGUOUS_LOOKUP', `${field} "${key}" matches ${ids.length} ${entity}s; use the qualified key or the id`);
-      }
-      return id;
+    requireId,
+    resolve,
+    async scope(entity, given, fields) {
+      if (given.id !== undefined && given.id !== null) return requireId(entity, given.id, fields.id);
+      if (given.key !== undefined && given.key !== null) return resolve(entity, given.key, fields.key);
+      return undefined;
     },
   };
 }

@@ -1,6 +1,6 @@
 import type { ReadCache } from '../../platform/cache/read-cache.js';
 import { type Page, type Paging, slicePage } from '../../platform/pagination.js';
-import type { KeyedEntity, KeyResolver } from './key-resolver.js';
+import type { KeyResolver } from './key-resolver.js';
 import type { ReferencesRepository } from './references.repository.js';
 import type {
   BettingMarketItem,
@@ -71,13 +71,6 @@ export function createReferencesService(deps: { repository: ReferencesRepository
     };
   }
 
-  /** An id given as a filter must name a record, like a key (DESIGN §3: unknown id → 404). */
-  /** The id wins when both are given; the key is then not even resolved. An unknown id is 404 like a key. */
-  async function idOrKey(entity: KeyedEntity, id: number | null, key: string | null, fields: [string, string]): Promise<number | null> {
-    if (id !== null) return keys.requireId(entity, id, fields[0]);
-    if (key !== null) return keys.resolve(entity, key, fields[1]);
-    return null;
-  }
 
   return {
     sports: list(
@@ -90,8 +83,8 @@ export function createReferencesService(deps: { repository: ReferencesRepository
       'leagues',
       (q: LeaguesQuery) => [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search)] as const,
       async ([sportId, sportKey, search]) => {
-        const sport = await idOrKey('sport', sportId, sportKey, ['sport_id', 'sport_key']);
-        return (await rows.leagues()).filter((l) => (sport === null || l.sport_id === sport) && matches(search, l));
+        const sport = await keys.scope('sport', { id: sportId, key: sportKey }, { id: 'sport_id', key: 'sport_key' });
+        return (await rows.leagues()).filter((l) => (sport === undefined || l.sport_id === sport) && matches(search, l));
       },
     ),
 
@@ -99,8 +92,8 @@ export function createReferencesService(deps: { repository: ReferencesRepository
       'teams',
       (q: TeamsQuery) => [q.league_id ?? null, q.league_id === undefined ? keyOf(q.league_key) : null, searchOf(q.search)] as const,
       async ([leagueId, leagueKey, search]) => {
-        const league = await idOrKey('league', leagueId, leagueKey, ['league_id', 'league_key']);
-        return (await rows.teams()).filter((t) => (league === null || t.league_id === league) && matches(search, t));
+        const league = await keys.scope('league', { id: leagueId, key: leagueKey }, { id: 'league_id', key: 'league_key' });
+        return (await rows.teams()).filter((t) => (league === undefined || t.league_id === league) && matches(search, t));
       },
     ),
 
@@ -109,10 +102,10 @@ export function createReferencesService(deps: { repository: ReferencesRepository
       (q: PlayersQuery) =>
         [q.team_id ?? null, q.team_id === undefined ? keyOf(q.team_key) : null, keyOf(q.league_key), searchOf(q.search)] as const,
       async ([teamId, teamKey, leagueKey, search]) => {
-        const team = await idOrKey('team', teamId, teamKey, ['team_id', 'team_key']);
+        const team = await keys.scope('team', { id: teamId, key: teamKey }, { id: 'team_id', key: 'team_key' });
         const league = leagueKey === null ? null : await keys.resolve('league', leagueKey, 'league_key');
         return (await rows.players())
-          .filter((p) => (team === null || p.item.team_id === team) && (league === null || p.leagueId === league) && matches(search, p.item))
+          .filter((p) => (team === undefined || p.item.team_id === team) && (league === null || p.leagueId === league) && matches(search, p.item))
           .map((p) => p.item);
       },
     ),

@@ -7,12 +7,12 @@ import type { Keyring } from '../../platform/auth/keyring.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Flow, Schema } from '../../platform/db/schema.js';
 import { unauthorized } from '../../platform/errors.js';
+import { isUuid } from '../../platform/uuid.js';
 import type { ClientAccount } from '../clients/clients.repository.js';
 import type { ClientDirectory } from '../clients/client-directory.js';
 import { createTokensRepository, type StoredRefreshToken } from './tokens.repository.js';
 import type { TokenPair } from './tokens.schemas.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Compared against when the client_id is unknown, so that an unknown id and a wrong secret
 // cost the same work.
 const NO_SUCH_DIGEST = digest('no such client');
@@ -62,7 +62,7 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   async function clientWithSecret(clientId: string, clientSecret: string): Promise<ClientAccount> {
     // Malformed ids and malformed or bad-checksum secrets never reach the database.
-    if (!UUID.test(clientId) || !isWellFormedCredential('clientSecret', clientSecret)) {
+    if (!isUuid(clientId) || !isWellFormedCredential('clientSecret', clientSecret)) {
       throw unauthorized('invalid_credentials', 'the client credentials are not valid');
     }
     const client = await directory.byId(clientId.toLowerCase());

@@ -3,6 +3,7 @@ import { createSigner, createVerifier } from 'fast-jwt';
 import { TIERS, type Tier } from '../db/schema.js';
 import { LruCache } from '../cache/lru.js';
 import type { Clock } from '../clock.js';
+import { isUuid } from '../uuid.js';
 
 /** The claims of an access token: exactly those of SPEC.md, plus aud and jti. */
 export interface AccessTokenClaims {
@@ -50,7 +51,6 @@ const TYP = 'at+jwt';
 /** Tolerated clock skew between nodes when checking exp. */
 const LEEWAY_SECONDS = 10;
 const VERIFIED_CACHE_SIZE = 10_000;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * HS256 keyring: signs with the newest key, verifies with any listed key picked by `kid`.
@@ -145,11 +145,9 @@ function asClaims(payload: unknown): AccessTokenClaims | undefined {
   if (typeof payload !== 'object' || payload === null) return undefined;
   const p = payload as Record<string, unknown>;
   const ok =
-    typeof p.client_id === 'string' &&
-    UUID.test(p.client_id) &&
+    isUuid(p.client_id) &&
     p.sub === p.client_id &&
-    typeof p.tenant_id === 'string' &&
-    UUID.test(p.tenant_id) &&
+    isUuid(p.tenant_id) &&
     typeof p.tier === 'string' &&
     (TIERS as readonly string[]).includes(p.tier) &&
     typeof p.iat === 'number' &&
