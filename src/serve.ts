@@ -35,7 +35,9 @@ export async function startServer(config: Config = configOrExit()): Promise<Runn
     const ctx = createContext({ config, database });
     app = await buildApp(ctx);
     await prepareFirstStart(app, ctx);
-    await app.listen({ host: config.host, port: config.port });
+    const url = await app.listen({ host: config.host, port: config.port });
+    // Which runtime serves matters to operators: the project supports Node 22, 24 and 26 only.
+    app.log.info({ url, node_version: process.version, pid: process.pid }, 'serving');
     stopPurge = schedulePurge(database.db, ctx.clock, (error) => app?.log.warn({ err: error }, 'refresh-token purge failed'));
     installShutdown(app, close);
     return { app, ctx, close };

@@ -36,7 +36,7 @@ const processIo: CliIo = { stdout: process.stdout, stderr: process.stderr, env: 
 export async function runCli(argv: string[], io: CliIo = processIo): Promise<number> {
   const program = new Command('sportsdata')
     .description('Operate the Sports Data B2B API: serve it, migrate its database, manage client accounts.')
-    .version(version)
+    .version(`${version} (Node ${process.version})`)
     // Settings are copied to subcommands when they are added, so they come first.
     .exitOverride()
     .configureOutput({ writeOut: (text) => void io.stdout.write(text), writeErr: (text) => void io.stderr.write(text) })

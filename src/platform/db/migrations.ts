@@ -1,5 +1,6 @@
 import type { Schema } from './schema.js';
-import { type Kysely, type Migration, type MigrationProvider, Migrator, SqliteAdapter, sql } from 'kysely';
+import { type Kysely, SqliteAdapter, sql } from 'kysely';
+import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
 
 /**
  * One set of migrations for both dialects, written with Kysely's schema builder and portable
