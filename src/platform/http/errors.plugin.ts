@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, errorBody } from '../errors.js';
+import { redactUrl } from '../logging.js';
 import { fromValidationErrors } from './validation.js';
 
 export interface ErrorHandlingOptions {
@@ -24,12 +25,14 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
     const allowed = options.hidden?.(path) ? [] : routes.methodsOf(path);
+    // A credential a client put in the path is not echoed back: answers may be logged on the way.
+    const shown = redactUrl(path);
     const apiError =
       allowed.length > 0
-        ? new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; it answers ${allowed.join(', ')}`, {
+        ? new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${shown}; it answers ${allowed.join(', ')}`, {
             headers: { allow: allowed.join(', ') },
           })
-        : new ApiError('NOT_FOUND', `no route for ${request.method} ${path}`);
+        : new ApiError('NOT_FOUND', `no route for ${request.method} ${shown}`);
     sendError(reply, apiError, request.id);
   });
 }
