@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { registerErrorHandling } from './platform/http/errors.plugin.js';
+import { registerResponseHeaders } from './platform/http/headers.js';
 import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from './platform/http/framework-errors.js';
 import { registerJsonBodies } from './platform/http/json-bodies.js';
 import { registerMetrics } from './platform/http/metrics.js';
@@ -61,6 +62,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const adminAbsent = ctx.config.adminToken === undefined;
   registerErrorHandling(app, { hidden: (path) => adminAbsent && path.startsWith('/admin/') });
   registerClosingAnswer(app);
+  registerResponseHeaders(app);
   registerMetrics(app);
 
   app.decorateRequest('principal', null as never);

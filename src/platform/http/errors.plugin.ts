@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, errorBody } from '../errors.js';
 import { redactUrl } from '../logging.js';
+import { NO_STORE, NOSNIFF } from './headers.js';
 import { fromValidationErrors } from './validation.js';
 
 export interface ErrorHandlingOptions {
@@ -37,11 +38,14 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
   });
 }
 
-/** Sends an error in the shape of DESIGN.md §3, with its own headers and the request id. */
+/**
+ * Sends an error in the shape of DESIGN.md §3, with its own headers and the request id. Errors
+ * raised before routing pass no hook, so the headers of every answer are set here as well.
+ */
 export function sendError(reply: FastifyReply, apiError: ApiError, requestId: string): void {
   void reply
     .code(apiError.status)
-    .headers({ 'x-request-id': requestId, ...apiError.headers })
+    .headers({ 'x-request-id': requestId, 'x-content-type-options': NOSNIFF, 'cache-control': NO_STORE, ...apiError.headers })
     .type('application/json; charset=utf-8')
     .send(errorBody(apiError, requestId));
 }

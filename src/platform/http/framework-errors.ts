@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from '../errors.js';
 import { sendError, toApiError } from './errors.plugin.js';
+import { NO_STORE, NOSNIFF } from './headers.js';
 
 /**
  * The answers Fastify and Node give on their own — before a route is found, or when the bytes
@@ -67,6 +68,8 @@ function rawErrorResponse(error: ApiError, requestId: string): string {
     `content-length: ${Buffer.byteLength(body, 'utf8')}`,
     'connection: close',
     `x-request-id: ${requestId}`,
+    `x-content-type-options: ${NOSNIFF}`,
+    `cache-control: ${NO_STORE}`,
     '',
     body,
   ].join('\r\n');
