@@ -3,6 +3,8 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { registerErrorHandling } from './platform/http/errors.plugin.js';
+import { registerResponseHeaders } from './platform/http/headers.js';
+import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from './platform/http/framework-errors.js';
 import { registerJsonBodies } from './platform/http/json-bodies.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
@@ -48,11 +50,19 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: requestId,
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
+    // Answers Fastify and Node would give in their own shape are given in ours (DESIGN.md §3).
+    frameworkErrors,
+    clientErrorHandler: clientErrorHandler(logger),
+    return503OnClosing: false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBodies(app);
-  registerErrorHandling(app);
+  // Without ADMIN_TOKEN the admin API does not exist (decision 0009): no 405 may reveal it.
+  const adminAbsent = ctx.config.adminToken === undefined;
+  registerErrorHandling(app, { hidden: (path) => adminAbsent && path.startsWith('/admin/') });
+  registerClosingAnswer(app);
+  registerResponseHeaders(app);
   registerMetrics(app);
 
   app.decorateRequest('principal', null as never);

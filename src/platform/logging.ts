@@ -24,6 +24,15 @@ export const REDACTED_PATHS = [
 /** Query parameters whose values never reach a log, should a client put a credential in a URL. */
 const SENSITIVE_QUERY = /([?&](?:[^=&]*(?:token|key|secret|password|auth)[^=&]*)=)[^&]*/gi;
 
+/**
+ * Anything shaped like one of our credentials, wherever it is in a URL (`GET /sdk_…`,
+ * `?search=sdk_…` were logged verbatim, issue 8): an API key, client secret or refresh token
+ * (`sdk_`/`sds_`/`sdr_` and base62, see credentials.ts), also with the underscore
+ * percent-encoded, and a JWT (a base64url JSON header, `eyJ…`, and its other segments).
+ * Eight characters of the random part are enough to redact: a pasted fragment counts too.
+ */
+const CREDENTIAL_SHAPED = /(sd[ksr])(?:_|%5f)[0-9A-Za-z]{8,}|eyJ[\w-]{8,}(?:(?:\.|%2e)[\w-]*){0,2}/gi;
+
 export function createLogger(level: string, destination?: DestinationStream): Logger {
   return pino(
     {
@@ -42,7 +51,9 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
 }
 
 export function redactUrl(url: string): string {
-  return url.replace(SENSITIVE_QUERY, '$1[redacted]');
+  return url
+    .replace(CREDENTIAL_SHAPED, (_match, prefix: string | undefined) => (prefix === undefined ? '[redacted]' : `${prefix}_[redacted]`))
+    .replace(SENSITIVE_QUERY, '$1[redacted]');
 }
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;

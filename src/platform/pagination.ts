@@ -2,10 +2,16 @@ import { type Static, type TSchema, Type } from 'typebox';
 
 export const DEFAULT_PAGE_SIZE = 20;
 
-/** `page` (1-indexed, default 1) and `page_size` (default 20, at most `max`). */
+/**
+ * The largest page a client may ask for: far past any real list (a million pages), and small
+ * enough that every offset stays an exact integer and a valid OFFSET on both databases.
+ */
+export const MAX_PAGE = 1_000_000;
+
+/** `page` (1-indexed, default 1, at most MAX_PAGE) and `page_size` (default 20, at most `max`). */
 export function pagingProperties(max: number) {
   return {
-    page: Type.Integer({ minimum: 1, default: 1, description: 'Page number, 1-indexed.' }),
+    page: Type.Integer({ minimum: 1, maximum: MAX_PAGE, default: 1, description: `Page number, 1-indexed, at most ${MAX_PAGE}.` }),
     page_size: Type.Integer({ minimum: 1, maximum: max, default: DEFAULT_PAGE_SIZE, description: `Items per page, 1 to ${max}.` }),
   };
 }

@@ -59,7 +59,8 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
     expect((await accountWithApiKey(t, body.api_key)).statusCode).toBe(200);
     pairOf(await oauthLogin(t, body.client_id, body.client_secret));
     const fetched = await admin('GET', `/admin/v1/clients/${body.client_id}`);
-    expect(fetched.headers['cache-control']).toBeUndefined();
+    // Every admin answer is no-store now, not only those with credentials (decision 0031).
+    expect(fetched.headers['cache-control']).toBe('no-store');
     expect(fetched.body).not.toContain(body.api_key);
     expect(fetched.body).not.toContain(body.client_secret);
     const { api_key: _key, client_secret: _secret, ...client } = body;

@@ -15,11 +15,16 @@ const STATUS_RESPONSES: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'NotFound',
+  405: 'MethodNotAllowed',
+  408: 'RequestTimeout',
   409: 'AmbiguousLookup',
   413: 'PayloadTooLarge',
+  414: 'UriTooLong',
   422: 'ValidationError',
   429: 'RateLimitExceeded',
+  431: 'HeadersTooLarge',
   500: 'InternalError',
+  503: 'ServiceUnavailable',
 };
 
 type Json = Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { NO_STORE } from '../../platform/http/headers.js';
 import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { AccountConfig } from './account.schemas.js';
@@ -15,8 +16,9 @@ export const accountRoutes: ModuleRoutes = async (app) => {
         response: { 200: AccountConfig },
       },
     },
-    async (request) => {
-      // The current account, read on this request: an operator's change shows at once.
+    async (request, reply) => {
+      // The account's own state, unlike data: no cache may keep it (an operator's change shows at once).
+      reply.header('cache-control', NO_STORE);
       const { client } = request.principal;
       return { client_id: client.id, tenant_id: client.tenantId, name: client.name, tier: client.tier, auth_method: client.authMethod };
     },

@@ -3,14 +3,15 @@ import type { ClientAccount } from '../clients/clients.repository.js';
 import type { ClientCredentials } from '../clients/clients.service.js';
 import { AUTH_METHODS, TIERS } from '../../platform/db/schema.js';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { Label } from '../../platform/wire.js';
 
-/** Client names are labels for operators: 1 to 200 characters, not only blanks. */
+/** Client names are labels for operators: 1 to 200 characters, not only blanks, no U+0000 (PostgreSQL text cannot hold it). */
 export const NAME_MAX_LENGTH = 200;
 export const CLIENTS_PAGE_SIZE_MAX = 100;
 
 const ClientId = Type.String({ format: 'uuid', description: 'Client identifier (UUID).' });
 const TenantId = Type.String({ format: 'uuid', description: 'Tenant identifier (UUID). A tenant owns one or more client accounts.' });
-const Name = Type.String({ minLength: 1, maxLength: NAME_MAX_LENGTH, pattern: '\\S', description: 'A label for operators, e.g. the customer name.' });
+const Name = Label(NAME_MAX_LENGTH, 'A label for operators, e.g. the customer name.');
 // `enum` rather than a union of literals: a bad value is then reported as "must be one of …".
 const TierSchema = Type.Enum(TIERS, { description: 'Account tier.' });
 const AuthMethodSchema = Type.Enum(AUTH_METHODS, {
@@ -72,7 +73,8 @@ export const ClientPatchBody = Type.Object(
 );
 export type ClientPatchBody = Static<typeof ClientPatchBody>;
 
-// Not `format: uuid`: any id that names no client is a 404, not a validation error.
+// Not `format: uuid`: any id that names no client is a 404, not a validation error (the service
+// answers 404 for a non-UUID without asking the database, which may not be able to compare it).
 export const ClientParams = Type.Object({ client_id: Type.String({ description: 'Client identifier (UUID).' }) });
 
 export const ClientsQuery = Type.Object(pagingProperties(CLIENTS_PAGE_SIZE_MAX), { additionalProperties: false });

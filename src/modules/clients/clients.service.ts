@@ -5,6 +5,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { AuthMethod, Schema, Tier } from '../../platform/db/schema.js';
 import { digest, generateCredential } from '../../platform/auth/credentials.js';
 import { notFound } from '../../platform/errors.js';
+import { isUuid } from '../../platform/uuid.js';
 import { type ClientAccount, type ClientPatch, createClientsRepository, patchColumns } from './clients.repository.js';
 
 export interface NewClient {
@@ -26,7 +27,9 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
   const repository = createClientsRepository(db);
 
   async function requireClient(id: string): Promise<ClientAccount> {
-    const account = await repository.findById(id);
+    // A client_id that is not a UUID names no client. It never reaches the database: PostgreSQL
+    // fails on text with U+0000 (a `%00` in an admin path was a 500, issue 8).
+    const account = isUuid(id) ? await repository.findById(id) : undefined;
     if (!account) throw notFound('no client with this client_id');
     return account;
   }

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { Id } from '../../platform/wire.js';
 
 export const EVENTS_MAX_PAGE_SIZE = 100;
 
@@ -36,9 +37,9 @@ export const UpcomingEventsBody = Type.Object(
     timezone: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, default: 'UTC', description: 'IANA time zone in which `event_date` is read.', example: 'America/New_York' }),
     ),
-    sport_id: Type.Optional(Type.Integer({ description: 'Wins over sport_key.' })),
+    sport_id: Type.Optional(Id('Wins over sport_key.')),
     sport_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    league_id: Type.Optional(Type.Integer({ description: 'Wins over league_key.' })),
+    league_id: Type.Optional(Id('Wins over league_key.')),
     league_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Plain (`nba`) or qualified (`united-states.nba`).' })),
     ...pagingProperties(EVENTS_MAX_PAGE_SIZE),
   },

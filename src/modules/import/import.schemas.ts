@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { Id, Label, NO_NUL } from '../../platform/wire.js';
 
 /**
  * The import dataset of DESIGN.md §6. Every array is optional; ids are the upstream's
@@ -10,14 +11,11 @@ import { type Static, type TSchema, Type } from 'typebox';
 /** Rows per array at most: far above the `--scale 10` demo (1M odds), far below memory trouble. */
 export const MAX_ITEMS = 5_000_000;
 
-const Id = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 // A dot would break qualified keys (`united-states.nba`), so keys never contain one.
 const Key = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^.\\s\\u0000]+$', description: 'Upstream key: no dots, no blanks.' });
-// PostgreSQL text cannot hold U+0000: refused here as a 422, not failed on as a 500.
-const NO_NUL = '^[^\\u0000]*$';
 const Text = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, pattern: NO_NUL, ...(description ? { description } : {}) });
-const Name = Type.String({ minLength: 1, maxLength: 200, pattern: '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$' });
+const Name = Label(200);
 /** Counts of a trend; PostgreSQL stores them as 32-bit integers. */
 const MAX_COUNT = 1_000_000;
 const DateTime = (description: string) => Type.String({ format: 'date-time', description });

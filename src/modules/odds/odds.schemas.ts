@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { Id } from '../../platform/wire.js';
 
 export const ODDS_MAX_PAGE_SIZE = 100;
 /** Filter lists are short by nature; a cap keeps one request from naming thousands of ids. */
@@ -32,11 +33,11 @@ export const OddsItem = Type.Object(
 );
 export type OddsItem = Static<typeof OddsItem>;
 
-const ids = (description: string) => Type.Array(Type.Integer(), { maxItems: MAX_FILTER_ITEMS, description });
+const ids = (description: string) => Type.Array(Id(), { maxItems: MAX_FILTER_ITEMS, description });
 
 export const OddsByEventBody = Type.Object(
   {
-    event_id: Type.Integer({ description: 'The event whose odds to list.' }),
+    event_id: Id('The event whose odds to list.'),
     operator_ids: Type.Optional(ids('Only odds from these operators. Wins over operator_keys.')),
     operator_keys: Type.Optional(
       Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: MAX_FILTER_ITEMS, description: 'Only odds from these operators, by key.' }),

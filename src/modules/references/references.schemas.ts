@@ -1,10 +1,10 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { Id } from '../../platform/wire.js';
 
 /** page_size maximum of every reference list (DESIGN.md §5). */
 export const REFERENCES_MAX_PAGE_SIZE = 100;
 
-const Id = (description: string) => Type.Integer({ description });
 const Key = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 

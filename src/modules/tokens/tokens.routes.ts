@@ -1,3 +1,4 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Flow } from '../../platform/db/schema.js';
 import { unauthorized } from '../../platform/errors.js';
 import type { App, ModuleRoutes } from '../../platform/http/types.js';
@@ -5,6 +6,23 @@ import { ClientCredentialsBody, RefreshBody, TokenPair } from './tokens.schemas.
 import { createTokenService, type TokenService } from './tokens.service.js';
 
 const TAGS = ['authentication'];
+
+/**
+ * RFC 9110 §11.6.1: every 401 names how to authenticate. Each token endpoint names the credential
+ * it takes (decision 0030): the API key in X-API-Key, the client secret in the body (RFC 7591's
+ * `client_secret_post`), a refresh token, which is a bearer credential (RFC 6750 §3).
+ */
+const CHALLENGE = {
+  apiKeyLogin: 'ApiKey realm="sports-data-api"',
+  oauthLogin: 'ClientSecretPost realm="sports-data-api"',
+  refresh: 'Bearer error="invalid_token"',
+};
+
+function challengeOn401(challenge: string) {
+  return async (_request: FastifyRequest, reply: FastifyReply) => {
+    if (reply.statusCode === 401) reply.header('www-authenticate', challenge);
+  };
+}
 
 /** The two logins and the two refreshes of SPEC.md; each answers a token pair. */
 export const tokensRoutes: ModuleRoutes = async (app, ctx) => {
@@ -26,6 +44,7 @@ export const tokensRoutes: ModuleRoutes = async (app, ctx) => {
   app.post(
     '/v1/auth/login',
     {
+      onSend: challengeOn401(CHALLENGE.apiKeyLogin),
       schema: {
         tags: TAGS,
         summary: 'Exchange an API key for a token pair',
@@ -45,6 +64,7 @@ export const tokensRoutes: ModuleRoutes = async (app, ctx) => {
   app.post(
     '/v1/oauth/login',
     {
+      onSend: challengeOn401(CHALLENGE.oauthLogin),
       schema: {
         tags: TAGS,
         summary: 'Exchange OAuth 2.0 client credentials for a token pair',
@@ -66,6 +86,7 @@ function refreshRoute(app: App, tokens: TokenService, url: string, flow: Flow): 
   app.post(
     url,
     {
+      onSend: challengeOn401(CHALLENGE.refresh),
       schema: {
         tags: TAGS,
         summary: `Rotate a refresh token issued by ${login}`,

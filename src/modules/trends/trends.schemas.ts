@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { Id } from '../../platform/wire.js';
 import { TeamRef } from '../events/events.schemas.js';
 import { MAX_FILTER_ITEMS, NamedRef } from '../odds/odds.schemas.js';
 
@@ -69,8 +70,8 @@ export const FlowsPage = PageOf(FlowItem, 'FlowsPage');
 
 // ---- Requests ----
 
-const ids = (description: string) => Type.Optional(Type.Array(Type.Integer(), { maxItems: MAX_FILTER_ITEMS, description }));
-const id = (plural: string) => Type.Optional(Type.Integer({ description: `Same as a one-item ${plural}.` }));
+const ids = (description: string) => Type.Optional(Type.Array(Id(), { maxItems: MAX_FILTER_ITEMS, description }));
+const id = (plural: string) => Type.Optional(Id(`Same as a one-item ${plural}.`));
 const key = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }));
 const dateOrDateTime = (description: string) =>
   Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description }));

@@ -7,12 +7,15 @@ import { secretsEqual } from './credentials.js';
  * time. Without ADMIN_TOKEN the admin API does not exist (404), so a deployment that has not
  * opted in exposes nothing.
  */
+// RFC 9110 §11.6.1: a 401 names the scheme to authenticate with.
+const ADMIN_CHALLENGE = { 'www-authenticate': 'Bearer realm="sports-data-api-admin"' };
+
 export function adminGuard(adminToken: string | undefined) {
   return async (request: FastifyRequest): Promise<void> => {
     if (adminToken === undefined) throw new ApiError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0] ?? ''}`);
     const header = request.headers.authorization;
-    if (header === undefined) throw unauthorized('missing_credentials', 'send Authorization: Bearer <admin token>');
+    if (header === undefined) throw unauthorized('missing_credentials', 'send Authorization: Bearer <admin token>', ADMIN_CHALLENGE);
     const match = /^Bearer +(\S+) *$/i.exec(header);
-    if (!match?.[1] || !secretsEqual(match[1], adminToken)) throw unauthorized('invalid_credentials', 'the admin token is not valid');
+    if (!match?.[1] || !secretsEqual(match[1], adminToken)) throw unauthorized('invalid_credentials', 'the admin token is not valid', ADMIN_CHALLENGE);
   };
 }

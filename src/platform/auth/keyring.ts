@@ -48,13 +48,14 @@ export interface KeyringOptions {
 }
 
 const TYP = 'at+jwt';
-/** Tolerated clock skew between nodes when checking exp. */
+/** Tolerated clock skew between nodes when checking exp and iat. */
 const LEEWAY_SECONDS = 10;
 const VERIFIED_CACHE_SIZE = 10_000;
 
 /**
  * HS256 keyring: signs with the newest key, verifies with any listed key picked by `kid`.
- * The algorithm is pinned (no `none`, no algorithm confusion); iss, aud and exp are checked.
+ * The algorithm is pinned (no `none`, no algorithm confusion); iss, aud and exp are checked, and
+ * iat and the lifetime must be ones this service could have issued.
  */
 export function createKeyring(options: KeyringOptions): Keyring {
   const { issuer, audience, ttlSeconds, clock } = options;
@@ -84,6 +85,18 @@ export function createKeyring(options: KeyringOptions): Keyring {
   const unexpired = (claims: AccessTokenClaims): AccessTokenClaims => {
     if (claims.exp + LEEWAY_SECONDS <= clock.now() / 1000) throw new TokenRejectedError('token_expired');
     return claims;
+  };
+
+  /**
+   * A token signed with our key whose iat lies in the future, or whose lifetime exceeds
+   * ACCESS_TOKEN_TTL, was not issued by this service as configured: it was minted by whoever
+   * holds a key (a leaked key, a misconfigured node). Refused, so such a token cannot outlive
+   * the TTL (issue 8). Checked before a token enters the verified cache: a token that passes
+   * once passes for good, as time only moves its iat further into the past.
+   */
+  const issuableNow = (claims: AccessTokenClaims): boolean => {
+    const lifetime = claims.exp - claims.iat;
+    return claims.iat <= clock.now() / 1000 + LEEWAY_SECONDS && lifetime > 0 && lifetime <= ttlSeconds;
   };
 
   return {
@@ -117,7 +130,7 @@ export function createKeyring(options: KeyringOptions): Keyring {
         throw new TokenRejectedError('token_invalid');
       }
       const claims = asClaims(payload);
-      if (!claims) throw new TokenRejectedError('token_invalid');
+      if (!claims || !issuableNow(claims)) throw new TokenRejectedError('token_invalid');
       verified.set(token, claims);
       return unexpired(claims);
     },

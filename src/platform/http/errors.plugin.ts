@@ -1,19 +1,91 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, errorBody } from '../errors.js';
+import { redactUrl } from '../logging.js';
+import { NO_STORE, NOSNIFF } from './headers.js';
 import { fromValidationErrors } from './validation.js';
 
+export interface ErrorHandlingOptions {
+  /**
+   * Paths whose other methods a 405 must not reveal: they answer 404 like an unknown path (the
+   * admin API without ADMIN_TOKEN, which does not exist, decision 0009).
+   */
+  hidden?: (path: string) => boolean;
+}
+
 /** Every error leaves as {"error":{code,message,request_id,…}} with the status of its code. */
-export function registerErrorHandling(app: FastifyInstance): void {
+export function registerErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
+  const routes = createRouteTable();
+  app.addHook('onRoute', (route) => routes.add(route.method, route.url));
+
   app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
     const apiError = toApiError(error);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-    void reply.code(apiError.status).headers(apiError.headers).type('application/json; charset=utf-8').send(errorBody(apiError, request.id));
+    sendError(reply, apiError, request.id);
   });
 
   app.setNotFoundHandler((request, reply) => {
-    const apiError = new ApiError('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0] ?? ''}`);
-    void reply.code(404).type('application/json; charset=utf-8').send(errorBody(apiError, request.id));
+    const path = pathOf(request.url);
+    const allowed = options.hidden?.(path) ? [] : routes.methodsOf(path);
+    // A credential a client put in the path is not echoed back: answers may be logged on the way.
+    const shown = redactUrl(path);
+    const apiError =
+      allowed.length > 0
+        ? new ApiError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${shown}; it answers ${allowed.join(', ')}`, {
+            headers: { allow: allowed.join(', ') },
+          })
+        : new ApiError('NOT_FOUND', `no route for ${request.method} ${shown}`);
+    sendError(reply, apiError, request.id);
   });
+}
+
+/**
+ * Sends an error in the shape of DESIGN.md §3, with its own headers and the request id. Errors
+ * raised before routing pass no hook, so the headers of every answer are set here as well.
+ */
+export function sendError(reply: FastifyReply, apiError: ApiError, requestId: string): void {
+  void reply
+    .code(apiError.status)
+    .headers({ 'x-request-id': requestId, 'x-content-type-options': NOSNIFF, 'cache-control': NO_STORE, ...apiError.headers })
+    .type('application/json; charset=utf-8')
+    .send(errorBody(apiError, requestId));
+}
+
+/** The path of a URL, without the query and (the router ignores it) a trailing slash. */
+function pathOf(url: string): string {
+  const path = url.split('?')[0] ?? '';
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+/** Every route's path pattern and methods, to tell a wrong method (405) from an unknown path (404). */
+function createRouteTable() {
+  const patterns = new Map<string, { pattern: RegExp; methods: Set<string> }>();
+  return {
+    add(method: string | string[], url: string): void {
+      let entry = patterns.get(url);
+      if (entry === undefined) {
+        entry = { pattern: patternOf(url), methods: new Set() };
+        patterns.set(url, entry);
+      }
+      for (const m of Array.isArray(method) ? method : [method]) entry.methods.add(m.toUpperCase());
+      // Fastify answers HEAD wherever it answers GET.
+      if (entry.methods.has('GET')) entry.methods.add('HEAD');
+    },
+    methodsOf(path: string): string[] {
+      const methods = new Set<string>();
+      for (const { pattern, methods: ofRoute } of patterns.values()) if (pattern.test(path)) for (const m of ofRoute) methods.add(m);
+      return [...methods].sort();
+    },
+  };
+}
+
+/** `/admin/v1/clients/:client_id` → a RegExp matching its paths; `*` matches the rest. */
+function patternOf(url: string): RegExp {
+  const source = url
+    .replace(/\/+$/, '')
+    .split(/(:[^/]+|\*)/)
+    .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${source}/?$`);
 }
 
 export function toApiError(error: FastifyError | ApiError | Error): ApiError {

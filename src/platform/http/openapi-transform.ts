@@ -82,22 +82,40 @@ const RESPONSES: Record<ErrorCode, ErrorResponse> = {
     description: 'Missing, invalid or expired credentials, or a flow the account does not enable; `reason` says which. Try a refresh, then log in again.',
     headers: {
       'WWW-Authenticate': {
-        description: 'On requests that sent `Authorization: Bearer`: `Bearer error="invalid_token"`.',
+        description:
+          'On every 401: `Bearer error="invalid_token"` for a refused access or refresh token, `ApiKey realm="sports-data-api"` at ' +
+          '/v1/auth/login, `ClientSecretPost realm="sports-data-api"` at /v1/oauth/login, `Bearer realm=…` otherwise.',
         schema: { type: 'string' },
       },
     },
   },
   FORBIDDEN: { name: 'Forbidden', description: 'Authenticated, but the account may not do this.' },
   NOT_FOUND: { name: 'NotFound', description: 'An unknown id or key (or route).' },
+  METHOD_NOT_ALLOWED: {
+    name: 'MethodNotAllowed',
+    description: 'The path exists, but not with this method.',
+    headers: { Allow: { description: 'The methods the path answers, e.g. `GET, HEAD`.', schema: { type: 'string' } } },
+  },
+  REQUEST_TIMEOUT: { name: 'RequestTimeout', description: 'The request was not received in time; the connection is closed.' },
   AMBIGUOUS_LOOKUP: { name: 'AmbiguousLookup', description: 'A key matches several records (e.g. `premier-league`); use the qualified key or the id.' },
   PAYLOAD_TOO_LARGE: { name: 'PayloadTooLarge', description: 'The body is larger than the endpoint accepts (1 MiB unless stated).' },
+  URI_TOO_LONG: { name: 'UriTooLong', description: 'A path segment is longer than 100 characters.' },
   VALIDATION_ERROR: { name: 'ValidationError', description: 'A field breaks a rule (e.g. page 0, page_size over the maximum, a missing field); `details` names each field.' },
   RATE_LIMIT_EXCEEDED: {
     name: 'RateLimitExceeded',
     description: 'Too many requests; wait as long as Retry-After says.',
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
   },
+  HEADERS_TOO_LARGE: {
+    name: 'HeadersTooLarge',
+    description: 'The request line and headers together are over 16 KiB (a very long query string counts); the connection is closed.',
+  },
   INTERNAL_ERROR: { name: 'InternalError', description: 'An unexpected failure; quote the request_id when reporting it.' },
+  SERVICE_UNAVAILABLE: {
+    name: 'ServiceUnavailable',
+    description: 'This node is shutting down; retry, and the load balancer sends the request to another node.',
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
+  },
 };
 
 /** One reusable response per code: the Error schema with `code` pinned to that code. */
@@ -122,8 +140,10 @@ function componentResponses(): Record<string, object> {
 /**
  * The errors an operation can answer, from what it takes: input → 400/422, a body → 413,
  * the client or admin API → 401, path parameters, id/key lookups and the admin API (absent
- * without ADMIN_TOKEN) → 404, keys → 409 (a key may name several records), the client API
- * → 429. Every operation may fail with 500.
+ * without ADMIN_TOKEN) → 404, keys → 409 (a key may name several records), path parameters →
+ * 414, the client API → 429. Every operation may answer 408 and 431 (the request itself could
+ * not be read), 500, and 503 while its node shuts down. 405 belongs to no operation: it answers
+ * the methods a path does not have (components.responses.MethodNotAllowed).
  */
 function errorCodesOf(path: string, method: string, operation: Record<string, unknown>, schemas: Record<string, unknown>): ErrorCode[] {
   const parameters = Array.isArray(operation.parameters) ? operation.parameters.filter(isRecord) : [];
@@ -140,10 +160,12 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   if (client || admin) codes.push('UNAUTHORIZED');
   if (admin || parameters.some((p) => p.in === 'path') || (secured && fields.some((f) => /_(id|ids|key|keys)$/.test(f)))) codes.push('NOT_FOUND');
   if (secured && fields.some((f) => /_keys?$/.test(f))) codes.push('AMBIGUOUS_LOOKUP');
+  codes.push('REQUEST_TIMEOUT');
   if (hasBody) codes.push('PAYLOAD_TOO_LARGE');
+  if (parameters.some((p) => p.in === 'path')) codes.push('URI_TOO_LONG');
   if (hasInput) codes.push('VALIDATION_ERROR');
   if (client) codes.push('RATE_LIMIT_EXCEEDED');
-  codes.push('INTERNAL_ERROR');
+  codes.push('HEADERS_TOO_LARGE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
   return codes;
 }
 

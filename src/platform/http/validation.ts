@@ -1,4 +1,5 @@
-import { Ajv, type ErrorObject, type Options } from 'ajv';
+import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import type { DataValidationCxt } from 'ajv/dist/types/index.js';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { ApiError, type ErrorDetail } from '../errors.js';
@@ -23,9 +24,45 @@ const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
 const strict = addFormats(new Ajv({ ...common, coerceTypes: false }));
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? strict : coercing;
-  return ajv.compile(schema as object);
+  if (httpPart === 'body') return strict.compile(schema as object);
+  return refusingNonFinite(coercing.compile(schema as object), schema as object);
 };
+
+/**
+ * ajv coerces the text "Infinity" (and "-Infinity") to a number that passes `type: integer`,
+ * and then skips minimum and maximum, which it checks on finite numbers only: `page_size=Infinity`
+ * was answered 200 with `"page_size":null` (issue 8). A coerced value that is not finite is out
+ * of its declared range: reported as `maximum` or `minimum`, a 422 naming the field.
+ */
+function refusingNonFinite(validate: ValidateFunction, schema: object): ValidateFunction {
+  const checked = ((data: unknown, context?: DataValidationCxt) => {
+    const valid = validate(data, context);
+    const nonFinite = nonFiniteErrors(data, schema, '');
+    checked.errors = nonFinite.length === 0 ? validate.errors : [...(validate.errors ?? []), ...nonFinite];
+    return valid && nonFinite.length === 0;
+  }) as ValidateFunction;
+  // Fastify hands ajv's root-coercion context to validators that carry their schemaEnv.
+  return Object.assign(checked, { schema: validate.schema, schemaEnv: validate.schemaEnv });
+}
+
+function nonFiniteErrors(data: unknown, schema: unknown, path: string): ErrorObject[] {
+  if (typeof data === 'number' && !Number.isFinite(data)) {
+    const keyword = data > 0 ? 'maximum' : 'minimum';
+    const limit = isRecord(schema) ? schema[keyword] : undefined;
+    return [{ instancePath: path, schemaPath: `#${path}/${keyword}`, keyword, params: { limit }, message: 'must be finite' }];
+  }
+  if (Array.isArray(data)) {
+    const items = isRecord(schema) ? schema.items : undefined;
+    return data.flatMap((item, index) => nonFiniteErrors(item, items, `${path}/${index}`));
+  }
+  if (!isRecord(data)) return [];
+  const properties = isRecord(schema) && isRecord(schema.properties) ? schema.properties : {};
+  return Object.entries(data).flatMap(([name, value]) => nonFiniteErrors(value, properties[name], `${path}/${name}`));
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
 
 /**
  * Turns ajv errors into our error shape: a wrong JSON type is 400 BAD_REQUEST, any other

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { onboardClient } from '../helpers/clients.js';
+import { importDataset } from '../helpers/data.js';
+import { referenceDataset } from '../fixtures/references.js';
+
+/**
+ * Issue 8, item 2: query strings are coerced to numbers, and "Infinity" coerced to Infinity
+ * passed as an integer (`page_size=Infinity` answered 200 with `"page_size":null`, the admin
+ * list's `page=1e308` a 500). Every integer is finite and inside its declared range, or 422.
+ */
+
+type Json = Record<string, unknown>;
+
+/** The largest page a client may ask for: far past any real list, small enough for every offset. */
+const MAX_PAGE = 1_000_000;
+
+function expect422(res: { statusCode: number; body: string; json: <T>() => T }, field: string): void {
+  expect(res.statusCode, res.body).toBe(422);
+  const { error } = res.json<{ error: { code: string; details: Array<{ field: string }> } }>();
+  expect(error.code).toBe('VALIDATION_ERROR');
+  expect(error.details.map((d) => d.field)).toContain(field);
+}
+
+describe.each(DIALECTS)('integers in query strings are finite and in range (%s)', (dialect) => {
+  let t: TestApp;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect });
+    await importDataset(t, { ...referenceDataset() });
+    apiKey = (await onboardClient(t)).apiKey;
+  });
+  afterAll(async () => t.close());
+
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
+  const admin = (query: string) => t.app.inject({ method: 'GET', url: `/admin/v1/clients?${query}`, headers: adminHeaders });
+
+  it.each(['Infinity', '-Infinity', '1e308', '9223372036854775808', '-1e308'])('page_size=%s and page=%s on a reference list → 422', async (value) => {
+    expect422(await get(`/v1/references/sports?page_size=${value}`), 'page_size');
+    expect422(await get(`/v1/references/sports?page=${value}`), 'page');
+  });
+
+  it('sport_id=Infinity does not list every league: 422', async () => {
+    for (const value of ['Infinity', '-Infinity', '1e308']) expect422(await get(`/v1/references/leagues?sport_id=${value}`), 'sport_id');
+  });
+
+  it.each(['Infinity', '1e308', '9223372036854775808', '-Infinity'])('the admin list: page=%s → 422, not 500', async (value) => {
+    expect422(await admin(`page=${value}`), 'page');
+    expect422(await admin(`page_size=${value}`), 'page_size');
+  });
+
+  it(`page is at most ${MAX_PAGE}: past the end is an empty page up to it, 422 beyond`, async () => {
+    const last = await get(`/v1/references/sports?page=${MAX_PAGE}`);
+    expect(last.statusCode, last.body).toBe(200);
+    expect(last.json<{ results: unknown[]; page: number }>()).toMatchObject({ results: [], page: MAX_PAGE });
+    expect422(await get(`/v1/references/sports?page=${MAX_PAGE + 1}`), 'page');
+
+    const lastClients = await admin(`page=${MAX_PAGE}&page_size=100`);
+    expect(lastClients.statusCode, lastClients.body).toBe(200);
+    expect422(await admin(`page=${MAX_PAGE + 1}`), 'page');
+
+    const headers = { 'x-api-key': apiKey };
+    for (const url of ['/v1/trends/flows', '/v1/events/upcoming-events']) {
+      expect((await t.app.inject({ method: 'POST', url, headers, payload: { page: MAX_PAGE } })).statusCode, url).toBe(200);
+      expect422(await t.app.inject({ method: 'POST', url, headers, payload: { page: MAX_PAGE + 1 } }), 'page');
+    }
+  });
+
+  it('the document gives every integer a client sends a finite minimum and maximum', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    const schemas = obj(obj(doc.components).schemas);
+    const unbounded: string[] = [];
+    for (const [path, item] of Object.entries(obj(doc.paths))) {
+      for (const [method, operation] of Object.entries(obj(item))) {
+        const op = obj(operation);
+        for (const parameter of list(op.parameters).map(obj)) {
+          walk(parameter.schema, `${method} ${path} ${String(parameter.name)}`, schemas, unbounded);
+        }
+        for (const media of Object.values(obj(obj(op.requestBody).content))) walk(obj(media).schema, `${method} ${path} body`, schemas, unbounded);
+      }
+    }
+    expect(unbounded).toEqual([]);
+    // The bound is documented by the schema itself.
+    const sports = list(obj(obj(obj(doc.paths)['/v1/references/sports']).get).parameters).map(obj);
+    expect(obj(sports.find((p) => p.name === 'page')?.schema)).toMatchObject({ minimum: 1, maximum: MAX_PAGE });
+  });
+});
+
+/** Collects every integer schema without a finite minimum and maximum, following $refs and nesting. */
+function walk(schema: unknown, where: string, schemas: Json, found: string[], seen = new Set<unknown>()): void {
+  if (typeof schema !== 'object' || schema === null || seen.has(schema)) return;
+  seen.add(schema);
+  const s = schema as Json;
+  if (typeof s.$ref === 'string') walk(schemas[s.$ref.replace('#/components/schemas/', '')], where, schemas, found, seen);
+  const types = Array.isArray(s.type) ? s.type : [s.type];
+  if (types.includes('integer') && !(Number.isFinite(s.minimum) && Number.isFinite(s.maximum))) found.push(where);
+  for (const [key, value] of Object.entries(s)) {
+    if (key === 'properties') for (const [name, property] of Object.entries(obj(value))) walk(property, `${where}.${name}`, schemas, found, seen);
+    else if (['items', 'anyOf', 'oneOf', 'allOf'].includes(key)) {
+      for (const sub of Array.isArray(value) ? value : [value]) walk(sub, `${where}[]`, schemas, found, seen);
+    }
+  }
+}
+
+function obj(value: unknown): Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
