@@ -1,17 +1,10 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectUnauthorized } from '../auth/auth-helpers.js';
 import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { expectError } from '../helpers/responses.js';
 
 const VALID = { name: 'Acme', tier: 'pro', auth_method: 'both' };
 const UNKNOWN_ID = '5b0e1c9e-0000-4000-8000-000000000000';
-
-function expectError(res: LightMyRequestResponse, status: number, code: string, details?: Array<{ field: string; rule: string }>): void {
-  expect(res.statusCode, res.body).toBe(status);
-  const { error } = res.json<{ error: { code: string; message: string; details?: unknown } }>();
-  expect(error.code).toBe(code);
-  if (details) expect(error.details).toEqual(expect.arrayContaining(details.map((d) => expect.objectContaining(d))));
-}
 
 describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
   let t: TestApp;
