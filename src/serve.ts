@@ -1,5 +1,6 @@
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
+import { withJwtSecret } from './jwt-secret.js';
 import { type AppContext, createContext } from './context.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrations.js';
@@ -21,7 +22,8 @@ export interface RunningServer {
  * config. Without a config it reads the environment and, on bad configuration, exits with the
  * message on stderr — start-up must refuse, not limp on.
  */
-export async function startServer(config: Config = configOrExit()): Promise<RunningServer> {
+export async function startServer(given: Config = configOrExit()): Promise<RunningServer> {
+  const config = withJwtSecret(given);
   const database = openDatabase(config.databaseUrl);
   let app: App | undefined;
   let stopPurge: (() => void) | undefined;

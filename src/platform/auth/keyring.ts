@@ -55,15 +55,15 @@ const VERIFIED_CACHE_SIZE = 10_000;
 /**
  * HS256 keyring: signs with the newest key, verifies with any listed key picked by `kid`.
  * The algorithm is pinned (no `none`, no algorithm confusion); iss, aud and exp are checked.
+ * A keyring without keys verifies no token and refuses to sign.
  */
 export function createKeyring(options: KeyringOptions): Keyring {
   const { issuer, audience, ttlSeconds, clock } = options;
   const keys = options.secrets.map((secret) => ({ kid: keyId(secret), key: Buffer.from(secret, 'utf8') }));
   const newest = keys[0];
-  if (!newest) throw new Error('the keyring needs at least one secret');
-
   // No `noTimestamp`: fast-jwt would then drop the iat we set from the injected clock.
-  const signer = createSigner({ key: newest.key, algorithm: 'HS256', header: { alg: 'HS256', typ: TYP, kid: newest.kid } });
+  const signer =
+    newest && createSigner({ key: newest.key, algorithm: 'HS256', header: { alg: 'HS256', typ: TYP, kid: newest.kid } });
   const verifiers = new Map(
     keys.map(({ kid, key }) => [
       kid,
@@ -88,6 +88,8 @@ export function createKeyring(options: KeyringOptions): Keyring {
 
   return {
     sign(subject) {
+      // Without a key (a CLI context: JWT_SECRET unset, nothing generated) nothing can be signed.
+      if (!signer) throw new Error('no JWT secret is configured: set JWT_SECRET');
       const iat = Math.floor(clock.now() / 1000);
       const claims: AccessTokenClaims = {
         client_id: subject.client_id,
