@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCredential } from '../../src/platform/auth/credentials.js';
+import { generateCredential } from '../../src/modules/auth/credentials.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';

@@ -60,6 +60,8 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     },
   });
   const app = await buildApp(ctx, { logStream });
+  // As a serving process does: the context's owner runs its background jobs.
+  await ctx.background.start(app.log);
   await app.ready();
   // Every response a test receives through app.inject is checked against the OpenAPI document.
   validateResponses(app);
@@ -72,6 +74,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     logs: () => lines.join(''),
     async close() {
       await app.close();
+      await ctx.background.stop();
       await database.close();
       await drop();
     },

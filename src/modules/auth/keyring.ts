@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
-import { TIERS, type Tier } from '../db/schema.js';
-import { LruCache } from '../cache/lru.js';
-import type { Clock } from '../clock.js';
-import { isUuid } from '../uuid.js';
+import { LruCache } from '../../platform/cache/lru.js';
+import type { Clock } from '../../platform/clock.js';
+import { isUuid } from '../../platform/uuid.js';
+import { isTier, type Tier } from './account.js';
 
 /** The claims of an access token: exactly those of SPEC.md, plus aud and jti. */
 export interface AccessTokenClaims {
@@ -150,8 +150,7 @@ function asClaims(payload: unknown): AccessTokenClaims | undefined {
     isUuid(p.client_id) &&
     p.sub === p.client_id &&
     isUuid(p.tenant_id) &&
-    typeof p.tier === 'string' &&
-    (TIERS as readonly string[]).includes(p.tier) &&
+    isTier(p.tier) &&
     typeof p.iat === 'number' &&
     typeof p.exp === 'number' &&
     typeof p.jti === 'string';
