@@ -81,7 +81,28 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
   };
 }
 
-async function freshDatabaseUrl(dialect: DialectName): Promise<{ url: string; drop: () => Promise<void> }> {
+export interface TestDatabase {
+  database: Database;
+  /** Closes the connection and drops the database. */
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated database without an app, for tests of the building blocks under it. */
+export async function openTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  const { url, drop } = await freshDatabaseUrl(dialect);
+  const database = openDatabase(url);
+  await migrateToLatest(database.db);
+  return {
+    database,
+    async close() {
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+/** A fresh database: in-memory SQLite, or a new database on the test PostgreSQL server. */
+export async function freshDatabaseUrl(dialect: DialectName): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') return { url: 'sqlite::memory:', drop: async () => {} };
   const serverUrl = inject('postgresUrl');
   const name = `test_${randomBytes(6).toString('hex')}`;
