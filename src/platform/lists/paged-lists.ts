@@ -100,8 +100,11 @@ export function createPagedLists(cache: ReadCache): PagedLists {
     };
   }
 
-  const send = async <F, T>(reply: FastifyReply, route: ListRoute<F, T>, filters: F, input: unknown) =>
-    reply.type(JSON_TYPE).send(await route.source.body(filters, pagingOf(input)));
+  const send = async <F, T>(reply: FastifyReply, route: ListRoute<F, T>, filters: F, input: unknown) => {
+    const body = route.source.body(filters, pagingOf(input));
+    // A hit is sent as it is: no await on the hot path.
+    return reply.type(JSON_TYPE).send(Buffer.isBuffer(body) ? body : await body);
+  };
 
   const schemaOf = <F, T>(route: ListRoute<F, T>) => ({
     tags: [route.tag],
