@@ -8,41 +8,32 @@ import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from './pl
 import { registerJsonBodies } from './platform/http/json-bodies.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
-import type { App, ModuleRoutes } from './platform/http/types.js';
+import type { App } from './platform/http/types.js';
 import { validatorCompiler } from './platform/http/validation.js';
+import { createPagedLists } from './platform/lists/paged-lists.js';
 import { createLogger, requestId } from './platform/logging.js';
-import { accountRoutes } from './modules/account/account.routes.js';
-import { adminRoutes } from './modules/admin/admin.routes.js';
-import { eventsRoutes } from './modules/events/events.routes.js';
-import { healthRoutes } from './modules/health/health.routes.js';
-import { oddsRoutes } from './modules/odds/odds.routes.js';
-import { referencesRoutes } from './modules/references/references.routes.js';
-import { tokensRoutes } from './modules/tokens/tokens.routes.js';
-import { trendsRoutes } from './modules/trends/trends.routes.js';
-import { docsRoutes } from './modules/docs/docs.routes.js';
-import { importRoutes } from './modules/import/import.routes.js';
-import { metricsRoutes } from './modules/metrics/metrics.routes.js';
+import { accountRoutes } from './modules/account/index.js';
+import { adminRoutes } from './modules/admin/index.js';
+import { registerAuthentication } from './modules/auth/index.js';
+import { docsRoutes } from './modules/docs/index.js';
+import { createEventsService, eventsRoutes } from './modules/events/index.js';
+import { healthRoutes } from './modules/health/index.js';
+import { createImportService, importRoutes } from './modules/import/index.js';
+import { metricsRoutes } from './modules/metrics/index.js';
+import { createOddsService, oddsRoutes } from './modules/odds/index.js';
+import { createReferencesService, referencesRoutes } from './modules/references/index.js';
+import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
+import { createTrendsService, trendsRoutes } from './modules/trends/index.js';
 
 export interface BuildAppOptions {
   /** Where the JSON log lines go (default stdout). Tests pass a buffer. */
   logStream?: DestinationStream;
 }
 
-const MODULES: ModuleRoutes[] = [
-  healthRoutes,
-  tokensRoutes,
-  accountRoutes,
-  referencesRoutes,
-  eventsRoutes,
-  oddsRoutes,
-  trendsRoutes,
-  adminRoutes,
-  importRoutes,
-  docsRoutes,
-  metricsRoutes,
-];
-
-/** Builds the HTTP app over a context. No I/O happens at import time; the caller listens. */
+/**
+ * Builds the HTTP app over a context. No I/O happens at import time, and building starts no
+ * background work (the context's owner does: serve.ts); the caller listens.
+ */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<App> {
   const logger: FastifyBaseLogger = createLogger(ctx.config.logLevel, options.logStream);
   const app: App = Fastify({
@@ -64,23 +55,40 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerClosingAnswer(app);
   registerResponseHeaders(app);
   registerMetrics(app);
-
-  app.decorateRequest('principal', null as never);
-  app.decorate('authenticate', async (request) => {
-    request.principal = await ctx.authenticator.authenticate(request.headers);
-  });
+  registerAuthentication(app, ctx.authenticator);
   // Callback-style hooks on every request: no promise allocated per hook on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
   });
 
-  await ctx.changes.start();
-  app.addHook('onClose', async () => ctx.changes.stop());
-
   await registerOpenApi(app);
-  for (const routes of MODULES) {
-    await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>(), ctx));
+  for (const routes of featureRoutes(ctx)) {
+    await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>()));
   }
   return app;
+}
+
+/**
+ * Every feature's routes, each given exactly the services it uses (built here, from the
+ * context), in the order the document lists them.
+ */
+function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
+  const { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys } = ctx;
+  const { db } = database;
+  const { adminToken } = config;
+  const lists = createPagedLists(readCache);
+  return [
+    (app) => healthRoutes(app, { db }),
+    (app) => tokensRoutes(app, { authenticator, tokens: createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config }) }),
+    (app) => accountRoutes(app),
+    (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),
+    (app) => eventsRoutes(app, { lists, events: createEventsService({ db, clock, keys }) }),
+    (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),
+    (app) => trendsRoutes(app, { lists, trends: createTrendsService({ db, keys }) }),
+    (app) => adminRoutes(app, { adminToken, clients }),
+    (app) => importRoutes(app, { adminToken, importer: createImportService({ database, clock, changes }) }),
+    (app) => docsRoutes(app),
+    (app) => metricsRoutes(app),
+  ];
 }

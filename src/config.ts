@@ -1,8 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 
-/** The only reader of process.env. Everything else receives a frozen, typed Config. */
+/**
+ * The only reader of process.env. Everything else receives a frozen, typed Config. Reading the
+ * configuration touches nothing else: no file is read or written here (see jwt-secret.ts for
+ * the one file a serving process creates).
+ */
 export interface Config {
   readonly nodeEnv: string;
   readonly host: string;
@@ -10,8 +12,13 @@ export interface Config {
   readonly databaseUrl: string;
   /** Directory for the SQLite file, the generated JWT secret and demo credentials. */
   readonly dataDir: string;
+  /** Accepted so that deployments can set it ahead of time; nothing uses Redis yet. */
   readonly redisUrl: string | undefined;
-  /** Newest first: tokens are signed with jwtSecrets[0] and verified with any of them. */
+  /**
+   * Newest first: tokens are signed with jwtSecrets[0] and verified with any of them. Empty
+   * when JWT_SECRET is unset outside production: a serving process then uses the secret kept
+   * in the data directory (jwt-secret.ts); commands that sign nothing need none.
+   */
   readonly jwtSecrets: readonly string[];
   readonly jwtIssuer: string;
   readonly jwtAudience: string;
@@ -59,8 +66,6 @@ export function loadConfig(env: Env = process.env): Config {
   if (problems.length > 0) {
     throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
-  const jwtSecret = jwtSecrets[0] ?? generatedJwtSecret(dataDir);
-
   return Object.freeze({
     nodeEnv,
     host: env.HOST ?? '127.0.0.1',
@@ -68,7 +73,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dataDir,
     redisUrl: nonEmpty(env.REDIS_URL),
-    jwtSecrets: Object.freeze([jwtSecret, ...jwtSecrets.slice(1)]),
+    jwtSecrets: Object.freeze(jwtSecrets),
     jwtIssuer: nonEmpty(env.JWT_ISSUER) ?? 'sports-data-api',
     jwtAudience: nonEmpty(env.JWT_AUDIENCE) ?? 'sports-data-api',
     accessTokenTtl,
@@ -94,17 +99,6 @@ function readJwtSecrets(env: Env, nodeEnv: string, problems: string[]): string[]
     }
   }
   return [current, ...previous];
-}
-
-/** Outside production a missing JWT_SECRET is generated once and kept in the data directory. */
-function generatedJwtSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
-  return secret;
 }
 
 function defaultDataDir(databaseUrl: string): string {

@@ -1,17 +1,18 @@
 import type { Config } from './config.js';
-import { createAuthenticator, type Authenticator } from './platform/auth/authenticate.js';
-import { createKeyring, type Keyring } from './platform/auth/keyring.js';
+import { type Background, createBackground } from './platform/background.js';
 import { type ChangeFeed, createChangeFeed } from './platform/cache/change-feed.js';
+import { createReadCache, type ReadCache } from './platform/cache/read-cache.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
-import { type ClientDirectory, createClientDirectory } from './modules/clients/client-directory.js';
-import { type ClientsService, createClientsService } from './modules/clients/clients.service.js';
-import { createKeyResolver, type KeyResolver } from './modules/references/key-resolver.js';
-import { createReadCache, type ReadCache } from './platform/cache/read-cache.js';
+import { type Authenticator, createAuthenticator, createKeyring, type Keyring } from './modules/auth/index.js';
+import { type ClientDirectory, type ClientsService, createClientDirectory, createClientsService } from './modules/clients/index.js';
+import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
+import { createPurgeJob } from './modules/tokens/index.js';
 
 /**
- * The composition root's services, shared by the HTTP app and the CLI. Feature modules build
- * their own services from these.
+ * The composition root's services, shared by the HTTP app (app.ts) and the CLI. Only the
+ * composition root knows the whole context: each service and each feature's routes are
+ * given exactly the dependencies they use.
  */
 export interface AppContext {
   readonly config: Config;
@@ -20,17 +21,24 @@ export interface AppContext {
   readonly changes: ChangeFeed;
   readonly keyring: Keyring;
   readonly clients: ClientsService;
+  /** Client accounts by id and API-key digest, cached and current ('clients' counter). */
   readonly directory: ClientDirectory;
   readonly authenticator: Authenticator;
   /** Sports-data reads, cached per data version (every import bumps it). */
   readonly readCache: ReadCache;
   readonly keys: KeyResolver;
+  /**
+   * The process's background jobs (change-feed polling, refresh-token purge). Started and
+   * stopped by whoever owns the context and serves with it; building an app starts nothing.
+   */
+  readonly background: Background;
 }
 
 export function createContext(deps: { config: Config; database: Database; clock?: Clock }): AppContext {
   const { config, database } = deps;
+  const { db } = database;
   const clock = deps.clock ?? systemClock;
-  const changes = createChangeFeed(database.db);
+  const changes = createChangeFeed(db);
   const keyring = createKeyring({
     secrets: config.jwtSecrets,
     issuer: config.jwtIssuer,
@@ -38,10 +46,11 @@ export function createContext(deps: { config: Config; database: Database; clock?
     ttlSeconds: config.accessTokenTtl,
     clock,
   });
-  const clients = createClientsService({ db: database.db, clock, changes });
-  const directory = createClientDirectory(clients.repository, changes);
-  const authenticator = createAuthenticator({ keyring, clients: directory });
+  const clients = createClientsService({ db, clock, changes });
+  const directory = createClientDirectory({ db, changes });
+  const authenticator = createAuthenticator({ keyring, accounts: directory });
   const readCache = createReadCache(changes);
-  const keys = createKeyResolver(database.db, readCache);
-  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys };
+  const keys = createKeyResolver({ db, cache: readCache });
+  const background = createBackground([changes, createPurgeJob({ db, clock })]);
+  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, background };
 }

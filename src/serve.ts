@@ -1,48 +1,51 @@
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type AppContext, createContext } from './context.js';
+import { withJwtSecret } from './jwt-secret.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrations.js';
 import type { App } from './platform/http/types.js';
-import { ensureDemoClient } from './modules/demo/demo-client.js';
-import { ensureDemoData } from './modules/demo/demo-data.js';
-import { schedulePurge } from './modules/tokens/tokens.purge.js';
+import { ensureDemoClient, ensureDemoData } from './modules/demo/index.js';
 
 export interface RunningServer {
   app: App;
   ctx: AppContext;
-  /** Stops listening, then closes the database. */
+  /** Stops listening, then the background jobs, then closes the database. */
   close(): Promise<void>;
 }
 
 /**
- * Migrate → (demo client and data) → buildApp → listen, with graceful shutdown on SIGINT and
- * SIGTERM. Used by `npm start` (src/server.ts) and by `sportsdata serve`, which passes its
- * config. Without a config it reads the environment and, on bad configuration, exits with the
- * message on stderr — start-up must refuse, not limp on.
+ * JWT secret (outside production, when unset) → migrate → context → app → background jobs →
+ * (demo client and data) → listen, with graceful shutdown on SIGINT and SIGTERM. Used by
+ * `npm start` (src/server.ts) and by `sportsdata serve`, which passes its config. Without a
+ * config it reads the environment and, on bad configuration, exits with the message on
+ * stderr — start-up must refuse, not limp on.
  */
-export async function startServer(config: Config = configOrExit()): Promise<RunningServer> {
+export async function startServer(given: Config = configOrExit()): Promise<RunningServer> {
+  const config = withJwtSecret(given);
   const database = openDatabase(config.databaseUrl);
   let app: App | undefined;
-  let stopPurge: (() => void) | undefined;
+  let ctx: AppContext | undefined;
+  let removeShutdown = () => {};
   const close = async () => {
-    stopPurge?.();
+    removeShutdown();
     await app?.close();
+    await ctx?.background.stop();
     await database.close();
   };
   try {
     await migrateToLatest(database.db);
-    const ctx = createContext({ config, database });
+    ctx = createContext({ config, database });
     app = await buildApp(ctx);
+    await ctx.background.start(app.log);
     await prepareFirstStart(app, ctx);
     const url = await app.listen({ host: config.host, port: config.port });
     // Which runtime serves matters to operators: the project supports Node 22, 24 and 26 only.
     app.log.info({ url, node_version: process.version, pid: process.pid }, 'serving');
-    stopPurge = schedulePurge(database.db, ctx.clock, (error) => app?.log.warn({ err: error }, 'refresh-token purge failed'));
-    installShutdown(app, close);
+    removeShutdown = installShutdown(app, close);
     return { app, ctx, close };
   } catch (error) {
-    // A failed start (port taken, database away) must not leave a pool holding the process open.
+    // A failed start (port taken, database away) must not leave a pool or a timer holding the process open.
     await close().catch(() => {});
     throw error;
   }
@@ -51,20 +54,27 @@ export async function startServer(config: Config = configOrExit()): Promise<Runn
 /** On an empty database: the demo client (credentials in a 0600 file, never in the log) and dataset. */
 async function prepareFirstStart(app: App, ctx: AppContext): Promise<void> {
   if (!ctx.config.demoData) return;
-  const credentialsFile = await ensureDemoClient(ctx);
+  const credentialsFile = await ensureDemoClient({ clients: ctx.clients, dataDir: ctx.config.dataDir });
   if (credentialsFile) app.log.info({ file: credentialsFile }, 'created the demo client; its credentials are in this file');
   const seeded = await ensureDemoData(ctx);
   if (seeded) app.log.info({ upserted: seeded }, 'generated the demo dataset');
 }
 
-function installShutdown(app: App, close: () => Promise<void>): void {
+/** Closes on SIGINT or SIGTERM, then exits. Returns a function that removes the handlers. */
+function installShutdown(app: App, close: () => Promise<void>): () => void {
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
     await close();
     process.exit(0);
   };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  const onSigint = () => void shutdown('SIGINT');
+  const onSigterm = () => void shutdown('SIGTERM');
+  process.once('SIGINT', onSigint);
+  process.once('SIGTERM', onSigterm);
+  return () => {
+    process.off('SIGINT', onSigint);
+    process.off('SIGTERM', onSigterm);
+  };
 }
 
 function configOrExit(): Config {

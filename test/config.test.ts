@@ -1,10 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { withJwtSecret } from '../src/jwt-secret.js';
 
 const GOOD_SECRET = 'a-jwt-secret-that-is-at-least-32-bytes-long';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -87,6 +88,34 @@ describe('configuration', () => {
     expect(message).toMatch(/PORT/);
     expect(message).toMatch(/DATABASE_URL/);
     expect(message).not.toContain('too-short-secret');
+  });
+
+  it('reads the environment and nothing else: without JWT_SECRET no secret is generated and no file is written', () => {
+    const fresh = join(dataDir, 'untouched');
+    const config = loadConfig({ DATA_DIR: fresh, DATABASE_URL: 'sqlite::memory:' });
+    expect(config.jwtSecrets).toEqual([]);
+    expect(existsSync(fresh)).toBe(false);
+  });
+
+  it('outside production a serving process generates the JWT secret once into DATA_DIR/jwt-secret (0600) and reuses it', () => {
+    const dir = join(dataDir, 'served');
+    const first = withJwtSecret(loadConfig({ DATA_DIR: dir, DATABASE_URL: 'sqlite::memory:' }));
+    const file = join(dir, 'jwt-secret');
+    expect(first.jwtSecrets).toHaveLength(1);
+    expect(Buffer.byteLength(first.jwtSecrets[0] ?? '', 'utf8')).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(file, 'utf8').trim()).toBe(first.jwtSecrets[0]);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(Object.isFrozen(first)).toBe(true);
+
+    const again = withJwtSecret(loadConfig({ DATA_DIR: dir, DATABASE_URL: 'sqlite::memory:' }));
+    expect(again.jwtSecrets).toEqual(first.jwtSecrets);
+  });
+
+  it('a configured JWT_SECRET is used as it is, and no file is written', () => {
+    const dir = join(dataDir, 'configured');
+    const config = load({ DATA_DIR: dir });
+    expect(withJwtSecret(config)).toBe(config);
+    expect(existsSync(dir)).toBe(false);
   });
 
   it('the real server exits with code 1 and a clear message, without a stack trace, on a bad JWT_SECRET', async () => {

@@ -6,8 +6,14 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** A clock that moves only when told to. */
+export interface ManualClock extends Clock {
+  advance(ms: number): void;
+  set(ms: number): void;
+}
+
 /** A clock for tests: starts at `start` and moves only when told to. */
-export function manualClock(start = Date.now()): Clock & { advance(ms: number): void; set(ms: number): void } {
+export function manualClock(start = Date.now()): ManualClock {
   let current = start;
   return {
     now: () => current,

@@ -1,17 +1,10 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectUnauthorized } from '../auth/auth-helpers.js';
 import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { expectError } from '../helpers/responses.js';
 
 const VALID = { name: 'Acme', tier: 'pro', auth_method: 'both' };
 const UNKNOWN_ID = '5b0e1c9e-0000-4000-8000-000000000000';
-
-function expectError(res: LightMyRequestResponse, status: number, code: string, details?: Array<{ field: string; rule: string }>): void {
-  expect(res.statusCode, res.body).toBe(status);
-  const { error } = res.json<{ error: { code: string; message: string; details?: unknown } }>();
-  expect(error.code).toBe(code);
-  if (details) expect(error.details).toEqual(expect.arrayContaining(details.map((d) => expect.objectContaining(d))));
-}
 
 describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
   let t: TestApp;
@@ -33,7 +26,7 @@ describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
     expectUnauthorized(await t.app.inject({ method: 'GET', url: '/admin/v1/clients', headers: wrong }), 'invalid_credentials');
     expectUnauthorized(await t.app.inject({ method: 'POST', url: '/admin/v1/clients', headers: wrong, payload: 'not json{' }), 'invalid_credentials');
     expectUnauthorized(await t.app.inject({ method: 'GET', url: `/admin/v1/clients/${clientId}`, headers: { authorization: 'Basic abc' } }), 'invalid_credentials');
-    expect(await t.ctx.clients.repository.count()).toBe(1);
+    expect(await t.ctx.clients.count()).toBe(1);
   });
 
   it('names an unknown tier or auth_method (422)', async () => {
@@ -73,9 +66,9 @@ describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
   });
 
   it('answers an unknown tenant_id with 404 and creates nothing', async () => {
-    const before = await t.ctx.clients.repository.count();
+    const before = await t.ctx.clients.count();
     expectError(await post({ ...VALID, tenant_id: UNKNOWN_ID }), 404, 'NOT_FOUND');
-    expect(await t.ctx.clients.repository.count()).toBe(before);
+    expect(await t.ctx.clients.count()).toBe(before);
   });
 
   it('refuses an empty PATCH, an unknown field and bad values (422)', async () => {
@@ -120,6 +113,6 @@ describe.each(DIALECTS)('admin API without ADMIN_TOKEN (%s)', (dialect) => {
         expectError(res, 404, 'NOT_FOUND');
       }
     }
-    expect(await t.ctx.clients.repository.count()).toBe(0);
+    expect(await t.ctx.clients.count()).toBe(0);
   });
 });

@@ -1,19 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCredential } from '../../src/platform/auth/credentials.js';
+import { generateCredential } from '../../src/modules/auth/credentials.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { expectError } from '../helpers/responses.js';
 import { accountWithApiKey, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf } from './auth-helpers.js';
 
 const JSON_ENDPOINTS = ['/v1/oauth/login', '/v1/auth/refresh', '/v1/oauth/refresh'];
-
-function expectError(res: LightMyRequestResponse, status: number, code: string): Record<string, unknown> {
-  expect(res.statusCode, res.body).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/json/);
-  const body = res.json<{ error: Record<string, unknown> }>();
-  expect(body.error).toMatchObject({ code, message: expect.any(String), request_id: expect.any(String) });
-  return body.error;
-}
 
 describe.each(DIALECTS)('bad input on the authentication endpoints (%s)', (dialect) => {
   let t: TestApp;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthMethod } from '../../src/platform/db/schema.js';
+import type { AuthMethod } from '../../src/modules/auth/index.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf } from './auth-helpers.js';

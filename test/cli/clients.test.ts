@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { type CliDatabase, cliDatabase, sportsdata } from './cli-helpers.js';
@@ -135,6 +138,18 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
     const result = await sportsdata({ ...db.env, DATABASE_URL: 'mysql://localhost/x' }, 'clients', 'list');
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/DATABASE_URL must start with/);
+  });
+
+  it('reads the configuration without writing files: no JWT secret is generated for a command that signs nothing', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-cli-untouched-'));
+    try {
+      const untouched = join(dataDir, 'data');
+      const result = await sportsdata({ DATABASE_URL: db.env.DATABASE_URL ?? '', DATA_DIR: untouched }, 'clients', 'list', '--json');
+      expect(result.code, result.stderr).toBe(0);
+      expect(existsSync(untouched)).toBe(false);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('migrate brings the database up to date; --help lists the commands', async () => {

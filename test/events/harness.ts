@@ -5,6 +5,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
 import { eventsFlowsDataset } from '../fixtures/events-flows.js';
+import { expectError, type Item, type PageBody } from '../helpers/responses.js';
 
 /** The shared setup of the events, odds and trends suites: an app, the fixture, a client. */
 export interface DataHarness {
@@ -14,19 +15,6 @@ export interface DataHarness {
   page<T = Item>(url: string, body: unknown): Promise<PageBody<T>>;
   /** Every id a request lists, following pages (largest allowed page size). */
   allIds(url: string, body: Record<string, unknown>, pageSize: number): Promise<number[]>;
-}
-
-export interface Item {
-  id: number;
-  [field: string]: unknown;
-}
-
-export interface PageBody<T = Item> {
-  results: T[];
-  total_count: number;
-  page: number;
-  page_size: number;
-  total_pages: number;
 }
 
 export async function setupData(dialect: DialectName): Promise<DataHarness> {
@@ -49,14 +37,6 @@ export async function setupData(dialect: DialectName): Promise<DataHarness> {
     }
   };
   return { t, post, page, allIds };
-}
-
-/** The error code and the fields `details` names. */
-export async function expectError(res: LightMyRequestResponse, status: number, code: string, field?: string): Promise<void> {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as { error: { code: string; details?: Array<{ field: string }> } };
-  expect(body.error.code).toBe(code);
-  if (field !== undefined) expect(body.error.details?.map((d) => d.field)).toContain(field);
 }
 
 /**
@@ -99,15 +79,15 @@ export async function expectPagingLaw(
   expect(defaults).toMatchObject({ page: 1, page_size: 20, total_count: total, total_pages: Math.ceil(total / 20) });
   expect(defaults.results.map((r) => r.id)).toEqual(expected.slice(0, 20));
 
-  await expectError(await h.post(url, { ...filters, page: 0 }), 422, 'VALIDATION_ERROR', 'page');
-  await expectError(await h.post(url, { ...filters, page_size: 0 }), 422, 'VALIDATION_ERROR', 'page_size');
-  await expectError(await h.post(url, { ...filters, page_size: maxPageSize + 1 }), 422, 'VALIDATION_ERROR', 'page_size');
+  expectError(await h.post(url, { ...filters, page: 0 }), 422, 'VALIDATION_ERROR', 'page');
+  expectError(await h.post(url, { ...filters, page_size: 0 }), 422, 'VALIDATION_ERROR', 'page_size');
+  expectError(await h.post(url, { ...filters, page_size: maxPageSize + 1 }), 422, 'VALIDATION_ERROR', 'page_size');
   const max = await h.page(url, { ...filters, page_size: maxPageSize });
   expect(max.results.length).toBe(Math.min(total, maxPageSize));
   for (const bad of [1.5, '2', null, true]) {
     const res = await h.post(url, { ...filters, page: bad });
     expect([400, 422], res.body).toContain(res.statusCode);
   }
-  await expectError(await h.post(url, { ...filters, page_size: 'ten' }), 400, 'BAD_REQUEST');
-  await expectError(await h.post(url, [filters]), 400, 'BAD_REQUEST');
+  expectError(await h.post(url, { ...filters, page_size: 'ten' }), 400, 'BAD_REQUEST');
+  expectError(await h.post(url, [filters]), 400, 'BAD_REQUEST');
 }

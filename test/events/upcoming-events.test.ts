@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { EVENTS } from '../fixtures/events-flows.js';
-import { type DataHarness, expectError, expectPagingLaw, setupData } from './harness.js';
+import { expectError } from '../helpers/responses.js';
+import { type DataHarness, expectPagingLaw, setupData } from './harness.js';
 
 const URL = '/v1/events/upcoming-events';
 
@@ -72,14 +73,14 @@ describe.each(DIALECTS)('POST /v1/events/upcoming-events (%s)', (dialect) => {
     });
 
     it('an unknown time zone is 422 naming timezone', async () => {
-      await expectError(await h.post(URL, { event_date: '2030-06-15', timezone: 'Mars/Olympus_Mons' }), 422, 'VALIDATION_ERROR', 'timezone');
-      await expectError(await h.post(URL, { timezone: '' }), 422, 'VALIDATION_ERROR', 'timezone');
-      await expectError(await h.post(URL, { timezone: 5 }), 400, 'BAD_REQUEST');
+      expectError(await h.post(URL, { event_date: '2030-06-15', timezone: 'Mars/Olympus_Mons' }), 422, 'VALIDATION_ERROR', 'timezone');
+      expectError(await h.post(URL, { timezone: '' }), 422, 'VALIDATION_ERROR', 'timezone');
+      expectError(await h.post(URL, { timezone: 5 }), 400, 'BAD_REQUEST');
     });
 
     it('a malformed event_date is 422 naming event_date', async () => {
       for (const bad of ['2030-6-15', '15/06/2030', '2030-02-30', '2030-06-15T00:00:00Z']) {
-        await expectError(await h.post(URL, { event_date: bad }), 422, 'VALIDATION_ERROR', 'event_date');
+        expectError(await h.post(URL, { event_date: bad }), 422, 'VALIDATION_ERROR', 'event_date');
       }
     });
   });
@@ -93,8 +94,8 @@ describe.each(DIALECTS)('POST /v1/events/upcoming-events (%s)', (dialect) => {
     });
 
     it('an unknown sport_id or league_id is 404, like an unknown key', async () => {
-      await expectError(await h.post(URL, { ...day, sport_id: 999 }), 404, 'NOT_FOUND');
-      await expectError(await h.post(URL, { ...day, league_id: 999 }), 404, 'NOT_FOUND');
+      expectError(await h.post(URL, { ...day, sport_id: 999 }), 404, 'NOT_FOUND');
+      expectError(await h.post(URL, { ...day, league_id: 999 }), 404, 'NOT_FOUND');
     });
 
     it('league_id, plain and qualified league_key', async () => {
@@ -113,13 +114,13 @@ describe.each(DIALECTS)('POST /v1/events/upcoming-events (%s)', (dialect) => {
     });
 
     it('an unknown key is 404, an ambiguous one 409', async () => {
-      await expectError(await h.post(URL, { ...day, league_key: 'no-such-league' }), 404, 'NOT_FOUND');
-      await expectError(await h.post(URL, { ...day, sport_key: 'curling' }), 404, 'NOT_FOUND');
-      await expectError(await h.post(URL, { ...day, league_key: 'premier-league' }), 409, 'AMBIGUOUS_LOOKUP');
+      expectError(await h.post(URL, { ...day, league_key: 'no-such-league' }), 404, 'NOT_FOUND');
+      expectError(await h.post(URL, { ...day, sport_key: 'curling' }), 404, 'NOT_FOUND');
+      expectError(await h.post(URL, { ...day, league_key: 'premier-league' }), 409, 'AMBIGUOUS_LOOKUP');
     });
 
     it('unknown fields are refused, not ignored', async () => {
-      await expectError(await h.post(URL, { ...day, leage_id: 10 }), 422, 'VALIDATION_ERROR', 'leage_id');
+      expectError(await h.post(URL, { ...day, leage_id: 10 }), 422, 'VALIDATION_ERROR', 'leage_id');
     });
   });
 

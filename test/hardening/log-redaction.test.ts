@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateCredential } from '../../src/platform/auth/credentials.js';
+import { generateCredential } from '../../src/modules/auth/index.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';

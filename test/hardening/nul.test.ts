@@ -37,12 +37,12 @@ describe.each(DIALECTS)('U+0000 in text inputs (%s)', (dialect) => {
     h.t.app.inject({ method, url, headers: adminHeaders, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
 
   it('a client name with a NUL is 422 naming the name, and creates nothing', async () => {
-    const before = await h.t.ctx.clients.repository.count();
+    const before = await h.t.ctx.clients.count();
     for (const name of [`a${NUL}b`, NUL, `${NUL} `, `Acme${NUL}`]) {
       expectCode(await admin('POST', '/admin/v1/clients', { name, tier: 'pro', auth_method: 'both' }), 422, 'VALIDATION_ERROR', 'name');
     }
     expectCode(await admin('POST', '/admin/v1/clients', { name: 'Acme', tier: 'pro', auth_method: 'both', tenant_id: `${NUL}` }), 422, 'VALIDATION_ERROR', 'tenant_id');
-    expect(await h.t.ctx.clients.repository.count()).toBe(before);
+    expect(await h.t.ctx.clients.count()).toBe(before);
   });
 
   it('a client_id with a NUL, or any other non-UUID, in an admin path is 404 on every client route', async () => {

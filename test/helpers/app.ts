@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type AppContext, createContext } from '../../src/context.js';
-import { type Clock, manualClock } from '../../src/platform/clock.js';
+import { type ManualClock, manualClock } from '../../src/platform/clock.js';
 import { type Database, type DialectName, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrations.js';
 import type { App } from '../../src/platform/http/types.js';
@@ -21,7 +21,8 @@ export interface TestApp {
   app: App;
   ctx: AppContext;
   config: Config;
-  clock: ReturnType<typeof manualClock>;
+  /** The clock the app runs on: setting it moves the app's time. */
+  clock: ManualClock;
   database: Database;
   /** Everything the app logged, one JSON object per line. */
   logs(): string;
@@ -32,7 +33,8 @@ export interface TestAppOptions {
   dialect: DialectName;
   /** Extra environment for loadConfig (JWT_SECRET and ADMIN_TOKEN are set by default). */
   env?: Record<string, string>;
-  clock?: Clock;
+  /** The app's clock (default: a manual clock starting now). */
+  clock?: ManualClock;
 }
 
 /** A fresh database (in-memory SQLite, or a new PostgreSQL database), migrated, behind the real app. */
@@ -48,8 +50,8 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
   });
   const database = openDatabase(url, { poolSize: 20 });
   await migrateToLatest(database.db);
-  const clock = manualClock(Date.now());
-  const ctx = createContext({ config, database, clock: options.clock ?? clock });
+  const clock = options.clock ?? manualClock(Date.now());
+  const ctx = createContext({ config, database, clock });
   const lines: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -58,6 +60,8 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     },
   });
   const app = await buildApp(ctx, { logStream });
+  // As a serving process does: the context's owner runs its background jobs.
+  await ctx.background.start(app.log);
   await app.ready();
   // Every response a test receives through app.inject is checked against the OpenAPI document.
   validateResponses(app);
@@ -70,13 +74,35 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     logs: () => lines.join(''),
     async close() {
       await app.close();
+      await ctx.background.stop();
       await database.close();
       await drop();
     },
   };
 }
 
-async function freshDatabaseUrl(dialect: DialectName): Promise<{ url: string; drop: () => Promise<void> }> {
+export interface TestDatabase {
+  database: Database;
+  /** Closes the connection and drops the database. */
+  close(): Promise<void>;
+}
+
+/** A fresh, migrated database without an app, for tests of the building blocks under it. */
+export async function openTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  const { url, drop } = await freshDatabaseUrl(dialect);
+  const database = openDatabase(url);
+  await migrateToLatest(database.db);
+  return {
+    database,
+    async close() {
+      await database.close();
+      await drop();
+    },
+  };
+}
+
+/** A fresh database: in-memory SQLite, or a new database on the test PostgreSQL server. */
+export async function freshDatabaseUrl(dialect: DialectName): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') return { url: 'sqlite::memory:', drop: async () => {} };
   const serverUrl = inject('postgresUrl');
   const name = `test_${randomBytes(6).toString('hex')}`;

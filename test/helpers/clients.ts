@@ -1,4 +1,4 @@
-import type { AuthMethod, Tier } from '../../src/platform/db/schema.js';
+import type { AuthMethod, Tier } from '../../src/modules/auth/index.js';
 import type { TestApp } from './app.js';
 
 export interface OnboardedClient {

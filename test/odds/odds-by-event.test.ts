@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { ODDS } from '../fixtures/events-flows.js';
-import { type DataHarness, expectError, expectPagingLaw, setupData } from '../events/harness.js';
+import { type DataHarness, expectPagingLaw, setupData } from '../events/harness.js';
+import { expectError } from '../helpers/responses.js';
 
 const URL = '/v1/odds/upcoming-odds-by-event';
 
@@ -53,10 +54,10 @@ describe.each(DIALECTS)('POST /v1/odds/upcoming-odds-by-event (%s)', (dialect) =
   });
 
   it('event_id is required (422) and an unknown event is 404', async () => {
-    await expectError(await h.post(URL, {}), 422, 'VALIDATION_ERROR', 'event_id');
-    await expectError(await h.post(URL, { page: 1 }), 422, 'VALIDATION_ERROR', 'event_id');
-    await expectError(await h.post(URL, { event_id: 424242 }), 404, 'NOT_FOUND');
-    await expectError(await h.post(URL, { event_id: '5001' }), 400, 'BAD_REQUEST');
+    expectError(await h.post(URL, {}), 422, 'VALIDATION_ERROR', 'event_id');
+    expectError(await h.post(URL, { page: 1 }), 422, 'VALIDATION_ERROR', 'event_id');
+    expectError(await h.post(URL, { event_id: 424242 }), 404, 'NOT_FOUND');
+    expectError(await h.post(URL, { event_id: '5001' }), 400, 'BAD_REQUEST');
   });
 
   it('an event without odds is an empty list, not a 404', async () => {
@@ -74,7 +75,7 @@ describe.each(DIALECTS)('POST /v1/odds/upcoming-odds-by-event (%s)', (dialect) =
       expect(await ids({ event_id: 5001, operator_keys: ['fanduel'] })).toEqual(oddsOf(5001, (o) => o.operator_id === 2));
       expect(await ids({ event_id: 5001, operator_keys: ['BetMGM', 'draftkings'] })).toEqual(oddsOf(5001, (o) => o.operator_id !== 2));
       expect(await ids({ event_id: 5001, operator_ids: [1], operator_keys: ['fanduel'] })).toEqual(oddsOf(5001, (o) => o.operator_id === 1));
-      await expectError(await h.post(URL, { event_id: 5001, operator_keys: ['no-such-book'] }), 404, 'NOT_FOUND');
+      expectError(await h.post(URL, { event_id: 5001, operator_keys: ['no-such-book'] }), 404, 'NOT_FOUND');
     });
 
     it('betting_market_ids, combined with operators', async () => {
@@ -90,8 +91,8 @@ describe.each(DIALECTS)('POST /v1/odds/upcoming-odds-by-event (%s)', (dialect) =
     });
 
     it('a wrongly typed filter is 400', async () => {
-      await expectError(await h.post(URL, { event_id: 5001, operator_ids: 2 }), 400, 'BAD_REQUEST');
-      await expectError(await h.post(URL, { event_id: 5001, operator_ids: ['x'] }), 400, 'BAD_REQUEST');
+      expectError(await h.post(URL, { event_id: 5001, operator_ids: 2 }), 400, 'BAD_REQUEST');
+      expectError(await h.post(URL, { event_id: 5001, operator_ids: ['x'] }), 400, 'BAD_REQUEST');
     });
   });
 });

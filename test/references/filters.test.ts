@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { LEAGUE, SPORT } from '../fixtures/references.js';
-import { expectError, idsOf, type ReferencesHarness, setupReferences } from './setup.js';
+import { expectError } from '../helpers/responses.js';
+import { idsOf, type ReferencesHarness, setupReferences } from './setup.js';
 
 describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (dialect) => {
   let h: ReferencesHarness;

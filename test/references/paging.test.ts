@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { LEAGUE } from '../fixtures/references.js';
-import { expectError, idsOf, type ReferencesHarness, setupReferences } from './setup.js';
+import { expectError } from '../helpers/responses.js';
+import { idsOf, type ReferencesHarness, setupReferences } from './setup.js';
 
 const ENDPOINTS = ['sports', 'leagues', 'teams', 'players', 'operators', 'betting-markets'] as const;
 

@@ -4,15 +4,8 @@ import type { DialectName } from '../../src/platform/db/database.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
+import type { Item, PageBody } from '../helpers/responses.js';
 import { type ReferenceDataset, referenceDataset } from '../fixtures/references.js';
-
-export interface PageBody<T = Record<string, unknown>> {
-  results: Array<T & { id: number }>;
-  total_count: number;
-  page: number;
-  page_size: number;
-  total_pages: number;
-}
 
 export interface ReferencesHarness {
   t: TestApp;
@@ -21,7 +14,7 @@ export interface ReferencesHarness {
   /** GET with the client's API key. */
   get(url: string): Promise<LightMyRequestResponse>;
   /** GET that must answer 200; returns the page. */
-  page<T = Record<string, unknown>>(url: string): Promise<PageBody<T>>;
+  page<T = Item>(url: string): Promise<PageBody<T>>;
   /** The ids of every item a filtered list has, walking all its pages. */
   allIds(url: string): Promise<number[]>;
 }
@@ -33,7 +26,7 @@ export async function setupReferences(dialect: DialectName): Promise<ReferencesH
   await importDataset(t, { ...data });
   const { apiKey } = await onboardClient(t);
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
-  const page = async <T>(url: string): Promise<PageBody<T>> => {
+  const page = async <T = Item>(url: string): Promise<PageBody<T>> => {
     const res = await get(url);
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
@@ -58,11 +51,3 @@ export async function setupReferences(dialect: DialectName): Promise<ReferencesH
 
 /** Ids in the stable order of every list. */
 export const idsOf = (rows: ReadonlyArray<{ id: number }>): number[] => rows.map((r) => r.id).sort((a, b) => a - b);
-
-/** An error response in the shape of DESIGN §3 with this code. */
-export function expectError(res: LightMyRequestResponse, status: number, code: string): Record<string, unknown> {
-  expect(res.statusCode, res.body).toBe(status);
-  const body = res.json() as { error: Record<string, unknown> };
-  expect(body.error).toMatchObject({ code, message: expect.any(String), request_id: expect.any(String) });
-  return body.error;
-}

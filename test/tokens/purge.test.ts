@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { digest, generateCredential } from '../../src/platform/auth/credentials.js';
+import { digest, generateCredential } from '../../src/modules/auth/credentials.js';
 import { PURGE_GRACE_MS, purgeExpiredRefreshTokens } from '../../src/modules/tokens/tokens.purge.js';
 import { apiKeyLogin, expectUnauthorized, pairOf, refresh } from '../auth/auth-helpers.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';

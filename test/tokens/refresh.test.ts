@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { digest, generateCredential } from '../../src/platform/auth/credentials.js';
+import { digest, generateCredential } from '../../src/modules/auth/credentials.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 import {

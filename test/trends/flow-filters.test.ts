@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { type DataHarness, expectError, setupData } from '../events/harness.js';
+import { type DataHarness, setupData } from '../events/harness.js';
+import { expectError } from '../helpers/responses.js';
 import {
   flowIds,
   hitRateBetween,
@@ -46,7 +47,7 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
     });
     it('an id wins over a key; an unknown key is 404', async () => {
       await expectFilter({ sport_ids: [1], sport_key: 'soccer' }, flowIds(inSports(1)));
-      await expectError(await h.post(MIXED_URL, { sport_key: 'curling' }), 404, 'NOT_FOUND');
+      expectError(await h.post(MIXED_URL, { sport_key: 'curling' }), 404, 'NOT_FOUND');
     });
   });
 
@@ -59,9 +60,9 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
       await expectFilter({ league_key: 'england.premier-league' }, flowIds(inLeagues(20)));
     });
     it('an ambiguous key is 409, unless an id is given; an unknown key is 404', async () => {
-      await expectError(await h.post(MIXED_URL, { league_key: 'premier-league' }), 409, 'AMBIGUOUS_LOOKUP');
+      expectError(await h.post(MIXED_URL, { league_key: 'premier-league' }), 409, 'AMBIGUOUS_LOOKUP');
       await expectFilter({ league_id: 21, league_key: 'premier-league' }, flowIds(inLeagues(21)));
-      await expectError(await h.post(FLOWS_URL, { league_key: 'no-such-league' }), 404, 'NOT_FOUND');
+      expectError(await h.post(FLOWS_URL, { league_key: 'no-such-league' }), 404, 'NOT_FOUND');
     });
   });
 
@@ -82,8 +83,8 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
     });
     it('id over key, 409 for an ambiguous key, 404 for an unknown one', async () => {
       await expectFilter({ team_id: 210, team_key: 'united' }, flowIds(withTeams(210)));
-      await expectError(await h.post(MIXED_URL, { team_key: 'united' }), 409, 'AMBIGUOUS_LOOKUP');
-      await expectError(await h.post(MIXED_URL, { team_key: 'nba.united' }), 404, 'NOT_FOUND');
+      expectError(await h.post(MIXED_URL, { team_key: 'united' }), 409, 'AMBIGUOUS_LOOKUP');
+      expectError(await h.post(MIXED_URL, { team_key: 'nba.united' }), 404, 'NOT_FOUND');
     });
   });
 
@@ -98,7 +99,7 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
       await expectFilter({ player_ids: [1000, 1002] }, flowIds(withPlayers(1000, 1002)));
     });
     it('a qualified key settles an ambiguous one; id over key', async () => {
-      await expectError(await h.post(MIXED_URL, { player_key: 'smith' }), 409, 'AMBIGUOUS_LOOKUP');
+      expectError(await h.post(MIXED_URL, { player_key: 'smith' }), 409, 'AMBIGUOUS_LOOKUP');
       await expectFilter({ player_key: 'knicks.smith' }, flowIds(withPlayers(1003)));
       await expectFilter({ player_id: 1004, player_key: 'smith' }, flowIds(withPlayers(1004)));
     });
@@ -116,13 +117,13 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
     await expectFilter({ bet_type: 'single' }, flowIds(ofBetType('single')));
     await expectFilter({ bet_type: 'singles' }, flowIds(ofBetType('single')));
     expect(await facts({ bet_type: 'parlay' })).toEqual(flowIds(ofType('fact'), ofBetType('parlay')));
-    await expectError(await h.post(MIXED_URL, { bet_type: 'teaser' }), 422, 'VALIDATION_ERROR', 'bet_type');
+    expectError(await h.post(MIXED_URL, { bet_type: 'teaser' }), 422, 'VALIDATION_ERROR', 'bet_type');
   });
 
   it('likelihood_type', async () => {
     await expectFilter({ likelihood_type: 'possible' }, flowIds(ofLikelihood('possible')));
     expect(await facts({ likelihood_type: 'longshot' })).toEqual(flowIds(ofType('fact'), ofLikelihood('longshot')));
-    await expectError(await h.post(MIXED_URL, { likelihood_type: 'sure' }), 422, 'VALIDATION_ERROR', 'likelihood_type');
+    expectError(await h.post(MIXED_URL, { likelihood_type: 'sure' }), 422, 'VALIDATION_ERROR', 'likelihood_type');
   });
 
   it('hit-rate thresholds, inclusive, in percent', async () => {
@@ -130,10 +131,10 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
     await expectFilter({ max_hit_rate_threshold: 30 }, flowIds(hitRateBetween(0, 30)));
     await expectFilter({ min_hit_rate_threshold: 30, max_hit_rate_threshold: 60.5 }, flowIds(hitRateBetween(30, 60.5)));
     expect(await mixed({ min_hit_rate_threshold: 0, max_hit_rate_threshold: 100 })).toEqual(EVERY_FLOW);
-    await expectError(await h.post(MIXED_URL, { min_hit_rate_threshold: 101 }), 422, 'VALIDATION_ERROR', 'min_hit_rate_threshold');
-    await expectError(await h.post(MIXED_URL, { max_hit_rate_threshold: -1 }), 422, 'VALIDATION_ERROR', 'max_hit_rate_threshold');
-    await expectError(await h.post(MIXED_URL, { min_hit_rate_threshold: 60, max_hit_rate_threshold: 40 }), 422, 'VALIDATION_ERROR', 'min_hit_rate_threshold');
-    await expectError(await h.post(MIXED_URL, { min_hit_rate_threshold: '50' }), 400, 'BAD_REQUEST');
+    expectError(await h.post(MIXED_URL, { min_hit_rate_threshold: 101 }), 422, 'VALIDATION_ERROR', 'min_hit_rate_threshold');
+    expectError(await h.post(MIXED_URL, { max_hit_rate_threshold: -1 }), 422, 'VALIDATION_ERROR', 'max_hit_rate_threshold');
+    expectError(await h.post(MIXED_URL, { min_hit_rate_threshold: 60, max_hit_rate_threshold: 40 }), 422, 'VALIDATION_ERROR', 'min_hit_rate_threshold');
+    expectError(await h.post(MIXED_URL, { min_hit_rate_threshold: '50' }), 400, 'BAD_REQUEST');
   });
 
   describe('event start date range', () => {
@@ -150,9 +151,9 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
       await expectFilter({ event_start_date_from: '2030-06-15T12:00:00+02:00', event_start_date_to: '2030-06-15T14:00:00-04:00' }, expected);
     });
     it('a malformed or inverted range is 422', async () => {
-      await expectError(await h.post(MIXED_URL, { event_start_date_from: '2030-13-01' }), 422, 'VALIDATION_ERROR', 'event_start_date_from');
-      await expectError(await h.post(MIXED_URL, { event_start_date_to: 'tomorrow' }), 422, 'VALIDATION_ERROR', 'event_start_date_to');
-      await expectError(
+      expectError(await h.post(MIXED_URL, { event_start_date_from: '2030-13-01' }), 422, 'VALIDATION_ERROR', 'event_start_date_from');
+      expectError(await h.post(MIXED_URL, { event_start_date_to: 'tomorrow' }), 422, 'VALIDATION_ERROR', 'event_start_date_to');
+      expectError(
         await h.post(MIXED_URL, { event_start_date_from: '2030-06-16', event_start_date_to: '2030-06-15' }),
         422,
         'VALIDATION_ERROR',
@@ -170,7 +171,7 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
 
   it('an empty array is no filter; unknown fields are refused', async () => {
     expect(await mixed({ team_ids: [], sport_ids: [] })).toEqual(EVERY_FLOW);
-    await expectError(await h.post(MIXED_URL, { sports_ids: [1] }), 422, 'VALIDATION_ERROR', 'sports_ids');
-    await expectError(await h.post(MIXED_URL, { team_ids: '100' }), 400, 'BAD_REQUEST');
+    expectError(await h.post(MIXED_URL, { sports_ids: [1] }), 422, 'VALIDATION_ERROR', 'sports_ids');
+    expectError(await h.post(MIXED_URL, { team_ids: '100' }), 400, 'BAD_REQUEST');
   });
 });

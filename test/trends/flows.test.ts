@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { importDataset } from '../helpers/data.js';
 import { FLOWS } from '../fixtures/events-flows.js';
-import { type DataHarness, expectError, expectPagingLaw, type Item, setupData } from '../events/harness.js';
+import { type DataHarness, expectPagingLaw, setupData } from '../events/harness.js';
+import { expectError, type Item } from '../helpers/responses.js';
 import { flowIds, inLeagues, ofType } from './expected.js';
 
 const FLOWS_URL = '/v1/trends/flows';
@@ -108,7 +109,7 @@ describe.each(DIALECTS)('POST /v1/trends/flows and /v1/trends/mixed-flows (%s)',
     }
     const fun = await flows(FLOWS_URL, { flow_type: 'fun', league_id: 10 });
     expect(fun.every((f) => f.flow_type === 'fun')).toBe(true);
-    await expectError(await h.post(FLOWS_URL, { flow_type: 'rumour' }), 422, 'VALIDATION_ERROR', 'flow_type');
+    expectError(await h.post(FLOWS_URL, { flow_type: 'rumour' }), 422, 'VALIDATION_ERROR', 'flow_type');
   });
 
   it('mixed-flows narrows to one type when flow_type is given', async () => {

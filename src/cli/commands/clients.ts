@@ -1,13 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
-import type { ClientAccount } from '../../modules/clients/clients.repository.js';
-import {
-  CLIENTS_PAGE_SIZE_MAX,
-  NAME_MAX_LENGTH,
-  clientView,
-  clientWithCredentialsView,
-  createdClientView,
-} from '../../modules/admin/admin.schemas.js';
-import { AUTH_METHODS, type AuthMethod, TIERS, type Tier } from '../../platform/db/schema.js';
+import { CLIENTS_PAGE_SIZE_MAX, NAME_MAX_LENGTH, clientView, clientWithCredentialsView, createdClientView } from '../../modules/admin/index.js';
+import { AUTH_METHODS, type AuthMethod, type ClientAccount, TIERS, type Tier } from '../../modules/auth/index.js';
 import { DEFAULT_PAGE_SIZE, pageOf } from '../../platform/pagination.js';
 import { type Cli, fields, integerIn, type RegisterCommands, table } from '../runtime.js';
 

@@ -1,6 +1,5 @@
 import { InvalidArgumentError } from 'commander';
-import { DEFAULT_SEED } from '../../modules/demo/generator/index.js';
-import { hasNoSportsData, loadDemoData } from '../../modules/demo/demo-data.js';
+import { DEFAULT_SEED, hasNoSportsData, loadDemoData } from '../../modules/demo/index.js';
 import { integerIn, type RegisterCommands } from '../runtime.js';
 import { printCounts } from './import.js';
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { createImportService } from '../../modules/import/import.service.js';
+import { createImportService } from '../../modules/import/index.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Cli, type RegisterCommands, table } from '../runtime.js';
 

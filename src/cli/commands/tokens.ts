@@ -1,4 +1,4 @@
-import { purgeExpiredRefreshTokens } from '../../modules/tokens/tokens.purge.js';
+import { purgeExpiredRefreshTokens } from '../../modules/tokens/index.js';
 import type { RegisterCommands } from '../runtime.js';
 
 /** `sportsdata tokens purge`: deletes refresh tokens expired for over a day (serve does it hourly). */

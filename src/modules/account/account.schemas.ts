@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { AUTH_METHODS, TIERS } from '../../platform/db/schema.js';
+import { AUTH_METHODS, TIERS } from '../auth/index.js';
 
 /** GET /v1/account/config: the account as it is now (not as the access token saw it). */
 export const AccountConfig = Type.Object(

@@ -1,8 +1,9 @@
-import { adminGuard } from '../../platform/auth/admin.js';
 import { ApiError } from '../../platform/errors.js';
 import { ADMIN_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
+import { adminGuard } from '../auth/index.js';
+import type { ClientsService } from '../clients/index.js';
 import {
   Client,
   ClientParams,
@@ -26,9 +27,9 @@ const NO_STORE = { 'cache-control': 'no-store' };
  * Client onboarding and management for operators (DESIGN.md §6), over the same ClientsService
  * as the CLI. Every change bumps the change feed, so it takes effect on the next request.
  */
-export const adminRoutes: ModuleRoutes = async (app, ctx) => {
+export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients: ClientsService }> = async (app, { adminToken, clients }) => {
   // Without ADMIN_TOKEN every route here answers 404: the admin API does not exist.
-  app.addHook('onRequest', adminGuard(ctx.config.adminToken));
+  app.addHook('onRequest', adminGuard(adminToken));
 
   app.post(
     '/admin/v1/clients',
@@ -44,7 +45,7 @@ export const adminRoutes: ModuleRoutes = async (app, ctx) => {
     },
     async (request, reply) => {
       const { name, tier, auth_method, tenant_id } = request.body;
-      const { account, credentials } = await ctx.clients.create({ name, tier, authMethod: auth_method, tenantId: tenant_id });
+      const { account, credentials } = await clients.create({ name, tier, authMethod: auth_method, tenantId: tenant_id });
       return reply.code(201).headers(NO_STORE).send(createdClientView(account, credentials));
     },
   );
@@ -55,7 +56,7 @@ export const adminRoutes: ModuleRoutes = async (app, ctx) => {
       schema: { tags, security, summary: 'List client accounts', description: 'Oldest first.', querystring: ClientsQuery, response: { 200: ClientsPage } },
     },
     async (request) => {
-      const { accounts, total } = await ctx.clients.list(request.query.page, request.query.page_size);
+      const { accounts, total } = await clients.list(request.query.page, request.query.page_size);
       return pageOf(accounts.map(clientView), total, request.query);
     },
   );
@@ -63,7 +64,7 @@ export const adminRoutes: ModuleRoutes = async (app, ctx) => {
   app.get(
     '/admin/v1/clients/:client_id',
     { schema: { tags, security, summary: 'Get a client account', params: ClientParams, response: { 200: Client } } },
-    async (request) => clientView(await ctx.clients.get(request.params.client_id)),
+    async (request) => clientView(await clients.get(request.params.client_id)),
   );
 
   app.patch(
@@ -86,7 +87,7 @@ export const adminRoutes: ModuleRoutes = async (app, ctx) => {
           details: [{ field: 'body', rule: 'minProperties' }],
         });
       }
-      const account = await ctx.clients.update(request.params.client_id, { authMethod: auth_method, tier, disabled });
+      const account = await clients.update(request.params.client_id, { authMethod: auth_method, tier, disabled });
       return clientView(account);
     },
   );
@@ -106,7 +107,7 @@ export const adminRoutes: ModuleRoutes = async (app, ctx) => {
       },
     },
     async (request, reply) => {
-      const { account, credentials } = await ctx.clients.rotateCredentials(request.params.client_id);
+      const { account, credentials } = await clients.rotateCredentials(request.params.client_id);
       return reply.headers(NO_STORE).send(clientWithCredentialsView(account, credentials));
     },
   );

@@ -1,9 +1,8 @@
 import { type Static, Type } from 'typebox';
-import type { ClientAccount } from '../clients/clients.repository.js';
-import type { ClientCredentials } from '../clients/clients.service.js';
-import { AUTH_METHODS, TIERS } from '../../platform/db/schema.js';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { Label } from '../../platform/wire.js';
+import { iso, Label } from '../../shared/wire.js';
+import { AUTH_METHODS, type ClientAccount, TIERS } from '../auth/index.js';
+import type { ClientCredentials } from '../clients/index.js';
 
 /** Client names are labels for operators: 1 to 200 characters, not only blanks, no U+0000 (PostgreSQL text cannot hold it). */
 export const NAME_MAX_LENGTH = 200;
@@ -81,8 +80,6 @@ export const ClientsQuery = Type.Object(pagingProperties(CLIENTS_PAGE_SIZE_MAX),
 
 // The mapping from accounts to the wire shapes, shared by the admin API and the CLI so both
 // print the same JSON.
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 export function clientView(account: ClientAccount): ClientView {
   return {

@@ -1,52 +1,36 @@
+import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
-import { LruCache } from '../../platform/cache/lru.js';
-import type { ClientAccount, ClientsRepository } from './clients.repository.js';
+import { approximateSize } from '../../platform/cache/size.js';
+import { createVersionedCache } from '../../platform/cache/versioned-cache.js';
+import type { Schema } from '../../platform/db/schema.js';
+import type { AccountLookup, ClientAccount } from '../auth/index.js';
+import { createClientsRepository } from './clients.repository.js';
 
 /**
  * Read-through cache of client accounts, by id (Bearer calls) and by API key digest
- * (X-API-Key calls), so that authenticating a call costs no database round trip.
- * Any change to any client drops the whole cache: on this node at once, on other nodes at
- * their next change-feed poll. A disabled client or a new auth_method therefore takes effect
- * on the next request instead of after a TTL.
+ * (X-API-Key calls), so that authenticating a call costs no database round trip. It follows
+ * the 'clients' counter like the read caches follow 'data': any change to any client drops it
+ * (on this node at once, elsewhere at the next change-feed poll), so a disabled client or a
+ * new auth_method takes effect on the next request instead of after a TTL.
  */
-export interface ClientDirectory {
-  byId(id: string): Promise<ClientAccount | undefined>;
-  byApiKeyDigest(apiKeyDigest: string): Promise<ClientAccount | undefined>;
-  invalidate(): void;
-}
+export type ClientDirectory = AccountLookup;
 
-const CAPACITY = 50_000;
+/** Per index: tens of thousands of accounts (an account is well under 1 KB). */
+const BUDGET_BYTES = 32 * 1024 * 1024;
 
-export function createClientDirectory(repository: ClientsRepository, changes: ChangeFeed): ClientDirectory {
+export function createClientDirectory(deps: { db: Kysely<Schema>; changes: ChangeFeed }): ClientDirectory {
+  const repository = createClientsRepository(deps.db);
   // `null` remembers "no such client", so that unknown keys do not each cost a query.
-  const byId = new LruCache<string, ClientAccount | null>(CAPACITY);
-  const byDigest = new LruCache<string, ClientAccount | null>(CAPACITY);
-  let generation = 0;
-
-  const invalidate = () => {
-    generation += 1;
-    byId.clear();
-    byDigest.clear();
+  const index = (load: (key: string) => Promise<ClientAccount | undefined>) => {
+    const cache = createVersionedCache<ClientAccount | null>({ changes: deps.changes, follows: 'clients', budgetBytes: BUDGET_BYTES, sizeOf: approximateSize });
+    return async (key: string): Promise<ClientAccount | undefined> => {
+      const hit = cache.peek(key);
+      const account = hit !== undefined ? hit : await cache.get(key, async () => (await load(key)) ?? null);
+      return account ?? undefined;
+    };
   };
-  changes.onChange('clients', invalidate);
-
-  async function readThrough(
-    cache: LruCache<string, ClientAccount | null>,
-    key: string,
-    load: (key: string) => Promise<ClientAccount | undefined>,
-  ): Promise<ClientAccount | undefined> {
-    const hit = cache.get(key);
-    if (hit !== undefined) return hit ?? undefined;
-    const seen = generation;
-    const account = await load(key);
-    // A change that landed while we were loading may have made this row stale: don't keep it.
-    if (seen === generation) cache.set(key, account ?? null);
-    return account;
-  }
-
   return {
-    byId: (id) => readThrough(byId, id, (key) => repository.findById(key)),
-    byApiKeyDigest: (digest) => readThrough(byDigest, digest, (key) => repository.findByApiKeyDigest(key)),
-    invalidate,
+    byId: index((id) => repository.findById(id)),
+    byApiKeyDigest: index((digest) => repository.findByApiKeyDigest(digest)),
   };
 }

@@ -1,21 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { AuthMethod, ClientsTable, Schema, Tier } from '../../platform/db/schema.js';
+import type { ClientsTable, Schema } from '../../platform/db/schema.js';
+import { type AuthMethod, type ClientAccount, isAuthMethod, isTier, type Tier } from '../auth/index.js';
 
 export type ClientRow = Selectable<ClientsTable>;
-
-/** A client account as the rest of the code sees it. */
-export interface ClientAccount {
-  id: string;
-  tenantId: string;
-  name: string;
-  tier: Tier;
-  authMethod: AuthMethod;
-  disabled: boolean;
-  apiKeyDigest: string;
-  clientSecretDigest: string;
-  createdAt: number;
-  updatedAt: number;
-}
 
 export interface ClientPatch {
   authMethod?: AuthMethod;
@@ -26,6 +13,8 @@ export interface ClientPatch {
 }
 
 export function toAccount(row: ClientRow): ClientAccount {
+  // The columns are plain text: a value outside the vocabulary is a broken row, not a tier.
+  if (!isTier(row.tier) || !isAuthMethod(row.auth_method)) throw new Error(`client ${row.id} has an unknown tier or auth_method`);
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -50,11 +39,6 @@ export function createClientsRepository(db: Kysely<Schema>) {
     async findByApiKeyDigest(apiKeyDigest: string): Promise<ClientAccount | undefined> {
       const row = await db.selectFrom('clients').selectAll().where('api_key_digest', '=', apiKeyDigest).executeTakeFirst();
       return row && toAccount(row);
-    },
-
-    async tenantExists(id: string): Promise<boolean> {
-      const row = await db.selectFrom('tenants').select('id').where('id', '=', id).executeTakeFirst();
-      return row !== undefined;
     },
 
     async count(): Promise<number> {

@@ -2,11 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
-import type { AuthMethod, Schema, Tier } from '../../platform/db/schema.js';
-import { digest, generateCredential } from '../../platform/auth/credentials.js';
+import type { Schema } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/uuid.js';
-import { type ClientAccount, type ClientPatch, createClientsRepository, patchColumns } from './clients.repository.js';
+import { type AuthMethod, type ClientAccount, digest, generateCredential, type Tier } from '../auth/index.js';
+import { type ClientPatch, createClientsRepository, patchColumns } from './clients.repository.js';
 
 export interface NewClient {
   name: string;
@@ -35,8 +35,6 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
   }
 
   return {
-    repository,
-
     /** Creates a client with fresh credentials. The credentials are returned here and never again. */
     async create(input: NewClient): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
       const now = clock.now();
@@ -73,6 +71,8 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
     },
 
     get: requireClient,
+
+    count: () => repository.count(),
 
     async list(page: number, pageSize: number): Promise<{ accounts: ClientAccount[]; total: number }> {
       const [accounts, total] = await Promise.all([repository.list((page - 1) * pageSize, pageSize), repository.count()]);

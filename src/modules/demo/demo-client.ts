@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { AppContext } from '../../context.js';
+import type { ClientsService } from '../clients/index.js';
 
 export interface DemoCredentials {
   client_id: string;
@@ -17,10 +17,11 @@ export interface DemoCredentials {
  * pro) and writes its credentials to DATA_DIR/demo-credentials.json, mode 0600. They are never
  * logged. Returns the file's path when it created the client.
  */
-export async function ensureDemoClient(ctx: AppContext): Promise<string | undefined> {
-  if ((await ctx.clients.repository.count()) > 0) return undefined;
-  const { account, credentials } = await ctx.clients.create({ name: 'Demo client', tier: 'pro', authMethod: 'both' });
-  const file = join(ctx.config.dataDir, 'demo-credentials.json');
+export async function ensureDemoClient(deps: { clients: ClientsService; dataDir: string }): Promise<string | undefined> {
+  const { clients, dataDir } = deps;
+  if ((await clients.count()) > 0) return undefined;
+  const { account, credentials } = await clients.create({ name: 'Demo client', tier: 'pro', authMethod: 'both' });
+  const file = join(dataDir, 'demo-credentials.json');
   const demo: DemoCredentials = {
     client_id: account.id,
     tenant_id: account.tenantId,
@@ -30,7 +31,7 @@ export async function ensureDemoClient(ctx: AppContext): Promise<string | undefi
     api_key: credentials.apiKey,
     client_secret: credentials.clientSecret,
   };
-  mkdirSync(ctx.config.dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
   if (existsSync(file)) writeFileSync(file, '', { mode: 0o600 });
   writeFileSync(file, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return file;

@@ -1,7 +1,15 @@
-import type { AppContext } from '../../context.js';
-import type { ImportResult } from '../import/import.schemas.js';
-import { createImportService } from '../import/import.service.js';
+import type { ChangeFeed } from '../../platform/cache/change-feed.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/database.js';
+import { createImportService, type ImportResult } from '../import/index.js';
 import { DEFAULT_SEED, generateDemoDataset } from './generator/index.js';
+
+/** What loading the dataset uses: the import's own dependencies. */
+export interface DemoDataDeps {
+  database: Database;
+  clock: Clock;
+  changes: ChangeFeed;
+}
 
 export interface DemoDataOptions {
   scale?: number;
@@ -11,8 +19,8 @@ export interface DemoDataOptions {
 }
 
 /** True when the database holds no sports data: the demo dataset may be generated into it. */
-export async function hasNoSportsData(ctx: Pick<AppContext, 'database'>): Promise<boolean> {
-  const row = await ctx.database.db.selectFrom('sports').select('id').limit(1).executeTakeFirst();
+export async function hasNoSportsData(deps: { database: Database }): Promise<boolean> {
+  const row = await deps.database.db.selectFrom('sports').select('id').limit(1).executeTakeFirst();
   return row === undefined;
 }
 
@@ -20,9 +28,9 @@ export async function hasNoSportsData(ctx: Pick<AppContext, 'database'>): Promis
  * Generates the demo dataset (event times counted from now) and imports it through the
  * same service as POST /admin/v1/import, in one transaction.
  */
-export async function loadDemoData(ctx: AppContext, options: DemoDataOptions = {}): Promise<ImportResult['upserted']> {
-  const dataset = generateDemoDataset({ scale: options.scale ?? 1, seed: options.seed ?? DEFAULT_SEED, now: ctx.clock.now() });
-  const { upserted } = await createImportService(ctx).importChecked(dataset, { replace: options.force ?? false });
+export async function loadDemoData(deps: DemoDataDeps, options: DemoDataOptions = {}): Promise<ImportResult['upserted']> {
+  const dataset = generateDemoDataset({ scale: options.scale ?? 1, seed: options.seed ?? DEFAULT_SEED, now: deps.clock.now() });
+  const { upserted } = await createImportService(deps).importChecked(dataset, { replace: options.force ?? false });
   return upserted;
 }
 
@@ -30,7 +38,7 @@ export async function loadDemoData(ctx: AppContext, options: DemoDataOptions = {
  * On start with DEMO_DATA: fills an empty database (no sports) with the scale-1 demo dataset.
  * Returns the counts, or undefined when the database already had data.
  */
-export async function ensureDemoData(ctx: AppContext): Promise<Record<string, number> | undefined> {
-  if (!(await hasNoSportsData(ctx))) return undefined;
-  return loadDemoData(ctx);
+export async function ensureDemoData(deps: DemoDataDeps): Promise<Record<string, number> | undefined> {
+  if (!(await hasNoSportsData(deps))) return undefined;
+  return loadDemoData(deps);
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import type { EventItem, TeamRef } from './events.schemas.js';
+import { iso, teamRef } from '../../shared/wire.js';
+import type { EventItem } from './events.schemas.js';
 
 export interface EventsQuery {
   /** [start, end) in epoch ms. */
@@ -8,15 +9,6 @@ export interface EventsQuery {
   end: number;
   sportId: number | undefined;
   leagueId: number | undefined;
-}
-
-export function iso(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-/** A team reference; an id the database does not know (imports validate, so only in theory) keeps its id. */
-export function teamRef(id: number, key: string | null, name: string | null): TeamRef {
-  return { id, key: key ?? '', name: name ?? '' };
 }
 
 export function createEventsRepository(db: Kysely<Schema>) {
@@ -34,13 +26,8 @@ export function createEventsRepository(db: Kysely<Schema>) {
       return rows.map((r) => Number(r.id));
     },
 
-    async exists(id: number): Promise<boolean> {
-      const row = await db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst();
-      return row !== undefined;
-    },
-
     /** Event items by primary key. */
-    async items(ids: number[]): Promise<Map<number, EventItem>> {
+    async items(ids: readonly number[]): Promise<Map<number, EventItem>> {
       const rows = await db
         .selectFrom('events as e')
         .leftJoin('leagues as l', 'l.id', 'e.league_id')

@@ -1,12 +1,10 @@
-import { postListRoute } from '../../platform/http/list-route.js';
+import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { EventsPage, UpcomingEventsBody } from './events.schemas.js';
-import { createEventsService } from './events.service.js';
+import type { EventsService } from './events.service.js';
 
-export const eventsRoutes: ModuleRoutes = async (app, ctx) => {
-  const events = createEventsService(ctx);
-
-  postListRoute(app, ctx.readCache, {
+export const eventsRoutes: ModuleRoutes<{ lists: PagedLists; events: EventsService }> = async (app, { lists, events }) => {
+  lists.post(app, {
     url: '/v1/events/upcoming-events',
     tag: 'events',
     summary: 'Events of one day',
@@ -15,6 +13,7 @@ export const eventsRoutes: ModuleRoutes = async (app, ctx) => {
       'Filter by sport and league, by id or key; an id wins over a key.',
     body: UpcomingEventsBody,
     response: EventsPage,
-    page: (body) => events.upcoming(body),
+    filters: events.upcoming.filters,
+    source: lists.source(events.upcoming),
   });
 };

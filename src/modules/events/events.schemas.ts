@@ -1,18 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { Id } from '../../platform/wire.js';
+import { Id, TeamRef } from '../../shared/wire.js';
 
 export const EVENTS_MAX_PAGE_SIZE = 100;
-
-export const TeamRef = Type.Object(
-  {
-    id: Type.Integer(),
-    key: Type.String(),
-    name: Type.String(),
-  },
-  { additionalProperties: false },
-);
-export type TeamRef = Static<typeof TeamRef>;
 
 export const EventItem = Type.Object(
   {

@@ -1,53 +1,58 @@
-import type { AppContext } from '../../context.js';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Schema } from '../../platform/db/schema.js';
+import type { ListSource } from '../../platform/lists/paged-lists.js';
+import type { KeyResolver } from '../references/index.js';
 import { dayRange, todayIn } from './day-range.js';
-import { createEventsRepository, type EventsRepository } from './events.repository.js';
+import { createEventsRepository } from './events.repository.js';
 import type { EventItem, UpcomingEventsBody } from './events.schemas.js';
-import { type CachedPage, createIdLists, itemStore, pageOfIds } from '../../platform/cache/id-pages.js';
 
-/** "An id, else a key" for one filter, in a form that can be part of a cache key. */
-type IdOrKey = { id: number } | { key: string } | undefined;
+/** "An id, else a key" for one filter; JSON-serializable, so part of the cache key. */
+type IdOrKey = { id: number } | { key: string } | null;
+
+/** A day as UTC instants [start, end): other spellings of one day are one filter. */
+export interface EventFilters {
+  start: number;
+  end: number;
+  sport: IdOrKey;
+  league: IdOrKey;
+}
 
 function idOrKey(id: number | undefined, key: string | undefined): IdOrKey {
   if (id !== undefined) return { id };
   if (key !== undefined) return { key: key.toLowerCase() };
-  return undefined;
+  return null;
 }
 
-export function createEventsService(ctx: AppContext) {
-  const repository: EventsRepository = createEventsRepository(ctx.database.db);
-  const items = itemStore<EventItem>(ctx.readCache, 'events', (ids) => repository.items(ids));
-  // A day's events are a few thousand ids at most; this holds thousands of such lists.
-  const idLists = createIdLists(ctx.changes, 16 * 1024 * 1024);
+export function createEventsService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver }) {
+  const { clock, keys } = deps;
+  const repository = createEventsRepository(deps.db);
 
   const resolve = (entity: 'sport' | 'league', value: IdOrKey): Promise<number | undefined> =>
-    ctx.keys.scope(entity, value ?? {}, { id: `${entity}_id`, key: `${entity}_key` });
+    keys.scope(entity, value ?? {}, { id: `${entity}_id`, key: `${entity}_key` });
 
-  return {
-    /**
-     * The events of one calendar day read in a time zone (default: today there), ordered by
-     * start time then id. Every event of the day is listed, whatever its status.
-     */
-    upcoming(body: UpcomingEventsBody): CachedPage<EventItem> {
+  const upcoming: ListSource<EventFilters, EventItem> & { filters(body: UpcomingEventsBody): EventFilters } = {
+    name: 'events',
+
+    /** The calendar day read in a time zone (default: today there). */
+    filters(body) {
       const timeZone = body.timezone ?? 'UTC';
-      const date = body.event_date ?? todayIn(timeZone, ctx.clock.now());
+      const date = body.event_date ?? todayIn(timeZone, clock.now());
       const { start, end } = dayRange(date, timeZone);
-      const sport = idOrKey(body.sport_id, body.sport_key);
-      const league = idOrKey(body.league_id, body.league_key);
-      const paging = { page: body.page, page_size: body.page_size };
-      return {
-        // The day as UTC instants: equivalent requests (same day, other spelling) share entries.
-        key: `events:page|${JSON.stringify([start, end, sport ?? null, league ?? null, paging.page, paging.page_size])}`,
-        render: async () => {
-          const sportId = await resolve('sport', sport);
-          const leagueId = await resolve('league', league);
-          const ids = await idLists.get(`events:ids|${start}|${end}|${sportId ?? ''}|${leagueId ?? ''}`, () =>
-            repository.idsBetween({ start, end, sportId, leagueId }),
-          );
-          return pageOfIds(ids, paging, items);
-        },
-      };
+      return { start, end, sport: idOrKey(body.sport_id, body.sport_key), league: idOrKey(body.league_id, body.league_key) };
     },
+
+    /** Every event of the day, whatever its status, by start time then id. */
+    async ids({ start, end, sport, league }) {
+      const sportId = await resolve('sport', sport);
+      const leagueId = await resolve('league', league);
+      return repository.idsBetween({ start, end, sportId, leagueId });
+    },
+
+    items: (ids) => repository.items(ids),
   };
+
+  return { upcoming };
 }
 
 export type EventsService = ReturnType<typeof createEventsService>;

@@ -1,9 +1,9 @@
-import { adminGuard } from '../../platform/auth/admin.js';
 import { ADMIN_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { adminGuard } from '../auth/index.js';
 import { schemaError } from './import.checks.js';
 import { Dataset, ImportResult } from './import.schemas.js';
-import { createImportService } from './import.service.js';
+import type { ImportService } from './import.service.js';
 
 /**
  * A full dump is large: the `--scale 10` demo dataset (1M odds, 200k flows) is about 240 MB of
@@ -12,13 +12,11 @@ import { createImportService } from './import.service.js';
 export const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 
 /** POST /admin/v1/import: the operator's bulk load (DESIGN.md §6). */
-export const importRoutes: ModuleRoutes = async (app, ctx) => {
-  const importer = createImportService(ctx);
-
+export const importRoutes: ModuleRoutes<{ adminToken: string | undefined; importer: ImportService }> = async (app, { adminToken, importer }) => {
   app.post(
     '/admin/v1/import',
     {
-      onRequest: adminGuard(ctx.config.adminToken),
+      onRequest: adminGuard(adminToken),
       bodyLimit: IMPORT_BODY_LIMIT,
       // Validation errors come to the handler, which names at most 100 of them: a dump with a
       // million bad rows must not answer with a million details.

@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
-import { Id, Label, NO_NUL } from '../../platform/wire.js';
+import { Id, Label, NO_NUL } from '../../shared/wire.js';
 
 /**
  * The import dataset of DESIGN.md §6. Every array is optional; ids are the upstream's

@@ -1,4 +1,6 @@
-import type { AppContext } from '../../context.js';
+import type { ChangeFeed } from '../../platform/cache/change-feed.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/database.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { checkReferences, type Resolved } from './import.references.js';
 import { createImportRepository, type ImportRepository } from './import.repository.js';
@@ -22,8 +24,8 @@ const DEFAULT_ODDS_STATUS = 'open';
  * the demo dataset. All or nothing: the whole dataset is checked (schema, rules, references)
  * before the first write, and the writes form one transaction.
  */
-export function createImportService(ctx: Pick<AppContext, 'database' | 'clock' | 'changes'>) {
-  const { database, clock, changes } = ctx;
+export function createImportService(deps: { database: Database; clock: Clock; changes: ChangeFeed }) {
+  const { database, clock, changes } = deps;
 
   /**
    * Imports a dataset whose schema is already known good: checked by the route's body

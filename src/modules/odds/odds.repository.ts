@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import { iso } from '../events/events.repository.js';
+import { americanOf, impliedProbabilityOf } from '../../shared/price.js';
+import { iso } from '../../shared/wire.js';
 import type { OddsItem } from './odds.schemas.js';
-import { americanOf, impliedProbabilityOf } from './price.js';
 
 export interface OddsQuery {
   eventId: number;
@@ -22,8 +22,14 @@ export function createOddsRepository(db: Kysely<Schema>) {
       return rows.map((r) => Number(r.id));
     },
 
+    /** Whether the event an odds list is about exists (an unknown event is 404, not an empty list). */
+    async eventExists(id: number): Promise<boolean> {
+      const row = await db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** Odds items by primary key. */
-    async items(ids: number[]): Promise<Map<number, OddsItem>> {
+    async items(ids: readonly number[]): Promise<Map<number, OddsItem>> {
       const rows = await db
         .selectFrom('odds as o')
         .leftJoin('operators as op', 'op.id', 'o.operator_id')

@@ -1,12 +1,10 @@
-import { postListRoute } from '../../platform/http/list-route.js';
+import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { OddsByEventBody, OddsPage } from './odds.schemas.js';
-import { createOddsService } from './odds.service.js';
+import type { OddsService } from './odds.service.js';
 
-export const oddsRoutes: ModuleRoutes = async (app, ctx) => {
-  const odds = createOddsService(ctx);
-
-  postListRoute(app, ctx.readCache, {
+export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService }> = async (app, { lists, odds }) => {
+  lists.post(app, {
     url: '/v1/odds/upcoming-odds-by-event',
     tag: 'odds',
     summary: 'Odds of one event',
@@ -15,6 +13,7 @@ export const oddsRoutes: ModuleRoutes = async (app, ctx) => {
       'Filter by operators (ids, or keys; ids win) and betting markets. An unknown event_id is 404.',
     body: OddsByEventBody,
     response: OddsPage,
-    page: (body) => odds.byEvent(body),
+    filters: odds.byEvent.filters,
+    source: lists.source(odds.byEvent),
   });
 };

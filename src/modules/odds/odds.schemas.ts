@@ -1,12 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { Id } from '../../platform/wire.js';
+import { Id, MAX_FILTER_ITEMS, NamedRef } from '../../shared/wire.js';
 
 export const ODDS_MAX_PAGE_SIZE = 100;
-/** Filter lists are short by nature; a cap keeps one request from naming thousands of ids. */
-export const MAX_FILTER_ITEMS = 100;
-
-export const NamedRef = Type.Object({ id: Type.Integer(), key: Type.String(), name: Type.String() }, { additionalProperties: false });
 
 export const Price = Type.Object(
   {

@@ -31,8 +31,17 @@ interface KeyIndex {
   ids: Set<number>;
 }
 
-export function createKeyResolver(db: Kysely<Schema>, cache: ReadCache): KeyResolver {
-  const index = (entity: KeyedEntity) => cache.get(`keys:${entity}`, () => buildIndex(db, entity));
+export function createKeyResolver(deps: { db: Kysely<Schema>; cache: Pick<ReadCache, 'snapshot'> }): KeyResolver {
+  const { db, cache } = deps;
+  const indexOf = (entity: KeyedEntity) => cache.snapshot(`keys:${entity}`, () => buildIndex(db, entity));
+  const indexes: Record<KeyedEntity, () => Promise<KeyIndex>> = {
+    sport: indexOf('sport'),
+    league: indexOf('league'),
+    team: indexOf('team'),
+    player: indexOf('player'),
+    operator: indexOf('operator'),
+  };
+  const index = (entity: KeyedEntity) => indexes[entity]();
 
   async function idsOf(entity: KeyedEntity, key: string): Promise<number[]> {
     return (await index(entity)).byKey.get(key.toLowerCase()) ?? [];

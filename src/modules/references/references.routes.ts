@@ -1,10 +1,6 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { TSchema } from 'typebox';
-import { sendCachedJson } from '../../platform/http/cached-json.js';
-import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
-import type { ModuleRoutes } from '../../platform/http/types.js';
-import type { Paging } from '../../platform/pagination.js';
-import { createReferencesRepository } from './references.repository.js';
+import type { TObject, TSchema } from 'typebox';
+import type { ModuleRoutes, QueryOf } from '../../platform/http/types.js';
+import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import {
   BettingMarketPage,
   BettingMarketsQuery,
@@ -19,33 +15,12 @@ import {
   TeamPage,
   TeamsQuery,
 } from './references.schemas.js';
-import { createReferencesService, type ReferenceList } from './references.service.js';
+import type { ReferenceList, ReferencesService } from './references.service.js';
 
-const TAGS = ['references'];
-
-/**
- * GET /v1/references/*: the reference lists of DESIGN.md §5. A repeated request is a cache
- * lookup answered with JSON rendered once per data version (no query, no serialization).
- */
-export const referencesRoutes: ModuleRoutes = async (app, ctx) => {
-  const references = createReferencesService({
-    repository: createReferencesRepository(ctx.database.db),
-    cache: ctx.readCache,
-    keys: ctx.keys,
-  });
-
-  function route<Q extends Paging>(path: string, summary: string, querystring: TSchema, response: TSchema, list: ReferenceList<Q, unknown>): void {
-    app.route({
-      method: 'GET',
-      url: `/v1/references/${path}`,
-      onRequest: app.authenticate,
-      schema: { tags: TAGS, summary, security: CLIENT_SECURITY, querystring, response: { 200: response } },
-      // The querystring schema has validated and defaulted the query: it is a Q.
-      handler: (request: FastifyRequest, reply: FastifyReply) => {
-        const query = request.query as Q;
-        return sendCachedJson(reply, ctx.readCache, list.cacheKey(query), () => list.page(query));
-      },
-    });
+/** GET /v1/references/*: the reference lists of DESIGN.md §5, filters and paging in the query string. */
+export const referencesRoutes: ModuleRoutes<{ lists: PagedLists; references: ReferencesService }> = async (app, { lists, references }) => {
+  function route<S extends TObject, F, T>(path: string, summary: string, query: S, response: TSchema, list: ReferenceList<QueryOf<S>, F, T>): void {
+    lists.get(app, { url: `/v1/references/${path}`, tag: 'references', summary, query, response, filters: list.filters, source: lists.source(list) });
   }
 
   route('sports', 'List sports', SportsQuery, SportPage, references.sports);

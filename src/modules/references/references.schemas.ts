@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { Id } from '../../platform/wire.js';
+import { Id } from '../../shared/wire.js';
 
 /** page_size maximum of every reference list (DESIGN.md §5). */
 export const REFERENCES_MAX_PAGE_SIZE = 100;

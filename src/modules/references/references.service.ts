@@ -1,7 +1,9 @@
+import type { Kysely } from 'kysely';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
-import { type Page, type Paging, slicePage } from '../../platform/pagination.js';
+import type { Schema } from '../../platform/db/schema.js';
+import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from './key-resolver.js';
-import type { ReferencesRepository } from './references.repository.js';
+import { createReferencesRepository } from './references.repository.js';
 import type {
   BettingMarketItem,
   BettingMarketsQuery,
@@ -17,118 +19,133 @@ import type {
   TeamsQuery,
 } from './references.schemas.js';
 
+/** One reference list endpoint: a list source and how a query becomes its filters. */
+export interface ReferenceList<Q, F, T> extends ListSource<F, T> {
+  filters(query: Q): F;
+}
+
+/** A table row: the item the API shows, with what filters need beyond it. */
+interface Row<T> {
+  item: T;
+}
+
+interface Table<R extends Row<{ id: number }>> {
+  rows: readonly R[];
+  byId: ReadonlyMap<number, R['item']>;
+}
+
 /**
- * One reference list endpoint. Data changes only through import, so everything here is
- * computed once per data version and kept in the read cache:
- * - the whole table (`ref:rows:…`), read from the database on first use;
- * - each filtered list (`ref:list:…`), the filter applied once, not once per page;
- * - each page, rendered to JSON by the route under `cacheKey(query)`.
+ * The reference lists of DESIGN.md §5. Reference tables are small (hundreds of leagues and
+ * teams, some thousands of players): each is read whole once per data version, already in the
+ * shape the API shows, and a list's ids are the rows its filters keep, in id order.
  */
-export interface ReferenceList<Q extends Paging, T> {
-  /** endpoint + normalized filters + page + page_size: equal for requests that mean the same. */
-  cacheKey(query: Q): string;
-  page(query: Q): Promise<Page<T>>;
-}
+export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyResolver; cache: Pick<ReadCache, 'snapshot'> }) {
+  const { keys, cache } = deps;
+  const repository = createReferencesRepository(deps.db);
 
-export interface ReferencesService {
-  sports: ReferenceList<SportsQuery, SportItem>;
-  leagues: ReferenceList<LeaguesQuery, LeagueItem>;
-  teams: ReferenceList<TeamsQuery, TeamItem>;
-  players: ReferenceList<PlayersQuery, PlayerItem>;
-  operators: ReferenceList<OperatorsQuery, OperatorItem>;
-  bettingMarkets: ReferenceList<BettingMarketsQuery, BettingMarketItem>;
-}
+  const tableOf = <R extends Row<{ id: number }>>(label: string, load: () => Promise<R[]>) =>
+    cache.snapshot(`references:${label}`, async (): Promise<Table<R>> => {
+      const rows = await load();
+      return { rows, byId: new Map(rows.map((row) => [row.item.id, row.item])) };
+    });
+  const itemsOnly = <T>(load: () => Promise<T[]>) => async () => (await load()).map((item) => ({ item }));
 
-/** Normalized filters: a JSON-serializable tuple (null = filter not given). */
-type Filters = ReadonlyArray<string | number | null>;
-
-export function createReferencesService(deps: { repository: ReferencesRepository; cache: ReadCache; keys: KeyResolver }): ReferencesService {
-  const { repository, cache, keys } = deps;
-
-  const rows = {
-    sports: () => cache.get('ref:rows:sports', () => repository.sports()),
-    leagues: () => cache.get('ref:rows:leagues', () => repository.leagues()),
-    teams: () => cache.get('ref:rows:teams', () => repository.teams()),
-    players: () => cache.get('ref:rows:players', () => repository.players()),
-    operators: () => cache.get('ref:rows:operators', () => repository.operators()),
-    bettingMarkets: () => cache.get('ref:rows:betting-markets', () => repository.bettingMarkets()),
+  const tables = {
+    sports: tableOf('sports', itemsOnly(repository.sports)),
+    leagues: tableOf('leagues', itemsOnly(repository.leagues)),
+    teams: tableOf('teams', itemsOnly(repository.teams)),
+    players: tableOf('players', repository.players),
+    operators: tableOf('operators', itemsOnly(repository.operators)),
+    bettingMarkets: tableOf('betting-markets', repository.bettingMarkets),
   };
 
-  function list<Q extends Paging, F extends Filters, T>(
-    name: string,
-    normalize: (query: Q) => F,
-    compute: (filters: F) => Promise<readonly T[]>,
-  ): ReferenceList<Q, T> {
-    // JSON keeps the parts apart whatever characters a key or search contains.
-    const filterKey = (filters: F) => `${name}:${JSON.stringify(filters)}`;
+  /** A list over a table: `keep` resolves the filters (404/409 for keys) into a row predicate. */
+  function list<Q, F, R extends Row<{ id: number }>>(spec: {
+    name: string;
+    table: () => Promise<Table<R>>;
+    filters: (query: Q) => F;
+    keep: (filters: F) => Promise<(row: R) => boolean>;
+  }): ReferenceList<Q, F, R['item']> {
     return {
-      cacheKey: (query) => `ref:page:${filterKey(normalize(query))}:${query.page}:${query.page_size}`,
-      async page(query) {
-        const filters = normalize(query);
-        const all = await cache.get(`ref:list:${filterKey(filters)}`, () => compute(filters));
-        return slicePage(all, query);
+      name: spec.name,
+      filters: spec.filters,
+      async ids(filters) {
+        const keep = await spec.keep(filters);
+        return (await spec.table()).rows.filter(keep).map((row) => row.item.id);
+      },
+      async items(ids) {
+        const { byId } = await spec.table();
+        return new Map(ids.flatMap((id) => {
+          const item = byId.get(id);
+          return item === undefined ? [] : [[id, item] as const];
+        }));
       },
     };
   }
 
-
   return {
-    sports: list(
-      'sports',
-      (q: SportsQuery) => [searchOf(q.search)] as const,
-      async ([search]) => (await rows.sports()).filter((s) => matches(search, s)),
-    ),
+    sports: list({
+      name: 'sports',
+      table: tables.sports,
+      filters: (q: SportsQuery) => [searchOf(q.search)] as const,
+      keep: async ([search]) => (row: Row<SportItem>) => matches(search, row.item),
+    }),
 
-    leagues: list(
-      'leagues',
-      (q: LeaguesQuery) => [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search)] as const,
-      async ([sportId, sportKey, search]) => {
+    leagues: list({
+      name: 'leagues',
+      table: tables.leagues,
+      filters: (q: LeaguesQuery) => [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search)] as const,
+      keep: async ([sportId, sportKey, search]) => {
         const sport = await keys.scope('sport', { id: sportId, key: sportKey }, { id: 'sport_id', key: 'sport_key' });
-        return (await rows.leagues()).filter((l) => (sport === undefined || l.sport_id === sport) && matches(search, l));
+        return ({ item }: Row<LeagueItem>) => (sport === undefined || item.sport_id === sport) && matches(search, item);
       },
-    ),
+    }),
 
-    teams: list(
-      'teams',
-      (q: TeamsQuery) => [q.league_id ?? null, q.league_id === undefined ? keyOf(q.league_key) : null, searchOf(q.search)] as const,
-      async ([leagueId, leagueKey, search]) => {
+    teams: list({
+      name: 'teams',
+      table: tables.teams,
+      filters: (q: TeamsQuery) => [q.league_id ?? null, q.league_id === undefined ? keyOf(q.league_key) : null, searchOf(q.search)] as const,
+      keep: async ([leagueId, leagueKey, search]) => {
         const league = await keys.scope('league', { id: leagueId, key: leagueKey }, { id: 'league_id', key: 'league_key' });
-        return (await rows.teams()).filter((t) => (league === undefined || t.league_id === league) && matches(search, t));
+        return ({ item }: Row<TeamItem>) => (league === undefined || item.league_id === league) && matches(search, item);
       },
-    ),
+    }),
 
-    players: list(
-      'players',
-      (q: PlayersQuery) =>
+    players: list({
+      name: 'players',
+      table: tables.players,
+      filters: (q: PlayersQuery) =>
         [q.team_id ?? null, q.team_id === undefined ? keyOf(q.team_key) : null, keyOf(q.league_key), searchOf(q.search)] as const,
-      async ([teamId, teamKey, leagueKey, search]) => {
+      keep: async ([teamId, teamKey, leagueKey, search]) => {
         const team = await keys.scope('team', { id: teamId, key: teamKey }, { id: 'team_id', key: 'team_key' });
         const league = leagueKey === null ? null : await keys.resolve('league', leagueKey, 'league_key');
-        return (await rows.players())
-          .filter((p) => (team === undefined || p.item.team_id === team) && (league === null || p.leagueId === league) && matches(search, p.item))
-          .map((p) => p.item);
+        return (p: { item: PlayerItem; leagueId: number }) =>
+          (team === undefined || p.item.team_id === team) && (league === null || p.leagueId === league) && matches(search, p.item);
       },
-    ),
+    }),
 
-    operators: list(
-      'operators',
-      (q: OperatorsQuery) => [searchOf(q.search)] as const,
-      async ([search]) => (await rows.operators()).filter((o) => matches(search, o)),
-    ),
+    operators: list({
+      name: 'operators',
+      table: tables.operators,
+      filters: (q: OperatorsQuery) => [searchOf(q.search)] as const,
+      keep: async ([search]) => (row: Row<OperatorItem>) => matches(search, row.item),
+    }),
 
-    bettingMarkets: list(
-      'betting-markets',
-      (q: BettingMarketsQuery) => [q.sport_id ?? null, searchOf(q.search)] as const,
-      async ([sportId, search]) => {
+    bettingMarkets: list({
+      name: 'betting-markets',
+      table: tables.bettingMarkets,
+      filters: (q: BettingMarketsQuery) => [q.sport_id ?? null, searchOf(q.search)] as const,
+      keep: async ([sportId, search]) => {
         const sport = sportId === null ? null : await keys.requireId('sport', sportId, 'sport_id');
         // A market without a sport (e.g. a generic moneyline) is offered for every sport.
-        return (await rows.bettingMarkets())
-          .filter((m) => (sport === null || m.sportId === null || m.sportId === sport) && matches(search, m.item))
-          .map((m) => m.item);
+        return (m: { item: BettingMarketItem; sportId: number | null }) =>
+          (sport === null || m.sportId === null || m.sportId === sport) && matches(search, m.item);
       },
-    ),
+    }),
   };
 }
+
+export type ReferencesService = ReturnType<typeof createReferencesService>;
 
 /** Keys compare case-insensitively (the key resolver lower-cases them too). */
 function keyOf(key: string | undefined): string | null {

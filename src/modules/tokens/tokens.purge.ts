@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { BackgroundJob } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { createTokensRepository } from './tokens.repository.js';
@@ -13,13 +14,23 @@ export function purgeExpiredRefreshTokens(db: Kysely<Schema>, clock: Clock): Pro
 }
 
 /**
- * Runs the purge every hour in a serving process, so the table holds live sessions and not
- * every token ever issued. Every node may run it: the DELETE is idempotent. Returns a stop function.
+ * The purge as a background job of a serving process: every hour, so the table holds live
+ * sessions and not every token ever issued. Every node may run it: the DELETE is idempotent.
  */
-export function schedulePurge(db: Kysely<Schema>, clock: Clock, onError: (error: unknown) => void): () => void {
-  const timer = setInterval(() => {
-    purgeExpiredRefreshTokens(db, clock).catch(onError);
-  }, HOUR_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+export function createPurgeJob(deps: { db: Kysely<Schema>; clock: Clock }): BackgroundJob {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    name: 'refresh-token purge',
+    start(log) {
+      if (timer) return;
+      timer = setInterval(() => {
+        purgeExpiredRefreshTokens(deps.db, deps.clock).catch((error: unknown) => log.warn({ err: error }, 'refresh-token purge failed'));
+      }, HOUR_MS);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Flow, RefreshTokensTable, Schema } from '../../platform/db/schema.js';
+import type { RefreshTokensTable, Schema } from '../../platform/db/schema.js';
+import { type Flow, isFlow } from '../auth/index.js';
 
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 
@@ -15,6 +16,8 @@ export interface StoredRefreshToken {
 }
 
 function toStored(row: RefreshTokenRow): StoredRefreshToken {
+  // The column is plain text: a value outside the vocabulary is a broken row, not a flow.
+  if (!isFlow(row.flow)) throw new Error('a refresh token row has an unknown flow');
   return {
     digest: row.digest,
     clientId: row.client_id,

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Flow } from '../../platform/db/schema.js';
 import { unauthorized } from '../../platform/errors.js';
 import type { App, ModuleRoutes } from '../../platform/http/types.js';
+import type { Authenticator, Flow } from '../auth/index.js';
 import { ClientCredentialsBody, RefreshBody, TokenPair } from './tokens.schemas.js';
-import { createTokenService, type TokenService } from './tokens.service.js';
+import type { TokenService } from './tokens.service.js';
 
 const TAGS = ['authentication'];
 
@@ -25,15 +25,7 @@ function challengeOn401(challenge: string) {
 }
 
 /** The two logins and the two refreshes of SPEC.md; each answers a token pair. */
-export const tokensRoutes: ModuleRoutes = async (app, ctx) => {
-  const tokens = createTokenService({
-    db: ctx.database.db,
-    clock: ctx.clock,
-    keyring: ctx.keyring,
-    directory: ctx.directory,
-    config: ctx.config,
-  });
-
+export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: Authenticator }> = async (app, { tokens, authenticator }) => {
   // Token responses must not be stored by any cache (RFC 6749 §5.1) — errors included, so
   // that no intermediary keeps a response to a request that carried a credential.
   app.addHook('onSend', async (_request, reply) => {
@@ -56,7 +48,7 @@ export const tokensRoutes: ModuleRoutes = async (app, ctx) => {
     async (request) => {
       const apiKey = request.headers['x-api-key'];
       if (apiKey === undefined) throw unauthorized('missing_credentials', 'send the API key in the X-API-Key header');
-      const client = await ctx.authenticator.clientForApiKey(apiKey);
+      const client = await authenticator.clientForApiKey(apiKey);
       return tokens.loginWithApiKey(client);
     },
   );

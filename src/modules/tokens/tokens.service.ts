@@ -1,15 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Config } from '../../config.js';
-import { rejectDisabledClient, requireFlowEnabled } from '../../platform/auth/authenticate.js';
-import { digest, digestsEqual, generateCredential, isWellFormedCredential } from '../../platform/auth/credentials.js';
-import type { Keyring } from '../../platform/auth/keyring.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Flow, Schema } from '../../platform/db/schema.js';
+import type { Schema } from '../../platform/db/schema.js';
 import { unauthorized } from '../../platform/errors.js';
 import { isUuid } from '../../platform/uuid.js';
-import type { ClientAccount } from '../clients/clients.repository.js';
-import type { ClientDirectory } from '../clients/client-directory.js';
+import {
+  type AccountLookup,
+  type ClientAccount,
+  digest,
+  digestsEqual,
+  type Flow,
+  generateCredential,
+  isWellFormedCredential,
+  type Keyring,
+  rejectDisabledClient,
+  requireFlowEnabled,
+} from '../auth/index.js';
 import { createTokensRepository, type StoredRefreshToken } from './tokens.repository.js';
 import type { TokenPair } from './tokens.schemas.js';
 
@@ -22,23 +28,30 @@ export interface SecurityLog {
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
+/** Token lifetimes, in seconds (ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL). */
+export interface TokenLifetimes {
+  accessTokenTtl: number;
+  refreshTokenTtl: number;
+}
+
 export interface TokenServiceDeps {
   db: Kysely<Schema>;
   clock: Clock;
   keyring: Keyring;
-  directory: ClientDirectory;
-  config: Pick<Config, 'accessTokenTtl' | 'refreshTokenTtl'>;
+  /** Current accounts (the clients directory): an operator's change applies at once. */
+  accounts: AccountLookup;
+  lifetimes: TokenLifetimes;
 }
 
 /** Issues token pairs (login) and rotates refresh tokens (refresh), as named steps. */
 export function createTokenService(deps: TokenServiceDeps) {
-  const { clock, keyring, directory, config } = deps;
+  const { clock, keyring, accounts, lifetimes } = deps;
   const repository = createTokensRepository(deps.db);
 
   function newRefreshToken(client: ClientAccount, flow: Flow, familyId: string) {
     const token = generateCredential('refreshToken');
     const now = clock.now();
-    const stored = { digest: digest(token), clientId: client.id, familyId, flow, createdAt: now, expiresAt: now + config.refreshTokenTtl * 1000 };
+    const stored = { digest: digest(token), clientId: client.id, familyId, flow, createdAt: now, expiresAt: now + lifetimes.refreshTokenTtl * 1000 };
     return { token, stored };
   }
 
@@ -49,7 +62,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       refresh_token: refreshToken,
       token_type: 'Bearer',
       expires_at: new Date(access.claims.exp * 1000).toISOString(),
-      expires_in: config.accessTokenTtl,
+      expires_in: lifetimes.accessTokenTtl,
     };
   }
 
@@ -65,7 +78,7 @@ export function createTokenService(deps: TokenServiceDeps) {
     if (!isUuid(clientId) || !isWellFormedCredential('clientSecret', clientSecret)) {
       throw unauthorized('invalid_credentials', 'the client credentials are not valid');
     }
-    const client = await directory.byId(clientId.toLowerCase());
+    const client = await accounts.byId(clientId.toLowerCase());
     const matches = digestsEqual(client?.clientSecretDigest ?? NO_SUCH_DIGEST, digest(clientSecret));
     if (!client || !matches) throw unauthorized('invalid_credentials', 'the client credentials are not valid');
     return client;
@@ -105,7 +118,7 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   async function clientOf(stored: StoredRefreshToken): Promise<ClientAccount> {
-    const client = await directory.byId(stored.clientId);
+    const client = await accounts.byId(stored.clientId);
     if (!client) throw unauthorized('token_invalid', 'the refresh token is not valid');
     return client;
   }

@@ -1,7 +1,7 @@
-import type { AppContext } from '../../context.js';
 import type { BetType, FlowType, Likelihood } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/errors.js';
-import { idSet } from '../odds/odds.service.js';
+import { idSet } from '../../shared/filters.js';
+import type { KeyResolver } from '../references/index.js';
 import { FLOW_TYPES, type FlowsBody, LIKELIHOODS } from './trends.schemas.js';
 
 /**
@@ -102,11 +102,11 @@ export function normalizeFlowFilters(body: FlowsRequest, defaultFlowType?: FlowT
 }
 
 /** Replaces keys by ids (404 for an unknown key, 409 for an ambiguous one). */
-export async function resolveFlowFilters(ctx: AppContext, filters: FlowFilters): Promise<ResolvedFlowFilters> {
+export async function resolveFlowFilters(keys: KeyResolver, filters: FlowFilters): Promise<ResolvedFlowFilters> {
   const { sport_key, league_key, team_key, player_key, ...resolved } = filters;
-  if (sport_key !== undefined) resolved.sport_ids = [await ctx.keys.resolve('sport', sport_key, 'sport_key')];
-  if (league_key !== undefined) resolved.league_ids = [await ctx.keys.resolve('league', league_key, 'league_key')];
-  if (team_key !== undefined) resolved.team_ids = [await ctx.keys.resolve('team', team_key, 'team_key')];
-  if (player_key !== undefined) resolved.player_ids = [await ctx.keys.resolve('player', player_key, 'player_key')];
+  if (sport_key !== undefined) resolved.sport_ids = [await keys.resolve('sport', sport_key, 'sport_key')];
+  if (league_key !== undefined) resolved.league_ids = [await keys.resolve('league', league_key, 'league_key')];
+  if (team_key !== undefined) resolved.team_ids = [await keys.resolve('team', team_key, 'team_key')];
+  if (player_key !== undefined) resolved.player_ids = [await keys.resolve('player', player_key, 'player_key')];
   return resolved;
 }

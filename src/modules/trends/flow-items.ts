@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import { iso, teamRef } from '../events/events.repository.js';
-import { americanOf, impliedProbabilityOf } from '../odds/price.js';
+import { americanOf, impliedProbabilityOf } from '../../shared/price.js';
+import { iso, teamRef } from '../../shared/wire.js';
 import type { FlowItem, FlowLegItem } from './trends.schemas.js';
 
 /**
@@ -91,7 +91,7 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
   }
 
   /** Full flow items by id; parlays carry their legs in leg order. */
-  return async function flowItems(ids: number[]): Promise<Map<number, FlowItem>> {
+  return async function flowItems(ids: readonly number[]): Promise<Map<number, FlowItem>> {
     const bases = await baseItems(ids);
     const parlayIds = [...bases.values()].filter((b) => b.bet_type === 'parlay').map((b) => b.id);
     const legsOf = new Map<number, number[]>();

@@ -1,8 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { Id } from '../../platform/wire.js';
-import { TeamRef } from '../events/events.schemas.js';
-import { MAX_FILTER_ITEMS, NamedRef } from '../odds/odds.schemas.js';
+import { Id, MAX_FILTER_ITEMS, NamedRef, TeamRef } from '../../shared/wire.js';
 
 export const FLOWS_MAX_PAGE_SIZE = 25;
 export const FLOW_TYPES = ['fact', 'fun', 'plain'] as const;

@@ -1,13 +1,15 @@
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
+import type { BackgroundJob } from '../background.js';
 import type { ChangeVersionName, Schema } from '../db/schema.js';
 
 /**
  * Monotonic version counters in the database ('clients', 'data'). A node bumps a counter in
  * the same transaction as the change it makes and drops its own caches at once; every node
- * polls the counters so that changes made elsewhere reach it within one poll interval.
+ * polls the counters so that changes made elsewhere reach it within one poll interval. The
+ * polling is a background job: the owner of the context starts and stops it.
  */
-export interface ChangeFeed {
+export interface ChangeFeed extends BackgroundJob {
   /** The last version this node has seen. Cache keys include it. */
   version(name: ChangeVersionName): number;
   /** Bumps a counter inside `trx` (the change's own transaction). Call `changed` after commit. */
@@ -15,8 +17,9 @@ export interface ChangeFeed {
   /** Tells local listeners at once, after the bumping transaction has committed. */
   changed(name: ChangeVersionName): Promise<void>;
   onChange(name: ChangeVersionName, listener: () => void): void;
-  /** Reads the counters now (also done every `intervalMs`). */
+  /** Reads the counters now (also done every `intervalMs` while started). */
   poll(): Promise<void>;
+  /** Reads the counters, then polls every `intervalMs`. Starting a started feed does nothing. */
   start(): Promise<void>;
   stop(): void;
 }
@@ -34,6 +37,8 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
   };
 
   const feed: ChangeFeed = {
+    name: 'change feed',
+
     version: (name) => versions.get(name) ?? 0,
 
     async bump(trx, name) {
@@ -67,12 +72,19 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
     },
 
     async start() {
-      await feed.poll();
+      if (timer) return;
       timer = setInterval(() => {
         // A failed poll (database briefly away) is retried on the next tick.
         feed.poll().catch(() => {});
       }, intervalMs);
       timer.unref();
+      try {
+        await feed.poll();
+      } catch (error) {
+        // A node that cannot read the counters at start must not serve from caches it cannot invalidate.
+        feed.stop();
+        throw error;
+      }
     },
 
     stop() {

@@ -1,9 +1,9 @@
-import type { Generated } from 'kysely';
-
 /**
  * Table types shared by SQLite and PostgreSQL. Portable column types only:
  * timestamps are epoch milliseconds (integer / bigint), booleans are 0/1 integers,
  * UUIDs are text. See docs/decisions/0003-one-schema-for-sqlite-and-postgres.md.
+ * The account columns (tier, auth_method, flow) are plain text here: their vocabulary
+ * belongs to the auth module, whose repositories check each value they read.
  */
 export interface Schema {
   tenants: TenantsTable;
@@ -22,15 +22,6 @@ export interface Schema {
   flow_legs: FlowLegsTable;
 }
 
-export const TIERS = ['free', 'pro', 'enterprise'] as const;
-export type Tier = (typeof TIERS)[number];
-
-export const AUTH_METHODS = ['api_key', 'oauth', 'both'] as const;
-export type AuthMethod = (typeof AUTH_METHODS)[number];
-
-/** The two login flows of SPEC.md; a refresh token belongs to the flow that issued it. */
-export type Flow = 'api_key' | 'oauth';
-
 export interface TenantsTable {
   id: string;
   created_at: number;
@@ -40,8 +31,10 @@ export interface ClientsTable {
   id: string;
   tenant_id: string;
   name: string;
-  tier: Tier;
-  auth_method: AuthMethod;
+  /** One of TIERS (modules/auth). */
+  tier: string;
+  /** One of AUTH_METHODS (modules/auth). */
+  auth_method: string;
   disabled: number;
   /** SHA-256 (hex) of the API key; the key itself is never stored. */
   api_key_digest: string;
@@ -57,7 +50,8 @@ export interface RefreshTokensTable {
   client_id: string;
   /** Every token descended from one login shares the family id of that login. */
   family_id: string;
-  flow: Flow;
+  /** The flow that issued it: one of FLOWS (modules/auth). */
+  flow: string;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
@@ -176,4 +170,3 @@ export interface FlowLegsTable {
 }
 
 export type ChangeVersionName = 'clients' | 'data';
-export type { Generated };

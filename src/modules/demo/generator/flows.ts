@@ -1,4 +1,4 @@
-import type { Dataset } from '../../import/import.schemas.js';
+import type { Dataset } from '../../import/index.js';
 import { describeSingle, type FlowType, legLabel } from './descriptions.js';
 import type { EventModel, Selection } from './events.js';
 import { priceOf, quotas } from './odds.js';

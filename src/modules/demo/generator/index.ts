@@ -1,4 +1,4 @@
-import type { Dataset } from '../../import/import.schemas.js';
+import type { Dataset } from '../../import/index.js';
 import { buildEvents } from './events.js';
 import { buildFlows } from './flows.js';
 import { buildOdds } from './odds.js';

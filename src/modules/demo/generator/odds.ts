@@ -1,4 +1,4 @@
-import type { Dataset } from '../../import/import.schemas.js';
+import type { Dataset } from '../../import/index.js';
 import type { EventModel, Selection } from './events.js';
 import type { Random } from './random.js';
 import type { OperatorModel, World } from './references.js';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError, unauthorized } from '../errors.js';
+import { ApiError, unauthorized } from '../../platform/errors.js';
 import { secretsEqual } from './credentials.js';
 
 /**

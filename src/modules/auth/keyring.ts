@@ -1,9 +1,9 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { createSigner, createVerifier } from 'fast-jwt';
-import { TIERS, type Tier } from '../db/schema.js';
-import { LruCache } from '../cache/lru.js';
-import type { Clock } from '../clock.js';
-import { isUuid } from '../uuid.js';
+import { LruCache } from '../../platform/cache/lru.js';
+import type { Clock } from '../../platform/clock.js';
+import { isUuid } from '../../platform/uuid.js';
+import { isTier, type Tier } from './account.js';
 
 /** The claims of an access token: exactly those of SPEC.md, plus aud and jti. */
 export interface AccessTokenClaims {
@@ -55,16 +55,16 @@ const VERIFIED_CACHE_SIZE = 10_000;
 /**
  * HS256 keyring: signs with the newest key, verifies with any listed key picked by `kid`.
  * The algorithm is pinned (no `none`, no algorithm confusion); iss, aud and exp are checked, and
- * iat and the lifetime must be ones this service could have issued.
+ * iat and the lifetime must be ones this service could have issued. A keyring without keys
+ * verifies no token and refuses to sign.
  */
 export function createKeyring(options: KeyringOptions): Keyring {
   const { issuer, audience, ttlSeconds, clock } = options;
   const keys = options.secrets.map((secret) => ({ kid: keyId(secret), key: Buffer.from(secret, 'utf8') }));
   const newest = keys[0];
-  if (!newest) throw new Error('the keyring needs at least one secret');
-
   // No `noTimestamp`: fast-jwt would then drop the iat we set from the injected clock.
-  const signer = createSigner({ key: newest.key, algorithm: 'HS256', header: { alg: 'HS256', typ: TYP, kid: newest.kid } });
+  const signer =
+    newest && createSigner({ key: newest.key, algorithm: 'HS256', header: { alg: 'HS256', typ: TYP, kid: newest.kid } });
   const verifiers = new Map(
     keys.map(({ kid, key }) => [
       kid,
@@ -101,6 +101,8 @@ export function createKeyring(options: KeyringOptions): Keyring {
 
   return {
     sign(subject) {
+      // Without a key (a CLI context: JWT_SECRET unset, nothing generated) nothing can be signed.
+      if (!signer) throw new Error('no JWT secret is configured: set JWT_SECRET');
       const iat = Math.floor(clock.now() / 1000);
       const claims: AccessTokenClaims = {
         client_id: subject.client_id,
@@ -161,8 +163,7 @@ function asClaims(payload: unknown): AccessTokenClaims | undefined {
     isUuid(p.client_id) &&
     p.sub === p.client_id &&
     isUuid(p.tenant_id) &&
-    typeof p.tier === 'string' &&
-    (TIERS as readonly string[]).includes(p.tier) &&
+    isTier(p.tier) &&
     typeof p.iat === 'number' &&
     typeof p.exp === 'number' &&
     typeof p.jti === 'string';

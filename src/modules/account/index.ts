@@ -1,0 +1,2 @@
+/** The calling client's own account configuration. */
+export { accountRoutes } from './account.routes.js';

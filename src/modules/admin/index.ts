@@ -1,0 +1,3 @@
+/** The admin API's client management, and the wire views of accounts the CLI prints too. */
+export { adminRoutes } from './admin.routes.js';
+export { CLIENTS_PAGE_SIZE_MAX, clientView, clientWithCredentialsView, createdClientView, NAME_MAX_LENGTH } from './admin.schemas.js';

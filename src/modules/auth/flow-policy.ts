@@ -1,0 +1,18 @@
+import { unauthorized } from '../../platform/errors.js';
+import type { AuthMethod, ClientAccount, Flow } from './account.js';
+
+/** The flow matrix of SPEC.md: Bearer on calls is allowed for every auth_method. */
+export function flowEnabled(authMethod: AuthMethod, flow: Flow): boolean {
+  return authMethod === 'both' || authMethod === flow;
+}
+
+export function requireFlowEnabled(client: ClientAccount, flow: Flow, headers?: Record<string, string>): void {
+  if (!flowEnabled(client.authMethod, flow)) {
+    const name = flow === 'api_key' ? 'API key' : 'OAuth';
+    throw unauthorized('flow_not_enabled', `the ${name} flow is not enabled for this account`, headers);
+  }
+}
+
+export function rejectDisabledClient(client: ClientAccount, headers?: Record<string, string>): void {
+  if (client.disabled) throw unauthorized('client_disabled', 'this client account is disabled', headers);
+}

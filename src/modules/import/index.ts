@@ -1,0 +1,4 @@
+/** Import: the operator's bulk load, validated whole, then upserted in one transaction. */
+export { importRoutes } from './import.routes.js';
+export type { Dataset, ImportResult } from './import.schemas.js';
+export { createImportService, type ImportService } from './import.service.js';

@@ -1,0 +1,2 @@
+/** Prometheus metrics. */
+export { metricsRoutes } from './metrics.routes.js';

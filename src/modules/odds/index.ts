@@ -1,0 +1,3 @@
+/** Odds: the odds of one event, by operator and betting market. */
+export { oddsRoutes } from './odds.routes.js';
+export { createOddsService, type OddsService } from './odds.service.js';

@@ -1,0 +1,41 @@
+/** Where background work reports what went wrong: the app's logger. */
+export interface JobLog {
+  warn(fields: Record<string, unknown>, message: string): void;
+}
+
+/** Work a serving process does on its own: polling, purging. One start, one stop. */
+export interface BackgroundJob {
+  readonly name: string;
+  start(log: JobLog): Promise<void> | void;
+  stop(): Promise<void> | void;
+}
+
+/**
+ * Every background job of a process, started and stopped together by whoever owns the
+ * context (the serving process, a test app). Starting twice starts each job once; stopping
+ * stops them in reverse order. Building an app starts nothing: it only serves.
+ */
+export interface Background {
+  start(log: JobLog): Promise<void>;
+  stop(): Promise<void>;
+  readonly running: boolean;
+}
+
+export function createBackground(jobs: readonly BackgroundJob[]): Background {
+  let running = false;
+  return {
+    get running() {
+      return running;
+    },
+    async start(log) {
+      if (running) return;
+      running = true;
+      for (const job of jobs) await job.start(log);
+    },
+    async stop() {
+      if (!running) return;
+      running = false;
+      for (const job of [...jobs].reverse()) await job.stop();
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import type { FastifyReply } from 'fastify';
+import type { TObject, TSchema } from 'typebox';
+import type { ReadCache } from '../cache/read-cache.js';
+import { CLIENT_SECURITY } from '../http/openapi.js';
+import type { App, BodyOf, QueryOf } from '../http/types.js';
+import { offsetOf, type Page, pageOf, type Paging } from '../pagination.js';
+
+/**
+ * The data a list endpoint pages through: what a feature supplies, besides its schema and its
+ * filter normaliser. Nothing about caches: the building block keeps, per data version, each
+ * filter combination's ordered ids (one query; a page is then a slice, so page 5,000 costs
+ * what page 1 costs), the items by id, and each page rendered to JSON.
+ */
+export interface ListSource<F, T> {
+  /** Names the list in cache keys and logs. */
+  readonly name: string;
+  /** The ordered ids of one filter combination. May throw (404 for an unknown key). */
+  ids(filters: F): Promise<readonly number[]>;
+  /** Items by id; an id the loader does not return is left out of the page. */
+  items(ids: readonly number[]): Promise<ReadonlyMap<number, T>>;
+}
+
+/** A source made ready for paging: routes over one prepared source share its entries. */
+export interface PreparedSource<F, T> {
+  readonly name: string;
+  page(filters: F, paging: Paging): Promise<Page<T>>;
+  /** The page as the JSON bytes sent: rendered once per data version. */
+  body(filters: F, paging: Paging): Buffer | Promise<Buffer>;
+}
+
+interface ListRoute<F, T> {
+  url: string;
+  tag: string;
+  summary: string;
+  description?: string;
+  /** The page schema: PageOf(item). Rendered pages must match it exactly (nothing strips them). */
+  response: TSchema;
+  source: PreparedSource<F, T>;
+}
+
+/** A GET list: filters and paging in the query string (the schema includes pagingProperties). */
+export interface GetListRoute<S extends TObject, F, T> extends ListRoute<F, T> {
+  query: S;
+  /** Equivalent requests → equal filters (sorted arrays, defaults dropped, keys lower-cased). Cheap and synchronous. */
+  filters(query: QueryOf<S>): F;
+}
+
+/** A POST list: filters and paging in the JSON body (the schema includes pagingProperties). */
+export interface PostListRoute<S extends TObject, F, T> extends ListRoute<F, T> {
+  body: S;
+  filters(body: BodyOf<S>): F;
+}
+
+export interface PagedLists {
+  source<F, T>(source: ListSource<F, T>): PreparedSource<F, T>;
+  get<S extends TObject, F, T>(app: App, route: GetListRoute<S, F, T>): void;
+  post<S extends TObject, F, T>(app: App, route: PostListRoute<S, F, T>): void;
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function createPagedLists(cache: ReadCache): PagedLists {
+  let sources = 0;
+
+  function source<F, T>(list: ListSource<F, T>): PreparedSource<F, T> {
+    // One prefix per prepared source, so two sources never share an entry whatever their names.
+    const prefix = `${list.name}#${++sources}|`;
+    const items = cache.items<T>(list.name);
+
+    async function itemsOf(ids: readonly number[]): Promise<T[]> {
+      const found = await items.getMany(ids.map(String), async (missing) => {
+        const loaded = await list.items(missing.map(Number));
+        return new Map([...loaded].map(([id, item]) => [String(id), item]));
+      });
+      return ids.flatMap((id) => {
+        const item = found.get(String(id));
+        return item === undefined ? [] : [item];
+      });
+    }
+
+    async function page(filters: F, paging: Paging, filterKey = JSON.stringify(filters)): Promise<Page<T>> {
+      const ids = await cache.idLists.get(prefix + filterKey, async () => Float64Array.from(await list.ids(filters)));
+      const start = Math.min(offsetOf(paging), ids.length);
+      return pageOf(await itemsOf(Array.from(ids.subarray(start, start + paging.page_size))), ids.length, paging);
+    }
+
+    return {
+      name: list.name,
+      page: (filters, paging) => page(filters, paging),
+      body(filters, paging) {
+        // JSON keeps the parts of the key apart whatever characters a key or a search holds.
+        const filterKey = JSON.stringify(filters);
+        const key = `${prefix}${filterKey}|${paging.page}|${paging.page_size}`;
+        // A repeated request is one map lookup: no promise, no query, no serialization.
+        return (
+          cache.pages.peek(key) ??
+          cache.pages.get(key, async () => Buffer.from(JSON.stringify(await page(filters, paging, filterKey)), 'utf8'))
+        );
+      },
+    };
+  }
+
+  const send = async <F, T>(reply: FastifyReply, route: ListRoute<F, T>, filters: F, input: unknown) => {
+    const body = route.source.body(filters, pagingOf(input));
+    // A hit is sent as it is: no await on the hot path.
+    return reply.type(JSON_TYPE).send(Buffer.isBuffer(body) ? body : await body);
+  };
+
+  const schemaOf = <F, T>(route: ListRoute<F, T>) => ({
+    tags: [route.tag],
+    summary: route.summary,
+    ...(route.description === undefined ? {} : { description: route.description }),
+    security: CLIENT_SECURITY,
+  });
+
+  return {
+    source,
+    get(app, route) {
+      app.get(
+        route.url,
+        { onRequest: app.authenticate, schema: { ...schemaOf(route), querystring: route.query, response: { 200: route.response } } },
+        async (request, reply) => send(reply, route, route.filters(request.query), request.query),
+      );
+    },
+    post(app, route) {
+      app.post(
+        route.url,
+        { onRequest: app.authenticate, schema: { ...schemaOf(route), body: route.body, response: { 200: route.response } } },
+        async (request, reply) => send(reply, route, route.filters(request.body), request.body),
+      );
+    },
+  };
+}
+
+/** page and page_size of a validated list request: the schema's pagingProperties filled them in. */
+function pagingOf(input: unknown): Paging {
+  if (typeof input === 'object' && input !== null && 'page' in input && 'page_size' in input) {
+    const { page, page_size } = input;
+    if (typeof page === 'number' && typeof page_size === 'number') return { page, page_size };
+  }
+  throw new Error('a list schema must include pagingProperties');
+}

@@ -1,0 +1,54 @@
+import { type Static, Type } from 'typebox';
+
+/**
+ * Wire vocabulary shared by the data features (events, odds, trends, admin): the shapes and
+ * renderings that must read the same wherever they appear.
+ */
+
+/** Every timestamp on the wire: ISO 8601, UTC, with `Z`. */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+/** Filter arrays are short by nature; a cap keeps one request from naming thousands of ids. */
+export const MAX_FILTER_ITEMS = 100;
+
+/** A reference to a keyed record: an operator, a betting market. */
+export const NamedRef = Type.Object({ id: Type.Integer(), key: Type.String(), name: Type.String() }, { additionalProperties: false });
+
+/** A team as events and flows show it. */
+export const TeamRef = Type.Object(
+  {
+    id: Type.Integer(),
+    key: Type.String(),
+    name: Type.String(),
+  },
+  { additionalProperties: false },
+);
+export type TeamRef = Static<typeof TeamRef>;
+
+/** A team reference; an id the database does not know (imports validate, so only in theory) keeps its id. */
+export function teamRef(id: number, key: string | null, name: string | null): TeamRef {
+  return { id, key: key ?? '', name: name ?? '' };
+}
+
+/*
+ * Request values every module shares, bounded so that both databases can store and compare
+ * them: a value past these bounds is a 422 from the schema, never a driver error (a 500) on one
+ * database and an empty answer on the other.
+ */
+
+/**
+ * Ids are the upstream's positive integers, at most 2^53−1: past that a JSON number is no
+ * longer exact in JavaScript, and past 2^63−1 PostgreSQL's bigint refuses it (issue 8).
+ */
+export const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+export const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, ...(description ? { description } : {}) });
+
+/** PostgreSQL text cannot hold U+0000: text that reaches the database excludes it. */
+export const NO_NUL = '^[^\\u0000]*$';
+
+/** A name or label: 1 to `maxLength` characters, not only blanks, no U+0000. */
+export const Label = (maxLength: number, description?: string) =>
+  Type.String({ minLength: 1, maxLength, pattern: '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$', ...(description ? { description } : {}) });
