@@ -56,7 +56,7 @@ function summary(reports: DialectReport[]): string {
   const lines = [
     `seed ${seed}, ${runs} generated requests per database (replay one with FUZZ_SEED=${seed} FUZZ_RUNS=${runs} FUZZ_PATH=… npx vitest run test/fuzz)`,
     '',
-    '| database | requests sent | 5xx | outside the error shape | set aside (pending faults) | time s | req/s |',
+    '| database | requests sent | 5xx | outside the error shape or the document | set aside (pending faults) | time s | req/s |',
     '|---|---:|---:|---:|---:|---:|---:|',
     ...reports.map(
       (r) =>

@@ -61,6 +61,7 @@ export interface FuzzStats {
   /** Generated requests not sent, by the pending fault they would trigger (known-faults.ts). */
   setAside: Record<string, number>;
   serverErrors: number;
+  /** Answers of 400 or more outside the error shape, and any answer unlike the document. */
   outsideShape: number;
   /** With keepGoing: the first failures, each with the path that replays it. */
   failures: Array<{ path: string; problem: string; request: FuzzRequest }>;
@@ -117,8 +118,11 @@ async function send(target: FuzzTarget, request: FuzzRequest, stats: FuzzStats, 
       ...(request.payload !== undefined ? { payload: request.payload } : {}),
     });
   } catch (error) {
-    // The test app's inject rejects an answer that breaks the OpenAPI document.
-    return `no answer within the document: ${error instanceof Error ? error.message : String(error)}`;
+    // The test app's inject rejects an answer that breaks the OpenAPI document; a 5xx the
+    // document does not list (a 503, say) is still a 5xx.
+    const message = error instanceof Error ? error.message : String(error);
+    const status = Number(/ → (\d{3})[: ]/.exec(message)?.[1] ?? 0);
+    return status >= 500 ? `status ${status}: ${message}` : `not as documented: ${message}`;
   }
   count(stats.statuses, String(response.statusCode));
   count((stats.byOperation[request.operation] ??= {}), String(response.statusCode));

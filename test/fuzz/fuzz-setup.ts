@@ -38,8 +38,9 @@ export async function prepareFuzzing(t: TestApp): Promise<{ operations: Operatio
   const byField = new Map<string, Array<string | number>>([
     ...(await referenceHints(t, demo.apiKey)),
     ...(await eventHints(t)),
-    // Zones with half- and quarter-hour offsets, the date line, and daylight-saving days below.
-    ['timezone', ['UTC', 'America/New_York', 'Europe/London', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Kiritimati', 'Etc/GMT+12']],
+    // Zones with half- and quarter-hour offsets, the date line, and daylight-saving days below;
+    // then names as clients write them: lower case, legacy links, offsets, unknown ones.
+    ['timezone', ['UTC', 'America/New_York', 'Europe/London', 'Asia/Kathmandu', 'Australia/Lord_Howe', 'Pacific/Kiritimati', 'Etc/GMT+12', 'utc', 'US/Pacific', 'EST5EDT', '+05:30', 'Etc/Unknown']],
     ['tenant_id', [demo.tenantId, ...targets.map((c) => c.tenantId)]],
     // The demo client first; the targets' credentials are refused (flow not enabled, disabled, rotated) or not.
     ['client_id', [demo.clientId, ...targets.map((c) => c.clientId)]],
