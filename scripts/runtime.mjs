@@ -15,20 +15,32 @@ const DEFAULT_RUNTIME = '24.21.0';
 const SUPPORTED_MAJORS = [22, 24, 26];
 const LINK = join('node_modules', '.bin', 'node');
 
-const major = Number(process.versions.node.split('.')[0]);
+/**
+ * The node that runs npm, not the one running this script: once our link exists, npm runs
+ * lifecycle scripts with node_modules/.bin first on the PATH, so this script itself runs on the
+ * linked Node 24 and would otherwise take the machine for a supported one and drop the link.
+ */
+function npmNodeVersion() {
+  const npmNode = process.env.npm_node_execpath;
+  if (!npmNode || npmNode === process.execPath) return process.versions.node;
+  return execFileSync(npmNode, ['-p', 'process.versions.node'], { encoding: 'utf8' }).trim();
+}
+
+const npmNode = npmNodeVersion();
+const major = Number(npmNode.split('.')[0]);
 const runtimePackage = `node-${process.platform}-${process.arch}`;
 
 if (!existsSync('node_modules')) process.exit(0); // not an install of this project (e.g. npm pack)
 
 if (SUPPORTED_MAJORS.includes(major) && !process.env.SPORTSDATA_FORCE_RUNTIME) {
   removeOurLink();
-  console.log(`runtime: Node ${process.version} (supported; nothing to install)`);
+  console.log(`runtime: Node v${npmNode} (supported; nothing to install)`);
 } else {
   const binary = installRuntime();
   mkdirSync(join('node_modules', '.bin'), { recursive: true });
   removeOurLink();
   symlinkSync(relative(join('node_modules', '.bin'), binary), LINK);
-  console.log(`runtime: Node ${process.version} is not supported; npm scripts and npx use Node ${DEFAULT_RUNTIME} (${binary})`);
+  console.log(`runtime: Node v${npmNode} is not supported; npm scripts and npx use Node ${DEFAULT_RUNTIME} (${binary})`);
 }
 
 /** The official binary from the npm registry's `node-<platform>-<arch>` package, installed once. */

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { loadDemoData } from '../../src/modules/demo/demo-data.js';
-import { keyId } from '../../src/platform/auth/keyring.js';
+import { keyId } from '../../src/modules/auth/keyring.js';
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import type { FuzzSetup } from './openapi-arbitraries.js';

@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import { pendingFaultOf } from './known-faults.js';
 import { isRecord, type Json, type Operation, type Parameter } from './openapi-operations.js';
 import {
   asJson,
@@ -42,16 +41,9 @@ export interface FuzzRequest {
 /** What every input of one request is drawn from. */
 type Mode = 'valid' | 'boundary' | 'wrong-type';
 
-/**
- * Every operation equally often, plus stray requests; those that would trigger a fault still
- * pending elsewhere (known-faults.ts) are set aside, and reported through `onSetAside`.
- */
-export function requestArbitrary(operations: readonly Operation[], setup: FuzzSetup, onSetAside: (item: string) => void = () => {}): fc.Arbitrary<FuzzRequest> {
-  return fc.oneof(...operations.map((operation) => operationRequest(operation, setup)), strayRequest(operations, setup)).filter((request) => {
-    const fault = pendingFaultOf(request);
-    if (fault !== undefined) onSetAside(fault.item);
-    return fault === undefined;
-  });
+/** Every operation equally often, plus stray requests. */
+export function requestArbitrary(operations: readonly Operation[], setup: FuzzSetup): fc.Arbitrary<FuzzRequest> {
+  return fc.oneof(...operations.map((operation) => operationRequest(operation, setup)), strayRequest(operations, setup));
 }
 
 export function operationRequest(operation: Operation, setup: FuzzSetup): fc.Arbitrary<FuzzRequest> {
