@@ -113,11 +113,24 @@ describe.each(DIALECTS)('paged lists: id lists computed once per data version, p
   it('renders a page to JSON once; two sources never share an entry, whatever their names', async () => {
     const first = lists.source(source(3, 'same'));
     const second = lists.source(source(5, 'same'));
-    const body = await first.body({ min: 1 }, { page: 1, page_size: 20 });
-    expect(JSON.parse(body.toString('utf8'))).toMatchObject({ total_count: 3, results: [{ id: 1, name: 'same 1' }, { id: 2 }, { id: 3 }] });
-    expect(first.body({ min: 1 }, { page: 1, page_size: 20 })).toBe(body); // a hit: the same bytes, synchronously
+    const rendered = await first.body({ min: 1 }, { page: 1, page_size: 20 });
+    expect(JSON.parse(rendered.body.toString('utf8'))).toMatchObject({ total_count: 3, results: [{ id: 1, name: 'same 1' }, { id: 2 }, { id: 3 }] });
+    expect(first.body({ min: 1 }, { page: 1, page_size: 20 })).toBe(rendered); // a hit: the same bytes, synchronously
     const other = await second.body({ min: 1 }, { page: 1, page_size: 20 });
-    expect(JSON.parse(other.toString('utf8'))).toMatchObject({ total_count: 5 });
+    expect(JSON.parse(other.body.toString('utf8'))).toMatchObject({ total_count: 5 });
+    expect(other.etag).not.toBe(rendered.etag);
+  });
+
+  it('pages past the end answer an empty page but are never kept (a walk through page numbers evicts nothing)', async () => {
+    const rows = lists.source(source(3));
+    const before = cache.usage().pages.entries;
+    for (let page = 2; page < 50; page++) {
+      const past = await rows.body({ min: 1 }, { page, page_size: 20 });
+      expect(JSON.parse(past.body.toString('utf8'))).toEqual({ results: [], total_count: 3, page, page_size: 20, total_pages: 1 });
+    }
+    expect(cache.usage().pages.entries).toBe(before);
+    await rows.body({ min: 1 }, { page: 1, page_size: 20 });
+    expect(cache.usage().pages.entries).toBe(before + 1);
   });
 
   it('id lists are bounded by their byte budget: a flood of filter combinations keeps the newest within it', async () => {

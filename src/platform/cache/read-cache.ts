@@ -9,9 +9,15 @@ import { type CacheUsage, createVersionedCache, type VersionedCache } from './ve
  * (namespaces.ts). Features do not use it directly for lists: the paged-list building block
  * (platform/lists) does; a feature asks at most for a snapshot.
  */
+/** A page as sent: its JSON bytes, and the entity tag of those bytes (RFC 9110 §8.8.3). */
+export interface RenderedPage {
+  readonly body: Buffer;
+  readonly etag: string;
+}
+
 export interface ReadCache {
   /** Whole rendered pages, as the bytes sent. */
-  readonly pages: VersionedCache<Buffer>;
+  readonly pages: VersionedCache<RenderedPage>;
   /** Ordered id lists of filter combinations. */
   readonly idLists: VersionedCache<Float64Array>;
   /** A part of the items namespace of its own, for the items of one list. */
@@ -27,7 +33,7 @@ export interface ReadCache {
 export function createReadCache(changes: ChangeFeed, budgets: ReadCacheBudgets = READ_CACHE_BUDGETS): ReadCache {
   const namespace = <V>(name: ReadCacheNamespace, sizeOf: (value: V) => number) =>
     createVersionedCache<V>({ changes, follows: 'data', budgetBytes: budgets[name], sizeOf });
-  const pages = namespace<Buffer>('pages', (body) => body.byteLength);
+  const pages = namespace<RenderedPage>('pages', (page) => page.body.byteLength + page.etag.length);
   const idLists = namespace<Float64Array>('idLists', (ids) => ids.byteLength);
   const items = namespace<unknown>('items', approximateSize);
   const snapshots = namespace<unknown>('snapshots', approximateSize);

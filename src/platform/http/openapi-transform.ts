@@ -19,6 +19,7 @@ export function finishDocument<T extends object>(document: T): T {
       if (!isRecord(operation)) continue;
       optionalDefaults(operation);
       addErrorResponses(path, method, operation, schemas);
+      addEntityTags(method, operation);
     }
   }
   return document;
@@ -64,6 +65,33 @@ function addErrorResponses(path: string, method: string, operation: Record<strin
   for (const code of errorCodesOf(path, method, operation, schemas)) {
     responses[String(ERROR_STATUS[code])] ??= { $ref: `#/components/responses/${RESPONSES[code].name}` };
   }
+}
+
+/**
+ * Every page of a list carries an ETag (a digest of its bytes). A GET list also takes
+ * If-None-Match and answers 304 when it names the current page (RFC 9110 §13.1.2); a POST has
+ * no 304, its ETag only tells a client whether a page changed.
+ */
+function addEntityTags(method: string, operation: Record<string, unknown>): void {
+  const responses = objectAt(operation, 'responses');
+  const ok = responses['200'];
+  if (!isRecord(ok) || !isPage(ok)) return;
+  const etag = { description: 'A digest of the page: unchanged bytes, unchanged tag (also across imports).', schema: { type: 'string' } };
+  Object.assign(objectAt(ok, 'headers'), { ETag: etag });
+  const notModified = responses['304'];
+  if (method !== 'get' || !isRecord(notModified)) return;
+  Object.assign(objectAt(notModified, 'headers'), { ETag: etag });
+  const parameters = Array.isArray(operation.parameters) ? operation.parameters : [];
+  operation.parameters = [
+    ...parameters,
+    { name: 'If-None-Match', in: 'header', required: false, description: 'The ETag of the copy the client has: 304 if it is current.', schema: { type: 'string' } },
+  ];
+}
+
+function isPage(response: Record<string, unknown>): boolean {
+  const media = isRecord(response.content) ? response.content['application/json'] : undefined;
+  const schema = isRecord(media) ? media.schema : undefined;
+  return isRecord(schema) && isRecord(schema.properties) && 'total_pages' in schema.properties && 'results' in schema.properties;
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'trace'] as const;

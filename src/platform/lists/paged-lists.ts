@@ -1,6 +1,7 @@
-import type { FastifyReply } from 'fastify';
+import { hash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject, TSchema } from 'typebox';
-import type { ReadCache } from '../cache/read-cache.js';
+import type { ReadCache, RenderedPage } from '../cache/read-cache.js';
 import { CLIENT_SECURITY } from '../http/openapi.js';
 import type { App, BodyOf, QueryOf } from '../http/types.js';
 import { offsetOf, type Page, pageOf, type Paging } from '../pagination.js';
@@ -24,8 +25,8 @@ export interface ListSource<F, T> {
 export interface PreparedSource<F, T> {
   readonly name: string;
   page(filters: F, paging: Paging): Promise<Page<T>>;
-  /** The page as the JSON bytes sent: rendered once per data version. */
-  body(filters: F, paging: Paging): Buffer | Promise<Buffer>;
+  /** The page as the JSON bytes sent, with their ETag: rendered once per data version. */
+  body(filters: F, paging: Paging): RenderedPage | Promise<RenderedPage>;
 }
 
 interface ListRoute<F, T> {
@@ -59,6 +60,9 @@ export interface PagedLists {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
+/** The answer to a GET whose If-None-Match names the current page: no body (RFC 9110 §15.4.5). */
+const NOT_MODIFIED = { description: 'Not Modified: the page is the one the client has (its ETag matches If-None-Match).', type: 'null' } as const;
+
 export function createPagedLists(cache: ReadCache): PagedLists {
   let sources = 0;
 
@@ -78,8 +82,10 @@ export function createPagedLists(cache: ReadCache): PagedLists {
       });
     }
 
+    const idsOf = (filters: F, filterKey: string) => cache.idLists.get(prefix + filterKey, async () => Float64Array.from(await list.ids(filters)));
+
     async function page(filters: F, paging: Paging, filterKey = JSON.stringify(filters)): Promise<Page<T>> {
-      const ids = await cache.idLists.get(prefix + filterKey, async () => Float64Array.from(await list.ids(filters)));
+      const ids = await idsOf(filters, filterKey);
       const start = Math.min(offsetOf(paging), ids.length);
       return pageOf(await itemsOf(Array.from(ids.subarray(start, start + paging.page_size))), ids.length, paging);
     }
@@ -92,18 +98,27 @@ export function createPagedLists(cache: ReadCache): PagedLists {
         const filterKey = JSON.stringify(filters);
         const key = `${prefix}${filterKey}|${paging.page}|${paging.page_size}`;
         // A repeated request is one map lookup: no promise, no query, no serialization.
-        return (
-          cache.pages.peek(key) ??
-          cache.pages.get(key, async () => Buffer.from(JSON.stringify(await page(filters, paging, filterKey)), 'utf8'))
-        );
+        return cache.pages.peek(key) ?? renderMiss(filters, paging, filterKey, key);
       },
     };
+
+    async function renderMiss(filters: F, paging: Paging, filterKey: string, key: string): Promise<RenderedPage> {
+      // Pages past the end are all alike and empty: rendered when asked, never kept, so that
+      // a walk through page numbers up to MAX_PAGE cannot push useful pages out (issue 8).
+      const total = (await idsOf(filters, filterKey)).length;
+      if (paging.page > 1 && offsetOf(paging) >= total) return rendered(pageOf<T>([], total, paging));
+      return cache.pages.get(key, async () => rendered(await page(filters, paging, filterKey)));
+    }
   }
 
-  const send = async <F, T>(reply: FastifyReply, route: ListRoute<F, T>, filters: F, input: unknown) => {
-    const body = route.source.body(filters, pagingOf(input));
+  const send = async <F, T>(request: FastifyRequest, reply: FastifyReply, route: ListRoute<F, T>, filters: F, input: unknown) => {
+    const found = route.source.body(filters, pagingOf(input));
     // A hit is sent as it is: no await on the hot path.
-    return reply.type(JSON_TYPE).send(Buffer.isBuffer(body) ? body : await body);
+    const { body, etag } = 'etag' in found ? found : await found;
+    reply.header('etag', etag);
+    // RFC 9110 §13.1.2: a GET whose copy is current gets 304 and no body; a POST gets its page.
+    if (request.method === 'GET' && ifNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    return reply.type(JSON_TYPE).send(body);
   };
 
   const schemaOf = <F, T>(route: ListRoute<F, T>) => ({
@@ -118,18 +133,34 @@ export function createPagedLists(cache: ReadCache): PagedLists {
     get(app, route) {
       app.get(
         route.url,
-        { onRequest: app.authenticate, schema: { ...schemaOf(route), querystring: route.query, response: { 200: route.response } } },
-        async (request, reply) => send(reply, route, route.filters(request.query), request.query),
+        { onRequest: app.authenticate, schema: { ...schemaOf(route), querystring: route.query, response: { 200: route.response, 304: NOT_MODIFIED } } },
+        async (request, reply) => send(request, reply, route, route.filters(request.query), request.query),
       );
     },
     post(app, route) {
       app.post(
         route.url,
         { onRequest: app.authenticate, schema: { ...schemaOf(route), body: route.body, response: { 200: route.response } } },
-        async (request, reply) => send(reply, route, route.filters(request.body), request.body),
+        async (request, reply) => send(request, reply, route, route.filters(request.body), request.body),
       );
     },
   };
+}
+
+/**
+ * The bytes and their entity tag, computed once per render. The tag is a digest of the bytes, so
+ * a page an import did not change keeps its tag, and a client's copy stays valid across imports.
+ */
+function rendered(page: Page<unknown>): RenderedPage {
+  const body = Buffer.from(JSON.stringify(page), 'utf8');
+  return { body, etag: `"${hash('sha256', body, 'base64url').slice(0, 27)}"` };
+}
+
+/** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly (a W/ prefix is ignored). */
+function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /** page and page_size of a validated list request: the schema's pagingProperties filled them in. */
