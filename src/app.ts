@@ -51,10 +51,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerJsonBodies(app);
   // Without ADMIN_TOKEN the admin API does not exist (decision 0009): no 405 may reveal it.
   const adminAbsent = ctx.config.adminToken === undefined;
-  registerErrorHandling(app, { hidden: (path) => adminAbsent && path.startsWith('/admin/') });
+  registerErrorHandling(app, { hidden: (path) => adminAbsent && path.startsWith('/admin/'), authFailures: ctx.metrics.authFailures });
   registerClosingAnswer(app);
   registerResponseHeaders(app);
-  registerMetrics(app);
+  registerMetrics(app, ctx.metrics.http);
   registerAuthentication(app, ctx.authenticator);
   // Callback-style hooks on every request: no promise allocated per hook on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
@@ -74,7 +74,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
  * context), in the order the document lists them.
  */
 function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
-  const { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys } = ctx;
+  const { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, metrics } = ctx;
   const { db } = database;
   const { adminToken } = config;
   const lists = createPagedLists(readCache);
@@ -89,6 +89,6 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => adminRoutes(app, { adminToken, clients }),
     (app) => importRoutes(app, { adminToken, importer: createImportService({ database, clock, changes }) }),
     (app) => docsRoutes(app),
-    (app) => metricsRoutes(app),
+    (app) => metricsRoutes(app, { registry: metrics.registry }),
   ];
 }

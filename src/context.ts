@@ -4,6 +4,7 @@ import { type ChangeFeed, createChangeFeed } from './platform/cache/change-feed.
 import { createReadCache, type ReadCache } from './platform/cache/read-cache.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
+import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
 import { type Authenticator, createAuthenticator, createKeyring, type Keyring } from './modules/auth/index.js';
 import { type ClientDirectory, type ClientsService, createClientDirectory, createClientsService } from './modules/clients/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
@@ -27,9 +28,12 @@ export interface AppContext {
   /** Sports-data reads, cached per data version (every import bumps it). */
   readonly readCache: ReadCache;
   readonly keys: KeyResolver;
+  /** This app's series, scraped at GET /metrics. */
+  readonly metrics: Metrics;
   /**
-   * The process's background jobs (change-feed polling, refresh-token purge). Started and
-   * stopped by whoever owns the context and serves with it; building an app starts nothing.
+   * The process's background jobs (process metrics and their sharing with a cluster primary,
+   * change-feed polling, refresh-token purge). Started and stopped by whoever owns the context
+   * and serves with it; building an app starts nothing.
    */
   readonly background: Background;
 }
@@ -51,6 +55,9 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const authenticator = createAuthenticator({ keyring, accounts: directory });
   const readCache = createReadCache(changes);
   const keys = createKeyResolver({ db, cache: readCache });
-  const background = createBackground([changes, createPurgeJob({ db, clock })]);
-  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, background };
+  const metrics = createMetrics({ caches: () => ({ ...readCache.usage(), clients: directory.usage() }) });
+  database.observeConnectionWaits(metrics.connectionWait);
+  changes.onLag(metrics.changeLag);
+  const background = createBackground([metrics, changes, createPurgeJob({ db, clock })]);
+  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, metrics, background };
 }

@@ -151,6 +151,40 @@ describe.each(DIALECTS)('the read cache: namespaces with byte budgets (%s)', (di
       ['2', 'loaded 2'],
     ]);
   });
+
+  it("counts each namespace's lookups, one per key, across invalidations (read_cache_requests_total)", async () => {
+    const cache = createReadCache(changes, BUDGETS);
+    const counts = () => Object.fromEntries(Object.entries(cache.usage()).map(([name, { hits, misses }]) => [name, [hits, misses]]));
+    expect(counts()).toEqual({ snapshots: [0, 0], idLists: [0, 0], items: [0, 0], pages: [0, 0] });
+
+    // A peek counts its hit only: the `get` that follows a miss counts the miss, once.
+    expect(cache.pages.peek('p') ?? (await cache.pages.get('p', () => page(1)))).toEqual(page(1));
+    expect(cache.pages.peek('p')).toEqual(page(1));
+    // Joining a computation in flight is a miss: the caller waits for it.
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const slow = async () => {
+      await gate;
+      return new Float64Array(1);
+    };
+    const joined = [cache.idLists.get('slow', slow), cache.idLists.get('slow', slow)];
+    release();
+    await Promise.all(joined);
+    await cache.idLists.get('slow', () => new Float64Array(3));
+    // A page of items: one count per item.
+    const items = cache.items<string>('teams');
+    await items.getMany(['1', '2', '3'], async (missing) => new Map(missing.map((key) => [key, key])));
+    await items.getMany(['2', '3', '4'], async (missing) => new Map(missing.map((key) => [key, key])));
+    const snapshot = cache.snapshot('keys:team', async () => 'index');
+    await snapshot();
+    await snapshot();
+    expect(counts()).toEqual({ snapshots: [1, 1], idLists: [1, 2], items: [2, 4], pages: [1, 1] });
+
+    // An import drops the entries, not the counts.
+    await importData();
+    await cache.pages.get('p', () => page(1));
+    expect(counts().pages).toEqual([1, 2]);
+  });
 });
 
 describe('approximateSize', () => {

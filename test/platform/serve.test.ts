@@ -52,6 +52,8 @@ describe.each(DIALECTS)('apps and their context (%s)', (dialect) => {
     const ctx = createContext({ config: loadConfig({ DATABASE_URL: 'sqlite::memory:', JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'silent' }), database });
     const apps = [await buildApp(ctx), await buildApp(ctx)];
     expect(ctx.background.running).toBe(false);
+    // The process's metrics (an event-loop delay monitor, a GC observer) come with the background jobs.
+    expect(ctx.metrics.registry.getSingleMetric('nodejs_eventloop_lag_seconds')).toBeUndefined();
     for (const app of apps) await app.close();
     await close();
   });

@@ -1,14 +1,16 @@
+import type { Registry } from 'prom-client';
 import { Type } from 'typebox';
 import { METRICS_CONTENT_TYPE } from '../../platform/http/metrics.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { nodeMetrics } from '../../platform/metrics/cluster.js';
 
 /**
  * GET /metrics for Prometheus. No authentication, like /healthz beside it: it holds only
- * counts per route template and status, latencies and memory figures — no id, key, token or
- * client name — and scrapers seldom carry credentials. Keep it off the public edge if the
- * traffic figures themselves are sensitive.
+ * counts per route template, status and reason, latencies and process figures — no id, key,
+ * token or client name — and scrapers seldom carry credentials. Keep it off the public edge if
+ * the traffic figures themselves are sensitive.
  */
-export const metricsRoutes: ModuleRoutes = async (app) => {
+export const metricsRoutes: ModuleRoutes<{ registry: Registry }> = async (app, { registry }) => {
   app.get(
     '/metrics',
     {
@@ -16,12 +18,19 @@ export const metricsRoutes: ModuleRoutes = async (app) => {
         tags: ['operations'],
         summary: 'Prometheus metrics',
         description:
-          'Text exposition format 0.0.4: `http_requests_total{method,route,status_code}`, `http_request_duration_seconds` (histogram), ' +
-          '`process_resident_memory_bytes`, `nodejs_heap_used_bytes`, `process_uptime_seconds`. Counted per process.',
+          'Text exposition format 0.0.4, for the whole node: with `serve --workers N` the worker that takes the scrape answers with ' +
+          'every worker summed. Series: `http_requests_total{method,route,status_code}`, `http_request_duration_seconds{method,route}` (histogram), ' +
+          '`auth_failures_total{reason}`, `rate_limit_rejections_total{tier,window}`, `read_cache_requests_total{namespace,result}`, ' +
+          '`db_pool_wait_seconds` (histogram), `change_feed_lag_seconds{name}` (histogram), `process_uptime_seconds`, `nodejs_heap_used_bytes`, ' +
+          "and prom-client's default process metrics (`process_*`, `nodejs_*`: CPU, memory, file descriptors, event-loop delay, GC).",
         produces: ['text/plain'],
         response: { 200: Type.String({ description: 'Prometheus text exposition.' }) },
       },
     },
-    async (_request, reply) => reply.type(METRICS_CONTENT_TYPE).send(app.metrics.render()),
+    async (request, reply) => {
+      const scrape = await nodeMetrics(registry);
+      if (scrape.fallback) request.log.warn({ err: scrape.fallback }, "metrics: the primary did not answer; this scrape shows this worker's counts only");
+      return reply.type(METRICS_CONTENT_TYPE).send(scrape.text);
+    },
   );
 };

@@ -1,5 +1,4 @@
-import type { Kysely, Transaction } from 'kysely';
-import { sql } from 'kysely';
+import { type Kysely, type RawBuilder, SqliteAdapter, sql, type Transaction } from 'kysely';
 import type { BackgroundJob } from '../background.js';
 import type { ChangeVersionName, Schema } from '../db/schema.js';
 
@@ -17,6 +16,11 @@ export interface ChangeFeed extends BackgroundJob {
   /** Tells local listeners at once, after the bumping transaction has committed. */
   changed(name: ChangeVersionName): Promise<void>;
   onChange(name: ChangeVersionName, listener: () => void): void;
+  /**
+   * Told, for each change made by another process, how long after its commit this process saw
+   * it (both ends on the database's clock, so no two machines' clocks are compared).
+   */
+  onLag(listener: (name: ChangeVersionName, seconds: number) => void): void;
   /** Reads the counters now (also done every `intervalMs` while started). */
   poll(): Promise<void>;
   /** Reads the counters, then polls every `intervalMs`. Starting a started feed does nothing. */
@@ -30,6 +34,10 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
     ['data', 0],
   ]);
   const listeners = new Map<ChangeVersionName, Array<() => void>>();
+  const lagListeners: Array<(name: ChangeVersionName, seconds: number) => void> = [];
+  const databaseNow = databaseNowMs(db);
+  // The first poll learns the versions; it sees no change, so it measures no lag.
+  let primed = false;
   let timer: NodeJS.Timeout | undefined;
 
   const notify = (name: ChangeVersionName) => {
@@ -44,13 +52,13 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
     async bump(trx, name) {
       await trx
         .updateTable('change_versions')
-        .set({ version: sql<number>`version + 1` })
+        .set({ version: sql<number>`version + 1`, changed_at: databaseNow })
         .where('name', '=', name)
         .execute();
     },
 
     async changed(name) {
-      await feed.poll();
+      await read(name);
       // Listeners run even if the poll saw no change: the caller knows something changed.
       notify(name);
     },
@@ -59,17 +67,11 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
       listeners.set(name, [...(listeners.get(name) ?? []), listener]);
     },
 
-    async poll() {
-      const rows = await db.selectFrom('change_versions').select(['name', 'version']).execute();
-      for (const row of rows) {
-        const name = row.name as ChangeVersionName;
-        const version = Number(row.version);
-        if (versions.get(name) !== version) {
-          versions.set(name, version);
-          notify(name);
-        }
-      }
+    onLag(listener) {
+      lagListeners.push(listener);
     },
+
+    poll: () => read(),
 
     async start() {
       if (timer) return;
@@ -92,5 +94,33 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
       timer = undefined;
     },
   };
+
+  /** Reads the counters; `own` names the change this process has just made (its lag is not another's). */
+  async function read(own?: ChangeVersionName): Promise<void> {
+    const rows = await db
+      .selectFrom('change_versions')
+      .select(['name', 'version', sql<number | null>`${databaseNow} - changed_at`.as('age_ms')])
+      .execute();
+    for (const row of rows) {
+      const name = row.name as ChangeVersionName;
+      const version = Number(row.version);
+      if (versions.get(name) !== version) {
+        versions.set(name, version);
+        if (primed && name !== own && row.age_ms !== null) {
+          for (const listener of lagListeners) listener(name, Math.max(0, Number(row.age_ms)) / 1000);
+        }
+        notify(name);
+      }
+    }
+    primed = true;
+  }
+
   return feed;
+}
+
+/** The database's clock in epoch milliseconds, read when the statement runs. */
+function databaseNowMs(db: Kysely<Schema>): RawBuilder<number> {
+  return db.getExecutor().adapter instanceof SqliteAdapter
+    ? sql<number>`cast(round((julianday('now') - 2440587.5) * 86400000.0) as integer)`
+    : sql<number>`cast(extract(epoch from clock_timestamp()) * 1000 as bigint)`;
 }

@@ -13,7 +13,7 @@ export interface VersionedCache<V> {
   get(key: string, compute: () => Promise<V> | V): Promise<V>;
   /** Values of many keys: hits from the cache, every miss computed by one call of `computeMissing`. */
   getMany(keys: readonly string[], computeMissing: (missing: string[]) => Promise<ReadonlyMap<string, V>>): Promise<Map<string, V>>;
-  /** The synchronous fast path: a hit, or undefined. */
+  /** The synchronous fast path: a hit, or undefined. Counts a hit only: the `get` that follows a miss counts the miss. */
   peek(key: string): V | undefined;
   usage(): CacheUsage;
 }
@@ -22,6 +22,12 @@ export interface CacheUsage {
   entries: number;
   bytes: number;
   budgetBytes: number;
+  /**
+   * Lookups since the cache was made, one per key (a `getMany` of a page counts each item);
+   * kept across invalidations. Joining a computation in flight is a miss: the caller waits.
+   */
+  hits: number;
+  misses: number;
 }
 
 export interface VersionedCacheOptions<V> {
@@ -37,6 +43,9 @@ export function createVersionedCache<V>(options: VersionedCacheOptions<V>): Vers
   const { changes, follows } = options;
   const values = new ByteLru<V>(options.budgetBytes, options.sizeOf);
   const inFlight = new Map<string, Promise<V>>();
+  // Plain numbers, read at scrape time (read_cache_requests_total): nearly every request looks up.
+  let hits = 0;
+  let misses = 0;
   changes.onChange(follows, () => {
     values.clear();
     inFlight.clear();
@@ -48,11 +57,19 @@ export function createVersionedCache<V>(options: VersionedCacheOptions<V>): Vers
   };
 
   return {
-    peek: (key) => values.get(key),
+    peek(key) {
+      const hit = values.get(key);
+      if (hit !== undefined) hits++;
+      return hit;
+    },
 
     get(key, compute) {
       const hit = values.get(key);
-      if (hit !== undefined) return Promise.resolve(hit);
+      if (hit !== undefined) {
+        hits++;
+        return Promise.resolve(hit);
+      }
+      misses++;
       const pending = inFlight.get(key);
       if (pending) return pending;
       const seen = changes.version(follows);
@@ -78,6 +95,8 @@ export function createVersionedCache<V>(options: VersionedCacheOptions<V>): Vers
         if (hit === undefined) missing.push(key);
         else found.set(key, hit);
       }
+      hits += keys.length - missing.length;
+      misses += missing.length;
       if (missing.length === 0) return found;
       const seen = changes.version(follows);
       for (const [key, value] of await computeMissing(missing)) {
@@ -87,6 +106,6 @@ export function createVersionedCache<V>(options: VersionedCacheOptions<V>): Vers
       return found;
     },
 
-    usage: () => ({ entries: values.size, bytes: values.bytes, budgetBytes: values.budgetBytes }),
+    usage: () => ({ entries: values.size, bytes: values.bytes, budgetBytes: values.budgetBytes, hits, misses }),
   };
 }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
+import { type ConnectionWaitListener, timeConnectionWaits } from './connection-waits.js';
 import type { Schema } from './schema.js';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -10,6 +11,8 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Database {
   readonly db: Kysely<Schema>;
   readonly dialect: DialectName;
+  /** Tells `listener` how long each query waited for a connection (db_pool_wait_seconds); replaces the previous one. */
+  observeConnectionWaits(listener: ConnectionWaitListener): void;
   close(): Promise<void>;
 }
 
@@ -30,14 +33,27 @@ function openSqlite(path: string): Database {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  const waits = connectionWaits();
+  const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new SqliteDialect({ database: sqlite }), waits.report) });
+  return { db, dialect: 'sqlite', observeConnectionWaits: waits.observe, close: () => db.destroy() };
 }
 
 function openPostgres(connectionString: string, max: number): Database {
   const pool = new pg.Pool({ connectionString, max });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  const waits = connectionWaits();
+  const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new PostgresDialect({ pool }), waits.report) });
+  return { db, dialect: 'postgres', observeConnectionWaits: waits.observe, close: () => db.destroy() };
+}
+
+/** The database opens before the metrics that record its waits exist: they subscribe later. */
+function connectionWaits(): { report: ConnectionWaitListener; observe: (listener: ConnectionWaitListener) => void } {
+  let current: ConnectionWaitListener = () => {};
+  return {
+    report: (seconds) => current(seconds),
+    observe: (listener) => {
+      current = listener;
+    },
+  };
 }

@@ -162,6 +162,13 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_change_times': {
+    async up(db: Kysely<unknown>) {
+      // When each version last moved, on the database's clock: every node can then tell how long
+      // a change took to reach it (change_feed_lag_seconds), with no two machines' clocks compared.
+      await db.schema.alterTable('change_versions').addColumn('changed_at', 'bigint').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

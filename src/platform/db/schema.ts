@@ -61,6 +61,8 @@ export interface RefreshTokensTable {
 export interface ChangeVersionsTable {
   name: string;
   version: number;
+  /** When the version last moved, epoch ms on the database's clock (null until then): change_feed_lag_seconds. */
+  changed_at: number | null;
 }
 
 export interface SportsTable {

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { ApiError, errorBody } from '../errors.js';
 import { redactUrl } from '../logging.js';
+import type { AuthFailureCounter } from '../metrics/metrics.js';
 import { NO_STORE, NOSNIFF } from './headers.js';
 import { fromValidationErrors } from './validation.js';
 
@@ -10,6 +11,8 @@ export interface ErrorHandlingOptions {
    * admin API without ADMIN_TOKEN, which does not exist, decision 0009).
    */
   hidden?: (path: string) => boolean;
+  /** Told every 401 by its reason (auth_failures_total). */
+  authFailures?: AuthFailureCounter;
 }
 
 /** Every error leaves as {"error":{code,message,request_id,…}} with the status of its code. */
@@ -19,6 +22,8 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
 
   app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
     const apiError = toApiError(error);
+    // Every 401 carries its reason; counted here, where it is answered, whoever refused it.
+    if (apiError.reason !== undefined) options.authFailures?.inc(apiError.reason);
     if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
     sendError(reply, apiError, request.id);
   });
