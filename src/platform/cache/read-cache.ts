@@ -13,6 +13,8 @@ import { type CacheUsage, createVersionedCache, type VersionedCache } from './ve
 export interface RenderedPage {
   readonly body: Buffer;
   readonly etag: string;
+  /** A page number past the last page: its (empty) page is not worth keeping. */
+  readonly pastEnd: boolean;
 }
 
 export interface ReadCache {

@@ -9,8 +9,11 @@ import type { ChangeFeed } from './change-feed.js';
  * landed is returned but not kept, since it may predate the change. Bounded by bytes.
  */
 export interface VersionedCache<V> {
-  /** The cached value, or `compute`d now; concurrent misses for one key share one computation. */
-  get(key: string, compute: () => Promise<V> | V): Promise<V>;
+  /**
+   * The cached value, or `compute`d now; concurrent misses for one key share one computation.
+   * A computed value is kept unless `worthKeeping` says no (it is returned all the same).
+   */
+  get(key: string, compute: () => Promise<V> | V, worthKeeping?: (value: V) => boolean): Promise<V>;
   /** Values of many keys: hits from the cache, every miss computed by one call of `computeMissing`. */
   getMany(keys: readonly string[], computeMissing: (missing: string[]) => Promise<ReadonlyMap<string, V>>): Promise<Map<string, V>>;
   /** The synchronous fast path: a hit, or undefined. Counts a hit only: the `get` that follows a miss counts the miss. */
@@ -63,7 +66,7 @@ export function createVersionedCache<V>(options: VersionedCacheOptions<V>): Vers
       return hit;
     },
 
-    get(key, compute) {
+    get(key, compute, worthKeeping) {
       const hit = values.get(key);
       if (hit !== undefined) {
         hits++;
@@ -76,7 +79,7 @@ export function createVersionedCache<V>(options: VersionedCacheOptions<V>): Vers
       const promise: Promise<V> = Promise.resolve()
         .then(compute)
         .then((value) => {
-          keep(seen, key, value);
+          if (worthKeeping === undefined || worthKeeping(value)) keep(seen, key, value);
           return value;
         })
         .finally(() => {

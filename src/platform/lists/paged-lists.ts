@@ -98,17 +98,11 @@ export function createPagedLists(cache: ReadCache): PagedLists {
         const filterKey = JSON.stringify(filters);
         const key = `${prefix}${filterKey}|${paging.page}|${paging.page_size}`;
         // A repeated request is one map lookup: no promise, no query, no serialization.
-        return cache.pages.peek(key) ?? renderMiss(filters, paging, filterKey, key);
+        // Pages past the end are all alike and empty: rendered when asked, never kept, so that
+        // a walk through page numbers up to MAX_PAGE cannot push useful pages out (issue 8).
+        return cache.pages.peek(key) ?? cache.pages.get(key, async () => rendered(await page(filters, paging, filterKey)), (p) => !p.pastEnd);
       },
     };
-
-    async function renderMiss(filters: F, paging: Paging, filterKey: string, key: string): Promise<RenderedPage> {
-      // Pages past the end are all alike and empty: rendered when asked, never kept, so that
-      // a walk through page numbers up to MAX_PAGE cannot push useful pages out (issue 8).
-      const total = (await idsOf(filters, filterKey)).length;
-      if (paging.page > 1 && offsetOf(paging) >= total) return rendered(pageOf<T>([], total, paging));
-      return cache.pages.get(key, async () => rendered(await page(filters, paging, filterKey)));
-    }
   }
 
   const send = async <F, T>(request: FastifyRequest, reply: FastifyReply, route: ListRoute<F, T>, filters: F, input: unknown) => {
@@ -153,7 +147,8 @@ export function createPagedLists(cache: ReadCache): PagedLists {
  */
 function rendered(page: Page<unknown>): RenderedPage {
   const body = Buffer.from(JSON.stringify(page), 'utf8');
-  return { body, etag: `"${hash('sha256', body, 'base64url').slice(0, 27)}"` };
+  const pastEnd = page.page > 1 && page.results.length === 0;
+  return { body, etag: `"${hash('sha256', body, 'base64url').slice(0, 27)}"`, pastEnd };
 }
 
 /** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly (a W/ prefix is ignored). */
