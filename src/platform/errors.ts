@@ -12,6 +12,7 @@ export const ERROR_STATUS = {
   VALIDATION_ERROR: 422,
   RATE_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
+  SERVICE_UNAVAILABLE: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -66,6 +67,11 @@ export function unauthorized(reason: UnauthorizedReason, message: string, header
 
 export function notFound(message: string): ApiError {
   return new ApiError('NOT_FOUND', message);
+}
+
+/** 503: a dependency is unavailable or the node is draining; the client waits Retry-After seconds. */
+export function serviceUnavailable(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
 }
 
 export function validationError(field: string, rule: string, message: string): ApiError {

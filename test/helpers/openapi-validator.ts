@@ -20,6 +20,7 @@ const STATUS_RESPONSES: Record<number, string> = {
   422: 'ValidationError',
   429: 'RateLimitExceeded',
   500: 'InternalError',
+  503: 'ServiceUnavailable',
 };
 
 type Json = Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Schema } from './schema.js';
 
@@ -10,34 +10,72 @@ export type DialectName = 'sqlite' | 'postgres';
 export interface Database {
   readonly db: Kysely<Schema>;
   readonly dialect: DialectName;
+  /**
+   * Readiness: the database takes writes now. Throws the driver's error (classified by
+   * unavailable.ts) when it does not: unreachable, read-only, a locked-out connection.
+   */
+  checkWritable(): Promise<void>;
   close(): Promise<void>;
 }
+
+export interface DatabaseOptions {
+  poolSize?: number;
+  /**
+   * How long a statement waits for the database before 503: for a pooled PostgreSQL
+   * connection, for SQLite's write lock held by another process or for the process's one
+   * SQLite connection held by a transaction.
+   */
+  waitMs?: number;
+}
+
+/** Default wait: long enough for a login behind a short import, short of a client's patience. */
+export const DATABASE_WAIT_MS = 5000;
 
 // int8 (COUNT(*), bigint ids and epoch-millisecond timestamps) as numbers: all stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * The readiness write: it takes the write lock and touches no row. PostgreSQL refuses it on a
+ * standby or a read-only session (25006); SQLite on a read-only file (SQLITE_READONLY).
+ */
+const PROBE_WRITE = 'update change_versions set version = version where 1 = 0';
+
 /** Opens `sqlite:PATH` (PATH may be `:memory:`) or `postgres://…`. */
-export function openDatabase(url: string, options: { poolSize?: number } = {}): Database {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options.poolSize ?? 10);
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
+  const waitMs = options.waitMs ?? DATABASE_WAIT_MS;
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), waitMs);
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options.poolSize ?? 10, waitMs);
   throw new Error('DATABASE_URL must start with "sqlite:" or "postgres://"');
 }
 
-function openSqlite(path: string): Database {
+function openSqlite(path: string, waitMs: number): Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${waitMs}`);
   const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'sqlite',
+    checkWritable: () => db.transaction().execute(async (trx) => void (await sql.raw(PROBE_WRITE).execute(trx))),
+    close: () => db.destroy(),
+  };
 }
 
-function openPostgres(connectionString: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString, max });
+function openPostgres(connectionString: string, max: number, waitMs: number): Database {
+  // A bounded wait for a connection (pool exhausted, server not answering): then 503, not a hang.
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: waitMs });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<Schema>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    checkWritable: async () => {
+      await sql.raw(PROBE_WRITE).execute(db);
+    },
+    close: () => db.destroy(),
+  };
 }

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { ApiError, errorBody } from '../errors.js';
+import { databaseUnavailable } from '../db/unavailable.js';
+import { ApiError, errorBody, serviceUnavailable } from '../errors.js';
 import { fromValidationErrors } from './validation.js';
 
 /** Every error leaves as {"error":{code,message,request_id,…}} with the status of its code. */
@@ -19,6 +20,10 @@ export function registerErrorHandling(app: FastifyInstance): void {
 export function toApiError(error: FastifyError | ApiError | Error): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError;
+  // The one place where a database outage (down, restarting, locked, read-only) becomes 503.
+  // An error with an HTTP status is the framework's (e.g. a client's aborted upload, ECONNRESET).
+  const unavailable = fastifyError.statusCode === undefined ? databaseUnavailable(error) : undefined;
+  if (unavailable) return serviceUnavailable(unavailable.message, unavailable.retryAfterSeconds);
   if (fastifyError.validation) {
     return fromValidationErrors(fastifyError.validation, fastifyError.validationContext ?? 'request');
   }

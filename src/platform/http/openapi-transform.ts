@@ -98,6 +98,11 @@ const RESPONSES: Record<ErrorCode, ErrorResponse> = {
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
   },
   INTERNAL_ERROR: { name: 'InternalError', description: 'An unexpected failure; quote the request_id when reporting it.' },
+  SERVICE_UNAVAILABLE: {
+    name: 'ServiceUnavailable',
+    description: 'A dependency (the database) is unavailable or the node is draining; retry after Retry-After seconds.',
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
+  },
 };
 
 /** One reusable response per code: the Error schema with `code` pinned to that code. */
@@ -123,7 +128,7 @@ function componentResponses(): Record<string, object> {
  * The errors an operation can answer, from what it takes: input → 400/422, a body → 413,
  * the client or admin API → 401, path parameters, id/key lookups and the admin API (absent
  * without ADMIN_TOKEN) → 404, keys → 409 (a key may name several records), the client API
- * → 429. Every operation may fail with 500.
+ * → 429. Every operation may fail with 500, and with 503 while the database is unavailable.
  */
 function errorCodesOf(path: string, method: string, operation: Record<string, unknown>, schemas: Record<string, unknown>): ErrorCode[] {
   const parameters = Array.isArray(operation.parameters) ? operation.parameters.filter(isRecord) : [];
@@ -143,7 +148,7 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   if (hasBody) codes.push('PAYLOAD_TOO_LARGE');
   if (hasInput) codes.push('VALIDATION_ERROR');
   if (client) codes.push('RATE_LIMIT_EXCEEDED');
-  codes.push('INTERNAL_ERROR');
+  codes.push('INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
   return codes;
 }
 
