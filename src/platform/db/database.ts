@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Schema } from './schema.js';
+import { SqliteDialect } from './sqlite-dialect.js';
+import { SqliteFile } from './sqlite-file.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -49,19 +48,9 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
 }
 
 function openSqlite(path: string, waitMs: number): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new BetterSqlite3(path);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma(`busy_timeout = ${waitMs}`);
-  const db = new Kysely<Schema>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return {
-    db,
-    dialect: 'sqlite',
-    checkWritable: () => db.transaction().execute(async (trx) => void (await sql.raw(PROBE_WRITE).execute(trx))),
-    close: () => db.destroy(),
-  };
+  const file = new SqliteFile(path, waitMs);
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect(file) });
+  return { db, dialect: 'sqlite', checkWritable: () => file.probeWritable(PROBE_WRITE), close: () => db.destroy() };
 }
 
 function openPostgres(connectionString: string, max: number, waitMs: number): Database {
