@@ -7,8 +7,8 @@ import { type Static, type TSchema, Type } from 'typebox';
  * fields and arrays are refused too: a typo such as `leage_id` must not pass silently.
  */
 
-/** Rows per array at most: far above the `--scale 10` demo (1M odds), far below memory trouble. */
-export const MAX_ITEMS = 5_000_000;
+/** Rows per array at most; the body's size (import.body.ts) bounds a dataset well before this. */
+export const MAX_ITEMS = 1_000_000;
 
 const Id = (description: string) => Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER, description });
 // A dot would break qualified keys (`united-states.nba`), so keys never contain one.
