@@ -38,7 +38,7 @@ export function createTrendsService(ctx: AppContext) {
       key: `flows:page|${JSON.stringify(filters)}|${paging.page}|${paging.page_size}`,
       render: async () => {
         const resolved = await resolveFlowFilters(ctx, filters);
-        const ids = await idLists.get(idListKey(resolved), () => flowIds(ctx.database.db, resolved));
+        const ids = await idLists.get(idListKey(resolved), () => flowIds(ctx.database, resolved));
         return pageOfIds(ids, paging, items);
       },
     };

@@ -22,7 +22,7 @@ export type IdList = Float64Array;
 
 export interface IdLists {
   /** The ordered ids of one filter combination, computed once per data version. */
-  get(key: string, query: () => Promise<number[]>): Promise<IdList>;
+  get(key: string, query: () => Promise<number[] | IdList>): Promise<IdList>;
 }
 
 /**
@@ -66,7 +66,8 @@ export function createIdLists(changes: ChangeFeed, budgetBytes: number): IdLists
       if (pending) return pending;
       const promise = (async () => {
         try {
-          const list = Float64Array.from(await query());
+          const ids = await query();
+          const list = ids instanceof Float64Array ? ids : Float64Array.from(ids);
           // Kept only if no import landed meanwhile (the key would name an old version).
           if (versioned === `${changes.version('data')}|${key}`) store(versioned, list);
           return list;

@@ -1,8 +1,9 @@
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { type Compilable, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import type { Schema } from './schema.js';
 import { SqliteDialect } from './sqlite-dialect.js';
 import { SqliteFile } from './sqlite-file.js';
+import { SqliteReader } from './sqlite-reader.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -14,6 +15,12 @@ export interface Database {
    * unavailable.ts) when it does not: unreachable, read-only, a locked-out connection.
    */
   checkWritable(): Promise<void>;
+  /**
+   * The first column of every row of a query that may read many rows (an id list), without
+   * holding the event loop for the length of the query: on an SQLite file it runs on a reader
+   * thread (sqlite-reader.ts); PostgreSQL's driver is asynchronous anyway.
+   */
+  readIds(query: Compilable): Promise<Float64Array>;
   close(): Promise<void>;
 }
 
@@ -50,7 +57,27 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
 function openSqlite(path: string, waitMs: number): Database {
   const file = new SqliteFile(path, waitMs);
   const db = new Kysely<Schema>({ dialect: new SqliteDialect(file) });
-  return { db, dialect: 'sqlite', checkWritable: () => file.probeWritable(PROBE_WRITE), close: () => db.destroy() };
+  // An in-memory database exists only on its one connection: its reads stay there.
+  const reader = path === ':memory:' ? undefined : new SqliteReader(path);
+  return {
+    db,
+    dialect: 'sqlite',
+    checkWritable: () => file.probeWritable(PROBE_WRITE),
+    readIds: (query) => {
+      if (!reader) return readIdsThrough(db, query);
+      const { sql: text, parameters } = query.compile();
+      return reader.readIds(text, parameters);
+    },
+    close: async () => {
+      await reader?.close();
+      await db.destroy();
+    },
+  };
+}
+
+async function readIdsThrough(db: Kysely<Schema>, query: Compilable): Promise<Float64Array> {
+  const { rows } = await db.executeQuery<Record<string, unknown>>(query.compile());
+  return Float64Array.from(rows, (row) => Number(Object.values(row)[0]));
 }
 
 function openPostgres(connectionString: string, max: number, waitMs: number): Database {
@@ -65,6 +92,7 @@ function openPostgres(connectionString: string, max: number, waitMs: number): Da
     checkWritable: async () => {
       await sql.raw(PROBE_WRITE).execute(db);
     },
+    readIds: (query) => readIdsThrough(db, query),
     close: () => db.destroy(),
   };
 }
