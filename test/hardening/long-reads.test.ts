@@ -64,8 +64,9 @@ describe('long reads of an SQLite file', () => {
     expect(result.length).toBe(3_000_000);
     expect(result[2_999_999]).toBe(3_000_000);
     expect(ms).toBeGreaterThan(200);
-    // Generous: correctness (the loop ran), not performance.
-    expect(gapMs).toBeLessThan(100);
+    // Correctness, not performance: run on the loop, the read would be one gap as long as
+    // itself. A loaded machine (the whole suite, other processes) may pause any process briefly.
+    expect(gapMs).toBeLessThan(Math.max(100, ms / 3));
   });
 
   it.each(BODIES)('give the answers the connection itself gives: %j', async (body) => {
