@@ -6,7 +6,7 @@ import { type LoadOptions, type Measured, measure, type Scenario } from './load.
 import { type Running, startApi, startBare } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
-import { coldFilters, concurrentImport, describePhase } from './scenarios/event-loop.js';
+import { coldFilters, concurrentImport, describePhase, startIdleProbe } from './scenarios/event-loop.js';
 
 /**
  * `npm run bench`: every scenario against the real API (compiled, NODE_ENV=production, SQLite,
@@ -118,8 +118,15 @@ try {
       'loop',
       10,
       async (url, demo, api) => {
-        notes.push(describePhase(await coldFilters(api.child, url, demo)));
-        notes.push(describePhase(await concurrentImport(api.child, url, demo, api.databaseUrl, join(work, 'import-scale-1.json'), ENV)));
+        const idle = await startIdleProbe();
+        try {
+          const processes = { api: api.child, idle: idle.child, baseUrl: url };
+          notes.push(describePhase(await coldFilters(processes, demo)));
+          const target = { databaseUrl: api.databaseUrl, file: join(work, 'import-scale-1.json'), env: ENV };
+          notes.push(describePhase(await concurrentImport(processes, demo, target)));
+        } finally {
+          idle.stop();
+        }
       },
       { probe: true },
     );
