@@ -22,12 +22,16 @@ export async function startBare(): Promise<Running> {
   return { url: `http://127.0.0.1:${port}`, child, stop: () => stopChild(child) };
 }
 
-/** The real API (compiled, as `npm start` runs it) with the given environment. */
-export async function startApi(env: Record<string, string>): Promise<Running> {
+/**
+ * The real API (compiled, as `npm start` runs it) with the given environment. With `probe`, the
+ * event-loop probe is preloaded and answers over an IPC channel (bench/event-loop-probe.ts).
+ */
+export async function startApi(env: Record<string, string>, options: { probe?: boolean } = {}): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['dist/server.js'], {
+  const preload = options.probe ? ['--import', 'tsx', '--import', './bench/event-loop-probe.ts'] : [];
+  const child = spawn(process.execPath, [...preload, 'dist/server.js'], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'inherit', ...(options.probe ? (['ipc'] as const) : [])],
   });
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 180_000;

@@ -3,9 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
-import { startApi, startBare } from './processes.js';
+import { type Running, startApi, startBare } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
+import { coldFilters, concurrentImport, describePhase, startIdleProbe } from './scenarios/event-loop.js';
 
 /**
  * `npm run bench`: every scenario against the real API (compiled, NODE_ENV=production, SQLite,
@@ -13,7 +14,9 @@ import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios
  * figures are ratios that survive a noisy machine. Each group's scenarios run round-robin
  * `--rounds` times and report the median round, so a burst of noise hits one round of each
  * rather than one scenario. Flags: --seconds N, --rounds N, --connections N,
- * --only auth|data|deep, --skip-deep.
+ * --only auth|data|deep|loop, --skip-deep, --skip-loop. The loop group measures the event-loop
+ * delay inside the API (a probe preloaded by the bench only) during cold filters and during a
+ * concurrent CLI import, at --scale 10.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -28,6 +31,7 @@ const options: LoadOptions = {
 const rounds = Number(flag('rounds') ?? 3);
 const only = flag('only');
 const skipDeep = args.includes('--skip-deep');
+const skipLoop = args.includes('--skip-loop');
 
 const ENV = {
   JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
@@ -54,17 +58,22 @@ const baseline = async () => {
  * starts with a clean heap), handed to `use` and stopped afterwards. Each group of scenarios gets
  * its own, so that one group's writes and garbage do not weigh on the next.
  */
-async function withApi<T>(name: string, scale: number, use: (url: string, demo: DemoCredentials) => Promise<T>): Promise<T> {
+async function withApi<T>(
+  name: string,
+  scale: number,
+  use: (url: string, demo: DemoCredentials, api: Running & { databaseUrl: string }) => Promise<T>,
+  options: { probe?: boolean } = {},
+): Promise<T> {
   const dataDir = join(work, name);
   mkdirSync(dataDir, { recursive: true });
   const url = `sqlite:${join(dataDir, 'db.sqlite')}`;
   const started = Date.now();
   generateDemoData(url, scale);
   if (scale !== 1) notes.push(`demo-data --scale ${scale} (generate + import, SQLite): ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const api = await startApi({ ...ENV, DATABASE_URL: url });
+  const api = await startApi({ ...ENV, DATABASE_URL: url }, options);
   try {
     const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
-    return await use(api.url, demo);
+    return await use(api.url, demo, { ...api, databaseUrl: url });
   } finally {
     await api.stop();
   }
@@ -103,6 +112,24 @@ try {
       );
       await runGroup('scale 10', url, await deepPagingScenarios(url, demo));
     });
+  }
+  if (!skipLoop && (only === undefined || only === 'loop')) {
+    await withApi(
+      'loop',
+      10,
+      async (url, demo, api) => {
+        const idle = await startIdleProbe();
+        try {
+          const processes = { api: api.child, idle: idle.child, baseUrl: url };
+          notes.push(describePhase(await coldFilters(processes, demo)));
+          const target = { databaseUrl: api.databaseUrl, file: join(work, 'import-scale-1.json'), env: ENV };
+          notes.push(describePhase(await concurrentImport(processes, demo, target)));
+        } finally {
+          idle.stop();
+        }
+      },
+      { probe: true },
+    );
   }
   const bareAfter = await baseline();
   report(rows, (bareBefore + bareAfter) / 2);

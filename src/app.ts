@@ -79,13 +79,13 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
   const { adminToken } = config;
   const lists = createPagedLists(readCache);
   return [
-    (app) => healthRoutes(app, { db }),
+    (app) => healthRoutes(app, { database }),
     (app) => tokensRoutes(app, { authenticator, tokens: createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config }) }),
     (app) => accountRoutes(app),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),
     (app) => eventsRoutes(app, { lists, events: createEventsService({ db, clock, keys }) }),
     (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),
-    (app) => trendsRoutes(app, { lists, trends: createTrendsService({ db, keys }) }),
+    (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys }) }),
     (app) => adminRoutes(app, { adminToken, clients }),
     (app) => importRoutes(app, { adminToken, importer: createImportService({ database, clock, changes }) }),
     (app) => docsRoutes(app),

@@ -73,6 +73,11 @@ export function notFound(message: string): ApiError {
   return new ApiError('NOT_FOUND', message);
 }
 
+/** 503: a dependency is unavailable or the node is draining; the client waits Retry-After seconds. */
+export function serviceUnavailable(message: string, retryAfterSeconds: number): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+}
+
 export function validationError(field: string, rule: string, message: string): ApiError {
   return new ApiError('VALIDATION_ERROR', message, { details: [{ field, rule }] });
 }

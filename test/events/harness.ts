@@ -17,8 +17,9 @@ export interface DataHarness {
   allIds(url: string, body: Record<string, unknown>, pageSize: number): Promise<number[]>;
 }
 
-export async function setupData(dialect: DialectName): Promise<DataHarness> {
-  const t = await buildTestApp({ dialect });
+/** `databaseUrl`: an existing (empty, e.g. file) database instead of a fresh one. */
+export async function setupData(dialect: DialectName, databaseUrl?: string): Promise<DataHarness> {
+  const t = await buildTestApp({ dialect, ...(databaseUrl === undefined ? {} : { databaseUrl }) });
   await importDataset(t, eventsFlowsDataset);
   const { apiKey } = await onboardClient(t);
   const post = (url: string, body: unknown) =>

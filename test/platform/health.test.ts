@@ -12,7 +12,7 @@ describe.each(DIALECTS)('health and errors (%s)', (dialect) => {
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
     const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
-    expect(ready.json()).toEqual({ status: 'ready' });
+    expect(ready.json()).toEqual({ status: 'ready', database: 'ok' });
   });
 
   it('answers an unknown route with NOT_FOUND in the error shape, with the request id', async () => {

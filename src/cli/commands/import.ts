@@ -1,17 +1,16 @@
-import { readFile } from 'node:fs/promises';
-import { createImportService } from '../../modules/import/index.js';
+import { createImportService, readDatasetFile } from '../../modules/import/index.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Cli, type RegisterCommands, table } from '../runtime.js';
 
-/** `sportsdata import FILE`: the import of POST /admin/v1/import, from a JSON file (no body limit). */
+/** `sportsdata import FILE`: the import of POST /admin/v1/import, from a JSON file (the same limits, import.body.ts). */
 export const registerImport: RegisterCommands = (program, cli) => {
   program
     .command('import')
-    .description('import a dataset file (the format of POST /admin/v1/import): validated whole, then upserted by id, all or nothing')
+    .description('import a dataset file (the format of POST /admin/v1/import, at most 64 MiB): validated whole, then upserted by id, all or nothing')
     .argument('<file>', 'a JSON file with any of: sports, leagues, teams, players, operators, betting_markets, events, odds, flows')
     .option('--json', 'print machine-readable JSON ({"upserted": {...}})')
     .action(async (file: string, options: { json?: boolean }) => {
-      const dataset = await readDataset(file);
+      const dataset = await readDatasetFile(file);
       const started = performance.now();
       const result = await cli.withContext((ctx) => createImportService(ctx).import(dataset)).catch((error: unknown) => {
         printDetails(cli, error);
@@ -22,21 +21,6 @@ export const registerImport: RegisterCommands = (program, cli) => {
       cli.print(`Imported ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
     });
 };
-
-async function readDataset(file: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new Error(`cannot read ${file}${code ? ` (${code})` : ''}`);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new ApiError('BAD_REQUEST', `${file} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`);
-  }
-}
 
 /** Every problem of a refused dataset, one per line, before the one-line error. */
 function printDetails(cli: Cli, error: unknown): void {

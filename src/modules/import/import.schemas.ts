@@ -8,8 +8,8 @@ import { Id, Label, NO_NUL } from '../../shared/wire.js';
  * fields and arrays are refused too: a typo such as `leage_id` must not pass silently.
  */
 
-/** Rows per array at most: far above the `--scale 10` demo (1M odds), far below memory trouble. */
-export const MAX_ITEMS = 5_000_000;
+/** Rows per array at most; the body's size (import.body.ts) bounds a dataset well before this. */
+export const MAX_ITEMS = 1_000_000;
 
 // A dot would break qualified keys (`united-states.nba`), so keys never contain one.
 const Key = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^.\\s\\u0000]+$', description: 'Upstream key: no dots, no blanks.' });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
+import { keysetChunks } from '../../platform/db/keyset.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 
@@ -75,50 +76,67 @@ export function createKeyResolver(deps: { db: Kysely<Schema>; cache: Pick<ReadCa
 }
 
 async function buildIndex(db: Kysely<Schema>, entity: KeyedEntity): Promise<KeyIndex> {
-  const entries: Array<[string, number]> = [];
-  switch (entity) {
-    case 'sport':
-      for (const r of await db.selectFrom('sports').select(['id', 'key']).execute()) entries.push([r.key, r.id]);
-      break;
-    case 'operator':
-      for (const r of await db.selectFrom('operators').select(['id', 'key']).execute()) entries.push([r.key, r.id]);
-      break;
-    case 'league':
-      for (const r of await db.selectFrom('leagues').select(['id', 'key', 'country_key']).execute()) {
-        entries.push([r.key, r.id]);
-        if (r.country_key) entries.push([`${r.country_key}.${r.key}`, r.id]);
-      }
-      break;
-    case 'team':
-      for (const r of await db
-        .selectFrom('teams')
-        .innerJoin('leagues', 'leagues.id', 'teams.league_id')
-        .select(['teams.id as id', 'teams.key as key', 'leagues.key as league_key', 'leagues.country_key as country_key'])
-        .execute()) {
-        entries.push([r.key, r.id], [`${r.league_key}.${r.key}`, r.id]);
-        // Two leagues may share a key (premier-league in two countries): the fully qualified
-        // `country.league.team` still names one team.
-        if (r.country_key) entries.push([`${r.country_key}.${r.league_key}.${r.key}`, r.id]);
-      }
-      break;
-    case 'player':
-      for (const r of await db
-        .selectFrom('players')
-        .innerJoin('teams', 'teams.id', 'players.team_id')
-        .select(['players.id as id', 'players.key as key', 'teams.key as team_key'])
-        .execute()) {
-        entries.push([r.key, r.id], [`${r.team_key}.${r.key}`, r.id]);
-      }
-      break;
-  }
   const byKey = new Map<string, number[]>();
   const all = new Set<number>();
-  for (const [key, id] of entries) {
+  // Indexed as the rows arrive, so that the work is spread over the chunks of the read.
+  const add = (key: string, id: number) => {
     all.add(id);
     const k = key.toLowerCase();
     const ids = byKey.get(k);
     if (!ids) byKey.set(k, [id]);
     else if (!ids.includes(id)) ids.push(id);
+  };
+  switch (entity) {
+    case 'sport':
+      for (const r of await db.selectFrom('sports').select(['id', 'key']).execute()) add(r.key, r.id);
+      break;
+    case 'operator':
+      for (const r of await db.selectFrom('operators').select(['id', 'key']).execute()) add(r.key, r.id);
+      break;
+    case 'league':
+      for (const r of await db.selectFrom('leagues').select(['id', 'key', 'country_key']).execute()) {
+        add(r.key, r.id);
+        if (r.country_key) add(`${r.country_key}.${r.key}`, r.id);
+      }
+      break;
+    // Thousands of teams and tens of thousands of players: read in keyset chunks.
+    case 'team':
+      for await (const rows of keysetChunks((after, limit) =>
+        db
+          .selectFrom('teams')
+          .innerJoin('leagues', 'leagues.id', 'teams.league_id')
+          .select(['teams.id as id', 'teams.key as key', 'leagues.key as league_key', 'leagues.country_key as country_key'])
+          .where('teams.id', '>', after)
+          .orderBy('teams.id')
+          .limit(limit)
+          .execute(),
+      )) {
+        for (const r of rows) {
+          add(r.key, r.id);
+          add(`${r.league_key}.${r.key}`, r.id);
+          // Two leagues may share a key (premier-league in two countries): the fully qualified
+          // `country.league.team` still names one team.
+          if (r.country_key) add(`${r.country_key}.${r.league_key}.${r.key}`, r.id);
+        }
+      }
+      break;
+    case 'player':
+      for await (const rows of keysetChunks((after, limit) =>
+        db
+          .selectFrom('players')
+          .innerJoin('teams', 'teams.id', 'players.team_id')
+          .select(['players.id as id', 'players.key as key', 'teams.key as team_key'])
+          .where('players.id', '>', after)
+          .orderBy('players.id')
+          .limit(limit)
+          .execute(),
+      )) {
+        for (const r of rows) {
+          add(r.key, r.id);
+          add(`${r.team_key}.${r.key}`, r.id);
+        }
+      }
+      break;
   }
   return { byKey, ids: all };
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { readInChunks } from '../../platform/db/keyset.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { leagueQualifiedKey } from './key-resolver.js';
 import type { BettingMarketItem, LeagueItem, OperatorItem, PlayerItem, SportItem, TeamItem } from './references.schemas.js';
@@ -37,55 +38,64 @@ export function createReferencesRepository(db: Kysely<Schema>): ReferencesReposi
       }));
     },
 
-    async teams() {
-      const rows = await db
-        .selectFrom('teams')
-        .innerJoin('leagues', 'leagues.id', 'teams.league_id')
-        .select([
-          'teams.id as id',
-          'teams.key as key',
-          'teams.name as name',
-          'teams.abbreviation as abbreviation',
-          'teams.location as location',
-          'teams.league_id as league_id',
-          'leagues.key as league_key',
-          'leagues.sport_id as sport_id',
-        ])
-        .orderBy('teams.id')
-        .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        key: r.key,
-        qualified_key: `${r.league_key}.${r.key}`,
-        name: r.name,
-        abbreviation: r.abbreviation,
-        location: r.location,
-        sport_id: r.sport_id,
-        league_id: r.league_id,
-        league_key: r.league_key,
-      }));
-    },
+    // Teams and players run to thousands (55,000 players at --scale 10): read in keyset chunks.
+    teams: () =>
+      readInChunks(
+        (after, limit) =>
+          db
+            .selectFrom('teams')
+            .innerJoin('leagues', 'leagues.id', 'teams.league_id')
+            .select([
+              'teams.id as id',
+              'teams.key as key',
+              'teams.name as name',
+              'teams.abbreviation as abbreviation',
+              'teams.location as location',
+              'teams.league_id as league_id',
+              'leagues.key as league_key',
+              'leagues.sport_id as sport_id',
+            ])
+            .where('teams.id', '>', after)
+            .orderBy('teams.id')
+            .limit(limit)
+            .execute(),
+        (r) => ({
+          id: r.id,
+          key: r.key,
+          qualified_key: `${r.league_key}.${r.key}`,
+          name: r.name,
+          abbreviation: r.abbreviation,
+          location: r.location,
+          sport_id: r.sport_id,
+          league_id: r.league_id,
+          league_key: r.league_key,
+        }),
+      ),
 
-    async players() {
-      const rows = await db
-        .selectFrom('players')
-        .innerJoin('teams', 'teams.id', 'players.team_id')
-        .select([
-          'players.id as id',
-          'players.key as key',
-          'players.name as name',
-          'players.position as position',
-          'players.team_id as team_id',
-          'teams.key as team_key',
-          'teams.league_id as league_id',
-        ])
-        .orderBy('players.id')
-        .execute();
-      return rows.map(({ league_id, ...r }) => ({
-        item: { id: r.id, key: r.key, name: r.name, position: r.position, team_id: r.team_id, team_key: r.team_key },
-        leagueId: league_id,
-      }));
-    },
+    players: () =>
+      readInChunks(
+        (after, limit) =>
+          db
+            .selectFrom('players')
+            .innerJoin('teams', 'teams.id', 'players.team_id')
+            .select([
+              'players.id as id',
+              'players.key as key',
+              'players.name as name',
+              'players.position as position',
+              'players.team_id as team_id',
+              'teams.key as team_key',
+              'teams.league_id as league_id',
+            ])
+            .where('players.id', '>', after)
+            .orderBy('players.id')
+            .limit(limit)
+            .execute(),
+        ({ league_id, ...r }) => ({
+          item: { id: r.id, key: r.key, name: r.name, position: r.position, team_id: r.team_id, team_key: r.team_key },
+          leagueId: league_id,
+        }),
+      ),
 
     async bettingMarkets() {
       const rows = await db.selectFrom('betting_markets').selectAll().orderBy('id').execute();

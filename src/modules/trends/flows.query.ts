@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Schema } from '../../platform/db/schema.js';
+import type { Database } from '../../platform/db/database.js';
 import type { ResolvedFlowFilters } from './flow-filters.js';
 
 /**
@@ -9,9 +8,10 @@ import type { ResolvedFlowFilters } from './flow-filters.js';
  * - player_ids: flows focused on the player, and parlays with a leg focused on the player;
  * - operator_ids: flows of an event that one of the operators prices (has odds for);
  * - event start range: [starts_from, starts_before) on the event's start time.
+ * Up to every flow (200,000 at --scale 10): read off the event loop (Database.readIds).
  */
-export async function flowIds(db: Kysely<Schema>, f: ResolvedFlowFilters): Promise<number[]> {
-  let q = db.selectFrom('flows as f').select('f.id');
+export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Float64Array> {
+  let q = database.db.selectFrom('flows as f').select('f.id');
   if (f.sport_ids) q = q.where('f.sport_id', 'in', f.sport_ids);
   if (f.league_ids) q = q.where('f.league_id', 'in', f.league_ids);
   if (f.event_ids) q = q.where('f.event_id', 'in', f.event_ids);
@@ -70,6 +70,5 @@ export async function flowIds(db: Kysely<Schema>, f: ResolvedFlowFilters): Promi
     q = q.where('f.event_id', 'in', (sub) => sub.selectFrom('odds').select('event_id').where('operator_id', 'in', operators));
   }
 
-  const rows = await q.orderBy('f.id').execute();
-  return rows.map((r) => Number(r.id));
+  return database.readIds(q.orderBy('f.id'));
 }

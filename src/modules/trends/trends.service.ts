@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Schema } from '../../platform/db/schema.js';
+import type { Database } from '../../platform/db/database.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from '../references/index.js';
 import { createFlowItemLoader } from './flow-items.js';
@@ -12,14 +11,14 @@ import type { FlowItem, FlowsBody, MixedFlowsBody } from './trends.schemas.js';
  * so /v1/trends/flows and /v1/trends/mixed-flows share id lists, items and pages. The
  * endpoints differ only in how a body becomes filters (flow_type's default).
  */
-export function createTrendsService(deps: { db: Kysely<Schema>; keys: KeyResolver }) {
-  const { db, keys } = deps;
+export function createTrendsService(deps: { database: Database; keys: KeyResolver }) {
+  const { database, keys } = deps;
 
   const flows: ListSource<FlowFilters, FlowItem> = {
     name: 'flows',
     /** By id; keys are replaced by ids (404 unknown, 409 ambiguous), then one query. */
-    ids: async (filters) => flowIds(db, await resolveFlowFilters(keys, filters)),
-    items: createFlowItemLoader(db),
+    ids: async (filters) => flowIds(database, await resolveFlowFilters(keys, filters)),
+    items: createFlowItemLoader(database.db),
   };
 
   return {

@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type Compilable, Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type ConnectionWaitListener, timeConnectionWaits } from './connection-waits.js';
 import type { Schema } from './schema.js';
+import { SqliteDialect } from './sqlite-dialect.js';
+import { SqliteFile } from './sqlite-file.js';
+import { SqliteReader } from './sqlite-reader.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -13,38 +13,96 @@ export interface Database {
   readonly dialect: DialectName;
   /** Tells `listener` how long each query waited for a connection (db_pool_wait_seconds); replaces the previous one. */
   observeConnectionWaits(listener: ConnectionWaitListener): void;
+  /**
+   * Readiness: the database takes writes now. Throws the driver's error (classified by
+   * unavailable.ts) when it does not: unreachable, read-only, a locked-out connection.
+   */
+  checkWritable(): Promise<void>;
+  /**
+   * The first column of every row of a query that may read many rows (an id list), without
+   * holding the event loop for the length of the query: on an SQLite file it runs on a reader
+   * thread (sqlite-reader.ts); PostgreSQL's driver is asynchronous anyway.
+   */
+  readIds(query: Compilable): Promise<Float64Array>;
   close(): Promise<void>;
 }
+
+export interface DatabaseOptions {
+  poolSize?: number;
+  /**
+   * How long a statement waits for the database before 503: for a pooled PostgreSQL
+   * connection, for SQLite's write lock held by another process or for the process's one
+   * SQLite connection held by a transaction.
+   */
+  waitMs?: number;
+}
+
+/** Default wait: long enough for a login behind a short import, short of a client's patience. */
+export const DATABASE_WAIT_MS = 5000;
 
 // int8 (COUNT(*), bigint ids and epoch-millisecond timestamps) as numbers: all stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/**
+ * The readiness write: it takes the write lock and touches no row. PostgreSQL refuses it on a
+ * standby or a read-only session (25006); SQLite on a read-only file (SQLITE_READONLY).
+ */
+const PROBE_WRITE = 'update change_versions set version = version where 1 = 0';
+
 /** Opens `sqlite:PATH` (PATH may be `:memory:`) or `postgres://…`. */
-export function openDatabase(url: string, options: { poolSize?: number } = {}): Database {
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options.poolSize ?? 10);
+export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
+  const waitMs = options.waitMs ?? DATABASE_WAIT_MS;
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), waitMs);
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options.poolSize ?? 10, waitMs);
   throw new Error('DATABASE_URL must start with "sqlite:" or "postgres://"');
 }
 
-function openSqlite(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new BetterSqlite3(path);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+function openSqlite(path: string, waitMs: number): Database {
+  const file = new SqliteFile(path, waitMs);
   const waits = connectionWaits();
-  const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new SqliteDialect({ database: sqlite }), waits.report) });
-  return { db, dialect: 'sqlite', observeConnectionWaits: waits.observe, close: () => db.destroy() };
+  // The dialect's gate serves its one connection; the wait for it is db_pool_wait_seconds.
+  const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new SqliteDialect(file), waits.report) });
+  // An in-memory database exists only on its one connection: its reads stay there.
+  const reader = path === ':memory:' ? undefined : new SqliteReader(path);
+  return {
+    db,
+    dialect: 'sqlite',
+    observeConnectionWaits: waits.observe,
+    checkWritable: () => file.probeWritable(PROBE_WRITE),
+    readIds: (query) => {
+      if (!reader) return readIdsThrough(db, query);
+      const { sql: text, parameters } = query.compile();
+      return reader.readIds(text, parameters);
+    },
+    close: async () => {
+      await reader?.close();
+      await db.destroy();
+    },
+  };
 }
 
-function openPostgres(connectionString: string, max: number): Database {
-  const pool = new pg.Pool({ connectionString, max });
+async function readIdsThrough(db: Kysely<Schema>, query: Compilable): Promise<Float64Array> {
+  const { rows } = await db.executeQuery<Record<string, unknown>>(query.compile());
+  return Float64Array.from(rows, (row) => Number(Object.values(row)[0]));
+}
+
+function openPostgres(connectionString: string, max: number, waitMs: number): Database {
+  // A bounded wait for a connection (pool exhausted, server not answering): then 503, not a hang.
+  const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: waitMs });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const waits = connectionWaits();
   const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new PostgresDialect({ pool }), waits.report) });
-  return { db, dialect: 'postgres', observeConnectionWaits: waits.observe, close: () => db.destroy() };
+  return {
+    db,
+    dialect: 'postgres',
+    observeConnectionWaits: waits.observe,
+    checkWritable: async () => {
+      await sql.raw(PROBE_WRITE).execute(db);
+    },
+    readIds: (query) => readIdsThrough(db, query),
+    close: () => db.destroy(),
+  };
 }
 
 /** The database opens before the metrics that record its waits exist: they subscribe later. */

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
-import { ApiError, errorBody } from '../errors.js';
+import { databaseUnavailable } from '../db/unavailable.js';
+import { ApiError, errorBody, serviceUnavailable } from '../errors.js';
 import { redactUrl } from '../logging.js';
 import type { AuthFailureCounter } from '../metrics/metrics.js';
 import { NO_STORE, NOSNIFF } from './headers.js';
@@ -96,6 +97,10 @@ function patternOf(url: string): RegExp {
 export function toApiError(error: FastifyError | ApiError | Error): ApiError {
   if (error instanceof ApiError) return error;
   const fastifyError = error as FastifyError;
+  // The one place where a database outage (down, restarting, locked, read-only) becomes 503.
+  // An error with an HTTP status is the framework's (e.g. a client's aborted upload, ECONNRESET).
+  const unavailable = fastifyError.statusCode === undefined ? databaseUnavailable(error) : undefined;
+  if (unavailable) return serviceUnavailable(unavailable.message, unavailable.retryAfterSeconds);
   if (fastifyError.validation) {
     return fromValidationErrors(fastifyError.validation, fastifyError.validationContext ?? 'request');
   }

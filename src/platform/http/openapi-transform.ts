@@ -141,7 +141,7 @@ const RESPONSES: Record<ErrorCode, ErrorResponse> = {
   INTERNAL_ERROR: { name: 'InternalError', description: 'An unexpected failure; quote the request_id when reporting it.' },
   SERVICE_UNAVAILABLE: {
     name: 'ServiceUnavailable',
-    description: 'This node is shutting down; retry, and the load balancer sends the request to another node.',
+    description: 'A dependency (the database) is unavailable, or the node is draining or shutting down; retry after Retry-After seconds.',
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
   },
 };
@@ -170,7 +170,7 @@ function componentResponses(): Record<string, object> {
  * the client or admin API → 401, path parameters, id/key lookups and the admin API (absent
  * without ADMIN_TOKEN) → 404, keys → 409 (a key may name several records), path parameters →
  * 414, the client API → 429. Every operation may answer 408 and 431 (the request itself could
- * not be read), 500, and 503 while its node shuts down. 405 belongs to no operation: it answers
+ * not be read), 500, and 503 while the database is unavailable or its node shuts down. 405 belongs to no operation: it answers
  * the methods a path does not have (components.responses.MethodNotAllowed).
  */
 function errorCodesOf(path: string, method: string, operation: Record<string, unknown>, schemas: Record<string, unknown>): ErrorCode[] {

@@ -16,7 +16,7 @@ export interface ListSource<F, T> {
   /** Names the list in cache keys and logs. */
   readonly name: string;
   /** The ordered ids of one filter combination. May throw (404 for an unknown key). */
-  ids(filters: F): Promise<readonly number[]>;
+  ids(filters: F): Promise<readonly number[] | Float64Array>;
   /** Items by id; an id the loader does not return is left out of the page. */
   items(ids: readonly number[]): Promise<ReadonlyMap<number, T>>;
 }
@@ -82,7 +82,10 @@ export function createPagedLists(cache: ReadCache): PagedLists {
       });
     }
 
-    const idsOf = (filters: F, filterKey: string) => cache.idLists.get(prefix + filterKey, async () => Float64Array.from(await list.ids(filters)));
+    const idsOf = (filters: F, filterKey: string) => cache.idLists.get(prefix + filterKey, async () => {
+      const ids = await list.ids(filters);
+      return ids instanceof Float64Array ? ids : Float64Array.from(ids);
+    });
 
     async function page(filters: F, paging: Paging, filterKey = JSON.stringify(filters)): Promise<Page<T>> {
       const ids = await idsOf(filters, filterKey);

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { importDataset } from '../helpers/data.js';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../helpers/embedded-postgres.js';
+import { smallDataset } from '../import/fixture.js';
+import { expectUnavailable } from './unavailable.js';
+
+// Issue 8, item 5: with PostgreSQL down, /readyz and every request that needed the database
+// answered 500. A private server is stopped here: the run's shared server must stay up.
+describe('PostgreSQL down, then back', () => {
+  let server: EmbeddedPostgres;
+  let t: TestApp;
+  let client: OnboardedClient;
+  let bearer: string;
+  const sports = () => t.app.inject({ method: 'GET', url: '/v1/references/sports', headers: { authorization: bearer } });
+
+  beforeAll(async () => {
+    server = await startEmbeddedPostgres();
+    t = await buildTestApp({ dialect: 'postgres', databaseUrl: server.url });
+    await importDataset(t, { sports: smallDataset().sports });
+    client = await onboardClient(t);
+    bearer = `Bearer ${pairOf(await apiKeyLogin(t, client.apiKey)).access_token}`;
+    // Served once from the database: the page and the client's account are now in memory.
+    expect((await sports()).statusCode).toBe(200);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close().catch(() => {});
+    await server?.remove();
+  });
+
+  it('answers 503 with Retry-After where the database is needed, serves what is in memory, and recovers without a restart', async () => {
+    await server.stop();
+
+    expectUnavailable(await t.app.inject({ method: 'GET', url: '/readyz' }));
+    expectUnavailable(await apiKeyLogin(t, client.apiKey));
+    expectUnavailable(await t.app.inject({ method: 'GET', url: '/v1/references/leagues', headers: { authorization: bearer } }));
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await sports()).statusCode).toBe(200);
+
+    await server.start();
+    // The pool replaces the connections the shutdown ended; no restart of the app.
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode, ready.body).toBe(200);
+    pairOf(await apiKeyLogin(t, client.apiKey));
+  }, 60_000);
+});

@@ -1,0 +1,63 @@
+import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { onboardClient } from '../helpers/clients.js';
+import { expectUnavailable } from './unavailable.js';
+
+/**
+ * File permissions do not bind root: as root the test runs with the effective uid of `nobody`
+ * (reversible: the real uid stays root), so that a 0444 file is read-only to it as it is to
+ * a service account.
+ */
+const NOBODY = 65534;
+const asRoot = process.getuid?.() === 0;
+
+// Issue 8, item 5: on an SQLite file the process could not write, /readyz said 200 ready
+// while every login answered 500.
+describe('an SQLite file the process cannot write', () => {
+  let dir: string;
+  let file: string;
+  let t: TestApp;
+  let apiKey: string;
+  const setMode = (mode: number) => {
+    for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, mode);
+  };
+
+  beforeAll(async () => {
+    if (asRoot) process.seteuid?.(NOBODY);
+    dir = mkdtempSync(join(tmpdir(), 'sportsdata-readonly-'));
+    file = join(dir, 'db.sqlite');
+    const setup = await buildTestApp({ dialect: 'sqlite', databaseUrl: `sqlite:${file}` });
+    apiKey = (await onboardClient(setup)).apiKey;
+    await setup.close();
+    // Read-only before the service opens it, as after a restore or a wrong deployment.
+    setMode(0o444);
+    t = await buildTestApp({ dialect: 'sqlite', databaseUrl: `sqlite:${file}` });
+  });
+  afterAll(async () => {
+    await t?.close();
+    if (asRoot) process.seteuid?.(0);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is not ready and answers 503 to writes; made writable again, it is ready and logs in without a restart', async () => {
+    expectUnavailable(await t.app.inject({ method: 'GET', url: '/readyz' }));
+    expectUnavailable(await apiKeyLogin(t, apiKey));
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    // Reads still work: authenticating an API key reads the client.
+    expect((await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: { 'x-api-key': apiKey } })).statusCode).toBe(200);
+
+    setMode(0o644);
+    // The connection is reopened at most once a second: poll for a few.
+    let ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    for (let i = 0; i < 30 && ready.statusCode !== 200; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    }
+    expect(ready.statusCode, ready.body).toBe(200);
+    pairOf(await apiKeyLogin(t, apiKey));
+  });
+});
