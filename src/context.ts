@@ -30,7 +30,7 @@ export interface AppContext {
 export function createContext(deps: { config: Config; database: Database; clock?: Clock }): AppContext {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
-  const changes = createChangeFeed(database.db);
+  const changes = createChangeFeed(database.db, config.changePollMs);
   const keyring = createKeyring({
     secrets: config.jwtSecrets,
     issuer: config.jwtIssuer,
