@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
+import { readOrCreateFile } from './platform/files/create-once.js';
 
 /** The only reader of process.env. Everything else receives a frozen, typed Config. */
 export interface Config {
@@ -115,15 +115,12 @@ function readJwtSecrets(env: Env, nodeEnv: string, problems: string[]): string[]
   return [current, ...previous];
 }
 
-/** Outside production a missing JWT_SECRET is generated once and kept in the data directory. */
+/**
+ * Outside production a missing JWT_SECRET is generated once and kept in the data directory;
+ * processes starting at once on one directory all end up with the one that was written first.
+ */
 function generatedJwtSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
-  return secret;
+  return readOrCreateFile(join(dataDir, 'jwt-secret'), () => `${randomBytes(48).toString('base64url')}\n`).trim();
 }
 
 const MAX_WORKERS = 256;

@@ -76,7 +76,8 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
   };
 }
 
-async function freshDatabaseUrl(dialect: DialectName): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A database of its own: in-memory SQLite, or a new PostgreSQL database that `drop` removes. */
+export async function freshDatabaseUrl(dialect: DialectName): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') return { url: 'sqlite::memory:', drop: async () => {} };
   const serverUrl = inject('postgresUrl');
   const name = `test_${randomBytes(6).toString('hex')}`;

@@ -18,8 +18,10 @@ export interface DemoCredentials {
  * logged. Returns the file's path when it created the client.
  */
 export async function ensureDemoClient(ctx: AppContext): Promise<string | undefined> {
-  if ((await ctx.clients.repository.count()) > 0) return undefined;
-  const { account, credentials } = await ctx.clients.create({ name: 'Demo client', tier: 'pro', authMethod: 'both' });
+  // createFirst, not create: another node starting at once on the same database may be here too.
+  const created = await ctx.clients.createFirst({ name: 'Demo client', tier: 'pro', authMethod: 'both' });
+  if (created === undefined) return undefined;
+  const { account, credentials } = created;
   const file = join(ctx.config.dataDir, 'demo-credentials.json');
   const demo: DemoCredentials = {
     client_id: account.id,

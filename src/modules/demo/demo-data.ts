@@ -32,5 +32,7 @@ export async function loadDemoData(ctx: AppContext, options: DemoDataOptions = {
  */
 export async function ensureDemoData(ctx: AppContext): Promise<Record<string, number> | undefined> {
   if (!(await hasNoSportsData(ctx))) return undefined;
-  return loadDemoData(ctx);
+  const dataset = generateDemoDataset({ scale: 1, seed: DEFAULT_SEED, now: ctx.clock.now() });
+  // Checked again inside the import's transaction: another node starting at once may fill it first.
+  return (await createImportService(ctx).importIntoEmpty(dataset))?.upserted;
 }
