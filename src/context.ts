@@ -3,6 +3,7 @@ import { createAuthenticator, type Authenticator } from './platform/auth/authent
 import { createKeyring, type Keyring } from './platform/auth/keyring.js';
 import { type ChangeFeed, createChangeFeed } from './platform/cache/change-feed.js';
 import { type Clock, systemClock } from './platform/clock.js';
+import { createDraining, type Draining } from './platform/lifecycle/draining.js';
 import type { Database } from './platform/db/database.js';
 import { type ClientDirectory, createClientDirectory } from './modules/clients/client-directory.js';
 import { type ClientsService, createClientsService } from './modules/clients/clients.service.js';
@@ -25,6 +26,8 @@ export interface AppContext {
   /** Sports-data reads, cached per data version (every import bumps it). */
   readonly readCache: ReadCache;
   readonly keys: KeyResolver;
+  /** Set on SIGTERM: /readyz answers 503 while the node drains. */
+  readonly draining: Draining;
 }
 
 export function createContext(deps: { config: Config; database: Database; clock?: Clock }): AppContext {
@@ -43,5 +46,6 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const authenticator = createAuthenticator({ keyring, clients: directory });
   const readCache = createReadCache(changes);
   const keys = createKeyResolver(database.db, readCache);
-  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys };
+  const draining = createDraining();
+  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, draining };
 }

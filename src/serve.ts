@@ -3,6 +3,7 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { type AppContext, createContext } from './context.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrations.js';
+import { installGracefulShutdown } from './platform/lifecycle/shutdown.js';
 import type { App } from './platform/http/types.js';
 import { ensureDemoClient } from './modules/demo/demo-client.js';
 import { ensureDemoData } from './modules/demo/demo-data.js';
@@ -17,7 +18,7 @@ export interface RunningServer {
 
 /**
  * Migrate → (demo client and data) → buildApp → listen, with graceful shutdown on SIGINT and
- * SIGTERM. Used by `npm start` (src/server.ts) and by `sportsdata serve`, which passes its
+ * SIGTERM (platform/lifecycle/shutdown.ts: drain, close, deadline). Used by `npm start` (src/server.ts) and by `sportsdata serve`, which passes its
  * config. Without a config it reads the environment and, on bad configuration, exits with the
  * message on stderr — start-up must refuse, not limp on.
  */
@@ -35,11 +36,20 @@ export async function startServer(config: Config = configOrExit()): Promise<Runn
     const ctx = createContext({ config, database });
     app = await buildApp(ctx);
     await prepareFirstStart(app, ctx);
+    const { draining } = ctx;
+    installGracefulShutdown({
+      server: app.server,
+      log: app.log,
+      draining,
+      drainMs: config.shutdownDrainMs,
+      timeoutMs: config.shutdownTimeoutMs,
+      close,
+      exit: (code) => process.exit(code),
+    });
     const url = await app.listen({ host: config.host, port: config.port });
     // Which runtime serves matters to operators: the project supports Node 22, 24 and 26 only.
     app.log.info({ url, node_version: process.version, pid: process.pid }, 'serving');
     stopPurge = schedulePurge(database.db, ctx.clock, (error) => app?.log.warn({ err: error }, 'refresh-token purge failed'));
-    installShutdown(app, close);
     return { app, ctx, close };
   } catch (error) {
     // A failed start (port taken, database away) must not leave a pool holding the process open.
@@ -55,16 +65,6 @@ async function prepareFirstStart(app: App, ctx: AppContext): Promise<void> {
   if (credentialsFile) app.log.info({ file: credentialsFile }, 'created the demo client; its credentials are in this file');
   const seeded = await ensureDemoData(ctx);
   if (seeded) app.log.info({ upserted: seeded }, 'generated the demo dataset');
-}
-
-function installShutdown(app: App, close: () => Promise<void>): void {
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 function configOrExit(): Config {

@@ -5,14 +5,19 @@ import type { ModuleRoutes } from '../../platform/http/types.js';
 
 const Status = Type.Object({ status: Type.String() });
 
+/** A draining node does not come back; a client retrying through the load balancer reaches another. */
+const DRAINING_RETRY_AFTER_S = 1;
+
 /** Liveness and readiness for load balancers and orchestrators. No authentication. */
 export const healthRoutes: ModuleRoutes = async (app, ctx) => {
   app.get('/healthz', { schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
   app.get(
     '/readyz',
-    { schema: { tags: ['operations'], summary: 'The database is reachable', response: { 200: Status } } },
+    { schema: { tags: ['operations'], summary: 'The database is reachable and the node is not shutting down', response: { 200: Status } } },
     async () => {
+      // First: a draining node must leave the load balancer's pool whatever its dependencies say.
+      if (ctx.draining.active) throw new ApiError('SERVICE_UNAVAILABLE', 'this node is shutting down', { headers: { 'Retry-After': String(DRAINING_RETRY_AFTER_S) } });
       try {
         await sql`select 1`.execute(ctx.database.db);
       } catch {

@@ -98,6 +98,11 @@ const RESPONSES: Record<ErrorCode, ErrorResponse> = {
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
   },
   INTERNAL_ERROR: { name: 'InternalError', description: 'An unexpected failure; quote the request_id when reporting it.' },
+  SERVICE_UNAVAILABLE: {
+    name: 'ServiceUnavailable',
+    description: 'This node is shutting down; retry, and the load balancer sends the request to another node.',
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
+  },
 };
 
 /** One reusable response per code: the Error schema with `code` pinned to that code. */
@@ -144,6 +149,8 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   if (hasInput) codes.push('VALIDATION_ERROR');
   if (client) codes.push('RATE_LIMIT_EXCEEDED');
   codes.push('INTERNAL_ERROR');
+  // A draining node's /readyz (the other operations may answer 503 while it shuts down, too).
+  if (path === '/readyz') codes.push('SERVICE_UNAVAILABLE');
   return codes;
 }
 

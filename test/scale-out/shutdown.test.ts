@@ -1,0 +1,116 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/app.js';
+import { type NodeProcess, startNode } from '../helpers/node-process.js';
+
+const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-shutdown-'));
+// Each test ends its own server with SIGTERM; this only sweeps up after a failed one.
+const started: NodeProcess[] = [];
+afterAll(async () => {
+  for (const node of started) await node.stop(1000);
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function server(env: Record<string, string>): Promise<NodeProcess> {
+  const node = await startNode({
+    env: {
+      DATABASE_URL: `sqlite:${join(dataDir, `${started.length}-${Date.now()}.db`)}`,
+      DATA_DIR: dataDir,
+      JWT_SECRET: TEST_JWT_SECRET,
+      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      DEMO_DATA: 'false',
+      ...env,
+    },
+  });
+  started.push(node);
+  await node.waitUntilReady();
+  return node;
+}
+
+/** A raw connection that has sent `text` and nothing more; collects whatever comes back. */
+async function rawSocket(node: NodeProcess, text: string): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+  const socket = connect({ host: '127.0.0.1', port: node.port });
+  let received = '';
+  socket.on('data', (chunk: Buffer) => (received += chunk.toString('utf8')));
+  socket.on('error', () => {});
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+  socket.write(text);
+  // Let the server read it before the test goes on.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  return { socket, received: () => received, closed };
+}
+
+/** Milliseconds from SIGTERM to the process's exit. */
+async function timeToExit(node: NodeProcess): Promise<{ ms: number; code: number | null }> {
+  const signalled = Date.now();
+  node.child.kill('SIGTERM');
+  const { code } = await node.exited;
+  return { ms: Date.now() - signalled, code };
+}
+
+// Concurrent: each test has a server of its own, and most of each test is waiting for a deadline.
+describe.concurrent('shutdown on SIGTERM', () => {
+  it('closes a connection that sent half a request line and headers at once, and exits', async () => {
+    const node = await server({ SHUTDOWN_TIMEOUT: '20' });
+    const half = await rawSocket(node, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Half: ');
+    const { ms, code } = await timeToExit(node);
+    expect(code).toBe(0);
+    expect(ms).toBeLessThan(5000);
+    await half.closed;
+  });
+
+  it('exits after SHUTDOWN_TIMEOUT when a request never finishes sending its body', async () => {
+    const node = await server({ SHUTDOWN_TIMEOUT: '2' });
+    const stuck = await rawSocket(
+      node,
+      `POST /admin/v1/clients HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"name":`,
+    );
+    const { ms } = await timeToExit(node);
+    expect(ms).toBeGreaterThanOrEqual(1900);
+    expect(ms).toBeLessThan(6000);
+    stuck.socket.destroy();
+  });
+
+  it('lets a request in flight finish, then exits without waiting for the deadline', async () => {
+    const node = await server({ SHUTDOWN_TIMEOUT: '20' });
+    const body = JSON.stringify({ name: 'In flight', tier: 'pro', auth_method: 'both' });
+    const head = `POST /admin/v1/clients HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TEST_ADMIN_TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`;
+    const inFlight = await rawSocket(node, head + body.slice(0, 10));
+    const signalled = Date.now();
+    node.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    inFlight.socket.write(body.slice(10));
+    const { code } = await node.exited;
+    expect(Date.now() - signalled).toBeLessThan(5000);
+    expect(code).toBe(0);
+    expect(inFlight.received()).toMatch(/^HTTP\/1\.1 201 /);
+  });
+
+  it('answers /readyz 503 SERVICE_UNAVAILABLE during SHUTDOWN_DRAIN_MS while other requests still work', async () => {
+    const node = await server({ SHUTDOWN_DRAIN_MS: '1500', SHUTDOWN_TIMEOUT: '5' });
+    expect((await fetch(`${node.url}/readyz`)).status).toBe(200);
+    const signalled = Date.now();
+    node.child.kill('SIGTERM');
+    await node.waitForLog((line) => line.msg === 'shutting down');
+
+    const ready = await fetch(`${node.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(ready.headers.get('retry-after')).toMatch(/^\d+$/);
+    expect(await ready.json()).toEqual({ error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String), request_id: expect.any(String) } });
+    expect((await fetch(`${node.url}/healthz`)).status).toBe(200);
+    const created = await fetch(`${node.url}/admin/v1/clients`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'During the drain', tier: 'pro', auth_method: 'both' }),
+    });
+    expect(created.status).toBe(201);
+
+    const { code } = await node.exited;
+    expect(code).toBe(0);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1400);
+  });
+});
