@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 /** binary on the PATH → the Debian package that provides it. */
 const NEEDED = {
   chromium: 'chromium', // the /docs page in a real browser (test/docs/docs-page.test.ts)
+  'redis-server': 'redis-server', // the change feed across nodes (test/scale-out/*)
 };
 
 const has = (binary) => spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;

@@ -65,7 +65,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done();
   });
 
-  await ctx.changes.start();
+  await ctx.changes.start(app.log);
   app.addHook('onClose', async () => ctx.changes.stop());
 
   await registerOpenApi(app);

@@ -2,8 +2,10 @@ import type { Config } from './config.js';
 import { createAuthenticator, type Authenticator } from './platform/auth/authenticate.js';
 import { createKeyring, type Keyring } from './platform/auth/keyring.js';
 import { type ChangeFeed, createChangeFeed } from './platform/cache/change-feed.js';
+import { withRedisFanOut } from './platform/cache/change-feed-redis.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { createDraining, type Draining } from './platform/lifecycle/draining.js';
+import { createRedisLink, type RedisLink } from './platform/redis/redis-link.js';
 import type { Database } from './platform/db/database.js';
 import { type ClientDirectory, createClientDirectory } from './modules/clients/client-directory.js';
 import { type ClientsService, createClientsService } from './modules/clients/clients.service.js';
@@ -26,6 +28,8 @@ export interface AppContext {
   /** Sports-data reads, cached per data version (every import bumps it). */
   readonly readCache: ReadCache;
   readonly keys: KeyResolver;
+  /** The pub/sub connection when REDIS_URL is set (readiness reports its state). */
+  readonly redis: RedisLink | undefined;
   /** Set on SIGTERM: /readyz answers 503 while the node drains. */
   readonly draining: Draining;
 }
@@ -33,7 +37,10 @@ export interface AppContext {
 export function createContext(deps: { config: Config; database: Database; clock?: Clock }): AppContext {
   const { config, database } = deps;
   const clock = deps.clock ?? systemClock;
-  const changes = createChangeFeed(database.db, config.changePollMs);
+  // With REDIS_URL, changes reach the other nodes through pub/sub; the poll stays as the fallback.
+  const redis = config.redisUrl === undefined ? undefined : createRedisLink(config.redisUrl);
+  const polled = createChangeFeed(database.db, config.changePollMs);
+  const changes = redis ? withRedisFanOut(polled, redis) : polled;
   const keyring = createKeyring({
     secrets: config.jwtSecrets,
     issuer: config.jwtIssuer,
@@ -47,5 +54,5 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const readCache = createReadCache(changes);
   const keys = createKeyResolver(database.db, readCache);
   const draining = createDraining();
-  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, draining };
+  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, redis, draining };
 }

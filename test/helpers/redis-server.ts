@@ -9,11 +9,12 @@ export interface RedisServer {
   readonly url: string;
   /** Stops it (SIGTERM) and waits for the process to end. */
   stop(): Promise<void>;
-  /** Starts it again on the same port (after `stop`). */
+  /** Starts it (again) on the same port. */
   start(): Promise<void>;
 }
 
-export async function startRedis(): Promise<RedisServer> {
+/** Starts one; with `{ running: false }` only picks its port (for a node that starts before Redis). */
+export async function startRedis(options: { running?: boolean } = {}): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
 
@@ -25,7 +26,7 @@ export async function startRedis(): Promise<RedisServer> {
     process.once('exit', () => proc.kill('SIGKILL'));
     await waitUntilAccepting(proc, port);
   };
-  await start();
+  if (options.running ?? true) await start();
 
   return {
     port,

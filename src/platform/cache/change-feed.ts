@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { ChangeVersionName, Schema } from '../db/schema.js';
+import type { JobLog } from '../lifecycle/job-log.js';
 
 /**
  * Monotonic version counters in the database ('clients', 'data'). A node bumps a counter in
@@ -22,8 +23,9 @@ export interface ChangeFeed {
    * follow-up read.
    */
   poll(): Promise<void>;
-  start(): Promise<void>;
-  stop(): void;
+  /** Polls now and then every `intervalMs`; `log` hears about trouble that does not stop serving. */
+  start(log: JobLog): Promise<void>;
+  stop(): Promise<void> | void;
 }
 
 export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeFeed {
