@@ -123,7 +123,7 @@ function generatedJwtSecret(dataDir: string): string {
   return readOrCreateFile(join(dataDir, 'jwt-secret'), () => `${randomBytes(48).toString('base64url')}\n`).trim();
 }
 
-const MAX_WORKERS = 256;
+export const MAX_WORKERS = 256;
 
 /** `auto` (one per core) or a count; undefined when neither. Shared by WORKERS and `serve --workers`. */
 export function parseWorkerCount(raw: string): number | undefined {

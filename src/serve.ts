@@ -67,7 +67,8 @@ async function prepareFirstStart(app: App, ctx: AppContext): Promise<void> {
   if (seeded) app.log.info({ upserted: seeded }, 'generated the demo dataset');
 }
 
-function configOrExit(): Config {
+/** The environment's config; on bad configuration the message goes to stderr and the process exits 1. */
+export function configOrExit(): Config {
   try {
     return loadConfig();
   } catch (error) {
