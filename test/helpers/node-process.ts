@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from './app.js';
 import { freePort } from './free-port.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -40,6 +42,24 @@ export interface NodeOptions {
   /** Run the CLI (`src/cli/main.ts`) with these arguments instead of `src/server.ts`. */
   cli?: string[];
   port?: number;
+}
+
+let databases = 0;
+
+/**
+ * A test server's environment: the test secrets, the admin API, no demo data, and (unless
+ * `changes` says otherwise) an SQLite file of its own in `dataDir`.
+ */
+export function nodeEnv(dataDir: string, changes: Record<string, string> = {}): Record<string, string> {
+  databases += 1;
+  return {
+    DATABASE_URL: `sqlite:${join(dataDir, `node-${process.pid}-${databases}.db`)}`,
+    DATA_DIR: dataDir,
+    JWT_SECRET: TEST_JWT_SECRET,
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    DEMO_DATA: 'false',
+    ...changes,
+  };
 }
 
 const running = new Set<ChildProcess>();

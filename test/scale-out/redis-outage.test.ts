@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/app.js';
-import { eventually, type LogLine, type NodeProcess, startNode } from '../helpers/node-process.js';
+import { TEST_ADMIN_TOKEN } from '../helpers/app.js';
+import { eventually, type LogLine, type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-redis-outage-'));
@@ -27,16 +27,7 @@ const unreachableWarning = (line: LogLine) => line.level === 40 && String(line.m
 describe('Redis is optional: a node serves without it and follows it as it comes and goes', () => {
   it('starts and serves while Redis is down (ready, redis degraded), reports ok once it is up, and degraded again when it goes', async () => {
     redis = await startRedis({ running: false });
-    node = await startNode({
-      env: {
-        DATABASE_URL: `sqlite:${join(dataDir, 'db.sqlite')}`,
-        DATA_DIR: dataDir,
-        JWT_SECRET: TEST_JWT_SECRET,
-        ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-        DEMO_DATA: 'false',
-        REDIS_URL: redis.url,
-      },
-    });
+    node = await startNode({ env: nodeEnv(dataDir, { REDIS_URL: redis.url }) });
     const n = node;
     await n.waitUntilReady();
     expect(await readiness(n)).toEqual({ status: 200, body: { status: 'ready', redis: 'degraded' } });

@@ -3,8 +3,8 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/app.js';
-import { type NodeProcess, startNode } from '../helpers/node-process.js';
+import { TEST_ADMIN_TOKEN } from '../helpers/app.js';
+import { type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-shutdown-'));
 // Each test ends its own server with SIGTERM; this only sweeps up after a failed one.
@@ -15,16 +15,7 @@ afterAll(async () => {
 });
 
 async function server(env: Record<string, string>): Promise<NodeProcess> {
-  const node = await startNode({
-    env: {
-      DATABASE_URL: `sqlite:${join(dataDir, `${started.length}-${Date.now()}.db`)}`,
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      DEMO_DATA: 'false',
-      ...env,
-    },
-  });
+  const node = await startNode({ env: nodeEnv(dataDir, env) });
   started.push(node);
   await node.waitUntilReady();
   return node;

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freshDatabaseUrl, TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/app.js';
-import { eventually, type NodeProcess, startNode } from '../helpers/node-process.js';
+import { freshDatabaseUrl } from '../helpers/app.js';
+import { eventually, type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 import { accountConfig, admin, login, onboard, pairOf, reasonOf, refresh } from './api.js';
 
@@ -24,15 +24,11 @@ async function startPair(withRedis: boolean): Promise<Pair & { redis: RedisServe
   const database = await freshDatabaseUrl('postgres');
   const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-two-nodes-'));
   const redis = withRedis ? await startRedis() : undefined;
-  const env = {
+  const env = nodeEnv(dataDir, {
     DATABASE_URL: database.url,
-    DATA_DIR: dataDir,
-    JWT_SECRET: TEST_JWT_SECRET,
-    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-    DEMO_DATA: 'false',
     CHANGE_POLL_MS: redis ? '60000' : '1000',
     ...(redis ? { REDIS_URL: redis.url } : {}),
-  };
+  });
   const [a, b] = await Promise.all([startNode({ env }), startNode({ env })]);
   const close = async () => {
     await Promise.all([a.stop(2000), b.stop(2000)]);

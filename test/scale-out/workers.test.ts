@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRestartBackoff } from '../../src/platform/cluster/restart-backoff.js';
-import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/app.js';
-import { eventually, type LogLine, type NodeProcess, startNode } from '../helpers/node-process.js';
+import { eventually, type LogLine, type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-workers-'));
 const started: NodeProcess[] = [];
@@ -38,17 +37,7 @@ function isAlive(pid: number): boolean {
 }
 
 async function cluster(args: string[], env: Record<string, string> = {}): Promise<NodeProcess> {
-  const node = await startNode({
-    cli: ['serve', ...args],
-    env: {
-      DATABASE_URL: `sqlite:${join(dataDir, `${started.length}.db`)}`,
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      ADMIN_TOKEN: TEST_ADMIN_TOKEN,
-      DEMO_DATA: 'false',
-      ...env,
-    },
-  });
+  const node = await startNode({ cli: ['serve', ...args], env: nodeEnv(dataDir, env) });
   started.push(node);
   return node;
 }

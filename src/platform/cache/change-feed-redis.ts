@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ChangeVersionName } from '../db/schema.js';
-import type { JobLog } from '../lifecycle/job-log.js';
+import type { LifecycleLog } from '../lifecycle/log.js';
 import type { RedisLink } from '../redis/redis-link.js';
 import type { ChangeFeed } from './change-feed.js';
 
@@ -23,7 +23,7 @@ interface ChangeMessage {
  */
 export function withRedisFanOut(feed: ChangeFeed, redis: RedisLink): ChangeFeed {
   const origin = randomUUID();
-  let log: JobLog | undefined;
+  let log: LifecycleLog | undefined;
 
   const catchUp = () => {
     feed.poll().catch((error: unknown) => log?.warn({ err: error instanceof Error ? error.message : String(error) }, 'change-feed poll failed'));

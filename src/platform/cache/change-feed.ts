@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
 import type { ChangeVersionName, Schema } from '../db/schema.js';
-import type { JobLog } from '../lifecycle/job-log.js';
+import type { LifecycleLog } from '../lifecycle/log.js';
 
 /**
  * Monotonic version counters in the database ('clients', 'data'). A node bumps a counter in
@@ -24,7 +24,7 @@ export interface ChangeFeed {
    */
   poll(): Promise<void>;
   /** Polls now and then every `intervalMs`; `log` hears about trouble that does not stop serving. */
-  start(log: JobLog): Promise<void>;
+  start(log: LifecycleLog): Promise<void>;
   stop(): Promise<void> | void;
 }
 

@@ -1,14 +1,10 @@
 import cluster, { type Worker } from 'node:cluster';
+import type { LifecycleLog } from '../lifecycle/log.js';
 import { createRestartBackoff } from './restart-backoff.js';
-
-export interface PrimaryLog {
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-}
 
 export interface PrimaryOptions {
   workers: number;
-  log: PrimaryLog;
+  log: LifecycleLog;
   /** How long workers get to shut down (their drain and timeout, and a margin) before SIGKILL. */
   stopWithinMs: number;
   exit(code: number): void;

@@ -1,16 +1,11 @@
 import type { Server } from 'node:http';
 import type { Draining } from './draining.js';
 import { trackInFlight } from './in-flight.js';
-
-export interface ShutdownLog {
-  info(fields: Record<string, unknown>, message: string): void;
-  warn(fields: Record<string, unknown>, message: string): void;
-  error(fields: Record<string, unknown>, message: string): void;
-}
+import type { LifecycleLog } from './log.js';
 
 export interface ShutdownPlan {
   server: Server;
-  log: ShutdownLog;
+  log: LifecycleLog;
   draining: Draining;
   /** SHUTDOWN_DRAIN_MS: how long /readyz answers 503 before the listener closes. */
   drainMs: number;

@@ -1,5 +1,5 @@
 import { Redis, type RedisOptions } from 'ioredis';
-import type { JobLog } from '../lifecycle/job-log.js';
+import type { LifecycleLog } from '../lifecycle/log.js';
 
 /** 'ok' while connected; 'degraded' while ioredis reconnects (the node keeps serving meanwhile). */
 export type RedisState = 'ok' | 'degraded';
@@ -19,7 +19,7 @@ export interface RedisLink {
   /** Called whenever the subscription is (re)established: messages sent meanwhile were missed. */
   onSubscribed(listener: () => void): void;
   /** Connects; waits up to `waitMs` for the subscription, then serves on without it. */
-  start(log: JobLog, waitMs?: number): Promise<void>;
+  start(log: LifecycleLog, waitMs?: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -35,7 +35,7 @@ export function createRedisLink(url: string): RedisLink {
   const subscribedListeners: Array<() => void> = [];
   let started = false;
   let degradedLogged = false;
-  let log: JobLog | undefined;
+  let log: LifecycleLog | undefined;
 
   const state = (): RedisState => (publisher.status === 'ready' && subscriber.status === 'ready' ? 'ok' : 'degraded');
 
