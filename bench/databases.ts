@@ -1,6 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import pg from 'pg';
+import { throwawayPostgres } from '../test/helpers/throwaway-database.js';
 
 export type BenchDatabase = 'sqlite' | 'postgres';
 
@@ -17,19 +16,5 @@ export interface Throwaway {
 export async function throwawayDatabase(kind: BenchDatabase, dataDir: string, serverUrl: string | undefined): Promise<Throwaway> {
   if (kind === 'sqlite') return { url: `sqlite:${join(dataDir, 'db.sqlite')}`, drop: async () => {} };
   if (serverUrl === undefined) throw new Error('--database postgres needs --pg postgres://… (or TEST_DATABASE_URL): a server where the bench may create databases');
-  const name = `bench_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`) };
-}
-
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+  return throwawayPostgres(serverUrl, 'bench');
 }
