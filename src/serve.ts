@@ -2,6 +2,7 @@ import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type AppContext, createContext } from './context.js';
 import { openDatabase } from './platform/db/database.js';
+import { retryWhileBusy } from './platform/db/busy-retry.js';
 import { migrateToLatest } from './platform/db/migrations.js';
 import { installGracefulShutdown } from './platform/lifecycle/shutdown.js';
 import type { App } from './platform/http/types.js';
@@ -32,7 +33,8 @@ export async function startServer(config: Config = configOrExit()): Promise<Runn
     await database.close();
   };
   try {
-    await migrateToLatest(database.db);
+    // Several nodes may start at once on one SQLite file: a step that met another's lock runs again.
+    await retryWhileBusy(() => migrateToLatest(database.db));
     const ctx = createContext({ config, database });
     app = await buildApp(ctx);
     await prepareFirstStart(app, ctx);
@@ -61,9 +63,9 @@ export async function startServer(config: Config = configOrExit()): Promise<Runn
 /** On an empty database: the demo client (credentials in a 0600 file, never in the log) and dataset. */
 async function prepareFirstStart(app: App, ctx: AppContext): Promise<void> {
   if (!ctx.config.demoData) return;
-  const credentialsFile = await ensureDemoClient(ctx);
+  const credentialsFile = await retryWhileBusy(() => ensureDemoClient(ctx));
   if (credentialsFile) app.log.info({ file: credentialsFile }, 'created the demo client; its credentials are in this file');
-  const seeded = await ensureDemoData(ctx);
+  const seeded = await retryWhileBusy(() => ensureDemoData(ctx));
   if (seeded) app.log.info({ upserted: seeded }, 'generated the demo dataset');
 }
 
