@@ -19,14 +19,16 @@ export interface RunningServer {
 
 /**
  * Migrate → (demo client and data) → buildApp → listen, with graceful shutdown on SIGINT and
- * SIGTERM (platform/lifecycle/shutdown.ts: drain, close, deadline). Used by `npm start` (src/server.ts) and by `sportsdata serve`, which passes its
- * config. Without a config it reads the environment and, on bad configuration, exits with the
- * message on stderr — start-up must refuse, not limp on.
+ * SIGTERM (platform/lifecycle/shutdown.ts: drain, close, deadline). Used by `npm start`
+ * (src/server.ts) and by `sportsdata serve`, through cluster.ts, which pass their config.
+ * Without a config it reads the environment and, on bad configuration, exits with the message
+ * on stderr — start-up must refuse, not limp on.
  */
 export async function startServer(config: Config = configOrExit()): Promise<RunningServer> {
   const database = openDatabase(config.databaseUrl);
   let app: App | undefined;
   let stopPurge: (() => void) | undefined;
+  let uninstallShutdown = () => {};
   const close = async () => {
     stopPurge?.();
     await app?.close();
@@ -38,11 +40,11 @@ export async function startServer(config: Config = configOrExit()): Promise<Runn
     const ctx = createContext({ config, database });
     app = await buildApp(ctx);
     await prepareFirstStart(app, ctx);
-    const { draining } = ctx;
-    installGracefulShutdown({
+    // Before listening, so that every request is counted as in flight.
+    uninstallShutdown = installGracefulShutdown({
       server: app.server,
       log: app.log,
-      draining,
+      draining: ctx.draining,
       drainMs: config.shutdownDrainMs,
       timeoutMs: config.shutdownTimeoutMs,
       close,
@@ -55,6 +57,7 @@ export async function startServer(config: Config = configOrExit()): Promise<Runn
     return { app, ctx, close };
   } catch (error) {
     // A failed start (port taken, database away) must not leave a pool holding the process open.
+    uninstallShutdown();
     await close().catch(() => {});
     throw error;
   }
