@@ -29,11 +29,15 @@ const WORKER_SCENARIOS = [
   'POST trends/flows, 2 filters',
 ];
 
+const WORKER_SETTLE_MS = 3000;
+
 /** The same scenarios against 1 worker and against 2 (node:cluster), on each database. */
 export async function workersGroups(kit: BenchKit, databases: BenchDatabase[]): Promise<void> {
   for (const database of databases) {
     for (const workers of [1, 2]) {
       await kit.withApi(`workers-${workers}-${database}`, database, { WORKERS: String(workers) }, async (url, demo) => {
+        // Ready means one worker answers; the others may still be starting (and taking CPU).
+        await new Promise((resolve) => setTimeout(resolve, WORKER_SETTLE_MS));
         const all = [...(await authScenarios(url, demo, kit.connections)), ...(await dataScenarios(url, demo))];
         await kit.runGroup(`${workers} worker${workers > 1 ? 's' : ''} (${database})`, url, all.filter((s) => WORKER_SCENARIOS.includes(s.name)));
       });
