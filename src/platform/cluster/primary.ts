@@ -33,7 +33,8 @@ export function runPrimary(options: PrimaryOptions): void {
   }));
   let stopping = false;
 
-  // metrics: the primary aggregates workers' registries (wired at merge)
+  // metrics: the primary aggregates workers' registries (wired at merge: start the aggregator
+  // here, e.g. startMetricsAggregator() of platform/metrics/cluster.ts, and stop it in finish()).
 
   const fork = (slot: Slot) => {
     slot.restart = undefined;
