@@ -2,21 +2,27 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type BenchDatabase, throwawayDatabase } from './databases.js';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
 import { type Running, startApi, startBare } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
 import { coldFilters, concurrentImport, describePhase, startIdleProbe } from './scenarios/event-loop.js';
+import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
 
 /**
- * `npm run bench`: every scenario against the real API (compiled, NODE_ENV=production, SQLite,
- * demo data) and, in the same run, a bare node:http server answering a fixed JSON body, so the
+ * `npm run bench`: every scenario against the real API (compiled, NODE_ENV=production, demo
+ * data) and, in the same run, a bare node:http server answering a fixed JSON body, so the
  * figures are ratios that survive a noisy machine. Each group's scenarios run round-robin
  * `--rounds` times and report the median round, so a burst of noise hits one round of each
  * rather than one scenario. Flags: --seconds N, --rounds N, --connections N,
- * --only auth|data|deep|loop, --skip-deep, --skip-loop. The loop group measures the event-loop
- * delay inside the API (a probe preloaded by the bench only) during cold filters and during a
- * concurrent CLI import, at --scale 10.
+ * --only auth|data|deep|loop|workers|propagation, --skip-deep, --skip-loop. The loop group measures
+ * the event-loop delay inside the API (a probe preloaded by the bench only) during cold filters and
+ * during a concurrent CLI import, at --scale 10 on SQLite.
+ * --database sqlite|postgres|both (default sqlite), --pg URL (a PostgreSQL server where the
+ * bench creates throwaway databases; default TEST_DATABASE_URL),
+ * --scale-out (also 1 worker against 2, and change propagation between two nodes through Redis
+ * and through the poll), --propagation-rounds N (default 20).
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -32,6 +38,13 @@ const rounds = Number(flag('rounds') ?? 3);
 const only = flag('only');
 const skipDeep = args.includes('--skip-deep');
 const skipLoop = args.includes('--skip-loop');
+const scaleOut = args.includes('--scale-out');
+const propagationRounds = Number(flag('propagation-rounds') ?? 20);
+const pgServer = flag('pg') ?? process.env.TEST_DATABASE_URL;
+const databaseFlag = flag('database') ?? 'sqlite';
+const databases: BenchDatabase[] = databaseFlag === 'both' ? ['sqlite', 'postgres'] : databaseFlag === 'postgres' ? ['postgres'] : ['sqlite'];
+/** The existing groups run unless --only names another; the scale-out ones with --scale-out or --only. */
+const runs = (group: string, byDefault: boolean) => (only === undefined ? byDefault : only === group);
 
 const ENV = {
   JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
@@ -60,22 +73,29 @@ const baseline = async () => {
  */
 async function withApi<T>(
   name: string,
-  scale: number,
+  database: BenchDatabase,
+  extraEnv: Record<string, string>,
   use: (url: string, demo: DemoCredentials, api: Running & { databaseUrl: string }) => Promise<T>,
-  options: { probe?: boolean } = {},
+  scale = 1,
+  apiOptions: { probe?: boolean } = {},
 ): Promise<T> {
   const dataDir = join(work, name);
   mkdirSync(dataDir, { recursive: true });
-  const url = `sqlite:${join(dataDir, 'db.sqlite')}`;
-  const started = Date.now();
-  generateDemoData(url, scale);
-  if (scale !== 1) notes.push(`demo-data --scale ${scale} (generate + import, SQLite): ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  const api = await startApi({ ...ENV, DATABASE_URL: url }, options);
+  const store = await throwawayDatabase(database, dataDir, pgServer);
+  const env = { ...ENV, DATABASE_URL: store.url, DATA_DIR: dataDir };
   try {
-    const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
-    return await use(api.url, demo, { ...api, databaseUrl: url });
+    const started = Date.now();
+    generateDemoData(env, scale);
+    if (scale !== 1) notes.push(`demo-data --scale ${scale} (generate + import, ${database}): ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const api = await startApi({ ...env, ...extraEnv }, apiOptions);
+    try {
+      const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+      return await use(api.url, demo, { ...api, databaseUrl: store.url });
+    } finally {
+      await api.stop();
+    }
   } finally {
-    await api.stop();
+    await store.drop();
   }
 }
 
@@ -94,29 +114,48 @@ async function runGroup(group: string, url: string, scenarios: Scenario[]): Prom
   }
 }
 
+const kit: BenchKit = {
+  env: ENV,
+  work,
+  pgServer,
+  connections: options.connections,
+  withApi,
+  runGroup,
+  note: (text) => void notes.push(text),
+};
+
 try {
   const bareBefore = await baseline();
-  if (only === undefined || only === 'auth') {
-    await withApi('auth', 1, async (url, demo) => runGroup('auth', url, await authScenarios(url, demo, options.connections)));
-  }
-  if (only === undefined || only === 'data') {
-    await withApi('data', 1, async (url, demo) => runGroup('data', url, await dataScenarios(url, demo)));
-  }
-  if (!skipDeep && (only === undefined || only === 'deep')) {
-    await withApi('deep', 10, async (url, demo) => {
-      const near1 = await coldPageLatency(url, demo, 2, 200);
-      const near5000 = await coldPageLatency(url, demo, 4800, 200);
-      notes.push(
-        `scale 10, 200 distinct uncached pages of POST /v1/trends/flows one after another: pages 2–201 ${near1.toFixed(2)} ms mean, ` +
-          `pages 4800–4999 ${near5000.toFixed(2)} ms mean (${(near5000 / near1).toFixed(2)}×)`,
+  for (const database of databases) {
+    if (runs('auth', true)) {
+      await withApi(`auth-${database}`, database, {}, async (url, demo) => runGroup(`auth (${database})`, url, await authScenarios(url, demo, options.connections)));
+    }
+    if (runs('data', true)) {
+      await withApi(`data-${database}`, database, {}, async (url, demo) => runGroup(`data (${database})`, url, await dataScenarios(url, demo)));
+    }
+    if (!skipDeep && runs('deep', true)) {
+      await withApi(
+        `deep-${database}`,
+        database,
+        {},
+        async (url, demo) => {
+          const near1 = await coldPageLatency(url, demo, 2, 200);
+          const near5000 = await coldPageLatency(url, demo, 4800, 200);
+          notes.push(
+            `${database}, scale 10, 200 distinct uncached pages of POST /v1/trends/flows one after another: pages 2–201 ${near1.toFixed(2)} ms mean, ` +
+              `pages 4800–4999 ${near5000.toFixed(2)} ms mean (${(near5000 / near1).toFixed(2)}×)`,
+          );
+          await runGroup(`scale 10 (${database})`, url, await deepPagingScenarios(url, demo));
+        },
+        10,
       );
-      await runGroup('scale 10', url, await deepPagingScenarios(url, demo));
-    });
+    }
   }
-  if (!skipLoop && (only === undefined || only === 'loop')) {
+  if (!skipLoop && runs('loop', true)) {
     await withApi(
       'loop',
-      10,
+      'sqlite',
+      {},
       async (url, demo, api) => {
         const idle = await startIdleProbe();
         try {
@@ -128,9 +167,12 @@ try {
           idle.stop();
         }
       },
+      10,
       { probe: true },
     );
   }
+  if (runs('workers', scaleOut)) await workersGroups(kit, databases);
+  if (runs('propagation', scaleOut)) await propagationGroup(kit, databases.includes('postgres') ? 'postgres' : 'sqlite', propagationRounds);
   const bareAfter = await baseline();
   report(rows, (bareBefore + bareAfter) / 2);
 } finally {
@@ -138,9 +180,9 @@ try {
   rmSync(work, { recursive: true, force: true });
 }
 
-function generateDemoData(databaseUrl: string, scale: number): void {
+function generateDemoData(env: Record<string, string>, scale: number): void {
   execFileSync(process.execPath, ['bin/sportsdata.js', 'demo-data', '--scale', String(scale)], {
-    env: { ...process.env, ...ENV, DATABASE_URL: databaseUrl },
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }

@@ -7,6 +7,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 const NEEDED = {
   chromium: 'chromium', // the /docs page in a real browser (test/docs/docs-page.test.ts)
   prometheus: 'prometheus', // scrapes the service, with promtool beside it (test/metrics/prometheus.test.ts)
+  'redis-server': 'redis-server', // the change feed across nodes (test/scale-out/*)
 };
 
 const has = (binary) => spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;

@@ -79,7 +79,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
   const { adminToken } = config;
   const lists = createPagedLists(readCache);
   return [
-    (app) => healthRoutes(app, { database }),
+    (app) => healthRoutes(app, { database, draining: ctx.draining, redis: ctx.redis }),
     (app) => tokensRoutes(app, { authenticator, tokens: createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config }) }),
     (app) => accountRoutes(app),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { dirname } from 'node:path';
 
 /**
@@ -12,8 +13,16 @@ export interface Config {
   readonly databaseUrl: string;
   /** Directory for the SQLite file, the generated JWT secret and demo credentials. */
   readonly dataDir: string;
-  /** Accepted so that deployments can set it ahead of time; nothing uses Redis yet. */
+  /** When set, changes reach every node through Redis pub/sub (the poll stays as the fallback). */
   readonly redisUrl: string | undefined;
+  /** How often every node reads the change counters: the fallback when a Redis message is missed. */
+  readonly changePollMs: number;
+  /** Processes serving one port (node:cluster); 1 serves in this process. */
+  readonly workers: number;
+  /** After SIGTERM, /readyz answers 503 this long before the listener closes (load balancers notice). */
+  readonly shutdownDrainMs: number;
+  /** After the drain, in-flight requests get this long to finish; then the process exits regardless. */
+  readonly shutdownTimeoutMs: number;
   /**
    * Newest first: tokens are signed with jwtSecrets[0] and verified with any of them. Empty
    * when JWT_SECRET is unset outside production: a serving process then uses the secret kept
@@ -50,6 +59,11 @@ export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 8080, 0, 65535, problems);
   const accessTokenTtl = integer(env, 'ACCESS_TOKEN_TTL', 900, 1, 86_400, problems);
   const refreshTokenTtl = integer(env, 'REFRESH_TOKEN_TTL', 2_592_000, 60, 31_536_000, problems);
+  const changePollMs = integer(env, 'CHANGE_POLL_MS', 1000, 10, 3_600_000, problems);
+  const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000, problems);
+  const shutdownTimeoutSeconds = integer(env, 'SHUTDOWN_TIMEOUT', 10, 0, 3600, problems);
+  const workers = parseWorkerCount(nonEmpty(env.WORKERS) ?? '1');
+  if (workers === undefined) problems.push(`WORKERS must be "auto" or an integer from 1 to ${MAX_WORKERS}`);
 
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
@@ -73,6 +87,10 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dataDir,
     redisUrl: nonEmpty(env.REDIS_URL),
+    changePollMs,
+    workers: workers ?? 1,
+    shutdownDrainMs,
+    shutdownTimeoutMs: shutdownTimeoutSeconds * 1000,
     jwtSecrets: Object.freeze(jwtSecrets),
     jwtIssuer: nonEmpty(env.JWT_ISSUER) ?? 'sports-data-api',
     jwtAudience: nonEmpty(env.JWT_AUDIENCE) ?? 'sports-data-api',
@@ -99,6 +117,15 @@ function readJwtSecrets(env: Env, nodeEnv: string, problems: string[]): string[]
     }
   }
   return [current, ...previous];
+}
+
+export const MAX_WORKERS = 256;
+
+/** `auto` (one per core) or a count; undefined when neither. Shared by WORKERS and `serve --workers`. */
+export function parseWorkerCount(raw: string): number | undefined {
+  if (raw === 'auto') return availableParallelism();
+  const value = Number(raw);
+  return /^\d+$/.test(raw) && value >= 1 && value <= MAX_WORKERS ? value : undefined;
 }
 
 function defaultDataDir(databaseUrl: string): string {

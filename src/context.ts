@@ -2,7 +2,10 @@ import type { Config } from './config.js';
 import { type Background, createBackground } from './platform/background.js';
 import { type ChangeFeed, createChangeFeed } from './platform/cache/change-feed.js';
 import { createReadCache, type ReadCache } from './platform/cache/read-cache.js';
+import { withRedisFanOut } from './platform/cache/change-feed-redis.js';
 import { type Clock, systemClock } from './platform/clock.js';
+import { createDraining, type Draining } from './platform/lifecycle/draining.js';
+import { createRedisLink, type RedisLink } from './platform/redis/redis-link.js';
 import type { Database } from './platform/db/database.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
 import { type Authenticator, createAuthenticator, createKeyring, type Keyring } from './modules/auth/index.js';
@@ -36,13 +39,20 @@ export interface AppContext {
    * and serves with it; building an app starts nothing.
    */
   readonly background: Background;
+  /** The pub/sub connection when REDIS_URL is set (readiness reports its state). */
+  readonly redis: RedisLink | undefined;
+  /** Set on SIGTERM: /readyz answers 503 while the node drains. */
+  readonly draining: Draining;
 }
 
 export function createContext(deps: { config: Config; database: Database; clock?: Clock }): AppContext {
   const { config, database } = deps;
   const { db } = database;
   const clock = deps.clock ?? systemClock;
-  const changes = createChangeFeed(db);
+  // With REDIS_URL, changes reach the other nodes through pub/sub; the poll stays as the fallback.
+  const redis = config.redisUrl === undefined ? undefined : createRedisLink(config.redisUrl);
+  const polled = createChangeFeed(db, config.changePollMs);
+  const changes = redis ? withRedisFanOut(polled, redis) : polled;
   const keyring = createKeyring({
     secrets: config.jwtSecrets,
     issuer: config.jwtIssuer,
@@ -58,6 +68,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const metrics = createMetrics({ caches: () => ({ ...readCache.usage(), clients: directory.usage() }) });
   database.observeConnectionWaits(metrics.connectionWait);
   changes.onLag(metrics.changeLag);
+  const draining = createDraining();
   const background = createBackground([metrics, changes, createPurgeJob({ db, clock })]);
-  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, metrics, background };
+  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, metrics, background, redis, draining };
 }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.js';
+import { readOrCreateFile } from './platform/files/create-once.js';
 
 /**
  * The config a serving process signs tokens with. Outside production JWT_SECRET may be unset:
@@ -14,12 +14,7 @@ export function withJwtSecret(config: Config): Config {
   return Object.freeze({ ...config, jwtSecrets: Object.freeze([storedJwtSecret(config.dataDir)]) });
 }
 
+/** Processes starting at once on one directory all end up with the one secret written first. */
 function storedJwtSecret(dataDir: string): string {
-  const file = join(dataDir, 'jwt-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(48).toString('base64url');
-  writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
-  chmodSync(file, 0o600);
-  return secret;
+  return readOrCreateFile(join(dataDir, 'jwt-secret'), () => `${randomBytes(48).toString('base64url')}\n`).trim();
 }

@@ -1,4 +1,5 @@
-import { startServer } from './serve.js';
+import { serve } from './cluster.js';
+import { configOrExit } from './serve.js';
 
-/** Process entry of `npm start`; the work is in serve.ts, shared with `sportsdata serve`. */
-await startServer();
+/** Process entry of `npm start`; the work is in serve.ts and cluster.ts, shared with `sportsdata serve`. */
+await serve(configOrExit());

@@ -1,7 +1,7 @@
+import type { LifecycleLog } from './lifecycle/log.js';
+
 /** Where background work reports what went wrong: the app's logger. */
-export interface JobLog {
-  warn(fields: Record<string, unknown>, message: string): void;
-}
+export type JobLog = LifecycleLog;
 
 /** Work a serving process does on its own: polling, purging. One start, one stop. */
 export interface BackgroundJob {

@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import pg from 'pg';
 import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
@@ -10,6 +8,7 @@ import { type Database, type DialectName, openDatabase } from '../../src/platfor
 import { migrateToLatest } from '../../src/platform/db/migrations.js';
 import type { App } from '../../src/platform/http/types.js';
 import { validateResponses } from './openapi-validator.js';
+import { throwawayPostgres } from './throwaway-database.js';
 
 /** Every database-touching suite runs once per dialect: `describe.each(DIALECTS)(…)`. */
 export const DIALECTS: DialectName[] = ['sqlite', 'postgres'];
@@ -106,25 +105,7 @@ export async function openTestDatabase(dialect: DialectName): Promise<TestDataba
 /** A fresh database: in-memory SQLite, or a new database on the test PostgreSQL server. */
 export async function freshDatabaseUrl(dialect: DialectName): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') return { url: 'sqlite::memory:', drop: async () => {} };
-  const serverUrl = inject('postgresUrl');
-  const name = `test_${randomBytes(6).toString('hex')}`;
-  await adminQuery(serverUrl, `create database ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: () => adminQuery(serverUrl, `drop database if exists ${name} with (force)`),
-  };
-}
-
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(statement);
-  } finally {
-    await client.end();
-  }
+  return throwawayPostgres(inject('postgresUrl'), 'test');
 }
 
 export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };

@@ -7,6 +7,7 @@ import { DIALECTS } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { count, sample, scrape } from '../helpers/metrics.js';
 import { type DataHarness, setupData } from '../events/harness.js';
+import { quietLog } from '../helpers/quiet-log.js';
 
 describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
   let h: DataHarness;
@@ -130,7 +131,7 @@ describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
     await h.t.database.db.selectFrom('sports').select('id').execute();
     await h.t.database.db.transaction().execute((trx) => trx.selectFrom('sports').select('id').execute());
     const text = await scrape(h.t);
-    await h.t.ctx.changes.start();
+    await h.t.ctx.changes.start(quietLog);
     // One query and one transaction, and nothing else in between that touches the database (a scrape does not).
     expect(count(text, 'db_pool_wait_seconds_count') - before).toBe(2);
     expect(sample(text, 'db_pool_wait_seconds_bucket', { le: '+Inf' })).toBe(count(text, 'db_pool_wait_seconds_count'));
@@ -170,6 +171,6 @@ describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
     expect(late.count - seen.count).toBe(1);
     expect(late.upTo2s - seen.upTo2s).toBe(0);
     expect(late.upTo5s - seen.upTo5s).toBe(1);
-    await h.t.ctx.changes.start();
+    await h.t.ctx.changes.start(quietLog);
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type ChangeFeed, createChangeFeed } from '../../src/platform/cache/change-feed.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { quietLog } from '../helpers/quiet-log.js';
 
 /** Waits until `check` holds, polling every 5 ms, for at most `ms`. */
 async function eventually(check: () => boolean, ms = 2000): Promise<void> {
@@ -40,14 +41,14 @@ describe.each(DIALECTS)('the change feed (%s)', (dialect) => {
     await change(writer, 'data');
     const reader = node();
     expect(reader.version('data')).toBe(0);
-    await reader.start();
+    await reader.start(quietLog);
     expect(reader.version('data')).toBe(writer.version('data'));
     expect(reader.version('clients')).toBe(writer.version('clients'));
   });
 
   it('a committed change moves its counter on this node at once and tells its listeners, not those of the other counter', async () => {
     const feed = node();
-    await feed.start();
+    await feed.start(quietLog);
     const heard: string[] = [];
     feed.onChange('data', () => heard.push('data'));
     feed.onChange('clients', () => heard.push('clients'));
@@ -62,7 +63,7 @@ describe.each(DIALECTS)('the change feed (%s)', (dialect) => {
 
   it('a rolled-back change moves nothing', async () => {
     const feed = node();
-    await feed.start();
+    await feed.start(quietLog);
     const before = feed.version('clients');
     await expect(
       test.database.db.transaction().execute(async (trx) => {
@@ -77,7 +78,7 @@ describe.each(DIALECTS)('the change feed (%s)', (dialect) => {
   it("another node's change reaches a started feed within its poll interval, and its listeners run", async () => {
     const other = node();
     const feed = node(20);
-    await feed.start();
+    await feed.start(quietLog);
     let heard = 0;
     feed.onChange('clients', () => (heard += 1));
     const before = feed.version('clients');
@@ -91,8 +92,8 @@ describe.each(DIALECTS)('the change feed (%s)', (dialect) => {
   it('starting twice runs one poller, and stop ends it: no change is seen after stop', async () => {
     const other = node();
     const feed = node(10);
-    await feed.start();
-    await feed.start();
+    await feed.start(quietLog);
+    await feed.start(quietLog);
     feed.stop();
     const stopped = feed.version('data');
 

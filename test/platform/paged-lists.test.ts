@@ -4,6 +4,7 @@ import { createReadCache, type ReadCache } from '../../src/platform/cache/read-c
 import { createPagedLists, type ListSource, type PagedLists } from '../../src/platform/lists/paged-lists.js';
 import { ApiError, notFound } from '../../src/platform/errors.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { quietLog } from '../helpers/quiet-log.js';
 
 interface Filters {
   min: number;
@@ -46,7 +47,7 @@ describe.each(DIALECTS)('paged lists: id lists computed once per data version, p
   beforeAll(async () => {
     test = await openTestDatabase(dialect);
     changes = createChangeFeed(test.database.db);
-    await changes.start();
+    await changes.start(quietLog);
   });
   beforeEach(() => {
     cache = createReadCache(changes);

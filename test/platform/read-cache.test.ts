@@ -4,6 +4,7 @@ import type { ReadCacheBudgets } from '../../src/platform/cache/namespaces.js';
 import { createReadCache } from '../../src/platform/cache/read-cache.js';
 import { approximateSize } from '../../src/platform/cache/size.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../helpers/app.js';
+import { quietLog } from '../helpers/quiet-log.js';
 
 const KiB = 1024;
 /** Small budgets, so that a test can fill a namespace. */
@@ -15,7 +16,7 @@ describe.each(DIALECTS)('the read cache: namespaces with byte budgets (%s)', (di
   beforeAll(async () => {
     test = await openTestDatabase(dialect);
     changes = createChangeFeed(test.database.db);
-    await changes.start();
+    await changes.start(quietLog);
   });
   afterAll(async () => {
     changes.stop();

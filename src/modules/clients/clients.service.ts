@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
@@ -26,6 +26,12 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
   const { db, clock, changes } = deps;
   const repository = createClientsRepository(db);
 
+  const newClient = (): FreshClient => ({
+    id: randomUUID(),
+    credentials: { apiKey: generateCredential('apiKey'), clientSecret: generateCredential('clientSecret') },
+    now: clock.now(),
+  });
+
   async function requireClient(id: string): Promise<ClientAccount> {
     // A client_id that is not a UUID names no client. It never reaches the database: PostgreSQL
     // fails on text with U+0000 (a `%00` in an admin path was a 500, issue 8).
@@ -37,37 +43,33 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
   return {
     /** Creates a client with fresh credentials. The credentials are returned here and never again. */
     async create(input: NewClient): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
-      const now = clock.now();
-      const credentials = { apiKey: generateCredential('apiKey'), clientSecret: generateCredential('clientSecret') };
-      const id = randomUUID();
+      const fresh = newClient();
       await db.transaction().execute(async (trx) => {
-        let tenantId = input.tenantId;
-        if (tenantId === undefined) {
-          tenantId = randomUUID();
-          await trx.insertInto('tenants').values({ id: tenantId, created_at: now }).execute();
-        } else {
-          const tenant = await trx.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst();
-          if (!tenant) throw notFound('no tenant with this tenant_id');
-        }
-        await trx
-          .insertInto('clients')
-          .values({
-            id,
-            tenant_id: tenantId,
-            name: input.name,
-            tier: input.tier,
-            auth_method: input.authMethod,
-            disabled: 0,
-            api_key_digest: digest(credentials.apiKey),
-            client_secret_digest: digest(credentials.clientSecret),
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
+        await insertClient(trx, input, fresh);
         await changes.bump(trx, 'clients');
       });
       await changes.changed('clients');
-      return { account: await requireClient(id), credentials };
+      return { account: await requireClient(fresh.id), credentials: fresh.credentials };
+    },
+
+    /**
+     * Creates a client only when there is none yet (the demo client of a first start), else
+     * returns undefined. Two nodes starting at once on one empty database must create one.
+     */
+    async createFirst(input: NewClient): Promise<{ account: ClientAccount; credentials: ClientCredentials } | undefined> {
+      if ((await repository.count()) > 0) return undefined;
+      const fresh = newClient();
+      const created = await db.transaction().execute(async (trx) => {
+        // The bump writes first: it takes the counter's row lock (PostgreSQL) or the write lock
+        // (SQLite) before the count is read, so a second node waits here and then counts the
+        // first node's client. (A bump without a change only drops caches.)
+        await changes.bump(trx, 'clients');
+        if ((await createClientsRepository(trx).count()) > 0) return false;
+        await insertClient(trx, input, fresh);
+        return true;
+      });
+      await changes.changed('clients');
+      return created ? { account: await requireClient(fresh.id), credentials: fresh.credentials } : undefined;
     },
 
     get: requireClient,
@@ -111,6 +113,40 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
       return { account: await requireClient(id), credentials };
     },
   };
+}
+
+interface FreshClient {
+  id: string;
+  credentials: ClientCredentials;
+  now: number;
+}
+
+/** Inserts the client (and its tenant when new) inside the caller's transaction. */
+async function insertClient(trx: Transaction<Schema>, input: NewClient, fresh: FreshClient): Promise<void> {
+  const { id, credentials, now } = fresh;
+  let tenantId = input.tenantId;
+  if (tenantId === undefined) {
+    tenantId = randomUUID();
+    await trx.insertInto('tenants').values({ id: tenantId, created_at: now }).execute();
+  } else {
+    const tenant = await trx.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst();
+    if (!tenant) throw notFound('no tenant with this tenant_id');
+  }
+  await trx
+    .insertInto('clients')
+    .values({
+      id,
+      tenant_id: tenantId,
+      name: input.name,
+      tier: input.tier,
+      auth_method: input.authMethod,
+      disabled: 0,
+      api_key_digest: digest(credentials.apiKey),
+      client_secret_digest: digest(credentials.clientSecret),
+      created_at: now,
+      updated_at: now,
+    })
+    .execute();
 }
 
 export type ClientsService = ReturnType<typeof createClientsService>;

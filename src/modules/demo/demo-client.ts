@@ -19,8 +19,10 @@ export interface DemoCredentials {
  */
 export async function ensureDemoClient(deps: { clients: ClientsService; dataDir: string }): Promise<string | undefined> {
   const { clients, dataDir } = deps;
-  if ((await clients.count()) > 0) return undefined;
-  const { account, credentials } = await clients.create({ name: 'Demo client', tier: 'pro', authMethod: 'both' });
+  // createFirst, not create: another node starting at once on the same database may be here too.
+  const created = await clients.createFirst({ name: 'Demo client', tier: 'pro', authMethod: 'both' });
+  if (created === undefined) return undefined;
+  const { account, credentials } = created;
   const file = join(dataDir, 'demo-credentials.json');
   const demo: DemoCredentials = {
     client_id: account.id,

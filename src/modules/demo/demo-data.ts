@@ -40,5 +40,7 @@ export async function loadDemoData(deps: DemoDataDeps, options: DemoDataOptions 
  */
 export async function ensureDemoData(deps: DemoDataDeps): Promise<Record<string, number> | undefined> {
   if (!(await hasNoSportsData(deps))) return undefined;
-  return loadDemoData(deps);
+  const dataset = generateDemoDataset({ scale: 1, seed: DEFAULT_SEED, now: deps.clock.now() });
+  // Checked again inside the import's transaction: another node starting at once may fill it first.
+  return (await createImportService(deps).importIntoEmpty(dataset))?.upserted;
 }

@@ -3,17 +3,27 @@ import type { Database } from '../../platform/db/database.js';
 import { databaseUnavailable } from '../../platform/db/unavailable.js';
 import { serviceUnavailable } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { Draining } from '../../platform/lifecycle/draining.js';
+import type { RedisLink } from '../../platform/redis/redis-link.js';
 
-const Status = Type.Object({ status: Type.String() });
+const Status = Type.Object({ status: Type.String({ description: '`ok`: the process is up.' }) });
 
-/** One named field per check, so that a dependency added later (Redis) is a field beside it. */
+/** One named field per check. */
 const Readiness = Type.Object({
   status: Type.Literal('ready'),
   database: Type.Literal('ok', { description: 'The database is reachable and takes writes.' }),
+  redis: Type.Optional(
+    Type.Enum(['ok', 'degraded'], {
+      description: 'Present when REDIS_URL is set. `degraded`: Redis is unreachable; the node still serves (changes arrive by the database poll).',
+    }),
+  ),
 });
 
+/** A draining node does not come back; a client retrying through the load balancer reaches another. */
+const DRAINING_RETRY_AFTER_S = 1;
+
 /** Liveness and readiness for load balancers and orchestrators. No authentication. */
-export const healthRoutes: ModuleRoutes<{ database: Database }> = async (app, { database }) => {
+export const healthRoutes: ModuleRoutes<{ database: Database; draining: Draining; redis: RedisLink | undefined }> = async (app, { database, draining, redis }) => {
   app.get('/healthz', { schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
   app.get(
@@ -21,14 +31,17 @@ export const healthRoutes: ModuleRoutes<{ database: Database }> = async (app, { 
     {
       schema: {
         tags: ['operations'],
-        summary: 'The database is reachable and takes writes',
+        summary: 'The database is reachable and takes writes, and the node is not shutting down',
         description:
-          'Ready: 200. Not ready: 503 SERVICE_UNAVAILABLE with Retry-After, when the database is unreachable or does not ' +
-          'take writes (a read-only SQLite file, a PostgreSQL standby). A database that is busy with another writer is ready.',
+          'Ready: 200. Not ready: 503 SERVICE_UNAVAILABLE with Retry-After, while the node drains after SIGTERM, or when the ' +
+          'database is unreachable or does not take writes (a read-only SQLite file, a PostgreSQL standby). A database that is ' +
+          'busy with another writer is ready, and so is a node whose Redis is down (`"redis": "degraded"`).',
         response: { 200: Readiness },
       },
     },
     async (request) => {
+      // First: a draining node must leave the load balancer's pool whatever its dependencies say.
+      if (draining.active) throw serviceUnavailable('this node is shutting down', DRAINING_RETRY_AFTER_S);
       try {
         // A read (`select 1`) passed while every login failed on a read-only SQLite file.
         await database.checkWritable();
@@ -38,7 +51,8 @@ export const healthRoutes: ModuleRoutes<{ database: Database }> = async (app, { 
         // Whatever failed, the answer is "not ready" (503), never a 500.
         throw serviceUnavailable(unavailable?.message ?? 'the database check failed', unavailable?.retryAfterSeconds ?? 5);
       }
-      return { status: 'ready' as const, database: 'ok' as const };
+      // Redis only speeds changes up: a load balancer must not drain every node because it is down.
+      return redis ? { status: 'ready' as const, database: 'ok' as const, redis: redis.state() } : { status: 'ready' as const, database: 'ok' as const };
     },
   );
 };

@@ -79,6 +79,11 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
       if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${IMPORT_LOCK_ID})`.execute(trx);
     },
 
+    /** True when no sport is stored: the database holds no sports data. */
+    async isEmpty(): Promise<boolean> {
+      return (await db.selectFrom('sports').select('id').limit(1).executeTakeFirst()) === undefined;
+    },
+
     /** Every row of every sports-data table (the demo's --force replace). Clients stay. */
     async deleteAllData(): Promise<void> {
       for (const table of [...DATA_TABLES].reverse()) await db.deleteFrom(table).execute();

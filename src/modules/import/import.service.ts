@@ -33,38 +33,56 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
    * a million odds against the schema again would cost seconds and find nothing.
    */
   async function importChecked(dataset: Dataset, options: ImportOptions = {}): Promise<ImportResult> {
-    checkWithinDataset(dataset);
-    const replace = options.replace ?? false;
-    const now = clock.now();
+    await run(dataset, options.replace ?? false, false);
+    return { upserted: countsOf(dataset) };
+  }
 
-    await database.db.transaction().execute(async (trx) => {
+  /** One transaction; false (and nothing written) when `onlyIntoEmpty` finds data already there. */
+  async function run(dataset: Dataset, replace: boolean, onlyIntoEmpty: boolean): Promise<boolean> {
+    checkWithinDataset(dataset);
+    const now = clock.now();
+    const written = await database.db.transaction().execute(async (trx) => {
       const repo = createImportRepository(trx, database.dialect);
       await repo.lockForImport();
+      // The bump writes first: on SQLite the transaction then holds the write lock before it
+      // reads anything, so a concurrent import waits for this one instead of failing on a stale read.
+      await changes.bump(trx, 'data');
+      if (onlyIntoEmpty && !(await repo.isEmpty())) return false;
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
       if (replace) await repo.deleteAllData();
       await write(repo, dataset, resolved, now);
-      await changes.bump(trx, 'data');
+      return true;
     });
     // After commit: this node's caches drop now, other nodes' within one poll.
     await changes.changed('data');
-
-    const upserted: Upserted = {};
-    for (const array of DATASET_ARRAYS) {
-      const items = dataset[array];
-      if (items) upserted[array] = items.length;
-    }
-    return { upserted };
+    return written;
   }
 
   return {
     /** Imports a dataset of unknown shape (a file, a request body): its schema is checked first. */
     import: (input: unknown, options: ImportOptions = {}) => importChecked(checkSchema(input), options),
     importChecked,
+    /**
+     * Imports only into a database without sports data (the demo dataset of a first start):
+     * undefined when data is there, also when another node filled it a moment ago.
+     */
+    async importIntoEmpty(dataset: Dataset): Promise<ImportResult | undefined> {
+      return (await run(dataset, false, true)) ? { upserted: countsOf(dataset) } : undefined;
+    },
   };
 }
 
 export type ImportService = ReturnType<typeof createImportService>;
+
+function countsOf(dataset: Dataset): Upserted {
+  const upserted: Upserted = {};
+  for (const array of DATASET_ARRAYS) {
+    const items = dataset[array];
+    if (items) upserted[array] = items.length;
+  }
+  return upserted;
+}
 
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 

@@ -5,8 +5,10 @@ import type { ChangeVersionName, Schema } from '../db/schema.js';
 /**
  * Monotonic version counters in the database ('clients', 'data'). A node bumps a counter in
  * the same transaction as the change it makes and drops its own caches at once; every node
- * polls the counters so that changes made elsewhere reach it within one poll interval. The
- * polling is a background job: the owner of the context starts and stops it.
+ * polls the counters so that changes made elsewhere reach it within one poll interval (through
+ * Redis sooner: change-feed-redis.ts). A version seen here only moves forward, and one poll at
+ * a time is in flight. The polling is a background job: the owner of the context starts and
+ * stops it.
  */
 export interface ChangeFeed extends BackgroundJob {
   /** The last version this node has seen. Cache keys include it. */
@@ -21,11 +23,12 @@ export interface ChangeFeed extends BackgroundJob {
    * it (both ends on the database's clock, so no two machines' clocks are compared).
    */
   onLag(listener: (name: ChangeVersionName, seconds: number) => void): void;
-  /** Reads the counters now (also done every `intervalMs` while started). */
+  /**
+   * Reads the counters (also done every `intervalMs` while started). Resolves after a read that
+   * started after this call, so a change committed before it is seen. Calls made while a read
+   * runs share one follow-up read.
+   */
   poll(): Promise<void>;
-  /** Reads the counters, then polls every `intervalMs`. Starting a started feed does nothing. */
-  start(): Promise<void>;
-  stop(): void;
 }
 
 export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeFeed {
@@ -38,11 +41,36 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
   const databaseNow = databaseNowMs(db);
   // The first poll learns the versions; it sees no change, so it measures no lag.
   let primed = false;
+  // Changes this process has just made: their lag is not another process's.
+  const own = new Set<ChangeVersionName>();
   let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let followUp: Promise<void> | undefined;
 
   const notify = (name: ChangeVersionName) => {
     for (const listener of listeners.get(name) ?? []) listener();
   };
+
+  async function readCounters(): Promise<void> {
+    const rows = await db
+      .selectFrom('change_versions')
+      .select(['name', 'version', sql<number | null>`${databaseNow} - changed_at`.as('age_ms')])
+      .execute();
+    for (const row of rows) {
+      const name = row.name as ChangeVersionName;
+      const version = Number(row.version);
+      // Only forward: an answer that read the counters before a newer one was seen (a slow round
+      // trip on PostgreSQL) would otherwise let a read that raced with an import be cached stale.
+      if (version > (versions.get(name) ?? 0)) {
+        versions.set(name, version);
+        if (primed && !own.delete(name) && row.age_ms !== null) {
+          for (const listener of lagListeners) listener(name, Math.max(0, Number(row.age_ms)) / 1000);
+        }
+        notify(name);
+      }
+    }
+    primed = true;
+  }
 
   const feed: ChangeFeed = {
     name: 'change feed',
@@ -58,7 +86,12 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
     },
 
     async changed(name) {
-      await read(name);
+      own.add(name);
+      try {
+        await feed.poll();
+      } finally {
+        own.delete(name);
+      }
       // Listeners run even if the poll saw no change: the caller knows something changed.
       notify(name);
     },
@@ -71,7 +104,23 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
       lagListeners.push(listener);
     },
 
-    poll: () => read(),
+    poll() {
+      if (running === undefined) {
+        running = readCounters().finally(() => {
+          running = undefined;
+        });
+        return running;
+      }
+      // The running read may have started before the caller's change committed: one more read
+      // after it, shared by every caller until it starts, rather than a read per caller.
+      followUp ??= running
+        .catch(() => {})
+        .then(() => {
+          followUp = undefined;
+          return feed.poll();
+        });
+      return followUp;
+    },
 
     async start() {
       if (timer) return;
@@ -94,27 +143,6 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
       timer = undefined;
     },
   };
-
-  /** Reads the counters; `own` names the change this process has just made (its lag is not another's). */
-  async function read(own?: ChangeVersionName): Promise<void> {
-    const rows = await db
-      .selectFrom('change_versions')
-      .select(['name', 'version', sql<number | null>`${databaseNow} - changed_at`.as('age_ms')])
-      .execute();
-    for (const row of rows) {
-      const name = row.name as ChangeVersionName;
-      const version = Number(row.version);
-      if (versions.get(name) !== version) {
-        versions.set(name, version);
-        if (primed && name !== own && row.age_ms !== null) {
-          for (const listener of lagListeners) listener(name, Math.max(0, Number(row.age_ms)) / 1000);
-        }
-        notify(name);
-      }
-    }
-    primed = true;
-  }
-
   return feed;
 }
 

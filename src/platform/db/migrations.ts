@@ -173,9 +173,26 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date; safe to run on every start and from several nodes in turn. */
+/** Brings the schema up to date; safe to run on every start, also from several processes at once. */
 export async function migrateToLatest(db: Kysely<Schema>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return migrate(new Migrator({ db, provider }));
+  // Kysely locks nothing across processes on SQLite: two starting at once would both find the
+  // schema empty and the second fail on "table already exists". BEGIN IMMEDIATE takes the write
+  // lock before the state is read, so the second waits (busy_timeout), then finds nothing to do.
+  return db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const applied = await migrate(new Migrator({ db: connection, provider, disableTransactions: true }));
+      await sql`commit`.execute(connection);
+      return applied;
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => {});
+      throw error;
+    }
+  });
+}
+
+async function migrate(migrator: Migrator): Promise<string[]> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
