@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { demoCredentialsFile } from '../src/modules/demo/index.js';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
 import { startApi, startBare } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
@@ -63,7 +64,7 @@ async function withApi<T>(name: string, scale: number, use: (url: string, demo: 
   if (scale !== 1) notes.push(`demo-data --scale ${scale} (generate + import, SQLite): ${((Date.now() - started) / 1000).toFixed(1)} s`);
   const api = await startApi({ ...ENV, DATABASE_URL: url });
   try {
-    const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+    const demo = JSON.parse(readFileSync(demoCredentialsFile(dataDir, url), 'utf8')) as DemoCredentials;
     return await use(api.url, demo);
   } finally {
     await api.stop();
@@ -112,10 +113,13 @@ try {
 }
 
 function generateDemoData(databaseUrl: string, scale: number): void {
-  execFileSync(process.execPath, ['bin/sportsdata.js', 'demo-data', '--scale', String(scale)], {
-    env: { ...process.env, ...ENV, DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // The CLI works only on a database that exists: `migrate --create` makes the new file first.
+  for (const command of [['migrate', '--create'], ['demo-data', '--scale', String(scale)]]) {
+    execFileSync(process.execPath, ['bin/sportsdata.js', ...command], {
+      env: { ...process.env, ...ENV, DATABASE_URL: databaseUrl },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
 }
 
 export interface DemoCredentials {

@@ -1,4 +1,4 @@
-import { startServer } from './serve.js';
+import { serveProcess } from './serve.js';
 
 /** Process entry of `npm start`; the work is in serve.ts, shared with `sportsdata serve`. */
-await startServer();
+await serveProcess();

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
@@ -16,7 +14,11 @@ export interface Database {
 // int8 (COUNT(*), bigint ids and epoch-millisecond timestamps) as numbers: all stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
-/** Opens `sqlite:PATH` (PATH may be `:memory:`) or `postgres://…`. */
+/**
+ * Opens `sqlite:PATH` (PATH may be `:memory:`) or `postgres://…` as it is: an SQLite file is
+ * created when missing, its directory is not. Processes and commands open their database
+ * through connectDatabase (connect.ts), which first checks that it exists.
+ */
 export function openDatabase(url: string, options: { poolSize?: number } = {}): Database {
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length));
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options.poolSize ?? 10);
@@ -24,7 +26,6 @@ export function openDatabase(url: string, options: { poolSize?: number } = {}): 
 }
 
 function openSqlite(path: string): Database {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const sqlite = new BetterSqlite3(path);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
