@@ -4,7 +4,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 
-const Status = Type.Object({ status: Type.String() });
+const Status = Type.Object({ status: Type.String({ description: '`ok` from /healthz, `ready` from /readyz.' }) });
 
 /** Liveness and readiness for load balancers and orchestrators. No authentication. */
 export const healthRoutes: ModuleRoutes<{ db: Kysely<Schema> }> = async (app, { db }) => {

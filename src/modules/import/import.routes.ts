@@ -11,7 +11,7 @@ import type { ImportService } from './import.service.js';
  */
 export const IMPORT_BODY_LIMIT = 256 * 1024 * 1024;
 
-/** POST /admin/v1/import: the operator's bulk load (DESIGN.md §6). */
+/** POST /admin/v1/import: the operator's bulk load (docs/operations.md#loading-data). */
 export const importRoutes: ModuleRoutes<{ adminToken: string | undefined; importer: ImportService }> = async (app, { adminToken, importer }) => {
   app.post(
     '/admin/v1/import',
