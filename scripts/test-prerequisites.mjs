@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 /** binary on the PATH → the Debian package that provides it. */
 const NEEDED = {
   chromium: 'chromium', // the /docs page in a real browser (test/docs/docs-page.test.ts)
+  curl: 'curl', // the README's examples, run as written (test/docs/readme-examples.test.ts)
 };
 
 const has = (binary) => spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;
