@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BenchDatabase, throwawayDatabase } from './databases.js';
+import { demoCredentialsFile } from '../src/modules/demo/index.js';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
 import { type Running, startApi, startBare } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
@@ -89,7 +90,7 @@ async function withApi<T>(
     if (scale !== 1) notes.push(`demo-data --scale ${scale} (generate + import, ${database}): ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const api = await startApi({ ...env, ...extraEnv }, apiOptions);
     try {
-      const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+      const demo = JSON.parse(readFileSync(demoCredentialsFile(dataDir, store.url), 'utf8')) as DemoCredentials;
       return await use(api.url, demo, { ...api, databaseUrl: store.url });
     } finally {
       await api.stop();
@@ -181,10 +182,13 @@ try {
 }
 
 function generateDemoData(env: Record<string, string>, scale: number): void {
-  execFileSync(process.execPath, ['bin/sportsdata.js', 'demo-data', '--scale', String(scale)], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  // The CLI works only on a database that exists: `migrate --create` makes a new SQLite file first.
+  for (const command of [['migrate', '--create'], ['demo-data', '--scale', String(scale)]]) {
+    execFileSync(process.execPath, ['bin/sportsdata.js', ...command], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  }
 }
 
 export interface DemoCredentials {

@@ -8,6 +8,7 @@ const NEEDED = {
   chromium: 'chromium', // the /docs page in a real browser (test/docs/docs-page.test.ts)
   prometheus: 'prometheus', // scrapes the service, with promtool beside it (test/metrics/prometheus.test.ts)
   'redis-server': 'redis-server', // the change feed across nodes (test/scale-out/*)
+  curl: 'curl', // the README's examples, run as written (test/docs/readme-examples.test.ts)
 };
 
 const has = (binary) => spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;

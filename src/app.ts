@@ -1,5 +1,5 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
 import { registerErrorHandling } from './platform/http/errors.plugin.js';
@@ -39,9 +39,11 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app: App = Fastify({
     loggerInstance: logger,
     genReqId: requestId,
+    // The name the error bodies use, so that one id reads the same in an answer and in the log.
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: 1024 * 1024,
     routerOptions: { ignoreTrailingSlash: true },
-    // Answers Fastify and Node would give in their own shape are given in ours (DESIGN.md §3).
+    // Answers Fastify and Node would give in their own shape are given in ours (docs/api.md#errors).
     frameworkErrors,
     clientErrorHandler: clientErrorHandler(logger),
     return503OnClosing: false,

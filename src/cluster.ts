@@ -2,7 +2,7 @@ import cluster from 'node:cluster';
 import type { Config } from './config.js';
 import { runPrimary } from './platform/cluster/primary.js';
 import { createLogger } from './platform/logging.js';
-import { startServer } from './serve.js';
+import { cannotStart, startServer } from './serve.js';
 
 /** A worker gets this long beyond its own drain and timeout before the primary kills it. */
 const STOP_MARGIN_MS = 5000;
@@ -36,7 +36,6 @@ async function startWorker(config: Config): Promise<void> {
   } catch (error) {
     // The IPC channel to the primary keeps a worker's process alive: one that cannot serve
     // (database away, bad port) must exit, so that the primary replaces it after its backoff.
-    process.stderr.write(`worker ${process.pid} could not start: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
+    cannotStart(error);
   }
 }

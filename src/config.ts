@@ -7,7 +7,11 @@ import { dirname } from 'node:path';
  * the one file a serving process creates).
  */
 export interface Config {
-  readonly nodeEnv: string;
+  /**
+   * NODE_ENV as set, undefined when unset. Unset is not `development`: the rules that relax in
+   * development (a generated JWT secret on PostgreSQL, jwt-secret.ts) ask for it by name.
+   */
+  readonly nodeEnv: string | undefined;
   readonly host: string;
   readonly port: number;
   readonly databaseUrl: string;
@@ -49,7 +53,7 @@ const MIN_SECRET_BYTES = 32;
 
 export function loadConfig(env: Env = process.env): Config {
   const problems: string[] = [];
-  const nodeEnv = env.NODE_ENV ?? 'development';
+  const nodeEnv = nonEmpty(env.NODE_ENV);
   const databaseUrl = env.DATABASE_URL ?? 'sqlite:./data/sportsdata.db';
   if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
     problems.push('DATABASE_URL must start with "sqlite:" or "postgres://" (got an unknown scheme)');
@@ -78,7 +82,8 @@ export function loadConfig(env: Env = process.env): Config {
   const jwtSecrets = readJwtSecrets(env, nodeEnv, problems);
 
   if (problems.length > 0) {
-    throw new ConfigError(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+    // One problem is one line; several are listed, so that one start-up names them all.
+    throw new ConfigError(problems.length === 1 ? `Invalid configuration: ${problems[0]}` : `Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
   return Object.freeze({
     nodeEnv,
@@ -102,7 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
   });
 }
 
-function readJwtSecrets(env: Env, nodeEnv: string, problems: string[]): string[] {
+function readJwtSecrets(env: Env, nodeEnv: string | undefined, problems: string[]): string[] {
   const current = nonEmpty(env.JWT_SECRET);
   // Previous keys stay valid for verification so that a rotation logs nobody out.
   const previous = (env.JWT_PREVIOUS_SECRETS ?? '').split(/\s+/).filter((s) => s.length > 0);

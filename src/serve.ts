@@ -1,9 +1,9 @@
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type AppContext, createContext } from './context.js';
-import { withJwtSecret } from './jwt-secret.js';
-import { openDatabase } from './platform/db/database.js';
+import { requireSharedSecret, withJwtSecret } from './jwt-secret.js';
 import { retryWhileBusy } from './platform/db/busy-retry.js';
+import { connectDatabase, DatabaseMissingError } from './platform/db/connect.js';
 import { migrateToLatest } from './platform/db/migrations.js';
 import { installGracefulShutdown } from './platform/lifecycle/shutdown.js';
 import type { App } from './platform/http/types.js';
@@ -16,17 +16,29 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** A start-up that cannot succeed, said in one line for the operator (no stack trace). */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}
+
 /**
- * JWT secret (outside production, when unset) → migrate → context → app → background jobs →
- * (demo client and data) → listen, with graceful shutdown on SIGINT and SIGTERM
- * (platform/lifecycle/shutdown.ts: drain, close, deadline). Used by `npm start` (src/server.ts)
- * and by `sportsdata serve`, through cluster.ts, which pass their config. Without a config it
- * reads the environment and, on bad configuration, exits with the message on stderr — start-up
- * must refuse, not limp on.
+ * Database (it must exist, except a missing SQLite file, which serving creates) → JWT secret
+ * (outside production, when unset) → migrate → context → app → background jobs → (demo client
+ * and data) → listen, with graceful shutdown on SIGINT and SIGTERM (platform/lifecycle/shutdown.ts:
+ * drain, close, deadline). Used by `npm start` (src/server.ts) and by `sportsdata serve`,
+ * through cluster.ts, which pass their config. A failure is thrown as a ConfigError,
+ * DatabaseMissingError or StartupError whose message is one line for the operator; the process
+ * entry prints it and exits 1 (docs/decisions/0083).
  */
-export async function startServer(given: Config = configOrExit()): Promise<RunningServer> {
-  const config = withJwtSecret(given);
-  const database = openDatabase(config.databaseUrl);
+export async function startServer(given: Config = loadConfig()): Promise<RunningServer> {
+  // The configuration is refused before anything is touched.
+  requireSharedSecret(given);
+  // Serving creates a missing SQLite file, so that `npm start` works on a fresh clone; a
+  // PostgreSQL database is the operator's to create (docs/decisions/0082).
+  const database = await connectDatabase(given.databaseUrl, { create: given.databaseUrl.startsWith('sqlite:') }).catch((error: unknown) => {
+    throw explain(error, given);
+  });
+  let config = given;
   let app: App | undefined;
   let ctx: AppContext | undefined;
   let uninstallShutdown = () => {};
@@ -38,6 +50,7 @@ export async function startServer(given: Config = configOrExit()): Promise<Runni
     uninstallShutdown();
   };
   try {
+    config = withJwtSecret(given);
     // Several nodes may start at once on one SQLite file: a step that met another's lock runs again.
     await retryWhileBusy(() => migrateToLatest(database.db));
     ctx = createContext({ config, database });
@@ -62,28 +75,51 @@ export async function startServer(given: Config = configOrExit()): Promise<Runni
     // A failed start (port taken, database away) must not leave a pool or a timer holding the process open.
     uninstallShutdown();
     await close().catch(() => {});
-    throw error;
+    throw explain(error, config);
   }
+}
+
+/**
+ * Why the process cannot start, in one line on stderr, then exit code 1 (the process entry of
+ * `npm start` and a cluster worker). Whatever failed, the operator gets a sentence, not a stack trace.
+ */
+export function cannotStart(error: unknown): never {
+  process.stderr.write(`cannot start: ${error instanceof Error ? firstLine(error.message) : String(error)}\n`);
+  process.exit(1);
+}
+
+/** A start-up failure in the operator's terms; anything unforeseen keeps its own message. */
+function explain(error: unknown, config: Config): unknown {
+  if (error instanceof ConfigError || error instanceof DatabaseMissingError || error instanceof StartupError) return error;
+  const where = `${config.host}:${config.port}`;
+  switch (errorCode(error)) {
+    case 'EADDRINUSE':
+      return new StartupError(`${where} is already in use: stop the process listening there, or set PORT (or HOST) to a free address`);
+    case 'EACCES':
+      return new StartupError(`no permission to listen on ${where}: set PORT to a port above 1023`);
+    case 'EADDRNOTAVAIL':
+    case 'ENOTFOUND':
+      return new StartupError(`cannot listen on ${where}: HOST is not an address of this machine`);
+    default:
+      return error;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error !== 'object' || error === null || !('code' in error)) return undefined;
+  return typeof error.code === 'string' ? error.code : undefined;
+}
+
+/** Several configuration problems are listed one per line: they are still one message, kept whole. */
+function firstLine(message: string): string {
+  return message.startsWith('Invalid configuration:') ? message : (message.split('\n')[0] ?? message);
 }
 
 /** On an empty database: the demo client (credentials in a 0600 file, never in the log) and dataset. */
 async function prepareFirstStart(app: App, ctx: AppContext): Promise<void> {
   if (!ctx.config.demoData) return;
-  const credentialsFile = await retryWhileBusy(() => ensureDemoClient({ clients: ctx.clients, dataDir: ctx.config.dataDir }));
+  const credentialsFile = await retryWhileBusy(() => ensureDemoClient({ clients: ctx.clients, dataDir: ctx.config.dataDir, databaseUrl: ctx.config.databaseUrl }));
   if (credentialsFile) app.log.info({ file: credentialsFile }, 'created the demo client; its credentials are in this file');
   const seeded = await retryWhileBusy(() => ensureDemoData(ctx));
   if (seeded) app.log.info({ upserted: seeded }, 'generated the demo dataset');
-}
-
-/** The environment's config; on bad configuration the message goes to stderr and the process exits 1. */
-export function configOrExit(): Config {
-  try {
-    return loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      process.stderr.write(`${error.message}\n`);
-      process.exit(1);
-    }
-    throw error;
-  }
 }

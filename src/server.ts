@@ -1,5 +1,10 @@
 import { serve } from './cluster.js';
-import { configOrExit } from './serve.js';
+import { loadConfig } from './config.js';
+import { cannotStart } from './serve.js';
 
 /** Process entry of `npm start`; the work is in serve.ts and cluster.ts, shared with `sportsdata serve`. */
-await serve(configOrExit());
+try {
+  await serve(loadConfig());
+} catch (error) {
+  cannotStart(error);
+}

@@ -111,6 +111,26 @@ describe('configuration', () => {
     expect(again.jwtSecrets).toEqual(first.jwtSecrets);
   });
 
+  it('a PostgreSQL-backed node generates no JWT secret outside development: NODE_ENV must be development or test by name', () => {
+    const postgres = (nodeEnv: string | undefined) =>
+      loadConfig({ DATA_DIR: join(dataDir, 'pg'), DATABASE_URL: 'postgres://u:p@db.internal:5432/sportsdata', NODE_ENV: nodeEnv });
+    for (const nodeEnv of [undefined, '', 'staging', 'production-eu']) {
+      expect(() => withJwtSecret(postgres(nodeEnv)), String(nodeEnv)).toThrow(ConfigError);
+      expect(() => withJwtSecret(postgres(nodeEnv))).toThrow(/^Invalid configuration: JWT_SECRET is required to serve from PostgreSQL/);
+    }
+    expect(existsSync(join(dataDir, 'pg'))).toBe(false);
+    for (const nodeEnv of ['development', 'test']) expect(withJwtSecret(postgres(nodeEnv)).jwtSecrets, nodeEnv).toHaveLength(1);
+    // SQLite keeps the quick start: one node, one data directory.
+    expect(withJwtSecret(loadConfig({ DATA_DIR: join(dataDir, 'lite'), DATABASE_URL: 'sqlite::memory:' })).jwtSecrets).toHaveLength(1);
+    // With JWT_SECRET set, PostgreSQL serves in any environment.
+    expect(withJwtSecret(load({ DATABASE_URL: 'postgres://u:p@db.internal:5432/sportsdata', NODE_ENV: 'staging' })).jwtSecrets).toEqual([GOOD_SECRET]);
+  });
+
+  it('one problem is one line; several are listed one per line', () => {
+    expect(refusal({ PORT: 'x' }).message).toBe('Invalid configuration: PORT must be an integer from 0 to 65535');
+    expect(refusal({ PORT: 'x', LOG_LEVEL: 'loud' }).message.split('\n')).toHaveLength(3);
+  });
+
   it('a configured JWT_SECRET is used as it is, and no file is written', () => {
     const dir = join(dataDir, 'configured');
     const config = load({ DATA_DIR: dir });

@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { type Config, loadConfig } from '../config.js';
 import { type AppContext, createContext } from '../context.js';
-import { openDatabase } from '../platform/db/database.js';
+import { connectDatabase } from '../platform/db/connect.js';
 import { migrateToLatest } from '../platform/db/migrations.js';
 
 /** Where the CLI reads and writes: the process's streams and environment, or a test's buffers. */
@@ -18,7 +18,8 @@ export interface Cli {
   config(): Config;
   /**
    * Opens the database, migrates it, builds the context, runs `work`, closes the database.
-   * Commands call services on the context, never the HTTP API.
+   * Commands call services on the context, never the HTTP API. A database that does not exist
+   * is refused: only `migrate --create` and `serve` create one (docs/decisions/0082).
    */
   withContext<T>(work: (ctx: AppContext) => Promise<T>): Promise<T>;
   print(line?: string): void;
@@ -35,7 +36,7 @@ export function createCli(io: CliIo): Cli {
     config,
     async withContext(work) {
       const cfg = config();
-      const database = openDatabase(cfg.databaseUrl);
+      const database = await connectDatabase(cfg.databaseUrl);
       try {
         await migrateToLatest(database.db);
         return await work(createContext({ config: cfg, database }));

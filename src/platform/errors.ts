@@ -1,5 +1,5 @@
 /**
- * One closed table of error codes (DESIGN.md §3). The HTTP status comes from the code,
+ * One closed table of error codes (docs/api.md#errors). The HTTP status comes from the code,
  * never from the throw site.
  */
 export const ERROR_STATUS = {

@@ -16,7 +16,7 @@ export function pagingProperties(max: number) {
   };
 }
 
-/** The paginated list shape of SPEC.md. */
+/** The paginated list shape (docs/api.md#lists-and-pagination). */
 export function PageOf<T extends TSchema>(item: T, name: string) {
   return Type.Object(
     {

@@ -52,19 +52,31 @@ describe('the demo dataset generator', () => {
     }
   });
 
-  it('schedules every event within the next 14 days, between two teams of its league', () => {
+  it('schedules every event on the 14 UTC days from today, between two teams of its league', () => {
     const leagueOf = new Map(data.teams.map((t) => [t.id, t.league_id]));
+    const today = Math.floor(NOW / DAY) * DAY;
     for (const event of data.events) {
       const start = Date.parse(event.start_time);
-      expect(start).toBeGreaterThan(NOW);
-      expect(start).toBeLessThan(NOW + 14 * DAY);
+      expect(start).toBeGreaterThanOrEqual(today);
+      expect(start).toBeLessThan(today + 14 * DAY);
       expect(event.home_team_id).not.toBe(event.away_team_id);
       expect(leagueOf.get(event.home_team_id)).toBe(event.league_id);
       expect(leagueOf.get(event.away_team_id)).toBe(event.league_id);
     }
     // Spread over the whole fortnight, not bunched on one day.
-    const days = new Set(data.events.map((e) => Math.floor((Date.parse(e.start_time) - NOW) / DAY)));
+    const days = new Set(data.events.map((e) => Math.floor((Date.parse(e.start_time) - today) / DAY)));
     expect(days.size).toBe(14);
+  });
+
+  it('has events today, the UTC day it was made, whatever the hour: the examples of /docs ask for today', () => {
+    const midnight = Math.floor(NOW / DAY) * DAY;
+    for (const now of [midnight, midnight + 12 * 3600_000, midnight + DAY - 1]) {
+      const { events } = generateDemoDataset({ now, scale: 0.1 });
+      const today = events.filter((e) => Math.floor(Date.parse(e.start_time) / DAY) * DAY === midnight);
+      // About 1/14 of the events fall on each day, in several sports.
+      expect(today.length, new Date(now).toISOString()).toBeGreaterThan(events.length / 28);
+      expect(new Set(today.map((e) => e.league_id)).size).toBeGreaterThan(3);
+    }
   });
 
   it('prices odds realistically: decimal prices above 1, several operators per event', () => {

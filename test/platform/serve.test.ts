@@ -23,7 +23,8 @@ describe.each(DIALECTS)('the serving process: what it creates, starts and stops 
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  const env = () => ({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', DEMO_DATA: 'false', LOG_LEVEL: 'silent' });
+  // Development: without JWT_SECRET a PostgreSQL-backed node serves only there (decision 0083).
+  const env = () => ({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', DEMO_DATA: 'false', LOG_LEVEL: 'silent', NODE_ENV: 'development' });
 
   it('generates the JWT secret once, runs its background jobs while it serves, and stops everything on close', async () => {
     const signals = process.listenerCount('SIGTERM');

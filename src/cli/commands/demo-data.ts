@@ -18,7 +18,7 @@ function scaleOption(value: string): number {
 export const registerDemoData: RegisterCommands = (program, cli) => {
   program
     .command('demo-data')
-    .description('generate the demo dataset (events over the next 14 days) and import it; --scale 10 makes 1M odds rows for benchmarks')
+    .description('generate the demo dataset (events on 14 days from today, UTC) and import it; --scale 10 makes 1M odds rows for benchmarks')
     .option('--scale <n>', `size: 1 = 600 teams, 2,000 events, 100,000 odds, 20,000 flows (up to ${MAX_SCALE})`, scaleOption, 1)
     .option('--seed <n>', 'seed of the generator: the same seed, scale and start time give the same dataset', integerIn(0, 2 ** 32 - 1), DEFAULT_SEED)
     .option('--force', 'replace the sports data already in the database (clients are kept)')

@@ -1,4 +1,4 @@
-import { openDatabase } from '../../platform/db/database.js';
+import { connectDatabase } from '../../platform/db/connect.js';
 import { migrateToLatest } from '../../platform/db/migrations.js';
 import type { RegisterCommands } from '../runtime.js';
 
@@ -7,9 +7,10 @@ export const registerMigrate: RegisterCommands = (program, cli) => {
   program
     .command('migrate')
     .description('bring the database schema up to date')
+    .option('--create', 'create the database first when it does not exist (an SQLite file, or a PostgreSQL database on the server)')
     .option('--json', 'print machine-readable JSON')
-    .action(async (options: { json?: boolean }) => {
-      const database = openDatabase(cli.config().databaseUrl);
+    .action(async (options: { create?: boolean; json?: boolean }) => {
+      const database = await connectDatabase(cli.config().databaseUrl, { create: options.create ?? false });
       let applied: string[];
       try {
         applied = await migrateToLatest(database.db);

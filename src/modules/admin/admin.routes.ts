@@ -24,7 +24,7 @@ const security = ADMIN_SECURITY;
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /**
- * Client onboarding and management for operators (DESIGN.md §6), over the same ClientsService
+ * Client onboarding and management for operators (docs/operations.md), over the same ClientsService
  * as the CLI. Every change bumps the change feed, so it takes effect on the next request.
  */
 export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients: ClientsService }> = async (app, { adminToken, clients }) => {

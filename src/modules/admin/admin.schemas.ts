@@ -14,7 +14,7 @@ const Name = Label(NAME_MAX_LENGTH, 'A label for operators, e.g. the customer na
 // `enum` rather than a union of literals: a bad value is then reported as "must be one of …".
 const TierSchema = Type.Enum(TIERS, { description: 'Account tier.' });
 const AuthMethodSchema = Type.Enum(AUTH_METHODS, {
-  description: 'Which authentication flows the account may use (the flow matrix of the specification).',
+  description: 'Which authentication flows the account may use: api_key, oauth or both (docs/api.md#which-flows-an-account-may-use).',
 });
 const Disabled = Type.Boolean({ description: 'A disabled client gets 401 everywhere, also with an unexpired access token.' });
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
@@ -24,7 +24,7 @@ const ClientSecret = Type.String({ description: 'The OAuth client secret (`sds_�
 const clientProperties = {
   client_id: ClientId,
   tenant_id: TenantId,
-  name: Type.String(),
+  name: Type.String({ description: 'The label given at onboarding, e.g. the customer name.' }),
   tier: TierSchema,
   auth_method: AuthMethodSchema,
   disabled: Disabled,
@@ -38,7 +38,7 @@ export const Client = Type.Object(
 );
 export type ClientView = Static<typeof Client>;
 
-/** The answer to onboarding (DESIGN.md §6): the one time the credentials are shown. */
+/** The answer to onboarding: the one time the credentials are shown. */
 export const CreatedClient = Type.Object(
   { ...clientProperties, api_key: ApiKey, client_secret: ClientSecret },
   { title: 'CreatedClient', additionalProperties: false },

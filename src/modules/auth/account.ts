@@ -10,7 +10,7 @@ export type Tier = (typeof TIERS)[number];
 export const AUTH_METHODS = ['api_key', 'oauth', 'both'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
-/** The two login flows of SPEC.md; a refresh token belongs to the flow that issued it. */
+/** The two login flows (docs/api.md#authentication); a refresh token belongs to the flow that issued it. */
 export const FLOWS = ['api_key', 'oauth'] as const;
 export type Flow = (typeof FLOWS)[number];
 

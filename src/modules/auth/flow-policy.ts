@@ -1,7 +1,7 @@
 import { unauthorized } from '../../platform/errors.js';
 import type { AuthMethod, ClientAccount, Flow } from './account.js';
 
-/** The flow matrix of SPEC.md: Bearer on calls is allowed for every auth_method. */
+/** The flow matrix (docs/api.md#which-flows-an-account-may-use): Bearer on calls is allowed for every auth_method. */
 export function flowEnabled(authMethod: AuthMethod, flow: Flow): boolean {
   return authMethod === 'both' || authMethod === flow;
 }

@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/clock.js';
 import { isUuid } from '../../platform/uuid.js';
 import { isTier, type Tier } from './account.js';
 
-/** The claims of an access token: exactly those of SPEC.md, plus aud and jti. */
+/** The claims of an access token (docs/api.md#token-pairs): client_id, tenant_id, tier, iss, sub, iat, exp, aud and jti. */
 export interface AccessTokenClaims {
   client_id: string;
   tenant_id: string;

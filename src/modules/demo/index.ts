@@ -1,4 +1,4 @@
 /** The demo: one client and a generated dataset, so that a fresh clone can be tried at once. */
-export { ensureDemoClient } from './demo-client.js';
+export { type DemoCredentials, demoCredentialsFile, ensureDemoClient } from './demo-client.js';
 export { type DemoDataDeps, ensureDemoData, hasNoSportsData, loadDemoData } from './demo-data.js';
 export { DEFAULT_SEED } from './generator/index.js';

@@ -6,14 +6,19 @@ export const EVENTS_MAX_PAGE_SIZE = 100;
 
 export const EventItem = Type.Object(
   {
-    id: Type.Integer(),
-    sport_id: Type.Integer(),
-    league_id: Type.Integer(),
+    id: Type.Integer({ description: 'Event id.' }),
+    sport_id: Type.Integer({ description: 'Sport of the event (that of its league).' }),
+    league_id: Type.Integer({ description: 'League the event belongs to.' }),
     league_key: Type.String({ description: "The league's key (plain, as in the league item's `key`)." }),
-    start_time: Type.String({ format: 'date-time', description: 'ISO 8601, UTC.' }),
-    status: Type.String({ example: 'scheduled' }),
-    home_team: TeamRef,
-    away_team: TeamRef,
+    start_time: Type.String({ format: 'date-time', description: 'Scheduled start, ISO 8601, UTC.' }),
+    status: Type.String({
+      description:
+        'As the data feed reports it: `scheduled` unless the feed says otherwise (e.g. `postponed`). ' +
+        'Events of the day are listed whatever their status. See docs/data.md#events.',
+      example: 'scheduled',
+    }),
+    home_team: TeamRef('The home team (in tennis, the first-named player).'),
+    away_team: TeamRef('The away team (in tennis, the second-named player).'),
   },
   { title: 'Event', additionalProperties: false },
 );
@@ -27,13 +32,19 @@ export const UpcomingEventsBody = Type.Object(
     timezone: Type.Optional(
       Type.String({ minLength: 1, maxLength: 64, default: 'UTC', description: 'IANA time zone in which `event_date` is read.', example: 'America/New_York' }),
     ),
-    sport_id: Type.Optional(Id('Wins over sport_key.')),
-    sport_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
-    league_id: Type.Optional(Id('Wins over league_key.')),
-    league_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Plain (`nba`) or qualified (`united-states.nba`).' })),
+    sport_id: Type.Optional(Id('Only events of this sport. Wins over sport_key.')),
+    sport_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events of the sport with this key, e.g. `basketball`.' })),
+    league_id: Type.Optional(Id('Only events of this league. Wins over league_key.')),
+    league_key: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 200, description: 'Only events of this league: plain (`nba`) or qualified (`united-states.nba`).' }),
+    ),
     ...pagingProperties(EVENTS_MAX_PAGE_SIZE),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // The request "Try it out" in /docs sends: today's events (the default day), whatever the hour.
+    examples: [{ timezone: 'UTC', page: 1, page_size: 20 }],
+  },
 );
 export type UpcomingEventsBody = Static<typeof UpcomingEventsBody>;
 

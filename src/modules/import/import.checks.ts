@@ -37,7 +37,7 @@ const validateDataset = validatorCompiler({ schema: Dataset, method: 'POST', url
 ) => boolean) & { errors?: Parameters<typeof fromValidationErrors>[0] | null };
 
 /**
- * The schema of DESIGN.md §6, with the same validator and error mapping as the HTTP routes:
+ * The dataset's schema (import.schemas.ts), with the same validator and error mapping as the HTTP routes:
  * a wrong JSON type is 400 BAD_REQUEST, any other broken rule 422 naming `array[index].field`.
  */
 export function checkSchema(input: unknown): Dataset {

@@ -6,7 +6,7 @@ import { schemaError } from './import.checks.js';
 import { Dataset, ImportResult } from './import.schemas.js';
 import type { ImportService } from './import.service.js';
 
-/** POST /admin/v1/import: the operator's bulk load (DESIGN.md §6). */
+/** POST /admin/v1/import: the operator's bulk load (docs/operations.md#loading-data). */
 export const importRoutes: ModuleRoutes<{ adminToken: string | undefined; importer: ImportService }> = async (app, { adminToken, importer }) => {
   // This scope's JSON parser bounds the body's bytes, depth and item count before parsing it.
   registerDatasetParser(app);

@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { Id, Label, NO_NUL } from '../../shared/wire.js';
 
 /**
- * The import dataset of DESIGN.md §6. Every array is optional; ids are the upstream's
+ * The import dataset (docs/operations.md#loading-data). Every array is optional; ids are the upstream's
  * positive integers; derived fields (qualified keys, sport_id/league_id of events and flows,
  * bet_type, other price formats) are computed by the import and refused here. Unknown
  * fields and arrays are refused too: a typo such as `leage_id` must not pass silently.
@@ -15,7 +15,7 @@ export const MAX_ITEMS = 1_000_000;
 const Key = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^.\\s\\u0000]+$', description: 'Upstream key: no dots, no blanks.' });
 const Text = (maxLength: number, description?: string) =>
   Type.String({ minLength: 1, maxLength, pattern: NO_NUL, ...(description ? { description } : {}) });
-const Name = Label(200);
+const Name = (description: string) => Label(200, description);
 /** Counts of a trend; PostgreSQL stores them as 32-bit integers. */
 const MAX_COUNT = 1_000_000;
 const DateTime = (description: string) => Type.String({ format: 'date-time', description });
@@ -37,41 +37,41 @@ export const SPLITS = ['over', 'under'] as const;
 const item = <P extends Record<string, TSchema>>(title: string, properties: P) =>
   Type.Object(properties, { title, additionalProperties: false });
 
-export const SportItem = item('ImportSport', { id: Id('Sport id.'), key: Key, name: Name });
+export const SportItem = item('ImportSport', { id: Id('Sport id.'), key: Key, name: Name('Display name, e.g. `Basketball`.') });
 
 export const LeagueItem = item('ImportLeague', {
   id: Id('League id.'),
   key: Key,
-  name: Name,
+  name: Name('Display name, e.g. `NBA`.'),
   sport_id: Id('The sport of the league.'),
   country_key: nullable(Key),
-  country_name: nullable(Name),
+  country_name: nullable(Name('Country name; null or absent for an international league.')),
 });
 
 export const TeamItem = item('ImportTeam', {
   id: Id('Team id.'),
   key: Key,
-  name: Name,
-  abbreviation: nullable(Text(20)),
-  location: nullable(Text(200)),
+  name: Name('Team name; in tennis, the player.'),
+  abbreviation: nullable(Text(20, 'Short name, e.g. `LAL`.')),
+  location: nullable(Text(200, 'City or region.')),
   league_id: Id('The league of the team.'),
 });
 
 export const PlayerItem = item('ImportPlayer', {
   id: Id('Player id.'),
   key: Key,
-  name: Name,
-  position: nullable(Text(50)),
+  name: Name('Player name.'),
+  position: nullable(Text(50, 'Playing position, e.g. `PG`.')),
   team_id: Id('The team of the player.'),
 });
 
-export const OperatorItem = item('ImportOperator', { id: Id('Operator (bookmaker) id.'), key: Key, name: Name });
+export const OperatorItem = item('ImportOperator', { id: Id('Operator (bookmaker) id.'), key: Key, name: Name('Display name of the sportsbook.') });
 
 export const BettingMarketItem = item('ImportBettingMarket', {
   id: Id('Betting market id.'),
   key: Key,
-  name: Name,
-  category: Text(100),
+  name: Name('Display name, e.g. `Player Points`.'),
+  category: Text(100, 'Market category, e.g. `main` or `player-props`.'),
   entity_type: Type.Enum(ENTITY_TYPES, { description: 'What the market is about.' }),
   sport_id: nullable(Id('The sport the market belongs to; absent for markets of every sport.')),
 });
@@ -99,18 +99,18 @@ export const OddsItem = item('ImportOdds', {
 
 export const FlowItem = item('ImportFlow', {
   id: Id('Flow id.'),
-  flow_type: Type.Enum(FLOW_TYPES),
+  flow_type: Type.Enum(FLOW_TYPES, { description: '`fact`, `fun` or `plain` (docs/data.md#flows).' }),
   event_id: Id('The event; sport_id and league_id are derived from it.'),
-  focus_entity_type: Type.Enum(ENTITY_TYPES),
+  focus_entity_type: Type.Enum(ENTITY_TYPES, { description: 'What the trend is about: a team, a player or the event.' }),
   focus_entity_id: nullable(Id('The team or player in focus (required for those types); for `event` the event itself.')),
   betting_market_id: nullable(Id('The market the flow is about.')),
-  line: nullable(Type.Number()),
+  line: nullable(Type.Number({ description: 'Handicap or total line of the bet, when it has one.' })),
   split: nullableEnum(SPLITS, 'Over or under the line.'),
   description: Text(1000, 'The trend in words.'),
   hits: Type.Integer({ minimum: 0, maximum: MAX_COUNT, description: 'How often the trend hit; at most `total`.' }),
   total: Type.Integer({ minimum: 1, maximum: MAX_COUNT, description: 'Out of how many.' }),
-  likelihood: Type.Enum(LIKELIHOODS),
-  price_decimal: nullable(Type.Number({ exclusiveMinimum: 1 })),
+  likelihood: Type.Enum(LIKELIHOODS, { description: '`likely`, `possible` or `longshot` (docs/data.md#likelihood).' }),
+  price_decimal: nullable(Type.Number({ exclusiveMinimum: 1, description: 'Decimal price of the bet (of the parlay, for one); the other formats are derived.' })),
   leg_ids: Type.Optional(
     Type.Array(Id('A leg: a single flow of the same event.'), {
       uniqueItems: true,
@@ -120,19 +120,19 @@ export const FlowItem = item('ImportFlow', {
   ),
 });
 
-const list = <T extends TSchema>(schema: T) => Type.Optional(Type.Array(schema, { maxItems: MAX_ITEMS }));
+const list = <T extends TSchema>(schema: T, description: string) => Type.Optional(Type.Array(schema, { maxItems: MAX_ITEMS, description }));
 
 export const Dataset = Type.Object(
   {
-    sports: list(SportItem),
-    leagues: list(LeagueItem),
-    teams: list(TeamItem),
-    players: list(PlayerItem),
-    operators: list(OperatorItem),
-    betting_markets: list(BettingMarketItem),
-    events: list(EventItem),
-    odds: list(OddsItem),
-    flows: list(FlowItem),
+    sports: list(SportItem, 'Sports to insert or update.'),
+    leagues: list(LeagueItem, 'Leagues, each of a sport.'),
+    teams: list(TeamItem, 'Teams, each of a league.'),
+    players: list(PlayerItem, 'Players, each of a team.'),
+    operators: list(OperatorItem, 'Operators (sportsbooks).'),
+    betting_markets: list(BettingMarketItem, 'Betting markets.'),
+    events: list(EventItem, 'Events, each of a league, between two of its teams.'),
+    odds: list(OddsItem, 'Prices, each of an event, an operator and a market.'),
+    flows: list(FlowItem, 'Betting trends, each on an event; parlays name their legs.'),
   },
   { title: 'ImportDataset', additionalProperties: false },
 );

@@ -20,7 +20,7 @@ const DEFAULT_EVENT_STATUS = 'scheduled';
 const DEFAULT_ODDS_STATUS = 'open';
 
 /**
- * The bulk import of DESIGN.md §6, shared by POST /admin/v1/import, `sportsdata import` and
+ * The bulk import (docs/operations.md#loading-data), shared by POST /admin/v1/import, `sportsdata import` and
  * the demo dataset. All or nothing: the whole dataset is checked (schema, rules, references)
  * before the first write, and the writes form one transaction.
  */

@@ -6,42 +6,62 @@ export const ODDS_MAX_PAGE_SIZE = 100;
 
 export const Price = Type.Object(
   {
-    american: Type.Integer({ description: 'd ≥ 2: +round((d−1)×100); otherwise −round(100/(d−1)).', example: -110 }),
-    decimal: Type.Number({ example: 1.91 }),
-    implied_probability: Type.Number({ minimum: 0, maximum: 1, description: '1/d, to 4 decimals.', example: 0.5236 }),
+    american: Type.Integer({
+      description: 'American (moneyline) odds: for d ≥ 2, +round((d−1)×100), the win on a 100 stake; otherwise −round(100/(d−1)), the stake that wins 100.',
+      example: -110,
+    }),
+    decimal: Type.Number({ description: 'Decimal odds d: the total returned per unit staked, stake included. Always above 1.', example: 1.91 }),
+    implied_probability: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: 'The chance the price implies, 1/d as a fraction from 0 to 1, to 4 decimals (bookmaker margin included).',
+      example: 0.5236,
+    }),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: 'One price in three forms, all derived from the decimal price.' },
 );
 
 export const OddsItem = Type.Object(
   {
-    id: Type.Integer(),
-    event_id: Type.Integer(),
-    operator: NamedRef,
-    betting_market: NamedRef,
-    position: Type.String({ description: 'The side priced, e.g. home, away, over, under.', example: 'home' }),
-    line: Type.Union([Type.Number(), Type.Null()]),
+    id: Type.Integer({ description: 'Odds id.' }),
+    event_id: Type.Integer({ description: 'The event priced.' }),
+    operator: NamedRef('The operator (sportsbook) offering the price.'),
+    betting_market: NamedRef('The betting market priced.'),
+    position: Type.String({
+      description: 'The selection priced: `home`, `away`, `draw`, `over`, `under`, `yes`, `no`, or a team or player name (with over/under for their props).',
+      example: 'home',
+    }),
+    line: Type.Union([Type.Number(), Type.Null()], {
+      description: 'The handicap (spread) or total the selection is priced at, e.g. -3.5 or 221.5; null for markets without a line (moneyline).',
+    }),
     price: Price,
-    status: Type.String({ example: 'open' }),
-    updated_at: Type.String({ format: 'date-time', description: 'ISO 8601, UTC.' }),
+    status: Type.String({ description: '`open` (can be bet) or `suspended` (temporarily not offered), as the feed reports it.', example: 'open' }),
+    updated_at: Type.String({ format: 'date-time', description: 'When the operator last changed this price, ISO 8601, UTC.' }),
   },
   { title: 'Odds', additionalProperties: false },
 );
 export type OddsItem = Static<typeof OddsItem>;
 
-const ids = (description: string) => Type.Array(Id(), { maxItems: MAX_FILTER_ITEMS, description });
+const ids = (description: string) => Type.Array(Id('An id.'), { maxItems: MAX_FILTER_ITEMS, description });
 
 export const OddsByEventBody = Type.Object(
   {
     event_id: Id('The event whose odds to list.'),
     operator_ids: Type.Optional(ids('Only odds from these operators. Wins over operator_keys.')),
     operator_keys: Type.Optional(
-      Type.Array(Type.String({ minLength: 1, maxLength: 200 }), { maxItems: MAX_FILTER_ITEMS, description: 'Only odds from these operators, by key.' }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 200, description: 'An operator key.' }), {
+        maxItems: MAX_FILTER_ITEMS,
+        description: 'Only odds from these operators, by key.',
+      }),
     ),
     betting_market_ids: Type.Optional(ids('Only odds of these betting markets.')),
     ...pagingProperties(ODDS_MAX_PAGE_SIZE),
   },
-  { additionalProperties: false },
+  {
+    additionalProperties: false,
+    // The request "Try it out" in /docs sends: event 1 exists in every demo dataset, with odds.
+    examples: [{ event_id: 1, page: 1, page_size: 20 }],
+  },
 );
 export type OddsByEventBody = Static<typeof OddsByEventBody>;
 

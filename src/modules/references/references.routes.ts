@@ -17,7 +17,7 @@ import {
 } from './references.schemas.js';
 import type { ReferenceList, ReferencesService } from './references.service.js';
 
-/** GET /v1/references/*: the reference lists of DESIGN.md §5, filters and paging in the query string. */
+/** GET /v1/references/*: the reference lists (docs/api.md#references), filters and paging in the query string. */
 export const referencesRoutes: ModuleRoutes<{ lists: PagedLists; references: ReferencesService }> = async (app, { lists, references }) => {
   function route<S extends TObject, F, T>(path: string, summary: string, query: S, response: TSchema, list: ReferenceList<QueryOf<S>, F, T>): void {
     lists.get(app, { url: `/v1/references/${path}`, tag: 'references', summary, query, response, filters: list.filters, source: lists.source(list) });

@@ -2,27 +2,30 @@ import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { Id } from '../../shared/wire.js';
 
-/** page_size maximum of every reference list (DESIGN.md §5). */
+/** page_size maximum of every reference list (docs/api.md#references). */
 export const REFERENCES_MAX_PAGE_SIZE = 100;
 
 const Key = (description: string) => Type.String({ minLength: 1, maxLength: 200, description });
 const Nullable = (description: string) => Type.Union([Type.String(), Type.Null()], { description });
 
-// ---- items (exactly the shapes of DESIGN.md §5; nullable fields are null, never absent) ----
+// ---- items (docs/data.md says what each is; nullable fields are null, never absent) ----
 
 export const Sport = Type.Object(
-  { id: Id('Sport id.'), key: Type.String({ description: 'Sport key, e.g. `basketball`.' }), name: Type.String() },
+  { id: Id('Sport id.'), key: Type.String({ description: 'Sport key, e.g. `basketball`.' }), name: Type.String({ description: 'Display name, e.g. `Basketball`.' }) },
   { title: 'Sport', additionalProperties: false },
 );
 
-export const Country = Type.Object({ key: Type.String(), name: Type.String() }, { title: 'Country', additionalProperties: false });
+export const Country = Type.Object(
+  { key: Type.String({ description: 'Country key, e.g. `united-states`; the first part of a qualified league key.' }), name: Type.String({ description: 'Country name.' }) },
+  { title: 'Country', additionalProperties: false },
+);
 
 export const League = Type.Object(
   {
     id: Id('League id.'),
     key: Type.String({ description: 'League key, e.g. `nba`. Several leagues may share one.' }),
     qualified_key: Type.String({ description: '`country.league` (e.g. `united-states.nba`), or the plain key when the league has no country.' }),
-    name: Type.String(),
+    name: Type.String({ description: 'Display name, e.g. `NBA`.' }),
     sport_id: Id('Sport of the league.'),
     country: Type.Union([Country, Type.Null()], { description: 'Country of the league; null for international leagues.' }),
   },
@@ -34,7 +37,7 @@ export const Team = Type.Object(
     id: Id('Team id.'),
     key: Type.String({ description: 'Team key, unique within its league.' }),
     qualified_key: Type.String({ description: '`league.team`, e.g. `nba.los-angeles-lakers`.' }),
-    name: Type.String(),
+    name: Type.String({ description: 'Team name; in tennis, the player (each player is a "team" of one).' }),
     abbreviation: Nullable('Short name, e.g. `LAL`.'),
     location: Nullable('City or region.'),
     sport_id: Id('Sport of the team (of its league).'),
@@ -47,8 +50,8 @@ export const Team = Type.Object(
 export const Player = Type.Object(
   {
     id: Id('Player id.'),
-    key: Type.String(),
-    name: Type.String(),
+    key: Type.String({ description: 'Player key; may repeat across teams, so qualify it with the team key (`team.player`).' }),
+    name: Type.String({ description: 'Player name.' }),
     position: Nullable('Playing position.'),
     team_id: Id('Team of the player.'),
     team_key: Type.String({ description: 'Plain key of the team.' }),
@@ -57,17 +60,23 @@ export const Player = Type.Object(
 );
 
 export const Operator = Type.Object(
-  { id: Id('Operator (sportsbook) id.'), key: Type.String(), name: Type.String() },
+  {
+    id: Id('Operator (sportsbook) id.'),
+    key: Type.String({ description: 'Operator key, e.g. for `operator_keys` filters.' }),
+    name: Type.String({ description: 'Display name of the sportsbook.' }),
+  },
   { title: 'Operator', additionalProperties: false },
 );
 
 export const BettingMarket = Type.Object(
   {
     id: Id('Betting market id.'),
-    key: Type.String(),
-    name: Type.String(),
-    category: Type.String({ description: 'Market category, e.g. `game-lines` or `player-props`.' }),
-    entity_type: Type.Enum(['team', 'player', 'event'], { description: 'What the market is about.' }),
+    key: Type.String({ description: 'Market key, e.g. `moneyline`, `spread`, `player-points`.' }),
+    name: Type.String({ description: 'Display name, e.g. `Player Points`.' }),
+    category: Type.String({ description: 'Market category, e.g. `main`, `team-props`, `game-props` or `player-props`.' }),
+    entity_type: Type.Enum(['team', 'player', 'event'], {
+      description: 'What a bet in the market is on: a team (moneyline, spread), a player (props) or the event as a whole (total, both teams to score).',
+    }),
   },
   { title: 'BettingMarket', additionalProperties: false },
 );

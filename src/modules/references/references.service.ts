@@ -35,7 +35,7 @@ interface Table<R extends Row<{ id: number }>> {
 }
 
 /**
- * The reference lists of DESIGN.md §5. Reference tables are small (hundreds of leagues and
+ * The reference lists (docs/api.md#references). Reference tables are small (hundreds of leagues and
  * teams, some thousands of players): each is read whole once per data version, already in the
  * shape the API shows, and a list's ids are the rows its filters keep, in id order.
  */

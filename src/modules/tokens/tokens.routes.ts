@@ -24,7 +24,7 @@ function challengeOn401(challenge: string) {
   };
 }
 
-/** The two logins and the two refreshes of SPEC.md; each answers a token pair. */
+/** The two logins and the two refreshes (docs/api.md#authentication-endpoints); each answers a token pair. */
 export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: Authenticator }> = async (app, { tokens, authenticator }) => {
   // Token responses must not be stored by any cache (RFC 6749 §5.1) — errors included, so
   // that no intermediary keeps a response to a request that carried a credential.

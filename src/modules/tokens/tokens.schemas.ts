@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 
-/** The token pair of SPEC.md, answered by both logins and both refreshes. */
+/** The token pair (docs/api.md#token-pairs), answered by both logins and both refreshes. */
 export const TokenPair = Type.Object(
   {
     access_token: Type.String({ description: 'HS256 JWT for the Authorization: Bearer header.' }),

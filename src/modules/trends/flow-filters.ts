@@ -5,7 +5,7 @@ import type { KeyResolver } from '../references/index.js';
 import { FLOW_TYPES, type FlowsBody, LIKELIHOODS } from './trends.schemas.js';
 
 /**
- * The flows filters of DESIGN.md §5 reduced to one canonical form, so that equivalent requests
+ * The flows filters (docs/api.md#trends) reduced to one canonical form, so that equivalent requests
  * (arrays in another order, a singular alias, a default spelled out, `singles` for `single`)
  * share one cache entry. Normalizing is synchronous and cheap: it runs before the page cache.
  */

@@ -3,7 +3,7 @@ import type { ResolvedFlowFilters } from './flow-filters.js';
 
 /**
  * The ordered ids of the flows matching a filter combination: one query per combination and
- * data version (the caller caches the list). Meanings where DESIGN.md names only the field:
+ * data version (the caller caches the list). What each filter matches (docs/api.md#trends):
  * - team_ids: flows of an event the team plays in (home or away), or focused on the team;
  * - player_ids: flows focused on the player, and parlays with a leg focused on the player;
  * - operator_ids: flows of an event that one of the operators prices (has odds for);

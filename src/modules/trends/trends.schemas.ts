@@ -9,38 +9,63 @@ export const LIKELIHOODS = ['likely', 'possible', 'longshot'] as const;
 // ---- Items ----
 
 const flowFields = {
-  id: Type.Integer(),
-  flow_type: Type.Enum(FLOW_TYPES),
-  bet_type: Type.Enum(['single', 'parlay']),
-  sport_id: Type.Integer(),
-  league_id: Type.Integer(),
+  id: Type.Integer({ description: 'Flow id.' }),
+  flow_type: Type.Enum(FLOW_TYPES, {
+    description: '`fact`: a recent trend (the last N games); `fun`: a quirky angle (a weekday, an opponent, after a loss); `plain`: a season record. See docs/data.md#flows.',
+  }),
+  bet_type: Type.Enum(['single', 'parlay'], { description: '`single`: one bet; `parlay`: a same-event combination of the single flows in `legs`.' }),
+  sport_id: Type.Integer({ description: 'Sport of the event.' }),
+  league_id: Type.Integer({ description: 'League of the event.' }),
   event: Type.Object(
-    { id: Type.Integer(), start_time: Type.String({ format: 'date-time' }), home_team: TeamRef, away_team: TeamRef },
-    { additionalProperties: false },
+    {
+      id: Type.Integer({ description: 'Event id (as in POST /v1/events/upcoming-events).' }),
+      start_time: Type.String({ format: 'date-time', description: 'Scheduled start of the event, ISO 8601, UTC.' }),
+      home_team: TeamRef('The home team.'),
+      away_team: TeamRef('The away team.'),
+    },
+    { additionalProperties: false, description: 'The upcoming event the bet is on.' },
   ),
   focus_entity: Type.Object(
     {
-      type: Type.Enum(['team', 'player', 'event']),
-      id: Type.Integer(),
-      name: Type.String({ description: 'For an event: "Home vs Away".' }),
+      type: Type.Enum(['team', 'player', 'event'], { description: 'What the trend is about: a team, a player, or the event as a whole (totals, draws, parlays).' }),
+      id: Type.Integer({ description: 'The team, player or event id.' }),
+      name: Type.String({ description: 'The team or player name; for an event, "Home vs Away".' }),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, description: 'Who or what the trend is about.' },
   ),
-  betting_market: Type.Union([NamedRef, Type.Null()]),
-  line: Type.Union([Type.Number(), Type.Null()]),
-  split: Type.Union([Type.Enum(['over', 'under']), Type.Null()]),
-  description: Type.String(),
+  betting_market: Type.Union([NamedRef('The betting market.'), Type.Null()], {
+    description: 'The betting market of the bet; null for a parlay (its legs name theirs).',
+  }),
+  line: Type.Union([Type.Number(), Type.Null()], { description: 'The handicap or total of the bet, e.g. 221.5; null when the market has no line.' }),
+  split: Type.Union([Type.Enum(['over', 'under']), Type.Null()], { description: 'Which side of the line the bet takes; null for bets without an over/under.' }),
+  description: Type.String({ description: 'The trend in words, e.g. "Boston Hawks have covered the spread in 8 of their last 10 road games".' }),
   hit_rate: Type.Object(
     {
-      hits: Type.Integer({ minimum: 0 }),
-      total: Type.Integer({ minimum: 0 }),
-      pct: Type.Number({ minimum: 0, maximum: 100, description: 'hits / total × 100, to 2 decimals.' }),
+      hits: Type.Integer({ minimum: 0, description: 'How many times in the sample the bet would have won.' }),
+      total: Type.Integer({ minimum: 0, description: 'The sample: how many past games (or meetings, or season games) were counted.' }),
+      pct: Type.Number({ minimum: 0, maximum: 100, description: 'hits / total × 100, a percentage to 2 decimals (the hit-rate filters compare with it).' }),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, description: 'How often the trend held: `hits` of the last `total`.' },
   ),
-  likelihood: Type.Enum(LIKELIHOODS),
-  implied_probability: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: '1/d of the price, to 4 decimals; null without a price.' }),
-  odds: Type.Union([Type.Object({ american: Type.Integer(), decimal: Type.Number() }, { additionalProperties: false }), Type.Null()]),
+  likelihood: Type.Enum(LIKELIHOODS, {
+    description: 'How likely the bet is to win, from its price: `likely`, `possible` or `longshot`. See docs/data.md#likelihood.',
+  }),
+  implied_probability: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
+    description: 'The chance the price implies, 1/d as a fraction from 0 to 1, to 4 decimals; null without a price.',
+  }),
+  odds: Type.Union(
+    [
+      Type.Object(
+        {
+          american: Type.Integer({ description: 'American odds of the price (see the odds item).' }),
+          decimal: Type.Number({ description: 'Decimal odds: the total returned per unit staked.' }),
+        },
+        { additionalProperties: false, description: 'The price of the bet.' },
+      ),
+      Type.Null(),
+    ],
+    { description: 'A typical price for the bet (for a parlay, the parlay price); null without one.' },
+  ),
 };
 
 /** A parlay's leg: a flow item of its own. Legs are single flows, so a leg's `legs` is empty. */
@@ -48,7 +73,7 @@ export const FlowLegItem = Type.Object(
   {
     ...flowFields,
     legs: Type.Array(Type.Object({}), { maxItems: 0, description: 'Always empty: a leg is a single flow.' }),
-    updated_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time', description: 'When the flow was last imported, ISO 8601, UTC.' }),
   },
   { title: 'FlowLeg', additionalProperties: false },
 );
@@ -57,7 +82,7 @@ export const FlowItem = Type.Object(
   {
     ...flowFields,
     legs: Type.Array(FlowLegItem, { description: "A parlay's legs, in order, as flow items; empty for a single." }),
-    updated_at: Type.String({ format: 'date-time', description: 'ISO 8601, UTC.' }),
+    updated_at: Type.String({ format: 'date-time', description: 'When the flow was last imported, ISO 8601, UTC.' }),
   },
   { title: 'Flow', additionalProperties: false },
 );
@@ -68,7 +93,7 @@ export const FlowsPage = PageOf(FlowItem, 'FlowsPage');
 
 // ---- Requests ----
 
-const ids = (description: string) => Type.Optional(Type.Array(Id(), { maxItems: MAX_FILTER_ITEMS, description }));
+const ids = (description: string) => Type.Optional(Type.Array(Id('An id.'), { maxItems: MAX_FILTER_ITEMS, description }));
 const id = (plural: string) => Type.Optional(Id(`Same as a one-item ${plural}.`));
 const key = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }));
 const dateOrDateTime = (description: string) =>
@@ -95,22 +120,24 @@ function flowFilters<T extends TSchema>(flowType: T) {
     operator_id: id('operator_ids'),
     flow_type: flowType,
     bet_type: Type.Optional(Type.Enum(['single', 'parlay', 'singles'], { description: '`singles` is accepted for `single`.' })),
-    likelihood_type: Type.Optional(Type.Enum(LIKELIHOODS)),
-    min_hit_rate_threshold: percent('Hit rate at least this, in percent (inclusive).'),
-    max_hit_rate_threshold: percent('Hit rate at most this, in percent (inclusive).'),
+    likelihood_type: Type.Optional(Type.Enum(LIKELIHOODS, { description: 'Only flows of this likelihood (the item field `likelihood`).' })),
+    min_hit_rate_threshold: percent('Hit rate (`hit_rate.pct`) at least this, in percent from 0 to 100, inclusive: 70 means 70 %.'),
+    max_hit_rate_threshold: percent('Hit rate (`hit_rate.pct`) at most this, in percent from 0 to 100, inclusive.'),
     event_start_date_from: dateOrDateTime('Events starting at or after this instant; a date means its 00:00 UTC.'),
     event_start_date_to: dateOrDateTime('Events starting at or before this instant; a date means the whole day, UTC.'),
     ...pagingProperties(FLOWS_MAX_PAGE_SIZE),
   };
 }
 
+// The requests "Try it out" in /docs sends. They hold in every demo dataset: fact flows are about
+// 70 % of it, and every league has events, hence flows (sport 2 is basketball, league 12 the NBA).
 export const FlowsBody = Type.Object(
   flowFilters(Type.Optional(Type.Enum(FLOW_TYPES, { default: 'fact', description: 'The flow type to list (default fact).' }))),
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ flow_type: 'fact', page: 1, page_size: 25 }] },
 );
 export const MixedFlowsBody = Type.Object(
   flowFilters(Type.Optional(Type.Enum(FLOW_TYPES, { description: 'Narrows the mix to one type (default: every type).' }))),
-  { additionalProperties: false },
+  { additionalProperties: false, examples: [{ sport_id: 2, league_id: 12, page: 1, page_size: 25 }] },
 );
 export type FlowsBody = Static<typeof FlowsBody>;
 export type MixedFlowsBody = Static<typeof MixedFlowsBody>;

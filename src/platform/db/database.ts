@@ -49,7 +49,11 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
  */
 const PROBE_WRITE = 'update change_versions set version = version where 1 = 0';
 
-/** Opens `sqlite:PATH` (PATH may be `:memory:`) or `postgres://…`. */
+/**
+ * Opens `sqlite:PATH` (PATH may be `:memory:`) or `postgres://…` as it is. Processes and
+ * commands open their database through connectDatabase (connect.ts), which first checks that
+ * it exists (or creates it when asked).
+ */
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const waitMs = options.waitMs ?? DATABASE_WAIT_MS;
   if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), waitMs);

@@ -45,7 +45,7 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
 }
 
 /**
- * Sends an error in the shape of DESIGN.md §3, with its own headers and the request id. Errors
+ * Sends an error in the shape of docs/api.md#errors, with its own headers and the request id. Errors
  * raised before routing pass no hook, so the headers of every answer are set here as well.
  */
 export function sendError(reply: FastifyReply, apiError: ApiError, requestId: string): void {

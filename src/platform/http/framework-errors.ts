@@ -8,7 +8,7 @@ import { NO_STORE, NOSNIFF } from './headers.js';
 
 /**
  * The answers Fastify and Node give on their own — before a route is found, or when the bytes
- * are not HTTP at all — in the error shape of DESIGN.md §3, like every other answer (issue 8).
+ * are not HTTP at all — in the error shape (docs/api.md#errors), like every other answer (issue 8).
  */
 
 /** How long a refused connection may go on sending before it is cut off. */

@@ -55,7 +55,7 @@ function hasDefault(schema: unknown): boolean {
 }
 
 /**
- * The error responses of DESIGN.md §3, in the document only: the routes' `response` config
+ * The error responses (docs/api.md#errors), in the document only: the routes' `response` config
  * stays 2xx-only, so Fastify never serializes an error through a route schema. Which errors
  * an operation documents follows from what it takes, so a new route is documented correctly
  * without listing them.
@@ -150,7 +150,12 @@ const RESPONSES: Record<ErrorCode, ErrorResponse> = {
 function componentResponses(): Record<string, object> {
   const entries = (Object.keys(RESPONSES) as ErrorCode[]).map((code) => {
     const { name, description, headers } = RESPONSES[code];
-    const error = { type: 'object', properties: { code: { const: code } }, ...(code === 'UNAUTHORIZED' ? { required: ['reason'] } : {}) };
+    const error = {
+      type: 'object',
+      description: `An error with the code ${code}.`,
+      properties: { code: { const: code, description: `Always ${code} with status ${ERROR_STATUS[code]}.` } },
+      ...(code === 'UNAUTHORIZED' ? { required: ['reason'] } : {}),
+    };
     return [
       name,
       {

@@ -20,7 +20,7 @@ export const TAGS = [
   { name: 'operations', description: 'Health, readiness and metrics for load balancers and monitoring. No authentication.' },
 ];
 
-/** The body of every error response (DESIGN.md §3). */
+/** The body of every error response (docs/api.md#errors). */
 export const ErrorSchema = Type.Object(
   {
     error: Type.Object(
@@ -42,7 +42,7 @@ export const ErrorSchema = Type.Object(
           ),
         ),
       },
-      { additionalProperties: false },
+      { additionalProperties: false, description: 'What went wrong.' },
     ),
   },
   { additionalProperties: false, title: 'Error' },

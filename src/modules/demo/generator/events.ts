@@ -3,12 +3,13 @@ import type { Random } from './random.js';
 import type { LeagueModel, MarketModel, PlayerModel, TeamModel, World } from './references.js';
 
 /**
- * Events over the next 14 days and what can be bet on them: every event carries its
+ * Events on 14 UTC days from today and what can be bet on them: every event carries its
  * selections (market, position, line, fair probability) from which the odds rows of each
  * operator and the flows are made.
  */
 
-export const HORIZON_MS = 14 * 24 * 3600 * 1000;
+/** Days of events: today (UTC) and the 13 after it. */
+export const HORIZON_DAYS = 14;
 const DAY_MS = 24 * 3600 * 1000;
 
 export type Focus = { type: 'team'; team: TeamModel } | { type: 'player'; player: PlayerModel } | { type: 'event' };
@@ -44,11 +45,11 @@ export function buildEvents(random: Random, world: World, count: number, now: nu
     const home = random.pick(league.teams);
     let away = random.pick(league.teams);
     while (away === home) away = random.pick(league.teams);
-    let start = 0;
-    do {
-      const slot = random.pick(league.def.slots);
-      start = today + random.int(0, 14) * DAY_MS + Math.round(slot * 60) * 60_000;
-    } while (start <= now || start >= now + HORIZON_MS);
+    // Fourteen whole UTC days from the start of today, earlier today included: every day of the
+    // dataset, today first, has events in all its leagues' slots, whatever the hour it was made
+    // (an example of /docs asking for today's events must never come back empty).
+    const slot = random.pick(league.def.slots);
+    const start = today + random.int(0, HORIZON_DAYS - 1) * DAY_MS + Math.round(slot * 60) * 60_000;
     const event: EventModel = { id, league, home, away, start, status: random.chance(0.01) ? 'postponed' : 'scheduled', selections: [] };
     event.selections = selectionsOf(random, event);
     events.push(event);

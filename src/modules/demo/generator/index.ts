@@ -13,13 +13,13 @@ export interface DemoOptions {
   /** Multiplies teams (and their players), events, odds and flows; sports, leagues, operators and markets stay. */
   scale?: number;
   seed?: number;
-  /** Events start within 14 days after this instant (epoch ms). */
+  /** Events start on the 14 UTC days from the one of this instant (epoch ms), earlier that day included. */
   now: number;
 }
 
 /**
  * The demo dataset in the import format: deterministic for a seed, a scale and `now`
- * (event times are relative to it, so the data is always upcoming).
+ * (event times are relative to its day, so today and the next 13 days always have events).
  */
 export function generateDemoDataset(options: DemoOptions): Required<Dataset> {
   const scale = options.scale ?? 1;
