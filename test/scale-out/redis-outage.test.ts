@@ -30,7 +30,7 @@ describe('Redis is optional: a node serves without it and follows it as it comes
     node = await startNode({ env: nodeEnv(dataDir, { REDIS_URL: redis.url }) });
     const n = node;
     await n.waitUntilReady();
-    expect(await readiness(n)).toEqual({ status: 200, body: { status: 'ready', redis: 'degraded' } });
+    expect(await readiness(n)).toEqual({ status: 200, body: { status: 'ready', database: 'ok', redis: 'degraded' } });
     const created = await fetch(`${n.url}/admin/v1/clients`, {
       method: 'POST',
       headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
@@ -39,11 +39,11 @@ describe('Redis is optional: a node serves without it and follows it as it comes
     expect(created.status).toBe(201);
 
     await redis.start();
-    expect(await eventually(async () => sameAs(await readiness(n), { status: 200, body: { status: 'ready', redis: 'ok' } }), 10_000)).toBe(true);
+    expect(await eventually(async () => sameAs(await readiness(n), { status: 200, body: { status: 'ready', database: 'ok', redis: 'ok' } }), 10_000)).toBe(true);
     await n.waitForLog((line) => line.msg === 'Redis is reachable again');
 
     await redis.stop();
-    expect(await eventually(async () => sameAs(await readiness(n), { status: 200, body: { status: 'ready', redis: 'degraded' } }), 10_000)).toBe(true);
+    expect(await eventually(async () => sameAs(await readiness(n), { status: 200, body: { status: 'ready', database: 'ok', redis: 'degraded' } }), 10_000)).toBe(true);
     // Several reconnection attempts fail meanwhile; each outage is one warning.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await fetch(`${n.url}/healthz`)).status).toBe(200);
