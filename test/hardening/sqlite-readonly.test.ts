@@ -1,10 +1,12 @@
 import { chmodSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
+import { letOthersReach } from '../helpers/reach.js';
 import { expectUnavailable } from './unavailable.js';
 
 /**
@@ -27,7 +29,11 @@ describe('an SQLite file the process cannot write', () => {
   };
 
   beforeAll(async () => {
-    if (asRoot) process.seteuid?.(NOBODY);
+    if (asRoot) {
+      // As nobody, the process still loads code (better-sqlite3's binding, the reader thread) from the checkout.
+      letOthersReach(fileURLToPath(new URL('../../package.json', import.meta.url)));
+      process.seteuid?.(NOBODY);
+    }
     dir = mkdtempSync(join(tmpdir(), 'sportsdata-readonly-'));
     file = join(dir, 'db.sqlite');
     const setup = await buildTestApp({ dialect: 'sqlite', databaseUrl: `sqlite:${file}` });

