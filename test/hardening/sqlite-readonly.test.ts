@@ -14,6 +14,7 @@ import { expectUnavailable } from './unavailable.js';
  * (reversible: the real uid stays root), so that a 0444 file is read-only to it as it is to
  * a service account.
  */
+/** uid of `nobody` and gid of `nogroup` on Debian. */
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
 
@@ -32,6 +33,8 @@ describe('an SQLite file the process cannot write', () => {
     if (asRoot) {
       // As nobody, the process still loads code (better-sqlite3's binding, the reader thread) from the checkout.
       letOthersReach(fileURLToPath(new URL('../../package.json', import.meta.url)));
+      // The group too: with root's group a 0700 ancestor's (empty) group bits would apply, not its other bits.
+      process.setegid?.(NOBODY);
       process.seteuid?.(NOBODY);
     }
     dir = mkdtempSync(join(tmpdir(), 'sportsdata-readonly-'));
@@ -45,7 +48,10 @@ describe('an SQLite file the process cannot write', () => {
   });
   afterAll(async () => {
     await t?.close();
-    if (asRoot) process.seteuid?.(0);
+    if (asRoot) {
+      process.seteuid?.(0);
+      process.setegid?.(0);
+    }
     rmSync(dir, { recursive: true, force: true });
   });
 
