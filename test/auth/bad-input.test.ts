@@ -114,12 +114,6 @@ describe.each(DIALECTS)('bad input on the authentication endpoints (%s)', (diale
     expectError(res, 413, 'PAYLOAD_TOO_LARGE');
     expect(res.headers['cache-control']).toBe('no-store');
   });
-
-  it('X-API-Key and Authorization both sent → 400 BAD_REQUEST', async () => {
-    const token = pairOf(await apiKeyLogin(t, client.apiKey)).access_token;
-    const res = await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: { 'x-api-key': client.apiKey, authorization: `Bearer ${token}` } });
-    expectError(res, 400, 'BAD_REQUEST');
-  });
 });
 
 describe.each(DIALECTS)('malformed credentials are refused before any database access (%s)', (dialect) => {

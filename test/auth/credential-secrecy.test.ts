@@ -45,13 +45,19 @@ async function exerciseEveryFlow(t: TestApp, client: OnboardedClient): Promise<s
   expect(malformed.statusCode).toBe(400);
   const wrongType = await t.app.inject({ method: 'POST', url: '/v1/oauth/login', payload: { client_id: 5, client_secret: client.clientSecret } });
   expect(wrongType.statusCode).toBe(400);
-  // Both credentials on one call (400), and a credential in a URL.
+  // Both credentials on one call (served: one client), a mismatched pair (401), and a credential in a URL.
   const both = await t.app.inject({
     method: 'GET',
     url: '/v1/account/config',
     headers: { 'x-api-key': client.apiKey, authorization: `Bearer ${oauthPair.access_token}` },
   });
-  expect(both.statusCode).toBe(400);
+  expect(both.statusCode).toBe(200);
+  const mismatched = await t.app.inject({
+    method: 'GET',
+    url: '/v1/account/config',
+    headers: { 'x-api-key': wrongKey, authorization: `Bearer ${oauthPair.access_token}` },
+  });
+  expect(mismatched.statusCode).toBe(401);
   await t.app.inject({ method: 'GET', url: `/v1/account/config?api_key=${client.apiKey}&access_token=${oauthPair.access_token}` });
   return secrets;
 }

@@ -181,10 +181,8 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   const client = path.startsWith('/v1/');
   const admin = path.startsWith('/admin/');
   const secured = Array.isArray(operation.security) && operation.security.some((s) => isRecord(s) && Object.keys(s).length > 0);
-  // X-API-Key and Authorization on one request are ambiguous (RFC 6750 §2): 400 wherever an API key is accepted.
-  const takesApiKey = Array.isArray(operation.security) && operation.security.some((s) => isRecord(s) && 'ApiKeyAuth' in s);
   const codes: ErrorCode[] = [];
-  if (hasInput || hasBody || takesApiKey) codes.push('BAD_REQUEST');
+  if (hasInput || hasBody) codes.push('BAD_REQUEST');
   if (client || admin) codes.push('UNAUTHORIZED');
   if (admin || parameters.some((p) => p.in === 'path') || (secured && fields.some((f) => /_(id|ids|key|keys)$/.test(f)))) codes.push('NOT_FOUND');
   if (secured && fields.some((f) => /_keys?$/.test(f))) codes.push('AMBIGUOUS_LOOKUP');
