@@ -8,6 +8,7 @@ import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from './pl
 import { registerJsonBodies } from './platform/http/json-bodies.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
+import { registerStrictInput } from './platform/http/strict-input.js';
 import type { App } from './platform/http/types.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { createPagedLists } from './platform/lists/paged-lists.js';
@@ -49,6 +50,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBodies(app);
+  registerStrictInput(app);
   // Without ADMIN_TOKEN the admin API does not exist (decision 0009): no 405 may reveal it.
   const adminAbsent = ctx.config.adminToken === undefined;
   registerErrorHandling(app, { hidden: (path) => adminAbsent && path.startsWith('/admin/') });

@@ -1,4 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { STANDARD_ENDPOINT } from './strict-input.js';
 
 /**
  * Finishes the document @fastify/swagger generates from the route schemas: request fields a
@@ -171,9 +172,13 @@ function componentResponses(): Record<string, object> {
  * without ADMIN_TOKEN) → 404, keys → 409 (a key may name several records), path parameters →
  * 414, the client API → 429. Every operation may answer 408 and 431 (the request itself could
  * not be read), 500, and 503 while its node shuts down. 405 belongs to no operation: it answers
- * the methods a path does not have (components.responses.MethodNotAllowed).
+ * the methods a path does not have (components.responses.MethodNotAllowed). Every operation
+ * refuses a parameter it does not take (422, strict-input.ts). A standard endpoint (the OAuth
+ * ones) documents its own errors in its standard's format: it gets only 408 and 431, which the
+ * server writes to the socket before any endpoint is known.
  */
 function errorCodesOf(path: string, method: string, operation: Record<string, unknown>, schemas: Record<string, unknown>): ErrorCode[] {
+  if (operation[STANDARD_ENDPOINT] !== undefined) return ['REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE'];
   const parameters = Array.isArray(operation.parameters) ? operation.parameters.filter(isRecord) : [];
   const fields = [...parameters.map((p) => String(p.name)), ...bodyFields(operation.requestBody, schemas)];
   const hasInput = fields.length > 0 || operation.requestBody !== undefined;
@@ -189,7 +194,7 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   codes.push('REQUEST_TIMEOUT');
   if (hasBody) codes.push('PAYLOAD_TOO_LARGE');
   if (parameters.some((p) => p.in === 'path')) codes.push('URI_TOO_LONG');
-  if (hasInput) codes.push('VALIDATION_ERROR');
+  codes.push('VALIDATION_ERROR');
   if (client) codes.push('RATE_LIMIT_EXCEEDED');
   codes.push('HEADERS_TOO_LARGE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
   return codes;
