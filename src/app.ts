@@ -21,6 +21,7 @@ import { createEventsService, eventsRoutes } from './modules/events/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
+import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
 import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
@@ -80,9 +81,12 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
   const { db } = database;
   const { adminToken } = config;
   const lists = createPagedLists(readCache);
+  // One token service behind the SPEC's JSON endpoints and the standard OAuth ones: one set of rules.
+  const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
   return [
     (app) => healthRoutes(app, { db }),
-    (app) => tokensRoutes(app, { authenticator, tokens: createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config }) }),
+    (app) => tokensRoutes(app, { authenticator, tokens }),
+    (app) => oauthRoutes(app, { tokens, authenticator, publicUrl: config.publicUrl, listenOrigin: listenOrigin(config.host, config.port) }),
     (app) => accountRoutes(app),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),
     (app) => eventsRoutes(app, { lists, events: createEventsService({ db, clock, keys }) }),

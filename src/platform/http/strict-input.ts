@@ -92,3 +92,10 @@ function hooksOf<H>(hooks: H | H[] | undefined): H[] {
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** Set on a route that follows a standard's rules for input and errors (STANDARD_ENDPOINT). */
+    'x-standard-endpoint'?: string;
+  }
+}
