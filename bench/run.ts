@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
 import { startApi, startBare } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
+import { compressionScenarios } from './scenarios/compression.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
 
 /**
@@ -13,7 +14,7 @@ import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios
  * figures are ratios that survive a noisy machine. Each group's scenarios run round-robin
  * `--rounds` times and report the median round, so a burst of noise hits one round of each
  * rather than one scenario. Flags: --seconds N, --rounds N, --connections N,
- * --only auth|data|deep, --skip-deep.
+ * --only auth|data|compression|deep, --skip-deep.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -92,6 +93,13 @@ try {
   }
   if (only === undefined || only === 'data') {
     await withApi('data', 1, async (url, demo) => runGroup('data', url, await dataScenarios(url, demo)));
+  }
+  if (only === undefined || only === 'compression') {
+    await withApi('compression', 1, async (url, demo) => {
+      const { scenarios, notes: found } = await compressionScenarios(url, demo);
+      notes.push(...found);
+      await runGroup('compression', url, scenarios);
+    });
   }
   if (!skipDeep && (only === undefined || only === 'deep')) {
     await withApi('deep', 10, async (url, demo) => {

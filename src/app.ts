@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
+import { registerCompression } from './platform/http/compression.js';
 import { registerErrorHandling } from './platform/http/errors.plugin.js';
 import { registerResponseHeaders } from './platform/http/headers.js';
 import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from './platform/http/framework-errors.js';
@@ -65,6 +66,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done();
   });
 
+  // Before any route: the plugin hooks each route as it is added (decision 0074).
+  await registerCompression(app);
   await registerOpenApi(app);
   for (const routes of featureRoutes(ctx)) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>()));

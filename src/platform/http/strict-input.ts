@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
 import { ApiError, type ErrorDetail } from '../errors.js';
+import { hooksOf } from './route-hooks.js';
 
 /**
  * The schema key of a route that follows a standard's rules for its input and errors rather than
@@ -83,11 +84,6 @@ function methodsOf(route: RouteOptions): string[] {
   return (Array.isArray(route.method) ? route.method : [route.method]).map((m) => String(m).toUpperCase());
 }
 
-/** The route's own preValidation hooks, as a list (Fastify takes one or several). */
-function hooksOf<H>(hooks: H | H[] | undefined): H[] {
-  if (hooks === undefined) return [];
-  return Array.isArray(hooks) ? hooks : [hooks];
-}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
