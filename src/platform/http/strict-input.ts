@@ -16,8 +16,9 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
  * never silently ignored — `POST /v1/events/upcoming-events?league_key=nba` answered every
  * league's events. Schemas already refuse unknown fields where they exist (`additionalProperties:
  * false`); this covers what has no schema: the query string of an endpoint that reads its input
- * from the body (or takes none), and the body of an endpoint that takes none. Routes hidden from
- * the document (the docs page and its assets) and standard endpoints keep their own rules.
+ * from the body (or takes none), the body of an endpoint that takes none, and content on a GET.
+ * Routes hidden from the document (the docs page and its assets) and standard endpoints keep their
+ * own rules (decision 0071).
  */
 export function registerStrictInput(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
