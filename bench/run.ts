@@ -7,6 +7,7 @@ import { demoCredentialsFile } from '../src/modules/demo/index.js';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
 import { type Running, startApi, startBare } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
+import { compressionScenarios } from './scenarios/compression.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
 import { coldFilters, concurrentImport, describePhase, startIdleProbe } from './scenarios/event-loop.js';
 import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
@@ -17,7 +18,7 @@ import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
  * figures are ratios that survive a noisy machine. Each group's scenarios run round-robin
  * `--rounds` times and report the median round, so a burst of noise hits one round of each
  * rather than one scenario. Flags: --seconds N, --rounds N, --connections N,
- * --only auth|data|deep|loop|workers|propagation, --skip-deep, --skip-loop. The loop group measures
+ * --only auth|data|compression|deep|loop|workers|propagation, --skip-deep, --skip-loop. The loop group measures
  * the event-loop delay inside the API (a probe preloaded by the bench only) during cold filters and
  * during a concurrent CLI import, at --scale 10 on SQLite.
  * --database sqlite|postgres|both (default sqlite), --pg URL (a PostgreSQL server where the
@@ -133,6 +134,13 @@ try {
     }
     if (runs('data', true)) {
       await withApi(`data-${database}`, database, {}, async (url, demo) => runGroup(`data (${database})`, url, await dataScenarios(url, demo)));
+    }
+    if (runs('compression', true)) {
+      await withApi(`compression-${database}`, database, {}, async (url, demo) => {
+        const { scenarios, notes: found } = await compressionScenarios(url, demo);
+        notes.push(...found);
+        await runGroup(`compression (${database})`, url, scenarios);
+      });
     }
     if (!skipDeep && runs('deep', true)) {
       await withApi(

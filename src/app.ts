@@ -2,12 +2,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { AppContext } from './context.js';
+import { registerCompression } from './platform/http/compression.js';
 import { registerErrorHandling } from './platform/http/errors.plugin.js';
 import { registerResponseHeaders } from './platform/http/headers.js';
 import { clientErrorHandler, frameworkErrors, registerClosingAnswer } from './platform/http/framework-errors.js';
 import { registerJsonBodies } from './platform/http/json-bodies.js';
 import { registerMetrics } from './platform/http/metrics.js';
 import { registerOpenApi } from './platform/http/openapi.js';
+import { registerStrictInput } from './platform/http/strict-input.js';
 import type { App } from './platform/http/types.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { createPagedLists } from './platform/lists/paged-lists.js';
@@ -20,6 +22,7 @@ import { createEventsService, eventsRoutes } from './modules/events/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
+import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
 import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
@@ -51,6 +54,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   app.setValidatorCompiler(validatorCompiler);
   registerJsonBodies(app);
+  registerStrictInput(app);
   // Without ADMIN_TOKEN the admin API does not exist (decision 0009): no 405 may reveal it.
   const adminAbsent = ctx.config.adminToken === undefined;
   registerErrorHandling(app, { hidden: (path) => adminAbsent && path.startsWith('/admin/'), authFailures: ctx.metrics.authFailures });
@@ -64,6 +68,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done();
   });
 
+  // Before any route: the plugin hooks each route as it is added (decision 0074).
+  await registerCompression(app);
   await registerOpenApi(app);
   for (const routes of featureRoutes(ctx)) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>()));
@@ -80,9 +86,12 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
   const { db } = database;
   const { adminToken } = config;
   const lists = createPagedLists(readCache);
+  // One token service behind the SPEC's JSON endpoints and the standard OAuth ones: one set of rules.
+  const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
   return [
     (app) => healthRoutes(app, { database, draining: ctx.draining, redis: ctx.redis }),
-    (app) => tokensRoutes(app, { authenticator, tokens: createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config }) }),
+    (app) => tokensRoutes(app, { authenticator, tokens }),
+    (app) => oauthRoutes(app, { tokens, authenticator, publicUrl: config.publicUrl, listenOrigin: listenOrigin(config.host, config.port) }),
     (app) => accountRoutes(app),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),
     (app) => eventsRoutes(app, { lists, events: createEventsService({ db, clock, keys }) }),

@@ -40,6 +40,11 @@ export interface Config {
   readonly adminToken: string | undefined;
   readonly demoData: boolean;
   readonly logLevel: string;
+  /**
+   * PUBLIC_URL: the service's public origin (`https://api.example.com`, no trailing slash), the
+   * OAuth issuer identifier of the RFC 8414 metadata. Unset: the origin each request came to.
+   */
+  readonly publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -80,6 +85,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
 
   const jwtSecrets = readJwtSecrets(env, nodeEnv, problems);
+  const publicUrl = origin(env, 'PUBLIC_URL', problems);
 
   if (problems.length > 0) {
     // One problem is one line; several are listed, so that one start-up names them all.
@@ -104,6 +110,7 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     demoData,
     logLevel,
+    publicUrl,
   });
 }
 
@@ -154,6 +161,28 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     return fallback;
   }
   return value;
+}
+
+/**
+ * An absolute http(s) origin, returned without a trailing slash. RFC 8414 §3.1 places the metadata
+ * between the host and the issuer's path: an issuer with a path would need another well-known
+ * URL than the one served, so a path (other than "/"), a query, a fragment or user info is refused.
+ */
+function origin(env: Env, name: string, problems: string[]): string | undefined {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  const plain = url !== undefined && url.username === '' && url.password === '' && url.pathname === '/' && url.search === '' && url.hash === '';
+  if (url === undefined || !['http:', 'https:'].includes(url.protocol) || !plain || raw.includes('?') || raw.includes('#')) {
+    problems.push(`${name} must be an absolute http(s) origin such as https://api.example.com, without a path, query or fragment`);
+    return undefined;
+  }
+  return url.origin;
 }
 
 function boolean(env: Env, name: string, fallback: boolean, problems: string[]): boolean {

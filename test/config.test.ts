@@ -41,6 +41,7 @@ describe('configuration', () => {
       redisUrl: undefined,
       demoData: true,
       logLevel: 'info',
+      publicUrl: undefined,
     });
     expect(config.jwtSecrets).toEqual([GOOD_SECRET]);
     expect(Object.isFrozen(config)).toBe(true);
@@ -80,6 +81,16 @@ describe('configuration', () => {
     expect(refusal({ LOG_LEVEL: 'loud' }).message).toMatch(/LOG_LEVEL/);
     expect(refusal({ DEMO_DATA: 'maybe' }).message).toMatch(/DEMO_DATA/);
     expect(refusal({ ADMIN_TOKEN: 'short' }).message).toMatch(/ADMIN_TOKEN must be at least 32 bytes/);
+  });
+
+  it('takes PUBLIC_URL as an http(s) origin, without a trailing slash; refuses a path, query, fragment or user info', () => {
+    expect(load({ PUBLIC_URL: 'https://api.example.com' }).publicUrl).toBe('https://api.example.com');
+    expect(load({ PUBLIC_URL: 'https://API.Example.com:443/' }).publicUrl).toBe('https://api.example.com');
+    expect(load({ PUBLIC_URL: 'http://127.0.0.1:8080' }).publicUrl).toBe('http://127.0.0.1:8080');
+    expect(load({ PUBLIC_URL: '' }).publicUrl).toBeUndefined();
+    for (const url of ['api.example.com', 'ftp://api.example.com', 'https://api.example.com/v1', 'https://api.example.com/?a=1', 'https://api.example.com?', 'https://api.example.com#x', 'https://user:pw@api.example.com', '/relative']) {
+      expect(refusal({ PUBLIC_URL: url }).message, url).toMatch(/PUBLIC_URL must be an absolute http\(s\) origin/);
+    }
   });
 
   it('lists every problem at once, and never echoes a secret', () => {

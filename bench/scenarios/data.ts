@@ -8,7 +8,22 @@ interface League {
   sport_id: number;
 }
 
-async function bearerFor(baseUrl: string, demo: DemoCredentials): Promise<string> {
+/** An event with at least 100 odds (a marquee game), so that a page of 100 is full. */
+export async function busiestEvent(baseUrl: string, auth: Record<string, string>): Promise<{ id: number; total: number }> {
+  let busiest = { id: 0, total: -1 };
+  for (let day = 0; day < 4 && busiest.total < 100; day += 1) {
+    const event_date = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
+    const events = await call<PageOfItems<{ id: number }>>(baseUrl, 'POST', '/v1/events/upcoming-events', { headers: auth, body: { event_date, page_size: 100 } });
+    for (const event of events.results) {
+      const odds = await call<PageOfItems<unknown>>(baseUrl, 'POST', '/v1/odds/upcoming-odds-by-event', { headers: auth, body: { event_id: event.id, page_size: 1 } });
+      if (odds.total_count > busiest.total) busiest = { id: event.id, total: odds.total_count };
+      if (busiest.total >= 100) break;
+    }
+  }
+  return busiest;
+}
+
+export async function bearerFor(baseUrl: string, demo: DemoCredentials): Promise<string> {
   const pair = await call<TokenPair>(baseUrl, 'POST', '/v1/auth/login', { headers: { 'x-api-key': demo.api_key } });
   return `Bearer ${pair.access_token}`;
 }
@@ -24,17 +39,7 @@ export async function dataScenarios(baseUrl: string, demo: DemoCredentials): Pro
   if (!league) throw new Error('the demo dataset has no leagues');
   const teamsPath = `/v1/references/teams?league_key=${encodeURIComponent(league.qualified_key)}`;
 
-  // An event with at least 100 odds (a marquee game), so that a page of 100 is full.
-  let busiest = { id: 0, total: -1 };
-  for (let day = 0; day < 4 && busiest.total < 100; day += 1) {
-    const event_date = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
-    const events = await call<PageOfItems<{ id: number }>>(baseUrl, 'POST', '/v1/events/upcoming-events', { headers: auth, body: { event_date, page_size: 100 } });
-    for (const event of events.results) {
-      const odds = await call<PageOfItems<unknown>>(baseUrl, 'POST', '/v1/odds/upcoming-odds-by-event', { headers: auth, body: { event_id: event.id, page_size: 1 } });
-      if (odds.total_count > busiest.total) busiest = { id: event.id, total: odds.total_count };
-      if (busiest.total >= 100) break;
-    }
-  }
+  const busiest = await busiestEvent(baseUrl, auth);
 
   return [
     { name: `GET teams?league_key (Bearer)`, requests: [{ method: 'GET', path: teamsPath, headers: auth }] },

@@ -29,6 +29,7 @@ export const UNAUTHORIZED_REASONS = [
   'token_invalid',
   'refresh_token_revoked',
   'client_disabled',
+  'credentials_mismatch',
 ] as const;
 
 export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];

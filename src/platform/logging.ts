@@ -15,6 +15,8 @@ export const REDACTED_PATHS = [
   'headers["x-api-key"]',
   'body.client_secret',
   'body.refresh_token',
+  // The revocation endpoint's form (RFC 7009): `token` is a refresh or access token.
+  'body.token',
   '*.api_key',
   '*.client_secret',
   '*.refresh_token',

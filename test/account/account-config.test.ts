@@ -35,15 +35,15 @@ describe.each(DIALECTS)('GET /v1/account/config (%s)', (dialect) => {
     expect(res.headers['x-request-id']).toEqual(expect.any(String));
   });
 
-  it('answers 400 when X-API-Key and Authorization are both sent', async () => {
+  it('serves a call with X-API-Key and Authorization of the same client (decision 0070)', async () => {
     const token = pairOf(await apiKeyLogin(t, client.apiKey)).access_token;
     const res = await t.app.inject({
       method: 'GET',
       url: '/v1/account/config',
       headers: { 'x-api-key': client.apiKey, authorization: `Bearer ${token}` },
     });
-    expect(res.statusCode).toBe(400);
-    expect(res.json()).toEqual({ error: { code: 'BAD_REQUEST', message: expect.any(String), request_id: expect.any(String) } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ client_id: client.clientId });
   });
 
   it('shows clients of one tenant their own account each', async () => {

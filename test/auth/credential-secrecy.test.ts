@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential } from '../../src/modules/auth/credentials.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { basicOf, revoke, token } from '../oauth/oauth-helpers.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, oauthLogin, pairOf, refresh } from './auth-helpers.js';
 
 /**
@@ -45,14 +46,30 @@ async function exerciseEveryFlow(t: TestApp, client: OnboardedClient): Promise<s
   expect(malformed.statusCode).toBe(400);
   const wrongType = await t.app.inject({ method: 'POST', url: '/v1/oauth/login', payload: { client_id: 5, client_secret: client.clientSecret } });
   expect(wrongType.statusCode).toBe(400);
-  // Both credentials on one call (400), and a credential in a URL.
+  // Both credentials on one call (served: one client), a mismatched pair (401), and a credential in a URL.
   const both = await t.app.inject({
     method: 'GET',
     url: '/v1/account/config',
     headers: { 'x-api-key': client.apiKey, authorization: `Bearer ${oauthPair.access_token}` },
   });
-  expect(both.statusCode).toBe(400);
+  expect(both.statusCode).toBe(200);
+  const mismatched = await t.app.inject({
+    method: 'GET',
+    url: '/v1/account/config',
+    headers: { 'x-api-key': wrongKey, authorization: `Bearer ${oauthPair.access_token}` },
+  });
+  expect(mismatched.statusCode).toBe(401);
   await t.app.inject({ method: 'GET', url: `/v1/account/config?api_key=${client.apiKey}&access_token=${oauthPair.access_token}` });
+
+  // The standard OAuth endpoints (issue 9): form bodies, Basic credentials, failures among them.
+  const post = { client_id: client.clientId, client_secret: client.clientSecret };
+  const granted = keep(pairOf(await token(t, { grant_type: 'client_credentials' }, basicOf(client))));
+  const rotated = keep(pairOf(await token(t, { grant_type: 'refresh_token', refresh_token: granted.refresh_token, ...post })));
+  expect((await token(t, { grant_type: 'refresh_token', refresh_token: granted.refresh_token }, basicOf(client))).statusCode).toBe(400);
+  expect((await token(t, { grant_type: 'client_credentials', client_id: client.clientId, client_secret: wrongSecret })).statusCode).toBe(401);
+  expect((await revoke(t, { token: rotated.access_token, ...post })).statusCode).toBe(400);
+  expect((await revoke(t, { token: rotated.refresh_token }, { 'x-api-key': client.apiKey })).statusCode).toBe(200);
+  expect((await token(t, `grant_type=password&password=${client.clientSecret}&token=${rotated.refresh_token}`, basicOf(client))).statusCode).toBe(400);
   return secrets;
 }
 

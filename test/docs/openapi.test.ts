@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_STATUS, UNAUTHORIZED_REASONS } from '../../src/platform/errors.js';
 import { ADMIN_SECURITY, CLIENT_SECURITY } from '../../src/platform/http/openapi.js';
+import { STANDARD_ENDPOINT } from '../../src/platform/http/strict-input.js';
 import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { SPEC_ENDPOINTS } from './spec-endpoints.js';
@@ -25,6 +26,10 @@ const DESIGN_OPERATIONS = [
   ['get', '/healthz'],
   ['get', '/readyz'],
   ['get', '/metrics'],
+  // Issue 9: the standard OAuth 2.0 endpoints.
+  ['post', '/v1/oauth/token'],
+  ['post', '/v1/oauth/revoke'],
+  ['get', '/.well-known/oauth-authorization-server'],
 ] as const;
 
 /** page_size maxima: SPEC.md (25 on both flow endpoints, 100 on odds) and DESIGN.md §5 (100 on the rest). */
@@ -106,6 +111,15 @@ describe.each(DIALECTS)('the OpenAPI document (%s)', (dialect) => {
       const statuses = Object.keys(obj(op.responses));
       const where = `${method.toUpperCase()} ${path}: ${statuses.join(',')}`;
       expect(statuses, where).toContain('500');
+      if (op[STANDARD_ENDPOINT] !== undefined) {
+        // RFC 6749 §5.2's format for its own errors; only 408 and 431, written before any endpoint is known, in ours.
+        for (const status of statuses.filter((s) => Number(s) >= 400 && s !== '408' && s !== '431')) {
+          const schema = obj(obj(obj(obj(op.responses)[status]).content)['application/json']).schema;
+          expect(obj(schema).title, `${where} ${status}`).toBe('OAuthError');
+          expect(Object.keys(obj(obj(schema).properties)), `${where} ${status}`).toEqual(['error', 'error_description']);
+        }
+        continue;
+      }
       if (path.startsWith('/v1/') || path.startsWith('/admin/')) expect(statuses, where).toContain('401');
       if (op.requestBody !== undefined || op.parameters !== undefined) expect(statuses, where).toEqual(expect.arrayContaining(['400', '422']));
       if (op.requestBody !== undefined) expect(statuses, where).toContain('413');

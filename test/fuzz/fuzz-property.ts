@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ERROR_STATUS, type ErrorBody } from '../../src/platform/errors.js';
 import { ErrorSchema } from '../../src/platform/http/openapi.js';
+import { textOf } from '../helpers/bodies.js';
 import { type FuzzRequest, type FuzzSetup, requestArbitrary } from './openapi-arbitraries.js';
 import type { Operation } from './openapi-operations.js';
 
@@ -27,7 +28,7 @@ export function answerProblem(request: FuzzRequest, response: LightMyRequestResp
   if (!contentType.startsWith('application/json')) return `status ${status} sent as "${contentType}": ${response.body.slice(0, 200)}`;
   let body: unknown;
   try {
-    body = JSON.parse(response.body);
+    body = JSON.parse(textOf(response));
   } catch {
     return `status ${status}: the body is not JSON: ${response.body.slice(0, 200)}`;
   }

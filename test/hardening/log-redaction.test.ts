@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential } from '../../src/modules/auth/index.js';
+import { createLogger } from '../../src/platform/logging.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
@@ -75,5 +76,24 @@ describe.each(DIALECTS)('credentials in URLs never reach the log (%s)', (dialect
       .filter((line) => line.includes('"incoming request"'))
       .at(-1);
     expect(JSON.parse(last ?? '{}')).toMatchObject({ req: { url: '/v1/references/sports?search=sdk_docs&page=2' } });
+  });
+});
+
+describe('the standard OAuth endpoints’ form bodies never reach the log', () => {
+  it('censors every credential field of a token or revocation form, wherever a body is logged', () => {
+    const lines: string[] = [];
+    const logger = createLogger('info', { write: (line: string) => lines.push(line) });
+    const form = {
+      grant_type: 'refresh_token',
+      client_id: 'c0ffee00-0000-4000-8000-000000000000',
+      client_secret: generateCredential('clientSecret'),
+      refresh_token: generateCredential('refreshToken'),
+      token: generateCredential('refreshToken'),
+    };
+    logger.info({ body: form }, 'a form body');
+    logger.info({ req: { body: form, headers: { authorization: 'Basic c2VjcmV0' } } }, 'a request');
+    const logged = lines.join('');
+    for (const secret of [form.client_secret, form.refresh_token, form.token, 'c2VjcmV0']) expect(logged).not.toContain(secret);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({ body: { grant_type: 'refresh_token', token: '[redacted]', client_secret: '[redacted]' } });
   });
 });

@@ -2,6 +2,7 @@ import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.
 import addFormatsModule from 'ajv-formats';
 import type { InjectOptions, LightMyRequestCallback, LightMyRequestChain, LightMyRequestResponse } from 'fastify';
 import type { App } from '../../src/platform/http/types.js';
+import { textOf } from './bodies.js';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
@@ -93,7 +94,7 @@ export class ResponseValidator {
     if (!contentType.includes('json')) return `${where}: documented as ${mediaType}, sent as "${contentType}"`;
     let body: unknown;
     try {
-      body = JSON.parse(response.body);
+      body = JSON.parse(textOf(response));
     } catch {
       return `${where}: the body is not valid JSON`;
     }

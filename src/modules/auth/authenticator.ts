@@ -1,4 +1,4 @@
-import { ApiError, unauthorized } from '../../platform/errors.js';
+import { unauthorized } from '../../platform/errors.js';
 import type { AccountLookup, ClientAccount } from './account.js';
 import { digest, digestsEqual, isWellFormedCredential } from './credentials.js';
 import { rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
@@ -60,15 +60,27 @@ export function createAuthenticator(deps: { keyring: Keyring; accounts: AccountL
     return { client, via: 'bearer', claims };
   }
 
+  /**
+   * Both credentials at once, as OpenAPI-generated clients send them (decision 0070): each is
+   * checked as if it came alone — the bearer token first, then the API key, so either one's own
+   * 401 reason is answered — and then they must name the same client. Two valid credentials of
+   * two clients say nothing about who is calling: neither is believed.
+   */
+  async function bothCredentials(authorization: string, apiKey: string): Promise<Principal> {
+    const principal = await bearer(authorization);
+    const keyClient = await clientForApiKey(apiKey, BEARER_CHALLENGE);
+    if (keyClient.id !== principal.client.id) {
+      throw unauthorized('credentials_mismatch', 'X-API-Key and the access token belong to different clients; send one of them', BEARER_CHALLENGE);
+    }
+    return principal;
+  }
+
   return {
     clientForApiKey,
     async authenticate(headers) {
       const authorization = single(headers.authorization);
       const apiKey = single(headers['x-api-key']);
-      if (authorization !== undefined && apiKey !== undefined) {
-        // RFC 6750 §2: one credential per request; two are ambiguous, not a stronger proof.
-        throw new ApiError('BAD_REQUEST', 'send either X-API-Key or Authorization, not both');
-      }
+      if (authorization !== undefined && apiKey !== undefined) return bothCredentials(authorization, apiKey);
       if (authorization !== undefined) return bearer(authorization);
       if (apiKey !== undefined) return { client: await clientForApiKey(apiKey, BEARER_CHALLENGE), via: 'api_key' };
       throw unauthorized('missing_credentials', 'send an X-API-Key header or an Authorization: Bearer access token', BEARER_CHALLENGE);

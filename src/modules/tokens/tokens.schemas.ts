@@ -13,11 +13,18 @@ export const TokenPair = Type.Object(
 );
 export type TokenPair = Static<typeof TokenPair>;
 
-/** OAuth 2.0 client credentials. Extra fields (e.g. grant_type) are tolerated and ignored. */
+/**
+ * OAuth 2.0 client credentials. Other fields are tolerated and ignored (decision 0014), so that
+ * client-credentials libraries posting JSON work — except `grant_type`, which, when sent, must
+ * name this grant: a refresh sent here by mistake must not quietly start a new session.
+ */
 export const ClientCredentialsBody = Type.Object(
   {
     client_id: Type.String({ description: 'The client id (UUID) given at onboarding.', example: '0b9e4f3a-6c1d-4f0e-9a55-2f1e8c7d6b5a' }),
     client_secret: Type.String({ description: 'The client secret (sds_…) given at onboarding.' }),
+    grant_type: Type.Optional(
+      Type.Literal('client_credentials', { description: 'Optional; when sent, must be `client_credentials` (other fields are ignored).' }),
+    ),
   },
   { title: 'ClientCredentials' },
 );
@@ -27,6 +34,6 @@ export const RefreshBody = Type.Object(
   {
     refresh_token: Type.String({ description: 'The refresh token (sdr_…) of the latest pair.' }),
   },
-  { title: 'RefreshRequest' },
+  { title: 'RefreshRequest', additionalProperties: false },
 );
 export type RefreshBody = Static<typeof RefreshBody>;

@@ -23,6 +23,12 @@ import type { TokenPair } from './tokens.schemas.js';
 // cost the same work.
 const NO_SUCH_DIGEST = digest('no such client');
 
+/**
+ * What a revocation request did (RFC 7009): a refresh token's family ended; an access token,
+ * which cannot be revoked; a token of another client, left alone; a token that is not ours.
+ */
+export type RevocationOutcome = 'revoked' | 'access_token' | 'not_yours' | 'unknown';
+
 /** Where a security event goes: the request's logger. Never given a token. */
 export interface SecurityLog {
   warn(fields: Record<string, unknown>, message: string): void;
@@ -133,21 +139,69 @@ export function createTokenService(deps: TokenServiceDeps) {
     return pairOf(client, token);
   }
 
+  /** The client whose secret this is, enabled; any flow (the caller checks the one it serves). */
+  async function clientForSecret(clientId: string, clientSecret: string): Promise<ClientAccount> {
+    const client = await clientWithSecret(clientId, clientSecret);
+    rejectDisabledClient(client);
+    return client;
+  }
+
+  /** An OAuth-flow session for an authenticated client: /v1/oauth/login and the token endpoint's client_credentials grant. */
+  function startOAuthSession(client: ClientAccount): Promise<TokenPair> {
+    requireFlowEnabled(client, 'oauth');
+    return startSession(client, 'oauth');
+  }
+
+  function requireOwnedBy(stored: StoredRefreshToken, clientId: string | undefined): void {
+    // RFC 6749 §6: the refresh token must have been issued to the authenticated client. Checked
+    // before anything that writes: another client's token changes no state.
+    if (clientId !== undefined && stored.clientId !== clientId) throw unauthorized('token_invalid', 'this refresh token was issued to another client');
+  }
+
+  /**
+   * RFC 7009: what revoking `token` for `client` did. A refresh token ends its family (every
+   * token descended from its login), active or not: the client is logging out. An access token
+   * cannot be revoked: it is a self-contained JWT, valid until it expires.
+   */
+  async function revoke(client: ClientAccount, token: string): Promise<RevocationOutcome> {
+    if (isWellFormedCredential('refreshToken', token)) {
+      const tokenDigest = digest(token);
+      const stored = await repository.findByDigest(tokenDigest);
+      if (!stored || !digestsEqual(stored.digest, tokenDigest)) return 'unknown';
+      if (stored.clientId !== client.id) return 'not_yours';
+      await repository.revokeFamily(stored.familyId, clock.now());
+      return 'revoked';
+    }
+    let claims: { client_id: string } | undefined;
+    try {
+      claims = keyring.verify(token);
+    } catch {
+      // Invalid or expired: RFC 7009 §2.2 answers 200, as for an unknown token.
+      return 'unknown';
+    }
+    return claims.client_id === client.id ? 'access_token' : 'not_yours';
+  }
+
   return {
     /** POST /v1/auth/login: the API key was resolved and checked by the authenticator. */
     loginWithApiKey: (client: ClientAccount) => startSession(client, 'api_key'),
 
     /** POST /v1/oauth/login: OAuth 2.0 client credentials. */
     async loginWithClientCredentials(clientId: string, clientSecret: string): Promise<TokenPair> {
-      const client = await clientWithSecret(clientId, clientSecret);
-      rejectDisabledClient(client);
-      requireFlowEnabled(client, 'oauth');
-      return startSession(client, 'oauth');
+      return startOAuthSession(await clientForSecret(clientId, clientSecret));
     },
 
-    /** POST /v1/auth/refresh and /v1/oauth/refresh. Needs nothing but the refresh token. */
-    async refresh(flow: Flow, refreshToken: string, log: SecurityLog): Promise<TokenPair> {
+    clientForSecret,
+    startOAuthSession,
+    revoke,
+
+    /**
+     * POST /v1/auth/refresh and /v1/oauth/refresh need nothing but the refresh token. The token
+     * endpoint's refresh grant also names the authenticated client (`clientId`), which must own it.
+     */
+    async refresh(flow: Flow, refreshToken: string, log: SecurityLog, clientId?: string): Promise<TokenPair> {
       const stored = await findRefreshToken(refreshToken);
+      requireOwnedBy(stored, clientId);
       requireIssuedByFlow(stored, flow);
       if (stored.revokedAt !== null) return revokeFamilyOnReuse(stored, log);
       rejectExpired(stored);

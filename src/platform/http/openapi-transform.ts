@@ -1,4 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { STANDARD_ENDPOINT } from './strict-input.js';
 
 /**
  * Finishes the document @fastify/swagger generates from the route schemas: request fields a
@@ -176,9 +177,13 @@ function componentResponses(): Record<string, object> {
  * without ADMIN_TOKEN) → 404, keys → 409 (a key may name several records), path parameters →
  * 414, the client API → 429. Every operation may answer 408 and 431 (the request itself could
  * not be read), 500, and 503 while the database is unavailable or its node shuts down. 405 belongs to no operation: it answers
- * the methods a path does not have (components.responses.MethodNotAllowed).
+ * the methods a path does not have (components.responses.MethodNotAllowed). Every operation
+ * refuses a parameter it does not take (422, strict-input.ts). A standard endpoint (the OAuth
+ * ones) documents its own errors in its standard's format: it gets only 408 and 431, which the
+ * server writes to the socket before any endpoint is known.
  */
 function errorCodesOf(path: string, method: string, operation: Record<string, unknown>, schemas: Record<string, unknown>): ErrorCode[] {
+  if (operation[STANDARD_ENDPOINT] !== undefined) return ['REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE'];
   const parameters = Array.isArray(operation.parameters) ? operation.parameters.filter(isRecord) : [];
   const fields = [...parameters.map((p) => String(p.name)), ...bodyFields(operation.requestBody, schemas)];
   const hasInput = fields.length > 0 || operation.requestBody !== undefined;
@@ -186,17 +191,15 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   const client = path.startsWith('/v1/');
   const admin = path.startsWith('/admin/');
   const secured = Array.isArray(operation.security) && operation.security.some((s) => isRecord(s) && Object.keys(s).length > 0);
-  // X-API-Key and Authorization on one request are ambiguous (RFC 6750 §2): 400 wherever an API key is accepted.
-  const takesApiKey = Array.isArray(operation.security) && operation.security.some((s) => isRecord(s) && 'ApiKeyAuth' in s);
   const codes: ErrorCode[] = [];
-  if (hasInput || hasBody || takesApiKey) codes.push('BAD_REQUEST');
+  if (hasInput || hasBody) codes.push('BAD_REQUEST');
   if (client || admin) codes.push('UNAUTHORIZED');
   if (admin || parameters.some((p) => p.in === 'path') || (secured && fields.some((f) => /_(id|ids|key|keys)$/.test(f)))) codes.push('NOT_FOUND');
   if (secured && fields.some((f) => /_keys?$/.test(f))) codes.push('AMBIGUOUS_LOOKUP');
   codes.push('REQUEST_TIMEOUT');
   if (hasBody) codes.push('PAYLOAD_TOO_LARGE');
   if (parameters.some((p) => p.in === 'path')) codes.push('URI_TOO_LONG');
-  if (hasInput) codes.push('VALIDATION_ERROR');
+  codes.push('VALIDATION_ERROR');
   if (client) codes.push('RATE_LIMIT_EXCEEDED');
   codes.push('HEADERS_TOO_LARGE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
   return codes;

@@ -10,7 +10,12 @@ export const ADMIN_SECURITY: Array<Record<string, string[]>> = [{ AdminToken: []
 
 /** The tags every route picks from; the docs page groups operations by them, in this order. */
 export const TAGS = [
-  { name: 'authentication', description: 'Log in with an API key or OAuth 2.0 client credentials, and rotate refresh tokens.' },
+  {
+    name: 'authentication',
+    description:
+      'Log in with an API key or OAuth 2.0 client credentials, and rotate refresh tokens. Standard OAuth 2.0 clients use the token ' +
+      'endpoint (RFC 6749), revocation (RFC 7009) and the metadata (RFC 8414) instead, which answer errors in RFC 6749’s format.',
+  },
   { name: 'account', description: "The calling client's own account configuration." },
   { name: 'references', description: 'Sports, leagues, teams, players, operators and betting markets.' },
   { name: 'events', description: 'Upcoming events, by day in a time zone.' },
@@ -81,6 +86,11 @@ export async function registerOpenApi(app: App): Promise<void> {
             description: 'An access token from a login or refresh endpoint. Allowed for every auth_method.',
           },
           AdminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment.' },
+          ClientSecretBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'OAuth 2.0 client_secret_basic (RFC 6749 §2.3.1): the client id and secret, each form-urlencoded, as user and password.',
+          },
         },
         schemas: { Error: ErrorSchema },
       },

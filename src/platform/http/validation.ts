@@ -88,6 +88,8 @@ function describe(error: Partial<ErrorObject>): string {
       return `must be at most ${String(params.limit)}`;
     case 'minimum':
       return `must be at least ${String(params.limit)}`;
+    case 'const':
+      return `must be ${JSON.stringify(params.allowedValue)}`;
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[] | undefined)?.join(', ') ?? 'the allowed values'}`;
     default:

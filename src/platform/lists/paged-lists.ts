@@ -2,9 +2,11 @@ import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject, TSchema } from 'typebox';
 import type { ReadCache, RenderedPage } from '../cache/read-cache.js';
+import { addVary, COMPRESSION, negotiate, weakTag } from '../http/compression.js';
 import { CLIENT_SECURITY } from '../http/openapi.js';
 import type { App, BodyOf, QueryOf } from '../http/types.js';
 import { offsetOf, type Page, pageOf, type Paging } from '../pagination.js';
+import { createPageCodings } from './page-codings.js';
 
 /**
  * The data a list endpoint pages through: what a feature supplies, besides its schema and its
@@ -65,6 +67,7 @@ const NOT_MODIFIED = { description: 'Not Modified: the page is the one the clien
 
 export function createPagedLists(cache: ReadCache): PagedLists {
   let sources = 0;
+  const codings = createPageCodings();
 
   function source<F, T>(list: ListSource<F, T>): PreparedSource<F, T> {
     // One prefix per prepared source, so two sources never share an entry whatever their names.
@@ -111,11 +114,19 @@ export function createPagedLists(cache: ReadCache): PagedLists {
   const send = async <F, T>(request: FastifyRequest, reply: FastifyReply, route: ListRoute<F, T>, filters: F, input: unknown) => {
     const found = route.source.body(filters, pagingOf(input));
     // A hit is sent as it is: no await on the hot path.
-    const { body, etag } = 'etag' in found ? found : await found;
-    reply.header('etag', etag);
+    const page = 'etag' in found ? found : await found;
+    // Small pages go as they are; a larger one in the client's coding, compressed once (page-codings.ts).
+    const compressible = page.body.length >= COMPRESSION.thresholdBytes;
+    const coding = compressible ? negotiate(request) : undefined;
+    if (compressible) addVary(reply);
+    // RFC 9110 §8.8.3: the compressed bytes are another representation: a weak tag (compression.ts).
+    reply.header('etag', coding === undefined ? page.etag : weakTag(page.etag));
     // RFC 9110 §13.1.2: a GET whose copy is current gets 304 and no body; a POST gets its page.
-    if (request.method === 'GET' && ifNoneMatch(request.headers['if-none-match'], etag)) return reply.code(304).send();
-    return reply.type(JSON_TYPE).send(body);
+    if (request.method === 'GET' && ifNoneMatch(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
+    if (coding === undefined) return reply.type(JSON_TYPE).send(page.body);
+    const encoded = codings.encoded(page, coding);
+    reply.header('content-encoding', coding);
+    return reply.type(JSON_TYPE).send(Buffer.isBuffer(encoded) ? encoded : await encoded);
   };
 
   const schemaOf = <F, T>(route: ListRoute<F, T>) => ({

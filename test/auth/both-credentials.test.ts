@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateCredential } from '../../src/modules/auth/index.js';
+import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { apiKeyLogin, expectUnauthorized, oauthLogin, pairOf } from './auth-helpers.js';
+
+/**
+ * Decision 0070: OpenAPI-generated clients configured with an API key and a bearer token send
+ * both on every call. Served when both are valid, allowed and name one client; otherwise a 401
+ * with the reason of the credential at fault, or `credentials_mismatch`.
+ */
+describe.each(DIALECTS)('X-API-Key and Authorization: Bearer on one call (%s)', (dialect) => {
+  let t: TestApp;
+  let client: OnboardedClient;
+  let other: OnboardedClient;
+  let token: string;
+  let otherToken: string;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect });
+    client = await onboardClient(t, { authMethod: 'both', name: 'Acme' });
+    other = await onboardClient(t, { authMethod: 'both', name: 'Globex' });
+    token = pairOf(await oauthLogin(t, client.clientId, client.clientSecret)).access_token;
+    otherToken = pairOf(await apiKeyLogin(t, other.apiKey)).access_token;
+  });
+  afterAll(async () => t.close());
+
+  const call = (url: string, apiKey: string, accessToken: string) =>
+    t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey, authorization: `Bearer ${accessToken}` } });
+
+  it('both naming the same client → served, as that client', async () => {
+    const res = await call('/v1/account/config', client.apiKey, token);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ client_id: client.clientId });
+    const data = await call('/v1/references/sports', client.apiKey, token);
+    expect(data.statusCode, data.body).toBe(200);
+  });
+
+  it('each valid, but of different clients → 401 credentials_mismatch, either way round', async () => {
+    for (const res of [await call('/v1/account/config', client.apiKey, otherToken), await call('/v1/references/sports', other.apiKey, token)]) {
+      expectUnauthorized(res, 'credentials_mismatch');
+      expect(res.headers['www-authenticate']).toBe('Bearer realm="sports-data-api"');
+    }
+  });
+
+  it('an invalid access token beside a valid key → 401 with the token’s reason', async () => {
+    const res = await call('/v1/account/config', client.apiKey, `${token.slice(0, -2)}xx`);
+    expectUnauthorized(res, 'token_invalid');
+    expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
+  });
+
+  it('an expired access token beside a valid key → 401 token_expired', async () => {
+    const fresh = pairOf(await oauthLogin(t, client.clientId, client.clientSecret)).access_token;
+    t.clock.advance((t.config.accessTokenTtl + 60) * 1000);
+    try {
+      expectUnauthorized(await call('/v1/account/config', client.apiKey, fresh), 'token_expired');
+    } finally {
+      t.clock.advance(-(t.config.accessTokenTtl + 60) * 1000);
+    }
+  });
+
+  it('an invalid API key beside a valid token → 401 with the key’s reason', async () => {
+    expectUnauthorized(await call('/v1/account/config', generateCredential('apiKey'), token), 'invalid_credentials');
+    expectUnauthorized(await call('/v1/account/config', 'sdk_nope', token), 'invalid_credentials');
+  });
+
+  it('an API key the account does not allow (auth_method oauth) → 401 flow_not_enabled, though the token is fine', async () => {
+    const oauthOnly = await onboardClient(t, { authMethod: 'oauth' });
+    const oauthToken = pairOf(await oauthLogin(t, oauthOnly.clientId, oauthOnly.clientSecret)).access_token;
+    expect((await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: { authorization: `Bearer ${oauthToken}` } })).statusCode).toBe(200);
+    expectUnauthorized(await call('/v1/account/config', oauthOnly.apiKey, oauthToken), 'flow_not_enabled');
+  });
+
+  it('a disabled client → 401 client_disabled with both credentials too', async () => {
+    const gone = await onboardClient(t, { authMethod: 'both' });
+    const goneToken = pairOf(await apiKeyLogin(t, gone.apiKey)).access_token;
+    await t.ctx.clients.update(gone.clientId, { disabled: true });
+    expectUnauthorized(await call('/v1/account/config', gone.apiKey, goneToken), 'client_disabled');
+  });
+});

@@ -1,0 +1,81 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { expectError } from '../helpers/responses.js';
+
+type Json = Record<string, unknown>;
+type Method = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
+
+const METHODS: Method[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
+const UUID = '5b0e1c9e-0000-4000-8000-000000000000';
+
+function noCors(res: LightMyRequestResponse, where: string): void {
+  expect(Object.keys(res.headers).filter((name) => name.startsWith('access-control-')), where).toEqual([]);
+}
+
+/**
+ * Issue 9 §1: a known path with another method is 405 with `Allow` on every path of the document,
+ * the standard OAuth endpoints included (decision 0030). No CORS (decision 0075): a browser's
+ * preflight is a 405 like any OPTIONS, and no answer carries an Access-Control-* header.
+ */
+describe.each(DIALECTS)('methods and CORS on every path (%s)', (dialect) => {
+  let t: TestApp;
+  let client: OnboardedClient;
+  let paths: Array<{ path: string; methods: Method[] }>;
+
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect });
+    client = await onboardClient(t, { authMethod: 'both' });
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    paths = Object.entries(doc.paths as Json).map(([path, item]) => ({
+      path: path.replace(/\{[^}]+\}/g, UUID),
+      methods: METHODS.filter((m) => (item as Json)[m.toLowerCase()] !== undefined),
+    }));
+  });
+  afterAll(async () => t.close());
+
+  it('every other method → 405 METHOD_NOT_ALLOWED with Allow naming the documented ones (HEAD wherever GET)', async () => {
+    expect(paths.map((p) => p.path)).toEqual(expect.arrayContaining(['/v1/oauth/token', '/v1/oauth/revoke', '/.well-known/oauth-authorization-server']));
+    for (const { path, methods } of paths) {
+      const allowed = [...methods, ...(methods.includes('GET') ? (['HEAD'] as const) : [])].sort();
+      for (const method of METHODS.filter((m) => !allowed.includes(m))) {
+        const res = await t.app.inject({ method, url: path });
+        const where = `${method} ${path}`;
+        expect(res.statusCode, where).toBe(405);
+        expect(res.headers.allow, where).toBe(allowed.join(', '));
+        if (method !== 'HEAD') expect(res.json<{ error: { code: string } }>().error.code, where).toBe('METHOD_NOT_ALLOWED');
+      }
+    }
+  });
+
+  it('a CORS preflight is a 405 on a known path and a 404 elsewhere, without any Access-Control-* header', async () => {
+    const preflight = (url: string) =>
+      t.app.inject({
+        method: 'OPTIONS',
+        url,
+        headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, content-type' },
+      });
+    for (const url of ['/v1/trends/flows', '/v1/references/sports', '/v1/oauth/token', '/v1/auth/login']) {
+      const res = await preflight(url);
+      expectError(res, 405, 'METHOD_NOT_ALLOWED');
+      noCors(res, url);
+    }
+    const unknown = await preflight('/v1/nothing');
+    expectError(unknown, 404, 'NOT_FOUND');
+    noCors(unknown, '/v1/nothing');
+  });
+
+  it('a call from a browser origin is answered as any other, with no Access-Control-Allow-Origin', async () => {
+    const origin = { origin: 'https://app.example.com' };
+    const answers = [
+      await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: { ...origin, 'x-api-key': client.apiKey } }),
+      await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: origin }),
+      await t.app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { ...origin, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials' }),
+      await t.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server', headers: origin }),
+      await t.app.inject({ method: 'GET', url: '/docs', headers: origin }),
+    ];
+    expect(answers.map((res) => res.statusCode)).toEqual([200, 401, 401, 200, expect.any(Number)]);
+    answers.forEach((res, i) => noCors(res, `answer ${i}`));
+  });
+});

@@ -1,0 +1,135 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STANDARD_ENDPOINT } from '../../src/platform/http/strict-input.js';
+import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { expectError } from '../helpers/responses.js';
+
+type Json = Record<string, unknown>;
+
+interface Operation {
+  method: 'GET' | 'POST' | 'PATCH';
+  path: string;
+  op: Json;
+}
+
+const UNKNOWN = 'zz_unknown';
+
+/**
+ * Issue 9 §2: an unknown or misplaced parameter, in the query or in the body of any endpoint, is
+ * a 422 naming it — walked over every operation of the document, so a new endpoint is covered
+ * without being listed. The standard OAuth endpoints follow RFC 6749 §3.2 instead (their tests).
+ */
+describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%s)', (dialect) => {
+  let t: TestApp;
+  let client: OnboardedClient;
+  let operations: Operation[];
+
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect });
+    client = await onboardClient(t, { authMethod: 'both' });
+    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+      (['get', 'post', 'patch'] as const).flatMap((m) => {
+        const op = (item as Json)[m];
+        return op === undefined ? [] : [{ method: m.toUpperCase() as Operation['method'], path, op: op as Json }];
+      }),
+    );
+  });
+  afterAll(async () => t.close());
+
+  const ours = () => operations.filter((o) => o.op[STANDARD_ENDPOINT] === undefined);
+
+  function send(o: Operation, query: string, payload?: unknown): Promise<LightMyRequestResponse> {
+    const path = o.path.replace('{client_id}', client.clientId);
+    const credentials = path.startsWith('/admin/') ? adminHeaders : { 'x-api-key': client.apiKey };
+    return t.app.inject({ method: o.method, url: `${path}?${query}`, headers: credentials, ...(payload === undefined ? {} : { payload: payload as Json }) });
+  }
+
+  it('an unknown query parameter → 422 naming it, on every operation', async () => {
+    expect(ours().length).toBeGreaterThan(15);
+    for (const o of ours()) {
+      const error = expectError(await send(o, `${UNKNOWN}=1`, o.method === 'GET' ? undefined : {}), 422, 'VALIDATION_ERROR', UNKNOWN);
+      expect(error.message, `${o.method} ${o.path}`).toContain(UNKNOWN);
+    }
+  });
+
+  it('a body field in the query string of a POST list → 422 saying it belongs in the body', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/v1/events/upcoming-events?league_key=nba', headers: { 'x-api-key': client.apiKey } });
+    const error = expectError(res, 422, 'VALIDATION_ERROR', { field: 'league_key', rule: 'additionalProperties' });
+    expect(error.message).toBe('league_key is not a query parameter: this endpoint reads it from the JSON body');
+    for (const url of ['/v1/trends/flows?page=2', '/v1/trends/mixed-flows?page_size=5', '/v1/odds/upcoming-odds-by-event?event_id=1']) {
+      const field = url.split('?')[1]?.split('=')[0] ?? '';
+      const answer = await t.app.inject({ method: 'POST', url, headers: { 'x-api-key': client.apiKey }, payload: { event_id: 1 } });
+      expect(expectError(answer, 422, 'VALIDATION_ERROR', field).message, url).toContain('JSON body');
+    }
+  });
+
+  it('an unknown body field → 422 naming it, on every operation with a body', async () => {
+    const withBody = ours().filter((o) => o.method !== 'GET' && o.path !== '/v1/oauth/login');
+    expect(withBody.length).toBeGreaterThan(8);
+    for (const o of withBody) {
+      const res = await send(o, '', { [UNKNOWN]: 1 });
+      expectError(res, 422, 'VALIDATION_ERROR', { field: UNKNOWN, rule: 'additionalProperties' });
+    }
+  });
+
+  it('an endpoint without a body takes none, or {}; anything else is refused', async () => {
+    const login = (payload?: unknown) =>
+      t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': client.apiKey }, ...(payload === undefined ? {} : { payload: payload as Json }) });
+    expect((await login()).statusCode).toBe(200);
+    expect((await login({})).statusCode).toBe(200);
+    expectError(await login({ client_id: client.clientId }), 422, 'VALIDATION_ERROR', 'client_id');
+    const notAnObject = await t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': client.apiKey, 'content-type': 'application/json' }, payload: '[1]' });
+    expectError(notAnObject, 400, 'BAD_REQUEST', { field: 'body', rule: 'type' });
+  });
+
+  it('a GET with a body (filters sent the wrong way) → 422 naming the body', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/references/teams', headers: { 'x-api-key': client.apiKey }, payload: { league_key: 'nba' } });
+    expect(expectError(res, 422, 'VALIDATION_ERROR', { field: 'body', rule: 'absent' }).message).toBe(
+      'GET takes no body: send the parameters in the query string',
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'content-length': '0' } })).statusCode).toBe(200);
+  });
+
+  it('GET lists: an unknown parameter beside known ones is still named', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/v1/references/teams?league_key=nba&leauge_id=3', headers: { 'x-api-key': client.apiKey } });
+    expectError(res, 422, 'VALIDATION_ERROR', 'leauge_id');
+  });
+
+  it('/v1/oauth/login ignores unknown fields, but grant_type must be client_credentials', async () => {
+    const login = (extra: Json) =>
+      t.app.inject({ method: 'POST', url: '/v1/oauth/login', payload: { client_id: client.clientId, client_secret: client.clientSecret, ...extra } });
+    expect((await login({ scope: 'x', audience: 'y' })).statusCode).toBe(200);
+    expect((await login({ grant_type: 'client_credentials' })).statusCode).toBe(200);
+    for (const grant_type of ['refresh_token', 'password', '']) {
+      const error = expectError(await login({ grant_type }), 422, 'VALIDATION_ERROR', { field: 'grant_type', rule: 'const' });
+      expect(error.message).toBe('grant_type must be "client_credentials"');
+    }
+    expectError(await login({ grant_type: 5 }), 400, 'BAD_REQUEST', 'grant_type');
+  });
+
+  it('the refresh endpoints refuse unknown fields', async () => {
+    for (const url of ['/v1/auth/refresh', '/v1/oauth/refresh']) {
+      const res = await t.app.inject({ method: 'POST', url, payload: { refresh_token: 'sdr_x', grant_type: 'refresh_token' } });
+      expectError(res, 422, 'VALIDATION_ERROR', { field: 'grant_type', rule: 'additionalProperties' });
+    }
+  });
+
+  it('text/plain gets the same help as a form-encoded body: send it as application/json', async () => {
+    const cases: Array<[string, string]> = [
+      ['/v1/trends/flows', '{"page":1}'],
+      ['/v1/events/upcoming-events', 'page=1'],
+      ['/v1/oauth/login', `{"client_id":"${client.clientId}"}`],
+      ['/v1/auth/refresh', 'sdr_x'],
+    ];
+    for (const [url, payload] of cases) {
+      const answers = [];
+      for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded']) {
+        const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': type, 'x-api-key': client.apiKey }, payload });
+        answers.push(expectError(res, 400, 'BAD_REQUEST').message);
+      }
+      expect(new Set(answers), url).toEqual(new Set(['send the body as application/json']));
+    }
+  });
+});
