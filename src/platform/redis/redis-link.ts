@@ -1,0 +1,103 @@
+import { Redis, type RedisOptions } from 'ioredis';
+import type { LifecycleLog } from '../lifecycle/log.js';
+
+/** 'ok' while connected; 'degraded' while ioredis reconnects (the node keeps serving meanwhile). */
+export type RedisState = 'ok' | 'degraded';
+
+/**
+ * One node's connection to Redis for pub/sub: a publishing and a subscribing connection (a
+ * subscribed connection can do nothing else). Redis is never required: a publish while it is
+ * away is dropped (its listeners catch up by other means), and ioredis reconnects for ever.
+ * Constructing it connects nothing; `start` does.
+ */
+export interface RedisLink {
+  state(): RedisState;
+  /** Sends `message`; never rejects (dropped while Redis is away or before `start`). */
+  publish(channel: string, message: string): Promise<void>;
+  /** Listens on `channel` from `start` on, also across reconnections. */
+  subscribe(channel: string, onMessage: (message: string) => void): void;
+  /** Called whenever the subscription is (re)established: messages sent meanwhile were missed. */
+  onSubscribed(listener: () => void): void;
+  /** Connects; waits up to `waitMs` for the subscription, then serves on without it. */
+  start(log: LifecycleLog, waitMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+// Reconnect quickly at first, then every 2 s: an outage costs little, and recovery is noticed soon.
+const retryStrategy = (attempt: number) => Math.min(attempt * 100, 2000);
+
+export function createRedisLink(url: string): RedisLink {
+  const common: RedisOptions = { lazyConnect: true, retryStrategy, connectTimeout: 2000 };
+  // A command for an unreachable Redis fails at once instead of queueing: nothing waits on Redis.
+  const publisher = new Redis(url, { ...common, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
+  const subscriber = new Redis(url, { ...common, autoResubscribe: true });
+  const channels = new Map<string, (message: string) => void>();
+  const subscribedListeners: Array<() => void> = [];
+  let started = false;
+  let degradedLogged = false;
+  let log: LifecycleLog | undefined;
+
+  const state = (): RedisState => (publisher.status === 'ready' && subscriber.status === 'ready' ? 'ok' : 'degraded');
+
+  const down = (error?: Error) => {
+    // One warning per outage: ioredis retries every few seconds and each attempt errors again.
+    if (!started || degradedLogged) return;
+    degradedLogged = true;
+    log?.warn(
+      { redis: 'degraded', err: error?.message },
+      'Redis is unreachable: changes reach this node by the database poll until it is back (reconnecting)',
+    );
+  };
+  const up = () => {
+    if (state() !== 'ok' || !degradedLogged) return;
+    degradedLogged = false;
+    log?.info({ redis: 'ok' }, 'Redis is reachable again');
+  };
+  for (const connection of [publisher, subscriber]) {
+    // Without an 'error' listener ioredis prints every failed attempt to the console.
+    connection.on('error', (error: Error) => down(error));
+    connection.on('close', () => down());
+    connection.on('ready', up);
+  }
+  subscriber.on('message', (channel: string, message: string) => channels.get(channel)?.(message));
+  subscriber.on('ready', () => {
+    for (const listener of subscribedListeners) listener();
+  });
+
+  return {
+    state,
+    async publish(channel, message) {
+      if (!started) return;
+      try {
+        await publisher.publish(channel, message);
+      } catch {
+        // Redis away: dropped; the 'error' event has told the log.
+      }
+    },
+    subscribe(channel, onMessage) {
+      channels.set(channel, onMessage);
+    },
+    onSubscribed(listener) {
+      subscribedListeners.push(listener);
+    },
+    async start(startLog, waitMs = 1000) {
+      log = startLog;
+      started = true;
+      // Failed first attempts reject these promises, but ioredis keeps retrying: not an error here.
+      publisher.connect().catch(() => {});
+      subscriber.connect().catch(() => {});
+      // Queued until connected, and resubscribed by ioredis after every reconnection.
+      const subscribed = channels.size > 0 ? subscriber.subscribe(...channels.keys()).then(() => {}) : Promise.resolve();
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
+      await Promise.race([subscribed.catch(() => {}), waited]);
+      clearTimeout(timer);
+      if (state() === 'degraded') down();
+    },
+    async stop() {
+      started = false;
+      publisher.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
