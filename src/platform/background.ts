@@ -1,5 +1,6 @@
 /** Where background work reports what went wrong: the app's logger. */
 export interface JobLog {
+  info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
 }
 
@@ -36,6 +37,28 @@ export function createBackground(jobs: readonly BackgroundJob[]): Background {
       if (!running) return;
       running = false;
       for (const job of [...jobs].reverse()) await job.stop();
+    },
+  };
+}
+
+/**
+ * A job that runs `work` every `everyMs` while started (a purge, a flush). A failed run is
+ * logged and the next one comes on time; the timer never holds the process open.
+ */
+export function createPeriodicJob(options: { name: string; everyMs: number; work: () => Promise<unknown> }): BackgroundJob {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    name: options.name,
+    start(log) {
+      if (timer) return;
+      timer = setInterval(() => {
+        options.work().catch((error: unknown) => log.warn({ err: error }, `${options.name} failed`));
+      }, options.everyMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
     },
   };
 }
