@@ -3,11 +3,23 @@ import { type Background, createBackground } from './platform/background.js';
 import { type ChangeFeed, createChangeFeed } from './platform/cache/change-feed.js';
 import { createReadCache, type ReadCache } from './platform/cache/read-cache.js';
 import { type Clock, systemClock } from './platform/clock.js';
+import type { CounterStore } from './platform/counters/counter-store.js';
+import { createMemoryStore } from './platform/counters/memory-store.js';
+import { createRedisStore } from './platform/counters/redis-store.js';
 import type { Database } from './platform/db/database.js';
-import { type Authenticator, createAuthenticator, createKeyring, type Keyring } from './modules/auth/index.js';
+import {
+  type Authenticator,
+  createAuthenticator,
+  createCredentialFailures,
+  createKeyring,
+  type CredentialFailures,
+  type Keyring,
+} from './modules/auth/index.js';
 import { type ClientDirectory, type ClientsService, createClientDirectory, createClientsService } from './modules/clients/index.js';
+import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
+import { createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
 
 /**
  * The composition root's services, shared by the HTTP app (app.ts) and the CLI. Only the
@@ -28,8 +40,23 @@ export interface AppContext {
   readonly readCache: ReadCache;
   readonly keys: KeyResolver;
   /**
-   * The process's background jobs (change-feed polling, refresh-token purge). Started and
-   * stopped by whoever owns the context and serves with it; building an app starts nothing.
+   * Where limits are counted: Redis with REDIS_URL (every node and worker), else this
+   * process's memory. Its `state()` is 'degraded' while Redis is away (for /readyz).
+   */
+  readonly counters: CounterStore;
+  /** The limits of an account: its overrides, else its tier's (TIER_LIMITS). */
+  readonly limits: LimitPolicy;
+  /** Charges every client call against its limits; `onReject` for the metrics. */
+  readonly limiter: RateLimiter;
+  /** Failed credentials per source address (brute force); `onThrottle` for the metrics. */
+  readonly failures: CredentialFailures;
+  /** Charged requests, counted in memory and written in batches. */
+  readonly meter: UsageMeter;
+  readonly usage: UsageService;
+  /**
+   * The process's background jobs (change-feed polling, refresh-token purge, the limit
+   * store's connection, usage flushes and purge). Started and stopped by whoever owns the
+   * context and serves with it; building an app starts nothing.
    */
   readonly background: Background;
 }
@@ -51,6 +78,42 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const authenticator = createAuthenticator({ keyring, accounts: directory });
   const readCache = createReadCache(changes);
   const keys = createKeyResolver({ db, cache: readCache });
-  const background = createBackground([changes, createPurgeJob({ db, clock })]);
-  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, background };
+  const counters = config.redisUrl === undefined ? createMemoryStore() : createRedisStore(config.redisUrl);
+  const limits = createLimitPolicy(config.tierLimits);
+  const usageRepository = createUsageRepository(db);
+  const meter = createUsageMeter({ repository: usageRepository, flushMs: config.usageFlushMs });
+  const limiter = createRateLimiter({ store: counters, policy: limits, clock, charged: meter.count });
+  const failures = createCredentialFailures({
+    store: counters,
+    clock,
+    limits: { perAddress: config.loginFailuresPerMinute, perClientAddress: config.loginFailuresPerClientPerMinute },
+  });
+  const usage = createUsageService({ repository: usageRepository, meter, limiter, clock });
+  // Stopped in reverse: the last usage counts are written before the change feed stops.
+  const background = createBackground([
+    changes,
+    createPurgeJob({ db, clock }),
+    counters,
+    meter,
+    createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays }),
+  ]);
+  return {
+    config,
+    database,
+    clock,
+    changes,
+    keyring,
+    clients,
+    directory,
+    authenticator,
+    readCache,
+    keys,
+    counters,
+    limits,
+    limiter,
+    failures,
+    meter,
+    usage,
+    background,
+  };
 }
