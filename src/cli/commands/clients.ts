@@ -19,9 +19,12 @@ function clientName(value: string): string {
   return value;
 }
 
-/** `--rate-limit-per-minute` and `--daily-quota`: an integer, or `default` (null: back to the tier's). */
-function override(value: string): number | null {
-  if (value === 'default') return null;
+/**
+ * `--rate-limit-per-minute` and `--daily-quota`: an integer, or `default` (back to the tier's).
+ * Kept as the text `default` here: commander turns an option value of null into an empty string.
+ */
+function override(value: string): number | 'default' {
+  if (value === 'default') return value;
   const n = Number(value);
   if (!/^\d+$/.test(value) || !isLimit(n)) throw new InvalidArgumentError(`must be an integer from 1 to ${LIMIT_MAX}, or "default" for the tier's.`);
   return n;
@@ -100,7 +103,9 @@ export const registerClients: RegisterCommands = (program, cli) => {
     .option('--json', 'print machine-readable JSON')
     .action(async (clientId: string, options: UpdateOptions & JsonOption) => {
       const disabled = options.disable ? true : options.enable ? false : undefined;
-      const { authMethod, tier, rateLimitPerMinute, dailyQuota } = options;
+      const { authMethod, tier } = options;
+      const rateLimitPerMinute = options.rateLimitPerMinute === 'default' ? null : options.rateLimitPerMinute;
+      const dailyQuota = options.dailyQuota === 'default' ? null : options.dailyQuota;
       if ([authMethod, tier, disabled, rateLimitPerMinute, dailyQuota].every((value) => value === undefined)) {
         update.error('error: nothing to update: give --auth-method, --tier, --disable, --enable, --rate-limit-per-minute or --daily-quota');
       }
@@ -132,8 +137,8 @@ interface UpdateOptions {
   tier?: Tier;
   disable?: boolean;
   enable?: boolean;
-  rateLimitPerMinute?: number | null;
-  dailyQuota?: number | null;
+  rateLimitPerMinute?: number | 'default';
+  dailyQuota?: number | 'default';
 }
 
 function printClient(cli: Cli, view: ReturnType<typeof clientView>, options: JsonOption): void {

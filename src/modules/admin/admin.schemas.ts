@@ -22,9 +22,12 @@ const Timestamp = (description: string) => Type.String({ format: 'date-time', de
 const ApiKey = Type.String({ description: 'The API key (`sdk_…`). Shown only in this response: it is stored as a digest.' });
 const ClientSecret = Type.String({ description: 'The OAuth client secret (`sds_…`). Shown only in this response: it is stored as a digest.' });
 
-/** An operator's override of one limit: a positive integer, or null for the tier's default. */
+/**
+ * An operator's override of one limit: a positive integer, or null for the tier's default. One
+ * schema with a type list (not a union), so that 0 breaks a rule (422) and "10" is a wrong type (400).
+ */
 const Override = (description: string) =>
-  Type.Union([Type.Integer({ minimum: 1, maximum: LIMIT_MAX }), Type.Null()], { description: `${description} null: the tier's default.` });
+  Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: LIMIT_MAX, description: `${description} null: the tier's default.` });
 const RateLimitOverride = Override('Per-client override of the per-minute rate (every /v1 call, per UTC minute).');
 const DailyQuotaOverride = Override('Per-client override of the daily quota (data calls, per UTC day).');
 const Cap = (description: string) => Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: `${description} null: no cap.` });
