@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
+import { LIMITS_NEVER_REACHED, limitsComparison } from './limits.js';
 import { startApi, startBare } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
@@ -13,7 +14,7 @@ import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios
  * figures are ratios that survive a noisy machine. Each group's scenarios run round-robin
  * `--rounds` times and report the median round, so a burst of noise hits one round of each
  * rather than one scenario. Flags: --seconds N, --rounds N, --connections N,
- * --only auth|data|deep, --skip-deep.
+ * --only auth|data|deep|limits, --skip-deep.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -35,6 +36,11 @@ const ENV = {
   ACCESS_TOKEN_TTL: '3600',
   LOG_LEVEL: 'warn',
   DEMO_DATA: 'true',
+  // Limits enforced, but far above what a run sends: every request is checked and counted, none refused.
+  TIER_LIMITS: LIMITS_NEVER_REACHED,
+  // The rotating-refresh scenario can present a token twice under load: not a brute force to stop here.
+  LOGIN_FAILURES_PER_MINUTE: '1000000',
+  LOGIN_FAILURES_PER_CLIENT_PER_MINUTE: '1000000',
 };
 
 execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
@@ -70,7 +76,7 @@ async function withApi<T>(name: string, scale: number, use: (url: string, demo: 
   }
 }
 
-async function runGroup(group: string, url: string, scenarios: Scenario[]): Promise<void> {
+async function runGroup(group: string, url: string, scenarios: Scenario[]): Promise<Measured[]> {
   const runs: Measured[][] = scenarios.map(() => []);
   for (let round = 0; round < rounds; round += 1) {
     for (const [i, scenario] of scenarios.entries()) {
@@ -78,10 +84,28 @@ async function runGroup(group: string, url: string, scenarios: Scenario[]): Prom
       runs[i]?.push(measured);
     }
   }
+  const medians: Measured[] = [];
   for (const measured of runs) {
     const sorted = [...measured].sort((a, b) => a.reqPerSec - b.reqPerSec);
     const median = sorted[Math.floor(sorted.length / 2)];
-    if (median) rows.push({ ...median, group });
+    if (median) medians.push(median);
+  }
+  rows.push(...medians.map((m) => ({ ...m, group })));
+  return medians;
+}
+
+/** Limits off, in process and in Redis, on one demo database: issue 7's bounds (5%, 15%). */
+async function limitsGroup(): Promise<void> {
+  const dataDir = join(work, 'limits');
+  mkdirSync(dataDir, { recursive: true });
+  const url = `sqlite:${join(dataDir, 'db.sqlite')}`;
+  generateDemoData(url, 1);
+  const readDemo = () => JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as DemoCredentials;
+  const comparison = await limitsComparison({ ...ENV, DATABASE_URL: url, DATA_DIR: dataDir }, readDemo);
+  try {
+    notes.push(comparison.summarise(await runGroup('limits', '', comparison.scenarios)));
+  } finally {
+    await comparison.stop();
   }
 }
 
@@ -93,6 +117,7 @@ try {
   if (only === undefined || only === 'data') {
     await withApi('data', 1, async (url, demo) => runGroup('data', url, await dataScenarios(url, demo)));
   }
+  if (only === undefined || only === 'limits') await limitsGroup();
   if (!skipDeep && (only === undefined || only === 'deep')) {
     await withApi('deep', 10, async (url, demo) => {
       const near1 = await coldPageLatency(url, demo, 2, 200);
@@ -128,11 +153,11 @@ function report(measured: Array<Measured & { group: string }>, bareReqPerSec: nu
   const lines = [
     `connections ${options.connections}; each scenario ${rounds} rounds of ${options.seconds} s (round-robin in its group, after a ${options.warmupSeconds} s warm-up), the median round shown; bare = mean of the two baseline runs (${Math.round(bareReqPerSec)} req/s)`,
     '',
-    '| group | scenario | req/s | p50 ms | p99 ms | × bare | non-2xx | errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| group | scenario | req/s | p50 ms | p99 ms | × bare | non-2xx | errors | server CPU µs/req |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
     ...measured.map(
       (m) =>
-        `| ${m.group} | ${m.name} | ${Math.round(m.reqPerSec)} | ${m.p50} | ${m.p99} | ${(m.reqPerSec / bareReqPerSec).toFixed(2)} | ${m.non2xx} | ${m.errors} |`,
+        `| ${m.group} | ${m.name} | ${Math.round(m.reqPerSec)} | ${m.p50} | ${m.p99} | ${(m.reqPerSec / bareReqPerSec).toFixed(2)} | ${m.non2xx} | ${m.errors} | ${m.cpuPerRequest?.toFixed(1) ?? ''} |`,
     ),
     ...(notes.length > 0 ? ['', ...notes.map((n) => `- ${n}`)] : []),
   ];

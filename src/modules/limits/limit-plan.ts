@@ -57,10 +57,12 @@ export function planFor(account: ClientAccount, policy: LimitPolicy): LimitPlan 
   const day = limits.perDay === null ? undefined : window('day', DAY_MS, limits.perDay, account.dailyQuota !== null);
   // A client without any limit is not counted at all: nothing to enforce, no round trip.
   const limited = minute !== undefined || day !== undefined;
+  // Leaseable: with Redis a busy client's node is granted events ahead (decision 0094).
   const counter = (prefix: string, windowMs: number, planned: PlannedWindow | undefined): WindowedCounter => ({
     key: `${prefix}:${account.id}`,
     windowMs,
     limit: planned?.limit ?? Infinity,
+    leaseable: true,
   });
   const minuteCounter = counter('rl:m', MINUTE_MS, minute);
   return {

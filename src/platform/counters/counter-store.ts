@@ -10,6 +10,12 @@ export interface WindowedCounter {
   readonly windowMs: number;
   /** A take is refused once the count has reached this. `Infinity`: counted, never refused. */
   readonly limit: number;
+  /**
+   * A shared store may grant this node a lease of several events at once (never past the
+   * limit), served without a round trip. For busy counters (a client's rate limit); not for
+   * the ones read back to decide (login failures), whose counts a lease would overstate.
+   */
+  readonly leaseable?: boolean;
 }
 
 export interface Taken {

@@ -24,26 +24,19 @@ export function createMemoryStore(): MemoryStore {
   const entries = new Map<string, Entry>();
   let nextSweep = 0;
 
-  /** The counter's count in the window of `now` (0 when its entry is of an older window). */
-  const countOf = (counter: WindowedCounter, now: number): number => {
-    const entry = entries.get(counter.key);
-    return entry !== undefined && entry.windowMs === counter.windowMs && entry.window === windowOf(now, counter.windowMs) ? entry.count : 0;
-  };
-
-  const increment = (counter: WindowedCounter, now: number): number => {
+  /** The counter's entry, at the window of `now` (a count of an older window restarts at 0). */
+  const entryOf = (counter: WindowedCounter, now: number): Entry => {
     const window = windowOf(now, counter.windowMs);
-    const entry = entries.get(counter.key);
+    let entry = entries.get(counter.key);
     if (entry === undefined) {
-      entries.set(counter.key, { window, windowMs: counter.windowMs, count: 1 });
-      return 1;
-    }
-    if (entry.window !== window || entry.windowMs !== counter.windowMs) {
+      entry = { window, windowMs: counter.windowMs, count: 0 };
+      entries.set(counter.key, entry);
+    } else if (entry.window !== window || entry.windowMs !== counter.windowMs) {
       entry.window = window;
       entry.windowMs = counter.windowMs;
       entry.count = 0;
     }
-    entry.count += 1;
-    return entry.count;
+    return entry;
   };
 
   const sweep = (now: number) => {
@@ -57,13 +50,18 @@ export function createMemoryStore(): MemoryStore {
 
     take(counters, now): Taken {
       if (now >= nextSweep) sweep(now);
-      for (const counter of counters) {
-        if (countOf(counter, now) >= counter.limit) return { allowed: false, counts: counters.map((c) => countOf(c, now)) };
-      }
-      return { allowed: true, counts: counters.map((c) => increment(c, now)) };
+      // One lookup per counter: this runs on every request.
+      const found = counters.map((counter) => entryOf(counter, now));
+      if (found.some((entry, i) => entry.count >= (counters[i]?.limit ?? Infinity))) return { allowed: false, counts: found.map((entry) => entry.count) };
+      return { allowed: true, counts: found.map((entry) => ++entry.count) };
     },
 
-    read: (counters, now) => counters.map((c) => countOf(c, now)),
+    // Reads create nothing: a flood of sources that only get read leaves no entries behind.
+    read: (counters, now) =>
+      counters.map((counter) => {
+        const entry = entries.get(counter.key);
+        return entry !== undefined && entry.windowMs === counter.windowMs && entry.window === windowOf(now, counter.windowMs) ? entry.count : 0;
+      }),
 
     state: (): StoreState => 'ok',
     onStateChange() {},
