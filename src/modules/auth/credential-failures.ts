@@ -57,6 +57,7 @@ export function createCredentialFailures(deps: { store: CounterStore; clock: Clo
   const throttleListeners: ThrottleListener[] = [];
   /** Sources over a limit, until the end of their minute (this node's view). */
   const blocked = new Map<string, number>();
+  let nextSweep = 0;
 
   const countersOf = (source: string, clientId: string | undefined): WindowedCounter[] => {
     const address: WindowedCounter = { key: `lf:a:${source}`, windowMs: MINUTE_MS, limit: limits.perAddress };
@@ -67,7 +68,11 @@ export function createCredentialFailures(deps: { store: CounterStore; clock: Clo
   };
 
   const block = (source: string, now: number) => {
-    for (const [key, until] of blocked) if (until <= now) blocked.delete(key);
+    // Past minutes' entries go once a minute, not on every block: a flood from many addresses stays linear.
+    if (now >= nextSweep) {
+      nextSweep = now + MINUTE_MS;
+      for (const [key, until] of blocked) if (until <= now) blocked.delete(key);
+    }
     blocked.set(source, windowEnd(now, MINUTE_MS));
   };
 
