@@ -50,10 +50,17 @@ export function createMemoryStore(): MemoryStore {
 
     take(counters, now): Taken {
       if (now >= nextSweep) sweep(now);
-      // One lookup per counter: this runs on every request.
-      const found = counters.map((counter) => entryOf(counter, now));
-      if (found.some((entry, i) => entry.count >= (counters[i]?.limit ?? Infinity))) return { allowed: false, counts: found.map((entry) => entry.count) };
-      return { allowed: true, counts: found.map((entry) => ++entry.count) };
+      // One lookup per counter and no closure: this runs on every request.
+      const found: Entry[] = [];
+      let allowed = true;
+      for (const counter of counters) {
+        const entry = entryOf(counter, now);
+        if (entry.count >= counter.limit) allowed = false;
+        found.push(entry);
+      }
+      const counts: number[] = [];
+      for (const entry of found) counts.push(allowed ? ++entry.count : entry.count);
+      return { allowed, counts };
     },
 
     // Reads create nothing: a flood of sources that only get read leaves no entries behind.
