@@ -1,7 +1,12 @@
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface Scenario {
   name: string;
+  /** The server to load, when not the group's. */
+  baseUrl?: string;
+  /** The server's process: its CPU time per request is measured too (Linux). */
+  pid?: number;
   /** Target requests: a fixed request, or per-connection state through setupRequest/onResponse. */
   requests: autocannon.Request[];
   headers?: Record<string, string>;
@@ -14,6 +19,8 @@ export interface Measured {
   p99: number;
   non2xx: number;
   errors: number;
+  /** The server process's CPU time (user + system) per request, in µs, when its pid is known. */
+  cpuPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -26,15 +33,18 @@ export interface LoadOptions {
 export async function measure(baseUrl: string, scenario: Scenario, options: LoadOptions): Promise<Measured> {
   const run = (duration: number) =>
     autocannon({
-      url: baseUrl,
+      url: scenario.baseUrl ?? baseUrl,
       connections: options.connections,
       duration,
       headers: scenario.headers,
       requests: scenario.requests,
     });
   if (options.warmupSeconds > 0) await run(options.warmupSeconds);
+  const cpuBefore = cpuTicks(scenario.pid);
   const result = await run(options.seconds);
+  const cpuAfter = cpuTicks(scenario.pid);
   return {
+    ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuPerRequest: ((cpuAfter - cpuBefore) * 10_000) / result.requests.total } : {}),
     name: scenario.name,
     reqPerSec: result.requests.average,
     p50: result.latency.p50,
@@ -42,4 +52,18 @@ export async function measure(baseUrl: string, scenario: Scenario, options: Load
     non2xx: result.non2xx,
     errors: result.errors,
   };
+}
+
+/**
+ * A process's CPU time so far in clock ticks (1/100 s), from /proc: a figure that a machine
+ * shared with other work disturbs less than throughput. Undefined off Linux.
+ */
+function cpuTicks(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
 }

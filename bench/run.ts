@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { type BenchDatabase, throwawayDatabase } from './databases.js';
 import { demoCredentialsFile } from '../src/modules/demo/index.js';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
+import { LIMITS_NEVER_REACHED, limitsComparison } from './limits.js';
 import { type Running, startApi, startBare } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
 import { compressionScenarios } from './scenarios/compression.js';
@@ -18,7 +19,7 @@ import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
  * figures are ratios that survive a noisy machine. Each group's scenarios run round-robin
  * `--rounds` times and report the median round, so a burst of noise hits one round of each
  * rather than one scenario. Flags: --seconds N, --rounds N, --connections N,
- * --only auth|data|compression|deep|loop|workers|propagation, --skip-deep, --skip-loop. The loop group measures
+ * --only auth|data|compression|limits|deep|loop|workers|propagation, --skip-deep, --skip-loop. The loop group measures
  * the event-loop delay inside the API (a probe preloaded by the bench only) during cold filters and
  * during a concurrent CLI import, at --scale 10 on SQLite.
  * --database sqlite|postgres|both (default sqlite), --pg URL (a PostgreSQL server where the
@@ -54,6 +55,11 @@ const ENV = {
   ACCESS_TOKEN_TTL: '3600',
   LOG_LEVEL: 'warn',
   DEMO_DATA: 'true',
+  // Limits enforced, but far above what a run sends: every request is checked and counted, none refused.
+  TIER_LIMITS: LIMITS_NEVER_REACHED,
+  // The rotating-refresh scenario can present a token twice under load: not a brute force to stop here.
+  LOGIN_FAILURES_PER_MINUTE: '1000000',
+  LOGIN_FAILURES_PER_CLIENT_PER_MINUTE: '1000000',
 };
 
 execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
@@ -101,7 +107,7 @@ async function withApi<T>(
   }
 }
 
-async function runGroup(group: string, url: string, scenarios: Scenario[]): Promise<void> {
+async function runGroup(group: string, url: string, scenarios: Scenario[]): Promise<Measured[]> {
   const runs: Measured[][] = scenarios.map(() => []);
   for (let round = 0; round < rounds; round += 1) {
     for (const [i, scenario] of scenarios.entries()) {
@@ -109,10 +115,33 @@ async function runGroup(group: string, url: string, scenarios: Scenario[]): Prom
       runs[i]?.push(measured);
     }
   }
+  const medians: Measured[] = [];
   for (const measured of runs) {
     const sorted = [...measured].sort((a, b) => a.reqPerSec - b.reqPerSec);
     const median = sorted[Math.floor(sorted.length / 2)];
-    if (median) rows.push({ ...median, group });
+    if (median) medians.push(median);
+  }
+  rows.push(...medians.map((m) => ({ ...m, group })));
+  return medians;
+}
+
+/** Limits off, in process and in Redis, on one demo database: issue 7's bounds (5%, 15%). */
+async function limitsGroup(database: BenchDatabase): Promise<void> {
+  const dataDir = join(work, `limits-${database}`);
+  mkdirSync(dataDir, { recursive: true });
+  const store = await throwawayDatabase(database, dataDir, pgServer);
+  const env = { ...ENV, DATABASE_URL: store.url, DATA_DIR: dataDir };
+  try {
+    generateDemoData(env, 1);
+    const readDemo = () => JSON.parse(readFileSync(demoCredentialsFile(dataDir, store.url), 'utf8')) as DemoCredentials;
+    const comparison = await limitsComparison(env, readDemo);
+    try {
+      notes.push(`${database}: ${comparison.summarise(await runGroup(`limits (${database})`, '', comparison.scenarios))}`);
+    } finally {
+      await comparison.stop();
+    }
+  } finally {
+    await store.drop();
   }
 }
 
@@ -142,6 +171,7 @@ try {
         await runGroup(`compression (${database})`, url, scenarios);
       });
     }
+    if (runs('limits', true)) await limitsGroup(database);
     if (!skipDeep && runs('deep', true)) {
       await withApi(
         `deep-${database}`,
@@ -209,11 +239,11 @@ function report(measured: Array<Measured & { group: string }>, bareReqPerSec: nu
   const lines = [
     `connections ${options.connections}; each scenario ${rounds} rounds of ${options.seconds} s (round-robin in its group, after a ${options.warmupSeconds} s warm-up), the median round shown; bare = mean of the two baseline runs (${Math.round(bareReqPerSec)} req/s)`,
     '',
-    '| group | scenario | req/s | p50 ms | p99 ms | × bare | non-2xx | errors |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| group | scenario | req/s | p50 ms | p99 ms | × bare | non-2xx | errors | server CPU µs/req |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
     ...measured.map(
       (m) =>
-        `| ${m.group} | ${m.name} | ${Math.round(m.reqPerSec)} | ${m.p50} | ${m.p99} | ${(m.reqPerSec / bareReqPerSec).toFixed(2)} | ${m.non2xx} | ${m.errors} |`,
+        `| ${m.group} | ${m.name} | ${Math.round(m.reqPerSec)} | ${m.p50} | ${m.p99} | ${(m.reqPerSec / bareReqPerSec).toFixed(2)} | ${m.non2xx} | ${m.errors} | ${m.cpuPerRequest?.toFixed(1) ?? ''} |`,
     ),
     ...(notes.length > 0 ? ['', ...notes.map((n) => `- ${n}`)] : []),
   ];

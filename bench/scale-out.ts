@@ -16,7 +16,7 @@ export interface BenchKit {
   pgServer: string | undefined;
   connections: number;
   withApi<T>(name: string, database: BenchDatabase, extraEnv: Record<string, string>, use: (url: string, demo: DemoCredentials) => Promise<T>): Promise<T>;
-  runGroup(group: string, url: string, scenarios: Scenario[]): Promise<void>;
+  runGroup(group: string, url: string, scenarios: Scenario[]): Promise<unknown>;
   note(text: string): void;
 }
 
@@ -33,20 +33,26 @@ const WORKER_SETTLE_MS = 3000;
 
 /** The same scenarios against 1 worker and against 2 (node:cluster), on each database. */
 export async function workersGroups(kit: BenchKit, databases: BenchDatabase[]): Promise<void> {
-  for (const database of databases) {
-    for (const workers of [1, 2]) {
-      await kit.withApi(`workers-${workers}-${database}`, database, { WORKERS: String(workers) }, async (url, demo) => {
-        // Ready means one worker answers; the others may still be starting (and taking CPU).
-        await new Promise((resolve) => setTimeout(resolve, WORKER_SETTLE_MS));
-        const all = [...(await authScenarios(url, demo, kit.connections)), ...(await dataScenarios(url, demo))];
-        await kit.runGroup(`${workers} worker${workers > 1 ? 's' : ''} (${database})`, url, all.filter((s) => WORKER_SCENARIOS.includes(s.name)));
-      });
+  // Several workers count limits in Redis (decision 0090): both sides of the comparison do.
+  const redis = await startRedis();
+  try {
+    for (const database of databases) {
+      for (const workers of [1, 2]) {
+        await kit.withApi(`workers-${workers}-${database}`, database, { WORKERS: String(workers), REDIS_URL: redis.url }, async (url, demo) => {
+          // Ready means one worker answers; the others may still be starting (and taking CPU).
+          await new Promise((resolve) => setTimeout(resolve, WORKER_SETTLE_MS));
+          const all = [...(await authScenarios(url, demo, kit.connections)), ...(await dataScenarios(url, demo))];
+          await kit.runGroup(`${workers} worker${workers > 1 ? 's' : ''} (${database})`, url, all.filter((s) => WORKER_SCENARIOS.includes(s.name)));
+        });
+      }
     }
+  } finally {
+    await redis.stop();
   }
   kit.note(
     'workers: autocannon runs inside the bench process and takes much of one of the 2 cores, so 2 workers compete with the load generator; ' +
       'a gain here understates what 2 workers give on a machine whose clients are elsewhere. Writes (login, refresh) are bound by the database as well: ' +
-      'on SQLite one writer at a time across processes.',
+      'on SQLite one writer at a time across processes. Both sides count their limits in one local redis-server.',
   );
 }
 

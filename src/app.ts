@@ -27,6 +27,7 @@ import { createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
 import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
 import { createTrendsService, trendsRoutes } from './modules/trends/index.js';
+import { usageRoutes } from './modules/usage/index.js';
 
 export interface BuildAppOptions {
   /** Where the JSON log lines go (default stdout). Tests pass a buffer. */
@@ -50,6 +51,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     frameworkErrors,
     clientErrorHandler: clientErrorHandler(logger),
     return503OnClosing: false,
+    // The source address the login-failure limits count: the peer, unless TRUST_PROXY names
+    // the load balancers whose X-Forwarded-For is believed (decision 0092).
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -61,7 +65,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerClosingAnswer(app);
   registerResponseHeaders(app);
   registerMetrics(app, ctx.metrics.http);
-  registerAuthentication(app, ctx.authenticator);
+  registerAuthentication(app, ctx.authenticator, { admit: ctx.limiter.admit, failures: ctx.failures });
   // Callback-style hooks on every request: no promise allocated per hook on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
@@ -78,28 +82,48 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 }
 
 /**
+ * Fastify's trustProxy from the config: off, the trusted addresses, or a hop count (as the
+ * function Fastify makes of a number: the nearest `hops` proxies are trusted).
+ */
+function trustProxyOption(trust: AppContext['config']['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return typeof trust === 'object' ? [...trust] : trust;
+}
+
+/**
  * Every feature's routes, each given exactly the services it uses (built here, from the
  * context), in the order the document lists them.
  */
 function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
-  const { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, metrics } = ctx;
+  const { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, metrics, failures, limits, usage } = ctx;
   const { db } = database;
   const { adminToken } = config;
   const lists = createPagedLists(readCache);
   // One token service behind the SPEC's JSON endpoints and the standard OAuth ones: one set of rules.
   const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
   return [
-    (app) => healthRoutes(app, { database, draining: ctx.draining, redis: ctx.redis }),
-    (app) => tokensRoutes(app, { authenticator, tokens }),
-    (app) => oauthRoutes(app, { tokens, authenticator, publicUrl: config.publicUrl, listenOrigin: listenOrigin(config.host, config.port) }),
+    (app) => healthRoutes(app, { database, draining: ctx.draining, redis: redisProbe(ctx) }),
+    (app) => tokensRoutes(app, { authenticator, failures, tokens }),
+    (app) => oauthRoutes(app, { tokens, authenticator, failures, publicUrl: config.publicUrl, listenOrigin: listenOrigin(config.host, config.port) }),
     (app) => accountRoutes(app),
+    (app) => usageRoutes(app, { usage, clock, adminToken, accountOf: clients.get }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),
     (app) => eventsRoutes(app, { lists, events: createEventsService({ db, clock, keys }) }),
     (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys }) }),
-    (app) => adminRoutes(app, { adminToken, clients }),
+    (app) => adminRoutes(app, { adminToken, clients, limits }),
     (app) => importRoutes(app, { adminToken, importer: createImportService({ database, clock, changes }) }),
     (app) => docsRoutes(app),
     (app) => metricsRoutes(app, { registry: metrics.registry }),
   ];
+}
+
+/**
+ * Redis as /readyz reports it: degraded while either of its uses is cut off (the change feed's
+ * pub/sub link, the limit counters). Never a reason for 503: nodes serve on without it.
+ */
+function redisProbe(ctx: AppContext): { state(): 'ok' | 'degraded' } | undefined {
+  const { redis, counters } = ctx;
+  if (redis === undefined) return undefined;
+  return { state: () => (redis.state() === 'ok' && counters.state() === 'ok' ? 'ok' : 'degraded') };
 }

@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import type { Config } from './config.js';
+import { type Config, workersProblem } from './config.js';
 import { runPrimary } from './platform/cluster/primary.js';
 import { createLogger } from './platform/logging.js';
 import { cannotStart, startServer } from './serve.js';
@@ -17,6 +17,8 @@ export async function serve(config: Config): Promise<void> {
     await startServer(config);
     return;
   }
+  const problem = workersProblem(config.workers, config.redisUrl);
+  if (problem !== undefined) cannotStart(problem);
   if (cluster.isWorker) {
     await startWorker(config);
     return;

@@ -1,5 +1,7 @@
 import { availableParallelism } from 'node:os';
+import { isIP } from 'node:net';
 import { dirname } from 'node:path';
+import { parseTierLimits, type TierLimits } from './modules/limits/index.js';
 
 /**
  * The only reader of process.env. Everything else receives a frozen, typed Config. Reading the
@@ -17,7 +19,10 @@ export interface Config {
   readonly databaseUrl: string;
   /** Directory for the SQLite file, the generated JWT secret and demo credentials. */
   readonly dataDir: string;
-  /** When set, changes reach every node through Redis pub/sub (the poll stays as the fallback). */
+  /**
+   * When set, changes reach every node through Redis pub/sub (the poll stays as the fallback), and
+   * rate-limit and login-failure counters live there, shared by every node and worker.
+   */
   readonly redisUrl: string | undefined;
   /** How often every node reads the change counters: the fallback when a Redis message is missed. */
   readonly changePollMs: number;
@@ -27,6 +32,21 @@ export interface Config {
   readonly shutdownDrainMs: number;
   /** After the drain, in-flight requests get this long to finish; then the process exits regardless. */
   readonly shutdownTimeoutMs: number;
+  /** TIER_LIMITS merged over the defaults: per tier, a per-minute rate and a daily quota (null: no cap). */
+  readonly tierLimits: TierLimits;
+  /** How often each node writes its usage counts (a crash loses at most this much). */
+  readonly usageFlushMs: number;
+  /** Usage rows older than this many days are purged. */
+  readonly usageRetentionDays: number;
+  /** Failed logins, refreshes and X-API-Keys per UTC minute from one source address. */
+  readonly loginFailuresPerMinute: number;
+  /** The same, for one client_id from one source address. */
+  readonly loginFailuresPerClientPerMinute: number;
+  /**
+   * Fastify's trustProxy: false (the peer is the source), a hop count, or the addresses and
+   * CIDRs of the load balancers whose X-Forwarded-For is believed.
+   */
+  readonly trustProxy: false | number | readonly string[];
   /**
    * Newest first: tokens are signed with jwtSecrets[0] and verified with any of them. Empty
    * when JWT_SECRET is unset outside production: a serving process then uses the secret kept
@@ -79,6 +99,14 @@ export function loadConfig(env: Env = process.env): Config {
 
   const demoData = boolean(env, 'DEMO_DATA', true, problems);
 
+  const tiers = parseTierLimits(nonEmpty(env.TIER_LIMITS));
+  problems.push(...tiers.problems);
+  const usageFlushMs = integer(env, 'USAGE_FLUSH_MS', 5000, 10, 600_000, problems);
+  const usageRetentionDays = integer(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500, problems);
+  const loginFailuresPerMinute = integer(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000, problems);
+  const loginFailuresPerClientPerMinute = integer(env, 'LOGIN_FAILURES_PER_CLIENT_PER_MINUTE', 10, 1, 1_000_000, problems);
+  const trustProxy = readTrustProxy(nonEmpty(env.TRUST_PROXY), problems);
+
   const adminToken = nonEmpty(env.ADMIN_TOKEN);
   if (adminToken !== undefined && Buffer.byteLength(adminToken, 'utf8') < MIN_SECRET_BYTES) {
     problems.push(`ADMIN_TOKEN must be at least ${MIN_SECRET_BYTES} bytes`);
@@ -102,6 +130,12 @@ export function loadConfig(env: Env = process.env): Config {
     workers: workers ?? 1,
     shutdownDrainMs,
     shutdownTimeoutMs: shutdownTimeoutSeconds * 1000,
+    tierLimits: tiers.limits,
+    usageFlushMs,
+    usageRetentionDays,
+    loginFailuresPerMinute,
+    loginFailuresPerClientPerMinute,
+    trustProxy,
     jwtSecrets: Object.freeze(jwtSecrets),
     jwtIssuer: nonEmpty(env.JWT_ISSUER) ?? 'sports-data-api',
     jwtAudience: nonEmpty(env.JWT_AUDIENCE) ?? 'sports-data-api',
@@ -138,6 +172,44 @@ export function parseWorkerCount(raw: string): number | undefined {
   if (raw === 'auto') return availableParallelism();
   const value = Number(raw);
   return /^\d+$/.test(raw) && value >= 1 && value <= MAX_WORKERS ? value : undefined;
+}
+
+/**
+ * TRUST_PROXY: off (the default), a hop count, or a comma-separated list of addresses and CIDRs
+ * (or proxy-addr's names loopback, linklocal, uniquelocal). Never `true`: believing every
+ * X-Forwarded-For would let any client pick the source address the login-failure limits
+ * count, and so escape them.
+ */
+function readTrustProxy(raw: string | undefined, problems: string[]): false | number | readonly string[] {
+  if (raw === undefined || raw === 'false' || raw === '0') return false;
+  if (/^\d+$/.test(raw) && Number(raw) <= 10) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const bad = entries.filter((entry) => !isTrustedProxy(entry));
+  if (raw === 'true' || bad.length > 0) {
+    problems.push('TRUST_PROXY must be a hop count from 0 to 10 or a comma-separated list of load-balancer addresses or CIDRs (not "true": any client could then choose its address)');
+    return false;
+  }
+  return Object.freeze(entries);
+}
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isTrustedProxy(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const version = isIP(address);
+  if (version === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (version === 4 ? 32 : 128));
+}
+
+/**
+ * With several workers (`--workers N`) the limits must be counted in one place, or each
+ * worker would grant a client its whole limit: Redis, or start-up refuses (decision 0090).
+ * Called where the worker count is known (WORKERS, `serve --workers`).
+ */
+export function workersProblem(workers: number, redisUrl: string | undefined): string | undefined {
+  if (workers <= 1 || redisUrl !== undefined) return undefined;
+  return `${workers} workers need REDIS_URL: rate limits, quotas and login-failure limits are counted per client across every worker, which one process's memory cannot do (decision 0090); set REDIS_URL or serve with one worker`;
 }
 
 function defaultDataDir(databaseUrl: string): string {

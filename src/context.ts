@@ -6,12 +6,24 @@ import { withRedisFanOut } from './platform/cache/change-feed-redis.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { createDraining, type Draining } from './platform/lifecycle/draining.js';
 import { createRedisLink, type RedisLink } from './platform/redis/redis-link.js';
+import type { CounterStore } from './platform/counters/counter-store.js';
+import { createMemoryStore } from './platform/counters/memory-store.js';
+import { createRedisStore } from './platform/counters/redis-store.js';
 import type { Database } from './platform/db/database.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
-import { type Authenticator, createAuthenticator, createKeyring, type Keyring } from './modules/auth/index.js';
+import {
+  type Authenticator,
+  createAuthenticator,
+  createCredentialFailures,
+  createKeyring,
+  type CredentialFailures,
+  type Keyring,
+} from './modules/auth/index.js';
 import { type ClientDirectory, type ClientsService, createClientDirectory, createClientsService } from './modules/clients/index.js';
+import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
+import { createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
 
 /**
  * The composition root's services, shared by the HTTP app (app.ts) and the CLI. Only the
@@ -34,9 +46,24 @@ export interface AppContext {
   /** This app's series, scraped at GET /metrics. */
   readonly metrics: Metrics;
   /**
+   * Where limits are counted: Redis with REDIS_URL (every node and worker), else this
+   * process's memory. Its `state()` is 'degraded' while Redis is away (for /readyz).
+   */
+  readonly counters: CounterStore;
+  /** The limits of an account: its overrides, else its tier's (TIER_LIMITS). */
+  readonly limits: LimitPolicy;
+  /** Charges every client call against its limits; rejections are counted in the metrics. */
+  readonly limiter: RateLimiter;
+  /** Failed credentials per source address (brute force); `onThrottle` for the metrics. */
+  readonly failures: CredentialFailures;
+  /** Charged requests, counted in memory and written in batches. */
+  readonly meter: UsageMeter;
+  readonly usage: UsageService;
+  /**
    * The process's background jobs (process metrics and their sharing with a cluster primary,
-   * change-feed polling, refresh-token purge). Started and stopped by whoever owns the context
-   * and serves with it; building an app starts nothing.
+   * change-feed polling, refresh-token purge, the limit store's connection, usage flushes and
+   * purge). Started and stopped by whoever owns the context and serves with it; building an app
+   * starts nothing.
    */
   readonly background: Background;
   /** The pub/sub connection when REDIS_URL is set (readiness reports its state). */
@@ -69,6 +96,47 @@ export function createContext(deps: { config: Config; database: Database; clock?
   database.observeConnectionWaits(metrics.connectionWait);
   changes.onLag(metrics.changeLag);
   const draining = createDraining();
-  const background = createBackground([metrics, changes, createPurgeJob({ db, clock })]);
-  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, metrics, background, redis, draining };
+  const counters = config.redisUrl === undefined ? createMemoryStore() : createRedisStore(config.redisUrl);
+  const limits = createLimitPolicy(config.tierLimits);
+  const usageRepository = createUsageRepository(db);
+  const meter = createUsageMeter({ repository: usageRepository, flushMs: config.usageFlushMs });
+  const limiter = createRateLimiter({ store: counters, policy: limits, clock, charged: meter.count });
+  limiter.onReject((tier, window) => metrics.rateLimitRejections(tier, window).inc());
+  const failures = createCredentialFailures({
+    store: counters,
+    clock,
+    limits: { perAddress: config.loginFailuresPerMinute, perClientAddress: config.loginFailuresPerClientPerMinute },
+  });
+  const usage = createUsageService({ repository: usageRepository, meter, limiter, clock });
+  // Stopped in reverse: the last usage counts are written before the change feed stops.
+  const background = createBackground([
+    metrics,
+    changes,
+    createPurgeJob({ db, clock }),
+    counters,
+    meter,
+    createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays }),
+  ]);
+  return {
+    config,
+    database,
+    clock,
+    changes,
+    keyring,
+    clients,
+    directory,
+    authenticator,
+    readCache,
+    keys,
+    metrics,
+    counters,
+    limits,
+    limiter,
+    failures,
+    meter,
+    usage,
+    background,
+    redis,
+    draining,
+  };
 }

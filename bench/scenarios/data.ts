@@ -30,14 +30,26 @@ export async function bearerFor(baseUrl: string, demo: DemoCredentials): Promise
 
 const json = (body: unknown) => ({ headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
+/** The cached read the other figures are measured against: a page of teams by league key. */
+async function teamsPage(baseUrl: string, auth: Record<string, string>): Promise<{ league: League; teamsPath: string }> {
+  const leagues = await call<PageOfItems<League>>(baseUrl, 'GET', '/v1/references/leagues?page_size=100', { headers: auth });
+  const league = leagues.results[0];
+  if (!league) throw new Error('the demo dataset has no leagues');
+  return { league, teamsPath: `/v1/references/teams?league_key=${encodeURIComponent(league.qualified_key)}` };
+}
+
+/** GET teams?league_key with Bearer against `baseUrl`, named `name` (issue 7's limits comparison). */
+export async function teamsWithBearer(baseUrl: string, demo: DemoCredentials, name: string, pid?: number): Promise<Scenario> {
+  const auth = { authorization: await bearerFor(baseUrl, demo) };
+  const { teamsPath } = await teamsPage(baseUrl, auth);
+  return { name, baseUrl, ...(pid === undefined ? {} : { pid }), requests: [{ method: 'GET', path: teamsPath, headers: auth }] };
+}
+
 /** Issue 3's read scenarios on the scale-1 demo dataset. */
 export async function dataScenarios(baseUrl: string, demo: DemoCredentials): Promise<Scenario[]> {
   const authorization = await bearerFor(baseUrl, demo);
   const auth = { authorization };
-  const leagues = await call<PageOfItems<League>>(baseUrl, 'GET', '/v1/references/leagues?page_size=100', { headers: auth });
-  const league = leagues.results[0];
-  if (!league) throw new Error('the demo dataset has no leagues');
-  const teamsPath = `/v1/references/teams?league_key=${encodeURIComponent(league.qualified_key)}`;
+  const { league, teamsPath } = await teamsPage(baseUrl, auth);
 
   const busiest = await busiestEvent(baseUrl, auth);
 

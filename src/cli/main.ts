@@ -7,6 +7,7 @@ import { registerClients } from './commands/clients.js';
 import { registerDemoData } from './commands/demo-data.js';
 import { registerImport } from './commands/import.js';
 import { registerTokens } from './commands/tokens.js';
+import { registerUsage } from './commands/usage.js';
 import { registerMigrate } from './commands/migrate.js';
 import { registerServe } from './commands/serve.js';
 import { type CliIo, createCli, type RegisterCommands } from './runtime.js';
@@ -22,6 +23,7 @@ const COMMANDS: RegisterCommands[] = [
   registerImport,
   registerDemoData,
   registerTokens,
+  registerUsage,
 ];
 
 // package.json is two levels up from both src/cli/ and dist/cli/.

@@ -39,3 +39,25 @@ export function createBackground(jobs: readonly BackgroundJob[]): Background {
     },
   };
 }
+
+/**
+ * A job that runs `work` every `everyMs` while started (a purge, a flush). A failed run is
+ * logged and the next one comes on time; the timer never holds the process open.
+ */
+export function createPeriodicJob(options: { name: string; everyMs: number; work: () => Promise<unknown> }): BackgroundJob {
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    name: options.name,
+    start(log) {
+      if (timer) return;
+      timer = setInterval(() => {
+        options.work().catch((error: unknown) => log.warn({ err: error }, `${options.name} failed`));
+      }, options.everyMs);
+      timer.unref();
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+    },
+  };
+}

@@ -41,9 +41,12 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
   it('create --json prints the client and its credentials as JSON, and they authenticate', async () => {
     const created = await createJson();
     expect(Object.keys(created).sort()).toEqual(
-      ['api_key', 'auth_method', 'client_id', 'client_secret', 'created_at', 'disabled', 'name', 'tenant_id', 'tier'].sort(),
+      [
+        ...['api_key', 'auth_method', 'client_id', 'client_secret', 'created_at', 'disabled', 'name', 'tenant_id', 'tier'],
+        ...['rate_limit_per_minute', 'daily_quota', 'effective_limits'],
+      ].sort(),
     );
-    expect(created).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false });
+    expect(created).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false, rate_limit_per_minute: null, daily_quota: null });
     const principal = await authenticateApiKey(created.api_key);
     expect(principal.client.id).toBe(created.client_id);
     const client = await db.ctx.authenticator.clientForApiKey(created.api_key);

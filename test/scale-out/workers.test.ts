@@ -2,13 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually, type LogLine, type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
+import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-workers-'));
 const started: NodeProcess[] = [];
+// Several workers count limits in Redis (decision 0090).
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedis();
+});
 afterAll(async () => {
   for (const node of started) await node.stop(2000);
+  await redis?.stop();
   rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -36,7 +43,7 @@ function isAlive(pid: number): boolean {
 }
 
 async function cluster(args: string[], env: Record<string, string> = {}): Promise<NodeProcess> {
-  const node = await startNode({ cli: ['serve', ...args], env: nodeEnv(dataDir, env) });
+  const node = await startNode({ cli: ['serve', ...args], env: nodeEnv(dataDir, { REDIS_URL: redis.url, ...env }) });
   started.push(node);
   return node;
 }
@@ -83,4 +90,11 @@ describe('serve --workers', () => {
     node.child.kill('SIGTERM');
     expect((await node.exited).code).toBe(0);
   }, 45_000);
+
+  it('refuses several workers without REDIS_URL, in one line: their limits could not be counted as one', async () => {
+    const node = await cluster(['--workers', '2'], { REDIS_URL: '' });
+    expect(await node.exited).toEqual({ code: 1, signal: null });
+    expect(node.stderr()).toMatch(/^cannot start: 2 workers need REDIS_URL/);
+    expect(node.stderr().trim().split('\n')).toHaveLength(1);
+  }, 30_000);
 });

@@ -1,6 +1,8 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { CLIENTS_PAGE_SIZE_MAX, NAME_MAX_LENGTH, clientView, clientWithCredentialsView, createdClientView } from '../../modules/admin/index.js';
 import { AUTH_METHODS, type AuthMethod, type ClientAccount, TIERS, type Tier } from '../../modules/auth/index.js';
+import { isLimit, LIMIT_MAX } from '../../modules/limits/index.js';
+import type { AppContext } from '../../context.js';
 import { DEFAULT_PAGE_SIZE, pageOf } from '../../platform/pagination.js';
 import { type Cli, fields, integerIn, type RegisterCommands, table } from '../runtime.js';
 
@@ -16,6 +18,20 @@ function clientName(value: string): string {
   }
   return value;
 }
+
+/**
+ * `--rate-limit-per-minute` and `--daily-quota`: an integer, or `default` (back to the tier's).
+ * Kept as the text `default` here: commander turns an option value of null into an empty string.
+ */
+function override(value: string): number | 'default' {
+  if (value === 'default') return value;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || !isLimit(n)) throw new InvalidArgumentError(`must be an integer from 1 to ${LIMIT_MAX}, or "default" for the tier's.`);
+  return n;
+}
+
+/** The admin API's view of an account, with the limits in force. */
+const viewOf = (ctx: AppContext, account: ClientAccount) => clientView(account, ctx.limits.effective(account));
 
 interface JsonOption {
   json?: boolean;
@@ -34,13 +50,13 @@ export const registerClients: RegisterCommands = (program, cli) => {
     .option('--tenant-id <id>', 'add the client to this existing tenant (default: a new tenant)')
     .option('--json', 'print machine-readable JSON')
     .action(async (options: { name: string; tier: Tier; authMethod: AuthMethod; tenantId?: string } & JsonOption) => {
-      const { account, credentials } = await cli.withContext((ctx) =>
-        ctx.clients.create({ name: options.name, tier: options.tier, authMethod: options.authMethod, tenantId: options.tenantId }),
-      );
-      const view = createdClientView(account, credentials);
+      const { account, view } = await cli.withContext(async (ctx) => {
+        const created = await ctx.clients.create({ name: options.name, tier: options.tier, authMethod: options.authMethod, tenantId: options.tenantId });
+        return { account: created.account, view: createdClientView(created.account, ctx.limits.effective(created.account), created.credentials) };
+      });
       if (options.json) return cli.printJson(view);
       cli.print(`Created client ${account.id}`);
-      cli.print(fields(view));
+      cli.print(humanFields(view));
       cli.print(SHOWN_ONCE);
     });
 
@@ -52,8 +68,11 @@ export const registerClients: RegisterCommands = (program, cli) => {
     .option('--json', 'print machine-readable JSON (the paginated shape of the admin API)')
     .action(async (options: { page: number; pageSize: number } & JsonOption) => {
       const paging = { page: options.page, page_size: options.pageSize };
-      const { accounts, total } = await cli.withContext((ctx) => ctx.clients.list(paging.page, paging.page_size));
-      const page = pageOf(accounts.map(clientView), total, paging);
+      const { views, total } = await cli.withContext(async (ctx) => {
+        const { accounts, total } = await ctx.clients.list(paging.page, paging.page_size);
+        return { views: accounts.map((account) => viewOf(ctx, account)), total };
+      });
+      const page = pageOf(views, total, paging);
       if (options.json) return cli.printJson(page);
       if (page.results.length > 0) {
         const rows = page.results.map((c) => [c.client_id, c.tier, c.auth_method, c.disabled ? 'yes' : 'no', c.created_at, c.name]);
@@ -68,25 +87,32 @@ export const registerClients: RegisterCommands = (program, cli) => {
     .argument('<client_id>', 'the client (UUID)')
     .option('--json', 'print machine-readable JSON')
     .action(async (clientId: string, options: JsonOption) => {
-      printClient(cli, await cli.withContext((ctx) => ctx.clients.get(clientId)), options);
+      printClient(cli, await cli.withContext(async (ctx) => viewOf(ctx, await ctx.clients.get(clientId))), options);
     });
 
   const update = clients.command('update');
   update
-    .description('change auth_method, tier or disabled; takes effect on the next request, also for issued tokens')
+    .description('change auth_method, tier, disabled or the limit overrides; takes effect on the next request, also for issued tokens')
     .argument('<client_id>', 'the client (UUID)')
     .addOption(authMethodOption('--auth-method <method>'))
     .addOption(tierOption('--tier <tier>'))
     .addOption(new Option('--disable', 'disable the client: 401 everywhere').conflicts('enable'))
     .addOption(new Option('--enable', 'enable a disabled client'))
+    .option('--rate-limit-per-minute <n|default>', "override the tier's per-minute rate; default: back to the tier's", override)
+    .option('--daily-quota <n|default>', "override the tier's daily quota; default: back to the tier's", override)
     .option('--json', 'print machine-readable JSON')
-    .action(async (clientId: string, options: { authMethod?: AuthMethod; tier?: Tier; disable?: boolean; enable?: boolean } & JsonOption) => {
+    .action(async (clientId: string, options: UpdateOptions & JsonOption) => {
       const disabled = options.disable ? true : options.enable ? false : undefined;
-      if (options.authMethod === undefined && options.tier === undefined && disabled === undefined) {
-        update.error('error: nothing to update: give --auth-method, --tier, --disable or --enable');
+      const { authMethod, tier } = options;
+      const rateLimitPerMinute = options.rateLimitPerMinute === 'default' ? null : options.rateLimitPerMinute;
+      const dailyQuota = options.dailyQuota === 'default' ? null : options.dailyQuota;
+      if ([authMethod, tier, disabled, rateLimitPerMinute, dailyQuota].every((value) => value === undefined)) {
+        update.error('error: nothing to update: give --auth-method, --tier, --disable, --enable, --rate-limit-per-minute or --daily-quota');
       }
-      const account = await cli.withContext((ctx) => ctx.clients.update(clientId, { authMethod: options.authMethod, tier: options.tier, disabled }));
-      printClient(cli, account, options);
+      const view = await cli.withContext(async (ctx) =>
+        viewOf(ctx, await ctx.clients.update(clientId, { authMethod, tier, disabled, rateLimitPerMinute, dailyQuota })),
+      );
+      printClient(cli, view, options);
     });
 
   clients
@@ -95,17 +121,33 @@ export const registerClients: RegisterCommands = (program, cli) => {
     .argument('<client_id>', 'the client (UUID)')
     .option('--json', 'print machine-readable JSON')
     .action(async (clientId: string, options: JsonOption) => {
-      const { account, credentials } = await cli.withContext((ctx) => ctx.clients.rotateCredentials(clientId));
-      const view = clientWithCredentialsView(account, credentials);
+      const { account, view } = await cli.withContext(async (ctx) => {
+        const rotated = await ctx.clients.rotateCredentials(clientId);
+        return { account: rotated.account, view: clientWithCredentialsView(rotated.account, ctx.limits.effective(rotated.account), rotated.credentials) };
+      });
       if (options.json) return cli.printJson(view);
       cli.print(`Rotated the credentials of client ${account.id}; the old API key, client secret and refresh tokens no longer work.`);
-      cli.print(fields(view));
+      cli.print(humanFields(view));
       cli.print(SHOWN_ONCE);
     });
 };
 
-function printClient(cli: Cli, account: ClientAccount, options: JsonOption): void {
-  const view = clientView(account);
+interface UpdateOptions {
+  authMethod?: AuthMethod;
+  tier?: Tier;
+  disable?: boolean;
+  enable?: boolean;
+  rateLimitPerMinute?: number | 'default';
+  dailyQuota?: number | 'default';
+}
+
+function printClient(cli: Cli, view: ReturnType<typeof clientView>, options: JsonOption): void {
   if (options.json) cli.printJson(view);
-  else cli.print(fields(view));
+  else cli.print(humanFields(view));
+}
+
+/** `key: value` lines, the effective limits on one line. */
+function humanFields(view: { effective_limits: { per_minute: number | null; per_day: number | null } }): string {
+  const { per_minute, per_day } = view.effective_limits;
+  return fields({ ...view, effective_limits: `${per_minute ?? 'no cap'}/minute, ${per_day ?? 'no cap'}/day` });
 }

@@ -2,8 +2,9 @@ import { ApiError } from '../../platform/errors.js';
 import { ADMIN_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
-import { adminGuard } from '../auth/index.js';
+import { adminGuard, type ClientAccount } from '../auth/index.js';
 import type { ClientsService } from '../clients/index.js';
+import type { LimitPolicy } from '../limits/index.js';
 import {
   Client,
   ClientParams,
@@ -27,7 +28,12 @@ const NO_STORE = { 'cache-control': 'no-store' };
  * Client onboarding and management for operators (docs/operations.md), over the same ClientsService
  * as the CLI. Every change bumps the change feed, so it takes effect on the next request.
  */
-export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients: ClientsService }> = async (app, { adminToken, clients }) => {
+export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients: ClientsService; limits: LimitPolicy }> = async (
+  app,
+  { adminToken, clients, limits },
+) => {
+  const view = (account: ClientAccount) => clientView(account, limits.effective(account));
+
   // Without ADMIN_TOKEN every route here answers 404: the admin API does not exist.
   app.addHook('onRequest', adminGuard(adminToken));
 
@@ -46,7 +52,7 @@ export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients
     async (request, reply) => {
       const { name, tier, auth_method, tenant_id } = request.body;
       const { account, credentials } = await clients.create({ name, tier, authMethod: auth_method, tenantId: tenant_id });
-      return reply.code(201).headers(NO_STORE).send(createdClientView(account, credentials));
+      return reply.code(201).headers(NO_STORE).send(createdClientView(account, limits.effective(account), credentials));
     },
   );
 
@@ -57,14 +63,14 @@ export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients
     },
     async (request) => {
       const { accounts, total } = await clients.list(request.query.page, request.query.page_size);
-      return pageOf(accounts.map(clientView), total, request.query);
+      return pageOf(accounts.map(view), total, request.query);
     },
   );
 
   app.get(
     '/admin/v1/clients/:client_id',
     { schema: { tags, security, summary: 'Get a client account', params: ClientParams, response: { 200: Client } } },
-    async (request) => clientView(await clients.get(request.params.client_id)),
+    async (request) => view(await clients.get(request.params.client_id)),
   );
 
   app.patch(
@@ -73,22 +79,30 @@ export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients
       schema: {
         tags,
         security,
-        summary: 'Change auth_method, tier or disabled',
-        description: 'Takes effect on the next request, also for access and refresh tokens already issued.',
+        summary: 'Change auth_method, tier, disabled or the limit overrides',
+        description:
+          'Takes effect on the next request, also for access and refresh tokens already issued. `rate_limit_per_minute` and ' +
+          "`daily_quota` override the tier's limits for this client; null returns to the tier's.",
         params: ClientParams,
         body: ClientPatchBody,
         response: { 200: Client },
       },
     },
     async (request) => {
-      const { auth_method, tier, disabled } = request.body;
-      if (auth_method === undefined && tier === undefined && disabled === undefined) {
-        throw new ApiError('VALIDATION_ERROR', 'send at least one of auth_method, tier, disabled', {
+      const { auth_method, tier, disabled, rate_limit_per_minute, daily_quota } = request.body;
+      if (Object.keys(request.body).length === 0) {
+        throw new ApiError('VALIDATION_ERROR', 'send at least one of auth_method, tier, disabled, rate_limit_per_minute, daily_quota', {
           details: [{ field: 'body', rule: 'minProperties' }],
         });
       }
-      const account = await clients.update(request.params.client_id, { authMethod: auth_method, tier, disabled });
-      return clientView(account);
+      const account = await clients.update(request.params.client_id, {
+        authMethod: auth_method,
+        tier,
+        disabled,
+        rateLimitPerMinute: rate_limit_per_minute,
+        dailyQuota: daily_quota,
+      });
+      return view(account);
     },
   );
 
@@ -108,7 +122,7 @@ export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients
     },
     async (request, reply) => {
       const { account, credentials } = await clients.rotateCredentials(request.params.client_id);
-      return reply.headers(NO_STORE).send(clientWithCredentialsView(account, credentials));
+      return reply.headers(NO_STORE).send(clientWithCredentialsView(account, limits.effective(account), credentials));
     },
   );
 };

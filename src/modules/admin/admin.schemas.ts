@@ -3,6 +3,7 @@ import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { iso, Label } from '../../shared/wire.js';
 import { AUTH_METHODS, type ClientAccount, TIERS } from '../auth/index.js';
 import type { ClientCredentials } from '../clients/index.js';
+import { LIMIT_MAX, type Limits } from '../limits/index.js';
 
 /** Client names are labels for operators: 1 to 200 characters, not only blanks, no U+0000 (PostgreSQL text cannot hold it). */
 export const NAME_MAX_LENGTH = 200;
@@ -21,6 +22,16 @@ const Timestamp = (description: string) => Type.String({ format: 'date-time', de
 const ApiKey = Type.String({ description: 'The API key (`sdk_…`). Shown only in this response: it is stored as a digest.' });
 const ClientSecret = Type.String({ description: 'The OAuth client secret (`sds_…`). Shown only in this response: it is stored as a digest.' });
 
+/**
+ * An operator's override of one limit: a positive integer, or null for the tier's default. One
+ * schema with a type list (not a union), so that 0 breaks a rule (422) and "10" is a wrong type (400).
+ */
+const Override = (description: string) =>
+  Type.Unsafe<number | null>({ type: ['integer', 'null'], minimum: 1, maximum: LIMIT_MAX, description: `${description} null: the tier's default.` });
+const RateLimitOverride = Override('Per-client override of the per-minute rate (every /v1 call, per UTC minute).');
+const DailyQuotaOverride = Override('Per-client override of the daily quota (data calls, per UTC day).');
+const Cap = (description: string) => Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description: `${description} null: no cap.` });
+
 const clientProperties = {
   client_id: ClientId,
   tenant_id: TenantId,
@@ -28,6 +39,12 @@ const clientProperties = {
   tier: TierSchema,
   auth_method: AuthMethodSchema,
   disabled: Disabled,
+  rate_limit_per_minute: RateLimitOverride,
+  daily_quota: DailyQuotaOverride,
+  effective_limits: Type.Object(
+    { per_minute: Cap('Requests per UTC minute.'), per_day: Cap('Data requests per UTC day.') },
+    { additionalProperties: false, description: "The limits in force: the overrides, else the tier's (TIER_LIMITS)." },
+  ),
   created_at: Timestamp('When the client was onboarded (ISO 8601, UTC).'),
 };
 
@@ -67,8 +84,17 @@ export const NewClientBody = Type.Object(
 export type NewClientBody = Static<typeof NewClientBody>;
 
 export const ClientPatchBody = Type.Object(
-  { auth_method: Type.Optional(AuthMethodSchema), tier: Type.Optional(TierSchema), disabled: Type.Optional(Disabled) },
-  { additionalProperties: false, description: 'At least one of auth_method, tier, disabled. Takes effect on the next request.' },
+  {
+    auth_method: Type.Optional(AuthMethodSchema),
+    tier: Type.Optional(TierSchema),
+    disabled: Type.Optional(Disabled),
+    rate_limit_per_minute: Type.Optional(RateLimitOverride),
+    daily_quota: Type.Optional(DailyQuotaOverride),
+  },
+  {
+    additionalProperties: false,
+    description: 'At least one of auth_method, tier, disabled, rate_limit_per_minute, daily_quota. Takes effect on the next request.',
+  },
 );
 export type ClientPatchBody = Static<typeof ClientPatchBody>;
 
@@ -81,7 +107,7 @@ export const ClientsQuery = Type.Object(pagingProperties(CLIENTS_PAGE_SIZE_MAX),
 // The mapping from accounts to the wire shapes, shared by the admin API and the CLI so both
 // print the same JSON.
 
-export function clientView(account: ClientAccount): ClientView {
+export function clientView(account: ClientAccount, limits: Limits): ClientView {
   return {
     client_id: account.id,
     tenant_id: account.tenantId,
@@ -89,16 +115,19 @@ export function clientView(account: ClientAccount): ClientView {
     tier: account.tier,
     auth_method: account.authMethod,
     disabled: account.disabled,
+    rate_limit_per_minute: account.rateLimitPerMinute,
+    daily_quota: account.dailyQuota,
+    effective_limits: { per_minute: limits.perMinute, per_day: limits.perDay },
     created_at: iso(account.createdAt),
     updated_at: iso(account.updatedAt),
   };
 }
 
-export function createdClientView(account: ClientAccount, credentials: ClientCredentials): CreatedClientView {
-  const { updated_at: _updatedAt, ...client } = clientView(account);
+export function createdClientView(account: ClientAccount, limits: Limits, credentials: ClientCredentials): CreatedClientView {
+  const { updated_at: _updatedAt, ...client } = clientView(account, limits);
   return { ...client, api_key: credentials.apiKey, client_secret: credentials.clientSecret };
 }
 
-export function clientWithCredentialsView(account: ClientAccount, credentials: ClientCredentials): ClientWithCredentialsView {
-  return { ...clientView(account), api_key: credentials.apiKey, client_secret: credentials.clientSecret };
+export function clientWithCredentialsView(account: ClientAccount, limits: Limits, credentials: ClientCredentials): ClientWithCredentialsView {
+  return { ...clientView(account, limits), api_key: credentials.apiKey, client_secret: credentials.clientSecret };
 }

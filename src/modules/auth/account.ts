@@ -28,6 +28,10 @@ export interface ClientAccount {
   disabled: boolean;
   apiKeyDigest: string;
   clientSecretDigest: string;
+  /** An operator's override of the tier's per-minute rate; null: the tier's (modules/limits). */
+  rateLimitPerMinute: number | null;
+  /** An operator's override of the tier's daily quota; null: the tier's. */
+  dailyQuota: number | null;
   createdAt: number;
   updatedAt: number;
 }

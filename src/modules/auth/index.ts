@@ -12,8 +12,15 @@ export {
   TIERS,
 } from './account.js';
 export { adminGuard } from './admin-guard.js';
-export { registerAuthentication } from './auth.plugin.js';
+export { type Admission, registerAuthentication } from './auth.plugin.js';
 export { type Authenticator, createAuthenticator, type Principal } from './authenticator.js';
+export {
+  createCredentialFailures,
+  type CredentialFailures,
+  type FailureLimits,
+  type ThrottleListener,
+  type ThrottleScope,
+} from './credential-failures.js';
 export { digest, digestsEqual, generateCredential, isWellFormedCredential } from './credentials.js';
 export { rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
 export { createKeyring, type Keyring } from './keyring.js';

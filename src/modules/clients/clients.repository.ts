@@ -8,6 +8,9 @@ export interface ClientPatch {
   authMethod?: AuthMethod;
   tier?: Tier;
   disabled?: boolean;
+  /** null: back to the tier's default. */
+  rateLimitPerMinute?: number | null;
+  dailyQuota?: number | null;
   apiKeyDigest?: string;
   clientSecretDigest?: string;
 }
@@ -24,6 +27,8 @@ export function toAccount(row: ClientRow): ClientAccount {
     disabled: Number(row.disabled) === 1,
     apiKeyDigest: row.api_key_digest,
     clientSecretDigest: row.client_secret_digest,
+    rateLimitPerMinute: row.rate_limit_per_minute === null ? null : Number(row.rate_limit_per_minute),
+    dailyQuota: row.daily_quota === null ? null : Number(row.daily_quota),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
@@ -61,6 +66,8 @@ export function patchColumns(patch: ClientPatch, now: number): Partial<ClientsTa
     ...(patch.authMethod !== undefined ? { auth_method: patch.authMethod } : {}),
     ...(patch.tier !== undefined ? { tier: patch.tier } : {}),
     ...(patch.disabled !== undefined ? { disabled: patch.disabled ? 1 : 0 } : {}),
+    ...(patch.rateLimitPerMinute !== undefined ? { rate_limit_per_minute: patch.rateLimitPerMinute } : {}),
+    ...(patch.dailyQuota !== undefined ? { daily_quota: patch.dailyQuota } : {}),
     ...(patch.apiKeyDigest !== undefined ? { api_key_digest: patch.apiKeyDigest } : {}),
     ...(patch.clientSecretDigest !== undefined ? { client_secret_digest: patch.clientSecretDigest } : {}),
     updated_at: now,

@@ -81,8 +81,8 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
       return { accounts, total };
     },
 
-    /** Changes auth_method, tier or disabled; takes effect on every node's next request. */
-    async update(id: string, patch: Pick<ClientPatch, 'authMethod' | 'tier' | 'disabled'>): Promise<ClientAccount> {
+    /** Changes auth_method, tier, disabled or the limit overrides; takes effect on every node's next request. */
+    async update(id: string, patch: Pick<ClientPatch, 'authMethod' | 'tier' | 'disabled' | 'rateLimitPerMinute' | 'dailyQuota'>): Promise<ClientAccount> {
       await requireClient(id);
       await db.transaction().execute(async (trx) => {
         await trx.updateTable('clients').set(patchColumns(patch, clock.now())).where('id', '=', id).execute();

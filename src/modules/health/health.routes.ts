@@ -4,7 +4,6 @@ import { databaseUnavailable } from '../../platform/db/unavailable.js';
 import { serviceUnavailable } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import type { Draining } from '../../platform/lifecycle/draining.js';
-import type { RedisLink } from '../../platform/redis/redis-link.js';
 
 const Status = Type.Object({ status: Type.String({ description: '`ok`: the process is up.' }) });
 
@@ -23,7 +22,7 @@ const Readiness = Type.Object({
 const DRAINING_RETRY_AFTER_S = 1;
 
 /** Liveness and readiness for load balancers and orchestrators. No authentication. */
-export const healthRoutes: ModuleRoutes<{ database: Database; draining: Draining; redis: RedisLink | undefined }> = async (app, { database, draining, redis }) => {
+export const healthRoutes: ModuleRoutes<{ database: Database; draining: Draining; redis: { state(): 'ok' | 'degraded' } | undefined }> = async (app, { database, draining, redis }) => {
   app.get('/healthz', { schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Status } } }, async () => ({ status: 'ok' }));
 
   app.get(

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type Authenticator, type ClientAccount, requireFlowEnabled } from '../auth/index.js';
+import { type Authenticator, type ClientAccount, type CredentialFailures, requireFlowEnabled } from '../auth/index.js';
 import type { TokenService } from '../tokens/index.js';
 import { invalidClient, invalidRequest } from './oauth-errors.js';
 
@@ -75,9 +75,17 @@ function single(value: string | string[] | undefined): string | undefined {
  * an API key the API-key flow (an account's auth_method decides, as everywhere). A refusal is an
  * ApiError with our reason, which the error handler turns into invalid_client or unauthorized_client.
  */
-export async function authenticateClient(auth: ClientAuthentication, deps: { tokens: TokenService; authenticator: Authenticator }): Promise<ClientAccount> {
-  if (auth.method === 'api_key') return deps.authenticator.clientForApiKey(auth.apiKey);
-  const client = await deps.tokens.clientForSecret(auth.clientId, auth.clientSecret);
-  requireFlowEnabled(client, 'oauth');
-  return client;
+export async function authenticateClient(
+  request: FastifyRequest,
+  auth: ClientAuthentication,
+  deps: { tokens: TokenService; authenticator: Authenticator; failures: CredentialFailures },
+): Promise<ClientAccount> {
+  // Under the login-failure limits like the JSON logins: a guessed secret or key costs the same here.
+  const clientId = auth.method === 'api_key' ? undefined : auth.clientId;
+  return deps.failures.guard(request.ip, clientId, async () => {
+    if (auth.method === 'api_key') return deps.authenticator.clientForApiKey(auth.apiKey);
+    const client = await deps.tokens.clientForSecret(auth.clientId, auth.clientSecret);
+    requireFlowEnabled(client, 'oauth');
+    return client;
+  });
 }

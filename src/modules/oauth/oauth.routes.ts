@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ModuleRoutes } from '../../platform/http/types.js';
-import type { Authenticator } from '../auth/index.js';
+import type { Authenticator, CredentialFailures } from '../auth/index.js';
 import type { TokenService } from '../tokens/index.js';
 import { registerFormBodies } from './form-bodies.js';
 import { metadataRoute } from './metadata.route.js';
@@ -11,6 +11,8 @@ import { tokenRoute } from './token.route.js';
 export interface OAuthDeps {
   tokens: TokenService;
   authenticator: Authenticator;
+  /** The login-failure limits, which client authentication here counts against too. */
+  failures: CredentialFailures;
   /** PUBLIC_URL, the issuer identifier; undefined → the origin of each request. */
   publicUrl: string | undefined;
   /** The listen address's origin, for a request whose Host is unusable. */

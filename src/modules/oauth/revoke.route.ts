@@ -54,7 +54,7 @@ export function revokeRoute(app: App, deps: OAuthDeps): void {
     },
     async (request, reply) => {
       const form = request.body;
-      const client = await authenticateClient(clientAuthenticationOf(request, form, { apiKey: true }), deps);
+      const client = await authenticateClient(request, clientAuthenticationOf(request, form, { apiKey: true }), deps);
       const outcome = await deps.tokens.revoke(client, form.token);
       // RFC 7009 §2.1: a token issued to another client is refused, and left as it is.
       if (outcome === 'not_yours') throw new OAuthError('invalid_request', 'this token was not issued to the authenticated client');

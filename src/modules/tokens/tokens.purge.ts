@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BackgroundJob } from '../../platform/background.js';
+import { type BackgroundJob, createPeriodicJob } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { createTokensRepository } from './tokens.repository.js';
@@ -18,19 +18,5 @@ export function purgeExpiredRefreshTokens(db: Kysely<Schema>, clock: Clock): Pro
  * sessions and not every token ever issued. Every node may run it: the DELETE is idempotent.
  */
 export function createPurgeJob(deps: { db: Kysely<Schema>; clock: Clock }): BackgroundJob {
-  let timer: NodeJS.Timeout | undefined;
-  return {
-    name: 'refresh-token purge',
-    start(log) {
-      if (timer) return;
-      timer = setInterval(() => {
-        purgeExpiredRefreshTokens(deps.db, deps.clock).catch((error: unknown) => log.warn({ err: error }, 'refresh-token purge failed'));
-      }, HOUR_MS);
-      timer.unref();
-    },
-    stop() {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-    },
-  };
+  return createPeriodicJob({ name: 'refresh-token purge', everyMs: HOUR_MS, work: () => purgeExpiredRefreshTokens(deps.db, deps.clock) });
 }

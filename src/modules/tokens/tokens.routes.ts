@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { unauthorized } from '../../platform/errors.js';
 import type { App, ModuleRoutes } from '../../platform/http/types.js';
-import type { Authenticator, Flow } from '../auth/index.js';
+import type { Authenticator, CredentialFailures, Flow } from '../auth/index.js';
 import { ClientCredentialsBody, RefreshBody, TokenPair } from './tokens.schemas.js';
 import type { TokenService } from './tokens.service.js';
 
@@ -24,8 +24,16 @@ function challengeOn401(challenge: string) {
   };
 }
 
-/** The two logins and the two refreshes (docs/api.md#authentication-endpoints); each answers a token pair. */
-export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: Authenticator }> = async (app, { tokens, authenticator }) => {
+/**
+ * The two logins and the two refreshes (docs/api.md#authentication-endpoints); each answers a
+ * token pair. Each runs under
+ * the login-failure limits (per source address, and per client_id from one address): past
+ * them, 429 whatever the credential, so that guessing costs a minute per few attempts.
+ */
+export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: Authenticator; failures: CredentialFailures }> = async (
+  app,
+  { tokens, authenticator, failures },
+) => {
   // Token responses must not be stored by any cache (RFC 6749 §5.1) — errors included, so
   // that no intermediary keeps a response to a request that carried a credential.
   app.addHook('onSend', async (_request, reply) => {
@@ -48,8 +56,7 @@ export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: A
     async (request) => {
       const apiKey = request.headers['x-api-key'];
       if (apiKey === undefined) throw unauthorized('missing_credentials', 'send the API key in the X-API-Key header');
-      const client = await authenticator.clientForApiKey(apiKey);
-      return tokens.loginWithApiKey(client);
+      return failures.guard(request.ip, undefined, async () => tokens.loginWithApiKey(await authenticator.clientForApiKey(apiKey)));
     },
   );
 
@@ -66,14 +73,17 @@ export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: A
         response: { 200: TokenPair },
       },
     },
-    async (request) => tokens.loginWithClientCredentials(request.body.client_id, request.body.client_secret),
+    async (request) => {
+      const { client_id, client_secret } = request.body;
+      return failures.guard(request.ip, client_id, () => tokens.loginWithClientCredentials(client_id, client_secret));
+    },
   );
 
-  refreshRoute(app, tokens, '/v1/auth/refresh', 'api_key');
-  refreshRoute(app, tokens, '/v1/oauth/refresh', 'oauth');
+  refreshRoute(app, tokens, failures, '/v1/auth/refresh', 'api_key');
+  refreshRoute(app, tokens, failures, '/v1/oauth/refresh', 'oauth');
 };
 
-function refreshRoute(app: App, tokens: TokenService, url: string, flow: Flow): void {
+function refreshRoute(app: App, tokens: TokenService, failures: CredentialFailures, url: string, flow: Flow): void {
   const login = flow === 'api_key' ? '/v1/auth/login' : '/v1/oauth/login';
   app.post(
     url,
@@ -90,6 +100,6 @@ function refreshRoute(app: App, tokens: TokenService, url: string, flow: Flow): 
         response: { 200: TokenPair },
       },
     },
-    async (request) => tokens.refresh(flow, request.body.refresh_token, request.log),
+    async (request) => failures.guard(request.ip, undefined, () => tokens.refresh(flow, request.body.refresh_token, request.log)),
   );
 }

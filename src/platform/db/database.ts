@@ -1,4 +1,4 @@
-import { type Compilable, Kysely, PostgresDialect, sql } from 'kysely';
+import { type Compilable, Kysely, type LogEvent, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { type ConnectionWaitListener, timeConnectionWaits } from './connection-waits.js';
 import type { Schema } from './schema.js';
@@ -35,6 +35,8 @@ export interface DatabaseOptions {
    * SQLite connection held by a transaction.
    */
   waitMs?: number;
+  /** Told the SQL of every statement executed (tests count them). */
+  onQuery?: (sql: string) => void;
 }
 
 /** Default wait: long enough for a login behind a short import, short of a client's patience. */
@@ -56,16 +58,20 @@ const PROBE_WRITE = 'update change_versions set version = version where 1 = 0';
  */
 export function openDatabase(url: string, options: DatabaseOptions = {}): Database {
   const waitMs = options.waitMs ?? DATABASE_WAIT_MS;
-  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), waitMs);
-  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options.poolSize ?? 10, waitMs);
+  const { onQuery } = options;
+  const log = onQuery && ((event: LogEvent) => (event.level === 'query' ? onQuery(event.query.sql) : undefined));
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), waitMs, log);
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options.poolSize ?? 10, waitMs, log);
   throw new Error('DATABASE_URL must start with "sqlite:" or "postgres://"');
 }
 
-function openSqlite(path: string, waitMs: number): Database {
+type QueryLog = ((event: LogEvent) => void) | undefined;
+
+function openSqlite(path: string, waitMs: number, log: QueryLog): Database {
   const file = new SqliteFile(path, waitMs);
   const waits = connectionWaits();
   // The dialect's gate serves its one connection; the wait for it is db_pool_wait_seconds.
-  const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new SqliteDialect(file), waits.report) });
+  const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new SqliteDialect(file), waits.report), ...(log ? { log } : {}) });
   // An in-memory database exists only on its one connection: its reads stay there.
   const reader = path === ':memory:' ? undefined : new SqliteReader(path);
   return {
@@ -90,13 +96,13 @@ async function readIdsThrough(db: Kysely<Schema>, query: Compilable): Promise<Fl
   return Float64Array.from(rows, (row) => Number(Object.values(row)[0]));
 }
 
-function openPostgres(connectionString: string, max: number, waitMs: number): Database {
+function openPostgres(connectionString: string, max: number, waitMs: number, log: QueryLog): Database {
   // A bounded wait for a connection (pool exhausted, server not answering): then 503, not a hang.
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: waitMs });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const waits = connectionWaits();
-  const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new PostgresDialect({ pool }), waits.report) });
+  const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new PostgresDialect({ pool }), waits.report), ...(log ? { log } : {}) });
   return {
     db,
     dialect: 'postgres',

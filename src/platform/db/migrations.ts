@@ -169,6 +169,24 @@ const migrations: Record<string, Migration> = {
       await db.schema.alterTable('change_versions').addColumn('changed_at', 'bigint').execute();
     },
   },
+  '0010_usage': {
+    async up(db: Kysely<unknown>) {
+      // One column per ALTER: SQLite adds one at a time. NULL: the tier's default applies.
+      await db.schema.alterTable('clients').addColumn('rate_limit_per_minute', 'integer').execute();
+      await db.schema.alterTable('clients').addColumn('daily_quota', 'integer').execute();
+      // No foreign key: usage is billing history and outlives the client it counts.
+      await db.schema
+        .createTable('usage_daily')
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('route_group', 'text', (c) => c.notNull())
+        .addColumn('requests', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('usage_daily_pk', ['client_id', 'day', 'route_group'])
+        .execute();
+      // The operators' top list and the retention purge select by day across clients.
+      await db.schema.createIndex('usage_daily_day_idx').on('usage_daily').columns(['day', 'client_id']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

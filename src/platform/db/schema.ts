@@ -20,6 +20,7 @@ export interface Schema {
   odds: OddsTable;
   flows: FlowsTable;
   flow_legs: FlowLegsTable;
+  usage_daily: UsageDailyTable;
 }
 
 export interface TenantsTable {
@@ -40,6 +41,10 @@ export interface ClientsTable {
   api_key_digest: string;
   /** SHA-256 (hex) of the client secret. */
   client_secret_digest: string;
+  /** An operator's override of the tier's per-minute rate; null: the tier's. */
+  rate_limit_per_minute: number | null;
+  /** An operator's override of the tier's daily quota; null: the tier's. */
+  daily_quota: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -169,6 +174,18 @@ export interface FlowLegsTable {
   flow_id: number;
   leg_id: number;
   position: number;
+}
+
+/**
+ * Requests a client was charged for, per UTC day and route group (references, events, odds,
+ * trends, account). Kept for billing: no foreign key, so a client's history outlives it.
+ */
+export interface UsageDailyTable {
+  client_id: string;
+  /** YYYY-MM-DD, UTC. */
+  day: string;
+  route_group: string;
+  requests: number;
 }
 
 export type ChangeVersionName = 'clients' | 'data';

@@ -11,6 +11,7 @@ export function finishDocument<T extends object>(document: T): T {
   Object.assign(objectAt(components, 'responses'), componentResponses());
   Object.assign(objectAt(components, 'headers'), {
     RequestId: { description: 'The id of this request (echoed when the caller sent a plain X-Request-Id).', schema: { type: 'string' } },
+    ...RATE_LIMIT_HEADERS,
   });
   const schemas = objectAt(components, 'schemas');
   for (const [path, item] of Object.entries(objectAt(document, 'paths'))) {
@@ -21,6 +22,7 @@ export function finishDocument<T extends object>(document: T): T {
       optionalDefaults(operation);
       addErrorResponses(path, method, operation, schemas);
       addEntityTags(method, operation);
+      addRateLimitHeaders(path, operation);
     }
   }
   return document;
@@ -89,6 +91,44 @@ function addEntityTags(method: string, operation: Record<string, unknown>): void
   ];
 }
 
+/**
+ * The rate-limit fields of draft-ietf-httpapi-ratelimit-headers-10 and the conventional
+ * X-RateLimit-* trio, on every answer to a client call (decision 0091). A window without a cap
+ * is left out of the policy; without any cap the fields are absent.
+ */
+const RATE_LIMIT_HEADERS = {
+  RateLimitPolicy: {
+    description:
+      'The limits of this client for this operation (structured-field list): `"minute";q=600;w=60, "day";q=200000;w=86400`. ' +
+      'Fixed windows: the UTC minute and the UTC day. /v1/account/* lists the minute only: it never counts against the daily quota.',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description: 'The window closest to running out: `"minute";r=599;t=42` (r: requests remaining, t: seconds until it resets).',
+    schema: { type: 'string' },
+  },
+  XRateLimitLimit: { description: 'Requests allowed per UTC minute.', schema: { type: 'integer', minimum: 1 } },
+  XRateLimitRemaining: { description: 'Requests left in this UTC minute (the first answer of a minute shows the limit − 1).', schema: { type: 'integer', minimum: 0 } },
+  XRateLimitReset: { description: 'Seconds until this UTC minute ends.', schema: { type: 'integer', minimum: 1, maximum: 60 } },
+};
+
+const RATE_LIMIT_REFS = {
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+  'X-RateLimit-Limit': { $ref: '#/components/headers/XRateLimitLimit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/XRateLimitRemaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/XRateLimitReset' },
+};
+
+/** A client call is a /v1 operation that takes an access token (the logins and refreshes do not). */
+function addRateLimitHeaders(path: string, operation: Record<string, unknown>): void {
+  const bearer = Array.isArray(operation.security) && operation.security.some((s) => isRecord(s) && 'BearerAuth' in s);
+  if (!path.startsWith('/v1/') || !bearer) return;
+  for (const [status, response] of Object.entries(objectAt(operation, 'responses'))) {
+    if (/^[23]\d\d$/.test(status) && isRecord(response)) Object.assign(objectAt(response, 'headers'), RATE_LIMIT_REFS);
+  }
+}
+
 function isPage(response: Record<string, unknown>): boolean {
   const media = isRecord(response.content) ? response.content['application/json'] : undefined;
   const schema = isRecord(media) ? media.schema : undefined;
@@ -132,8 +172,13 @@ const RESPONSES: Record<ErrorCode, ErrorResponse> = {
   VALIDATION_ERROR: { name: 'ValidationError', description: 'A field breaks a rule (e.g. page 0, page_size over the maximum, a missing field); `details` names each field.' },
   RATE_LIMIT_EXCEEDED: {
     name: 'RateLimitExceeded',
-    description: 'Too many requests; wait as long as Retry-After says.',
-    headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } } },
+    description:
+      "Too many requests: the client's per-minute rate or daily quota is used up (the message names the window and the tier), " +
+      'or too many failed logins from this address. Wait as long as Retry-After says; the request was not charged.',
+    headers: {
+      'Retry-After': { description: 'Whole seconds to wait before retrying.', schema: { type: 'integer', minimum: 0 } },
+      ...RATE_LIMIT_REFS,
+    },
   },
   HEADERS_TOO_LARGE: {
     name: 'HeadersTooLarge',

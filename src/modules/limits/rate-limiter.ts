@@ -1,0 +1,169 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../platform/clock.js';
+import { type CounterStore, secondsUntilReset, type Taken, windowEnd } from '../../platform/counters/counter-store.js';
+import { ApiError } from '../../platform/errors.js';
+import type { ClientAccount, Tier } from '../auth/index.js';
+import { createPlans, DAY_MS, type LimitPlan, MINUTE_MS, type PlannedWindow, type WindowName } from './limit-plan.js';
+import type { LimitPolicy, Limits } from './tier-limits.js';
+
+/** Told of every request refused (the metrics: `rate_limit_rejections_total{tier,window}`). */
+export type RejectListener = (tier: Tier, window: WindowName) => void;
+
+/** One window's state as the usage report shows it. */
+export interface WindowState {
+  /** Requests counted in the window; null when the client has no limit at all (nothing is counted). */
+  used: number | null;
+  /** null: no cap on this window. */
+  remaining: number | null;
+  /** When the window ends (epoch ms). */
+  resetsAt: number;
+}
+
+export interface RateLimiter {
+  /**
+   * Charges an authenticated /v1 request before its handler runs, sets the rate-limit headers,
+   * and throws 429 RATE_LIMIT_EXCEEDED when a window is exhausted (that request is not
+   * charged). Returns undefined when it decided synchronously (the in-process store: no
+   * promise on the hot path), else a promise.
+   */
+  admit(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined;
+  /** The account's current minute and day, counting nothing. */
+  current(account: ClientAccount, now: number): Promise<{ minute: WindowState; day: WindowState }>;
+  limitsOf(account: ClientAccount): Limits;
+  onReject(listener: RejectListener): void;
+}
+
+export interface RateLimiterDeps {
+  store: CounterStore;
+  policy: LimitPolicy;
+  clock: Clock;
+  /** Called for every request charged (allowed), e.g. by the usage meter. */
+  charged(clientId: string, route: string | undefined, now: number): void;
+}
+
+const ACCOUNT_ROUTES = '/v1/account/';
+
+export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
+  const { store, clock, charged } = deps;
+  const planOf = createPlans(deps.policy);
+  const rejectListeners: RejectListener[] = [];
+
+  /** Sets the headers of an allowed request, or throws the 429 of a refused one. */
+  function settle(reply: FastifyReply, plan: LimitPlan, account: boolean, taken: Taken, now: number): void {
+    const windows = account ? plan.accountWindows : plan.dataWindows;
+    const policy = account ? plan.accountPolicy : plan.dataPolicy;
+    if (!taken.allowed) throw refusal(plan, windows, policy, taken.counts, now, rejectListeners);
+    if (policy === undefined) return;
+    reply.header('ratelimit-policy', policy);
+    reply.header('ratelimit', serviceLimit(windows, taken.counts, now));
+    const minute = windows[0];
+    if (minute !== undefined && plan.minuteLimit !== undefined) {
+      reply.header('x-ratelimit-limit', plan.minuteLimit);
+      reply.header('x-ratelimit-remaining', String(remainingOf(minute, taken.counts[0])));
+      reply.header('x-ratelimit-reset', String(secondsUntilReset(now, minute.windowMs)));
+    }
+  }
+
+  return {
+    admit(request, reply) {
+      const client = request.principal.client;
+      const plan = planOf(client);
+      const route = request.routeOptions.url;
+      const account = route !== undefined && route.startsWith(ACCOUNT_ROUTES);
+      const counters = account ? plan.account : plan.data;
+      const now = clock.now();
+      if (counters.length === 0) {
+        charged(client.id, route, now);
+        return undefined;
+      }
+      const taken = store.take(counters, now);
+      if (taken instanceof Promise) {
+        return taken.then((result) => {
+          settle(reply, plan, account, result, now);
+          charged(client.id, route, now);
+        });
+      }
+      settle(reply, plan, account, taken, now);
+      charged(client.id, route, now);
+      return undefined;
+    },
+
+    async current(account, now) {
+      const plan = planOf(account);
+      const counts = plan.data.length === 0 ? [] : await store.read(plan.data, now);
+      const state = (index: number, windowMs: number): WindowState => {
+        const used = counts[index] ?? null;
+        const planned = plan.dataWindows[index];
+        return { used, remaining: planned === undefined || used === null ? null : remainingOf(planned, used), resetsAt: windowEnd(now, windowMs) };
+      };
+      return { minute: state(0, MINUTE_MS), day: state(1, DAY_MS) };
+    },
+
+    limitsOf: (account) => planOf(account).limits,
+
+    onReject(listener) {
+      rejectListeners.push(listener);
+    },
+  };
+}
+
+function remainingOf(window: PlannedWindow, count: number | undefined): number {
+  return Math.max(0, window.limit - (count ?? 0));
+}
+
+/**
+ * The RateLimit field: the window closest to running out (fewest remaining; on a tie the one
+ * that resets later, since waiting for the other would not help), e.g. `"minute";r=59;t=42`.
+ */
+function serviceLimit(windows: ReadonlyArray<PlannedWindow | undefined>, counts: readonly number[], now: number): string {
+  let chosen: PlannedWindow | undefined;
+  let chosenRemaining = Infinity;
+  for (let i = 0; i < windows.length; i += 1) {
+    const w = windows[i];
+    if (w === undefined) continue;
+    const remaining = remainingOf(w, counts[i]);
+    if (remaining < chosenRemaining || (remaining === chosenRemaining && chosen !== undefined && w.windowMs > chosen.windowMs)) {
+      chosen = w;
+      chosenRemaining = remaining;
+    }
+  }
+  if (chosen === undefined) return '';
+  return `"${chosen.name}";r=${chosenRemaining};t=${secondsUntilReset(now, chosen.windowMs)}`;
+}
+
+/** The 429 of a refused request: the exhausted window (the later one if both), in every header and the message. */
+function refusal(
+  plan: LimitPlan,
+  windows: ReadonlyArray<PlannedWindow | undefined>,
+  policy: string | undefined,
+  counts: readonly number[],
+  now: number,
+  listeners: readonly RejectListener[],
+): ApiError {
+  let exhausted: PlannedWindow | undefined;
+  windows.forEach((w, i) => {
+    if (w !== undefined && (counts[i] ?? 0) >= w.limit && (exhausted === undefined || w.windowMs > exhausted.windowMs)) exhausted = w;
+  });
+  // A store refuses only at a limit, so some window is exhausted; the minute is the safe guess.
+  const window = exhausted ?? windows.find((w) => w !== undefined);
+  if (window === undefined || policy === undefined) return new ApiError('RATE_LIMIT_EXCEEDED', 'rate limit exceeded', { headers: { 'retry-after': '1' } });
+  for (const listener of listeners) listener(plan.tier, window.name);
+  const retryAfter = String(secondsUntilReset(now, window.windowMs));
+  const headers: Record<string, string> = {
+    'retry-after': retryAfter,
+    'ratelimit-policy': policy,
+    ratelimit: `"${window.name}";r=0;t=${retryAfter}`,
+  };
+  const minute = windows[0];
+  if (minute !== undefined && plan.minuteLimit !== undefined) {
+    headers['x-ratelimit-limit'] = plan.minuteLimit;
+    headers['x-ratelimit-remaining'] = String(remainingOf(minute, counts[0]));
+    headers['x-ratelimit-reset'] = String(secondsUntilReset(now, minute.windowMs));
+  }
+  const whose = `the ${plan.tier} tier${window.overridden ? `, with a per-client override` : ''}`;
+  const message =
+    window.name === 'minute'
+      ? `rate limit exceeded: ${window.limit} requests per minute (${whose}); retry in ${retryAfter} s`
+      : `daily quota exceeded: ${window.limit} requests per UTC day (${whose}); it resets at 00:00 UTC, in ${retryAfter} s`;
+  return new ApiError('RATE_LIMIT_EXCEEDED', message, { headers });
+}

@@ -1,0 +1,26 @@
+import { validationError } from '../../platform/errors.js';
+import { DAY_MS, dayOf } from './route-groups.js';
+import { MAX_RANGE_DAYS, type UsageQuery } from './usage.schemas.js';
+
+/** A range of whole UTC days, both ends included, as YYYY-MM-DD. */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/** The query's range: end_date defaults to today, start_date to the 30 days ending there. */
+export function dayRangeOf(query: UsageQuery, now: number): DayRange {
+  const to = query.end_date ?? dayOf(now);
+  const from = query.start_date ?? dayOf(Date.parse(to) - 29 * DAY_MS);
+  const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
+  if (days < 1) throw validationError('end_date', 'minimum', 'end_date must not be before start_date');
+  if (days > MAX_RANGE_DAYS) throw validationError('end_date', 'maximum', `a range covers at most ${MAX_RANGE_DAYS} days`);
+  return { from, to };
+}
+
+/** Every day of a range, oldest first. */
+export function daysOf(range: DayRange): string[] {
+  const days: string[] = [];
+  for (let ms = Date.parse(range.from); ms <= Date.parse(range.to); ms += DAY_MS) days.push(dayOf(ms));
+  return days;
+}

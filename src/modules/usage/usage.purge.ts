@@ -1,0 +1,19 @@
+import { type BackgroundJob, createPeriodicJob } from '../../platform/background.js';
+import type { Clock } from '../../platform/clock.js';
+import { DAY_MS, dayOf } from './route-groups.js';
+import type { UsageRepository } from './usage.repository.js';
+
+const HOUR_MS = 3600 * 1000;
+
+/** Deletes usage rows of days more than `retentionDays` ago; returns how many. */
+export function purgeOldUsage(repository: UsageRepository, clock: Clock, retentionDays: number): Promise<number> {
+  return repository.purgeBefore(dayOf(clock.now() - retentionDays * DAY_MS));
+}
+
+/**
+ * The purge as a background job: every hour, so that the table holds USAGE_RETENTION_DAYS of
+ * history and not every day ever served. Every node may run it: the DELETE is idempotent.
+ */
+export function createUsagePurgeJob(deps: { repository: UsageRepository; clock: Clock; retentionDays: number }): BackgroundJob {
+  return createPeriodicJob({ name: 'usage purge', everyMs: HOUR_MS, work: () => purgeOldUsage(deps.repository, deps.clock, deps.retentionDays) });
+}

@@ -1,0 +1,85 @@
+import { type Static, Type } from 'typebox';
+import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { TIERS } from '../auth/index.js';
+
+/** The longest range one usage request covers, in days (USAGE_RETENTION_DAYS defaults to 400 too). */
+export const MAX_RANGE_DAYS = 400;
+export const TOP_PAGE_SIZE_MAX = 100;
+
+const Count = (description: string) => Type.Integer({ minimum: 0, description });
+const Limit = (description: string) => Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description });
+const Day = (description: string) => Type.String({ format: 'date', description });
+
+const dateProperties = {
+  start_date: Type.Optional(Day('First day, YYYY-MM-DD (UTC). Default: 29 days before end_date.')),
+  end_date: Type.Optional(Day(`Last day, YYYY-MM-DD (UTC), at most ${MAX_RANGE_DAYS} days after start_date. Default: today.`)),
+};
+
+export const UsageQuery = Type.Object(dateProperties, { additionalProperties: false });
+export type UsageQuery = Static<typeof UsageQuery>;
+
+export const TopClientsQuery = Type.Object({ ...dateProperties, ...pagingProperties(TOP_PAGE_SIZE_MAX) }, { additionalProperties: false });
+
+const WindowState = (window: string) =>
+  Type.Object(
+    {
+      used: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+        description: `Requests counted in the current ${window}; null when the client has no limit at all (nothing is counted).`,
+      }),
+      remaining: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Requests left in it; null: no cap.' }),
+      resets_at: Type.String({ format: 'date-time', description: `When the current ${window} ends (UTC).` }),
+    },
+    { additionalProperties: false },
+  );
+
+const ByGroup = Type.Object(
+  {
+    references: Count('/v1/references/*'),
+    events: Count('/v1/events/*'),
+    odds: Count('/v1/odds/*'),
+    trends: Count('/v1/trends/*'),
+    account: Count('/v1/account/* (never counted against the daily quota)'),
+  },
+  { additionalProperties: false },
+);
+
+/** A client's usage: its limits, where it stands now, and its charged requests per day. */
+export const Usage = Type.Object(
+  {
+    tier: Type.Enum(TIERS, { description: 'Account tier.' }),
+    limits: Type.Object(
+      {
+        per_minute: Limit('Requests per UTC minute (every /v1 call); null: no cap.'),
+        per_day: Limit('Requests per UTC day (data calls; /v1/account/* is not counted); null: no cap.'),
+      },
+      { additionalProperties: false, description: "The limits in force: an operator's override, else the tier's." },
+    ),
+    current: Type.Object(
+      { minute: WindowState('UTC minute'), day: WindowState('UTC day (data calls only)') },
+      { additionalProperties: false, description: 'The windows now, counted by every node.' },
+    ),
+    days: Type.Array(
+      Type.Object(
+        { date: Day('The UTC day.'), requests: Count('Requests charged that day, every group.'), by_group: ByGroup },
+        { additionalProperties: false },
+      ),
+      { description: 'Every day of the range, oldest first; days without requests show 0.' },
+    ),
+  },
+  { title: 'Usage', additionalProperties: false },
+);
+export type Usage = Static<typeof Usage>;
+
+const TopClient = Type.Object(
+  {
+    client_id: Type.String({ format: 'uuid', description: 'Client identifier.' }),
+    name: Type.Union([Type.String(), Type.Null()], { description: 'Its name; null if the account no longer exists.' }),
+    tier: Type.Union([Type.String(), Type.Null()], { description: 'Its tier now; null if the account no longer exists.' }),
+    requests: Count('Requests charged in the range.'),
+  },
+  { additionalProperties: false },
+);
+export const TopClientsPage = PageOf(TopClient, 'TopClientsPage');
+export type TopClient = Static<typeof TopClient>;
+
+export const ClientParams = Type.Object({ client_id: Type.String({ description: 'Client identifier (UUID).' }) });

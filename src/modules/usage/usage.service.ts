@@ -1,0 +1,61 @@
+import type { Clock } from '../../platform/clock.js';
+import { type Page, pageOf, type Paging } from '../../platform/pagination.js';
+import { iso } from '../../shared/wire.js';
+import type { ClientAccount } from '../auth/index.js';
+import type { RateLimiter, WindowState } from '../limits/index.js';
+import { type DayRange, daysOf } from './date-range.js';
+import { ROUTE_GROUPS } from './route-groups.js';
+import type { UsageMeter } from './usage-meter.js';
+import type { UsageRepository } from './usage.repository.js';
+import type { TopClient, Usage } from './usage.schemas.js';
+
+/** Usage as a client (GET /v1/account/usage) and an operator (admin API, CLI) see it. */
+export function createUsageService(deps: { repository: UsageRepository; meter: UsageMeter; limiter: RateLimiter; clock: Clock }) {
+  const { repository, meter, limiter, clock } = deps;
+  const GROUP_INDEX = new Map<string, number>(ROUTE_GROUPS.map((group, i) => [group, i]));
+
+  /** Stored counts plus this node's counts not yet written: exact on one node, behind by at most a flush elsewhere. */
+  async function countsByDay(clientId: string, range: DayRange): Promise<Map<string, number[]>> {
+    const byDay = new Map<string, number[]>();
+    const add = (day: string, group: number, requests: number) => {
+      if (day < range.from || day > range.to || group < 0) return;
+      const counts = byDay.get(day) ?? ROUTE_GROUPS.map(() => 0);
+      counts[group] = (counts[group] ?? 0) + requests;
+      byDay.set(day, counts);
+    };
+    const stored = await repository.ofClient(clientId, range.from, range.to);
+    for (const row of [...stored, ...meter.pending(clientId)]) add(row.day, GROUP_INDEX.get(row.group) ?? -1, row.requests);
+    return byDay;
+  }
+
+  const window = (state: WindowState) => ({ used: state.used, remaining: state.remaining, resets_at: iso(state.resetsAt) });
+
+  return {
+    async report(account: ClientAccount, range: DayRange): Promise<Usage> {
+      const [current, byDay] = await Promise.all([limiter.current(account, clock.now()), countsByDay(account.id, range)]);
+      const limits = limiter.limitsOf(account);
+      return {
+        tier: account.tier,
+        limits: { per_minute: limits.perMinute, per_day: limits.perDay },
+        current: { minute: window(current.minute), day: window(current.day) },
+        days: daysOf(range).map((date) => {
+          const counts = byDay.get(date) ?? ROUTE_GROUPS.map(() => 0);
+          const [references = 0, events = 0, odds = 0, trends = 0, accountRequests = 0] = counts;
+          return { date, requests: counts.reduce((a, b) => a + b, 0), by_group: { references, events, odds, trends, account: accountRequests } };
+        }),
+      };
+    },
+
+    /** Clients by requests in the range, most first: the stored counts (every node writes every USAGE_FLUSH_MS). */
+    async top(range: DayRange, paging: Paging): Promise<Page<TopClient>> {
+      const { rows, total } = await repository.top(range.from, range.to, (paging.page - 1) * paging.page_size, paging.page_size);
+      return pageOf(
+        rows.map((r) => ({ client_id: r.clientId, name: r.name, tier: r.tier, requests: r.requests })),
+        total,
+        paging,
+      );
+    },
+  };
+}
+
+export type UsageService = ReturnType<typeof createUsageService>;

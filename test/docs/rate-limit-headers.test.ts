@@ -1,0 +1,42 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGroupOf } from '../../src/modules/usage/index.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+
+type Json = Record<string, unknown>;
+const obj = (value: unknown): Json => (typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {});
+const HEADERS = ['RateLimit-Policy', 'RateLimit', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+describe('the document describes the rate-limit fields', () => {
+  let t: TestApp;
+  let doc: Json;
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect: 'sqlite' });
+    doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+  });
+  afterAll(async () => t.close());
+
+  const operations = () =>
+    Object.entries(obj(doc.paths)).flatMap(([path, item]) => Object.entries(obj(item)).map(([method, op]) => ({ path, method, op: obj(op) })));
+  const bearer = (op: Json) => Array.isArray(op.security) && op.security.some((s) => 'BearerAuth' in obj(s));
+
+  it('on every answer of a client call, and on no login or refresh', () => {
+    const calls = operations().filter(({ path, op }) => path.startsWith('/v1/') && bearer(op));
+    expect(calls.length).toBeGreaterThan(10);
+    for (const { path, method, op } of calls) {
+      for (const [status, response] of Object.entries(obj(op.responses))) {
+        if (/^[23]/.test(status)) expect(Object.keys(obj(obj(response).headers)), `${method} ${path} ${status}`).toEqual(expect.arrayContaining(HEADERS));
+      }
+    }
+    const login = obj(obj(obj(obj(obj(doc.paths)['/v1/auth/login']).post).responses)['200']);
+    expect(Object.keys(obj(login.headers))).not.toContain('RateLimit');
+    const rateLimited = obj(obj(obj(doc.components).responses).RateLimitExceeded);
+    expect(Object.keys(obj(rateLimited.headers))).toEqual(expect.arrayContaining(['Retry-After', ...HEADERS]));
+  });
+
+  it('every client call belongs to a usage group', () => {
+    const groupOf = createGroupOf();
+    const fastifyPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
+    const outside = operations().filter(({ path, op }) => path.startsWith('/v1/') && bearer(op) && groupOf(fastifyPath(path)) < 0);
+    expect(outside.map(({ method, path }) => `${method} ${path}`)).toEqual([]);
+  });
+});

@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { expectError } from '../helpers/responses.js';
+import { limitHeaders, TEN_PAST_NOON } from './limits-helpers.js';
+
+const ATTACKER = '203.0.113.7';
+const OFFICE = '198.51.100.9';
+const WRONG_SECRET = (secret: string) => `${secret.slice(0, 10)}${secret.slice(10, 11) === 'A' ? 'B' : 'A'}${secret.slice(11)}`;
+
+function oauthLogin(t: TestApp, from: string, clientId: string, clientSecret: string): Promise<LightMyRequestResponse> {
+  return t.app.inject({ method: 'POST', url: '/v1/oauth/login', headers: { 'x-forwarded-for': from }, payload: { client_id: clientId, client_secret: clientSecret } });
+}
+
+function apiKeyCall(t: TestApp, from: string, apiKey: string, url = '/v1/references/sports', method: 'GET' | 'POST' = 'GET') {
+  return t.app.inject({ method, url, headers: { 'x-forwarded-for': from, 'x-api-key': apiKey } });
+}
+
+describe.each(DIALECTS)('brute force stopped (%s)', (dialect) => {
+  let t: TestApp;
+  let client: OnboardedClient;
+  beforeAll(async () => {
+    // The test's requests come from 127.0.0.1, the "load balancer" that sets X-Forwarded-For.
+    t = await buildTestApp({ dialect, env: { TRUST_PROXY: '127.0.0.1', LOGIN_FAILURES_PER_MINUTE: '100', LOGIN_FAILURES_PER_CLIENT_PER_MINUTE: '10' } });
+    client = await onboardClient(t, { authMethod: 'both', tier: 'enterprise' });
+  });
+  afterAll(async () => t.close());
+
+  it("200 failed logins for one client_id from one address → 429; that client's correct login from another address still succeeds", async () => {
+    t.clock.set(TEN_PAST_NOON);
+    const statuses: number[] = [];
+    for (let i = 0; i < 200; i += 1) statuses.push((await oauthLogin(t, ATTACKER, client.clientId, WRONG_SECRET(client.clientSecret))).statusCode);
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(new Set(statuses.slice(10))).toEqual(new Set([429]));
+    const refused = await oauthLogin(t, ATTACKER, client.clientId, client.clientSecret);
+    expect(expectError(refused, 429, 'RATE_LIMIT_EXCEEDED').message).toMatch(/too many failed attempts from this address/);
+    expect(limitHeaders(refused).retryAfter).toBe(50);
+
+    expect((await oauthLogin(t, OFFICE, client.clientId, client.clientSecret)).statusCode).toBe(200);
+    // The same address, the next minute: allowed again.
+    t.clock.advance(50_000);
+    expect((await oauthLogin(t, ATTACKER, client.clientId, client.clientSecret)).statusCode).toBe(200);
+  });
+
+  it('per source address, whatever the client_id: past LOGIN_FAILURES_PER_MINUTE every login from it is 429', async () => {
+    t.clock.set(TEN_PAST_NOON + 3_600_000);
+    const from = '203.0.113.8';
+    for (let i = 0; i < 100; i += 1) expect((await oauthLogin(t, from, randomUUID(), client.clientSecret)).statusCode).toBe(401);
+    expectError(await oauthLogin(t, from, randomUUID(), client.clientSecret), 429, 'RATE_LIMIT_EXCEEDED');
+    expectError(await oauthLogin(t, from, client.clientId, client.clientSecret), 429, 'RATE_LIMIT_EXCEEDED');
+    expectError(await t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'x-forwarded-for': from, 'x-api-key': client.apiKey } }), 429, 'RATE_LIMIT_EXCEEDED');
+    expect((await oauthLogin(t, OFFICE, client.clientId, client.clientSecret)).statusCode).toBe(200);
+  });
+
+  it('successful logins are not failures: concurrent correct logins never reach the limit', async () => {
+    t.clock.set(TEN_PAST_NOON + 2 * 3_600_000);
+    const from = '203.0.113.9';
+    const statuses = await Promise.all(Array.from({ length: 40 }, () => oauthLogin(t, from, client.clientId, client.clientSecret).then((r) => r.statusCode)));
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    for (let i = 0; i < 9; i += 1) expect((await oauthLogin(t, from, client.clientId, 'sds_wrong')).statusCode).toBe(401);
+    expect((await oauthLogin(t, from, client.clientId, client.clientSecret)).statusCode).toBe(200);
+  });
+
+  it('a burst of failures gets past the limit by at most the attempts in flight; then every attempt is refused', async () => {
+    t.clock.set(TEN_PAST_NOON + 3 * 3_600_000);
+    const burst = await Promise.all(Array.from({ length: 50 }, () => oauthLogin(t, '203.0.113.10', client.clientId, 'sds_wrong').then((r) => r.statusCode)));
+    expect(burst.filter((s) => s === 401).length).toBeGreaterThanOrEqual(10);
+    expect(burst.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    for (let i = 0; i < 5; i += 1) expectError(await oauthLogin(t, '203.0.113.10', client.clientId, client.clientSecret), 429, 'RATE_LIMIT_EXCEEDED');
+  });
+
+  it('failed API-key logins and refreshes count per address', async () => {
+    t.clock.set(TEN_PAST_NOON + 4 * 3_600_000);
+    const from = '203.0.113.11';
+    for (let i = 0; i < 50; i += 1) {
+      expect((await t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'x-forwarded-for': from, 'x-api-key': 'sdk_nope' } })).statusCode).toBe(401);
+      expect((await t.app.inject({ method: 'POST', url: '/v1/auth/refresh', headers: { 'x-forwarded-for': from }, payload: { refresh_token: 'sdr_nope' } })).statusCode).toBe(401);
+    }
+    expectError(await t.app.inject({ method: 'POST', url: '/v1/oauth/refresh', headers: { 'x-forwarded-for': from }, payload: { refresh_token: 'sdr_nope' } }), 429, 'RATE_LIMIT_EXCEEDED');
+  });
+
+  it('refused X-API-Keys on data calls: past the limit the address gets 429 for every key, Bearer calls and other addresses go on', async () => {
+    t.clock.set(TEN_PAST_NOON + 5 * 3_600_000);
+    const from = '203.0.113.12';
+    const login = await t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': client.apiKey } });
+    const bearer = `Bearer ${login.json<{ access_token: string }>().access_token}`;
+    for (let i = 0; i < 100; i += 1) expect((await apiKeyCall(t, from, `sdk_guess${i}`)).statusCode).toBe(401);
+    expectError(await apiKeyCall(t, from, 'sdk_guess'), 429, 'RATE_LIMIT_EXCEEDED');
+    // A right guess cannot be told from a wrong one.
+    expectError(await apiKeyCall(t, from, client.apiKey), 429, 'RATE_LIMIT_EXCEEDED');
+    expect((await t.app.inject({ method: 'GET', url: '/v1/references/sports', headers: { 'x-forwarded-for': from, authorization: bearer } })).statusCode).toBe(200);
+    expect((await apiKeyCall(t, OFFICE, client.apiKey)).statusCode).toBe(200);
+    t.clock.advance(60_000);
+    expect((await apiKeyCall(t, from, client.apiKey)).statusCode).toBe(200);
+  });
+});
+
+describe('the source address without TRUST_PROXY', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect: 'sqlite', env: { LOGIN_FAILURES_PER_CLIENT_PER_MINUTE: '5' } });
+  });
+  afterAll(async () => t.close());
+
+  it('is the peer: an X-Forwarded-For a client writes itself changes nothing', async () => {
+    const client = await onboardClient(t, { authMethod: 'both' });
+    for (let i = 0; i < 5; i += 1) expect((await oauthLogin(t, `192.0.2.${i}`, client.clientId, 'sds_wrong')).statusCode).toBe(401);
+    expect((await oauthLogin(t, '192.0.2.99', client.clientId, client.clientSecret)).statusCode).toBe(429);
+  });
+
+  it('two real loopback addresses on a listening server: the flooded one is refused, the other logs in', async () => {
+    const client = await onboardClient(t, { authMethod: 'both' });
+    await t.app.listen({ host: '0.0.0.0', port: 0 });
+    const address = t.app.server.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const login = (localAddress: string, secret: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({ client_id: client.clientId, client_secret: secret });
+        const req = httpRequest({ host: '127.0.0.1', port, localAddress, method: 'POST', path: '/v1/oauth/login', headers: { 'content-type': 'application/json' }, agent: false }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        });
+        req.on('error', reject);
+        req.end(body);
+      });
+    const flood: number[] = [];
+    for (let i = 0; i < 200; i += 1) flood.push(await login('127.0.0.2', 'sds_wrong'));
+    expect(flood.slice(0, 5)).toEqual(Array(5).fill(401));
+    expect(new Set(flood.slice(5))).toEqual(new Set([429]));
+    expect(await login('127.0.0.2', client.clientSecret)).toBe(429);
+    expect(await login('127.0.0.1', client.clientSecret)).toBe(200);
+  });
+});

@@ -1,0 +1,63 @@
+import autocannon from 'autocannon';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StoreState } from '../../src/platform/counters/counter-store.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { onboardClient } from '../helpers/clients.js';
+import { type RedisServer, startRedis } from '../helpers/redis-server.js';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('Redis killed mid-load', () => {
+  let redis: RedisServer;
+  let t: TestApp;
+  beforeAll(async () => {
+    redis = await startRedis();
+    const high = { per_minute: 1_000_000_000, per_day: 1_000_000_000 };
+    t = await buildTestApp({ dialect: 'sqlite', env: { REDIS_URL: redis.url, TIER_LIMITS: JSON.stringify({ enterprise: high }) } });
+  });
+  afterAll(async () => {
+    await t.close();
+    await redis.stop();
+  });
+
+  it('answers every request (no 5xx), reports the degraded state, and counts in Redis again once it is back', async () => {
+    const states: StoreState[] = [];
+    t.ctx.counters.onStateChange((state) => states.push(state));
+    expect(t.ctx.counters.state()).toBe('ok');
+    const client = await onboardClient(t, { tier: 'enterprise' });
+    const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
+    // The manual clock stands still: every request falls in one minute.
+    const minute = Math.floor(t.clock.now() / 60_000);
+
+    const load = autocannon({ url: `${address}/v1/references/sports`, connections: 20, duration: 7, headers: { 'x-api-key': client.apiKey } });
+    await sleep(1500);
+    await redis.stop();
+    await sleep(2500);
+    expect(t.ctx.counters.state()).toBe('degraded');
+    await redis.start();
+    const result = await load;
+
+    expect(result.errors).toBe(0);
+    expect(result.non2xx).toBe(0);
+    expect(result['2xx']).toBeGreaterThan(100);
+    expect(states).toEqual(['degraded', 'ok']);
+    const warnings = t.logs().split('\n').filter((line) => line.includes('Redis is unreachable'));
+    expect(warnings).toHaveLength(1);
+    expect(t.logs()).toMatch(/Redis is reachable again/);
+
+    // The restarted Redis (no persistence) started empty: what it holds now was counted after it came back.
+    const direct = new Redis(redis.url);
+    const inRedis = async () => Number(await direct.get(`sportsdata:rl:m:${client.clientId}:${minute}`));
+    try {
+      const counted = await inRedis();
+      expect(counted).toBeGreaterThan(0);
+      // More requests than one lease holds: Redis counts on.
+      const more = await autocannon({ url: `${address}/v1/references/sports`, connections: 10, amount: 1500, headers: { 'x-api-key': client.apiKey } });
+      expect(more.non2xx).toBe(0);
+      expect(await inRedis()).toBeGreaterThan(counted);
+    } finally {
+      direct.disconnect();
+    }
+  }, 60_000);
+});

@@ -1,0 +1,94 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import autocannon from 'autocannon';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createContext } from '../../src/context.js';
+import { openDatabase } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrations.js';
+import { DIALECTS, freshDatabaseUrl, TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/app.js';
+import { type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
+
+const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' };
+
+describe.each(DIALECTS)('no request waits on a write for its count (%s)', (dialect) => {
+  it('under 50 concurrent connections not one statement writes; the counts reach the database in the next flush', async () => {
+    const { url, drop } = await freshDatabaseUrl(dialect);
+    const statements: string[] = [];
+    const database = openDatabase(url, { poolSize: 20, onQuery: (sql) => void statements.push(sql) });
+    await migrateToLatest(database.db);
+    const config = loadConfig({ DATABASE_URL: url, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn', USAGE_FLUSH_MS: '600000', DATA_DIR: '/nonexistent-test-data-dir' });
+    const ctx = createContext({ config, database });
+    const app = await buildApp(ctx, { logStream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+    await ctx.background.start(app.log);
+    try {
+      const { account, credentials } = await ctx.clients.create({ name: 'Load', tier: 'enterprise', authMethod: 'api_key' });
+      const address = await app.listen({ host: '127.0.0.1', port: 0 });
+      // Warm the caches the requests go through (the account, the page).
+      expect((await fetch(`${address}/v1/references/sports`, { headers: { 'x-api-key': credentials.apiKey } })).status).toBe(200);
+      statements.length = 0;
+
+      const result = await autocannon({ url: `${address}/v1/references/sports`, connections: 50, amount: 2000, headers: { 'x-api-key': credentials.apiKey } });
+      expect(result.non2xx).toBe(0);
+      expect(result.errors).toBe(0);
+      const during = [...statements];
+      // The only statements meanwhile are the change feed's polls: reads, once a second.
+      expect(during.filter((s) => !/^select "name", "version" from "change_versions"/.test(s))).toEqual([]);
+
+      await ctx.meter.flush();
+      const writes = statements.slice(during.length).filter((s) => /^insert into "usage_daily"/.test(s));
+      expect(writes).toHaveLength(1);
+      const rows = await database.db.selectFrom('usage_daily').select('requests').where('client_id', '=', account.id).execute();
+      expect(rows.map((r) => Number(r.requests))).toEqual([2001]);
+    } finally {
+      await app.close();
+      await ctx.background.stop();
+      await database.close();
+      await drop();
+    }
+  }, 60_000);
+});
+
+describe('usage survives a restart', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-usage-'));
+  const nodes: NodeProcess[] = [];
+  afterAll(async () => {
+    for (const node of nodes) await node.stop(2000);
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+  const start = async (env: Record<string, string>) => {
+    const node = await startNode({ env });
+    nodes.push(node);
+    await node.waitUntilReady(60_000);
+    return node;
+  };
+  const requestsToday = async (node: NodeProcess, clientId: string) => {
+    const res = await fetch(`${node.url}/admin/v1/clients/${clientId}/usage`, { headers: admin });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { days: Array<{ requests: number }> }).days.at(-1)?.requests;
+  };
+
+  it('a process killed outright loses at most the last flush interval; one stopped gracefully loses nothing', async () => {
+    const env = nodeEnv(dataDir, { USAGE_FLUSH_MS: '200' });
+    const first = await start(env);
+    const created = await fetch(`${first.url}/admin/v1/clients`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Acme', tier: 'pro', auth_method: 'api_key' }) });
+    const { client_id, api_key } = (await created.json()) as { client_id: string; api_key: string };
+    for (let i = 0; i < 30; i += 1) expect((await fetch(`${first.url}/v1/references/sports`, { headers: { 'x-api-key': api_key } })).status).toBe(200);
+    // Past the flush interval, then no chance to flush on the way out.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    first.child.kill('SIGKILL');
+    await first.exited;
+
+    // A long interval: only the graceful stop writes these.
+    const second = await start({ ...env, USAGE_FLUSH_MS: '600000' });
+    expect(await requestsToday(second, client_id)).toBe(30);
+    for (let i = 0; i < 12; i += 1) expect((await fetch(`${second.url}/v1/references/sports`, { headers: { 'x-api-key': api_key } })).status).toBe(200);
+    expect((await second.stop()).code).toBe(0);
+
+    const third = await start(env);
+    expect(await requestsToday(third, client_id)).toBe(42);
+  }, 120_000);
+});
