@@ -35,6 +35,10 @@ describe('Redis killed mid-load', () => {
     await redis.stop();
     await sleep(2500);
     expect(t.ctx.counters.state()).toBe('degraded');
+    // A load balancer must not drain the node: ready, and saying what is degraded.
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toMatchObject({ status: 'ready', redis: 'degraded' });
     await redis.start();
     const result = await load;
 
@@ -42,7 +46,7 @@ describe('Redis killed mid-load', () => {
     expect(result.non2xx).toBe(0);
     expect(result['2xx']).toBeGreaterThan(100);
     expect(states).toEqual(['degraded', 'ok']);
-    const warnings = t.logs().split('\n').filter((line) => line.includes('Redis is unreachable'));
+    const warnings = t.logs().split('\n').filter((line) => line.includes('Redis is unreachable: rate limits'));
     expect(warnings).toHaveLength(1);
     expect(t.logs()).toMatch(/Redis is reachable again/);
 

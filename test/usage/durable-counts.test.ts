@@ -36,7 +36,7 @@ describe.each(DIALECTS)('no request waits on a write for its count (%s)', (diale
       expect(result.errors).toBe(0);
       const during = [...statements];
       // The only statements meanwhile are the change feed's polls: reads, once a second.
-      expect(during.filter((s) => !/^select "name", "version" from "change_versions"/.test(s))).toEqual([]);
+      expect(during.filter((s) => !/^select "name", "version", .* from "change_versions"/.test(s))).toEqual([]);
 
       await ctx.meter.flush();
       const writes = statements.slice(during.length).filter((s) => /^insert into "usage_daily"/.test(s));

@@ -29,7 +29,7 @@ const WindowState = (window: string) =>
       remaining: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: 'Requests left in it; null: no cap.' }),
       resets_at: Type.String({ format: 'date-time', description: `When the current ${window} ends (UTC).` }),
     },
-    { additionalProperties: false },
+    { additionalProperties: false, description: `The current ${window}: requests used and left, and when it resets.` },
   );
 
 const ByGroup = Type.Object(
@@ -40,7 +40,7 @@ const ByGroup = Type.Object(
     trends: Count('/v1/trends/*'),
     account: Count('/v1/account/* (never counted against the daily quota)'),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: "That day's requests by route group." },
 );
 
 /** A client's usage: its limits, where it stands now, and its charged requests per day. */

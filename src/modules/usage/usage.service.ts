@@ -46,8 +46,12 @@ export function createUsageService(deps: { repository: UsageRepository; meter: U
       };
     },
 
-    /** Clients by requests in the range, most first: the stored counts (every node writes every USAGE_FLUSH_MS). */
+    /**
+     * Clients by requests in the range, most first: the stored counts (every node writes every
+     * USAGE_FLUSH_MS), this node's written first — an operator's call, rare enough to write for.
+     */
     async top(range: DayRange, paging: Paging): Promise<Page<TopClient>> {
+      await meter.flush();
       const { rows, total } = await repository.top(range.from, range.to, (paging.page - 1) * paging.page_size, paging.page_size);
       return pageOf(
         rows.map((r) => ({ client_id: r.clientId, name: r.name, tier: r.tier, requests: r.requests })),
