@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   AMBIGUOUS_LOOKUP: 409,
+  CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   VALIDATION_ERROR: 422,
@@ -29,6 +30,7 @@ export const UNAUTHORIZED_REASONS = [
   'token_invalid',
   'refresh_token_revoked',
   'client_disabled',
+  'client_deleted',
 ] as const;
 
 export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];
@@ -71,6 +73,11 @@ export function unauthorized(reason: UnauthorizedReason, message: string, header
 
 export function notFound(message: string): ApiError {
   return new ApiError('NOT_FOUND', message);
+}
+
+/** The request conflicts with the account's state; the message says why (e.g. its last API key). */
+export function conflict(message: string): ApiError {
+  return new ApiError('CONFLICT', message);
 }
 
 export function validationError(field: string, rule: string, message: string): ApiError {

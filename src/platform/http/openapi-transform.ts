@@ -126,6 +126,10 @@ const RESPONSES: Record<ErrorCode, ErrorResponse> = {
   },
   REQUEST_TIMEOUT: { name: 'RequestTimeout', description: 'The request was not received in time; the connection is closed.' },
   AMBIGUOUS_LOOKUP: { name: 'AmbiguousLookup', description: 'A key matches several records (e.g. `premier-league`); use the qualified key or the id.' },
+  CONFLICT: {
+    name: 'Conflict',
+    description: "The request conflicts with the account's state, e.g. deleting its last API key while auth_method enables API keys, an 11th active key, or a change to a deleted client; the message says why.",
+  },
   PAYLOAD_TOO_LARGE: { name: 'PayloadTooLarge', description: 'The body is larger than the endpoint accepts (1 MiB unless stated).' },
   URI_TOO_LONG: { name: 'UriTooLong', description: 'A path segment is longer than 100 characters.' },
   VALIDATION_ERROR: { name: 'ValidationError', description: 'A field breaks a rule (e.g. page 0, page_size over the maximum, a missing field); `details` names each field.' },
@@ -168,8 +172,9 @@ function componentResponses(): Record<string, object> {
 /**
  * The errors an operation can answer, from what it takes: input → 400/422, a body → 413,
  * the client or admin API → 401, path parameters, id/key lookups and the admin API (absent
- * without ADMIN_TOKEN) → 404, keys → 409 (a key may name several records), path parameters →
- * 414, the client API → 429. Every operation may answer 408 and 431 (the request itself could
+ * without ADMIN_TOKEN) → 404, keys → 409 AMBIGUOUS_LOOKUP (a key may name several records), a
+ * change to an account (its credentials, an admin change to one client) → 409 CONFLICT, path
+ * parameters → 414, the client API → 429. Every operation may answer 408 and 431 (the request itself could
  * not be read), 500, and 503 while its node shuts down. 405 belongs to no operation: it answers
  * the methods a path does not have (components.responses.MethodNotAllowed).
  */
@@ -188,6 +193,7 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   if (client || admin) codes.push('UNAUTHORIZED');
   if (admin || parameters.some((p) => p.in === 'path') || (secured && fields.some((f) => /_(id|ids|key|keys)$/.test(f)))) codes.push('NOT_FOUND');
   if (secured && fields.some((f) => /_keys?$/.test(f))) codes.push('AMBIGUOUS_LOOKUP');
+  if (changesAnAccount(path, method)) codes.push('CONFLICT');
   codes.push('REQUEST_TIMEOUT');
   if (hasBody) codes.push('PAYLOAD_TOO_LARGE');
   if (parameters.some((p) => p.in === 'path')) codes.push('URI_TOO_LONG');
@@ -195,6 +201,15 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   if (client) codes.push('RATE_LIMIT_EXCEEDED');
   codes.push('HEADERS_TOO_LARGE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
   return codes;
+}
+
+/**
+ * A change to one account can conflict with its state: its own credentials (the last one of an
+ * enabled flow, the cap of active ones), or an operator's change to a client that was deleted.
+ */
+function changesAnAccount(path: string, method: string): boolean {
+  if (method === 'get') return false;
+  return path.startsWith('/v1/account/') || path.startsWith('/admin/v1/clients/{client_id}');
 }
 
 /** Top-level property names of a JSON request body (following one $ref into the components). */
