@@ -5,7 +5,15 @@ import { createReadCache, type ReadCache } from './platform/cache/read-cache.js'
 import { type Clock, systemClock } from './platform/clock.js';
 import type { Database } from './platform/db/database.js';
 import { type Authenticator, createAuthenticator, createKeyring, type Keyring } from './modules/auth/index.js';
-import { type ClientDirectory, type ClientsService, createClientDirectory, createClientsService } from './modules/clients/index.js';
+import {
+  type ClientDirectory,
+  type ClientsService,
+  createClientDirectory,
+  createClientsService,
+  createCredentialsService,
+  createCredentialUsage,
+  type CredentialsService,
+} from './modules/clients/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
 
@@ -21,6 +29,8 @@ export interface AppContext {
   readonly changes: ChangeFeed;
   readonly keyring: Keyring;
   readonly clients: ClientsService;
+  /** The API keys and client secrets of each client (self-service, admin API, CLI). */
+  readonly credentials: CredentialsService;
   /** Client accounts by id and API-key digest, cached and current ('clients' counter). */
   readonly directory: ClientDirectory;
   readonly authenticator: Authenticator;
@@ -28,7 +38,8 @@ export interface AppContext {
   readonly readCache: ReadCache;
   readonly keys: KeyResolver;
   /**
-   * The process's background jobs (change-feed polling, refresh-token purge). Started and
+   * The process's background jobs (change-feed polling, refresh-token purge, credentials'
+   * last-use writes). Started and
    * stopped by whoever owns the context and serves with it; building an app starts nothing.
    */
   readonly background: Background;
@@ -47,10 +58,12 @@ export function createContext(deps: { config: Config; database: Database; clock?
     clock,
   });
   const clients = createClientsService({ db, clock, changes });
+  const usage = createCredentialUsage({ db, clock });
+  const credentials = createCredentialsService({ db, clock, changes, usage });
   const directory = createClientDirectory({ db, changes });
-  const authenticator = createAuthenticator({ keyring, accounts: directory });
+  const authenticator = createAuthenticator({ keyring, accounts: directory, clock, used: usage.used });
   const readCache = createReadCache(changes);
   const keys = createKeyResolver({ db, cache: readCache });
-  const background = createBackground([changes, createPurgeJob({ db, clock })]);
-  return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, background };
+  const background = createBackground([changes, createPurgeJob({ db, clock }), usage]);
+  return { config, database, clock, changes, keyring, clients, credentials, directory, authenticator, readCache, keys, background };
 }

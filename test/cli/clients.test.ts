@@ -46,8 +46,8 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
     expect(created).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false });
     const principal = await authenticateApiKey(created.api_key);
     expect(principal.client.id).toBe(created.client_id);
-    const client = await db.ctx.authenticator.clientForApiKey(created.api_key);
-    expect(client.tenantId).toBe(created.tenant_id);
+    const { account } = await db.ctx.authenticator.apiKeyHolder(created.api_key);
+    expect(account.tenantId).toBe(created.tenant_id);
   });
 
   it('create adds to an existing tenant with --tenant-id', async () => {

@@ -3,34 +3,39 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import { approximateSize } from '../../platform/cache/size.js';
 import { createVersionedCache } from '../../platform/cache/versioned-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
-import type { AccountLookup, ClientAccount } from '../auth/index.js';
+import type { AccountLookup, ClientAccount, CredentialHolder } from '../auth/index.js';
 import { createClientsRepository } from './clients.repository.js';
 
 /**
- * Read-through cache of client accounts, by id (Bearer calls) and by API key digest
- * (X-API-Key calls), so that authenticating a call costs no database round trip. It follows
- * the 'clients' counter like the read caches follow 'data': any change to any client drops it
- * (on this node at once, elsewhere at the next change-feed poll), so a disabled client or a
- * new auth_method takes effect on the next request instead of after a TTL.
+ * Read-through cache of client accounts, by id (Bearer calls) and by credential digest
+ * (X-API-Key calls, OAuth logins), so that authenticating a call costs no database round trip.
+ * An account carries its credentials, so an access token's `cred` claim is checked against the
+ * current set from the same entry. It follows the 'clients' counter like the read caches follow
+ * 'data': any change to any client or credential drops it (on this node at once, elsewhere at the
+ * next change-feed poll), so a disabled client, a deleted key or a reset takes effect on the next
+ * request instead of after a TTL.
  */
 export type ClientDirectory = AccountLookup;
 
-/** Per index: tens of thousands of accounts (an account is well under 1 KB). */
+/** Per index: tens of thousands of accounts (an account with its credentials is a few KB at most). */
 const BUDGET_BYTES = 32 * 1024 * 1024;
 
 export function createClientDirectory(deps: { db: Kysely<Schema>; changes: ChangeFeed }): ClientDirectory {
   const repository = createClientsRepository(deps.db);
-  // `null` remembers "no such client", so that unknown keys do not each cost a query.
-  const index = (load: (key: string) => Promise<ClientAccount | undefined>) => {
-    const cache = createVersionedCache<ClientAccount | null>({ changes: deps.changes, follows: 'clients', budgetBytes: BUDGET_BYTES, sizeOf: approximateSize });
-    return async (key: string): Promise<ClientAccount | undefined> => {
+  // `null` remembers "none", so that unknown ids and keys do not each cost a query.
+  const index = <V extends object>(load: (key: string) => Promise<V | undefined>) => {
+    const cache = createVersionedCache<V | null>({ changes: deps.changes, follows: 'clients', budgetBytes: BUDGET_BYTES, sizeOf: approximateSize });
+    return async (key: string): Promise<V | undefined> => {
       const hit = cache.peek(key);
-      const account = hit !== undefined ? hit : await cache.get(key, async () => (await load(key)) ?? null);
-      return account ?? undefined;
+      const value = hit !== undefined ? hit : await cache.get(key, async () => (await load(key)) ?? null);
+      return value ?? undefined;
     };
   };
-  return {
-    byId: index((id) => repository.findById(id)),
-    byApiKeyDigest: index((digest) => repository.findByApiKeyDigest(digest)),
-  };
+  const byId = index<ClientAccount>((id) => repository.findById(id));
+  const byCredentialDigest = index<CredentialHolder>(async (digest) => {
+    const found = await repository.findCredentialByDigest(digest);
+    const account = found && (await byId(found.credential.clientId));
+    return found && account && { account, credential: found.credential, digest: found.digest };
+  });
+  return { byId, byCredentialDigest };
 }

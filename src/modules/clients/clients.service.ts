@@ -3,10 +3,13 @@ import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { notFound } from '../../platform/errors.js';
+import { conflict, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/uuid.js';
-import { type AuthMethod, type ClientAccount, digest, generateCredential, type Tier } from '../auth/index.js';
+import type { AuthMethod, ClientAccount, Tier } from '../auth/index.js';
+import { changeAccounts } from './account-change.js';
 import { type ClientPatch, createClientsRepository, patchColumns } from './clients.repository.js';
+import { credentialsQueries as q, type LockedClient } from './credentials.repository.js';
+import { newCredential } from './new-credential.js';
 
 export interface NewClient {
   name: string;
@@ -23,7 +26,7 @@ export interface ClientCredentials {
 
 /** Onboarding and management of client accounts: the one place that writes them. */
 export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; changes: ChangeFeed }) {
-  const { db, clock, changes } = deps;
+  const { db, clock } = deps;
   const repository = createClientsRepository(db);
 
   async function requireClient(id: string): Promise<ClientAccount> {
@@ -34,13 +37,29 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
     return account;
   }
 
+  /** Locks a client that may still be changed: 404 unknown, 409 deleted. */
+  async function lockLiveClient(trx: Kysely<Schema>, id: string): Promise<LockedClient> {
+    const client = isUuid(id) ? await q.lockClient(trx, id, 'update') : undefined;
+    if (!client) throw notFound('no client with this client_id');
+    if (client.deletedAt !== null) throw conflict('this client has been deleted; it can no longer be changed');
+    return client;
+  }
+
+  /** A new API key and client secret for a client, inserted in `trx`; the plaintexts are returned once. */
+  async function issuePair(trx: Kysely<Schema>, clientId: string, name: string, now: number): Promise<ClientCredentials> {
+    const key = newCredential({ clientId, kind: 'api_key', name, now });
+    const secret = newCredential({ clientId, kind: 'client_secret', name, now });
+    await q.insert(trx, key.row);
+    await q.insert(trx, secret.row);
+    return { apiKey: key.plaintext, clientSecret: secret.plaintext };
+  }
+
   return {
     /** Creates a client with fresh credentials. The credentials are returned here and never again. */
     async create(input: NewClient): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
       const now = clock.now();
-      const credentials = { apiKey: generateCredential('apiKey'), clientSecret: generateCredential('clientSecret') };
       const id = randomUUID();
-      await db.transaction().execute(async (trx) => {
+      const credentials = await changeAccounts(deps, async (trx) => {
         let tenantId = input.tenantId;
         if (tenantId === undefined) {
           tenantId = randomUUID();
@@ -58,15 +77,14 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
             tier: input.tier,
             auth_method: input.authMethod,
             disabled: 0,
-            api_key_digest: digest(credentials.apiKey),
-            client_secret_digest: digest(credentials.clientSecret),
+            credential_generation: 1,
+            deleted_at: null,
             created_at: now,
             updated_at: now,
           })
           .execute();
-        await changes.bump(trx, 'clients');
+        return issuePair(trx, id, 'onboarding', now);
       });
-      await changes.changed('clients');
       return { account: await requireClient(id), credentials };
     },
 
@@ -80,35 +98,48 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
     },
 
     /** Changes auth_method, tier or disabled; takes effect on every node's next request. */
-    async update(id: string, patch: Pick<ClientPatch, 'authMethod' | 'tier' | 'disabled'>): Promise<ClientAccount> {
-      await requireClient(id);
-      await db.transaction().execute(async (trx) => {
+    async update(id: string, patch: ClientPatch): Promise<ClientAccount> {
+      await changeAccounts(deps, async (trx) => {
+        await lockLiveClient(trx, id);
         await trx.updateTable('clients').set(patchColumns(patch, clock.now())).where('id', '=', id).execute();
-        await changes.bump(trx, 'clients');
       });
-      await changes.changed('clients');
       return requireClient(id);
     },
 
     /**
-     * Replaces both credentials and revokes every refresh token of the client: a leaked key or
-     * secret, or a session started with one, stops working at once.
+     * The emergency reset: replaces every API key and client secret with one new pair, moves the
+     * credential generation (every access token issued before stops at once) and revokes every
+     * refresh token. Logins racing it either finish first, and their tokens are revoked here,
+     * or wait for it and fail (the login's check runs under the same lock: tokens.repository).
      */
     async rotateCredentials(id: string): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
-      await requireClient(id);
       const now = clock.now();
-      const credentials = { apiKey: generateCredential('apiKey'), clientSecret: generateCredential('clientSecret') };
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('clients')
-          .set(patchColumns({ apiKeyDigest: digest(credentials.apiKey), clientSecretDigest: digest(credentials.clientSecret) }, now))
-          .where('id', '=', id)
-          .execute();
-        await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('client_id', '=', id).where('revoked_at', 'is', null).execute();
-        await changes.bump(trx, 'clients');
+      const credentials = await changeAccounts(deps, async (trx) => {
+        const client = await lockLiveClient(trx, id);
+        await trx.updateTable('clients').set({ credential_generation: client.generation + 1, updated_at: now }).where('id', '=', id).execute();
+        await q.markDeleted(trx, { clientId: id }, now);
+        await q.revokeRefreshTokens(trx, { clientId: id }, 'reset', now);
+        return issuePair(trx, id, 'operator reset', now);
       });
-      await changes.changed('clients');
       return { account: await requireClient(id), credentials };
+    },
+
+    /**
+     * Offboards a client: every credential and refresh token ends at once, and every later call
+     * answers 401 client_deleted. The row stays (soft delete), so that its usage history keeps
+     * its client for billing; nothing but credentials and tokens is touched. Deleting a deleted
+     * client changes nothing.
+     */
+    async delete(id: string): Promise<void> {
+      const now = clock.now();
+      await changeAccounts(deps, async (trx) => {
+        const client = isUuid(id) ? await q.lockClient(trx, id, 'update') : undefined;
+        if (!client) throw notFound('no client with this client_id');
+        if (client.deletedAt !== null) return;
+        await trx.updateTable('clients').set({ deleted_at: now, credential_generation: client.generation + 1, updated_at: now }).where('id', '=', id).execute();
+        await q.markDeleted(trx, { clientId: id }, now);
+        await q.revokeRefreshTokens(trx, { clientId: id }, 'client_deleted', now);
+      });
     },
   };
 }

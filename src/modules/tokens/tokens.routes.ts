@@ -48,8 +48,7 @@ export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: A
     async (request) => {
       const apiKey = request.headers['x-api-key'];
       if (apiKey === undefined) throw unauthorized('missing_credentials', 'send the API key in the X-API-Key header');
-      const client = await authenticator.clientForApiKey(apiKey);
-      return tokens.loginWithApiKey(client);
+      return tokens.loginWithApiKey(await authenticator.apiKeyHolder(apiKey));
     },
   );
 

@@ -1,6 +1,7 @@
 import type { Schema } from './schema.js';
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
 import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { credentialsMigration } from './migration-0011-credentials.js';
 
 /**
  * One set of migrations for both dialects, written with Kysely's schema builder and portable
@@ -162,6 +163,7 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0011_credentials': credentialsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
