@@ -74,19 +74,19 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
  * context), in the order the document lists them.
  */
 function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
-  const { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys } = ctx;
+  const { config, database, clock, changes, keyring, clients, credentials, directory, authenticator, readCache, keys } = ctx;
   const { db } = database;
   const { adminToken } = config;
   const lists = createPagedLists(readCache);
   return [
     (app) => healthRoutes(app, { db }),
     (app) => tokensRoutes(app, { authenticator, tokens: createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config }) }),
-    (app) => accountRoutes(app),
+    (app) => accountRoutes(app, { credentials, clock }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),
     (app) => eventsRoutes(app, { lists, events: createEventsService({ db, clock, keys }) }),
     (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ db, keys }) }),
-    (app) => adminRoutes(app, { adminToken, clients }),
+    (app) => adminRoutes(app, { adminToken, clients, credentials, clock }),
     (app) => importRoutes(app, { adminToken, importer: createImportService({ database, clock, changes }) }),
     (app) => docsRoutes(app),
     (app) => metricsRoutes(app),

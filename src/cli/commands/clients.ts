@@ -3,6 +3,7 @@ import { CLIENTS_PAGE_SIZE_MAX, NAME_MAX_LENGTH, clientView, clientWithCredentia
 import { AUTH_METHODS, type AuthMethod, type ClientAccount, TIERS, type Tier } from '../../modules/auth/index.js';
 import { DEFAULT_PAGE_SIZE, pageOf } from '../../platform/pagination.js';
 import { type Cli, fields, integerIn, type RegisterCommands, table } from '../runtime.js';
+import { registerClientCredentials } from './client-credentials.js';
 
 const SHOWN_ONCE = 'Store the API key and client secret now: they will not be shown again.';
 
@@ -91,17 +92,19 @@ export const registerClients: RegisterCommands = (program, cli) => {
 
   clients
     .command('rotate-credentials')
-    .description('replace the API key and client secret and revoke every refresh token; prints the new ones, once')
+    .description('emergency reset: replace every API key and client secret with one new pair and end every session; prints the new ones, once')
     .argument('<client_id>', 'the client (UUID)')
     .option('--json', 'print machine-readable JSON')
     .action(async (clientId: string, options: JsonOption) => {
       const { account, credentials } = await cli.withContext((ctx) => ctx.clients.rotateCredentials(clientId));
       const view = clientWithCredentialsView(account, credentials);
       if (options.json) return cli.printJson(view);
-      cli.print(`Rotated the credentials of client ${account.id}; the old API key, client secret and refresh tokens no longer work.`);
+      cli.print(`Reset the credentials of client ${account.id}; the old API keys, client secrets and tokens no longer work.`);
       cli.print(fields(view));
       cli.print(SHOWN_ONCE);
     });
+
+  registerClientCredentials(clients, cli);
 };
 
 function printClient(cli: Cli, account: ClientAccount, options: JsonOption): void {

@@ -1,9 +1,12 @@
+import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
 import { ADMIN_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
 import { adminGuard } from '../auth/index.js';
-import type { ClientsService } from '../clients/index.js';
+import type { ClientsService, CredentialsService } from '../clients/index.js';
+import { Deleted } from '../account/index.js';
+import { adminCredentialsRoutes } from './admin-credentials.routes.js';
 import {
   Client,
   ClientParams,
@@ -27,7 +30,10 @@ const NO_STORE = { 'cache-control': 'no-store' };
  * Client onboarding and management for operators (DESIGN.md §6), over the same ClientsService
  * as the CLI. Every change bumps the change feed, so it takes effect on the next request.
  */
-export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients: ClientsService }> = async (app, { adminToken, clients }) => {
+export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients: ClientsService; credentials: CredentialsService; clock: Clock }> = async (
+  app,
+  { adminToken, clients, credentials, clock },
+) => {
   // Without ADMIN_TOKEN every route here answers 404: the admin API does not exist.
   app.addHook('onRequest', adminGuard(adminToken));
 
@@ -98,10 +104,11 @@ export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients
       schema: {
         tags,
         security,
-        summary: 'Rotate the credentials of a client',
+        summary: 'Reset the credentials of a client (emergency)',
         description:
-          'Replaces the API key and the client secret and revokes every refresh token of the client; the old ones stop working at once. ' +
-          'The new credentials appear in this response only.',
+          'Replaces every API key and client secret with one new pair and revokes every refresh token of the client; the old ones, and every ' +
+          'access token issued before, stop working at once. The new credentials appear in this response only. ' +
+          'To rotate one credential without downtime, create a new one and delete the old (…/api-keys, …/secrets).',
         params: ClientParams,
         response: { 200: ClientWithCredentials },
       },
@@ -111,4 +118,26 @@ export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients
       return reply.headers(NO_STORE).send(clientWithCredentialsView(account, credentials));
     },
   );
+
+  app.delete(
+    '/admin/v1/clients/:client_id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Offboard a client',
+        description:
+          'Every credential and token of the client ends at once; every later call answers 401 with reason client_deleted. ' +
+          'The client stays listed with deleted_at, and its usage history is kept for billing. Deleting it again changes nothing.',
+        params: ClientParams,
+        response: { 204: Deleted },
+      },
+    },
+    async (request, reply) => {
+      await clients.delete(request.params.client_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  adminCredentialsRoutes(app, { credentials, clock });
 };

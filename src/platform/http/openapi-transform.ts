@@ -19,7 +19,7 @@ export function finishDocument<T extends object>(document: T): T {
       if (!isRecord(operation)) continue;
       optionalDefaults(operation);
       addErrorResponses(path, method, operation, schemas);
-      addEntityTags(method, operation);
+      addEntityTags(path, method, operation);
     }
   }
   return document;
@@ -68,11 +68,13 @@ function addErrorResponses(path: string, method: string, operation: Record<strin
 }
 
 /**
- * Every page of a list carries an ETag (a digest of its bytes). A GET list also takes
+ * Every page of a data list carries an ETag (a digest of its bytes). A GET list also takes
  * If-None-Match and answers 304 when it names the current page (RFC 9110 §13.1.2); a POST has
- * no 304, its ETag only tells a client whether a page changed.
+ * no 304, its ETag only tells a client whether a page changed. Account and admin listings are
+ * no-store answers about one account, read from the database each time: no ETag.
  */
-function addEntityTags(method: string, operation: Record<string, unknown>): void {
+function addEntityTags(path: string, method: string, operation: Record<string, unknown>): void {
+  if (path.startsWith('/admin/') || path.startsWith('/v1/account/')) return;
   const responses = objectAt(operation, 'responses');
   const ok = responses['200'];
   if (!isRecord(ok) || !isPage(ok)) return;
@@ -95,7 +97,8 @@ function isPage(response: Record<string, unknown>): boolean {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'trace'] as const;
-const BODY_METHODS = new Set<string>(['post', 'put', 'patch']);
+// A DELETE may carry a body too, which Fastify reads and bounds like any other (400, 413).
+const BODY_METHODS = new Set<string>(['post', 'put', 'patch', 'delete']);
 
 interface ErrorResponse {
   name: string;

@@ -11,7 +11,12 @@ export const ADMIN_SECURITY: Array<Record<string, string[]>> = [{ AdminToken: []
 /** The tags every route picks from; the docs page groups operations by them, in this order. */
 export const TAGS = [
   { name: 'authentication', description: 'Log in with an API key or OAuth 2.0 client credentials, and rotate refresh tokens.' },
-  { name: 'account', description: "The calling client's own account configuration." },
+  {
+    name: 'account',
+    description:
+      "The calling client's own account: its configuration, its API keys and its client secrets (up to 10 active of each; create the new one, " +
+      'then delete the old, and nothing stops working in between).',
+  },
   { name: 'references', description: 'Sports, leagues, teams, players, operators and betting markets.' },
   { name: 'events', description: 'Upcoming events, by day in a time zone.' },
   { name: 'odds', description: 'Odds of upcoming events, by operator and betting market. page_size at most 100.' },
