@@ -35,6 +35,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** The app's clock (default: a manual clock starting now). */
   clock?: ManualClock;
+  /** Runs on the fresh database before it is migrated to the latest schema (tests of a migration). */
+  beforeMigrating?: (database: Database) => Promise<void>;
 }
 
 /** A fresh database (in-memory SQLite, or a new PostgreSQL database), migrated, behind the real app. */
@@ -49,6 +51,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     ...options.env,
   });
   const database = openDatabase(url, { poolSize: 20 });
+  await options.beforeMigrating?.(database);
   await migrateToLatest(database.db);
   const clock = options.clock ?? manualClock(Date.now());
   const ctx = createContext({ config, database, clock });
