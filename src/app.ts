@@ -95,7 +95,7 @@ function trustProxyOption(trust: AppContext['config']['trustProxy']): boolean | 
  * context), in the order the document lists them.
  */
 function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
-  const { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, metrics, failures, limits, usage } = ctx;
+  const { config, database, clock, changes, keyring, clients, credentials, directory, authenticator, readCache, keys, metrics, failures, limits, usage } = ctx;
   const { db } = database;
   const { adminToken } = config;
   const lists = createPagedLists(readCache);
@@ -105,13 +105,13 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => healthRoutes(app, { database, draining: ctx.draining, redis: redisProbe(ctx) }),
     (app) => tokensRoutes(app, { authenticator, failures, tokens }),
     (app) => oauthRoutes(app, { tokens, authenticator, failures, publicUrl: config.publicUrl, listenOrigin: listenOrigin(config.host, config.port) }),
-    (app) => accountRoutes(app),
+    (app) => accountRoutes(app, { credentials, clock }),
     (app) => usageRoutes(app, { usage, clock, adminToken, accountOf: clients.get }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),
     (app) => eventsRoutes(app, { lists, events: createEventsService({ db, clock, keys }) }),
     (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys }) }),
-    (app) => adminRoutes(app, { adminToken, clients, limits }),
+    (app) => adminRoutes(app, { adminToken, clients, credentials, clock, limits }),
     (app) => importRoutes(app, { adminToken, importer: createImportService({ database, clock, changes }) }),
     (app) => docsRoutes(app),
     (app) => metricsRoutes(app, { registry: metrics.registry }),

@@ -19,7 +19,15 @@ import {
   type CredentialFailures,
   type Keyring,
 } from './modules/auth/index.js';
-import { type ClientDirectory, type ClientsService, createClientDirectory, createClientsService } from './modules/clients/index.js';
+import {
+  type ClientDirectory,
+  type ClientsService,
+  createClientDirectory,
+  createClientsService,
+  createCredentialsService,
+  createCredentialUsage,
+  type CredentialsService,
+} from './modules/clients/index.js';
 import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
@@ -37,6 +45,8 @@ export interface AppContext {
   readonly changes: ChangeFeed;
   readonly keyring: Keyring;
   readonly clients: ClientsService;
+  /** The API keys and client secrets of each client (self-service, admin API, CLI). */
+  readonly credentials: CredentialsService;
   /** Client accounts by id and API-key digest, cached and current ('clients' counter). */
   readonly directory: ClientDirectory;
   readonly authenticator: Authenticator;
@@ -61,8 +71,8 @@ export interface AppContext {
   readonly usage: UsageService;
   /**
    * The process's background jobs (process metrics and their sharing with a cluster primary,
-   * change-feed polling, refresh-token purge, the limit store's connection, usage flushes and
-   * purge). Started and stopped by whoever owns the context and serves with it; building an app
+   * change-feed polling, refresh-token purge, credentials' last-use writes, the limit store's
+   * connection, usage flushes and purge). Started and stopped by whoever owns the context and serves with it; building an app
    * starts nothing.
    */
   readonly background: Background;
@@ -88,8 +98,10 @@ export function createContext(deps: { config: Config; database: Database; clock?
     clock,
   });
   const clients = createClientsService({ db, clock, changes });
+  const credentialUsage = createCredentialUsage({ db, clock });
+  const credentials = createCredentialsService({ db, clock, changes, usage: credentialUsage });
   const directory = createClientDirectory({ db, changes });
-  const authenticator = createAuthenticator({ keyring, accounts: directory });
+  const authenticator = createAuthenticator({ keyring, accounts: directory, clock, used: credentialUsage.used });
   const readCache = createReadCache(changes);
   const keys = createKeyResolver({ db, cache: readCache });
   const metrics = createMetrics({ caches: () => ({ ...readCache.usage(), clients: directory.usage() }) });
@@ -113,6 +125,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     metrics,
     changes,
     createPurgeJob({ db, clock }),
+    credentialUsage,
     counters,
     meter,
     createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays }),
@@ -124,6 +137,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     changes,
     keyring,
     clients,
+    credentials,
     directory,
     authenticator,
     readCache,

@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   AMBIGUOUS_LOOKUP: 409,
+  CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   URI_TOO_LONG: 414,
   VALIDATION_ERROR: 422,
@@ -30,6 +31,7 @@ export const UNAUTHORIZED_REASONS = [
   'refresh_token_revoked',
   'client_disabled',
   'credentials_mismatch',
+  'client_deleted',
 ] as const;
 
 export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];
@@ -77,6 +79,11 @@ export function notFound(message: string): ApiError {
 /** 503: a dependency is unavailable or the node is draining; the client waits Retry-After seconds. */
 export function serviceUnavailable(message: string, retryAfterSeconds: number): ApiError {
   return new ApiError('SERVICE_UNAVAILABLE', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
+}
+
+/** The request conflicts with the account's state; the message says why (e.g. its last API key). */
+export function conflict(message: string): ApiError {
+  return new ApiError('CONFLICT', message);
 }
 
 export function validationError(field: string, rule: string, message: string): ApiError {

@@ -12,6 +12,7 @@ interface ClientBody {
   disabled: boolean;
   created_at: string;
   updated_at: string;
+  deleted_at: string | null;
 }
 type WithCredentials = ClientBody & { api_key: string; client_secret: string };
 
@@ -67,7 +68,7 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
     expect(fetched.body).not.toContain(body.api_key);
     expect(fetched.body).not.toContain(body.client_secret);
     const { api_key: _key, client_secret: _secret, ...client } = body;
-    expect(clientOf(fetched)).toEqual({ ...client, updated_at: body.created_at });
+    expect(clientOf(fetched)).toEqual({ ...client, updated_at: body.created_at, deleted_at: null });
   });
 
   it('adds a client to an existing tenant when tenant_id is given', async () => {

@@ -46,6 +46,12 @@ export async function cliDatabase(dialect: DialectName): Promise<CliDatabase> {
   };
 }
 
+/** What another node sees of an X-API-Key after the CLI changed the database: the context learns it on its next poll. */
+export async function authenticateApiKey(db: CliDatabase, apiKey: string) {
+  await db.ctx.changes.poll();
+  return db.ctx.authenticator.authenticate({ 'x-api-key': apiKey });
+}
+
 export interface CliResult {
   code: number;
   stdout: string;

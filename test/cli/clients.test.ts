@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { type CliDatabase, cliDatabase, sportsdata } from './cli-helpers.js';
+import { authenticateApiKey, type CliDatabase, cliDatabase, sportsdata } from './cli-helpers.js';
 
 interface CreatedJson {
   client_id: string;
@@ -26,11 +26,7 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
 
   const run = (...args: string[]) => sportsdata(db.env, ...args);
 
-  /** What another node sees: the CLI changed the database, and this context learns it on its next poll. */
-  async function authenticateApiKey(apiKey: string) {
-    await db.ctx.changes.poll();
-    return db.ctx.authenticator.authenticate({ 'x-api-key': apiKey });
-  }
+  const authenticate = (apiKey: string) => authenticateApiKey(db, apiKey);
 
   async function createJson(...extra: string[]): Promise<CreatedJson> {
     const result = await run('clients', 'create', '--name', 'Acme', '--tier', 'pro', '--auth-method', 'both', '--json', ...extra);
@@ -47,10 +43,10 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
       ].sort(),
     );
     expect(created).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false, rate_limit_per_minute: null, daily_quota: null });
-    const principal = await authenticateApiKey(created.api_key);
+    const principal = await authenticate(created.api_key);
     expect(principal.client.id).toBe(created.client_id);
-    const client = await db.ctx.authenticator.clientForApiKey(created.api_key);
-    expect(client.tenantId).toBe(created.tenant_id);
+    const { account } = await db.ctx.authenticator.apiKeyHolder(created.api_key);
+    expect(account.tenantId).toBe(created.tenant_id);
   });
 
   it('create adds to an existing tenant with --tenant-id', async () => {
@@ -66,7 +62,7 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
     expect(result.stdout).toMatch(/^client_secret: +sds_\S+$/m);
     expect(result.stdout).toMatch(/not be shown again/);
     const apiKey = /^api_key: +(sdk_\S+)$/m.exec(result.stdout)?.[1] ?? '';
-    await expect(authenticateApiKey(apiKey)).resolves.toMatchObject({ client: { name: 'Human Co', tier: 'free' } });
+    await expect(authenticate(apiKey)).resolves.toMatchObject({ client: { name: 'Human Co', tier: 'free' } });
   });
 
   it('list pages through the clients in the shape of the admin API, without secrets', async () => {
@@ -88,16 +84,16 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
 
   it('update disables and re-enables a client and changes tier and auth_method, effective at once', async () => {
     const created = await createJson();
-    await authenticateApiKey(created.api_key);
+    await authenticate(created.api_key);
 
     const disabled = await run('clients', 'update', created.client_id, '--disable', '--json');
     expect(disabled.code, disabled.stderr).toBe(0);
     expect(JSON.parse(disabled.stdout)).toMatchObject({ client_id: created.client_id, disabled: true });
-    await expect(authenticateApiKey(created.api_key)).rejects.toMatchObject({ reason: 'client_disabled' });
+    await expect(authenticate(created.api_key)).rejects.toMatchObject({ reason: 'client_disabled' });
 
     const changed = await run('clients', 'update', created.client_id, '--enable', '--tier', 'enterprise', '--auth-method', 'oauth', '--json');
     expect(JSON.parse(changed.stdout)).toMatchObject({ disabled: false, tier: 'enterprise', auth_method: 'oauth' });
-    await expect(authenticateApiKey(created.api_key)).rejects.toMatchObject({ reason: 'flow_not_enabled' });
+    await expect(authenticate(created.api_key)).rejects.toMatchObject({ reason: 'flow_not_enabled' });
 
     const shown = await run('clients', 'get', created.client_id, '--json');
     expect(JSON.parse(shown.stdout)).toMatchObject({ client_id: created.client_id, tier: 'enterprise', auth_method: 'oauth', disabled: false });
@@ -106,14 +102,14 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
 
   it('rotate-credentials prints new credentials; the old API key is rejected and the new one accepted', async () => {
     const created = await createJson();
-    await authenticateApiKey(created.api_key);
+    await authenticate(created.api_key);
     const result = await run('clients', 'rotate-credentials', created.client_id, '--json');
     expect(result.code, result.stderr).toBe(0);
     const rotated = JSON.parse(result.stdout) as CreatedJson & { updated_at: string };
     expect(rotated.client_id).toBe(created.client_id);
     expect(rotated.api_key).not.toBe(created.api_key);
-    await expect(authenticateApiKey(created.api_key)).rejects.toMatchObject({ reason: 'invalid_credentials' });
-    await expect(authenticateApiKey(rotated.api_key)).resolves.toMatchObject({ client: { id: created.client_id } });
+    await expect(authenticate(created.api_key)).rejects.toMatchObject({ reason: 'invalid_credentials' });
+    await expect(authenticate(rotated.api_key)).resolves.toMatchObject({ client: { id: created.client_id } });
   });
 
   it('fails with exit code 1 and a one-line message on stderr', async () => {

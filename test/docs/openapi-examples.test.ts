@@ -29,8 +29,10 @@ function exampleRequests(doc: Json): ExampleRequest[] {
       const operation = item[method];
       if (!isObject(operation)) continue;
       const tags = Array.isArray(operation.tags) ? operation.tags : [];
-      // Reads only: the token endpoints and the import write, and need credentials of their own.
-      if (tags.includes('authentication') || path === '/admin/v1/import' || (path.startsWith('/admin/') && method === 'post')) continue;
+      // Reads only: the token endpoints, the admin API's and the account's POSTs write (a new
+      // client, an import, a new key or secret); the token endpoints need credentials of their own.
+      const writes = method === 'post' && (path.startsWith('/admin/') || path.startsWith('/v1/account/'));
+      if (tags.includes('authentication') || writes) continue;
       const query: Record<string, string> = {};
       for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
         if (!isObject(parameter) || parameter.in !== 'query') continue;

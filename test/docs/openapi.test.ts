@@ -32,6 +32,21 @@ const DESIGN_OPERATIONS = [
   ['get', '/.well-known/oauth-authorization-server'],
 ] as const;
 
+/** Several credentials per client (issue 7): the client's own, and the operator's. */
+const CREDENTIAL_OPERATIONS = [
+  ['get', '/v1/account/api-keys'],
+  ['post', '/v1/account/api-keys'],
+  ['delete', '/v1/account/api-keys/{key_code}'],
+  ['get', '/v1/account/secrets'],
+  ['post', '/v1/account/secret'],
+  ['delete', '/v1/account/secrets/{secret_code}'],
+  ['get', '/admin/v1/clients/{client_id}/api-keys'],
+  ['get', '/admin/v1/clients/{client_id}/secrets'],
+  ['delete', '/admin/v1/clients/{client_id}/api-keys/{key_code}'],
+  ['delete', '/admin/v1/clients/{client_id}/secrets/{secret_code}'],
+  ['delete', '/admin/v1/clients/{client_id}'],
+] as const;
+
 /** page_size maxima: SPEC.md (25 on both flow endpoints, 100 on odds) and DESIGN.md §5 (100 on the rest). */
 const PAGE_SIZE_MAXIMA = [
   ['post', '/v1/trends/flows', 25],
@@ -75,6 +90,26 @@ describe.each(DIALECTS)('the OpenAPI document (%s)', (dialect) => {
   it('has every endpoint of SPEC.md and of DESIGN.md §5 and §6, with its method', () => {
     const missing = [...SPEC_ENDPOINTS, ...DESIGN_OPERATIONS].filter(([method, path]) => obj(obj(doc.paths)[path])[method] === undefined);
     expect(missing.map(([m, p]) => `${m.toUpperCase()} ${p}`)).toEqual([]);
+  });
+
+  it('documents every credential endpoint: 409 CONFLICT on each change, 204 without a body, no credential in a listing', () => {
+    const missing = CREDENTIAL_OPERATIONS.filter(([method, path]) => obj(obj(doc.paths)[path])[method] === undefined);
+    expect(missing.map(([m, p]) => `${m.toUpperCase()} ${p}`)).toEqual([]);
+    const responses = (method: string, path: string) => obj(obj(obj(obj(doc.paths)[path])[method]).responses);
+    for (const [method, path] of CREDENTIAL_OPERATIONS) {
+      const where = `${method.toUpperCase()} ${path}`;
+      if (method !== 'get') expect(responses(method, path)['409'], where).toEqual({ $ref: '#/components/responses/Conflict' });
+      if (method === 'delete') expect(obj(responses(method, path)['204']).content, where).toBeUndefined();
+    }
+    expect(obj(obj(obj(obj(obj(obj(doc.components).responses).Conflict).content)['application/json']).schema)).toBeDefined();
+    // The items a listing shows: codes, names and previews, never a credential or a digest.
+    const item = (path: string) => {
+      const page = obj(obj(obj(obj(responses('get', path)['200']).content)['application/json']).schema);
+      return Object.keys(obj(obj(obj(obj(page.properties).results).items).properties));
+    };
+    const items = [item('/v1/account/api-keys'), item('/v1/account/secrets')];
+    expect(items[0]?.sort()).toEqual(['active', 'created_at', 'expires_at', 'key_code', 'last_used_at', 'name', 'preview']);
+    expect(items[1]?.sort()).toEqual(['created_at', 'name', 'secret_code', 'secret_preview']);
   });
 
   it('hides the docs page, its assets and the document itself', () => {

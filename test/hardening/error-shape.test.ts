@@ -83,7 +83,9 @@ describe.each(DIALECTS)('framework answers in the error shape (%s)', (dialect) =
       ['POST', '/v1/references/sports/', 'GET, HEAD'],
       ['GET', '/v1/trends/flows', 'POST'],
       ['POST', '/healthz', 'GET, HEAD'],
-      ['PUT', `/admin/v1/clients/${UUID}`, 'GET, HEAD, PATCH'],
+      ['PUT', `/admin/v1/clients/${UUID}`, 'DELETE, GET, HEAD, PATCH'],
+      ['GET', '/v1/account/secret', 'POST'],
+      ['PATCH', '/v1/account/api-keys', 'GET, HEAD, POST'],
       ['DELETE', '/admin/v1/clients', 'GET, HEAD, POST'],
     ];
     for (const [method, url, allow] of cases) {

@@ -74,6 +74,23 @@ describe.each(DIALECTS)('access-token claims within bounds (%s)', (dialect) => {
     await expectRefused(await mint(0, -60));
   });
 
+  it('refuses a token without cred or gen (issued before they existed), or naming another credential or generation (decision 0101)', async () => {
+    const sign = (changed: Record<string, unknown>, dropped: string[] = []) => {
+      const base: Record<string, unknown> = { ...claims, iat: now(), exp: now() + 60, jti: crypto.randomUUID(), ...changed };
+      for (const name of dropped) delete base[name];
+      return new SignJWT(base).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid }).sign(key);
+    };
+    await expectAccepted(await sign({}));
+    await expectRefused(await sign({}, ['cred']));
+    await expectRefused(await sign({}, ['gen']));
+    await expectRefused(await sign({}, ['cred', 'gen']));
+    await expectRefused(await sign({ cred: crypto.randomUUID() }));
+    await expectRefused(await sign({ cred: 'not-a-uuid' }));
+    await expectRefused(await sign({ gen: Number(claims.gen) + 1 }));
+    await expectRefused(await sign({ gen: 0 }));
+    await expectRefused(await sign({ gen: '1' }));
+  });
+
   it('refuses such a token also once it has been presented before (the verified-token cache)', async () => {
     const future = await mint(3600, ACCESS_TOKEN_TTL);
     await expectRefused(future);

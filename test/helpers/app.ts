@@ -36,6 +36,8 @@ export interface TestAppOptions {
   clock?: ManualClock;
   /** An existing database to use as it is (not dropped), instead of a fresh one. */
   databaseUrl?: string;
+  /** Runs on the fresh database before it is migrated to the latest schema (tests of a migration). */
+  beforeMigrating?: (database: Database) => Promise<void>;
 }
 
 /** A fresh database (in-memory SQLite, or a new PostgreSQL database), migrated, behind the real app. */
@@ -50,6 +52,7 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     ...options.env,
   });
   const database = openDatabase(url, { poolSize: 20 });
+  await options.beforeMigrating?.(database);
   await migrateToLatest(database.db);
   const clock = options.clock ?? manualClock(Date.now());
   const ctx = createContext({ config, database, clock });

@@ -65,7 +65,7 @@ describe.each(DIALECTS)('apps and their context (%s)', (dialect) => {
     try {
       expect(t.clock).toBe(clock);
       expect(t.ctx.clock).toBe(clock);
-      const { claims } = t.ctx.keyring.sign({ client_id: '0b9e4f3a-6c1d-4f0e-9a55-2f1e8c7d6b5a', tenant_id: '0b9e4f3a-6c1d-4f0e-9a55-2f1e8c7d6b5b', tier: 'pro' });
+      const { claims } = t.ctx.keyring.sign({ client_id: '0b9e4f3a-6c1d-4f0e-9a55-2f1e8c7d6b5a', tenant_id: '0b9e4f3a-6c1d-4f0e-9a55-2f1e8c7d6b5b', tier: 'pro', cred: '0b9e4f3a-6c1d-4f0e-9a55-2f1e8c7d6b5c', gen: 1 });
       expect(claims.iat).toBe(Date.parse('2030-01-01T00:00:00Z') / 1000);
     } finally {
       await t.close();

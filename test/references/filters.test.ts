@@ -217,7 +217,15 @@ describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (
 
   it('a Bearer access token reads the same pages as the API key', async () => {
     const client = await h.t.ctx.clients.create({ name: 'Bearer Co', tier: 'pro', authMethod: 'oauth' });
-    const { token } = h.t.ctx.keyring.sign({ client_id: client.account.id, tenant_id: client.account.tenantId, tier: 'pro' });
+    // Signed as an OAuth login would: naming the client secret it used, in the current generation.
+    const secret = [...client.account.credentials.values()].find((c) => c.kind === 'client_secret');
+    const { token } = h.t.ctx.keyring.sign({
+      client_id: client.account.id,
+      tenant_id: client.account.tenantId,
+      tier: 'pro',
+      cred: secret?.code ?? '',
+      gen: client.account.credentialGeneration,
+    });
     const url = '/v1/references/teams?league_key=united-states.nba&page=2';
     const bearer = await h.t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
     expect(bearer.statusCode, bearer.body).toBe(200);

@@ -57,9 +57,12 @@ describe.each(DIALECTS)('sportsdata tokens purge (%s)', (dialect) => {
       client_id: account.id,
       family_id: 'f',
       flow: 'api_key' as const,
+      credential_code: null,
+      generation: 1,
       created_at: expiresAt - 1000,
       expires_at: expiresAt,
       revoked_at: null,
+      revoked_reason: null,
     });
     await cli.ctx.database.db.insertInto('refresh_tokens').values([row(longAgo), row(Date.now() + 3_600_000)]).execute();
 

@@ -56,7 +56,10 @@ describe.each(DIALECTS)('token pair (%s)', (dialect) => {
     expect(new Set(tokens).size).toBe(tokens.length);
   });
 
-  it('issues an access token an independent library verifies: HS256, at+jwt, kid and the claims of SPEC.md', async () => {
+  it('issues an access token an independent library verifies: HS256, at+jwt, kid, the claims of SPEC.md, cred and gen', async () => {
+    // cred: the code of the credential the session was started with (decision 0101).
+    const account = await t.ctx.directory.byId(client.clientId);
+    const codeOf = (kind: string) => [...(account?.credentials.values() ?? [])].find((c) => c.kind === kind)?.code;
     for (const [endpoint, pair] of await everyPair()) {
       const { payload, protectedHeader } = await jwtVerify(pair.access_token, key, {
         algorithms: ['HS256'],
@@ -76,7 +79,10 @@ describe.each(DIALECTS)('token pair (%s)', (dialect) => {
         iat: expect.any(Number),
         exp: expect.any(Number),
         jti: expect.any(String),
+        cred: codeOf(endpoint.includes('oauth') ? 'client_secret' : 'api_key'),
+        gen: 1,
       });
+      expect(payload.cred, endpoint).toMatch(UUID);
       expect(payload.client_id, endpoint).toMatch(UUID);
       expect(payload.tenant_id, endpoint).toMatch(UUID);
       expect(payload.exp, endpoint).toBe((payload.iat ?? 0) + ACCESS_TOKEN_TTL);

@@ -5,6 +5,7 @@ import { isLimit, LIMIT_MAX } from '../../modules/limits/index.js';
 import type { AppContext } from '../../context.js';
 import { DEFAULT_PAGE_SIZE, pageOf } from '../../platform/pagination.js';
 import { type Cli, fields, integerIn, type RegisterCommands, table } from '../runtime.js';
+import { registerClientCredentials } from './client-credentials.js';
 
 const SHOWN_ONCE = 'Store the API key and client secret now: they will not be shown again.';
 
@@ -117,7 +118,7 @@ export const registerClients: RegisterCommands = (program, cli) => {
 
   clients
     .command('rotate-credentials')
-    .description('replace the API key and client secret and revoke every refresh token; prints the new ones, once')
+    .description('emergency reset: replace every API key and client secret with one new pair and end every session; prints the new ones, once')
     .argument('<client_id>', 'the client (UUID)')
     .option('--json', 'print machine-readable JSON')
     .action(async (clientId: string, options: JsonOption) => {
@@ -126,10 +127,12 @@ export const registerClients: RegisterCommands = (program, cli) => {
         return { account: rotated.account, view: clientWithCredentialsView(rotated.account, ctx.limits.effective(rotated.account), rotated.credentials) };
       });
       if (options.json) return cli.printJson(view);
-      cli.print(`Rotated the credentials of client ${account.id}; the old API key, client secret and refresh tokens no longer work.`);
+      cli.print(`Reset the credentials of client ${account.id}; the old API keys, client secrets and tokens no longer work.`);
       cli.print(humanFields(view));
       cli.print(SHOWN_ONCE);
     });
+
+  registerClientCredentials(clients, cli);
 };
 
 interface UpdateOptions {

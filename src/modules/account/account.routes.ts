@@ -1,10 +1,13 @@
+import type { Clock } from '../../platform/clock.js';
 import { NO_STORE } from '../../platform/http/headers.js';
 import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { CredentialsService } from '../clients/index.js';
 import { AccountConfig } from './account.schemas.js';
+import { credentialsRoutes } from './credentials.routes.js';
 
-/** The calling client's own account configuration. */
-export const accountRoutes: ModuleRoutes = async (app) => {
+/** The calling client's own account: its configuration, its API keys and client secrets. */
+export const accountRoutes: ModuleRoutes<{ credentials: CredentialsService; clock: Clock }> = async (app, deps) => {
   app.get(
     '/v1/account/config',
     {
@@ -23,4 +26,6 @@ export const accountRoutes: ModuleRoutes = async (app) => {
       return { client_id: client.id, tenant_id: client.tenantId, name: client.name, tier: client.tier, auth_method: client.authMethod };
     },
   );
+
+  credentialsRoutes(app, deps);
 };

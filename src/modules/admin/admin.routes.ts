@@ -1,10 +1,13 @@
+import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
 import { ADMIN_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
 import { adminGuard, type ClientAccount } from '../auth/index.js';
-import type { ClientsService } from '../clients/index.js';
+import type { ClientsService, CredentialsService } from '../clients/index.js';
 import type { LimitPolicy } from '../limits/index.js';
+import { Deleted } from '../account/index.js';
+import { adminCredentialsRoutes } from './admin-credentials.routes.js';
 import {
   Client,
   ClientParams,
@@ -28,10 +31,13 @@ const NO_STORE = { 'cache-control': 'no-store' };
  * Client onboarding and management for operators (docs/operations.md), over the same ClientsService
  * as the CLI. Every change bumps the change feed, so it takes effect on the next request.
  */
-export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients: ClientsService; limits: LimitPolicy }> = async (
-  app,
-  { adminToken, clients, limits },
-) => {
+export const adminRoutes: ModuleRoutes<{
+  adminToken: string | undefined;
+  clients: ClientsService;
+  credentials: CredentialsService;
+  clock: Clock;
+  limits: LimitPolicy;
+}> = async (app, { adminToken, clients, credentials, clock, limits }) => {
   const view = (account: ClientAccount) => clientView(account, limits.effective(account));
 
   // Without ADMIN_TOKEN every route here answers 404: the admin API does not exist.
@@ -112,10 +118,11 @@ export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients
       schema: {
         tags,
         security,
-        summary: 'Rotate the credentials of a client',
+        summary: 'Reset the credentials of a client (emergency)',
         description:
-          'Replaces the API key and the client secret and revokes every refresh token of the client; the old ones stop working at once. ' +
-          'The new credentials appear in this response only.',
+          'Replaces every API key and client secret with one new pair and revokes every refresh token of the client; the old ones, and every ' +
+          'access token issued before, stop working at once. The new credentials appear in this response only. ' +
+          'To rotate one credential without downtime, create a new one and delete the old (…/api-keys, …/secrets).',
         params: ClientParams,
         response: { 200: ClientWithCredentials },
       },
@@ -125,4 +132,26 @@ export const adminRoutes: ModuleRoutes<{ adminToken: string | undefined; clients
       return reply.headers(NO_STORE).send(clientWithCredentialsView(account, limits.effective(account), credentials));
     },
   );
+
+  app.delete(
+    '/admin/v1/clients/:client_id',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Offboard a client',
+        description:
+          'Every credential and token of the client ends at once; every later call answers 401 with reason client_deleted. ' +
+          'The client stays listed with deleted_at, and its usage history is kept for billing. Deleting it again changes nothing.',
+        params: ClientParams,
+        response: { 204: Deleted },
+      },
+    },
+    async (request, reply) => {
+      await clients.delete(request.params.client_id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  adminCredentialsRoutes(app, { credentials, clock });
 };

@@ -50,7 +50,13 @@ const clientProperties = {
 
 /** A client account as the admin API shows it: never with credentials. */
 export const Client = Type.Object(
-  { ...clientProperties, updated_at: Timestamp('Last change by an operator (ISO 8601, UTC).') },
+  {
+    ...clientProperties,
+    updated_at: Timestamp('Last change by an operator (ISO 8601, UTC).'),
+    deleted_at: Type.Union([Timestamp('When the client was offboarded (DELETE): 401 client_deleted everywhere since.'), Type.Null()], {
+      description: 'When the client was offboarded (DELETE): 401 client_deleted everywhere since; null while it exists.',
+    }),
+  },
   { title: 'Client', additionalProperties: false },
 );
 export type ClientView = Static<typeof Client>;
@@ -120,11 +126,12 @@ export function clientView(account: ClientAccount, limits: Limits): ClientView {
     effective_limits: { per_minute: limits.perMinute, per_day: limits.perDay },
     created_at: iso(account.createdAt),
     updated_at: iso(account.updatedAt),
+    deleted_at: account.deletedAt === null ? null : iso(account.deletedAt),
   };
 }
 
 export function createdClientView(account: ClientAccount, limits: Limits, credentials: ClientCredentials): CreatedClientView {
-  const { updated_at: _updatedAt, ...client } = clientView(account, limits);
+  const { updated_at: _updatedAt, deleted_at: _deletedAt, ...client } = clientView(account, limits);
   return { ...client, api_key: credentials.apiKey, client_secret: credentials.clientSecret };
 }
 

@@ -1,7 +1,8 @@
-import { unauthorized } from '../../platform/errors.js';
-import type { AccountLookup, ClientAccount } from './account.js';
+import type { Clock } from '../../platform/clock.js';
+import { ApiError, unauthorized } from '../../platform/errors.js';
+import { type AccountLookup, type ClientAccount, type CredentialHolder, isActive } from './account.js';
 import { digest, digestsEqual, isWellFormedCredential } from './credentials.js';
-import { rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
+import { rejectDeletedClient, rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
 import { type AccessTokenClaims, type Keyring, TokenRejectedError } from './keyring.js';
 
 /** Who is calling, and how they proved it. */
@@ -14,6 +15,9 @@ export interface Principal {
 /** Request headers as Node gives them (lower-cased names). */
 export type Headers = Record<string, string | string[] | undefined>;
 
+/** Told of each accepted use of a credential (its code), for `last_used_at`. Must not wait on I/O. */
+export type CredentialUsed = (code: string) => void;
+
 // RFC 6750 §3: a rejected bearer token is answered with this challenge.
 const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
 const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="sports-data-api"' };
@@ -21,26 +25,38 @@ const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="sports-data-api"' 
 export interface Authenticator {
   /** Authenticates a data call from its X-API-Key or Authorization: Bearer header. */
   authenticate(headers: Headers): Promise<Principal>;
-  /** Resolves an API key to its client, enabled and allowed to use the API-key flow. */
-  clientForApiKey(apiKey: unknown, headers?: Record<string, string>): Promise<ClientAccount>;
+  /** Resolves an API key to its credential and client: active, enabled, allowed to use the API-key flow. */
+  apiKeyHolder(apiKey: unknown, headers?: Record<string, string>): Promise<CredentialHolder>;
 }
 
-export function createAuthenticator(deps: { keyring: Keyring; accounts: AccountLookup }): Authenticator {
-  const { keyring, accounts } = deps;
+export interface AuthenticatorDeps {
+  keyring: Keyring;
+  accounts: AccountLookup;
+  clock: Clock;
+  used?: CredentialUsed;
+}
 
-  async function clientForApiKey(apiKey: unknown, headers?: Record<string, string>): Promise<ClientAccount> {
+export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
+  const { keyring, accounts, clock } = deps;
+  const used = deps.used ?? (() => {});
+
+  async function apiKeyHolder(apiKey: unknown, headers?: Record<string, string>): Promise<CredentialHolder> {
+    const refused = () => unauthorized('invalid_credentials', 'the API key is not valid', headers);
     // Malformed or bad-checksum keys are rejected before any lookup.
-    if (!isWellFormedCredential('apiKey', apiKey)) throw unauthorized('invalid_credentials', 'the API key is not valid', headers);
+    if (!isWellFormedCredential('apiKey', apiKey)) throw refused();
     const keyDigest = digest(apiKey);
-    const client = await accounts.byApiKeyDigest(keyDigest);
+    const holder = await accounts.byCredentialDigest(keyDigest);
+    if (!holder || holder.credential.kind !== 'api_key') throw refused();
     // The lookup is by digest; the explicit constant-time comparison keeps it honest if the
     // lookup ever becomes a prefix or range match.
-    if (!client || !digestsEqual(client.apiKeyDigest, keyDigest)) {
-      throw unauthorized('invalid_credentials', 'the API key is not valid', headers);
-    }
-    rejectDisabledClient(client, headers);
-    requireFlowEnabled(client, 'api_key', headers);
-    return client;
+    if (!digestsEqual(holder.digest, keyDigest)) throw refused();
+    rejectDeletedClient(holder.account, headers);
+    // A deleted or expired key is refused as an unknown one: it says nothing more to whoever holds it.
+    if (!isActive(holder.credential, clock.now())) throw refused();
+    rejectDisabledClient(holder.account, headers);
+    requireFlowEnabled(holder.account, 'api_key', headers);
+    used(holder.credential.code);
+    return holder;
   }
 
   async function bearer(authorization: string): Promise<Principal> {
@@ -55,9 +71,27 @@ export function createAuthenticator(deps: { keyring: Keyring; accounts: AccountL
     }
     const client = await accounts.byId(claims.client_id);
     if (!client || client.tenantId !== claims.tenant_id) throw unauthorized('token_invalid', 'access token is invalid', INVALID_TOKEN_CHALLENGE);
+    rejectDeletedClient(client, INVALID_TOKEN_CHALLENGE);
     // Checked on every call, so that disabling a client locks out tokens already issued.
     rejectDisabledClient(client, INVALID_TOKEN_CHALLENGE);
+    requireCurrentCredential(client, claims);
     return { client, via: 'bearer', claims };
+  }
+
+  /**
+   * An access token lives ACCESS_TOKEN_TTL; a leaked or deleted credential must not live on in
+   * the tokens minted from it. The claims name the credential and the generation: an operator's
+   * reset moves the generation (a cut-off by `iat`, whole seconds, would also end tokens minted
+   * with the new credentials in the same second), a deleted or expired credential leaves the set.
+   */
+  function requireCurrentCredential(client: ClientAccount, claims: AccessTokenClaims): void {
+    if (claims.gen !== client.credentialGeneration) {
+      throw unauthorized('token_invalid', "the client's credentials were reset after this access token was issued; log in again", INVALID_TOKEN_CHALLENGE);
+    }
+    const credential = client.credentials.get(claims.cred);
+    if (!credential || !isActive(credential, clock.now())) {
+      throw unauthorized('token_invalid', 'the credential this access token was issued with was deleted or has expired; log in again', INVALID_TOKEN_CHALLENGE);
+    }
   }
 
   /**
@@ -68,7 +102,7 @@ export function createAuthenticator(deps: { keyring: Keyring; accounts: AccountL
    */
   async function bothCredentials(authorization: string, apiKey: string): Promise<Principal> {
     const principal = await bearer(authorization);
-    const keyClient = await clientForApiKey(apiKey, BEARER_CHALLENGE);
+    const keyClient = (await apiKeyHolder(apiKey, BEARER_CHALLENGE)).account;
     if (keyClient.id !== principal.client.id) {
       throw unauthorized('credentials_mismatch', 'X-API-Key and the access token belong to different clients; send one of them', BEARER_CHALLENGE);
     }
@@ -76,13 +110,13 @@ export function createAuthenticator(deps: { keyring: Keyring; accounts: AccountL
   }
 
   return {
-    clientForApiKey,
+    apiKeyHolder,
     async authenticate(headers) {
       const authorization = single(headers.authorization);
       const apiKey = single(headers['x-api-key']);
       if (authorization !== undefined && apiKey !== undefined) return bothCredentials(authorization, apiKey);
       if (authorization !== undefined) return bearer(authorization);
-      if (apiKey !== undefined) return { client: await clientForApiKey(apiKey, BEARER_CHALLENGE), via: 'api_key' };
+      if (apiKey !== undefined) return { client: (await apiKeyHolder(apiKey, BEARER_CHALLENGE)).account, via: 'api_key' };
       throw unauthorized('missing_credentials', 'send an X-API-Key header or an Authorization: Bearer access token', BEARER_CHALLENGE);
     },
   };

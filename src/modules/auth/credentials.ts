@@ -31,6 +31,14 @@ export function isWellFormedCredential(kind: CredentialKind, value: unknown): va
   return checksum(head) === value.slice(-CHECKSUM_LENGTH);
 }
 
+/**
+ * What a listing shows of a credential: its typed prefix and last 4 characters (`sdk_…a1B2`),
+ * enough to tell keys apart. The last characters are checksum, not the random body.
+ */
+export function previewOf(value: string): string {
+  return `${value.slice(0, 4)}…${value.slice(-4)}`;
+}
+
 /** What we store instead of a credential: its SHA-256, hex. */
 export function digest(value: string): string {
   // One-shot hash: this runs on every X-API-Key call.

@@ -16,3 +16,8 @@ export function requireFlowEnabled(client: ClientAccount, flow: Flow, headers?: 
 export function rejectDisabledClient(client: ClientAccount, headers?: Record<string, string>): void {
   if (client.disabled) throw unauthorized('client_disabled', 'this client account is disabled', headers);
 }
+
+/** Offboarded: checked before anything else, so a deleted client hears why on every route. */
+export function rejectDeletedClient(client: ClientAccount, headers?: Record<string, string>): void {
+  if (client.deletedAt !== null) throw unauthorized('client_deleted', 'this client account has been deleted', headers);
+}

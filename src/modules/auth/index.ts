@@ -1,19 +1,29 @@
 /** Authentication: who is calling (API key, access token, admin token) and which flows they may use. */
 export {
+  ACCOUNT_CREDENTIALS,
+  type AccountCredential,
+  type AccountCredentialKind,
   type AccountLookup,
   AUTH_METHODS,
   type AuthMethod,
   type ClientAccount,
+  type CredentialHolder,
+  credentialKindOf,
   type Flow,
+  isAccountCredentialKind,
+  isActive,
   isAuthMethod,
   isFlow,
+  isRevocationReason,
   isTier,
+  REVOCATION_REASONS,
+  type RevocationReason,
   type Tier,
   TIERS,
 } from './account.js';
 export { adminGuard } from './admin-guard.js';
 export { type Admission, registerAuthentication } from './auth.plugin.js';
-export { type Authenticator, createAuthenticator, type Principal } from './authenticator.js';
+export { type Authenticator, createAuthenticator, type CredentialUsed, type Principal } from './authenticator.js';
 export {
   createCredentialFailures,
   type CredentialFailures,
@@ -21,6 +31,6 @@ export {
   type ThrottleListener,
   type ThrottleScope,
 } from './credential-failures.js';
-export { digest, digestsEqual, generateCredential, isWellFormedCredential } from './credentials.js';
-export { rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
+export { CREDENTIAL_PREFIX, type CredentialKind, digest, digestsEqual, generateCredential, isWellFormedCredential, previewOf } from './credentials.js';
+export { flowEnabled, rejectDeletedClient, rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
 export { createKeyring, type Keyring } from './keyring.js';

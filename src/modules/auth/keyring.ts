@@ -5,7 +5,12 @@ import type { Clock } from '../../platform/clock.js';
 import { isUuid } from '../../platform/uuid.js';
 import { isTier, type Tier } from './account.js';
 
-/** The claims of an access token (docs/api.md#token-pairs): client_id, tenant_id, tier, iss, sub, iat, exp, aud and jti. */
+/**
+ * The claims of an access token (docs/api.md#token-pairs): client_id, tenant_id, tier, iss, sub,
+ * iat, exp, aud and jti, plus `cred` and `gen` (decision 0101): the credential whose login started
+ * the session, and the client's credential generation then. Deleting that credential or an
+ * operator's reset ends the token at once.
+ */
 export interface AccessTokenClaims {
   client_id: string;
   tenant_id: string;
@@ -16,6 +21,17 @@ export interface AccessTokenClaims {
   iat: number;
   exp: number;
   jti: string;
+  cred: string;
+  gen: number;
+}
+
+/** Who a token is issued to, and from which credential in which generation. */
+export interface TokenSubject {
+  client_id: string;
+  tenant_id: string;
+  tier: Tier;
+  cred: string;
+  gen: number;
 }
 
 export interface IssuedAccessToken {
@@ -33,7 +49,7 @@ export class TokenRejectedError extends Error {
 }
 
 export interface Keyring {
-  sign(subject: { client_id: string; tenant_id: string; tier: Tier }): IssuedAccessToken;
+  sign(subject: TokenSubject): IssuedAccessToken;
   /** Returns the claims of a valid token; throws TokenRejectedError otherwise. */
   verify(token: string): AccessTokenClaims;
 }
@@ -74,7 +90,7 @@ export function createKeyring(options: KeyringOptions): Keyring {
         checkTyp: TYP,
         allowedIss: issuer,
         allowedAud: audience,
-        requiredClaims: ['client_id', 'tenant_id', 'tier', 'iss', 'sub', 'aud', 'iat', 'exp', 'jti'],
+        requiredClaims: ['client_id', 'tenant_id', 'tier', 'iss', 'sub', 'aud', 'iat', 'exp', 'jti', 'cred', 'gen'],
         // exp is checked below against the injected clock, with leeway.
         ignoreExpiration: true,
       }),
@@ -114,6 +130,8 @@ export function createKeyring(options: KeyringOptions): Keyring {
         iat,
         exp: iat + ttlSeconds,
         jti: randomUUID(),
+        cred: subject.cred,
+        gen: subject.gen,
       };
       return { token: signer(claims), claims };
     },
@@ -166,6 +184,9 @@ function asClaims(payload: unknown): AccessTokenClaims | undefined {
     isTier(p.tier) &&
     typeof p.iat === 'number' &&
     typeof p.exp === 'number' &&
-    typeof p.jti === 'string';
+    typeof p.jti === 'string' &&
+    isUuid(p.cred) &&
+    Number.isSafeInteger(p.gen) &&
+    Number(p.gen) >= 1;
   return ok ? (p as unknown as AccessTokenClaims) : undefined;
 }

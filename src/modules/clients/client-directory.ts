@@ -3,42 +3,47 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import { approximateSize } from '../../platform/cache/size.js';
 import { type CacheUsage, createVersionedCache, type VersionedCache } from '../../platform/cache/versioned-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
-import type { AccountLookup, ClientAccount } from '../auth/index.js';
+import type { AccountLookup, ClientAccount, CredentialHolder } from '../auth/index.js';
 import { createClientsRepository } from './clients.repository.js';
 
 /**
- * Read-through cache of client accounts, by id (Bearer calls) and by API key digest
- * (X-API-Key calls), so that authenticating a call costs no database round trip. It follows
- * the 'clients' counter like the read caches follow 'data': any change to any client drops it
- * (on this node at once, elsewhere at the next change-feed poll), so a disabled client or a
- * new auth_method takes effect on the next request instead of after a TTL.
+ * Read-through cache of client accounts, by id (Bearer calls) and by credential digest
+ * (X-API-Key calls, OAuth logins), so that authenticating a call costs no database round trip.
+ * An account carries its credentials, so an access token's `cred` claim is checked against the
+ * current set from the same entry. It follows the 'clients' counter like the read caches follow
+ * 'data': any change to any client or credential drops it (on this node at once, elsewhere at the
+ * next change-feed poll), so a disabled client, a deleted key or a reset takes effect on the next
+ * request instead of after a TTL.
  */
 export interface ClientDirectory extends AccountLookup {
   /** Both indexes together: what `read_cache_requests_total{namespace="clients"}` counts. */
   usage(): CacheUsage;
 }
 
-/** Per index: tens of thousands of accounts (an account is well under 1 KB). */
+/** Per index: tens of thousands of accounts (an account with its credentials is a few KB at most). */
 const BUDGET_BYTES = 32 * 1024 * 1024;
 
 export function createClientDirectory(deps: { db: Kysely<Schema>; changes: ChangeFeed }): ClientDirectory {
   const repository = createClientsRepository(deps.db);
-  // `null` remembers "no such client", so that unknown keys do not each cost a query.
-  const index = () => createVersionedCache<ClientAccount | null>({ changes: deps.changes, follows: 'clients', budgetBytes: BUDGET_BYTES, sizeOf: approximateSize });
-  const byId = index();
-  const byDigest = index();
-  return {
-    byId: lookup(byId, (id) => repository.findById(id)),
-    byApiKeyDigest: lookup(byDigest, (digest) => repository.findByApiKeyDigest(digest)),
-    usage: () => sumOf(byId.usage(), byDigest.usage()),
-  };
+  // `null` remembers "none", so that unknown ids and keys do not each cost a query.
+  const cache = <V extends object>() =>
+    createVersionedCache<V | null>({ changes: deps.changes, follows: 'clients', budgetBytes: BUDGET_BYTES, sizeOf: approximateSize });
+  const accounts = cache<ClientAccount>();
+  const holders = cache<CredentialHolder>();
+  const byId = lookup(accounts, (id) => repository.findById(id));
+  const byCredentialDigest = lookup(holders, async (digest) => {
+    const found = await repository.findCredentialByDigest(digest);
+    const account = found && (await byId(found.credential.clientId));
+    return found && account && { account, credential: found.credential, digest: found.digest };
+  });
+  return { byId, byCredentialDigest, usage: () => sumOf(accounts.usage(), holders.usage()) };
 }
 
-function lookup(cache: VersionedCache<ClientAccount | null>, load: (key: string) => Promise<ClientAccount | undefined>) {
-  return async (key: string): Promise<ClientAccount | undefined> => {
+function lookup<V extends object>(cache: VersionedCache<V | null>, load: (key: string) => Promise<V | undefined>) {
+  return async (key: string): Promise<V | undefined> => {
     const hit = cache.peek(key);
-    const account = hit !== undefined ? hit : await cache.get(key, async () => (await load(key)) ?? null);
-    return account ?? undefined;
+    const value = hit !== undefined ? hit : await cache.get(key, async () => (await load(key)) ?? null);
+    return value ?? undefined;
   };
 }
 

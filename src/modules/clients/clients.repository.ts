@@ -1,8 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { ClientsTable, Schema } from '../../platform/db/schema.js';
-import { type AuthMethod, type ClientAccount, isAuthMethod, isTier, type Tier } from '../auth/index.js';
+import type { ClientCredentialsTable, ClientsTable, Schema } from '../../platform/db/schema.js';
+import { type AccountCredential, type AuthMethod, type ClientAccount, isAccountCredentialKind, isAuthMethod, isTier, type Tier } from '../auth/index.js';
 
 export type ClientRow = Selectable<ClientsTable>;
+export type CredentialRow = Selectable<ClientCredentialsTable>;
 
 export interface ClientPatch {
   authMethod?: AuthMethod;
@@ -11,11 +12,21 @@ export interface ClientPatch {
   /** null: back to the tier's default. */
   rateLimitPerMinute?: number | null;
   dailyQuota?: number | null;
-  apiKeyDigest?: string;
-  clientSecretDigest?: string;
 }
 
-export function toAccount(row: ClientRow): ClientAccount {
+export function toCredential(row: CredentialRow): AccountCredential {
+  // The column is plain text: a value outside the vocabulary is a broken row, not a credential.
+  if (!isAccountCredentialKind(row.kind)) throw new Error(`credential ${row.code} has an unknown kind`);
+  return {
+    code: row.code,
+    clientId: row.client_id,
+    kind: row.kind,
+    expiresAt: row.expires_at === null ? null : Number(row.expires_at),
+    deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
+  };
+}
+
+export function toAccount(row: ClientRow, credentials: readonly AccountCredential[]): ClientAccount {
   // The columns are plain text: a value outside the vocabulary is a broken row, not a tier.
   if (!isTier(row.tier) || !isAuthMethod(row.auth_method)) throw new Error(`client ${row.id} has an unknown tier or auth_method`);
   return {
@@ -25,25 +36,32 @@ export function toAccount(row: ClientRow): ClientAccount {
     tier: row.tier,
     authMethod: row.auth_method,
     disabled: Number(row.disabled) === 1,
-    apiKeyDigest: row.api_key_digest,
-    clientSecretDigest: row.client_secret_digest,
     rateLimitPerMinute: row.rate_limit_per_minute === null ? null : Number(row.rate_limit_per_minute),
     dailyQuota: row.daily_quota === null ? null : Number(row.daily_quota),
+    deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
+    credentialGeneration: Number(row.credential_generation),
+    credentials: new Map(credentials.map((credential) => [credential.code, credential])),
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
   };
 }
 
 export function createClientsRepository(db: Kysely<Schema>) {
-  return {
-    async findById(id: string): Promise<ClientAccount | undefined> {
-      const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
-      return row && toAccount(row);
-    },
+  /** The client with its credentials that are not deleted (at most the caps, plus expired ones). */
+  async function findById(id: string): Promise<ClientAccount | undefined> {
+    const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const credentials = await db.selectFrom('client_credentials').selectAll().where('client_id', '=', id).where('deleted_at', 'is', null).execute();
+    return toAccount(row, credentials.map(toCredential));
+  }
 
-    async findByApiKeyDigest(apiKeyDigest: string): Promise<ClientAccount | undefined> {
-      const row = await db.selectFrom('clients').selectAll().where('api_key_digest', '=', apiKeyDigest).executeTakeFirst();
-      return row && toAccount(row);
+  return {
+    findById,
+
+    /** A credential by digest, in whatever state (deleted, expired), with the digest it is stored under. */
+    async findCredentialByDigest(digest: string): Promise<{ credential: AccountCredential; digest: string } | undefined> {
+      const row = await db.selectFrom('client_credentials').selectAll().where('digest', '=', digest).executeTakeFirst();
+      return row && { credential: toCredential(row), digest: row.digest };
     },
 
     async count(): Promise<number> {
@@ -53,7 +71,16 @@ export function createClientsRepository(db: Kysely<Schema>) {
 
     async list(offset: number, limit: number): Promise<ClientAccount[]> {
       const rows = await db.selectFrom('clients').selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
-      return rows.map(toAccount);
+      if (rows.length === 0) return [];
+      const credentials = await db
+        .selectFrom('client_credentials')
+        .selectAll()
+        .where('client_id', 'in', rows.map((row) => row.id))
+        .where('deleted_at', 'is', null)
+        .execute();
+      const byClient = new Map<string, AccountCredential[]>();
+      for (const credential of credentials.map(toCredential)) byClient.set(credential.clientId, [...(byClient.get(credential.clientId) ?? []), credential]);
+      return rows.map((row) => toAccount(row, byClient.get(row.id) ?? []));
     },
   };
 }
@@ -68,8 +95,6 @@ export function patchColumns(patch: ClientPatch, now: number): Partial<ClientsTa
     ...(patch.disabled !== undefined ? { disabled: patch.disabled ? 1 : 0 } : {}),
     ...(patch.rateLimitPerMinute !== undefined ? { rate_limit_per_minute: patch.rateLimitPerMinute } : {}),
     ...(patch.dailyQuota !== undefined ? { daily_quota: patch.dailyQuota } : {}),
-    ...(patch.apiKeyDigest !== undefined ? { api_key_digest: patch.apiKeyDigest } : {}),
-    ...(patch.clientSecretDigest !== undefined ? { client_secret_digest: patch.clientSecretDigest } : {}),
     updated_at: now,
   };
 }

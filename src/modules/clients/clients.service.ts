@@ -1,12 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { notFound } from '../../platform/errors.js';
+import { conflict, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/uuid.js';
-import { type AuthMethod, type ClientAccount, digest, generateCredential, type Tier } from '../auth/index.js';
+import type { AuthMethod, ClientAccount, Tier } from '../auth/index.js';
+import { lockedTransaction } from '../../platform/db/locked-transaction.js';
+import { changeAccounts } from './account-change.js';
 import { type ClientPatch, createClientsRepository, patchColumns } from './clients.repository.js';
+import { credentialsQueries as q, type LockedClient } from './credentials.repository.js';
+import { newCredential } from './new-credential.js';
 
 export interface NewClient {
   name: string;
@@ -26,11 +30,7 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
   const { db, clock, changes } = deps;
   const repository = createClientsRepository(db);
 
-  const newClient = (): FreshClient => ({
-    id: randomUUID(),
-    credentials: { apiKey: generateCredential('apiKey'), clientSecret: generateCredential('clientSecret') },
-    now: clock.now(),
-  });
+  const newClient = (input: NewClient): FreshClient => ({ id: randomUUID(), input, now: clock.now() });
 
   async function requireClient(id: string): Promise<ClientAccount> {
     // A client_id that is not a UUID names no client. It never reaches the database: PostgreSQL
@@ -40,16 +40,20 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
     return account;
   }
 
+  /** Locks a client that may still be changed: 404 unknown, 409 deleted. */
+  async function lockLiveClient(trx: Kysely<Schema>, id: string): Promise<LockedClient> {
+    const client = isUuid(id) ? await q.lockClient(trx, id, 'update') : undefined;
+    if (!client) throw notFound('no client with this client_id');
+    if (client.deletedAt !== null) throw conflict('this client has been deleted; it can no longer be changed');
+    return client;
+  }
+
   return {
     /** Creates a client with fresh credentials. The credentials are returned here and never again. */
     async create(input: NewClient): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
-      const fresh = newClient();
-      await db.transaction().execute(async (trx) => {
-        await insertClient(trx, input, fresh);
-        await changes.bump(trx, 'clients');
-      });
-      await changes.changed('clients');
-      return { account: await requireClient(fresh.id), credentials: fresh.credentials };
+      const fresh = newClient(input);
+      const credentials = await changeAccounts(deps, (trx) => insertClient(trx, fresh));
+      return { account: await requireClient(fresh.id), credentials };
     },
 
     /**
@@ -58,18 +62,17 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
      */
     async createFirst(input: NewClient): Promise<{ account: ClientAccount; credentials: ClientCredentials } | undefined> {
       if ((await repository.count()) > 0) return undefined;
-      const fresh = newClient();
-      const created = await db.transaction().execute(async (trx) => {
+      const fresh = newClient(input);
+      const credentials = await lockedTransaction(db, async (trx) => {
         // The bump writes first: it takes the counter's row lock (PostgreSQL) or the write lock
         // (SQLite) before the count is read, so a second node waits here and then counts the
         // first node's client. (A bump without a change only drops caches.)
         await changes.bump(trx, 'clients');
-        if ((await createClientsRepository(trx).count()) > 0) return false;
-        await insertClient(trx, input, fresh);
-        return true;
+        if ((await createClientsRepository(trx).count()) > 0) return undefined;
+        return insertClient(trx, fresh);
       });
       await changes.changed('clients');
-      return created ? { account: await requireClient(fresh.id), credentials: fresh.credentials } : undefined;
+      return credentials && { account: await requireClient(fresh.id), credentials };
     },
 
     get: requireClient,
@@ -82,48 +85,61 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
     },
 
     /** Changes auth_method, tier, disabled or the limit overrides; takes effect on every node's next request. */
-    async update(id: string, patch: Pick<ClientPatch, 'authMethod' | 'tier' | 'disabled' | 'rateLimitPerMinute' | 'dailyQuota'>): Promise<ClientAccount> {
-      await requireClient(id);
-      await db.transaction().execute(async (trx) => {
+    async update(id: string, patch: ClientPatch): Promise<ClientAccount> {
+      await changeAccounts(deps, async (trx) => {
+        await lockLiveClient(trx, id);
         await trx.updateTable('clients').set(patchColumns(patch, clock.now())).where('id', '=', id).execute();
-        await changes.bump(trx, 'clients');
       });
-      await changes.changed('clients');
       return requireClient(id);
     },
 
     /**
-     * Replaces both credentials and revokes every refresh token of the client: a leaked key or
-     * secret, or a session started with one, stops working at once.
+     * The emergency reset: replaces every API key and client secret with one new pair, moves the
+     * credential generation (every access token issued before stops at once) and revokes every
+     * refresh token. Logins racing it either finish first, and their tokens are revoked here,
+     * or wait for it and fail (the login's check runs under the same lock: tokens.repository).
      */
     async rotateCredentials(id: string): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
-      await requireClient(id);
       const now = clock.now();
-      const credentials = { apiKey: generateCredential('apiKey'), clientSecret: generateCredential('clientSecret') };
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('clients')
-          .set(patchColumns({ apiKeyDigest: digest(credentials.apiKey), clientSecretDigest: digest(credentials.clientSecret) }, now))
-          .where('id', '=', id)
-          .execute();
-        await trx.updateTable('refresh_tokens').set({ revoked_at: now }).where('client_id', '=', id).where('revoked_at', 'is', null).execute();
-        await changes.bump(trx, 'clients');
+      const credentials = await changeAccounts(deps, async (trx) => {
+        const client = await lockLiveClient(trx, id);
+        await trx.updateTable('clients').set({ credential_generation: client.generation + 1, updated_at: now }).where('id', '=', id).execute();
+        await q.markDeleted(trx, { clientId: id }, now);
+        await q.revokeRefreshTokens(trx, { clientId: id }, 'reset', now);
+        return issuePair(trx, id, 'operator reset', now);
       });
-      await changes.changed('clients');
       return { account: await requireClient(id), credentials };
+    },
+
+    /**
+     * Offboards a client: every credential and refresh token ends at once, and every later call
+     * answers 401 client_deleted. The row stays (soft delete), so that its usage history keeps
+     * its client for billing; nothing but credentials and tokens is touched. Deleting a deleted
+     * client changes nothing.
+     */
+    async delete(id: string): Promise<void> {
+      const now = clock.now();
+      await changeAccounts(deps, async (trx) => {
+        const client = isUuid(id) ? await q.lockClient(trx, id, 'update') : undefined;
+        if (!client) throw notFound('no client with this client_id');
+        if (client.deletedAt !== null) return;
+        await trx.updateTable('clients').set({ deleted_at: now, credential_generation: client.generation + 1, updated_at: now }).where('id', '=', id).execute();
+        await q.markDeleted(trx, { clientId: id }, now);
+        await q.revokeRefreshTokens(trx, { clientId: id }, 'client_deleted', now);
+      });
     },
   };
 }
 
 interface FreshClient {
   id: string;
-  credentials: ClientCredentials;
+  input: NewClient;
   now: number;
 }
 
-/** Inserts the client (and its tenant when new) inside the caller's transaction. */
-async function insertClient(trx: Transaction<Schema>, input: NewClient, fresh: FreshClient): Promise<void> {
-  const { id, credentials, now } = fresh;
+/** Inserts the client (and its tenant when new) and its first pair of credentials in the caller's transaction. */
+async function insertClient(trx: Kysely<Schema>, fresh: FreshClient): Promise<ClientCredentials> {
+  const { id, input, now } = fresh;
   let tenantId = input.tenantId;
   if (tenantId === undefined) {
     tenantId = randomUUID();
@@ -141,12 +157,22 @@ async function insertClient(trx: Transaction<Schema>, input: NewClient, fresh: F
       tier: input.tier,
       auth_method: input.authMethod,
       disabled: 0,
-      api_key_digest: digest(credentials.apiKey),
-      client_secret_digest: digest(credentials.clientSecret),
+      credential_generation: 1,
+      deleted_at: null,
       created_at: now,
       updated_at: now,
     })
     .execute();
+  return issuePair(trx, id, 'onboarding', now);
+}
+
+/** A new API key and client secret for a client, inserted in `trx`; the plaintexts are returned once. */
+async function issuePair(trx: Kysely<Schema>, clientId: string, name: string, now: number): Promise<ClientCredentials> {
+  const key = newCredential({ clientId, kind: 'api_key', name, now });
+  const secret = newCredential({ clientId, kind: 'client_secret', name, now });
+  await q.insert(trx, key.row);
+  await q.insert(trx, secret.row);
+  return { apiKey: key.plaintext, clientSecret: secret.plaintext };
 }
 
 export type ClientsService = ReturnType<typeof createClientsService>;

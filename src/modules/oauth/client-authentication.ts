@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { type Authenticator, type ClientAccount, type CredentialFailures, requireFlowEnabled } from '../auth/index.js';
+import { type Authenticator, type CredentialFailures, type CredentialHolder, requireFlowEnabled } from '../auth/index.js';
 import type { TokenService } from '../tokens/index.js';
 import { invalidClient, invalidRequest } from './oauth-errors.js';
 
@@ -71,7 +71,7 @@ function single(value: string | string[] | undefined): string | undefined {
 }
 
 /**
- * The client an authentication names, enabled and allowed its flow: a secret needs the OAuth flow,
+ * The credential an authentication presents and its client, enabled and allowed its flow: a secret needs the OAuth flow,
  * an API key the API-key flow (an account's auth_method decides, as everywhere). A refusal is an
  * ApiError with our reason, which the error handler turns into invalid_client or unauthorized_client.
  */
@@ -79,13 +79,13 @@ export async function authenticateClient(
   request: FastifyRequest,
   auth: ClientAuthentication,
   deps: { tokens: TokenService; authenticator: Authenticator; failures: CredentialFailures },
-): Promise<ClientAccount> {
+): Promise<CredentialHolder> {
   // Under the login-failure limits like the JSON logins: a guessed secret or key costs the same here.
   const clientId = auth.method === 'api_key' ? undefined : auth.clientId;
   return deps.failures.guard(request.ip, clientId, async () => {
-    if (auth.method === 'api_key') return deps.authenticator.clientForApiKey(auth.apiKey);
-    const client = await deps.tokens.clientForSecret(auth.clientId, auth.clientSecret);
-    requireFlowEnabled(client, 'oauth');
-    return client;
+    if (auth.method === 'api_key') return deps.authenticator.apiKeyHolder(auth.apiKey);
+    const holder = await deps.tokens.clientForSecret(auth.clientId, auth.clientSecret);
+    requireFlowEnabled(holder.account, 'oauth');
+    return holder;
   });
 }

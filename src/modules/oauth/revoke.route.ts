@@ -54,8 +54,8 @@ export function revokeRoute(app: App, deps: OAuthDeps): void {
     },
     async (request, reply) => {
       const form = request.body;
-      const client = await authenticateClient(request, clientAuthenticationOf(request, form, { apiKey: true }), deps);
-      const outcome = await deps.tokens.revoke(client, form.token);
+      const { account } = await authenticateClient(request, clientAuthenticationOf(request, form, { apiKey: true }), deps);
+      const outcome = await deps.tokens.revoke(account, form.token);
       // RFC 7009 §2.1: a token issued to another client is refused, and left as it is.
       if (outcome === 'not_yours') throw new OAuthError('invalid_request', 'this token was not issued to the authenticated client');
       // RFC 7009 §2.2.1: the server does not support revoking this kind of token.

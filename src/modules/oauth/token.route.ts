@@ -52,10 +52,10 @@ export function tokenRoute(app: App, deps: OAuthDeps): void {
     async (request) => {
       const form = request.body;
       const grant = grantOf(form.grant_type);
-      const client = await authenticateClient(request, clientAuthenticationOf(request, form, { apiKey: false }), deps);
+      const holder = await authenticateClient(request, clientAuthenticationOf(request, form, { apiKey: false }), deps);
       rejectScope(form.scope);
-      if (grant === 'client_credentials') return tokens.startOAuthSession(client);
-      return tokens.refresh('oauth', requireRefreshToken(form.refresh_token), request.log, client.id);
+      if (grant === 'client_credentials') return tokens.startOAuthSession(holder);
+      return tokens.refresh('oauth', requireRefreshToken(form.refresh_token), request.log, holder.account.id);
     },
   );
 }

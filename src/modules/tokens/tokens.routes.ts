@@ -56,7 +56,7 @@ export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: A
     async (request) => {
       const apiKey = request.headers['x-api-key'];
       if (apiKey === undefined) throw unauthorized('missing_credentials', 'send the API key in the X-API-Key header');
-      return failures.guard(request.ip, undefined, async () => tokens.loginWithApiKey(await authenticator.clientForApiKey(apiKey)));
+      return failures.guard(request.ip, undefined, async () => tokens.loginWithApiKey(await authenticator.apiKeyHolder(apiKey)));
     },
   );
 

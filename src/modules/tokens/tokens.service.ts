@@ -7,20 +7,23 @@ import { isUuid } from '../../platform/uuid.js';
 import {
   type AccountLookup,
   type ClientAccount,
+  type CredentialHolder,
   digest,
   digestsEqual,
   type Flow,
   generateCredential,
+  isActive,
   isWellFormedCredential,
   type Keyring,
+  rejectDeletedClient,
   rejectDisabledClient,
   requireFlowEnabled,
 } from '../auth/index.js';
-import { createTokensRepository, type StoredRefreshToken } from './tokens.repository.js';
+import { createTokensRepository, type NewRefreshToken, type SessionEnd, type StoredRefreshToken } from './tokens.repository.js';
 import type { TokenPair } from './tokens.schemas.js';
 
-// Compared against when the client_id is unknown, so that an unknown id and a wrong secret
-// cost the same work.
+// Compared against when no credential has the secret's digest, so that a miss and a hit cost
+// the same comparison.
 const NO_SUCH_DIGEST = digest('no such client');
 
 /**
@@ -32,6 +35,7 @@ export type RevocationOutcome = 'revoked' | 'access_token' | 'not_yours' | 'unkn
 /** Where a security event goes: the request's logger. Never given a token. */
 export interface SecurityLog {
   warn(fields: Record<string, unknown>, message: string): void;
+  info(fields: Record<string, unknown>, message: string): void;
 }
 
 /** Token lifetimes, in seconds (ACCESS_TOKEN_TTL, REFRESH_TOKEN_TTL). */
@@ -54,15 +58,16 @@ export function createTokenService(deps: TokenServiceDeps) {
   const { clock, keyring, accounts, lifetimes } = deps;
   const repository = createTokensRepository(deps.db);
 
-  function newRefreshToken(client: ClientAccount, flow: Flow, familyId: string) {
+  function newRefreshToken(clientId: string, flow: Flow, familyId: string, credentialCode: string | null) {
     const token = generateCredential('refreshToken');
     const now = clock.now();
-    const stored = { digest: digest(token), clientId: client.id, familyId, flow, createdAt: now, expiresAt: now + lifetimes.refreshTokenTtl * 1000 };
+    const stored: NewRefreshToken = { digest: digest(token), clientId, familyId, flow, credentialCode, createdAt: now, expiresAt: now + lifetimes.refreshTokenTtl * 1000 };
     return { token, stored };
   }
 
-  function pairOf(client: ClientAccount, refreshToken: string): TokenPair {
-    const access = keyring.sign({ client_id: client.id, tenant_id: client.tenantId, tier: client.tier });
+  /** The pair; the access token names the session's credential and generation (decision 0101). */
+  function pairOf(client: ClientAccount, refreshToken: string, session: { cred: string; gen: number }): TokenPair {
+    const access = keyring.sign({ client_id: client.id, tenant_id: client.tenantId, tier: client.tier, ...session });
     return {
       access_token: access.token,
       refresh_token: refreshToken,
@@ -72,22 +77,33 @@ export function createTokenService(deps: TokenServiceDeps) {
     };
   }
 
-  /** A login starts a new family: every refresh token rotated from it shares its family id. */
-  async function startSession(client: ClientAccount, flow: Flow): Promise<TokenPair> {
-    const { token, stored } = newRefreshToken(client, flow, randomUUID());
-    await repository.insert(stored);
-    return pairOf(client, token);
+  /**
+   * A login starts a new family: every refresh token rotated from it shares its family id and
+   * the credential that started it. The credential was checked against the (cached) directory;
+   * it is checked again in the transaction that stores the token, under the lock a reset or a
+   * deletion takes, so that no session outlives the change that ends its credential (issue 7).
+   */
+  async function startSession({ account, credential }: CredentialHolder, flow: Flow, refused: () => Error): Promise<TokenPair> {
+    const { token, stored } = newRefreshToken(account.id, flow, randomUUID(), credential.code);
+    const started = await repository.startFamily(stored, clock.now());
+    if ('end' in started) throw started.end === 'client_deleted' ? unauthorized('client_deleted', 'this client account has been deleted') : refused();
+    return pairOf(account, token, { cred: started.credentialCode, gen: started.generation });
   }
 
-  async function clientWithSecret(clientId: string, clientSecret: string): Promise<ClientAccount> {
+  const badClientCredentials = () => unauthorized('invalid_credentials', 'the client credentials are not valid');
+
+  async function secretHolder(clientId: string, clientSecret: string): Promise<CredentialHolder> {
     // Malformed ids and malformed or bad-checksum secrets never reach the database.
-    if (!isUuid(clientId) || !isWellFormedCredential('clientSecret', clientSecret)) {
-      throw unauthorized('invalid_credentials', 'the client credentials are not valid');
-    }
-    const client = await accounts.byId(clientId.toLowerCase());
-    const matches = digestsEqual(client?.clientSecretDigest ?? NO_SUCH_DIGEST, digest(clientSecret));
-    if (!client || !matches) throw unauthorized('invalid_credentials', 'the client credentials are not valid');
-    return client;
+    if (!isUuid(clientId) || !isWellFormedCredential('clientSecret', clientSecret)) throw badClientCredentials();
+    const secretDigest = digest(clientSecret);
+    // Found by the secret's digest; an unknown client and a wrong secret are one lookup each.
+    const holder = await accounts.byCredentialDigest(secretDigest);
+    const matches = digestsEqual(holder?.digest ?? NO_SUCH_DIGEST, secretDigest);
+    if (!holder || !matches || holder.credential.kind !== 'client_secret' || holder.account.id !== clientId.toLowerCase()) throw badClientCredentials();
+    rejectDeletedClient(holder.account);
+    // A deleted secret is refused as an unknown one.
+    if (!isActive(holder.credential, clock.now())) throw badClientCredentials();
+    return holder;
   }
 
   async function findRefreshToken(refreshToken: string): Promise<StoredRefreshToken> {
@@ -109,14 +125,35 @@ export function createTokenService(deps: TokenServiceDeps) {
   }
 
   /**
-   * Reuse of a revoked token means it was copied: either the client or an attacker holds a
+   * Reuse of a rotated token means it was copied: either the client or an attacker holds a
    * stale copy, and we cannot tell which. Revoke the whole family so that neither can go on
    * (RFC 9700 §4.14.2); the client logs in again.
    */
   async function revokeFamilyOnReuse(stored: StoredRefreshToken, log: SecurityLog): Promise<never> {
-    await repository.revokeFamily(stored.familyId, clock.now());
+    await repository.revokeFamily(stored.familyId, 'reuse', clock.now());
     log.warn({ client_id: stored.clientId, family_id: stored.familyId }, 'revoked refresh token presented; revoked its family');
     throw unauthorized('refresh_token_revoked', 'this refresh token has been revoked; log in again');
+  }
+
+  /**
+   * A revoked token comes back. Only a rotated one (or one of a family already ended for that)
+   * is a replay; a token ended by a reset, a deleted credential, an offboarding or a logout is a
+   * client that has not heard yet, and is answered without raising theft (decision 0104).
+   */
+  async function rejectRevoked(stored: StoredRefreshToken, log: SecurityLog): Promise<never> {
+    const reason = stored.revokedReason;
+    if (reason === null || reason === 'rotated' || reason === 'reuse') return revokeFamilyOnReuse(stored, log);
+    log.info({ client_id: stored.clientId, family_id: stored.familyId, revoked_reason: reason }, 'refresh token of an ended session presented');
+    if (reason === 'client_deleted') throw unauthorized('client_deleted', 'this client account has been deleted');
+    throw unauthorized('refresh_token_revoked', 'this refresh token has been revoked; log in again');
+  }
+
+  /** The session's credential or generation is gone (found in the rotation's transaction): end the family. */
+  async function endSession(stored: StoredRefreshToken, end: SessionEnd, log: SecurityLog): Promise<never> {
+    await repository.revokeFamily(stored.familyId, end, clock.now());
+    log.info({ client_id: stored.clientId, family_id: stored.familyId, revoked_reason: end }, 'refresh refused: the session has ended');
+    if (end === 'client_deleted') throw unauthorized('client_deleted', 'this client account has been deleted');
+    throw unauthorized('refresh_token_revoked', 'the credential this session was started with was deleted, has expired or was reset; log in again');
   }
 
   function rejectExpired(stored: StoredRefreshToken): void {
@@ -131,25 +168,26 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   /** Revokes the presented token and issues its successor in the same family, exactly once. */
   async function rotateRefreshToken(stored: StoredRefreshToken, client: ClientAccount, log: SecurityLog): Promise<TokenPair> {
-    const { token, stored: successor } = newRefreshToken(client, stored.flow, stored.familyId);
-    const rotated = await repository.rotate(stored.digest, successor, clock.now());
+    const { token, stored: successor } = newRefreshToken(client.id, stored.flow, stored.familyId, stored.credentialCode);
+    const rotated = await repository.rotate(stored, successor, clock.now());
     // Another request rotated this token between our read and our update. Two uses of one
     // refresh token are a replay, whichever came first (RFC 9700 §4.14).
-    if (!rotated) return revokeFamilyOnReuse(stored, log);
-    return pairOf(client, token);
+    if (rotated === 'raced') return revokeFamilyOnReuse(stored, log);
+    if ('end' in rotated) return endSession(stored, rotated.end, log);
+    return pairOf(client, token, { cred: rotated.credentialCode, gen: rotated.generation });
   }
 
-  /** The client whose secret this is, enabled; any flow (the caller checks the one it serves). */
-  async function clientForSecret(clientId: string, clientSecret: string): Promise<ClientAccount> {
-    const client = await clientWithSecret(clientId, clientSecret);
-    rejectDisabledClient(client);
-    return client;
+  /** The secret and its client, enabled; any flow (the caller checks the one it serves). */
+  async function clientForSecret(clientId: string, clientSecret: string): Promise<CredentialHolder> {
+    const holder = await secretHolder(clientId, clientSecret);
+    rejectDisabledClient(holder.account);
+    return holder;
   }
 
   /** An OAuth-flow session for an authenticated client: /v1/oauth/login and the token endpoint's client_credentials grant. */
-  function startOAuthSession(client: ClientAccount): Promise<TokenPair> {
-    requireFlowEnabled(client, 'oauth');
-    return startSession(client, 'oauth');
+  function startOAuthSession(holder: CredentialHolder): Promise<TokenPair> {
+    requireFlowEnabled(holder.account, 'oauth');
+    return startSession(holder, 'oauth', badClientCredentials);
   }
 
   function requireOwnedBy(stored: StoredRefreshToken, clientId: string | undefined): void {
@@ -169,7 +207,7 @@ export function createTokenService(deps: TokenServiceDeps) {
       const stored = await repository.findByDigest(tokenDigest);
       if (!stored || !digestsEqual(stored.digest, tokenDigest)) return 'unknown';
       if (stored.clientId !== client.id) return 'not_yours';
-      await repository.revokeFamily(stored.familyId, clock.now());
+      await repository.revokeFamily(stored.familyId, 'logout', clock.now());
       return 'revoked';
     }
     let claims: { client_id: string } | undefined;
@@ -184,7 +222,7 @@ export function createTokenService(deps: TokenServiceDeps) {
 
   return {
     /** POST /v1/auth/login: the API key was resolved and checked by the authenticator. */
-    loginWithApiKey: (client: ClientAccount) => startSession(client, 'api_key'),
+    loginWithApiKey: (holder: CredentialHolder) => startSession(holder, 'api_key', () => unauthorized('invalid_credentials', 'the API key is not valid')),
 
     /** POST /v1/oauth/login: OAuth 2.0 client credentials. */
     async loginWithClientCredentials(clientId: string, clientSecret: string): Promise<TokenPair> {
@@ -203,9 +241,10 @@ export function createTokenService(deps: TokenServiceDeps) {
       const stored = await findRefreshToken(refreshToken);
       requireOwnedBy(stored, clientId);
       requireIssuedByFlow(stored, flow);
-      if (stored.revokedAt !== null) return revokeFamilyOnReuse(stored, log);
+      if (stored.revokedAt !== null) return rejectRevoked(stored, log);
       rejectExpired(stored);
       const client = await clientOf(stored);
+      rejectDeletedClient(client);
       rejectDisabledClient(client);
       // Against the client's current auth_method: an operator's change applies to sessions
       // already started.

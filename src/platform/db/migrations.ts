@@ -1,6 +1,7 @@
 import type { Schema } from './schema.js';
 import { type Kysely, SqliteAdapter, sql } from 'kysely';
-import { type Migration, type MigrationProvider, Migrator } from 'kysely/migration';
+import { type Migration, type MigrationProvider, type MigrationResultSet, Migrator } from 'kysely/migration';
+import { credentialsMigration } from './migration-0011-credentials.js';
 
 /**
  * One set of migrations for both dialects, written with Kysely's schema builder and portable
@@ -187,31 +188,47 @@ const migrations: Record<string, Migration> = {
       await db.schema.createIndex('usage_daily_day_idx').on('usage_daily').columns(['day', 'client_id']).execute();
     },
   },
+  '0011_credentials': credentialsMigration,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/** Brings the schema up to `name` (tests of a migration: the data it finds, then what it makes of it). */
+export async function migrateTo(db: Kysely<Schema>, name: string): Promise<void> {
+  await migrate(db, (migrator) => migrator.migrateTo(name));
+}
+
 /** Brings the schema up to date; safe to run on every start, also from several processes at once. */
-export async function migrateToLatest(db: Kysely<Schema>): Promise<string[]> {
-  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return migrate(new Migrator({ db, provider }));
+export function migrateToLatest(db: Kysely<Schema>): Promise<string[]> {
+  return migrate(db, (migrator) => migrator.migrateToLatest());
+}
+
+async function migrate(db: Kysely<Schema>, step: (migrator: Migrator) => Promise<MigrationResultSet>): Promise<string[]> {
+  if (!(db.getExecutor().adapter instanceof SqliteAdapter)) return applied(await step(new Migrator({ db, provider })));
   // Kysely locks nothing across processes on SQLite: two starting at once would both find the
   // schema empty and the second fail on "table already exists". BEGIN IMMEDIATE takes the write
   // lock before the state is read, so the second waits (busy_timeout), then finds nothing to do.
+  // Foreign keys are off around it, as SQLite documents for rebuilding a table (0011): the pragma
+  // is ignored inside a transaction, and a migration that rebuilds one checks the keys itself.
   return db.connection().execute(async (connection) => {
-    await sql`begin immediate`.execute(connection);
+    await sql`pragma foreign_keys = off`.execute(connection);
     try {
-      const applied = await migrate(new Migrator({ db: connection, provider, disableTransactions: true }));
-      await sql`commit`.execute(connection);
-      return applied;
-    } catch (error) {
-      await sql`rollback`.execute(connection).catch(() => {});
-      throw error;
+      await sql`begin immediate`.execute(connection);
+      try {
+        const names = applied(await step(new Migrator({ db: connection, provider, disableTransactions: true })));
+        await sql`commit`.execute(connection);
+        return names;
+      } catch (error) {
+        await sql`rollback`.execute(connection).catch(() => {});
+        throw error;
+      }
+    } finally {
+      await sql`pragma foreign_keys = on`.execute(connection);
     }
   });
 }
 
-async function migrate(migrator: Migrator): Promise<string[]> {
-  const { error, results } = await migrator.migrateToLatest();
+function applied({ error, results }: MigrationResultSet): string[] {
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }

@@ -8,6 +8,7 @@
 export interface Schema {
   tenants: TenantsTable;
   clients: ClientsTable;
+  client_credentials: ClientCredentialsTable;
   refresh_tokens: RefreshTokensTable;
   change_versions: ChangeVersionsTable;
   sports: SportsTable;
@@ -37,16 +38,38 @@ export interface ClientsTable {
   /** One of AUTH_METHODS (modules/auth). */
   auth_method: string;
   disabled: number;
-  /** SHA-256 (hex) of the API key; the key itself is never stored. */
-  api_key_digest: string;
-  /** SHA-256 (hex) of the client secret. */
-  client_secret_digest: string;
   /** An operator's override of the tier's per-minute rate; null: the tier's. */
   rate_limit_per_minute: number | null;
   /** An operator's override of the tier's daily quota; null: the tier's. */
   daily_quota: number | null;
+  /**
+   * Moves on every operator reset and on deletion. Access tokens and refresh-token families
+   * carry the generation they were issued in; an older one is refused at once.
+   */
+  credential_generation: number;
+  /** Offboarded (soft delete: the row stays, so that usage history keeps its client). */
+  deleted_at: number | null;
   created_at: number;
   updated_at: number;
+}
+
+/** The API keys and client secrets of a client: several live at once, each stored as a digest. */
+export interface ClientCredentialsTable {
+  /** The public id of the credential (UUID): `key_code` or `secret_code` on the wire. */
+  code: string;
+  client_id: string;
+  /** One of ACCOUNT_CREDENTIALS (modules/auth): `api_key` or `client_secret`. */
+  kind: string;
+  /** SHA-256 (hex) of the credential; the credential itself is never stored. */
+  digest: string;
+  name: string;
+  /** The typed prefix and the last 4 characters, e.g. `sdk_…a1B2` (just the prefix for a migrated one). */
+  preview: string;
+  created_at: number;
+  expires_at: number | null;
+  /** Kept to the minute, written in batches (decision 0102). */
+  last_used_at: number | null;
+  deleted_at: number | null;
 }
 
 export interface RefreshTokensTable {
@@ -57,9 +80,15 @@ export interface RefreshTokensTable {
   family_id: string;
   /** The flow that issued it: one of FLOWS (modules/auth). */
   flow: string;
+  /** The credential (client_credentials.code) whose login started the family. */
+  credential_code: string | null;
+  /** The client's credential_generation when the family started. */
+  generation: number;
   created_at: number;
   expires_at: number;
   revoked_at: number | null;
+  /** Why it was revoked: one of REVOCATION_REASONS (modules/auth); null when revoked before reasons were kept. */
+  revoked_reason: string | null;
 }
 
 /** Monotonic counters other nodes poll to drop their caches (names: 'clients', 'data'). */

@@ -21,7 +21,7 @@ export function finishDocument<T extends object>(document: T): T {
       if (!isRecord(operation)) continue;
       optionalDefaults(operation);
       addErrorResponses(path, method, operation, schemas);
-      addEntityTags(method, operation);
+      addEntityTags(path, method, operation);
       addRateLimitHeaders(path, operation);
     }
   }
@@ -71,11 +71,13 @@ function addErrorResponses(path: string, method: string, operation: Record<strin
 }
 
 /**
- * Every page of a list carries an ETag (a digest of its bytes). A GET list also takes
+ * Every page of a data list carries an ETag (a digest of its bytes). A GET list also takes
  * If-None-Match and answers 304 when it names the current page (RFC 9110 §13.1.2); a POST has
- * no 304, its ETag only tells a client whether a page changed.
+ * no 304, its ETag only tells a client whether a page changed. Account and admin listings are
+ * no-store answers about one account, read from the database each time: no ETag.
  */
-function addEntityTags(method: string, operation: Record<string, unknown>): void {
+function addEntityTags(path: string, method: string, operation: Record<string, unknown>): void {
+  if (path.startsWith('/admin/') || path.startsWith('/v1/account/')) return;
   const responses = objectAt(operation, 'responses');
   const ok = responses['200'];
   if (!isRecord(ok) || !isPage(ok)) return;
@@ -136,7 +138,8 @@ function isPage(response: Record<string, unknown>): boolean {
 }
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'trace'] as const;
-const BODY_METHODS = new Set<string>(['post', 'put', 'patch']);
+// A DELETE may carry a body too, which Fastify reads and bounds like any other (400, 413).
+const BODY_METHODS = new Set<string>(['post', 'put', 'patch', 'delete']);
 
 interface ErrorResponse {
   name: string;
@@ -167,6 +170,10 @@ const RESPONSES: Record<ErrorCode, ErrorResponse> = {
   },
   REQUEST_TIMEOUT: { name: 'RequestTimeout', description: 'The request was not received in time; the connection is closed.' },
   AMBIGUOUS_LOOKUP: { name: 'AmbiguousLookup', description: 'A key matches several records (e.g. `premier-league`); use the qualified key or the id.' },
+  CONFLICT: {
+    name: 'Conflict',
+    description: "The request conflicts with the account's state, e.g. deleting its last API key while auth_method enables API keys, an 11th active key, or a change to a deleted client; the message says why.",
+  },
   PAYLOAD_TOO_LARGE: { name: 'PayloadTooLarge', description: 'The body is larger than the endpoint accepts (1 MiB unless stated).' },
   URI_TOO_LONG: { name: 'UriTooLong', description: 'A path segment is longer than 100 characters.' },
   VALIDATION_ERROR: { name: 'ValidationError', description: 'A field breaks a rule (e.g. page 0, page_size over the maximum, a missing field); `details` names each field.' },
@@ -219,13 +226,15 @@ function componentResponses(): Record<string, object> {
 /**
  * The errors an operation can answer, from what it takes: input → 400/422, a body → 413,
  * the client or admin API → 401, path parameters, id/key lookups and the admin API (absent
- * without ADMIN_TOKEN) → 404, keys → 409 (a key may name several records), path parameters →
- * 414, the client API → 429. Every operation may answer 408 and 431 (the request itself could
- * not be read), 500, and 503 while the database is unavailable or its node shuts down. 405 belongs to no operation: it answers
- * the methods a path does not have (components.responses.MethodNotAllowed). Every operation
- * refuses a parameter it does not take (422, strict-input.ts). A standard endpoint (the OAuth
- * ones) documents its own errors in its standard's format: it gets only 408 and 431, which the
- * server writes to the socket before any endpoint is known.
+ * without ADMIN_TOKEN) → 404, keys → 409 AMBIGUOUS_LOOKUP (a key may name several records), a
+ * change to an account (its credentials, an admin change to one client) → 409 CONFLICT, path
+ * parameters → 414, the client API → 429. Every operation may answer 408 and 431 (the request
+ * itself could not be read), 500, and 503 while the database is unavailable or its node shuts
+ * down. 405 belongs to no operation: it answers the methods a path does not have
+ * (components.responses.MethodNotAllowed). Every operation refuses a parameter it does not take
+ * (422, strict-input.ts). A standard endpoint (the OAuth ones) documents its own errors in its
+ * standard's format: it gets only 408 and 431, which the server writes to the socket before any
+ * endpoint is known.
  */
 function errorCodesOf(path: string, method: string, operation: Record<string, unknown>, schemas: Record<string, unknown>): ErrorCode[] {
   if (operation[STANDARD_ENDPOINT] !== undefined) return ['REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE'];
@@ -241,6 +250,7 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   if (client || admin) codes.push('UNAUTHORIZED');
   if (admin || parameters.some((p) => p.in === 'path') || (secured && fields.some((f) => /_(id|ids|key|keys)$/.test(f)))) codes.push('NOT_FOUND');
   if (secured && fields.some((f) => /_keys?$/.test(f))) codes.push('AMBIGUOUS_LOOKUP');
+  if (changesAnAccount(path, method)) codes.push('CONFLICT');
   codes.push('REQUEST_TIMEOUT');
   if (hasBody) codes.push('PAYLOAD_TOO_LARGE');
   if (parameters.some((p) => p.in === 'path')) codes.push('URI_TOO_LONG');
@@ -248,6 +258,15 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   if (client) codes.push('RATE_LIMIT_EXCEEDED');
   codes.push('HEADERS_TOO_LARGE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
   return codes;
+}
+
+/**
+ * A change to one account can conflict with its state: its own credentials (the last one of an
+ * enabled flow, the cap of active ones), or an operator's change to a client that was deleted.
+ */
+function changesAnAccount(path: string, method: string): boolean {
+  if (method === 'get') return false;
+  return path.startsWith('/v1/account/') || path.startsWith('/admin/v1/clients/{client_id}');
 }
 
 /** Top-level property names of a JSON request body (following one $ref into the components). */

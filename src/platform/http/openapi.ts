@@ -16,7 +16,12 @@ export const TAGS = [
       'Log in with an API key or OAuth 2.0 client credentials, and rotate refresh tokens. Standard OAuth 2.0 clients use the token ' +
       'endpoint (RFC 6749), revocation (RFC 7009) and the metadata (RFC 8414) instead, which answer errors in RFC 6749’s format.',
   },
-  { name: 'account', description: "The calling client's own account configuration." },
+  {
+    name: 'account',
+    description:
+      "The calling client's own account: its configuration, its usage, its API keys and its client secrets (up to 10 active of each; " +
+      'create the new one, then delete the old, and nothing stops working in between).',
+  },
   { name: 'references', description: 'Sports, leagues, teams, players, operators and betting markets.' },
   { name: 'events', description: 'Upcoming events, by day in a time zone.' },
   { name: 'odds', description: 'Odds of upcoming events, by operator and betting market. page_size at most 100.' },

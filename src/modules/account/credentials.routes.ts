@@ -1,0 +1,173 @@
+import type { Clock } from '../../platform/clock.js';
+import { validationError } from '../../platform/errors.js';
+import { NO_STORE } from '../../platform/http/headers.js';
+import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
+import type { App } from '../../platform/http/types.js';
+import { pageOf } from '../../platform/pagination.js';
+import type { CredentialsService } from '../clients/index.js';
+import {
+  ApiKeysPage,
+  apiKeyView,
+  CreatedApiKey,
+  CreatedSecret,
+  createdApiKeyView,
+  createdSecretView,
+  CredentialsQuery,
+  Deleted,
+  KeyCodeParams,
+  NewApiKeyBody,
+  NewSecretBody,
+  SecretCodeParams,
+  SecretsPage,
+  secretView,
+} from './credentials.schemas.js';
+
+const tags = ['account'];
+const security = CLIENT_SECURITY;
+
+/**
+ * The calling client's own API keys and client secrets (the Odditt paths; POST /v1/account/secret
+ * is singular there too). Either credential the flow matrix allows may call them (decision 0100):
+ * a key that can log in can already do whatever a Bearer token can. A new credential works at
+ * once and the old ones keep working until deleted, so a client rotates without downtime.
+ */
+export function credentialsRoutes(app: App, deps: { credentials: CredentialsService; clock: Clock }): void {
+  const { credentials, clock } = deps;
+  // Answers name or carry credentials: no cache on the way may keep them.
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', NO_STORE);
+  });
+
+  app.get(
+    '/v1/account/api-keys',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: "The calling client's API keys",
+        description: 'Every key not deleted, oldest first, expired ones included (`active: false`). Never the keys themselves.',
+        querystring: CredentialsQuery,
+        response: { 200: ApiKeysPage },
+      },
+    },
+    async (request) => {
+      const { items, total } = await credentials.listApiKeys(request.principal.client.id, request.query);
+      const now = clock.now();
+      return pageOf(items.map((key) => apiKeyView(key, now)), total, request.query);
+    },
+  );
+
+  app.post(
+    '/v1/account/api-keys',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Create an API key',
+        description:
+          'The key works at once, beside the others: deploy it, then delete the old one. At most 10 active keys (409 past that). ' +
+          'The key appears in this response only.',
+        body: NewApiKeyBody,
+        response: { 201: CreatedApiKey },
+      },
+    },
+    async (request, reply) => {
+      const { name, expires_at } = request.body;
+      const created = await credentials.createApiKey(request.principal.client.id, { name, expiresAt: expiryOf(expires_at) });
+      return reply.code(201).send(createdApiKeyView(created));
+    },
+  );
+
+  app.delete(
+    '/v1/account/api-keys/:key_code',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Delete an API key',
+        description:
+          'The key stops working at once, and so do the sessions (refresh tokens) started with it; access tokens minted from it stop within ' +
+          'seconds on every node. 409 for the last active key of an account whose auth_method enables API keys.',
+        params: KeyCodeParams,
+        response: { 204: Deleted },
+      },
+    },
+    async (request, reply) => {
+      await credentials.deleteApiKey(request.principal.client.id, request.params.key_code);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/v1/account/secrets',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: "The calling client's client secrets",
+        description: 'Every secret not deleted, oldest first. Never the secrets themselves.',
+        querystring: CredentialsQuery,
+        response: { 200: SecretsPage },
+      },
+    },
+    async (request) => {
+      const { items, total } = await credentials.listSecrets(request.principal.client.id, request.query);
+      return pageOf(items.map(secretView), total, request.query);
+    },
+  );
+
+  app.post(
+    '/v1/account/secret',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Create a client secret',
+        description: 'The secret works at once, beside the others. At most 10 per account (409 past that). It appears in this response only.',
+        body: NewSecretBody,
+        response: { 201: CreatedSecret },
+      },
+    },
+    async (request, reply) => {
+      const created = await credentials.createSecret(request.principal.client.id, { name: request.body.name ?? 'client secret' });
+      return reply.code(201).send(createdSecretView(created));
+    },
+  );
+
+  app.delete(
+    '/v1/account/secrets/:secret_code',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags,
+        security,
+        summary: 'Delete a client secret',
+        description:
+          'The secret stops working at once, and so do the sessions started with it; their access tokens stop within seconds. ' +
+          '409 for the last secret of an account whose auth_method enables OAuth.',
+        params: SecretCodeParams,
+        response: { 204: Deleted },
+      },
+    },
+    async (request, reply) => {
+      await credentials.deleteSecret(request.principal.client.id, request.params.secret_code);
+      return reply.code(204).send(null);
+    },
+  );
+}
+
+/**
+ * The instant of an `expires_at`. The schema's date-time format admits what no clock shows (a leap
+ * second, `23:59:60`), which Date.parse cannot place: a 422 like any other bad format.
+ */
+function expiryOf(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const ms = Date.parse(value);
+  if (Number.isNaN(ms)) throw validationError('expires_at', 'format', 'expires_at must be a date-time that exists, e.g. 2030-01-01T00:00:00Z');
+  return ms;
+}

@@ -1,0 +1,99 @@
+import { Type } from 'typebox';
+import type { Clock } from '../../platform/clock.js';
+import { ADMIN_SECURITY } from '../../platform/http/openapi.js';
+import type { App } from '../../platform/http/types.js';
+import { pageOf } from '../../platform/pagination.js';
+import { ApiKeysPage, apiKeyView, CredentialsQuery, Deleted, SecretsPage, secretView } from '../account/index.js';
+import type { CredentialsService } from '../clients/index.js';
+
+const tags = ['admin'];
+const security = ADMIN_SECURITY;
+
+// Not `format: uuid`: an id or code that names nothing is a 404, whatever its form.
+const ClientParams = { client_id: Type.String({ description: 'Client identifier (UUID).' }) };
+const KeyParams = Type.Object({ ...ClientParams, key_code: Type.String({ description: 'The key_code of the API key.' }) });
+const SecretParams = Type.Object({ ...ClientParams, secret_code: Type.String({ description: 'The secret_code of the client secret.' }) });
+
+/**
+ * An operator sees and deletes a client's API keys and client secrets, with the same rules and
+ * the same shapes as the client's own /v1/account endpoints (a listing never shows a
+ * credential or a digest). The emergency reset of all of them stays POST …/credentials.
+ */
+export function adminCredentialsRoutes(app: App, deps: { credentials: CredentialsService; clock: Clock }): void {
+  const { credentials, clock } = deps;
+
+  app.get(
+    '/admin/v1/clients/:client_id/api-keys',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A client's API keys",
+        description: 'Every key not deleted, oldest first, expired ones included. Never the keys themselves.',
+        params: Type.Object(ClientParams),
+        querystring: CredentialsQuery,
+        response: { 200: ApiKeysPage },
+      },
+    },
+    async (request) => {
+      const { items, total } = await credentials.listApiKeys(request.params.client_id, request.query);
+      const now = clock.now();
+      return pageOf(items.map((key) => apiKeyView(key, now)), total, request.query);
+    },
+  );
+
+  app.get(
+    '/admin/v1/clients/:client_id/secrets',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "A client's client secrets",
+        description: 'Every secret not deleted, oldest first. Never the secrets themselves.',
+        params: Type.Object(ClientParams),
+        querystring: CredentialsQuery,
+        response: { 200: SecretsPage },
+      },
+    },
+    async (request) => {
+      const { items, total } = await credentials.listSecrets(request.params.client_id, request.query);
+      return pageOf(items.map(secretView), total, request.query);
+    },
+  );
+
+  app.delete(
+    '/admin/v1/clients/:client_id/api-keys/:key_code',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Delete one of a client's API keys",
+        description: 'As the client itself would: its sessions end at once; 409 for the last active key of an account that enables API keys.',
+        params: KeyParams,
+        response: { 204: Deleted },
+      },
+    },
+    async (request, reply) => {
+      await credentials.deleteApiKey(request.params.client_id, request.params.key_code);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/admin/v1/clients/:client_id/secrets/:secret_code',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "Delete one of a client's client secrets",
+        description: 'As the client itself would: its sessions end at once; 409 for the last secret of an account that enables OAuth.',
+        params: SecretParams,
+        response: { 204: Deleted },
+      },
+    },
+    async (request, reply) => {
+      await credentials.deleteSecret(request.params.client_id, request.params.secret_code);
+      return reply.code(204).send(null);
+    },
+  );
+}
