@@ -71,7 +71,7 @@ export function createMetrics(deps: { caches: CacheLookups }): Metrics {
 
   const rateLimits = new Counter({
     name: 'rate_limit_rejections_total',
-    // No rate limiter exists yet: without samples until the limiter increments it (decision 0050).
+    // Without samples until the limiter first refuses in a tier and window (decision 0050).
     help: 'Requests refused 429 by the rate limiter, by tier and limit window.',
     labelNames: ['tier', 'window'] as const,
     registers: [registry],
