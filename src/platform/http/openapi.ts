@@ -17,7 +17,10 @@ export const TAGS = [
       'endpoint (RFC 6749), revocation (RFC 7009) and the metadata (RFC 8414) instead, which answer errors in RFC 6749’s format.',
   },
   { name: 'account', description: "The calling client's own account configuration." },
-  { name: 'references', description: 'Sports, leagues, teams, players, operators and betting markets.' },
+  {
+    name: 'references',
+    description: 'Sports, countries, leagues, teams, players, operators, betting markets with their categories and positions, event periods, and the odds formats.',
+  },
   { name: 'events', description: 'Upcoming events, by day in a time zone.' },
   { name: 'odds', description: 'Odds of upcoming events, by operator and betting market. page_size at most 100.' },
   { name: 'trends', description: 'Betting trends ("flows"), singles and same-event parlays. page_size at most 25.' },
