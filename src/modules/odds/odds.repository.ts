@@ -63,6 +63,7 @@ export function createOddsRepository(db: Kysely<Schema>) {
           position: r.position,
           line: r.line === null ? null : Number(r.line),
           price: { american: americanOf(decimal), decimal, implied_probability: impliedProbabilityOf(decimal) },
+          price_decimal: decimal,
           status: r.status,
           updated_at: iso(Number(r.updated_at)),
         });

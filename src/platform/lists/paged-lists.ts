@@ -21,6 +21,12 @@ export interface ListSource<F, T> {
   ids(filters: F): Promise<readonly number[] | Float64Array>;
   /** Items by id; an id the loader does not return is left out of the page. */
   items(ids: readonly number[]): Promise<ReadonlyMap<number, T>>;
+  /**
+   * How a page shows an item when that depends on the request beyond which items it lists (the
+   * odds in the format asked). Items are cached once, as `items` gives them; pages are cached per
+   * filters, so the filters must carry what the view reads.
+   */
+  view?(item: T, filters: F): T;
 }
 
 /** A source made ready for paging: routes over one prepared source share its entries. */
@@ -93,7 +99,9 @@ export function createPagedLists(cache: ReadCache): PagedLists {
     async function page(filters: F, paging: Paging, filterKey = JSON.stringify(filters)): Promise<Page<T>> {
       const ids = await idsOf(filters, filterKey);
       const start = Math.min(offsetOf(paging), ids.length);
-      return pageOf(await itemsOf(Array.from(ids.subarray(start, start + paging.page_size))), ids.length, paging);
+      const items = await itemsOf(Array.from(ids.subarray(start, start + paging.page_size)));
+      const { view } = list;
+      return pageOf(view === undefined ? items : items.map((item) => view(item, filters)), ids.length, paging);
     }
 
     return {
