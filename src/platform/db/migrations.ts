@@ -6,7 +6,7 @@ import { type Migration, type MigrationProvider, Migrator } from 'kysely/migrati
  * One set of migrations for both dialects, written with Kysely's schema builder and portable
  * column types only (text, integer, bigint, double precision).
  */
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_clients_and_tokens': {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -197,7 +197,7 @@ const migrations: Record<string, Migration> = {
   },
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
 
 /** Brings the schema up to date; safe to run on every start, also from several processes at once. */
 export async function migrateToLatest(db: Kysely<Schema>): Promise<string[]> {
