@@ -19,6 +19,7 @@ function expectedLeagues(sportId?: number) {
         qualified_key: `${league.country_key}.${league.key}`,
         name: league.name,
         sport_id: league.sport_id,
+        country: { key: league.country_key, name: league.country_name },
         flow_counts: { fact: of('fact'), fun: of('fun'), plain: of('plain'), total: flows.length },
       },
     ];

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { type DataHarness, setupData } from '../events/harness.js';
 import { expectError } from '../helpers/responses.js';
 import {
   aboutEntity,
@@ -15,29 +14,15 @@ import {
   startingBetween,
   withBet,
 } from './expected.js';
+import { EVERY_FLOW, FLOWS_URL, flowFilterSuite, MIXED_URL } from './filter-suite.js';
 
-const MIXED_URL = '/v1/trends/mixed-flows';
-const FLOWS_URL = '/v1/trends/flows';
-const EVERY_FLOW = flowIds();
 
 /**
  * Issue 12 §3: the rest of Odditt's flow filters. Every expectation is computed from the fixture
  * with the documented meaning of the filter (expected.ts), and every filter must narrow the list.
  */
 describe.each(DIALECTS)('more flow filters (%s)', (dialect) => {
-  let h: DataHarness;
-  const mixed = (body: Record<string, unknown>) => h.allIds(MIXED_URL, body, 25);
-
-  async function expectFilter(body: Record<string, unknown>, expected: number[]): Promise<void> {
-    expect(expected.length).toBeGreaterThan(0);
-    expect(expected.length).toBeLessThan(EVERY_FLOW.length);
-    expect(await mixed(body)).toEqual(expected);
-  }
-
-  beforeAll(async () => {
-    h = await setupData(dialect);
-  });
-  afterAll(async () => h.t.close());
+  const { harness, post, mixed, facts, expectFilter } = flowFilterSuite(dialect);
 
   it('betting_market_ids and betting_market_id: the bet\'s market, a parlay through a leg', async () => {
     const points = flowIds(withBet(inMarkets(3)));
@@ -57,13 +42,13 @@ describe.each(DIALECTS)('more flow filters (%s)', (dialect) => {
 
   it('betting_market_entity_type', async () => {
     for (const type of ['team', 'player', 'event'] as const) await expectFilter({ betting_market_entity_type: type }, flowIds(withBet(aboutEntity(type))));
-    expectError(await h.post(MIXED_URL, { betting_market_entity_type: 'league' }), 422, 'VALIDATION_ERROR', 'betting_market_entity_type');
+    expectError(await post(MIXED_URL, { betting_market_entity_type: 'league' }), 422, 'VALIDATION_ERROR', 'betting_market_entity_type');
   });
 
   it('split_type over and under', async () => {
     await expectFilter({ split_type: 'over' }, flowIds(withBet(onSplit('over'))));
     await expectFilter({ split_type: 'under' }, flowIds(withBet(onSplit('under'))));
-    expectError(await h.post(MIXED_URL, { split_type: 'both' }), 422, 'VALIDATION_ERROR', 'split_type');
+    expectError(await post(MIXED_URL, { split_type: 'both' }), 422, 'VALIDATION_ERROR', 'split_type');
   });
 
   it('the bet filters hold together on one leg of a parlay', async () => {
@@ -87,16 +72,16 @@ describe.each(DIALECTS)('more flow filters (%s)', (dialect) => {
   });
 
   it('thresholds out of range or inverted are 422; a percentage where a fraction belongs is refused', async () => {
-    expectError(await h.post(MIXED_URL, { min_implied_probability_threshold: 1.5 }), 422, 'VALIDATION_ERROR', 'min_implied_probability_threshold');
-    expectError(await h.post(MIXED_URL, { max_implied_probability_threshold: 50 }), 422, 'VALIDATION_ERROR', 'max_implied_probability_threshold');
-    expectError(await h.post(MIXED_URL, { min_implied_probability_threshold: -0.1 }), 422, 'VALIDATION_ERROR', 'min_implied_probability_threshold');
+    expectError(await post(MIXED_URL, { min_implied_probability_threshold: 1.5 }), 422, 'VALIDATION_ERROR', 'min_implied_probability_threshold');
+    expectError(await post(MIXED_URL, { max_implied_probability_threshold: 50 }), 422, 'VALIDATION_ERROR', 'max_implied_probability_threshold');
+    expectError(await post(MIXED_URL, { min_implied_probability_threshold: -0.1 }), 422, 'VALIDATION_ERROR', 'min_implied_probability_threshold');
     expectError(
-      await h.post(MIXED_URL, { min_implied_probability_threshold: 0.6, max_implied_probability_threshold: 0.4 }),
+      await post(MIXED_URL, { min_implied_probability_threshold: 0.6, max_implied_probability_threshold: 0.4 }),
       422,
       'VALIDATION_ERROR',
       'min_implied_probability_threshold',
     );
-    expectError(await h.post(MIXED_URL, { min_implied_probability_threshold: '0.5' }), 400, 'BAD_REQUEST');
+    expectError(await post(MIXED_URL, { min_implied_probability_threshold: '0.5' }), 400, 'BAD_REQUEST');
   });
 
   it('operator_keys and operator_key, operator ids winning over them', async () => {
@@ -104,13 +89,13 @@ describe.each(DIALECTS)('more flow filters (%s)', (dialect) => {
     await expectFilter({ operator_key: 'DraftKings' }, flowIds(pricedBy(1)));
     await expectFilter({ operator_keys: ['betmgm'], operator_key: 'fanduel' }, flowIds(pricedBy(2, 3)));
     await expectFilter({ operator_id: 1, operator_keys: ['fanduel', 'no-such-book'] }, flowIds(pricedBy(1)));
-    expectError(await h.post(MIXED_URL, { operator_keys: ['no-such-book'] }), 404, 'NOT_FOUND');
+    expectError(await post(MIXED_URL, { operator_keys: ['no-such-book'] }), 404, 'NOT_FOUND');
   });
 
   describe('starting_soon: events starting in the next 3 hours, from the start of the minute', () => {
     it('follows the clock, and combines with the start dates', async () => {
       // 13:30:20 → [13:30, 16:30): event 5004 at 14:00 and 5006 at 16:00.
-      h.t.clock.set(Date.parse('2030-06-15T13:30:20Z'));
+      harness().t.clock.set(Date.parse('2030-06-15T13:30:20Z'));
       await expectFilter({ starting_soon: true }, flowIds(startingBetween('2030-06-15T13:30:00Z', '2030-06-15T16:30:00Z')));
       expect(flowIds(startingBetween('2030-06-15T13:30:00Z', '2030-06-15T16:30:00Z'))).toEqual(flowIds(ofEvents(5004, 5006)));
       await expectFilter({ starting_soon: true, event_start_date_to: '2030-06-15T15:00:00Z' }, flowIds(ofEvents(5004)));
@@ -119,13 +104,13 @@ describe.each(DIALECTS)('more flow filters (%s)', (dialect) => {
       expect(await mixed({ starting_soon: false })).toEqual(EVERY_FLOW);
 
       // Three hours later the window has moved: 16:00 is gone, 18:00 (5001) has come.
-      h.t.clock.set(Date.parse('2030-06-15T16:00:59Z'));
+      harness().t.clock.set(Date.parse('2030-06-15T16:00:59Z'));
       await expectFilter({ starting_soon: true }, flowIds(ofEvents(5006, 5001)));
-      expect(await h.allIds(FLOWS_URL, { starting_soon: true }, 25)).toEqual(flowIds(ofEvents(5006, 5001), ofType('fact')));
+      expect(await facts({ starting_soon: true })).toEqual(flowIds(ofEvents(5006, 5001), ofType('fact')));
     });
 
     it('is a boolean: anything else is refused', async () => {
-      expectError(await h.post(MIXED_URL, { starting_soon: 'yes' }), 400, 'BAD_REQUEST');
+      expectError(await post(MIXED_URL, { starting_soon: 'yes' }), 400, 'BAD_REQUEST');
     });
   });
 
@@ -137,14 +122,14 @@ describe.each(DIALECTS)('more flow filters (%s)', (dialect) => {
       ['include_star_sign_content', false],
     ] as const) {
       for (const url of [MIXED_URL, FLOWS_URL]) {
-        expectError(await h.post(url, { sport_id: 1, [field]: value }), 422, 'VALIDATION_ERROR', { field, rule: 'additionalProperties' });
+        expectError(await post(url, { sport_id: 1, [field]: value }), 422, 'VALIDATION_ERROR', { field, rule: 'additionalProperties' });
       }
     }
   });
 
   it('a filter array over 100 items is 422', async () => {
     const many = Array.from({ length: 101 }, (_, i) => i + 1);
-    expectError(await h.post(MIXED_URL, { betting_market_ids: many }), 422, 'VALIDATION_ERROR', 'betting_market_ids');
-    expectError(await h.post(MIXED_URL, { operator_keys: many.map((i) => `op-${i}`) }), 422, 'VALIDATION_ERROR', 'operator_keys');
+    expectError(await post(MIXED_URL, { betting_market_ids: many }), 422, 'VALIDATION_ERROR', 'betting_market_ids');
+    expectError(await post(MIXED_URL, { operator_keys: many.map((i) => `op-${i}`) }), 422, 'VALIDATION_ERROR', 'operator_keys');
   });
 });

@@ -2,3 +2,4 @@
 export { createKeyResolver, type KeyedEntity, type KeyResolver, leagueQualifiedKey } from './key-resolver.js';
 export { referencesRoutes } from './references.routes.js';
 export { createReferencesService, type ReferencesService } from './references.service.js';
+export { League, type LeagueItem } from './references.schemas.js';

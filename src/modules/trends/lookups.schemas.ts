@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { Id, MAX_FILTER_ITEMS, MAX_ID, TeamRef } from '../../shared/wire.js';
+import { League } from '../references/index.js';
 import { FLOW_TYPES, FlowItem } from './trends.schemas.js';
 
 /**
@@ -49,13 +50,10 @@ export const LEAGUES_WITH_FLOWS_MAX_PAGE_SIZE = 100;
 
 const count = (description: string) => Type.Integer({ minimum: 0, description });
 
+/** A league as GET /v1/references/leagues shows it, with its flows counted. */
 export const LeagueWithFlows = Type.Object(
   {
-    id: Id('League id.'),
-    key: Type.String({ description: 'League key, e.g. `nba`.' }),
-    qualified_key: Type.String({ description: '`country.league` (e.g. `united-states.nba`), or the plain key when the league has no country.' }),
-    name: Type.String({ description: 'Display name, e.g. `NBA`.' }),
-    sport_id: Id('Sport of the league.'),
+    ...League.properties,
     flow_counts: Type.Object(
       {
         fact: count('Fact flows of the league.'),
