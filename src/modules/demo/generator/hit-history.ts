@@ -19,6 +19,7 @@ export function addHitHistories(random: Random, world: World, events: readonly E
   const eventById = new Map(events.map((e) => [e.id, e]));
   const teamById = new Map(world.teams.map((t) => [t.id, t]));
   const teamOfPlayer = new Map(world.players.map((p) => [p.id, p.team]));
+  const dateOf = dayTexts();
   for (const flow of flows) {
     const event = eventById.get(flow.event_id);
     if (flow.flow_type !== 'fact' || event === undefined) continue;
@@ -27,12 +28,12 @@ export function addHitHistories(random: Random, world: World, events: readonly E
       (flow.focus_entity_type === 'team' && focus !== undefined ? teamById.get(focus) : undefined) ??
       (flow.focus_entity_type === 'player' && focus !== undefined ? teamOfPlayer.get(focus) : undefined) ??
       event.home;
-    flow.hit_history = pastGames(random, side, event.start, flow.hits, flow.total);
+    flow.hit_history = pastGames(random, dateOf, side, event.start, flow.hits, flow.total);
   }
 }
 
 /** `total` games on the days before `before`, 2 to 7 days apart, oldest first, `hits` of them hits. */
-function pastGames(random: Random, side: TeamModel, before: number, hits: number, total: number): Game[] {
+function pastGames(random: Random, dateOf: (day: number) => string, side: TeamModel, before: number, hits: number, total: number): Game[] {
   const opponents = side.league.teams.filter((t) => t.id !== side.id);
   const hitAt = new Set(random.sample([...Array(total).keys()], hits));
   let day = Math.floor(before / DAY_MS) * DAY_MS;
@@ -40,7 +41,20 @@ function pastGames(random: Random, side: TeamModel, before: number, hits: number
   for (let n = 0; n < total; n++) {
     day -= random.int(2, 7) * DAY_MS;
     const opponent = random.pick(opponents);
-    games.push({ date: new Date(day).toISOString().slice(0, 10), opponent_team_id: opponent.id, hit: hitAt.has(n) });
+    games.push({ date: dateOf(day), opponent_team_id: opponent.id, hit: hitAt.has(n) });
   }
   return games.reverse();
+}
+
+/** YYYY-MM-DD of a day's first instant, made once per day: at --scale 10 there are 1.5 million games. */
+function dayTexts(): (day: number) => string {
+  const texts = new Map<number, string>();
+  return (day) => {
+    let text = texts.get(day);
+    if (text === undefined) {
+      text = new Date(day).toISOString().slice(0, 10);
+      texts.set(day, text);
+    }
+    return text;
+  };
 }
