@@ -35,6 +35,13 @@ export interface ReferenceList<Q, F, T> extends ListSource<F, T> {
   filters(query: Q): F;
 }
 
+/** An item with what search reads. */
+interface Keyed {
+  id: number;
+  key: string;
+  name: string;
+}
+
 /** The query of a list by sport. */
 interface SportScoped {
   sport_id?: number;
@@ -83,7 +90,7 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
   };
 
   /** A list filtered by search alone. */
-  const searchable = <Q extends { search?: string }, T extends { id: number; key: string; name: string }>(name: string, table: () => Promise<Table<Row<T>>>) =>
+  const searchable = <Q extends { search?: string }, T extends Keyed>(name: string, table: () => Promise<Table<Row<T>>>) =>
     list({
       name,
       table,
@@ -96,7 +103,7 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
   const sportOf = (id: number | null, key: string | null) => keys.scope('sport', { id, key }, { id: 'sport_id', key: 'sport_key' });
 
   /** A list of records that each belong to one sport, filtered by sport and search. */
-  const ofSport = <Q extends SportScoped, T extends { id: number; key: string; name: string; sport_id: number }>(name: string, table: () => Promise<Table<Row<T>>>) =>
+  const ofSport = <Q extends SportScoped, T extends Keyed & { sport_id: number }>(name: string, table: () => Promise<Table<Row<T>>>) =>
     list({
       name,
       table,
