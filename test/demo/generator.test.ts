@@ -117,6 +117,34 @@ describe('the demo dataset generator', () => {
     expect(data.flows.some((f) => /^.+ have covered the spread in \d+ of their last \d+ road games$/.test(f.description))).toBe(true);
   });
 
+  it('gives every fact flow, and only fact flows, the games behind its hits and total, before its event, against its league', () => {
+    const facts = data.flows.filter((f) => f.flow_type === 'fact');
+    expect(facts.length).toBeGreaterThan(10_000);
+    const eventOf = new Map(data.events.map((e) => [e.id, e]));
+    const leagueOf = new Map(data.teams.map((t) => [t.id, t.league_id]));
+    for (const flow of facts) {
+      const games = flow.hit_history ?? [];
+      expect(games).toHaveLength(flow.total);
+      expect(games.filter((g) => g.hit)).toHaveLength(flow.hits);
+      const event = eventOf.get(flow.event_id);
+      for (const game of games) {
+        expect(game.date < (event?.start_time ?? '')).toBe(true);
+        expect(leagueOf.get(game.opponent_team_id)).toBe(event?.league_id);
+      }
+    }
+    expect(data.flows.filter((f) => f.flow_type !== 'fact' && f.hit_history !== undefined)).toEqual([]);
+    // The example of /docs: flow 1 is a fact flow at every scale.
+    for (const scale of [0.05, 0.1, 1]) expect(generateDemoDataset({ now: NOW, scale }).flows[0]).toMatchObject({ id: 1, flow_type: 'fact' });
+  });
+
+  it('carries the rest of the catalogue: countries of the leagues, market categories named by id, positions, periods of every sport', () => {
+    expect(new Set(data.countries.map((c) => c.key))).toEqual(new Set(data.leagues.flatMap((l) => (l.country_key ? [l.country_key] : []))));
+    const categoryIds = new Set(data.betting_market_categories.map((c) => c.id));
+    for (const market of data.betting_markets) expect(categoryIds.has(market.category_id ?? -1)).toBe(true);
+    expect(data.betting_market_positions.map((p) => p.key)).toEqual(['home', 'away', 'draw', 'over', 'under', 'yes', 'no']);
+    expect(new Set(data.event_periods.map((p) => p.sport_id))).toEqual(new Set(data.sports.map((s) => s.id)));
+  });
+
   it('multiplies teams, events, odds and flows with --scale', () => {
     const half = generateDemoDataset({ now: NOW, scale: 0.5 });
     expect(half.events).toHaveLength(1_000);

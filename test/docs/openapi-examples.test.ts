@@ -17,29 +17,33 @@ interface ExampleRequest {
 
 /**
  * The request "Try it out" in /docs sends for each read operation: the media type's example as
- * the body, and the parameters that carry an example or a default. Operations with a path
- * parameter are left out: their example would name one client, and a client's id is made at
- * onboarding (`GET /admin/v1/clients` lists them).
+ * the body, and the parameters that carry an example or a default. An operation with a path
+ * parameter without an example is left out: its example would name one client, and a client's id
+ * is made at onboarding (`GET /admin/v1/clients` lists them).
  */
 function exampleRequests(doc: Json): ExampleRequest[] {
   const requests: ExampleRequest[] = [];
-  for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
-    if (!isObject(item) || path.includes('{') || !/^\/(v1|admin\/v1)\//.test(path)) continue;
+  for (const [template, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
+    if (!isObject(item) || !/^\/(v1|admin\/v1)\//.test(template)) continue;
     for (const method of ['get', 'post'] as const) {
       const operation = item[method];
       if (!isObject(operation)) continue;
       const tags = Array.isArray(operation.tags) ? operation.tags : [];
       // Reads only: the token endpoints, the admin API's and the account's POSTs write (a new
       // client, an import, a new key or secret); the token endpoints need credentials of their own.
-      const writes = method === 'post' && (path.startsWith('/admin/') || path.startsWith('/v1/account/'));
+      const writes = method === 'post' && (template.startsWith('/admin/') || template.startsWith('/v1/account/'));
       if (tags.includes('authentication') || writes) continue;
       const query: Record<string, string> = {};
+      let path = template;
       for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
-        if (!isObject(parameter) || parameter.in !== 'query') continue;
+        if (!isObject(parameter) || (parameter.in !== 'query' && parameter.in !== 'path')) continue;
         const schema = isObject(parameter.schema) ? parameter.schema : {};
         const value = parameter.example ?? schema.example ?? schema.default;
-        if (value !== undefined) query[String(parameter.name)] = String(value);
+        if (value === undefined) continue;
+        if (parameter.in === 'path') path = path.replace(`{${String(parameter.name)}}`, encodeURIComponent(String(value)));
+        else query[String(parameter.name)] = String(value);
       }
+      if (path.includes('{')) continue;
       const body = isObject(operation.requestBody) && isObject(operation.requestBody.content) ? operation.requestBody.content['application/json'] : undefined;
       requests.push({ method: method === 'get' ? 'GET' : 'POST', path, query, body: isObject(body) ? body.example : undefined, admin: path.startsWith('/admin/') });
     }
@@ -71,7 +75,15 @@ describe.each([
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
     const requests = exampleRequests(doc);
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(
-      expect.arrayContaining(['POST /v1/events/upcoming-events', 'POST /v1/odds/upcoming-odds-by-event', 'POST /v1/trends/flows', 'POST /v1/trends/mixed-flows', 'GET /v1/references/teams']),
+      expect.arrayContaining([
+        'POST /v1/events/upcoming-events',
+        'POST /v1/odds/upcoming-odds-by-event',
+        'POST /v1/trends/flows',
+        'POST /v1/trends/mixed-flows',
+        'POST /v1/trends/flows-by-id',
+        'GET /v1/trends/flow-graph-data/1',
+        'GET /v1/references/teams',
+      ]),
     );
     for (const request of requests) {
       const where = `${request.method} ${request.path}`;
@@ -85,7 +97,7 @@ describe.each([
       });
       expect(res.statusCode, `${where}: ${res.body}`).toBe(200);
       const body = res.json<Json>();
-      if ('results' in body) expect((body.results as unknown[]).length, `${where} answered an empty list`).toBeGreaterThan(0);
+      for (const list of ['results', 'games']) if (list in body) expect((body[list] as unknown[]).length, `${where} answered an empty ${list}`).toBeGreaterThan(0);
     }
   });
 });

@@ -11,6 +11,8 @@ import { expectError, type Item, type PageBody } from '../helpers/responses.js';
 export interface DataHarness {
   t: TestApp;
   post(url: string, body: unknown): Promise<LightMyRequestResponse>;
+  /** GET with the client's API key. */
+  get(url: string): Promise<LightMyRequestResponse>;
   /** POST expecting 200; the parsed page. */
   page<T = Item>(url: string, body: unknown): Promise<PageBody<T>>;
   /** Every id a request lists, following pages (largest allowed page size). */
@@ -37,7 +39,8 @@ export async function setupData(dialect: DialectName, databaseUrl?: string): Pro
       if (p >= res.total_pages) return ids;
     }
   };
-  return { t, post, page, allIds };
+  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
+  return { t, post, get, page, allIds };
 }
 
 /**

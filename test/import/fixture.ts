@@ -3,14 +3,20 @@ import type { Dataset } from '../../src/modules/import/import.schemas.js';
 import type { AppContext } from '../../src/context.js';
 
 /**
- * A small dataset touching every array: 2 sports, 3 leagues, 4 teams, 4 players, 2 operators,
- * 3 markets, 2 events, 6 odds, 5 flows (flow 5 is a parlay of flows 1 and 2, all of event 100).
+ * A small dataset touching every array: 2 sports, 2 countries, 3 leagues, 4 teams, 4 players,
+ * 2 operators, 2 market categories, 3 market positions, 3 markets (naming their category by key,
+ * by id, and by both), 3 event periods, 2 events, 6 odds, 5 flows (flow 5 is a parlay of flows 1
+ * and 2, all of event 100; flow 1 carries its hit history).
  */
 export function smallDataset(): Required<Dataset> {
   return {
     sports: [
       { id: 1, key: 'basketball', name: 'Basketball' },
       { id: 2, key: 'soccer', name: 'Soccer' },
+    ],
+    countries: [
+      { id: 1, key: 'united-states', name: 'United States' },
+      { id: 2, key: 'spain', name: 'Spain' },
     ],
     leagues: [
       { id: 10, key: 'nba', name: 'NBA', sport_id: 1, country_key: 'united-states', country_name: 'United States' },
@@ -33,10 +39,24 @@ export function smallDataset(): Required<Dataset> {
       { id: 1, key: 'northstar-bet', name: 'Northstar Bet' },
       { id: 2, key: 'kingsbet', name: 'Kingsbet' },
     ],
+    betting_market_categories: [
+      { id: 1, key: 'main', name: 'Main' },
+      { id: 2, key: 'player-props', name: 'Player Props' },
+    ],
+    betting_market_positions: [
+      { id: 1, key: 'home', name: 'Home' },
+      { id: 2, key: 'away', name: 'Away' },
+      { id: 3, key: 'over', name: 'Over' },
+    ],
     betting_markets: [
       { id: 1, key: 'moneyline', name: 'Moneyline', category: 'main', entity_type: 'team' },
-      { id: 2, key: 'total', name: 'Total', category: 'main', entity_type: 'event' },
-      { id: 3, key: 'player-points', name: 'Player Points', category: 'player-props', entity_type: 'player', sport_id: 1 },
+      { id: 2, key: 'total', name: 'Total', category_id: 1, entity_type: 'event' },
+      { id: 3, key: 'player-points', name: 'Player Points', category_id: 2, category: 'player-props', entity_type: 'player', sport_id: 1 },
+    ],
+    event_periods: [
+      { id: 1, key: 'full-game', name: 'Full Game', sport_id: 1 },
+      { id: 2, key: '1st-half', name: '1st Half', sport_id: 1 },
+      { id: 3, key: 'full-time', name: 'Full Time', sport_id: 2 },
     ],
     events: [
       { id: 100, league_id: 10, start_time: '2030-01-05T00:30:00Z', home_team_id: 1000, away_team_id: 1001 },
@@ -54,6 +74,7 @@ export function smallDataset(): Required<Dataset> {
       {
         id: 1, flow_type: 'fact', event_id: 100, focus_entity_type: 'team', focus_entity_id: 1000, betting_market_id: 1,
         description: 'Boston Celtics have won 8 of their last 10 home games', hits: 8, total: 10, likelihood: 'likely', price_decimal: 1.8,
+        hit_history: HIT_HISTORY,
       },
       {
         id: 2, flow_type: 'fun', event_id: 100, focus_entity_type: 'player', focus_entity_id: 5000, betting_market_id: 3, line: 26.5,
@@ -76,9 +97,29 @@ export function smallDataset(): Required<Dataset> {
   };
 }
 
-export const COUNTS = { sports: 2, leagues: 3, teams: 4, players: 4, operators: 2, betting_markets: 3, events: 2, odds: 6, flows: 5 };
+/** Flow 1's ten games behind its 8 of 10, out of date order (the import sorts them). */
+export const HIT_HISTORY = [
+  ...Array.from({ length: 9 }, (_, i) => ({ date: `2029-12-${String(10 + 2 * i)}`, opponent_team_id: 1001, hit: i !== 3 })),
+  { date: '2029-12-01', opponent_team_id: 1001, hit: false },
+];
 
-const TABLES = ['sports', 'leagues', 'teams', 'players', 'operators', 'betting_markets', 'events', 'odds', 'flows', 'flow_legs'] as const;
+export const COUNTS = {
+  sports: 2,
+  countries: 2,
+  leagues: 3,
+  teams: 4,
+  players: 4,
+  operators: 2,
+  betting_market_categories: 2,
+  betting_market_positions: 3,
+  betting_markets: 3,
+  event_periods: 3,
+  events: 2,
+  odds: 6,
+  flows: 5,
+};
+
+const TABLES = [...(Object.keys(COUNTS) as Array<keyof typeof COUNTS>), 'flow_legs'] as const;
 
 /** Row counts of every data table and a digest of all their rows: equal snapshots, unchanged database. */
 export async function snapshot(t: { ctx: AppContext }): Promise<{ counts: Record<string, number>; digest: string }> {

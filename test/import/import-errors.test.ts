@@ -27,6 +27,15 @@ const BAD: Array<[string, Mutate, { field: string; rule: string }]> = [
   ['a leg of another event', (d) => ({ ...d, flows: d.flows.map((x, i) => (i === 4 ? { ...x, leg_ids: [1, 4] } : x)) }), { field: 'flows[4].leg_ids[1]', rule: 'same_event' }],
   ['a leg that is a parlay', (d) => ({ ...d, flows: [...d.flows, { ...d.flows[4], id: 6, leg_ids: [1, 5] }] }), { field: 'flows[5].leg_ids[1]', rule: 'single' }],
   ['an unknown leg', (d) => ({ ...d, flows: d.flows.map((x, i) => (i === 4 ? { ...x, leg_ids: [1, 42] } : x)) }), { field: 'flows[4].leg_ids[1]', rule: 'reference' }],
+  ['a market without a category', (d) => ({ ...d, betting_markets: d.betting_markets.map((x, i) => (i === 0 ? { ...x, category: undefined } : x)) }), { field: 'betting_markets[0].category_id', rule: 'required' }],
+  ['a market of an unknown category', (d) => ({ ...d, betting_markets: d.betting_markets.map((x, i) => (i === 1 ? { ...x, category_id: 9 } : x)) }), { field: 'betting_markets[1].category_id', rule: 'reference' }],
+  ['a category key other than its id\'s', (d) => ({ ...d, betting_markets: d.betting_markets.map((x, i) => (i === 2 ? { ...x, category: 'main' } : x)) }), { field: 'betting_markets[2].category', rule: 'const' }],
+  ['an event period of an unknown sport', (d) => ({ ...d, event_periods: d.event_periods.map((x, i) => (i === 2 ? { ...x, sport_id: 7 } : x)) }), { field: 'event_periods[2].sport_id', rule: 'reference' }],
+  ['a hit history shorter than total', (d) => ({ ...d, flows: d.flows.map((x, i) => (i === 0 ? { ...x, hit_history: x.hit_history?.slice(1) } : x)) }), { field: 'flows[0].hit_history', rule: 'total' }],
+  ['a hit history with other hits', (d) => ({ ...d, flows: d.flows.map((x, i) => (i === 0 ? { ...x, hits: 9 } : x)) }), { field: 'flows[0].hit_history', rule: 'hits' }],
+  ['a hit history on a fun flow', (d) => ({ ...d, flows: d.flows.map((x, i) => (i === 0 ? { ...x, flow_type: 'fun' } : x)) }), { field: 'flows[0].hit_history', rule: 'fact_only' }],
+  ['a hit history against an unknown team', (d) => ({ ...d, flows: d.flows.map((x, i) => (i === 0 ? { ...x, hit_history: x.hit_history?.map((g, j) => (j === 2 ? { ...g, opponent_team_id: 77 } : g)) } : x)) }), { field: 'flows[0].hit_history[2].opponent_team_id', rule: 'reference' }],
+  ['a hit history date that is not a date', (d) => ({ ...d, flows: d.flows.map((x, i) => (i === 0 ? { ...x, hit_history: x.hit_history?.map((g, j) => (j === 0 ? { ...g, date: '2029-13-01' } : g)) } : x)) }), { field: 'flows[0].hit_history[0].date', rule: 'format' }],
 ];
 
 describe.each(DIALECTS)('POST /admin/v1/import refuses bad input and writes nothing (%s)', (dialect) => {

@@ -32,6 +32,7 @@ describe.each(DIALECTS)('POST /v1/odds/upcoming-odds-by-event (%s)', (dialect) =
       position: 'home',
       line: null,
       price: { american: -110, decimal: 1.91, implied_probability: 0.5236 },
+      price_decimal: 1.91,
       status: 'open',
       updated_at: '2030-06-14T12:00:00.000Z',
     });

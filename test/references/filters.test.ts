@@ -50,7 +50,7 @@ describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (
     it('operator and betting market', async () => {
       expect((await h.page('/v1/references/operators?page_size=1')).results).toEqual([{ id: 1, key: 'draftkings', name: 'DraftKings' }]);
       expect((await h.page('/v1/references/betting-markets?page_size=1')).results).toEqual([
-        { id: 101, key: 'player-points', name: 'Player Points', category: 'player-props', entity_type: 'player' },
+        { id: 101, key: 'player-points', name: 'Player Points', category: 'player-props', category_id: 2, entity_type: 'player' },
       ]);
     });
   });

@@ -4,7 +4,19 @@ import { LEAGUE } from '../fixtures/references.js';
 import { expectError } from '../helpers/responses.js';
 import { idsOf, type ReferencesHarness, setupReferences } from './setup.js';
 
-const ENDPOINTS = ['sports', 'leagues', 'teams', 'players', 'operators', 'betting-markets'] as const;
+const ENDPOINTS = [
+  'sports',
+  'leagues',
+  'teams',
+  'players',
+  'operators',
+  'betting-markets',
+  'countries',
+  'betting-market-categories',
+  'betting-market-positions',
+  'event-periods',
+  'odds-format',
+] as const;
 
 describe.each(DIALECTS)('reference lists: the paging law (%s)', (dialect) => {
   let h: ReferencesHarness;

@@ -1,4 +1,15 @@
-import { betTypeOf, eventById, FLOWS, type FixtureFlow, hitRatePct, ODDS, sportOfLeague } from '../fixtures/events-flows.js';
+import { impliedProbabilityOf } from '../../src/shared/odds-format.js';
+import {
+  BETTING_MARKET_CATEGORIES,
+  BETTING_MARKETS,
+  betTypeOf,
+  eventById,
+  FLOWS,
+  type FixtureFlow,
+  hitRatePct,
+  ODDS,
+  sportOfLeague,
+} from '../fixtures/events-flows.js';
 
 /**
  * Expected flow ids computed from the fixture with plain JavaScript, following the documented
@@ -43,4 +54,25 @@ export const pricedBy = (...operatorIds: number[]): FlowPredicate => (f) =>
 export const startingBetween = (from: string, before: string): FlowPredicate => (f) => {
   const start = Date.parse(eventById(f.event_id).start_time);
   return start >= Date.parse(from) && start < Date.parse(before);
+};
+
+/** A bet predicate on a single: the flow's own, or for a parlay one of its legs' (docs/api.md#trends). */
+export const withBet = (bet: FlowPredicate): FlowPredicate => (f) =>
+  bet(f) || (f.leg_ids ?? []).some((legId) => {
+    const leg = flowById(legId);
+    return leg !== undefined && bet(leg);
+  });
+
+const marketOf = (f: FixtureFlow) => BETTING_MARKETS.find((m) => m.id === f.betting_market_id);
+export const inMarkets = (...ids: number[]): FlowPredicate => (f) => ids.includes(f.betting_market_id ?? -1);
+export const inCategories = (...ids: number[]): FlowPredicate => (f) =>
+  ids.includes(BETTING_MARKET_CATEGORIES.find((c) => c.key === marketOf(f)?.category)?.id ?? -1);
+export const aboutEntity = (type: string): FlowPredicate => (f) => marketOf(f)?.entity_type === type;
+export const onSplit = (split: 'over' | 'under'): FlowPredicate => (f) => f.split === split;
+
+/** The implied probability the item shows (1/d to 4 decimals), between the bounds inclusive; none without a price. */
+export const impliedBetween = (min: number, max: number): FlowPredicate => (f) => {
+  if (f.price_decimal === undefined) return false;
+  const implied = impliedProbabilityOf(f.price_decimal);
+  return implied >= min && implied <= max;
 };

@@ -1,6 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { type DataHarness, setupData } from '../events/harness.js';
 import { expectError } from '../helpers/responses.js';
 import {
   flowIds,
@@ -16,27 +15,10 @@ import {
   withPlayers,
   withTeams,
 } from './expected.js';
-
-const MIXED_URL = '/v1/trends/mixed-flows';
-const FLOWS_URL = '/v1/trends/flows';
-const EVERY_FLOW = flowIds();
+import { EVERY_FLOW, FLOWS_URL, flowFilterSuite, MIXED_URL } from './filter-suite.js';
 
 describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
-  let h: DataHarness;
-  const mixed = (body: Record<string, unknown>) => h.allIds(MIXED_URL, body, 25);
-  const facts = (body: Record<string, unknown>) => h.allIds(FLOWS_URL, body, 25);
-
-  /** The filter narrows the list (so the test would fail without it) and gives `expected`. */
-  async function expectFilter(body: Record<string, unknown>, expected: number[]): Promise<void> {
-    expect(expected.length).toBeGreaterThan(0);
-    expect(expected.length).toBeLessThan(EVERY_FLOW.length);
-    expect(await mixed(body)).toEqual(expected);
-  }
-
-  beforeAll(async () => {
-    h = await setupData(dialect);
-  });
-  afterAll(async () => h.t.close());
+  const { post, mixed, facts, expectFilter } = flowFilterSuite(dialect);
 
   describe('sport', () => {
     it('sport_ids, the singular sport_id, both merged, and sport_key', async () => {
@@ -47,7 +29,7 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
     });
     it('an id wins over a key; an unknown key is 404', async () => {
       await expectFilter({ sport_ids: [1], sport_key: 'soccer' }, flowIds(inSports(1)));
-      expectError(await h.post(MIXED_URL, { sport_key: 'curling' }), 404, 'NOT_FOUND');
+      expectError(await post(MIXED_URL, { sport_key: 'curling' }), 404, 'NOT_FOUND');
     });
   });
 
@@ -60,9 +42,9 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
       await expectFilter({ league_key: 'england.premier-league' }, flowIds(inLeagues(20)));
     });
     it('an ambiguous key is 409, unless an id is given; an unknown key is 404', async () => {
-      expectError(await h.post(MIXED_URL, { league_key: 'premier-league' }), 409, 'AMBIGUOUS_LOOKUP');
+      expectError(await post(MIXED_URL, { league_key: 'premier-league' }), 409, 'AMBIGUOUS_LOOKUP');
       await expectFilter({ league_id: 21, league_key: 'premier-league' }, flowIds(inLeagues(21)));
-      expectError(await h.post(FLOWS_URL, { league_key: 'no-such-league' }), 404, 'NOT_FOUND');
+      expectError(await post(FLOWS_URL, { league_key: 'no-such-league' }), 404, 'NOT_FOUND');
     });
   });
 
@@ -83,8 +65,8 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
     });
     it('id over key, 409 for an ambiguous key, 404 for an unknown one', async () => {
       await expectFilter({ team_id: 210, team_key: 'united' }, flowIds(withTeams(210)));
-      expectError(await h.post(MIXED_URL, { team_key: 'united' }), 409, 'AMBIGUOUS_LOOKUP');
-      expectError(await h.post(MIXED_URL, { team_key: 'nba.united' }), 404, 'NOT_FOUND');
+      expectError(await post(MIXED_URL, { team_key: 'united' }), 409, 'AMBIGUOUS_LOOKUP');
+      expectError(await post(MIXED_URL, { team_key: 'nba.united' }), 404, 'NOT_FOUND');
     });
   });
 
@@ -99,7 +81,7 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
       await expectFilter({ player_ids: [1000, 1002] }, flowIds(withPlayers(1000, 1002)));
     });
     it('a qualified key settles an ambiguous one; id over key', async () => {
-      expectError(await h.post(MIXED_URL, { player_key: 'smith' }), 409, 'AMBIGUOUS_LOOKUP');
+      expectError(await post(MIXED_URL, { player_key: 'smith' }), 409, 'AMBIGUOUS_LOOKUP');
       await expectFilter({ player_key: 'knicks.smith' }, flowIds(withPlayers(1003)));
       await expectFilter({ player_id: 1004, player_key: 'smith' }, flowIds(withPlayers(1004)));
     });
@@ -117,13 +99,13 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
     await expectFilter({ bet_type: 'single' }, flowIds(ofBetType('single')));
     await expectFilter({ bet_type: 'singles' }, flowIds(ofBetType('single')));
     expect(await facts({ bet_type: 'parlay' })).toEqual(flowIds(ofType('fact'), ofBetType('parlay')));
-    expectError(await h.post(MIXED_URL, { bet_type: 'teaser' }), 422, 'VALIDATION_ERROR', 'bet_type');
+    expectError(await post(MIXED_URL, { bet_type: 'teaser' }), 422, 'VALIDATION_ERROR', 'bet_type');
   });
 
   it('likelihood_type', async () => {
     await expectFilter({ likelihood_type: 'possible' }, flowIds(ofLikelihood('possible')));
     expect(await facts({ likelihood_type: 'longshot' })).toEqual(flowIds(ofType('fact'), ofLikelihood('longshot')));
-    expectError(await h.post(MIXED_URL, { likelihood_type: 'sure' }), 422, 'VALIDATION_ERROR', 'likelihood_type');
+    expectError(await post(MIXED_URL, { likelihood_type: 'sure' }), 422, 'VALIDATION_ERROR', 'likelihood_type');
   });
 
   it('hit-rate thresholds, inclusive, in percent', async () => {
@@ -131,10 +113,10 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
     await expectFilter({ max_hit_rate_threshold: 30 }, flowIds(hitRateBetween(0, 30)));
     await expectFilter({ min_hit_rate_threshold: 30, max_hit_rate_threshold: 60.5 }, flowIds(hitRateBetween(30, 60.5)));
     expect(await mixed({ min_hit_rate_threshold: 0, max_hit_rate_threshold: 100 })).toEqual(EVERY_FLOW);
-    expectError(await h.post(MIXED_URL, { min_hit_rate_threshold: 101 }), 422, 'VALIDATION_ERROR', 'min_hit_rate_threshold');
-    expectError(await h.post(MIXED_URL, { max_hit_rate_threshold: -1 }), 422, 'VALIDATION_ERROR', 'max_hit_rate_threshold');
-    expectError(await h.post(MIXED_URL, { min_hit_rate_threshold: 60, max_hit_rate_threshold: 40 }), 422, 'VALIDATION_ERROR', 'min_hit_rate_threshold');
-    expectError(await h.post(MIXED_URL, { min_hit_rate_threshold: '50' }), 400, 'BAD_REQUEST');
+    expectError(await post(MIXED_URL, { min_hit_rate_threshold: 101 }), 422, 'VALIDATION_ERROR', 'min_hit_rate_threshold');
+    expectError(await post(MIXED_URL, { max_hit_rate_threshold: -1 }), 422, 'VALIDATION_ERROR', 'max_hit_rate_threshold');
+    expectError(await post(MIXED_URL, { min_hit_rate_threshold: 60, max_hit_rate_threshold: 40 }), 422, 'VALIDATION_ERROR', 'min_hit_rate_threshold');
+    expectError(await post(MIXED_URL, { min_hit_rate_threshold: '50' }), 400, 'BAD_REQUEST');
   });
 
   describe('event start date range', () => {
@@ -151,10 +133,10 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
       await expectFilter({ event_start_date_from: '2030-06-15T12:00:00+02:00', event_start_date_to: '2030-06-15T14:00:00-04:00' }, expected);
     });
     it('a malformed or inverted range is 422', async () => {
-      expectError(await h.post(MIXED_URL, { event_start_date_from: '2030-13-01' }), 422, 'VALIDATION_ERROR', 'event_start_date_from');
-      expectError(await h.post(MIXED_URL, { event_start_date_to: 'tomorrow' }), 422, 'VALIDATION_ERROR', 'event_start_date_to');
+      expectError(await post(MIXED_URL, { event_start_date_from: '2030-13-01' }), 422, 'VALIDATION_ERROR', 'event_start_date_from');
+      expectError(await post(MIXED_URL, { event_start_date_to: 'tomorrow' }), 422, 'VALIDATION_ERROR', 'event_start_date_to');
       expectError(
-        await h.post(MIXED_URL, { event_start_date_from: '2030-06-16', event_start_date_to: '2030-06-15' }),
+        await post(MIXED_URL, { event_start_date_from: '2030-06-16', event_start_date_to: '2030-06-15' }),
         422,
         'VALIDATION_ERROR',
         'event_start_date_from',
@@ -171,7 +153,7 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
 
   it('an empty array is no filter; unknown fields are refused', async () => {
     expect(await mixed({ team_ids: [], sport_ids: [] })).toEqual(EVERY_FLOW);
-    expectError(await h.post(MIXED_URL, { sports_ids: [1] }), 422, 'VALIDATION_ERROR', 'sports_ids');
-    expectError(await h.post(MIXED_URL, { team_ids: '100' }), 400, 'BAD_REQUEST');
+    expectError(await post(MIXED_URL, { sports_ids: [1] }), 422, 'VALIDATION_ERROR', 'sports_ids');
+    expectError(await post(MIXED_URL, { team_ids: '100' }), 400, 'BAD_REQUEST');
   });
 });

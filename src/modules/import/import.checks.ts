@@ -62,6 +62,11 @@ export function checkWithinDataset(dataset: Dataset): void {
     });
   }
 
+  (dataset.betting_markets ?? []).forEach((market, i) => {
+    if ((market.category_id ?? undefined) === undefined && market.category === undefined) {
+      problems.add(`betting_markets[${i}].category_id`, 'required', 'or category is required: the category of the market');
+    }
+  });
   (dataset.events ?? []).forEach((event, i) => {
     if (Number.isNaN(Date.parse(event.start_time))) problems.add(`events[${i}].start_time`, 'format', 'is not a valid date-time');
     if (event.home_team_id === event.away_team_id) {
@@ -85,6 +90,20 @@ export function checkWithinDataset(dataset: Dataset): void {
     (flow.leg_ids ?? []).forEach((legId, j) => {
       if (legId === flow.id) problems.add(`flows[${i}].leg_ids[${j}]`, 'not', 'a parlay cannot be its own leg');
     });
+    if (flow.hit_history !== undefined) checkHitHistory(flow, `flows[${i}].hit_history`, problems);
   });
   problems.throwIfAny();
+}
+
+/**
+ * A flow's hit history is the evidence behind its hit rate, so it must say the same: `total`
+ * games with `hits` hits (docs/data.md#flow-graph-data). Only fact flows carry one, as only they
+ * have graph data.
+ */
+function checkHitHistory(flow: NonNullable<Dataset['flows']>[number], field: string, problems: Problems): void {
+  const games = flow.hit_history ?? [];
+  if (flow.flow_type !== 'fact') problems.add(field, 'fact_only', `is for fact flows only, not ${flow.flow_type} flows`);
+  if (games.length !== flow.total) problems.add(field, 'total', `holds ${games.length} games, not total (${flow.total})`);
+  const hits = games.filter((game) => game.hit).length;
+  if (hits !== flow.hits) problems.add(field, 'hits', `counts ${hits} hits, not hits (${flow.hits})`);
 }

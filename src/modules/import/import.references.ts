@@ -23,6 +23,13 @@ export interface Resolved {
   movedLeagueIds: number[];
   /** Stored events the dataset moves to another league: their flows are refreshed. */
   movedEventIds: number[];
+  /** The category of every market of the dataset: its record (null when its text names none) and key. */
+  marketCategories: Map<number, MarketCategory>;
+}
+
+export interface MarketCategory {
+  id: number | null;
+  key: string;
 }
 
 interface LegFacts {
@@ -51,9 +58,16 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
   const ids = (items: ReadonlyArray<{ id: number }> | undefined) => new Map((items ?? []).map((item) => [item.id, true as const]));
   const present = () => true as const;
 
-  const { sports = [], leagues = [], teams = [], players = [], betting_markets = [], events = [], odds = [], flows = [] } = dataset;
+  const { sports = [], leagues = [], teams = [], players = [], betting_market_categories = [], betting_markets = [], event_periods = [], events = [], odds = [], flows = [] } =
+    dataset;
 
-  const sportIds = await known('sports', ids(sports), [...leagues.map((l) => l.sport_id), ...betting_markets.map((m) => m.sport_id)], [], present);
+  const sportIds = await known(
+    'sports',
+    ids(sports),
+    [...leagues.map((l) => l.sport_id), ...betting_markets.map((m) => m.sport_id), ...event_periods.map((p) => p.sport_id)],
+    [],
+    present,
+  );
   const sportOfLeague = await known(
     'leagues',
     new Map(leagues.map((l) => [l.id, l.sport_id])),
@@ -68,12 +82,20 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
       ...players.map((p) => p.team_id),
       ...events.flatMap((e) => [e.home_team_id, e.away_team_id]),
       ...flows.map((f) => (f.focus_entity_type === 'team' ? f.focus_entity_id : undefined)),
+      ...flows.flatMap((f) => (f.hit_history ?? []).map((game) => game.opponent_team_id)),
     ],
     [],
     present,
   );
   const playerIds = await known('players', ids(players), flows.map((f) => (f.focus_entity_type === 'player' ? f.focus_entity_id : undefined)), [], present);
   const operatorIds = await known('operators', ids(dataset.operators), odds.map((o) => o.operator_id), [], present);
+  const categoryKeys = await known(
+    'betting_market_categories',
+    new Map(betting_market_categories.map((c) => [c.id, c.key])),
+    betting_markets.map((m) => m.category_id),
+    ['key'],
+    (row) => String(row.key),
+  );
   const marketIds = await known('betting_markets', ids(betting_markets), [...odds.map((o) => o.betting_market_id), ...flows.map((f) => f.betting_market_id)], [], present);
 
   const ownEvents = new Map<number, EventFacts>();
@@ -96,7 +118,15 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
   leagues.forEach((l, i) => ref(`leagues[${i}].sport_id`, l.sport_id, sportIds, 'sport'));
   teams.forEach((t, i) => ref(`teams[${i}].league_id`, t.league_id, sportOfLeague, 'league'));
   players.forEach((p, i) => ref(`players[${i}].team_id`, p.team_id, teamIds, 'team'));
-  betting_markets.forEach((m, i) => ref(`betting_markets[${i}].sport_id`, m.sport_id, sportIds, 'sport'));
+  betting_markets.forEach((m, i) => {
+    ref(`betting_markets[${i}].sport_id`, m.sport_id, sportIds, 'sport');
+    ref(`betting_markets[${i}].category_id`, m.category_id, categoryKeys, 'betting market category');
+    const key = m.category_id === null || m.category_id === undefined ? undefined : categoryKeys.get(m.category_id);
+    if (key !== undefined && m.category !== undefined && m.category.toLowerCase() !== key.toLowerCase()) {
+      problems.add(`betting_markets[${i}].category`, 'const', `"${m.category}" is not the key of category ${m.category_id} ("${key}")`);
+    }
+  });
+  event_periods.forEach((p, i) => ref(`event_periods[${i}].sport_id`, p.sport_id, sportIds, 'sport'));
   events.forEach((e, i) => {
     ref(`events[${i}].league_id`, e.league_id, sportOfLeague, 'league');
     ref(`events[${i}].home_team_id`, e.home_team_id, teamIds, 'team');
@@ -112,6 +142,7 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
     if (f.focus_entity_type === 'team') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, teamIds, 'team');
     if (f.focus_entity_type === 'player') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, playerIds, 'player');
     ref(`flows[${i}].betting_market_id`, f.betting_market_id, marketIds, 'betting market');
+    (f.hit_history ?? []).forEach((game, j) => ref(`flows[${i}].hit_history[${j}].opponent_team_id`, game.opponent_team_id, teamIds, 'team'));
     (f.leg_ids ?? []).forEach((legId, j) => {
       const field = `flows[${i}].leg_ids[${j}]`;
       const leg = legFacts.get(legId);
@@ -122,7 +153,41 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
   });
   problems.throwIfAny();
 
-  return { sportOfLeague, eventFacts, ...(await moved(dataset, repo, options)) };
+  const marketCategories = await categoriesOfMarkets(dataset, categoryKeys, repo, options);
+  return { sportOfLeague, eventFacts, marketCategories, ...(await moved(dataset, repo, options)) };
+}
+
+/**
+ * A market names its category by id, or by key as files did before categories were records
+ * (decision 0113): the key links it to the category with that key, of the dataset first, then
+ * stored (the lowest id when several share it), and to none when there is no such category.
+ */
+async function categoriesOfMarkets(
+  dataset: Dataset,
+  keyOfId: Map<number, string>,
+  repo: ImportRepository,
+  options: { replace: boolean },
+): Promise<Map<number, MarketCategory>> {
+  const markets = dataset.betting_markets ?? [];
+  const idOfKey = new Map<string, number>();
+  const link = (key: string, id: number) => {
+    const k = key.toLowerCase();
+    if ((idOfKey.get(k) ?? Infinity) > id) idOfKey.set(k, id);
+  };
+  for (const category of dataset.betting_market_categories ?? []) link(category.key, category.id);
+  const byText = markets.flatMap((m) => (m.category_id === null || m.category_id === undefined) && m.category !== undefined ? [m.category] : []);
+  const unlinked = new Set(byText.map((key) => key.toLowerCase()).filter((key) => !idOfKey.has(key)));
+  if (!options.replace && unlinked.size > 0) {
+    for (const row of await repo.withKeys('betting_market_categories', unlinked)) if (unlinked.has(row.key.toLowerCase())) link(row.key, row.id);
+  }
+  return new Map(
+    markets.map((m) => {
+      const id = m.category_id ?? undefined;
+      if (id !== undefined) return [m.id, { id, key: keyOfId.get(id) ?? m.category ?? '' }];
+      const key = m.category ?? '';
+      return [m.id, { id: idOfKey.get(key.toLowerCase()) ?? null, key }];
+    }),
+  );
 }
 
 /** Stored leagues and events whose sport or league this dataset changes. */

@@ -64,6 +64,17 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
       return found;
     },
 
+    /** The rows of a keyed table whose key is one of `keys` (compared without regard to case). */
+    async withKeys(table: 'betting_market_categories', keys: Iterable<string>): Promise<Array<{ id: number; key: string }>> {
+      const wanted = [...new Set([...keys].map((key) => key.toLowerCase()))];
+      const found: Array<{ id: number; key: string }> = [];
+      for (const chunk of chunks(wanted, maxParams)) {
+        const rows = await trx.selectFrom(table).select(['id', 'key']).where(sql<string>`lower(key)`, 'in', [...chunk]).execute();
+        for (const row of rows) found.push({ id: Number(row.id), key: row.key });
+      }
+      return found;
+    },
+
     async deleteLegsOf(flowIds: readonly number[]): Promise<void> {
       for (const chunk of chunks(flowIds, maxParams)) {
         await trx.deleteFrom('flow_legs').where('flow_id', 'in', [...chunk]).execute();

@@ -67,13 +67,37 @@ export const PlayerItem = item('ImportPlayer', {
 
 export const OperatorItem = item('ImportOperator', { id: Id('Operator (bookmaker) id.'), key: Key, name: Name('Display name of the sportsbook.') });
 
+export const CountryItem = item('ImportCountry', { id: Id('Country id.'), key: Key, name: Name('Country name, e.g. `England`.') });
+
+export const BettingMarketCategoryItem = item('ImportBettingMarketCategory', {
+  id: Id('Category id.'),
+  key: Key,
+  name: Name('Display name, e.g. `Player Props`.'),
+});
+
+export const BettingMarketPositionItem = item('ImportBettingMarketPosition', {
+  id: Id('Position id.'),
+  key: Key,
+  name: Name('Display name, e.g. `Over`.'),
+});
+
 export const BettingMarketItem = item('ImportBettingMarket', {
   id: Id('Betting market id.'),
   key: Key,
   name: Name('Display name, e.g. `Player Points`.'),
-  category: Text(100, 'Market category, e.g. `main` or `player-props`.'),
+  category_id: nullable(Id('The category record of the market. Give it, or `category`, or both (then `category` must be its key).')),
+  category: Type.Optional(
+    Text(100, 'The category by key, e.g. `main` or `player-props` (the format before category records): linked to the category with that key when there is one.'),
+  ),
   entity_type: Type.Enum(ENTITY_TYPES, { description: 'What the market is about.' }),
   sport_id: nullable(Id('The sport the market belongs to; absent for markets of every sport.')),
+});
+
+export const EventPeriodItem = item('ImportEventPeriod', {
+  id: Id('Event period id.'),
+  key: Key,
+  name: Name('Display name, e.g. `1st Half`.'),
+  sport_id: Id('The sport whose events have this period.'),
 });
 
 export const EventItem = item('ImportEvent', {
@@ -97,6 +121,15 @@ export const OddsItem = item('ImportOdds', {
   updated_at: nullable(DateTime('When the price last changed; default: the time of the import.')),
 });
 
+/** The most past games one flow's hit history holds. */
+export const MAX_HIT_HISTORY = 1_000;
+
+export const HitHistoryEntry = item('ImportHitHistoryEntry', {
+  date: Type.String({ format: 'date', description: 'The day of the past game, YYYY-MM-DD.' }),
+  opponent_team_id: Id('The opponent in that game (docs/data.md#flow-graph-data says of whom).'),
+  hit: Type.Boolean({ description: 'Whether the bet would have won in that game.' }),
+});
+
 export const FlowItem = item('ImportFlow', {
   id: Id('Flow id.'),
   flow_type: Type.Enum(FLOW_TYPES, { description: '`fact`, `fun` or `plain` (docs/data.md#flows).' }),
@@ -118,6 +151,12 @@ export const FlowItem = item('ImportFlow', {
       description: 'Non-empty → a same-event parlay (bet_type parlay) of these flows.',
     }),
   ),
+  hit_history: Type.Optional(
+    Type.Array(HitHistoryEntry, {
+      maxItems: MAX_HIT_HISTORY,
+      description: 'Fact flows only: the games behind `hits` and `total`, one per game, `total` of them with `hits` hits.',
+    }),
+  ),
 });
 
 const list = <T extends TSchema>(schema: T, description: string) => Type.Optional(Type.Array(schema, { maxItems: MAX_ITEMS, description }));
@@ -128,8 +167,12 @@ export const Dataset = Type.Object(
     leagues: list(LeagueItem, 'Leagues, each of a sport.'),
     teams: list(TeamItem, 'Teams, each of a league.'),
     players: list(PlayerItem, 'Players, each of a team.'),
+    countries: list(CountryItem, 'Countries; a league names its country by `country_key`.'),
     operators: list(OperatorItem, 'Operators (sportsbooks).'),
-    betting_markets: list(BettingMarketItem, 'Betting markets.'),
+    betting_market_categories: list(BettingMarketCategoryItem, 'Categories of betting markets.'),
+    betting_market_positions: list(BettingMarketPositionItem, 'Positions (sides) of betting markets, e.g. home, over.'),
+    betting_markets: list(BettingMarketItem, 'Betting markets, each in a category.'),
+    event_periods: list(EventPeriodItem, 'Periods of events (halves, quarters, sets), each of a sport.'),
     events: list(EventItem, 'Events, each of a league, between two of its teams.'),
     odds: list(OddsItem, 'Prices, each of an event, an operator and a market.'),
     flows: list(FlowItem, 'Betting trends, each on an event; parlays name their legs.'),
@@ -142,11 +185,15 @@ export type DatasetArray = keyof Dataset;
 /** The arrays in dependency order: a later array may reference an earlier one. */
 export const DATASET_ARRAYS: readonly DatasetArray[] = [
   'sports',
+  'countries',
   'leagues',
   'teams',
   'players',
   'operators',
+  'betting_market_categories',
+  'betting_market_positions',
   'betting_markets',
+  'event_periods',
   'events',
   'odds',
   'flows',
@@ -162,8 +209,12 @@ export const ImportResult = Type.Object(
         leagues: count('Leagues'),
         teams: count('Teams'),
         players: count('Players'),
+        countries: count('Countries'),
         operators: count('Operators'),
+        betting_market_categories: count('Betting market categories'),
+        betting_market_positions: count('Betting market positions'),
         betting_markets: count('Betting markets'),
+        event_periods: count('Event periods'),
         events: count('Events'),
         odds: count('Odds'),
         flows: count('Flows'),

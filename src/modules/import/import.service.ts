@@ -1,6 +1,7 @@
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
+import { impliedProbabilityOf } from '../../shared/odds-format.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { checkReferences, type Resolved } from './import.references.js';
 import { createImportRepository, type ImportRepository } from './import.repository.js';
@@ -88,10 +89,13 @@ const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
 /** Upserts in dependency order, computing the derived columns; then refreshes stored rows a move affects. */
 async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number): Promise<void> {
-  const { sportOfLeague, eventFacts } = resolved;
-  const { sports, leagues, teams, players, operators, betting_markets, events, odds, flows } = dataset;
+  const { sportOfLeague, eventFacts, marketCategories } = resolved;
+  const { sports, countries, leagues, teams, players, operators, betting_market_categories, betting_market_positions, betting_markets, event_periods, events, odds, flows } =
+    dataset;
+  const keyed = { columns: ['id', 'key', 'name'], row: (r: { id: number; key: string; name: string }) => ({ id: r.id, key: r.key, name: r.name }) };
 
-  if (sports) await repo.upsert('sports', ['id', 'key', 'name'], sports, (s) => ({ id: s.id, key: s.key, name: s.name }));
+  if (sports) await repo.upsert('sports', keyed.columns, sports, keyed.row);
+  if (countries) await repo.upsert('countries', keyed.columns, countries, keyed.row);
   if (leagues) {
     await repo.upsert('leagues', ['id', 'key', 'name', 'sport_id', 'country_key', 'country_name'], leagues, (l) => ({
       id: l.id,
@@ -121,16 +125,22 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
       team_id: p.team_id,
     }));
   }
-  if (operators) await repo.upsert('operators', ['id', 'key', 'name'], operators, (o) => ({ id: o.id, key: o.key, name: o.name }));
+  if (operators) await repo.upsert('operators', keyed.columns, operators, keyed.row);
+  if (betting_market_categories) await repo.upsert('betting_market_categories', keyed.columns, betting_market_categories, keyed.row);
+  if (betting_market_positions) await repo.upsert('betting_market_positions', keyed.columns, betting_market_positions, keyed.row);
   if (betting_markets) {
-    await repo.upsert('betting_markets', ['id', 'key', 'name', 'category', 'entity_type', 'sport_id'], betting_markets, (m) => ({
+    await repo.upsert('betting_markets', ['id', 'key', 'name', 'category', 'category_id', 'entity_type', 'sport_id'], betting_markets, (m) => ({
       id: m.id,
       key: m.key,
       name: m.name,
-      category: m.category,
+      category: marketCategories.get(m.id)?.key ?? m.category,
+      category_id: marketCategories.get(m.id)?.id ?? null,
       entity_type: m.entity_type,
       sport_id: orNull(m.sport_id),
     }));
+  }
+  if (event_periods) {
+    await repo.upsert('event_periods', ['id', 'key', 'name', 'sport_id'], event_periods, (p) => ({ id: p.id, key: p.key, name: p.name, sport_id: p.sport_id }));
   }
   if (events) {
     await repo.upsert('events', ['id', 'league_id', 'sport_id', 'start_time', 'status', 'home_team_id', 'away_team_id'], events, (e) => ({
@@ -162,7 +172,8 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
   if (flows) {
     const columns = [
       'id', 'flow_type', 'bet_type', 'event_id', 'sport_id', 'league_id', 'focus_entity_type', 'focus_entity_id', 'betting_market_id',
-      'line', 'split', 'description', 'hits', 'total', 'hit_rate_pct', 'likelihood', 'price_decimal', 'updated_at',
+      'line', 'split', 'description', 'hits', 'total', 'hit_rate_pct', 'likelihood', 'price_decimal', 'implied_probability', 'hit_history',
+      'updated_at',
     ];
     await repo.upsert('flows', columns, flows, (f) => {
       const event = eventFacts.get(f.event_id);
@@ -186,6 +197,8 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
         hit_rate_pct: (f.hits * 100) / f.total,
         likelihood: f.likelihood,
         price_decimal: orNull(f.price_decimal),
+        implied_probability: f.price_decimal === null || f.price_decimal === undefined ? null : impliedProbabilityOf(f.price_decimal),
+        hit_history: f.hit_history === undefined ? null : hitHistoryOf(f.hit_history),
         updated_at: now,
       };
     });
@@ -194,4 +207,10 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
     const legs = flows.flatMap((f) => (f.leg_ids ?? []).map((legId, position) => ({ flow_id: f.id, leg_id: legId, position })));
     await repo.insert('flow_legs', 3, legs);
   }
+}
+
+/** A flow's games as stored, oldest first (a stable sort keeps the file's order within a day). */
+function hitHistoryOf(games: NonNullable<NonNullable<Dataset['flows']>[number]['hit_history']>): string {
+  const byDate = [...games].sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : 0));
+  return JSON.stringify(byDate.map(({ date, opponent_team_id, hit }) => ({ date, opponent_team_id, hit })));
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import { americanOf, impliedProbabilityOf } from '../../shared/price.js';
+import { americanOf, impliedProbabilityOf } from '../../shared/odds-format.js';
 import { iso } from '../../shared/wire.js';
 import type { OddsItem } from './odds.schemas.js';
 
@@ -63,6 +63,7 @@ export function createOddsRepository(db: Kysely<Schema>) {
           position: r.position,
           line: r.line === null ? null : Number(r.line),
           price: { american: americanOf(decimal), decimal, implied_probability: impliedProbabilityOf(decimal) },
+          price_decimal: decimal,
           status: r.status,
           updated_at: iso(Number(r.updated_at)),
         });

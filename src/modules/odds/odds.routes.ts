@@ -9,8 +9,9 @@ export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService }> 
     tag: 'odds',
     summary: 'Odds of one event',
     description:
-      'The odds of an event from every operator, ordered by id, each price in decimal, American and implied-probability form. ' +
-      'Filter by operators (ids, or keys; ids win) and betting markets. An unknown event_id is 404.',
+      'The odds of an event from every operator, ordered by id. Each item has `price_decimal`, and `price`: in the `odds_format` asked ' +
+      '(decimal, american, fractional or implied_probability), or without one the object of decimal, American and implied-probability ' +
+      'forms. Filter by operators (ids, or keys; ids win) and betting markets. An unknown event_id is 404.',
     body: OddsByEventBody,
     response: OddsPage,
     filters: odds.byEvent.filters,

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { ODDS_FORMATS } from '../../shared/odds-format.js';
 import { Id, MAX_FILTER_ITEMS, NamedRef } from '../../shared/wire.js';
 
 export const ODDS_MAX_PAGE_SIZE = 100;
@@ -21,6 +22,24 @@ export const Price = Type.Object(
   { additionalProperties: false, description: 'One price in three forms, all derived from the decimal price.' },
 );
 
+/**
+ * `price` is the v1 object when the request names no odds_format, so that clients written before
+ * the formats existed read what they read before (decision 0111); with odds_format, the price in it.
+ */
+const PriceInFormat = Type.Union(
+  [
+    Price,
+    Type.Integer({ description: '`odds_format: american`: a signed integer, e.g. 125 for 2.25 and −125 for 1.80.', example: 125 }),
+    Type.Number({ description: '`odds_format: decimal`: the decimal price d (2.25); `implied_probability`: 1/d from 0 to 1, to 4 decimals (0.4444).', example: 2.25 }),
+    Type.String({ pattern: '^[0-9]+/[0-9]+$', description: '`odds_format: fractional`: d − 1 as an exact reduced fraction, e.g. "5/4" for 2.25.', example: '5/4' }),
+  ],
+  {
+    description:
+      'The price. Without `odds_format` in the request: the object {american, decimal, implied_probability}, as before the formats existed. ' +
+      'With it: the price in that format: a number (decimal, implied_probability), an integer (american) or a string (fractional).',
+  },
+);
+
 export const OddsItem = Type.Object(
   {
     id: Type.Integer({ description: 'Odds id.' }),
@@ -34,7 +53,11 @@ export const OddsItem = Type.Object(
     line: Type.Union([Type.Number(), Type.Null()], {
       description: 'The handicap (spread) or total the selection is priced at, e.g. -3.5 or 221.5; null for markets without a line (moneyline).',
     }),
-    price: Price,
+    price: PriceInFormat,
+    price_decimal: Type.Number({
+      description: 'The decimal price d, whatever `odds_format` asks: the stored figure every other form is computed from. Always above 1.',
+      example: 1.91,
+    }),
     status: Type.String({ description: '`open` (can be bet) or `suspended` (temporarily not offered), as the feed reports it.', example: 'open' }),
     updated_at: Type.String({ format: 'date-time', description: 'When the operator last changed this price, ISO 8601, UTC.' }),
   },
@@ -55,12 +78,19 @@ export const OddsByEventBody = Type.Object(
       }),
     ),
     betting_market_ids: Type.Optional(ids('Only odds of these betting markets.')),
+    odds_format: Type.Optional(
+      Type.Enum(ODDS_FORMATS, {
+        description:
+          'The format of each item\'s `price`: `decimal`, `american`, `fractional` or `implied_probability` (GET /v1/references/odds-format). ' +
+          'Without it `price` is the object of all three numeric forms; `price_decimal` is always there.',
+      }),
+    ),
     ...pagingProperties(ODDS_MAX_PAGE_SIZE),
   },
   {
     additionalProperties: false,
     // The request "Try it out" in /docs sends: event 1 exists in every demo dataset, with odds.
-    examples: [{ event_id: 1, page: 1, page_size: 20 }],
+    examples: [{ event_id: 1, odds_format: 'american', page: 1, page_size: 20 }],
   },
 );
 export type OddsByEventBody = Static<typeof OddsByEventBody>;

@@ -3,16 +3,21 @@ import type { Schema } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/errors.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import { idSet, keySet } from '../../shared/filters.js';
+import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
 import type { KeyResolver } from '../references/index.js';
 import { createOddsRepository } from './odds.repository.js';
 import type { OddsByEventBody, OddsItem } from './odds.schemas.js';
 
-/** An event's odds filters; operator_ids wins over operator_keys (dropped when ids are given). */
+/**
+ * An event's odds filters; operator_ids wins over operator_keys (dropped when ids are given). The
+ * format is part of them: pages are rendered per format, from items cached once.
+ */
 export interface OddsFilters {
   e: number;
   o: number[] | null;
   ok: string[] | null;
   m: number[] | null;
+  f: OddsFormat | null;
 }
 
 export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver }) {
@@ -29,6 +34,7 @@ export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver 
         o: operatorIds ?? null,
         ok: operatorIds ? null : (keySet(body.operator_keys) ?? null),
         m: idSet(body.betting_market_ids) ?? null,
+        f: body.odds_format ?? null,
       };
     },
 
@@ -41,6 +47,9 @@ export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver 
     },
 
     items: (ids) => repository.items(ids),
+
+    /** With odds_format, `price` is the price in that format (without, the v1 object: decision 0111). */
+    view: (item, { f }) => (f === null ? item : { ...item, price: priceIn(f, item.price_decimal) }),
   };
 
   return { byEvent };

@@ -2,7 +2,21 @@ import type { Kysely } from 'kysely';
 import { readInChunks } from '../../platform/db/keyset.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { leagueQualifiedKey } from './key-resolver.js';
-import type { BettingMarketItem, LeagueItem, OperatorItem, PlayerItem, SportItem, TeamItem } from './references.schemas.js';
+import type {
+  BettingMarketCategoryItem,
+  BettingMarketItem,
+  BettingMarketPositionItem,
+  CountryItem,
+  EventPeriodItem,
+  LeagueItem,
+  OperatorItem,
+  PlayerItem,
+  SportItem,
+  TeamItem,
+} from './references.schemas.js';
+
+/** The sports a category's markets are offered for: some, or every sport (it has a market of no sport). */
+export type SportsOfCategory = 'every' | ReadonlySet<number>;
 
 /**
  * Whole reference tables, read once per data version (they are small: hundreds of leagues
@@ -18,6 +32,11 @@ export interface ReferencesRepository {
   operators(): Promise<OperatorItem[]>;
   /** Markets with their sport (null: offered for every sport), for the sport_id filter. */
   bettingMarkets(): Promise<Array<{ item: BettingMarketItem; sportId: number | null }>>;
+  countries(): Promise<CountryItem[]>;
+  /** Categories with the sports their markets are offered for, for the sport filters. */
+  bettingMarketCategories(): Promise<Array<{ item: BettingMarketCategoryItem; sports: SportsOfCategory }>>;
+  bettingMarketPositions(): Promise<BettingMarketPositionItem[]>;
+  eventPeriods(): Promise<EventPeriodItem[]>;
 }
 
 export function createReferencesRepository(db: Kysely<Schema>): ReferencesRepository {
@@ -98,11 +117,36 @@ export function createReferencesRepository(db: Kysely<Schema>): ReferencesReposi
       ),
 
     async bettingMarkets() {
-      const rows = await db.selectFrom('betting_markets').selectAll().orderBy('id').execute();
+      const rows = await db
+        .selectFrom('betting_markets as m')
+        .leftJoin('betting_market_categories as c', 'c.id', 'm.category_id')
+        .select(['m.id', 'm.key', 'm.name', 'm.category', 'm.category_id', 'm.entity_type', 'm.sport_id', 'c.key as category_key'])
+        .orderBy('m.id')
+        .execute();
       return rows.map((r) => ({
-        item: { id: r.id, key: r.key, name: r.name, category: r.category, entity_type: r.entity_type },
+        // The category record's key when there is one: it stays right if the category is re-keyed.
+        item: { id: r.id, key: r.key, name: r.name, category: r.category_key ?? r.category, category_id: r.category_id, entity_type: r.entity_type },
         sportId: r.sport_id,
       }));
     },
+
+    countries: () => db.selectFrom('countries').select(['id', 'key', 'name']).orderBy('id').execute(),
+
+    async bettingMarketCategories() {
+      const categories = await db.selectFrom('betting_market_categories').select(['id', 'key', 'name']).orderBy('id').execute();
+      const markets = await db.selectFrom('betting_markets').select(['category_id', 'sport_id']).where('category_id', 'is not', null).execute();
+      const offered = new Map<number, 'every' | Set<number>>();
+      for (const market of markets) {
+        const id = Number(market.category_id);
+        const sports = offered.get(id) ?? new Set<number>();
+        if (sports === 'every') continue;
+        offered.set(id, market.sport_id === null ? 'every' : sports.add(Number(market.sport_id)));
+      }
+      return categories.map((item) => ({ item, sports: offered.get(item.id) ?? new Set<number>() }));
+    },
+
+    bettingMarketPositions: () => db.selectFrom('betting_market_positions').select(['id', 'key', 'name']).orderBy('id').execute(),
+
+    eventPeriods: () => db.selectFrom('event_periods').select(['id', 'key', 'name', 'sport_id']).orderBy('id').execute(),
   };
 }

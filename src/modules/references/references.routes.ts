@@ -2,10 +2,20 @@ import type { TObject, TSchema } from 'typebox';
 import type { ModuleRoutes, QueryOf } from '../../platform/http/types.js';
 import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import {
+  BettingMarketCategoriesQuery,
+  BettingMarketCategoryPage,
   BettingMarketPage,
+  BettingMarketPositionPage,
+  BettingMarketPositionsQuery,
   BettingMarketsQuery,
+  CountriesQuery,
+  CountryPage,
+  EventPeriodPage,
+  EventPeriodsQuery,
   LeaguePage,
   LeaguesQuery,
+  OddsFormatPage,
+  OddsFormatsQuery,
   OperatorPage,
   OperatorsQuery,
   PlayerPage,
@@ -29,4 +39,9 @@ export const referencesRoutes: ModuleRoutes<{ lists: PagedLists; references: Ref
   route('players', 'List players, by team or league', PlayersQuery, PlayerPage, references.players);
   route('operators', 'List operators (sportsbooks)', OperatorsQuery, OperatorPage, references.operators);
   route('betting-markets', 'List betting markets, by sport', BettingMarketsQuery, BettingMarketPage, references.bettingMarkets);
+  route('countries', 'List countries', CountriesQuery, CountryPage, references.countries);
+  route('betting-market-categories', 'List betting-market categories, by sport', BettingMarketCategoriesQuery, BettingMarketCategoryPage, references.bettingMarketCategories);
+  route('betting-market-positions', 'List betting-market positions (sides)', BettingMarketPositionsQuery, BettingMarketPositionPage, references.bettingMarketPositions);
+  route('event-periods', 'List event periods (halves, quarters, sets), by sport', EventPeriodsQuery, EventPeriodPage, references.eventPeriods);
+  route('odds-format', 'List the odds formats the odds endpoints take', OddsFormatsQuery, OddsFormatPage, references.oddsFormats);
 };

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { ODDS_FORMATS } from '../../shared/odds-format.js';
 import { Id } from '../../shared/wire.js';
 
 /** page_size maximum of every reference list (docs/api.md#references). */
@@ -73,12 +74,51 @@ export const BettingMarket = Type.Object(
     id: Id('Betting market id.'),
     key: Type.String({ description: 'Market key, e.g. `moneyline`, `spread`, `player-points`.' }),
     name: Type.String({ description: 'Display name, e.g. `Player Points`.' }),
-    category: Type.String({ description: 'Market category, e.g. `main`, `team-props`, `game-props` or `player-props`.' }),
+    category: Type.String({ description: 'Key of the market category, e.g. `main`, `team-props`, `game-props` or `player-props`.' }),
+    category_id: Type.Union([Id(), Type.Null()], {
+      description: 'The category record (GET /v1/references/betting-market-categories); null when the feed named a category that has no record.',
+    }),
     entity_type: Type.Enum(['team', 'player', 'event'], {
       description: 'What a bet in the market is on: a team (moneyline, spread), a player (props) or the event as a whole (total, both teams to score).',
     }),
   },
   { title: 'BettingMarket', additionalProperties: false },
+);
+
+/** A record of a reference list that is nothing but its key and name. */
+const keyed = (title: string, what: string, key: string, name: string) =>
+  Type.Object(
+    {
+      id: Id(`${what} id.`),
+      key: Type.String({ description: `${what} key, e.g. \`${key}\`.` }),
+      name: Type.String({ description: `Display name, e.g. \`${name}\`.` }),
+    },
+    { title, additionalProperties: false },
+  );
+
+export const CountryRecord = keyed('CountryRecord', 'Country', 'united-states', 'United States');
+export const BettingMarketCategory = keyed('BettingMarketCategory', 'Category', 'player-props', 'Player Props');
+export const BettingMarketPosition = keyed('BettingMarketPosition', 'Position', 'over', 'Over');
+
+export const EventPeriod = Type.Object(
+  {
+    id: Id('Event period id.'),
+    key: Type.String({ description: 'Period key, e.g. `1st-half`; unique within its sport.' }),
+    name: Type.String({ description: 'Display name, e.g. `1st Half`.' }),
+    sport_id: Id('The sport whose events have this period.'),
+  },
+  { title: 'EventPeriod', additionalProperties: false },
+);
+
+export const OddsFormat = Type.Object(
+  {
+    id: Id('Odds format id (1 to 4, in the order of the list).'),
+    key: Type.Enum(ODDS_FORMATS, { description: 'The value of `odds_format` on the odds endpoints.' }),
+    name: Type.String({ description: 'Display name, e.g. `American`.' }),
+    value_type: Type.Enum(['number', 'integer', 'string'], { description: 'The JSON type of `price` in this format.' }),
+    description: Type.String({ description: 'What the price means in this format, with the price 2.25 as an example.' }),
+  },
+  { title: 'OddsFormat', additionalProperties: false },
 );
 
 export type SportItem = Static<typeof Sport>;
@@ -87,6 +127,11 @@ export type TeamItem = Static<typeof Team>;
 export type PlayerItem = Static<typeof Player>;
 export type OperatorItem = Static<typeof Operator>;
 export type BettingMarketItem = Static<typeof BettingMarket>;
+export type CountryItem = Static<typeof CountryRecord>;
+export type BettingMarketCategoryItem = Static<typeof BettingMarketCategory>;
+export type BettingMarketPositionItem = Static<typeof BettingMarketPosition>;
+export type EventPeriodItem = Static<typeof EventPeriod>;
+export type OddsFormatItem = Static<typeof OddsFormat>;
 
 export const SportPage = PageOf(Sport, 'SportPage');
 export const LeaguePage = PageOf(League, 'LeaguePage');
@@ -94,6 +139,11 @@ export const TeamPage = PageOf(Team, 'TeamPage');
 export const PlayerPage = PageOf(Player, 'PlayerPage');
 export const OperatorPage = PageOf(Operator, 'OperatorPage');
 export const BettingMarketPage = PageOf(BettingMarket, 'BettingMarketPage');
+export const CountryPage = PageOf(CountryRecord, 'CountryPage');
+export const BettingMarketCategoryPage = PageOf(BettingMarketCategory, 'BettingMarketCategoryPage');
+export const BettingMarketPositionPage = PageOf(BettingMarketPosition, 'BettingMarketPositionPage');
+export const EventPeriodPage = PageOf(EventPeriod, 'EventPeriodPage');
+export const OddsFormatPage = PageOf(OddsFormat, 'OddsFormatPage');
 
 // ---- queries ----
 
@@ -108,11 +158,13 @@ const query = <P extends Parameters<typeof Type.Object>[0]>(title: string, prope
 
 export const SportsQuery = query('SportsQuery', { search: Type.Optional(search) });
 
-export const LeaguesQuery = query('LeaguesQuery', {
-  sport_id: Type.Optional(Id('Only leagues of this sport. Wins over sport_key.')),
-  sport_key: Type.Optional(Key('Only leagues of the sport with this key.')),
-  search: Type.Optional(search),
+/** sport_id or sport_key: the records of one sport. */
+const sportScope = (what: string) => ({
+  sport_id: Type.Optional(Id(`Only ${what} of this sport. Wins over sport_key.`)),
+  sport_key: Type.Optional(Key(`Only ${what} of the sport with this key.`)),
 });
+
+export const LeaguesQuery = query('LeaguesQuery', { ...sportScope('leagues'), search: Type.Optional(search) });
 
 export const TeamsQuery = query('TeamsQuery', {
   league_id: Type.Optional(Id('Only teams of this league. Wins over league_key.')),
@@ -134,9 +186,28 @@ export const BettingMarketsQuery = query('BettingMarketsQuery', {
   search: Type.Optional(search),
 });
 
+export const CountriesQuery = query('CountriesQuery', { search: Type.Optional(search) });
+
+export const BettingMarketCategoriesQuery = query('BettingMarketCategoriesQuery', {
+  sport_id: Type.Optional(Id('Only categories with a market offered for this sport (a market of the sport, or of every sport). Wins over sport_key.')),
+  sport_key: Type.Optional(Key('The same, by the sport key.')),
+  search: Type.Optional(search),
+});
+
+export const BettingMarketPositionsQuery = query('BettingMarketPositionsQuery', { search: Type.Optional(search) });
+
+export const EventPeriodsQuery = query('EventPeriodsQuery', { ...sportScope('periods'), search: Type.Optional(search) });
+
+export const OddsFormatsQuery = query('OddsFormatsQuery', { search: Type.Optional(search) });
+
 export type SportsQuery = Static<typeof SportsQuery>;
 export type LeaguesQuery = Static<typeof LeaguesQuery>;
 export type TeamsQuery = Static<typeof TeamsQuery>;
 export type PlayersQuery = Static<typeof PlayersQuery>;
 export type OperatorsQuery = Static<typeof OperatorsQuery>;
 export type BettingMarketsQuery = Static<typeof BettingMarketsQuery>;
+export type CountriesQuery = Static<typeof CountriesQuery>;
+export type BettingMarketCategoriesQuery = Static<typeof BettingMarketCategoriesQuery>;
+export type BettingMarketPositionsQuery = Static<typeof BettingMarketPositionsQuery>;
+export type EventPeriodsQuery = Static<typeof EventPeriodsQuery>;
+export type OddsFormatsQuery = Static<typeof OddsFormatsQuery>;

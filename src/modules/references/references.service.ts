@@ -3,13 +3,24 @@ import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from './key-resolver.js';
-import { createReferencesRepository } from './references.repository.js';
+import { ODDS_FORMAT_ITEMS } from './odds-formats.js';
+import { createReferencesRepository, type SportsOfCategory } from './references.repository.js';
 import type {
+  BettingMarketCategoriesQuery,
+  BettingMarketCategoryItem,
   BettingMarketItem,
+  BettingMarketPositionItem,
+  BettingMarketPositionsQuery,
   BettingMarketsQuery,
+  CountriesQuery,
+  CountryItem,
+  EventPeriodItem,
+  EventPeriodsQuery,
   LeagueItem,
   LeaguesQuery,
   OperatorItem,
+  OddsFormatItem,
+  OddsFormatsQuery,
   OperatorsQuery,
   PlayerItem,
   PlayersQuery,
@@ -22,6 +33,20 @@ import type {
 /** One reference list endpoint: a list source and how a query becomes its filters. */
 export interface ReferenceList<Q, F, T> extends ListSource<F, T> {
   filters(query: Q): F;
+}
+
+/** An item with what search reads. */
+interface Keyed {
+  id: number;
+  key: string;
+  name: string;
+}
+
+/** The query of a list by sport. */
+interface SportScoped {
+  sport_id?: number;
+  sport_key?: string;
+  search?: string;
 }
 
 /** A table row: the item the API shows, with what filters need beyond it. */
@@ -57,7 +82,37 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     players: tableOf('players', repository.players),
     operators: tableOf('operators', itemsOnly(repository.operators)),
     bettingMarkets: tableOf('betting-markets', repository.bettingMarkets),
+    countries: tableOf('countries', itemsOnly(repository.countries)),
+    bettingMarketCategories: tableOf('betting-market-categories', repository.bettingMarketCategories),
+    bettingMarketPositions: tableOf('betting-market-positions', itemsOnly(repository.bettingMarketPositions)),
+    eventPeriods: tableOf('event-periods', itemsOnly(repository.eventPeriods)),
+    oddsFormats: tableOf('odds-formats', async () => ODDS_FORMAT_ITEMS.map((item) => ({ item }))),
   };
+
+  /** A list filtered by search alone. */
+  const searchable = <Q extends { search?: string }, T extends Keyed>(name: string, table: () => Promise<Table<Row<T>>>) =>
+    list({
+      name,
+      table,
+      filters: (q: Q) => [searchOf(q.search)] as const,
+      keep: async ([search]) => (row: Row<T>) => matches(search, row.item),
+    });
+
+  /** sport_id or sport_key, the id winning (the key then not resolved), and search. */
+  const sportFilters = (q: SportScoped) => [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search)] as const;
+  const sportOf = (id: number | null, key: string | null) => keys.scope('sport', { id, key }, { id: 'sport_id', key: 'sport_key' });
+
+  /** A list of records that each belong to one sport, filtered by sport and search. */
+  const ofSport = <Q extends SportScoped, T extends Keyed & { sport_id: number }>(name: string, table: () => Promise<Table<Row<T>>>) =>
+    list({
+      name,
+      table,
+      filters: (q: Q) => sportFilters(q),
+      keep: async ([sportId, sportKey, search]) => {
+        const sport = await sportOf(sportId, sportKey);
+        return ({ item }: Row<T>) => (sport === undefined || item.sport_id === sport) && matches(search, item);
+      },
+    });
 
   /** A list over a table: `keep` resolves the filters (404/409 for keys) into a row predicate. */
   function list<Q, F, R extends Row<{ id: number }>>(spec: {
@@ -84,22 +139,9 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
   }
 
   return {
-    sports: list({
-      name: 'sports',
-      table: tables.sports,
-      filters: (q: SportsQuery) => [searchOf(q.search)] as const,
-      keep: async ([search]) => (row: Row<SportItem>) => matches(search, row.item),
-    }),
+    sports: searchable<SportsQuery, SportItem>('sports', tables.sports),
 
-    leagues: list({
-      name: 'leagues',
-      table: tables.leagues,
-      filters: (q: LeaguesQuery) => [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search)] as const,
-      keep: async ([sportId, sportKey, search]) => {
-        const sport = await keys.scope('sport', { id: sportId, key: sportKey }, { id: 'sport_id', key: 'sport_key' });
-        return ({ item }: Row<LeagueItem>) => (sport === undefined || item.sport_id === sport) && matches(search, item);
-      },
-    }),
+    leagues: ofSport<LeaguesQuery, LeagueItem>('leagues', tables.leagues),
 
     teams: list({
       name: 'teams',
@@ -124,12 +166,7 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
       },
     }),
 
-    operators: list({
-      name: 'operators',
-      table: tables.operators,
-      filters: (q: OperatorsQuery) => [searchOf(q.search)] as const,
-      keep: async ([search]) => (row: Row<OperatorItem>) => matches(search, row.item),
-    }),
+    operators: searchable<OperatorsQuery, OperatorItem>('operators', tables.operators),
 
     bettingMarkets: list({
       name: 'betting-markets',
@@ -142,6 +179,25 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
           (sport === null || m.sportId === null || m.sportId === sport) && matches(search, m.item);
       },
     }),
+
+    countries: searchable<CountriesQuery, CountryItem>('countries', tables.countries),
+
+    bettingMarketCategories: list({
+      name: 'betting-market-categories',
+      table: tables.bettingMarketCategories,
+      filters: (q: BettingMarketCategoriesQuery) => sportFilters(q),
+      keep: async ([sportId, sportKey, search]) => {
+        const sport = await sportOf(sportId, sportKey);
+        return (c: { item: BettingMarketCategoryItem; sports: SportsOfCategory }) =>
+          (sport === undefined || c.sports === 'every' || c.sports.has(sport)) && matches(search, c.item);
+      },
+    }),
+
+    bettingMarketPositions: searchable<BettingMarketPositionsQuery, BettingMarketPositionItem>('betting-market-positions', tables.bettingMarketPositions),
+
+    eventPeriods: ofSport<EventPeriodsQuery, EventPeriodItem>('event-periods', tables.eventPeriods),
+
+    oddsFormats: searchable<OddsFormatsQuery, OddsFormatItem>('odds-formats', tables.oddsFormats),
   };
 }
 

@@ -1,8 +1,8 @@
-import type { BetType, FlowType, Likelihood } from '../../platform/db/schema.js';
+import type { BetType, EntityType, FlowType, Likelihood } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/errors.js';
-import { idSet } from '../../shared/filters.js';
+import { idSet, keySet } from '../../shared/filters.js';
 import type { KeyResolver } from '../references/index.js';
-import { FLOW_TYPES, type FlowsBody, LIKELIHOODS } from './trends.schemas.js';
+import { FLOW_TYPES, type FlowsBody, LIKELIHOODS, STARTING_SOON_HOURS } from './trends.schemas.js';
 
 /**
  * The flows filters (docs/api.md#trends) reduced to one canonical form, so that equivalent requests
@@ -20,20 +20,28 @@ export interface FlowFilters {
   player_ids?: number[];
   player_key?: string;
   operator_ids?: number[];
+  operator_keys?: string[];
+  betting_market_ids?: number[];
+  category_ids?: number[];
+  entity_type?: EntityType;
+  split?: 'over' | 'under';
   flow_type?: FlowType;
   bet_type?: BetType;
   likelihood?: Likelihood;
   min_hit_rate?: number;
   max_hit_rate?: number;
-  /** Event start range [from, before), epoch ms. */
+  min_implied?: number;
+  max_implied?: number;
+  /** Event start range [from, before), epoch ms; starting_soon narrows it to the next hours. */
   starts_from?: number;
   starts_before?: number;
 }
 
 /** The filters with every key replaced by the id it names. */
-export type ResolvedFlowFilters = Omit<FlowFilters, 'sport_key' | 'league_key' | 'team_key' | 'player_key'>;
+export type ResolvedFlowFilters = Omit<FlowFilters, 'sport_key' | 'league_key' | 'team_key' | 'player_key' | 'operator_keys'>;
 
 const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Both endpoints' bodies: MixedFlowsBody differs from FlowsBody only in flow_type's default. */
@@ -44,6 +52,27 @@ function idsAndKey(plural: number[] | undefined, singular: number | undefined, k
   const ids = idSet(singular === undefined ? plural : [...(plural ?? []), singular]);
   if (ids) return { ids };
   return key === undefined ? {} : { key: key.toLowerCase() };
+}
+
+/** A plural key array merged with its singular alias. */
+function keysOf(plural: string[] | undefined, singular: string | undefined): string[] | undefined {
+  return keySet(singular === undefined ? plural : [...(plural ?? []), singular]);
+}
+
+/** min above max is a 422 naming min; the full range is no filter. */
+function range(min: number | undefined, max: number | undefined, full: number, names: [min: string, max: string]) {
+  if (min !== undefined && max !== undefined && min > max) throw validationError(names[0], 'range', `${names[0]} must not be above ${names[1]}`);
+  return { min: min !== undefined && min > 0 ? min : undefined, max: max !== undefined && max < full ? max : undefined };
+}
+
+/**
+ * `starting_soon`: the next STARTING_SOON_HOURS hours from the start of the current minute. Cut at
+ * the minute so that its requests share one cache entry for a minute, and one that started this
+ * minute still counts.
+ */
+function startingSoon(now: number): { from: number; before: number } {
+  const from = Math.floor(now / MINUTE_MS) * MINUTE_MS;
+  return { from, before: from + STARTING_SOON_HOURS * 3_600_000 };
 }
 
 const isFlowType = (value: string | undefined): value is FlowType => FLOW_TYPES.some((t) => t === value);
@@ -59,23 +88,35 @@ function startsBefore(value: string | undefined): number | undefined {
   return DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) + DAY_MS : Date.parse(value) + 1;
 }
 
-/** `defaultFlowType`: the type when the body names none (flows: fact; mixed-flows: every type). */
-export function normalizeFlowFilters(body: FlowsRequest, defaultFlowType?: FlowType): FlowFilters {
+/**
+ * `defaultFlowType`: the type when the body names none (flows: fact; mixed-flows: every type).
+ * `now` (epoch ms) places `starting_soon`.
+ */
+export function normalizeFlowFilters(body: FlowsRequest, now: number, defaultFlowType?: FlowType): FlowFilters {
   const sport = idsAndKey(body.sport_ids, body.sport_id, body.sport_key);
   const league = idsAndKey(body.league_ids, body.league_id, body.league_key);
   const event = idsAndKey(body.event_ids, body.event_id);
   const team = idsAndKey(body.team_ids, body.team_id, body.team_key);
   const player = idsAndKey(body.player_ids, body.player_id, body.player_key);
   const operator = idsAndKey(body.operator_ids, body.operator_id);
-  const min = body.min_hit_rate_threshold;
-  const max = body.max_hit_rate_threshold;
-  if (min !== undefined && max !== undefined && min > max) {
-    throw validationError('min_hit_rate_threshold', 'range', 'min_hit_rate_threshold must not be above max_hit_rate_threshold');
-  }
-  const from = startsFrom(body.event_start_date_from);
-  const before = startsBefore(body.event_start_date_to);
+  const operatorKeys = operator.ids ? undefined : keysOf(body.operator_keys, body.operator_key);
+  const markets = idsAndKey(body.betting_market_ids, body.betting_market_id).ids;
+  const categories = idsAndKey(body.betting_market_category_ids, body.betting_market_category_id).ids;
+  const hitRate = range(body.min_hit_rate_threshold, body.max_hit_rate_threshold, 100, ['min_hit_rate_threshold', 'max_hit_rate_threshold']);
+  const implied = range(body.min_implied_probability_threshold, body.max_implied_probability_threshold, 1, [
+    'min_implied_probability_threshold',
+    'max_implied_probability_threshold',
+  ]);
+  let from = startsFrom(body.event_start_date_from);
+  let before = startsBefore(body.event_start_date_to);
   if (from !== undefined && before !== undefined && from >= before) {
     throw validationError('event_start_date_from', 'range', 'event_start_date_from must not be after event_start_date_to');
+  }
+  if (body.starting_soon === true) {
+    // Both ranges at once; an empty intersection lists nothing (it depends on the hour, so it is no 422).
+    const soon = startingSoon(now);
+    from = Math.max(from ?? soon.from, soon.from);
+    before = Math.min(before ?? soon.before, soon.before);
   }
   // Fixed property order and no undefined values: JSON.stringify of the result is the cache key.
   const filters: FlowFilters = {};
@@ -89,13 +130,19 @@ export function normalizeFlowFilters(body: FlowsRequest, defaultFlowType?: FlowT
   if (player.ids) filters.player_ids = player.ids;
   if (player.key) filters.player_key = player.key;
   if (operator.ids) filters.operator_ids = operator.ids;
+  if (operatorKeys) filters.operator_keys = operatorKeys;
+  if (markets) filters.betting_market_ids = markets;
+  if (categories) filters.category_ids = categories;
+  if (body.betting_market_entity_type !== undefined) filters.entity_type = body.betting_market_entity_type;
+  if (body.split_type !== undefined) filters.split = body.split_type;
   const flowType = isFlowType(body.flow_type) ? body.flow_type : defaultFlowType;
   if (flowType) filters.flow_type = flowType;
   if (body.bet_type !== undefined) filters.bet_type = body.bet_type === 'parlay' ? 'parlay' : 'single';
   if (isLikelihood(body.likelihood_type)) filters.likelihood = body.likelihood_type;
-  // The full range is no filter.
-  if (min !== undefined && min > 0) filters.min_hit_rate = min;
-  if (max !== undefined && max < 100) filters.max_hit_rate = max;
+  if (hitRate.min !== undefined) filters.min_hit_rate = hitRate.min;
+  if (hitRate.max !== undefined) filters.max_hit_rate = hitRate.max;
+  if (implied.min !== undefined) filters.min_implied = implied.min;
+  if (implied.max !== undefined) filters.max_implied = implied.max;
   if (from !== undefined) filters.starts_from = from;
   if (before !== undefined) filters.starts_before = before;
   return filters;
@@ -103,10 +150,13 @@ export function normalizeFlowFilters(body: FlowsRequest, defaultFlowType?: FlowT
 
 /** Replaces keys by ids (404 for an unknown key, 409 for an ambiguous one). */
 export async function resolveFlowFilters(keys: KeyResolver, filters: FlowFilters): Promise<ResolvedFlowFilters> {
-  const { sport_key, league_key, team_key, player_key, ...resolved } = filters;
+  const { sport_key, league_key, team_key, player_key, operator_keys, ...resolved } = filters;
   if (sport_key !== undefined) resolved.sport_ids = [await keys.resolve('sport', sport_key, 'sport_key')];
   if (league_key !== undefined) resolved.league_ids = [await keys.resolve('league', league_key, 'league_key')];
   if (team_key !== undefined) resolved.team_ids = [await keys.resolve('team', team_key, 'team_key')];
   if (player_key !== undefined) resolved.player_ids = [await keys.resolve('player', player_key, 'player_key')];
+  if (operator_keys !== undefined) {
+    resolved.operator_ids = idSet(await Promise.all(operator_keys.map((key) => keys.resolve('operator', key, 'operator_keys'))));
+  }
   return resolved;
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import { americanOf, impliedProbabilityOf } from '../../shared/price.js';
+import { americanOf, impliedProbabilityOf } from '../../shared/odds-format.js';
 import { iso, teamRef } from '../../shared/wire.js';
 import type { FlowItem, FlowLegItem } from './trends.schemas.js';
 

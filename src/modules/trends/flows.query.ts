@@ -7,6 +7,9 @@ import type { ResolvedFlowFilters } from './flow-filters.js';
  * - team_ids: flows of an event the team plays in (home or away), or focused on the team;
  * - player_ids: flows focused on the player, and parlays with a leg focused on the player;
  * - operator_ids: flows of an event that one of the operators prices (has odds for);
+ * - the bet's market, its category or entity type, and the split: a single's own bet, or for a
+ *   parlay one leg whose bet matches them all;
+ * - implied probability: the flow's own (a parlay's is its price's);
  * - event start range: [starts_from, starts_before) on the event's start time.
  * Up to every flow (200,000 at --scale 10): read off the event loop (Database.readIds).
  */
@@ -20,6 +23,8 @@ export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Flo
   if (f.likelihood) q = q.where('f.likelihood', '=', f.likelihood);
   if (f.min_hit_rate !== undefined) q = q.where('f.hit_rate_pct', '>=', f.min_hit_rate);
   if (f.max_hit_rate !== undefined) q = q.where('f.hit_rate_pct', '<=', f.max_hit_rate);
+  if (f.min_implied !== undefined) q = q.where('f.implied_probability', '>=', f.min_implied);
+  if (f.max_implied !== undefined) q = q.where('f.implied_probability', '<=', f.max_implied);
 
   const { starts_from: from, starts_before: before } = f;
   if (from !== undefined || before !== undefined) {
@@ -68,6 +73,18 @@ export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Flo
   if (operators) {
     // One pass over the odds for the set of priced events, not a probe per flow.
     q = q.where('f.event_id', 'in', (sub) => sub.selectFrom('odds').select('event_id').where('operator_id', 'in', operators));
+  }
+
+  const { betting_market_ids: markets, category_ids: categories, entity_type: entityType, split } = f;
+  if (markets || categories || entityType || split) {
+    q = q.where((eb) => {
+      let bets = eb.selectFrom('flows as b').select('b.id');
+      if (markets) bets = bets.where('b.betting_market_id', 'in', markets);
+      if (categories) bets = bets.where('b.betting_market_id', 'in', eb.selectFrom('betting_markets as m').select('m.id').where('m.category_id', 'in', categories));
+      if (entityType) bets = bets.where('b.betting_market_id', 'in', eb.selectFrom('betting_markets as m').select('m.id').where('m.entity_type', '=', entityType));
+      if (split) bets = bets.where('b.split', '=', split);
+      return eb.or([eb('f.id', 'in', bets), eb('f.id', 'in', eb.selectFrom('flow_legs as bl').select('bl.flow_id').where('bl.leg_id', 'in', bets))]);
+    });
   }
 
   return database.readIds(q.orderBy('f.id'));

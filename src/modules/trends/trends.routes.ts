@@ -1,11 +1,14 @@
-import type { PagedLists } from '../../platform/lists/paged-lists.js';
+import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
+import { FlowGraphData, FlowGraphParams, FlowsByIdBody, FlowsByIdPage, LeaguesWithFlowsPage, LeaguesWithFlowsQuery } from './lookups.schemas.js';
 import { FlowsBody, FlowsPage, MixedFlowsBody } from './trends.schemas.js';
 import type { TrendsService } from './trends.service.js';
 
 const FILTERS_HELP =
   'Plural id arrays (a singular `sport_id` etc. is a one-item array; an id wins over the matching key), keys plain or qualified, ' +
-  'bet_type, likelihood_type, hit-rate thresholds in percent and an event start range. Ordered by id; parlays carry their legs as flow items.';
+  'bet_type, likelihood_type, hit-rate thresholds in percent, implied-probability thresholds as fractions, the bet\'s market, category, ' +
+  'entity type and split, an event start range and starting_soon. Ordered by id; parlays carry their legs as flow items.';
 
 export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsService }> = async (app, { lists, trends }) => {
   // One source for both endpoints: they share entries.
@@ -32,4 +35,51 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     filters: trends.oneTypeFilters,
     source: flows,
   });
+
+  app.post(
+    '/v1/trends/flows-by-id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['trends'],
+        summary: 'Flows by id',
+        description:
+          'Up to 100 flows by id, as one page in the paginated shape, in the order asked; `missing_ids` lists the ids that name no flow ' +
+          '(of `flow_type`, when given).',
+        security: CLIENT_SECURITY,
+        body: FlowsByIdBody,
+        response: { 200: FlowsByIdPage },
+      },
+    },
+    async (request, reply) => sendPage(reply, await trends.flowsById(request.body)),
+  );
+
+  lists.get(app, {
+    url: '/v1/trends/leagues-with-available-flows',
+    tag: 'trends',
+    summary: 'Leagues with flows, and how many of each type',
+    description: 'The leagues that have at least one flow, by id, each with its flow counts by type; by sport_id or sport_key. page_size at most 100.',
+    query: LeaguesWithFlowsQuery,
+    response: LeaguesWithFlowsPage,
+    filters: trends.leaguesWithFlows.filters,
+    source: lists.source(trends.leaguesWithFlows),
+  });
+
+  app.get(
+    '/v1/trends/flow-graph-data/:fact_flow_id',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['trends'],
+        summary: "The games behind a fact flow's hit rate",
+        description:
+          "One entry per past game behind a fact flow's `hits` of `total`, oldest first: its date, the opponent, hit or miss. " +
+          'An id that names no fact flow, or a fact flow imported without its games, is 404.',
+        security: CLIENT_SECURITY,
+        params: FlowGraphParams,
+        response: { 200: FlowGraphData },
+      },
+    },
+    async (request) => trends.flowGraph(request.params.fact_flow_id),
+  );
 };

@@ -5,6 +5,10 @@ import { Id, MAX_FILTER_ITEMS, NamedRef, TeamRef } from '../../shared/wire.js';
 export const FLOWS_MAX_PAGE_SIZE = 25;
 export const FLOW_TYPES = ['fact', 'fun', 'plain'] as const;
 export const LIKELIHOODS = ['likely', 'possible', 'longshot'] as const;
+export const ENTITY_TYPES = ['team', 'player', 'event'] as const;
+export const SPLITS = ['over', 'under'] as const;
+/** How soon `starting_soon` means: events starting within this many hours (docs/data.md#starting-soon). */
+export const STARTING_SOON_HOURS = 3;
 
 // ---- Items ----
 
@@ -99,6 +103,11 @@ const key = (description: string) => Type.Optional(Type.String({ minLength: 1, m
 const dateOrDateTime = (description: string) =>
   Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description }));
 const percent = (description: string) => Type.Optional(Type.Number({ minimum: 0, maximum: 100, description }));
+const fraction = (description: string) => Type.Optional(Type.Number({ minimum: 0, maximum: 1, description }));
+const keys = (description: string) =>
+  Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 200, description: 'A key.' }), { maxItems: MAX_FILTER_ITEMS, description }));
+/** The filters on the bet itself: a single's own, or one leg's of a parlay. */
+const ofBet = 'A parlay matches when one of its legs matches every such filter on the bet.';
 
 function flowFilters<T extends TSchema>(flowType: T) {
   return {
@@ -116,15 +125,32 @@ function flowFilters<T extends TSchema>(flowType: T) {
     player_ids: ids('Flows focused on these players (a parlay matches when one of its legs does). Wins over player_key.'),
     player_id: id('player_ids'),
     player_key: key('Plain or qualified with the team key (`lakers.lebron-james`).'),
-    operator_ids: ids('Flows of events that these operators price.'),
+    operator_ids: ids('Flows of events that these operators price. Wins over operator_keys.'),
     operator_id: id('operator_ids'),
+    operator_keys: keys('Flows of events that these operators price, by key (e.g. `draftkings`); an unknown key is 404.'),
+    operator_key: key('Same as a one-item operator_keys.'),
+    betting_market_ids: ids(`Flows of bets in these betting markets. ${ofBet}`),
+    betting_market_id: id('betting_market_ids'),
+    betting_market_category_ids: ids(`Flows of bets in markets of these categories (GET /v1/references/betting-market-categories). ${ofBet}`),
+    betting_market_category_id: id('betting_market_category_ids'),
+    betting_market_entity_type: Type.Optional(
+      Type.Enum(ENTITY_TYPES, { description: `Flows of bets in markets about a \`team\`, a \`player\` or the \`event\` (the market's entity_type). ${ofBet}` }),
+    ),
+    split_type: Type.Optional(Type.Enum(SPLITS, { description: `Flows of bets on this side of the line (the item field \`split\`). ${ofBet}` })),
     flow_type: flowType,
     bet_type: Type.Optional(Type.Enum(['single', 'parlay', 'singles'], { description: '`singles` is accepted for `single`.' })),
     likelihood_type: Type.Optional(Type.Enum(LIKELIHOODS, { description: 'Only flows of this likelihood (the item field `likelihood`).' })),
     min_hit_rate_threshold: percent('Hit rate (`hit_rate.pct`) at least this, in percent from 0 to 100, inclusive: 70 means 70 %.'),
     max_hit_rate_threshold: percent('Hit rate (`hit_rate.pct`) at most this, in percent from 0 to 100, inclusive.'),
+    min_implied_probability_threshold: fraction('`implied_probability` at least this, a fraction from 0 to 1, inclusive: 0.5 means even money or shorter. Flows without a price do not match.'),
+    max_implied_probability_threshold: fraction('`implied_probability` at most this, a fraction from 0 to 1, inclusive. Flows without a price do not match.'),
     event_start_date_from: dateOrDateTime('Events starting at or after this instant; a date means its 00:00 UTC.'),
     event_start_date_to: dateOrDateTime('Events starting at or before this instant; a date means the whole day, UTC.'),
+    starting_soon: Type.Optional(
+      Type.Boolean({
+        description: `true: only events starting in the next ${STARTING_SOON_HOURS} hours, from the start of the current minute (UTC); false is no filter. Combines with the start dates.`,
+      }),
+    ),
     ...pagingProperties(FLOWS_MAX_PAGE_SIZE),
   };
 }

@@ -1,32 +1,41 @@
+import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from '../references/index.js';
+import { createFlowGraph } from './flow-graph.js';
 import { createFlowItemLoader } from './flow-items.js';
 import { type FlowFilters, normalizeFlowFilters, resolveFlowFilters } from './flow-filters.js';
+import { createFlowsById } from './flows-by-id.js';
 import { flowIds } from './flows.query.js';
+import { leaguesWithFlows } from './leagues-with-flows.js';
 import type { FlowItem, FlowsBody, MixedFlowsBody } from './trends.schemas.js';
 
 /**
  * The flows, one list for both endpoints: the same normalized filters give the same flows,
  * so /v1/trends/flows and /v1/trends/mixed-flows share id lists, items and pages. The
- * endpoints differ only in how a body becomes filters (flow_type's default).
+ * endpoints differ only in how a body becomes filters (flow_type's default). Beside them: flows
+ * by id, the leagues with flows, and a fact flow's hit history.
  */
-export function createTrendsService(deps: { database: Database; keys: KeyResolver }) {
-  const { database, keys } = deps;
+export function createTrendsService(deps: { database: Database; keys: KeyResolver; clock: Clock }) {
+  const { database, keys, clock } = deps;
+  const flowItems = createFlowItemLoader(database.db);
 
   const flows: ListSource<FlowFilters, FlowItem> = {
     name: 'flows',
     /** By id; keys are replaced by ids (404 unknown, 409 ambiguous), then one query. */
     ids: async (filters) => flowIds(database, await resolveFlowFilters(keys, filters)),
-    items: createFlowItemLoader(database.db),
+    items: flowItems,
   };
 
   return {
     flows,
     /** /v1/trends/flows: flows of one type (default fact). */
-    oneTypeFilters: (body: FlowsBody): FlowFilters => normalizeFlowFilters(body, 'fact'),
+    oneTypeFilters: (body: FlowsBody): FlowFilters => normalizeFlowFilters(body, clock.now(), 'fact'),
     /** /v1/trends/mixed-flows: flows of every type; flow_type narrows the mix when given. */
-    mixedFilters: (body: MixedFlowsBody): FlowFilters => normalizeFlowFilters(body),
+    mixedFilters: (body: MixedFlowsBody): FlowFilters => normalizeFlowFilters(body, clock.now()),
+    flowsById: createFlowsById(flowItems),
+    leaguesWithFlows: leaguesWithFlows(database.db, keys),
+    flowGraph: createFlowGraph(database.db),
   };
 }
 

@@ -7,7 +7,7 @@ import { credentialsMigration } from './migration-0011-credentials.js';
  * One set of migrations for both dialects, written with Kysely's schema builder and portable
  * column types only (text, integer, bigint, double precision).
  */
-const migrations: Record<string, Migration> = {
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_clients_and_tokens': {
     async up(db: Kysely<unknown>) {
       await db.schema
@@ -189,9 +189,35 @@ const migrations: Record<string, Migration> = {
     },
   },
   '0011_credentials': credentialsMigration,
+  '0012_catalogue': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      const id = sqlite ? 'integer' : 'bigint';
+      // The rest of the reference lists (issue 12 §5): keyed records like the others.
+      const keyedTable = (table: string) =>
+        db.schema
+          .createTable(table)
+          .addColumn('id', id, (c) => c.primaryKey())
+          .addColumn('key', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull());
+      for (const table of ['countries', 'betting_market_categories', 'betting_market_positions']) await keyedTable(table).execute();
+      await keyedTable('event_periods').addColumn('sport_id', 'bigint', (c) => c.notNull()).execute();
+      // Null for markets imported with a category text that names no category record.
+      await db.schema.alterTable('betting_markets').addColumn('category_id', 'bigint').execute();
+      // Derived at import like hit_rate_pct, so that the implied-probability filters compare with
+      // exactly the value the item shows; the hit history is the flow's own JSON array (or null).
+      await db.schema.alterTable('flows').addColumn('implied_probability', 'double precision').execute();
+      await db.schema.alterTable('flows').addColumn('hit_history', 'text').execute();
+      await db.schema.createIndex('flows_market_idx').on('flows').columns(['betting_market_id', 'id']).execute();
+      // Flows stored before this migration get theirs: 1/d to 4 decimals, halves up, as
+      // impliedProbabilityOf computes it (PostgreSQL rounds numeric, not double precision).
+      const implied = sqlite ? sql`round(1.0 / price_decimal, 4)` : sql`round((1.0 / price_decimal)::numeric, 4)::double precision`;
+      await sql`update flows set implied_probability = ${implied} where price_decimal > 1`.execute(db);
+    },
+  },
 };
 
-const provider: MigrationProvider = { getMigrations: async () => migrations };
+const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
 
 /** Brings the schema up to `name` (tests of a migration: the data it finds, then what it makes of it). */
 export async function migrateTo(db: Kysely<Schema>, name: string): Promise<void> {

@@ -16,7 +16,11 @@ export interface Schema {
   teams: TeamsTable;
   players: PlayersTable;
   operators: OperatorsTable;
+  countries: KeyedTable;
+  betting_market_categories: KeyedTable;
+  betting_market_positions: KeyedTable;
   betting_markets: BettingMarketsTable;
+  event_periods: EventPeriodsTable;
   events: EventsTable;
   odds: OddsTable;
   flows: FlowsTable;
@@ -137,13 +141,30 @@ export interface OperatorsTable {
   name: string;
 }
 
+/** A reference record with nothing but its key and name: countries, market categories and positions. */
+export interface KeyedTable {
+  id: number;
+  key: string;
+  name: string;
+}
+
+export interface EventPeriodsTable {
+  id: number;
+  key: string;
+  name: string;
+  sport_id: number;
+}
+
 export type EntityType = 'team' | 'player' | 'event';
 
 export interface BettingMarketsTable {
   id: number;
   key: string;
   name: string;
+  /** The category's key (kept from imports that name the category by text). */
   category: string;
+  /** The category record, or null when the category text names none. */
+  category_id: number | null;
   entity_type: EntityType;
   sport_id: number | null;
 }
@@ -196,6 +217,10 @@ export interface FlowsTable {
   hit_rate_pct: number;
   likelihood: Likelihood;
   price_decimal: number | null;
+  /** 1 / price_decimal to 4 decimals, stored for range filters; null without a price. */
+  implied_probability: number | null;
+  /** The games behind hits / total, a JSON array of {date, opponent_team_id, hit}; null when not imported. */
+  hit_history: string | null;
   updated_at: number;
 }
 

@@ -22,10 +22,16 @@ export const TAGS = [
       "The calling client's own account: its configuration, its usage, its API keys and its client secrets (up to 10 active of each; " +
       'create the new one, then delete the old, and nothing stops working in between).',
   },
-  { name: 'references', description: 'Sports, leagues, teams, players, operators and betting markets.' },
+  {
+    name: 'references',
+    description: 'Sports, countries, leagues, teams, players, operators, betting markets with their categories and positions, event periods, and the odds formats.',
+  },
   { name: 'events', description: 'Upcoming events, by day in a time zone.' },
   { name: 'odds', description: 'Odds of upcoming events, by operator and betting market. page_size at most 100.' },
-  { name: 'trends', description: 'Betting trends ("flows"), singles and same-event parlays. page_size at most 25.' },
+  {
+    name: 'trends',
+    description: 'Betting trends ("flows"), singles and same-event parlays (page_size at most 25); flows by id, the leagues with flows, and the games behind a fact flow.',
+  },
   { name: 'admin', description: 'Operator API: client accounts and data import. `Authorization: Bearer $ADMIN_TOKEN`; absent (404) unless ADMIN_TOKEN is set.' },
   { name: 'operations', description: 'Health, readiness and metrics for load balancers and monitoring. No authentication.' },
 ];

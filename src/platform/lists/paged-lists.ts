@@ -21,6 +21,12 @@ export interface ListSource<F, T> {
   ids(filters: F): Promise<readonly number[] | Float64Array>;
   /** Items by id; an id the loader does not return is left out of the page. */
   items(ids: readonly number[]): Promise<ReadonlyMap<number, T>>;
+  /**
+   * How a page shows an item when that depends on the request beyond which items it lists (the
+   * odds in the format asked). Items are cached once, as `items` gives them; pages are cached per
+   * filters, so the filters must carry what the view reads.
+   */
+  view?(item: T, filters: F): T;
 }
 
 /** A source made ready for paging: routes over one prepared source share its entries. */
@@ -93,7 +99,9 @@ export function createPagedLists(cache: ReadCache): PagedLists {
     async function page(filters: F, paging: Paging, filterKey = JSON.stringify(filters)): Promise<Page<T>> {
       const ids = await idsOf(filters, filterKey);
       const start = Math.min(offsetOf(paging), ids.length);
-      return pageOf(await itemsOf(Array.from(ids.subarray(start, start + paging.page_size))), ids.length, paging);
+      const items = await itemsOf(Array.from(ids.subarray(start, start + paging.page_size)));
+      const { view } = list;
+      return pageOf(view === undefined ? items : items.map((item) => view(item, filters)), ids.length, paging);
     }
 
     return {
@@ -106,7 +114,7 @@ export function createPagedLists(cache: ReadCache): PagedLists {
         // A repeated request is one map lookup: no promise, no query, no serialization.
         // Pages past the end are all alike and empty: rendered when asked, never kept, so that
         // a walk through page numbers up to MAX_PAGE cannot push useful pages out (issue 8).
-        return cache.pages.peek(key) ?? cache.pages.get(key, async () => rendered(await page(filters, paging, filterKey)), (p) => !p.pastEnd);
+        return cache.pages.peek(key) ?? cache.pages.get(key, async () => renderPage(await page(filters, paging, filterKey)), (p) => !p.pastEnd);
       },
     };
   }
@@ -155,11 +163,17 @@ export function createPagedLists(cache: ReadCache): PagedLists {
   };
 }
 
+/** An answer in the page shape that is not cut from a list (flows by id): its bytes, tagged like every page. */
+export function sendPage(reply: FastifyReply, page: Page<unknown>): FastifyReply {
+  const { body, etag } = renderPage(page);
+  return reply.header('etag', etag).type(JSON_TYPE).send(body);
+}
+
 /**
  * The bytes and their entity tag, computed once per render. The tag is a digest of the bytes, so
  * a page an import did not change keeps its tag, and a client's copy stays valid across imports.
  */
-function rendered(page: Page<unknown>): RenderedPage {
+function renderPage(page: Page<unknown>): RenderedPage {
   const body = Buffer.from(JSON.stringify(page), 'utf8');
   const pastEnd = page.page > 1 && page.results.length === 0;
   return { body, etag: `"${hash('sha256', body, 'base64url').slice(0, 27)}"`, pastEnd };

@@ -7,6 +7,8 @@ import type { Random } from './random.js';
 type FlowItem = NonNullable<Dataset['flows']>[number];
 
 const SAMPLE_SIZES = [5, 6, 8, 10, 10, 12, 15, 20];
+/** A fact flow in every demo dataset: the document's example of flow-graph-data names it. */
+export const EXAMPLE_FACT_FLOW_ID = 1;
 /** A flow's price carries an average book margin. */
 const MARGIN = 0.05;
 
@@ -65,7 +67,9 @@ function flowTypeOf(random: Random, fact: number, fun: number): FlowType {
 }
 
 function singleFlow(random: Random, id: number, event: EventModel, selection: Selection): { flow: FlowItem; rate: number } {
-  const type = flowTypeOf(random, 0.7, 0.15);
+  // The roll is made for the example flow too, so that every later draw stays as it was.
+  const rolled = flowTypeOf(random, 0.7, 0.15);
+  const type = id === EXAMPLE_FACT_FLOW_ID ? 'fact' : rolled;
   const price = priceOf(random, selection.p, MARGIN);
   // A trend is worth telling when it beats the price: hit rates run above the implied chance.
   const rate = Math.min(1, 1 / price + random.between(0.05, 0.35));

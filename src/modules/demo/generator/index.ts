@@ -1,6 +1,8 @@
 import type { Dataset } from '../../import/index.js';
+import { countries, eventPeriods, marketCategories, marketPositions } from './catalogue.js';
 import { buildEvents } from './events.js';
 import { buildFlows } from './flows.js';
+import { addHitHistories } from './hit-history.js';
 import { buildOdds } from './odds.js';
 import { createRandom } from './random.js';
 import { buildWorld } from './references.js';
@@ -8,6 +10,8 @@ import { buildWorld } from './references.js';
 /** Scale 1: 2,000 events, 100,000 odds, 20,000 flows (600 teams in 30 leagues). */
 export const SCALE_1 = { events: 2_000, odds: 100_000, flows: 20_000 } as const;
 export const DEFAULT_SEED = 20_240_601;
+/** Mixed into the seed for the hit histories' own stream. */
+const HIT_HISTORY_SEED = 0x5eed_6a7f;
 
 export interface DemoOptions {
   /** Multiplies teams (and their players), events, odds and flows; sports, leagues, operators and markets stay. */
@@ -29,9 +33,13 @@ export function generateDemoDataset(options: DemoOptions): Required<Dataset> {
   const events = buildEvents(random, world, Math.round(SCALE_1.events * scale), options.now);
   const odds = buildOdds(random, world, events, Math.round(SCALE_1.odds * scale), options.now);
   const flows = buildFlows(random, events, Math.round(SCALE_1.flows * scale));
+  // A stream of their own: the data above is the same with or without the histories.
+  addHitHistories(createRandom((options.seed ?? DEFAULT_SEED) ^ HIT_HISTORY_SEED), world, events, flows);
+  const { categories, categoryIdOf } = marketCategories();
 
   return {
     sports: world.sports.map((s) => ({ id: s.id, key: s.def.key, name: s.def.name })),
+    countries: countries(),
     leagues: world.leagues.map((l) => ({
       id: l.id,
       key: l.def.key,
@@ -43,14 +51,17 @@ export function generateDemoDataset(options: DemoOptions): Required<Dataset> {
     teams: world.teams.map((t) => ({ id: t.id, key: t.key, name: t.name, abbreviation: t.abbreviation, location: t.location, league_id: t.league.id })),
     players: world.players.map((p) => ({ id: p.id, key: p.key, name: p.name, position: p.position, team_id: p.team.id })),
     operators: world.operators.map((o) => ({ id: o.id, key: o.key, name: o.name })),
+    betting_market_categories: categories,
+    betting_market_positions: marketPositions(),
     betting_markets: world.markets.map((m) => ({
       id: m.id,
       key: m.def.key,
       name: m.def.name,
-      category: m.def.category,
+      category_id: categoryIdOf(m.def.category),
       entity_type: m.def.entity_type,
       sport_id: m.def.sport === null ? null : (world.sports.find((s) => s.def.key === m.def.sport)?.id ?? null),
     })),
+    event_periods: eventPeriods(world.sports),
     events: events.map((e) => ({
       id: e.id,
       league_id: e.league.id,

@@ -1,0 +1,60 @@
+import type { Dataset } from '../../import/index.js';
+import type { EventModel } from './events.js';
+import type { Random } from './random.js';
+import type { TeamModel, World } from './references.js';
+
+type FlowItem = NonNullable<Dataset['flows']>[number];
+type Game = NonNullable<FlowItem['hit_history']>[number];
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/**
+ * The games behind every fact flow's `hits` of `total` (its graph data): `total` past games
+ * before the event, exactly `hits` of them hits, each against another team of the league. The
+ * side whose games they are is the focus team, a focus player's team, or for an event-focused
+ * flow (totals, parlays) the home team. Drawn from a random stream of their own, so that the
+ * rest of the dataset is the same as without them.
+ */
+export function addHitHistories(random: Random, world: World, events: readonly EventModel[], flows: FlowItem[]): void {
+  const eventById = new Map(events.map((e) => [e.id, e]));
+  const teamById = new Map(world.teams.map((t) => [t.id, t]));
+  const teamOfPlayer = new Map(world.players.map((p) => [p.id, p.team]));
+  const dateOf = dayTexts();
+  for (const flow of flows) {
+    const event = eventById.get(flow.event_id);
+    if (flow.flow_type !== 'fact' || event === undefined) continue;
+    const focus = flow.focus_entity_id ?? undefined;
+    const side =
+      (flow.focus_entity_type === 'team' && focus !== undefined ? teamById.get(focus) : undefined) ??
+      (flow.focus_entity_type === 'player' && focus !== undefined ? teamOfPlayer.get(focus) : undefined) ??
+      event.home;
+    flow.hit_history = pastGames(random, dateOf, side, event.start, flow.hits, flow.total);
+  }
+}
+
+/** `total` games on the days before `before`, 2 to 7 days apart, oldest first, `hits` of them hits. */
+function pastGames(random: Random, dateOf: (day: number) => string, side: TeamModel, before: number, hits: number, total: number): Game[] {
+  const opponents = side.league.teams.filter((t) => t.id !== side.id);
+  const hitAt = new Set(random.sample([...Array(total).keys()], hits));
+  let day = Math.floor(before / DAY_MS) * DAY_MS;
+  const games: Game[] = [];
+  for (let n = 0; n < total; n++) {
+    day -= random.int(2, 7) * DAY_MS;
+    const opponent = random.pick(opponents);
+    games.push({ date: dateOf(day), opponent_team_id: opponent.id, hit: hitAt.has(n) });
+  }
+  return games.reverse();
+}
+
+/** YYYY-MM-DD of a day's first instant, made once per day: at --scale 10 there are 1.5 million games. */
+function dayTexts(): (day: number) => string {
+  const texts = new Map<number, string>();
+  return (day) => {
+    let text = texts.get(day);
+    if (text === undefined) {
+      text = new Date(day).toISOString().slice(0, 10);
+      texts.set(day, text);
+    }
+    return text;
+  };
+}

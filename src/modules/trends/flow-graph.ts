@@ -1,0 +1,38 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+import { notFound } from '../../platform/errors.js';
+import { teamRef } from '../../shared/wire.js';
+import type { FlowGraphData } from './lookups.schemas.js';
+
+/** One game of a stored hit history (import.service.ts writes them). */
+interface StoredGame {
+  date: string;
+  opponent_team_id: number;
+  hit: boolean;
+}
+
+/**
+ * GET /v1/trends/flow-graph-data/{fact_flow_id}: the games behind a fact flow's hits / total, as
+ * the import stored them (it checks that they agree: `total` games, `hits` hits). 404 for an id
+ * that names no fact flow, and for a fact flow imported without its history.
+ */
+export function createFlowGraph(db: Kysely<Schema>) {
+  return async function flowGraph(flowId: number): Promise<FlowGraphData> {
+    const flow = await db.selectFrom('flows').select(['flow_type', 'hits', 'total', 'hit_history']).where('id', '=', flowId).executeTakeFirst();
+    if (flow === undefined || flow.flow_type !== 'fact') throw notFound(`no fact flow with id ${flowId}`);
+    if (flow.hit_history === null) throw notFound(`fact flow ${flowId} was imported without its hit history`);
+    const games = JSON.parse(flow.hit_history) as StoredGame[];
+    const opponentIds = [...new Set(games.map((game) => game.opponent_team_id))];
+    const teams = opponentIds.length === 0 ? [] : await db.selectFrom('teams').select(['id', 'key', 'name']).where('id', 'in', opponentIds).execute();
+    const teamById = new Map(teams.map((team) => [Number(team.id), team]));
+    return {
+      flow_id: flowId,
+      hits: Number(flow.hits),
+      total: Number(flow.total),
+      games: games.map((game) => {
+        const team = teamById.get(game.opponent_team_id);
+        return { date: game.date, opponent: teamRef(game.opponent_team_id, team?.key ?? null, team?.name ?? null), hit: game.hit };
+      }),
+    };
+  };
+}

@@ -1,0 +1,93 @@
+/**
+ * Prices in the formats a client may ask for (docs/data.md#odds-formats). A price is stored once,
+ * as decimal odds (a double precision column: `price_decimal`); every other form is derived here,
+ * when an item is rendered, so that the forms can never disagree.
+ *
+ * The conversions are exact. A stored double is read as the shortest decimal that gives it back
+ * (1.91 is "1.91", whatever its binary value), and the arithmetic runs on integers: 1.32 is −313
+ * (−312.5 rounded away from zero) and 6.4 implies 0.1563 (0.15625 rounded up), where
+ * floating-point arithmetic gives −312 and 0.1562.
+ */
+
+export const ODDS_FORMATS = ['decimal', 'american', 'fractional', 'implied_probability'] as const;
+export type OddsFormat = (typeof ODDS_FORMATS)[number];
+
+/** The price of `priceDecimal` in `format`: a string for `fractional`, a number for the others. */
+export function priceIn(format: 'fractional', priceDecimal: number): string;
+export function priceIn(format: Exclude<OddsFormat, 'fractional'>, priceDecimal: number): number;
+export function priceIn(format: OddsFormat, priceDecimal: number): number | string;
+export function priceIn(format: OddsFormat, priceDecimal: number): number | string {
+  switch (format) {
+    case 'decimal':
+      return priceDecimal;
+    case 'american':
+      return americanOf(priceDecimal);
+    case 'fractional':
+      return fractionalOf(priceDecimal);
+    case 'implied_probability':
+      return impliedProbabilityOf(priceDecimal);
+  }
+}
+
+/** American odds: d ≥ 2 → +round((d−1)×100), the win on a 100 stake; else −round(100/(d−1)), the stake that wins 100. */
+export function americanOf(priceDecimal: number): number {
+  const win = winPerStake(priceDecimal);
+  // Imports refuse prices ≤ 1; 0 keeps the field an integer should one slip through.
+  if (win === undefined) return 0;
+  const { n, d } = win;
+  return n >= d ? Number(roundedQuotient(100n * n, d)) : -Number(roundedQuotient(100n * d, n));
+}
+
+/** Fractional odds: d − 1 as a reduced fraction, the win per unit staked (2.25 → "5/4", 2.00 → "1/1"). */
+export function fractionalOf(priceDecimal: number): string {
+  const win = winPerStake(priceDecimal);
+  return win === undefined ? '0/1' : `${win.n}/${win.d}`;
+}
+
+/** The probability a price implies, 1/d as a fraction from 0 to 1, to 4 decimals. */
+export function impliedProbabilityOf(priceDecimal: number): number {
+  const price = exactValue(priceDecimal);
+  if (price === undefined || price.n <= price.d) return 1;
+  return Number(roundedQuotient(10_000n * price.d, price.n)) / 10_000;
+}
+
+/** A positive rational n/d in lowest terms. */
+interface Ratio {
+  n: bigint;
+  d: bigint;
+}
+
+/** d − 1 of a price, exactly; undefined for a price that is not above 1. */
+function winPerStake(priceDecimal: number): Ratio | undefined {
+  const price = exactValue(priceDecimal);
+  if (price === undefined || price.n <= price.d) return undefined;
+  return reduced(price.n - price.d, price.d);
+}
+
+/**
+ * The exact value of the shortest decimal that reads back as `value` (what String(value) writes,
+ * "1.91" or "1e+21"); undefined for a value that is not a positive finite number.
+ */
+function exactValue(value: number): Ratio | undefined {
+  if (!Number.isFinite(value) || value <= 0) return undefined;
+  const [mantissa = '0', exponent = '0'] = String(value).split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  const shift = Number(exponent) - fraction.length;
+  const digits = BigInt(whole + fraction);
+  return shift >= 0 ? reduced(digits * 10n ** BigInt(shift), 1n) : reduced(digits, 10n ** BigInt(-shift));
+}
+
+function reduced(n: bigint, d: bigint): Ratio {
+  const divisor = gcd(n, d);
+  return { n: n / divisor, d: d / divisor };
+}
+
+function gcd(a: bigint, b: bigint): bigint {
+  while (b !== 0n) [a, b] = [b, a % b];
+  return a;
+}
+
+/** a / b rounded to the nearest integer, halves away from zero (a, b > 0). */
+function roundedQuotient(a: bigint, b: bigint): bigint {
+  return (2n * a + b) / (2n * b);
+}

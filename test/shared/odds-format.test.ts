@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { americanOf, fractionalOf, impliedProbabilityOf, ODDS_FORMATS, priceIn } from '../../src/shared/odds-format.js';
+
+// Pure conversions (no database): this file runs once, not per dialect.
+
+/** decimal ↔ American ↔ fractional ↔ implied probability, each row one price. */
+const TABLE: ReadonlyArray<[decimal: number, american: number, fractional: string, implied: number]> = [
+  [2.0, 100, '1/1', 0.5],
+  [2.25, 125, '5/4', 0.4444],
+  [1.8, -125, '4/5', 0.5556],
+  [1.91, -110, '91/100', 0.5236],
+  [1.5, -200, '1/2', 0.6667],
+  [2.5, 150, '3/2', 0.4],
+  [3.25, 225, '9/4', 0.3077],
+  [1.01, -10000, '1/100', 0.9901],
+  [1001.0, 100000, '1000/1', 0.001],
+  [1.001, -100000, '1/1000', 0.999],
+  [11, 1000, '10/1', 0.0909],
+  [1.0625, -1600, '1/16', 0.9412],
+  // Halves round away from zero on the exact value, where floating point would not:
+  // 100/0.32 = 312.5 (floating point: 312.49999999999994), 10000/6.4 = 1562.5 (1562.4999999999998).
+  [1.32, -313, '8/25', 0.7576],
+  [6.4, 540, '27/5', 0.1563],
+  [2.125, 113, '9/8', 0.4706],
+  // A price that is not a round number of hundredths is exact all the same.
+  [1.9134, -109, '4567/5000', 0.5226],
+];
+
+describe('odds formats', () => {
+  it('lists the four formats, decimal first', () => {
+    expect(ODDS_FORMATS).toEqual(['decimal', 'american', 'fractional', 'implied_probability']);
+  });
+
+  it.each(TABLE)('%s is %s American, %s fractional, %s implied', (decimal, american, fractional, implied) => {
+    expect(priceIn('decimal', decimal)).toBe(decimal);
+    expect(priceIn('american', decimal)).toBe(american);
+    expect(priceIn('fractional', decimal)).toBe(fractional);
+    expect(priceIn('implied_probability', decimal)).toBe(implied);
+    expect([americanOf(decimal), fractionalOf(decimal), impliedProbabilityOf(decimal)]).toEqual([american, fractional, implied]);
+  });
+
+  it('American odds are integers, and back to the same decimal for round prices', () => {
+    for (const [decimal, american] of TABLE) {
+      expect(Number.isInteger(american)).toBe(true);
+      const back = american > 0 ? 1 + american / 100 : 1 + 100 / -american;
+      if (decimal === 2 || decimal === 2.25 || decimal === 1.8 || decimal === 1001) expect(back).toBe(decimal);
+    }
+  });
+
+  it('fractions are in lowest terms and equal d − 1 exactly', () => {
+    for (const [decimal, , fractional] of TABLE) {
+      const [n = 0, d = 1] = fractional.split('/').map(Number);
+      expect(gcd(n, d)).toBe(1);
+      expect(n / d).toBeCloseTo(decimal - 1, 12);
+    }
+  });
+
+  it('a price that is not above 1 (imports refuse it) still renders in the field types', () => {
+    expect([priceIn('american', 1), priceIn('fractional', 1), priceIn('implied_probability', 1)]).toEqual([0, '0/1', 1]);
+    expect([priceIn('american', 0.5), priceIn('fractional', Number.NaN), priceIn('implied_probability', 0)]).toEqual([0, '0/1', 1]);
+  });
+
+  it('very large prices in exponent notation are exact', () => {
+    expect(priceIn('fractional', 1e21)).toBe('999999999999999999999/1');
+    expect(priceIn('american', 1e21)).toBe(Number(99999999999999999999900n));
+  });
+});
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
+}

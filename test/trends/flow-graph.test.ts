@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadDemoData } from '../../src/modules/demo/index.js';
+import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { onboardClient } from '../helpers/clients.js';
+import { FLOWS, TEAMS } from '../fixtures/events-flows.js';
+import { type DataHarness, setupData } from '../events/harness.js';
+import { expectError } from '../helpers/responses.js';
+
+const URL = '/v1/trends/flow-graph-data';
+
+interface GraphData {
+  flow_id: number;
+  hits: number;
+  total: number;
+  games: Array<{ date: string; opponent: { id: number; key: string; name: string }; hit: boolean }>;
+}
+
+/** The graph data agrees with itself and with the flow: `total` games, `hits` of them hits, oldest first. */
+function expectAgreement(graph: GraphData, flow: { hits: number; total: number }): void {
+  expect(graph.games).toHaveLength(flow.total);
+  expect(graph.games.filter((game) => game.hit)).toHaveLength(flow.hits);
+  expect([graph.hits, graph.total]).toEqual([flow.hits, flow.total]);
+  const dates = graph.games.map((game) => game.date);
+  expect(dates).toEqual([...dates].sort());
+}
+
+/** Issue 12 §3: the games behind a fact flow's hits / total. */
+describe.each(DIALECTS)('GET /v1/trends/flow-graph-data/{fact_flow_id} (%s)', (dialect) => {
+  describe('on the fixture', () => {
+    let h: DataHarness;
+    beforeAll(async () => {
+      h = await setupData(dialect);
+    });
+    afterAll(async () => h.t.close());
+
+    it('gives every fact flow imported with its games those games, oldest first, with the opponents named', async () => {
+      const withGames = FLOWS.filter((f) => f.hit_history !== undefined);
+      expect(withGames.length).toBeGreaterThan(5);
+      for (const flow of withGames) {
+        const res = await h.get(`${URL}/${flow.id}`);
+        expect(res.statusCode, res.body).toBe(200);
+        const graph = res.json<GraphData>();
+        expect(graph.flow_id).toBe(flow.id);
+        expectAgreement(graph, flow);
+        const sorted = [...(flow.hit_history ?? [])].sort((a, b) => a.date.localeCompare(b.date));
+        expect(graph.games.map((g) => [g.date, g.opponent.id, g.hit])).toEqual(sorted.map((g) => [g.date, g.opponent_team_id, g.hit]));
+        for (const { opponent } of graph.games) {
+          const team = TEAMS.find((t) => t.id === opponent.id);
+          expect(opponent).toEqual({ id: team?.id, key: team?.key, name: team?.name });
+        }
+      }
+    });
+
+    it('is 404 for a fact flow without games, a flow of another type and an unknown id; 4xx for a bad id', async () => {
+      const factWithout = FLOWS.find((f) => f.flow_type === 'fact' && f.hit_history === undefined);
+      const fun = FLOWS.find((f) => f.flow_type === 'fun');
+      expectError(await h.get(`${URL}/${factWithout?.id}`), 404, 'NOT_FOUND');
+      expectError(await h.get(`${URL}/${fun?.id}`), 404, 'NOT_FOUND');
+      expectError(await h.get(`${URL}/424242`), 404, 'NOT_FOUND');
+      for (const bad of ['0', 'abc', '1.5', '-3', '99999999999999999999']) {
+        const res = await h.get(`${URL}/${bad}`);
+        expect([400, 422], `${bad}: ${res.body}`).toContain(res.statusCode);
+      }
+      expectError(await h.get(`${URL}/8000?include_deeplinks=true`), 422, 'VALIDATION_ERROR', 'include_deeplinks');
+      expectError(await h.t.app.inject({ method: 'GET', url: `${URL}/8000` }), 401, 'UNAUTHORIZED');
+    });
+  });
+
+  describe('on the demo dataset', () => {
+    let t: TestApp;
+    let apiKey: string;
+    beforeAll(async () => {
+      t = await buildTestApp({ dialect });
+      await loadDemoData(t.ctx, { scale: 0.05 });
+      ({ apiKey } = await onboardClient(t));
+    }, 60_000);
+    afterAll(async () => t.close());
+
+    it("every fact flow's graph data has the flow's hits and total", async () => {
+      const facts = await t.ctx.database.db.selectFrom('flows').select(['id', 'hits', 'total']).where('flow_type', '=', 'fact').orderBy('id').execute();
+      expect(facts.length).toBeGreaterThan(500);
+      for (const flow of facts) {
+        const res = await t.app.inject({ method: 'GET', url: `${URL}/${flow.id}`, headers: { 'x-api-key': apiKey } });
+        expect(res.statusCode, res.body).toBe(200);
+        expectAgreement(res.json<GraphData>(), { hits: Number(flow.hits), total: Number(flow.total) });
+      }
+    }, 120_000);
+  });
+});
