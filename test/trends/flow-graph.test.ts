@@ -72,7 +72,8 @@ describe.each(DIALECTS)('GET /v1/trends/flow-graph-data/{fact_flow_id} (%s)', (d
     beforeAll(async () => {
       t = await buildTestApp({ dialect });
       await loadDemoData(t.ctx, { scale: 0.05 });
-      ({ apiKey } = await onboardClient(t));
+      // One request per demo fact flow: more than a pro client's minute allows.
+      ({ apiKey } = await onboardClient(t, { tier: 'enterprise' }));
     }, 60_000);
     afterAll(async () => t.close());
 
