@@ -17,6 +17,8 @@ export function bindCallWith<P extends object, R>(invoker: Invoker, spec: Operat
 export function bindPaged<P extends object, R extends Page<unknown>>(invoker: Invoker, spec: OperationSpec): PagedCall<P, R> {
   const list: CallWith<P, R> = (params, options) => invoker.invoke<R>(spec, params, options);
   async function* pages(params?: P, options?: CallOptions): AsyncGenerator<R> {
+    // P is the operation's parameter type, every list's with a `page`; TypeScript cannot see
+    // that through the generic, hence the casts of this function.
     const first = (params as { page?: unknown } | undefined)?.page;
     let page = typeof first === 'number' ? first : 1;
     for (;;) {

@@ -128,10 +128,10 @@ export class SportsDataClient {
     return withToken(await session.accessToken(options.signal), ['refresh', 'login']);
   }
 
-  /** Sends to `target` (path and query) with the client's retries. */
+  /** Sends to `target` (path and query) with the client's retries, or with none when `retry` is false. */
   #attempt(
     target: string,
-    request: { method: string; headers: Record<string, string>; body?: string | undefined; idempotent: boolean; what?: string },
+    request: { method: string; headers: Record<string, string>; body?: string | undefined; idempotent: boolean; what?: string; retry?: boolean },
     options: CallOptions,
   ): Promise<unknown> {
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `sports-data-client/${VERSION}`, ...request.headers };
@@ -140,18 +140,16 @@ export class SportsDataClient {
     const attempt = { method: request.method, url: `${this.#baseUrl}${target}`, headers, body: request.body, signal: options.signal, timeoutMs };
     return withRetries(() => send(this.#http, attempt), {
       idempotent: request.idempotent,
-      policy: this.#policy,
+      policy: request.retry === false ? { ...this.#policy, maxRetries: 0 } : this.#policy,
       signal: options.signal,
       what: request.what ?? `${request.method} ${target}`,
       log: this.#log,
     });
   }
 
+  /** A login or refresh, for the session: apart from any caller's signal, which only ends that caller's wait. */
   #tokenRequest(path: string, request: { headers: Record<string, string>; body?: string; retry: boolean }): Promise<unknown> {
-    const retries = request.retry ? this.#policy : { ...this.#policy, maxRetries: 0 };
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `sports-data-client/${VERSION}`, ...request.headers };
-    const attempt = { method: 'POST', url: `${this.#baseUrl}${path}`, headers, body: request.body, timeoutMs: this.#timeoutMs };
-    return withRetries(() => send(this.#http, attempt), { idempotent: request.retry, policy: retries, signal: undefined, what: `POST ${path}`, log: this.#log });
+    return this.#attempt(path, { method: 'POST', ...request, idempotent: request.retry }, {});
   }
 
   #observe(headers: Headers, now: number): void {
@@ -173,7 +171,8 @@ function baseUrlOf(baseUrl: string): string {
   try {
     url = new URL(baseUrl);
   } catch {
-    throw new TypeError(`baseUrl is not a URL: ${baseUrl}`);
+    // Not echoed: a URL that does not parse may still hold a credential.
+    throw new TypeError('baseUrl is not a URL');
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError('baseUrl must be an http or https URL');
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') throw new TypeError('baseUrl takes no query, fragment or credentials');
