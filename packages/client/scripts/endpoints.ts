@@ -1,0 +1,54 @@
+/**
+ * The SDK's methods: one line per endpoint of the OpenAPI document. `npm run generate` turns this
+ * table and the document into `src/generated/`: request and response types, where each parameter
+ * goes, and the typed `api.<namespace>.<method>` objects.
+ *
+ * A list endpoint (its answer is a page) becomes a callable with `.list`, `.iterate` and
+ * `.pages`; another entry may hang below it (`account.apiKeys.create` beside the list
+ * `account.apiKeys`). Adding an endpoint to the server means adding its line here and running
+ * `npm run -w @sports-data/client generate`; the drift test fails until both are done.
+ */
+export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]> = [
+  ['account.config', 'GET /v1/account/config'],
+  ['account.usage', 'GET /v1/account/usage'],
+  ['account.apiKeys', 'GET /v1/account/api-keys'],
+  ['account.apiKeys.create', 'POST /v1/account/api-keys'],
+  ['account.apiKeys.delete', 'DELETE /v1/account/api-keys/{key_code}'],
+  ['account.secrets', 'GET /v1/account/secrets'],
+  ['account.secrets.create', 'POST /v1/account/secret'],
+  ['account.secrets.delete', 'DELETE /v1/account/secrets/{secret_code}'],
+  ['references.sports', 'GET /v1/references/sports'],
+  ['references.leagues', 'GET /v1/references/leagues'],
+  ['references.teams', 'GET /v1/references/teams'],
+  ['references.players', 'GET /v1/references/players'],
+  ['references.operators', 'GET /v1/references/operators'],
+  ['references.bettingMarkets', 'GET /v1/references/betting-markets'],
+  ['references.countries', 'GET /v1/references/countries'],
+  ['references.bettingMarketCategories', 'GET /v1/references/betting-market-categories'],
+  ['references.bettingMarketPositions', 'GET /v1/references/betting-market-positions'],
+  ['references.eventPeriods', 'GET /v1/references/event-periods'],
+  ['references.oddsFormats', 'GET /v1/references/odds-format'],
+  ['events.upcoming', 'POST /v1/events/upcoming-events'],
+  ['odds.upcomingByEvent', 'POST /v1/odds/upcoming-odds-by-event'],
+  ['trends.flows', 'POST /v1/trends/flows'],
+  ['trends.mixedFlows', 'POST /v1/trends/mixed-flows'],
+  ['trends.flowsById', 'POST /v1/trends/flows-by-id'],
+  ['trends.leaguesWithAvailableFlows', 'GET /v1/trends/leagues-with-available-flows'],
+  ['trends.flowGraphData', 'GET /v1/trends/flow-graph-data/{fact_flow_id}'],
+];
+
+/**
+ * The /v1 operations that are not methods, and why. The drift test fails on any other /v1
+ * operation of the document that the table above does not name.
+ */
+export const NOT_METHODS: Readonly<Record<string, string>> = {
+  'POST /v1/auth/login': 'the session logs in with the API key by itself',
+  'POST /v1/auth/refresh': 'the session refreshes an API-key pair by itself',
+  'POST /v1/oauth/login': 'the session logs in with the client credentials by itself',
+  'POST /v1/oauth/refresh': 'the session refreshes an OAuth pair by itself',
+  'POST /v1/oauth/revoke': 'api.logout() revokes the session’s refresh token',
+  'POST /v1/oauth/token': 'the form-encoded twin of /v1/oauth/login, for off-the-shelf OAuth libraries',
+};
+
+/** Operations whose types the SDK's own code uses (the session's token pair), though they are not methods. */
+export const TYPES_ALSO_FROM = ['POST /v1/auth/login'];

@@ -1,0 +1,134 @@
+import { inspect } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onboardClient, type OnboardedClient } from '../../../test/helpers/clients.js';
+import { importDataset } from '../../../test/helpers/data.js';
+import { smallDataset } from '../../../test/import/fixture.js';
+import { OPERATIONS } from '../src/generated/operations.js';
+import { type ClientEvent, MemoryTokenStore, SportsDataClient, SportsDataError } from '../src/index.js';
+import { type Captured, capturingFetch, runningClock, type Server, startServer } from './helpers/server.js';
+
+/** Every typed method against the real server with a small dataset, the errors it answers, and where the secrets go. */
+describe('the typed methods, errors as values, and no token in any URL or log', () => {
+  const clock = runningClock(Date.parse('2030-01-05T12:00:00Z'));
+  let server: Server;
+  let client: OnboardedClient;
+  let api: SportsDataClient;
+  let requests: Captured[];
+  const events: ClientEvent[] = [];
+  const store = new MemoryTokenStore();
+  beforeAll(async () => {
+    server = await startServer({ clock });
+    await importDataset(server.t, smallDataset());
+    client = await onboardClient(server.t);
+    const capture = capturingFetch();
+    requests = capture.requests;
+    api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, fetch: capture.fetch, clock, tokenStore: store, log: (e) => events.push(e) });
+  });
+  afterAll(async () => server.close());
+
+  it('every method of the table answers its typed result', async () => {
+    expect(await api.account.config()).toMatchObject({ client_id: client.clientId, tier: 'pro', auth_method: 'both' });
+    expect((await api.account.usage({ start_date: '2030-01-05', end_date: '2030-01-05' })).days).toHaveLength(1);
+    const created = await api.account.apiKeys.create({ name: 'rotation' });
+    expect(created.api_key).toMatch(/^sdk_/);
+    expect((await api.account.apiKeys()).results.map((k) => k.key_code)).toContain(created.key_code);
+    await expect(api.account.apiKeys.delete({ key_code: created.key_code })).resolves.toBeUndefined();
+    const secret = await api.account.secrets.create();
+    expect(secret.client_secret).toMatch(/^sds_/);
+    expect((await api.account.secrets.list({ page_size: 100 })).total_count).toBe(2);
+    await api.account.secrets.delete({ secret_code: secret.secret_code });
+
+    expect((await api.references.sports()).results.map((s) => s.key)).toEqual(['basketball', 'soccer']);
+    expect((await api.references.leagues({ sport_key: 'basketball' })).total_count).toBe(2);
+    expect((await api.references.teams({ league_key: 'nba' })).results.map((t) => t.name)).toEqual(['Boston Celtics', 'New York Knicks']);
+    expect((await api.references.players({ team_key: 'boston-celtics' })).results[0]?.name).toBe('Jayson Tatum');
+    expect((await api.references.operators({ search: 'king' })).results).toHaveLength(1);
+    expect((await api.references.bettingMarkets({ sport_id: 1 })).total_count).toBe(3);
+
+    // Today, by the server's clock (5 January 2030): event 100 starts at 00:30 UTC.
+    const today = await api.events.upcoming();
+    expect(today.results.map((e) => e.id)).toContain(100);
+    const odds = await api.odds.upcomingByEvent({ event_id: 100, operator_keys: ['kingsbet'] });
+    expect(odds.results.map((o) => o.position).sort()).toEqual(['over', 'under']);
+    expect((await api.trends.flows({ event_id: 100, flow_type: 'fun' })).results[0]?.flow_type).toBe('fun');
+    expect((await api.trends.mixedFlows({ league_key: 'nba', page_size: 25 })).total_count).toBeGreaterThan(1);
+    const american = await api.odds.upcomingByEvent({ event_id: 100, odds_format: 'american' });
+    expect(american.results.every((o) => Number.isInteger(o.price))).toBe(true);
+
+    // The rest of the catalogue: every list answers its page (the small dataset may hold none of some).
+    for (const list of [
+      api.references.countries,
+      api.references.bettingMarketCategories,
+      api.references.bettingMarketPositions,
+      api.references.eventPeriods,
+      api.references.oddsFormats,
+    ]) {
+      expect((await list()).page).toBe(1);
+    }
+    expect((await api.references.oddsFormats()).results.map((f) => f.key)).toContain('fractional');
+    const fun = (await api.trends.flows({ event_id: 100, flow_type: 'fun' })).results[0];
+    const byId = await api.trends.flowsById({ flow_ids: [fun?.id ?? 0, 999_999] });
+    expect(byId.missing_ids).toEqual([999_999]);
+    expect((await api.trends.leaguesWithAvailableFlows({ sport_key: 'basketball' })).page).toBe(1);
+    await expect(api.trends.flowGraphData({ fact_flow_id: 999_999 })).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+
+    // Each operation of the table was sent, with its parameters where the document puts them.
+    const sent = new Set(requests.map((r) => `${r.method} ${new URL(r.url).pathname}`));
+    for (const spec of Object.values(OPERATIONS)) {
+      const path = spec.path.replace(/\{[^}]+\}/, '[^/]+');
+      expect([...sent].some((s) => new RegExp(`^${spec.method} ${path}$`).test(s)), `${spec.method} ${spec.path}`).toBe(true);
+    }
+    expect(requests.find((r) => r.url.includes('/v1/references/teams'))?.url).toBe(`${server.baseUrl}/v1/references/teams?league_key=nba`);
+    expect(requests.find((r) => r.url.endsWith('/v1/odds/upcoming-odds-by-event'))?.method).toBe('POST');
+  });
+
+  it('errors are SportsDataError values with status, code, message and request_id; a 422 names its fields', async () => {
+    const missing = await api.references.teams({ league_key: 'nowhere' }).catch((e: unknown) => e);
+    expect(missing).toBeInstanceOf(SportsDataError);
+    expect(missing).toMatchObject({ name: 'SportsDataError', status: 404, code: 'NOT_FOUND', reason: undefined });
+    expect((missing as SportsDataError).message).toMatch(/nowhere/);
+
+    const invalid = await api.trends.flows({ page_size: 26 }, { requestId: 'my-request-1' }).catch((e: unknown) => e);
+    expect(invalid).toMatchObject({ status: 422, code: 'VALIDATION_ERROR', request_id: 'my-request-1', details: [{ field: 'page_size', rule: 'maximum' }] });
+
+    // Not sent at all: a path parameter is missing.
+    await expect(api.account.apiKeys.delete({ key_code: '' })).rejects.toThrow(TypeError);
+  });
+
+  it('the constructor refuses options that cannot work', () => {
+    const baseUrl = server.baseUrl;
+    expect(() => new SportsDataClient({ baseUrl, apiKey: '' })).toThrow(/either apiKey, or clientId and clientSecret/);
+    expect(() => new SportsDataClient({ baseUrl: 'ftp://example.com', apiKey: 'sdk_x' })).toThrow(/http or https/);
+    expect(() => new SportsDataClient({ baseUrl: `${baseUrl}?api_key=x`, apiKey: 'sdk_x' })).toThrow(/no query/);
+    expect(() => new SportsDataClient({ baseUrl, clientId: 'a', clientSecret: 'b', authMode: 'apiKeyHeader' as 'token' })).toThrow(/needs an apiKey/);
+    expect(() => new SportsDataClient({ baseUrl, apiKey: 'sdk_x', timeoutMs: 0 })).toThrow(/timeoutMs/);
+  });
+
+  it('no token, key or secret appears in any URL the SDK requested, in what it logged, or in the client when printed', async () => {
+    // A refresh and a logout on top of the calls above, so that every kind of request was made.
+    clock.advance(870_000);
+    await api.references.sports({ search: 'ball' });
+    await api.logout();
+    await api.account.config();
+
+    const secrets = new Set([client.apiKey, client.clientSecret]);
+    for (const request of requests) {
+      for (const match of (request.body ?? '').matchAll(/"(?:access_token|refresh_token)":"([^"]+)"/g)) secrets.add(match[1] ?? '');
+    }
+    expect([...secrets].filter((s) => s.startsWith('eyJ'))).not.toHaveLength(0);
+    expect([...secrets].filter((s) => s.startsWith('sdr_')).length).toBeGreaterThanOrEqual(3);
+    expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['login', 'refresh']));
+
+    const urls = requests.map((r) => r.url);
+    const logged = JSON.stringify(events);
+    const printed = inspect(api, { depth: 5 });
+    for (const secret of secrets) {
+      expect(urls.filter((url) => url.includes(secret))).toEqual([]);
+      expect(logged).not.toContain(secret);
+      expect(printed).not.toContain(secret);
+    }
+    // Credentials went in headers only, bearer tokens on data calls.
+    expect(requests.filter((r) => r.url.includes('/v1/references/')).every((r) => r.headers.authorization?.startsWith('Bearer eyJ'))).toBe(true);
+    expect(store.get()?.access_token).toMatch(/^eyJ/);
+  });
+});
