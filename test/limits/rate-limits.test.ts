@@ -56,7 +56,7 @@ describe.each(DIALECTS)('limits per tier, enforced (%s)', (dialect) => {
     const unknown = await t.app.inject({ method: 'GET', url: '/v1/references/teams?league_key=nowhere', headers: { 'x-api-key': client.apiKey } });
     expectError(unknown, 404, 'NOT_FOUND');
     expect(limitHeaders(unknown).xRemaining).toBe(58);
-    expect((await dataCall(t, `${client.apiKey.slice(0, -1)}x`)).statusCode).toBe(401);
+    expect((await dataCall(t, `${client.apiKey.slice(0, -1)}${client.apiKey.endsWith('x') ? 'y' : 'x'}`)).statusCode).toBe(401);
     expect(limitHeaders(await dataCall(t, client.apiKey)).xRemaining).toBe(57);
     for (let i = 0; i < 57; i += 1) await dataCall(t, client.apiKey);
     for (let i = 0; i < 3; i += 1) expect((await dataCall(t, client.apiKey)).statusCode).toBe(429);
