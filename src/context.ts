@@ -10,6 +10,7 @@ import type { Database } from './platform/db/database.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
 import { type Authenticator, createAuthenticator, createKeyring, type Keyring } from './modules/auth/index.js';
 import { type ClientDirectory, type ClientsService, createClientDirectory, createClientsService } from './modules/clients/index.js';
+import { createHistoryPurgeJob } from './modules/history/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
 
@@ -35,7 +36,7 @@ export interface AppContext {
   readonly metrics: Metrics;
   /**
    * The process's background jobs (process metrics and their sharing with a cluster primary,
-   * change-feed polling, refresh-token purge). Started and stopped by whoever owns the context
+   * change-feed polling, refresh-token purge, price-history purge). Started and stopped by whoever owns the context
    * and serves with it; building an app starts nothing.
    */
   readonly background: Background;
@@ -69,6 +70,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   database.observeConnectionWaits(metrics.connectionWait);
   changes.onLag(metrics.changeLag);
   const draining = createDraining();
-  const background = createBackground([metrics, changes, createPurgeJob({ db, clock })]);
+  const historyPurge = createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays });
+  const background = createBackground([metrics, changes, createPurgeJob({ db, clock }), historyPurge]);
   return { config, database, clock, changes, keyring, clients, directory, authenticator, readCache, keys, metrics, background, redis, draining };
 }

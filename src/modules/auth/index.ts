@@ -17,3 +17,4 @@ export { type Authenticator, createAuthenticator, type Principal } from './authe
 export { digest, digestsEqual, generateCredential, isWellFormedCredential } from './credentials.js';
 export { rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
 export { createKeyring, type Keyring } from './keyring.js';
+export { PAID_DATA, requireTier } from './tier-policy.js';

@@ -4,7 +4,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
 
 /** The sports-data tables the import writes, in dependency order. */
-export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs'] as const;
+export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'odds_history'] as const;
 export type DataTable = (typeof DATA_TABLES)[number];
 
 type Row = Record<string, unknown>;

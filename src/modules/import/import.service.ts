@@ -1,7 +1,9 @@
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
+import { DEFAULT_EVENT_STATUS } from '../../shared/event-status.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
+import { changedAtOf, DEFAULT_ODDS_STATUS, recordPriceChanges } from './import.history.js';
 import { checkReferences, type Resolved } from './import.references.js';
 import { createImportRepository, type ImportRepository } from './import.repository.js';
 import { DATASET_ARRAYS, type Dataset, type ImportResult } from './import.schemas.js';
@@ -15,9 +17,6 @@ export interface ImportOptions {
 }
 
 type Upserted = ImportResult['upserted'];
-
-const DEFAULT_EVENT_STATUS = 'scheduled';
-const DEFAULT_ODDS_STATUS = 'open';
 
 /**
  * The bulk import (docs/operations.md#loading-data), shared by POST /admin/v1/import, `sportsdata import` and
@@ -51,7 +50,7 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
       if (replace) await repo.deleteAllData();
-      await write(repo, dataset, resolved, now);
+      await write(repo, dataset, resolved, now, replace);
       return true;
     });
     // After commit: this node's caches drop now, other nodes' within one poll.
@@ -87,7 +86,7 @@ function countsOf(dataset: Dataset): Upserted {
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
 /** Upserts in dependency order, computing the derived columns; then refreshes stored rows a move affects. */
-async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number): Promise<void> {
+async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number, replace: boolean): Promise<void> {
   const { sportOfLeague, eventFacts } = resolved;
   const { sports, leagues, teams, players, operators, betting_markets, events, odds, flows } = dataset;
 
@@ -133,7 +132,8 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
     }));
   }
   if (events) {
-    await repo.upsert('events', ['id', 'league_id', 'sport_id', 'start_time', 'status', 'home_team_id', 'away_team_id'], events, (e) => ({
+    const columns = ['id', 'league_id', 'sport_id', 'start_time', 'status', 'home_team_id', 'away_team_id', 'home_score', 'away_score'];
+    await repo.upsert('events', columns, events, (e) => ({
       id: e.id,
       league_id: e.league_id,
       sport_id: sportOfLeague.get(e.league_id),
@@ -141,11 +141,15 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
       status: e.status ?? DEFAULT_EVENT_STATUS,
       home_team_id: e.home_team_id,
       away_team_id: e.away_team_id,
+      home_score: orNull(e.home_score),
+      away_score: orNull(e.away_score),
     }));
   }
   await repo.refreshDerived(resolved.movedLeagueIds, resolved.movedEventIds);
 
   if (odds) {
+    // Before the upsert: the history compares the dataset with the rows as they were.
+    await recordPriceChanges(repo, odds, now, { replace });
     const columns = ['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at'];
     await repo.upsert('odds', columns, odds, (o) => ({
       id: o.id,
@@ -156,7 +160,7 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
       line: orNull(o.line),
       price_decimal: o.price_decimal,
       status: o.status ?? DEFAULT_ODDS_STATUS,
-      updated_at: typeof o.updated_at === 'string' ? Date.parse(o.updated_at) : now,
+      updated_at: changedAtOf(o, now),
     }));
   }
   if (flows) {

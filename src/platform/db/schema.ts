@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types shared by SQLite and PostgreSQL. Portable column types only:
  * timestamps are epoch milliseconds (integer / bigint), booleans are 0/1 integers,
@@ -20,6 +22,7 @@ export interface Schema {
   odds: OddsTable;
   flows: FlowsTable;
   flow_legs: FlowLegsTable;
+  odds_history: OddsHistoryTable;
 }
 
 export interface TenantsTable {
@@ -120,9 +123,13 @@ export interface EventsTable {
   /** Derived from the league at import. */
   sport_id: number;
   start_time: number;
+  /** One of EVENT_STATUSES (shared/event-status.ts). */
   status: string;
   home_team_id: number;
   away_team_id: number;
+  /** Both null, or both set: the score as the feed last reported it. */
+  home_score: number | null;
+  away_score: number | null;
 }
 
 export interface OddsTable {
@@ -163,6 +170,30 @@ export interface FlowsTable {
   likelihood: Likelihood;
   price_decimal: number | null;
   updated_at: number;
+}
+
+/**
+ * Price history: one row per recorded change of an odds row's price, line or status (the first
+ * import of a row records its opening, with every `*_from` null). The id grows with every row
+ * written, in commit order (imports run one at a time), so "rows after id N" is what a stream
+ * client missed (docs/decisions/0121).
+ */
+export interface OddsHistoryTable {
+  id: Generated<number>;
+  odds_id: number;
+  event_id: number;
+  /** The odds row's operator, market and selection when the change was recorded. */
+  operator_id: number;
+  betting_market_id: number;
+  position: string;
+  /** Epoch ms: the dataset's updated_at for the row, else the time of the import. */
+  changed_at: number;
+  price_from: number | null;
+  price_to: number;
+  line_from: number | null;
+  line_to: number | null;
+  status_from: string | null;
+  status_to: string;
 }
 
 export interface FlowLegsTable {

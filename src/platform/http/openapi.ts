@@ -19,7 +19,12 @@ export const TAGS = [
   { name: 'account', description: "The calling client's own account configuration." },
   { name: 'references', description: 'Sports, leagues, teams, players, operators and betting markets.' },
   { name: 'events', description: 'Upcoming events, by day in a time zone.' },
-  { name: 'odds', description: 'Odds of upcoming events, by operator and betting market. page_size at most 100.' },
+  { name: 'odds', description: 'Odds of upcoming events, by operator and betting market, and their price history. page_size at most 100.' },
+  {
+    name: 'historical',
+    description: 'Events that have started, with their scores; the price history of an event or a league as a file (CSV, JSON, NDJSON). Files are for pro and enterprise.',
+  },
+  { name: 'streams', description: 'Live odds changes as Server-Sent Events. Pro and enterprise.' },
   { name: 'trends', description: 'Betting trends ("flows"), singles and same-event parlays. page_size at most 25.' },
   { name: 'admin', description: 'Operator API: client accounts and data import. `Authorization: Bearer $ADMIN_TOKEN`; absent (404) unless ADMIN_TOKEN is set.' },
   { name: 'operations', description: 'Health, readiness and metrics for load balancers and monitoring. No authentication.' },
