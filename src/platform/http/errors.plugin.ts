@@ -84,11 +84,14 @@ function createRouteTable() {
   };
 }
 
-/** `/admin/v1/clients/:client_id` → a RegExp matching its paths; `*` matches the rest. */
+/**
+ * `/admin/v1/clients/:client_id` → a RegExp matching its paths; `*` matches the rest. A parameter
+ * ends where its name does: `/odds/:event_id.csv` matches `/odds/12.csv`, not `/odds/12.xml`.
+ */
 function patternOf(url: string): RegExp {
   const source = url
     .replace(/\/+$/, '')
-    .split(/(:[^/]+|\*)/)
+    .split(/(:\w+|\*)/)
     .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('');
   return new RegExp(`^${source}/?$`);
