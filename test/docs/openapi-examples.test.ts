@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/modules/demo/index.js';
 import { manualClock } from '../../src/platform/clock.js';
 import { adminHeaders, buildTestApp, type TestApp } from '../helpers/app.js';
+import { textOf } from '../helpers/bodies.js';
 import { onboardClient } from '../helpers/clients.js';
+import { injectEventStream } from '../helpers/event-stream-inject.js';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -13,33 +15,41 @@ interface ExampleRequest {
   query: Record<string, string>;
   body: unknown;
   admin: boolean;
+  /** The media type of the 200 answer. */
+  media: string;
 }
 
 /**
  * The request "Try it out" in /docs sends for each read operation: the media type's example as
  * the body, and the parameters that carry an example or a default. Operations with a path
- * parameter are left out: their example would name one client, and a client's id is made at
- * onboarding (`GET /admin/v1/clients` lists them).
+ * parameter without an example are left out: the admin API's would name one client, and a
+ * client's id is made at onboarding (`GET /admin/v1/clients` lists them).
  */
 function exampleRequests(doc: Json): ExampleRequest[] {
   const requests: ExampleRequest[] = [];
-  for (const [path, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
-    if (!isObject(item) || path.includes('{') || !/^\/(v1|admin\/v1)\//.test(path)) continue;
+  for (const [template, item] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
+    if (!isObject(item) || !/^\/(v1|admin\/v1)\//.test(template)) continue;
     for (const method of ['get', 'post'] as const) {
       const operation = item[method];
       if (!isObject(operation)) continue;
       const tags = Array.isArray(operation.tags) ? operation.tags : [];
       // Reads only: the token endpoints and the import write, and need credentials of their own.
-      if (tags.includes('authentication') || path === '/admin/v1/import' || (path.startsWith('/admin/') && method === 'post')) continue;
+      if (tags.includes('authentication') || template === '/admin/v1/import' || (template.startsWith('/admin/') && method === 'post')) continue;
       const query: Record<string, string> = {};
+      let path = template;
       for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {
-        if (!isObject(parameter) || parameter.in !== 'query') continue;
+        if (!isObject(parameter) || (parameter.in !== 'query' && parameter.in !== 'path')) continue;
         const schema = isObject(parameter.schema) ? parameter.schema : {};
         const value = parameter.example ?? schema.example ?? schema.default;
-        if (value !== undefined) query[String(parameter.name)] = String(value);
+        if (value === undefined) continue;
+        if (parameter.in === 'path') path = path.replace(`{${String(parameter.name)}}`, String(value));
+        else query[String(parameter.name)] = String(value);
       }
+      if (path.includes('{')) continue;
       const body = isObject(operation.requestBody) && isObject(operation.requestBody.content) ? operation.requestBody.content['application/json'] : undefined;
-      requests.push({ method: method === 'get' ? 'GET' : 'POST', path, query, body: isObject(body) ? body.example : undefined, admin: path.startsWith('/admin/') });
+      const ok = isObject(operation.responses) && isObject(operation.responses['200']) ? operation.responses['200'] : {};
+      const media = Object.keys(isObject(ok.content) ? ok.content : {})[0] ?? 'application/json';
+      requests.push({ method: method === 'get' ? 'GET' : 'POST', path, query, body: isObject(body) ? body.example : undefined, admin: path.startsWith('/admin/'), media });
     }
   }
   return requests;
@@ -71,19 +81,34 @@ describe.each([
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining(['POST /v1/events/upcoming-events', 'POST /v1/odds/upcoming-odds-by-event', 'POST /v1/trends/flows', 'POST /v1/trends/mixed-flows', 'GET /v1/references/teams']),
     );
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['GET /v1/historical/events', 'POST /v1/odds/history-by-event', 'GET /v1/historical/odds/1.csv', 'GET /v1/historical/odds.json', 'GET /v1/stream/odds']),
+    );
     for (const request of requests) {
       const where = `${request.method} ${request.path}`;
       if (request.method === 'POST') expect(request.body, `${where} has no example body`).toEqual(expect.any(Object));
-      const res = await t.app.inject({
+      const options = {
         method: request.method,
         url: request.path,
         query: request.query,
         headers: request.admin ? adminHeaders : { 'x-api-key': apiKey },
         ...(request.body === undefined ? {} : { payload: request.body as Json }),
-      });
+      };
+      // An event stream never ends: its first bytes say it is open.
+      const res = request.media === 'text/event-stream' ? await injectEventStream(t.app, options) : await t.app.inject(options);
       expect(res.statusCode, `${where}: ${res.body}`).toBe(200);
-      const body = res.json<Json>();
-      if ('results' in body) expect((body.results as unknown[]).length, `${where} answered an empty list`).toBeGreaterThan(0);
+      const text = textOf(res);
+      if (request.media === 'text/event-stream') {
+        expect(text, where).toMatch(/^retry: \d+\n/);
+      } else if (request.media === 'text/csv' || request.media === 'application/x-ndjson') {
+        // A header row (CSV) and at least one change.
+        const lines = text.split('\n').filter((line) => line.trim() !== '');
+        expect(lines.length, `${where} answered an empty file`).toBeGreaterThan(request.media === 'text/csv' ? 1 : 0);
+      } else {
+        const body = JSON.parse(text) as Json;
+        if ('results' in body) expect((body.results as unknown[]).length, `${where} answered an empty list`).toBeGreaterThan(0);
+        if ('changes' in body) expect((body.changes as unknown[]).length, `${where} answered an empty history`).toBeGreaterThan(0);
+      }
     }
   });
 });

@@ -68,7 +68,7 @@ describe.each(DIALECTS)('GET /v1/historical/events (%s)', (dialect) => {
   });
 
   it('answers 404 for an unknown sport, league or team, 422 for a range that ends before it starts or spans over 366 days', async () => {
-    for (const query of [{ sport_id: 9 }, { league_id: 99 }, { team_id: 9999 }]) expect((await list(query)).statusCode, JSON.stringify(query)).toBe(404);
+    for (const query of [{ sport_id: 9 }, { league_id: 99 }, { team_id: 9999 }] as Array<Record<string, number>>) expect((await list(query)).statusCode, JSON.stringify(query)).toBe(404);
     const backwards = await list({ start_date: '2030-01-02', end_date: '2030-01-01' });
     expect(backwards.statusCode).toBe(422);
     expect(backwards.json()).toMatchObject({ error: { details: [{ field: 'end_date' }] } });

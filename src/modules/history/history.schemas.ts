@@ -74,7 +74,8 @@ export const eventHistoryFile = (event: TSchema) =>
     { title: 'EventPriceHistory', additionalProperties: false },
   );
 
-export const EventFileParams = Type.Object({ event_id: Id('The event.') }, { additionalProperties: false });
+// Event 1 exists in every demo dataset, and every odds row has its opening entry.
+export const EventFileParams = Type.Object({ event_id: { ...Id('The event.'), example: 1 } }, { additionalProperties: false });
 export type EventFileParams = Static<typeof EventFileParams>;
 
 export const LeagueExportQuery = Type.Object(
