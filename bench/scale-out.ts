@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startRedis } from '../test/helpers/redis-server.js';
 import { type BenchDatabase, throwawayDatabase } from './databases.js';
 import type { Scenario } from './load.js';
-import { startApi } from './processes.js';
+import { type Running, startApi } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
 import { dataScenarios } from './scenarios/data.js';
 import { propagationLatency } from './scenarios/propagation.js';
@@ -15,7 +15,12 @@ export interface BenchKit {
   work: string;
   pgServer: string | undefined;
   connections: number;
-  withApi<T>(name: string, database: BenchDatabase, extraEnv: Record<string, string>, use: (url: string, demo: DemoCredentials) => Promise<T>): Promise<T>;
+  withApi<T>(
+    name: string,
+    database: BenchDatabase,
+    extraEnv: Record<string, string>,
+    use: (url: string, demo: DemoCredentials, api: Running & { databaseUrl: string }) => Promise<T>,
+  ): Promise<T>;
   runGroup(group: string, url: string, scenarios: Scenario[]): Promise<void>;
   note(text: string): void;
 }

@@ -107,6 +107,13 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     expect(after.headers.etag).not.toBe(before);
   });
 
+  it('answers HEAD with the headers of the file and no body', async () => {
+    const head = await t.app.inject({ method: 'HEAD', url: '/v1/historical/odds/100.csv', headers: { 'x-api-key': keys.pro } });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers['content-disposition']).toBe('attachment; filename="odds-history-event-100.csv"');
+    expect(head.body).toBe('');
+  });
+
   it('compresses a file for a client that accepts gzip, as a stream, and weakens its tag', async () => {
     const plain = await get('/v1/historical/odds/100.csv');
     const gzipped = await get('/v1/historical/odds/100.csv', keys.pro, { 'accept-encoding': 'gzip' });
