@@ -1,13 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import { historyDataset } from '../test/history/fixture.js';
-import { startRedis } from '../test/helpers/redis-server.js';
-import { type BenchDatabase, throwawayDatabase } from './databases.js';
+import type { BenchDatabase } from './databases.js';
 import type { LoadOptions } from './load.js';
-import { startApi } from './processes.js';
-import type { BenchKit } from './scale-out.js';
+import { type BenchKit, PROPAGATION_MODES, withTwoNodes } from './scale-out.js';
 import { bearerFor } from './scenarios/data.js';
-import { exportMemory, manyStreams, prepareBigHistory, streamLatency } from './scenarios/history.js';
+import { exportMemory, manyStreams, median, prepareBigHistory, streamLatency } from './scenarios/history.js';
 import { call } from './scenarios/http.js';
 
 /** Changes in the big history: 50,000 odds rows of one event, opened and moved once. */
@@ -22,7 +18,7 @@ const STREAMS = 500;
  * with them); on two nodes (PostgreSQL when --pg or TEST_DATABASE_URL is given), the latency of a
  * change from an import on A to a stream on B, through Redis and through the poll alone.
  */
-export async function historyGroup(kit: BenchKit, databases: BenchDatabase[], load: LoadOptions, rounds: number): Promise<void> {
+export async function historyGroup(kit: BenchKit, databases: BenchDatabase[], load: LoadOptions, rounds: number, readRounds: number): Promise<void> {
   const adminToken = kit.env.ADMIN_TOKEN ?? '';
   for (const database of databases) {
     await kit.withApi(`history-${database}`, database, {}, async (url, demo, api) => {
@@ -40,45 +36,28 @@ export async function historyGroup(kit: BenchKit, databases: BenchDatabase[], lo
       const leagues = await call<{ results: Array<{ qualified_key: string }> }>(url, 'GET', '/v1/references/leagues?page_size=1', { headers: { authorization } });
       const path = `/v1/references/teams?league_key=${encodeURIComponent(leagues.results[0]?.qualified_key ?? 'nba')}`;
       const read = { name: 'GET teams?league_key (Bearer)', requests: [{ method: 'GET' as const, path, headers: { authorization } }] };
-      const m = await manyStreams(url, adminToken, pid, read, load, DEMO_EVENT, STREAMS);
+      const m = await manyStreams(url, adminToken, pid, read, load, DEMO_EVENT, STREAMS, readRounds);
+      const [without, withStreams] = [median(m.readsWithout), median(m.readsWith)];
       kit.note(
         `${database}: ${m.count} open odds streams on one node: RSS ${m.rssBefore.toFixed(0)} → ${m.rssOpen.toFixed(0)} MB (${(m.rssOpen - m.rssBefore).toFixed(1)} MB, goal < 100 MB); ` +
           `one change reaches all ${m.count} in p50 ${m.fanOut.p50.toFixed(1)} ms, max ${m.fanOut.p99.toFixed(1)} ms (10 changes); ` +
-          `cached reads (${read.name}, ${load.connections} connections) ${Math.round(m.readsWithout)} req/s without the streams, ${Math.round(m.readsWith)} req/s with them ` +
-          `(${((m.readsWith / m.readsWithout - 1) * 100).toFixed(1)} %)`,
+          `cached reads (${read.name}, ${load.connections} connections, ${m.readsWith.length} alternating rounds, median) ${Math.round(without)} req/s without the streams ` +
+          `[${m.readsWithout.map(Math.round).join(', ')}], ${Math.round(withStreams)} req/s with them [${m.readsWith.map(Math.round).join(', ')}] ` +
+          `(${((withStreams / without - 1) * 100).toFixed(1)} %)`,
       );
     });
   }
   const database: BenchDatabase = kit.pgServer === undefined ? 'sqlite' : 'postgres';
   for (const mode of ['redis', 'poll'] as const) {
-    const dataDir = join(kit.work, `history-latency-${mode}`);
-    mkdirSync(dataDir, { recursive: true });
-    const store = await throwawayDatabase(database, dataDir, kit.pgServer);
-    const redis = mode === 'redis' ? await startRedis() : undefined;
-    const env = {
-      ...kit.env,
-      DEMO_DATA: 'false',
-      DATABASE_URL: store.url,
-      DATA_DIR: dataDir,
-      CHANGE_POLL_MS: mode === 'redis' ? '60000' : '1000',
-      ...(redis ? { REDIS_URL: redis.url } : {}),
-    };
-    const a = await startApi(env);
-    const b = await startApi(env);
-    try {
+    await withTwoNodes(kit, 'history-latency', database, mode, async (a, b) => {
       const headers = { authorization: `Bearer ${adminToken}` };
-      const client = await call<{ api_key: string }>(a.url, 'POST', '/admin/v1/clients', { headers, body: { name: 'Latency probe', tier: 'pro', auth_method: 'both' } });
-      await call(a.url, 'POST', '/admin/v1/import', { headers, body: historyDataset(Date.now()) });
-      const { fromAnswer, fromRequest } = await streamLatency(a.url, b.url, adminToken, client.api_key, 100, rounds);
-      const how = mode === 'redis' ? 'Redis pub/sub (CHANGE_POLL_MS=60000)' : 'database poll alone (CHANGE_POLL_MS=1000)';
+      const client = await call<{ api_key: string }>(a, 'POST', '/admin/v1/clients', { headers, body: { name: 'Latency probe', tier: 'pro', auth_method: 'both' } });
+      await call(a, 'POST', '/admin/v1/import', { headers, body: historyDataset(Date.now()) });
+      const { fromAnswer, fromRequest } = await streamLatency(a, b, adminToken, client.api_key, 100, rounds);
       kit.note(
-        `odds stream A→B on ${database}, ${how}: from A's answer to the import p50 ${fromAnswer.p50.toFixed(1)} ms, p99 ${fromAnswer.p99.toFixed(1)} ms; ` +
+        `odds stream A→B on ${database}, ${PROPAGATION_MODES[mode]}: from A's answer to the import p50 ${fromAnswer.p50.toFixed(1)} ms, p99 ${fromAnswer.p99.toFixed(1)} ms; ` +
           `from the import request p50 ${fromRequest.p50.toFixed(1)} ms, p99 ${fromRequest.p99.toFixed(1)} ms (${fromAnswer.samples.length} changes; goal p99 < 200 ms through Redis)`,
       );
-    } finally {
-      await Promise.all([a.stop(), b.stop()]);
-      await redis?.stop();
-      await store.drop();
-    }
+    });
   }
 }

@@ -187,7 +187,7 @@ try {
   }
   if (runs('workers', scaleOut)) await workersGroups(kit, databases);
   if (runs('propagation', scaleOut)) await propagationGroup(kit, databases.includes('postgres') ? 'postgres' : 'sqlite', propagationRounds);
-  if (runs('history', args.includes('--history'))) await historyGroup(kit, databases, options, streamRounds);
+  if (runs('history', args.includes('--history'))) await historyGroup(kit, databases, options, streamRounds, rounds);
   const bareAfter = await baseline();
   report(rows, (bareBefore + bareAfter) / 2);
 } finally {

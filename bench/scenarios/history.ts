@@ -126,47 +126,64 @@ export interface ManyStreams {
   rssBefore: number;
   rssOpen: number;
   fanOut: Latency;
-  readsWithout: number;
-  readsWith: number;
+  /** req/s of each round, without and with the streams open. */
+  readsWithout: number[];
+  readsWith: number[];
 }
 
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+
 /**
- * Opens `count` streams on one node (enterprise clients, 50 each), measures its RSS before and
- * with them open, the time one change takes to reach all of them, and the throughput of a cached
- * read without and with the streams (without, with, without: the mean of the two withouts).
+ * `count` streams on one node (enterprise clients, 50 each): the node's RSS before and with them
+ * open, the time one change takes to reach all of them, and the throughput of a cached read
+ * without and with them, in `rounds` alternating rounds (the machine's noise hits both alike).
  */
-export async function manyStreams(url: string, adminToken: string, pid: number, read: Scenario, load: LoadOptions, eventId: number, count = 500): Promise<ManyStreams> {
+export async function manyStreams(url: string, adminToken: string, pid: number, read: Scenario, load: LoadOptions, eventId: number, count = 500, rounds = 3): Promise<ManyStreams> {
   const keys: string[] = [];
   for (let i = 0; i < Math.ceil(count / 50); i += 1) {
     const client = await call<{ api_key: string }>(url, 'POST', '/admin/v1/clients', { headers: admin(adminToken), body: { name: `Streams ${i}`, tier: 'enterprise', auth_method: 'both' } });
     keys.push(client.api_key);
   }
-  const without1 = (await measure(url, read, load)).reqPerSec;
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const rssBefore = rssMb(pid);
-  const streams: SseStream[] = [];
-  for (let i = 0; i < count; i += 50) {
-    streams.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, (_, j) => openStream(`${url}/v1/stream/odds?event_ids=${eventId}`, { 'x-api-key': keys[Math.floor((i + j) / 50)] ?? '' })))));
-  }
-  if (streams.some((s) => s.status !== 200)) throw new Error(`a stream was refused: ${streams.find((s) => s.status !== 200)?.error}`);
-  try {
-    const fanOut: number[] = [];
-    for (let round = 0; round < 10; round += 1) {
-      const answered = await (async () => {
-        await call(url, 'POST', '/admin/v1/import', { headers: admin(adminToken), body: { odds: [{ id: 60_000_001, event_id: eventId, operator_id: 1, betting_market_id: 1, position: 'away', price_decimal: 2 + round / 100 }] } });
-        return performance.now();
-      })();
-      await Promise.all(streams.map((s) => s.next(10_000)));
-      fanOut.push(performance.now() - answered);
+  const open = async (): Promise<SseStream[]> => {
+    const streams: SseStream[] = [];
+    for (let i = 0; i < count; i += 50) {
+      const batch = Array.from({ length: Math.min(50, count - i) }, (_, j) => openStream(`${url}/v1/stream/odds?event_ids=${eventId}`, { 'x-api-key': keys[Math.floor((i + j) / 50)] ?? '' }));
+      streams.push(...(await Promise.all(batch)));
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const rssOpen = rssMb(pid);
-    const readsWith = (await measure(url, read, load)).reqPerSec;
-    for (const s of streams) s.close();
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const without2 = (await measure(url, read, load)).reqPerSec;
-    return { count, rssBefore, rssOpen, fanOut: quantiles(fanOut), readsWithout: (without1 + without2) / 2, readsWith };
-  } finally {
-    for (const s of streams) s.close();
+    const refused = streams.find((s) => s.status !== 200);
+    if (refused) throw new Error(`a stream was refused: ${refused.error}`);
+    return streams;
+  };
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 1500));
+  // A warm-up of the read, so that the first round does not pay for the JIT and the caches.
+  await measure(url, read, load);
+  const readsWithout: number[] = [];
+  const readsWith: number[] = [];
+  const fanOut: number[] = [];
+  let rssBefore = Number.NaN;
+  let rssOpen = Number.NaN;
+  for (let round = 0; round < rounds; round += 1) {
+    await settle();
+    readsWithout.push((await measure(url, read, { ...load, warmupSeconds: 0 })).reqPerSec);
+    await settle();
+    if (round === 0) rssBefore = rssMb(pid);
+    const streams = await open();
+    try {
+      if (round === 0) {
+        for (let change = 0; change < 10; change += 1) {
+          await call(url, 'POST', '/admin/v1/import', { headers: admin(adminToken), body: { odds: [{ id: 60_000_001, event_id: eventId, operator_id: 1, betting_market_id: 1, position: 'away', price_decimal: 2 + change / 100 }] } });
+          const answered = performance.now();
+          await Promise.all(streams.map((s) => s.next(10_000)));
+          fanOut.push(performance.now() - answered);
+        }
+        await settle();
+        rssOpen = rssMb(pid);
+      }
+      readsWith.push((await measure(url, read, { ...load, warmupSeconds: 0 })).reqPerSec);
+    } finally {
+      for (const s of streams) s.close();
+    }
   }
+  return { count, rssBefore, rssOpen, fanOut: quantiles(fanOut), readsWithout, readsWith };
 }

@@ -1,5 +1,7 @@
+import { afterAll, beforeAll } from 'vitest';
 import type { Dataset } from '../../src/modules/import/import.schemas.js';
-import type { TestApp } from '../helpers/app.js';
+import type { DialectName } from '../../src/platform/db/database.js';
+import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 
 type OddsItem = NonNullable<Dataset['odds']>[number];
@@ -52,10 +54,52 @@ export function odds(id: number, eventId: number, operatorId: number, marketId: 
   return { id, event_id: eventId, operator_id: operatorId, betting_market_id: marketId, position, price_decimal: price };
 }
 
+export interface TierKeys {
+  free: string;
+  pro: string;
+  enterprise: string;
+}
+
 /** A client of each tier, by API key. */
-export async function clientsOfEachTier(t: TestApp): Promise<{ free: string; pro: string; enterprise: string }> {
+export async function clientsOfEachTier(t: TestApp): Promise<TierKeys> {
   const [free, pro, enterprise] = await Promise.all(
     (['free', 'pro', 'enterprise'] as const).map(async (tier) => (await onboardClient(t, { tier, name: `A ${tier} client` })).apiKey),
   );
   return { free: free ?? '', pro: pro ?? '', enterprise: enterprise ?? '' };
+}
+
+export interface HistoryApp {
+  t: TestApp;
+  keys: TierKeys;
+  /** The app's clock when the suite started. */
+  now: number;
+}
+
+/**
+ * The history suites' app: built before the suite (with a client of each tier, then `prepare`),
+ * closed after it. Read its parts inside the tests.
+ */
+export function historyApp(dialect: DialectName, prepare: (t: TestApp, now: number) => Promise<void> = async () => {}): HistoryApp {
+  let state: HistoryApp | undefined;
+  beforeAll(async () => {
+    const t = await buildTestApp({ dialect });
+    state = { t, keys: await clientsOfEachTier(t), now: t.clock.now() };
+    await prepare(t, state.now);
+  }, 180_000);
+  afterAll(async () => state?.t.close());
+  const ready = (): HistoryApp => {
+    if (state === undefined) throw new Error('the suite has not started');
+    return state;
+  };
+  return {
+    get t() {
+      return ready().t;
+    },
+    get keys() {
+      return ready().keys;
+    },
+    get now() {
+      return ready().now;
+    },
+  };
 }

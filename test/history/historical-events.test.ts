@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
 import { importDataset } from '../helpers/data.js';
-import { clientsOfEachTier, historyDataset } from './fixture.js';
+import { historyApp, historyDataset } from './fixture.js';
 
 interface EventsPage {
   results: Array<{ id: number; status: string; home_score: number | null; away_score: number | null; start_time: string }>;
@@ -12,25 +12,18 @@ const DAY = 24 * 3600_000;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 describe.each(DIALECTS)('GET /v1/historical/events (%s)', (dialect) => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<typeof clientsOfEachTier>>;
-  let now: number;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    keys = await clientsOfEachTier(t);
-    now = t.clock.now();
+  const h = historyApp(dialect, async (t, now) => {
     const dataset = historyDataset(now);
-    // And one long past, one 40 days ago (outside the default 30 days), one a year and a half ago.
+    // And one 40 days ago (outside the default 30 days), one a year and a half ago.
     dataset.events.push(
       { id: 400, league_id: 10, start_time: new Date(now - 40 * DAY).toISOString(), status: 'final', home_team_id: 1000, away_team_id: 1001, home_score: 99, away_score: 101 },
       { id: 500, league_id: 11, start_time: new Date(now - 540 * DAY).toISOString(), status: 'cancelled', home_team_id: 1100, away_team_id: 1101 },
     );
     await importDataset(t, dataset);
   });
-  afterAll(async () => t.close());
 
-  const list = async (query: Record<string, string | number>, apiKey = keys.free) =>
-    t.app.inject({ method: 'GET', url: '/v1/historical/events', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), headers: { 'x-api-key': apiKey } });
+  const list = async (query: Record<string, string | number>, apiKey = h.keys.free) =>
+    h.t.app.inject({ method: 'GET', url: '/v1/historical/events', query: Object.fromEntries(Object.entries(query).map(([k, v]) => [k, String(v)])), headers: { 'x-api-key': apiKey } });
   const ids = async (query: Record<string, string | number>) => {
     const res = await list(query);
     expect(res.statusCode, res.body).toBe(200);
@@ -48,22 +41,22 @@ describe.each(DIALECTS)('GET /v1/historical/events (%s)', (dialect) => {
   });
 
   it('takes a range of UTC days, and filters by sport, league and team', async () => {
-    expect(await ids({ start_date: day(now - 60 * DAY), end_date: day(now) })).toEqual([400, 100, 300]);
-    expect(await ids({ start_date: day(now - 40 * DAY), end_date: day(now - 40 * DAY) })).toEqual([400]);
-    expect(await ids({ start_date: day(now - 60 * DAY), league_id: 11 })).toEqual([300]);
-    expect(await ids({ start_date: day(now - 60 * DAY), team_id: 1001 })).toEqual([400, 100]);
+    expect(await ids({ start_date: day(h.now - 60 * DAY), end_date: day(h.now) })).toEqual([400, 100, 300]);
+    expect(await ids({ start_date: day(h.now - 40 * DAY), end_date: day(h.now - 40 * DAY) })).toEqual([400]);
+    expect(await ids({ start_date: day(h.now - 60 * DAY), league_id: 11 })).toEqual([300]);
+    expect(await ids({ start_date: day(h.now - 60 * DAY), team_id: 1001 })).toEqual([400, 100]);
     expect(await ids({ sport_id: 1 })).toEqual([100, 300]);
     // An event of a future day has not started: even a range reaching into it leaves it out.
-    expect(await ids({ start_date: day(now), end_date: day(now + 2 * DAY) })).toEqual(expect.not.arrayContaining([200]));
+    expect(await ids({ start_date: day(h.now), end_date: day(h.now + 2 * DAY) })).toEqual(expect.not.arrayContaining([200]));
   });
 
   it('shows an event once it has started, at the next minute', async () => {
-    const later = t.clock.now() + 2 * DAY;
-    t.clock.set(later);
+    const later = h.t.clock.now() + 2 * DAY;
+    h.t.clock.set(later);
     try {
       expect(await ids({})).toEqual([100, 300, 200]);
     } finally {
-      t.clock.set(now);
+      h.t.clock.set(h.now);
     }
   });
 

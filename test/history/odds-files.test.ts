@@ -1,9 +1,9 @@
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { adminHeaders, DIALECTS } from '../helpers/app.js';
 import { textOf } from '../helpers/bodies.js';
 import { importDataset } from '../helpers/data.js';
-import { clientsOfEachTier, historyDataset, odds } from './fixture.js';
+import { historyApp, historyDataset, odds } from './fixture.js';
 
 interface Change {
   id: number;
@@ -39,13 +39,7 @@ function fromCsv(record: Record<string, string>): Change {
 const readCsv = (text: string) => (parse(text, { bom: true, columns: true, skip_empty_lines: true }) as Array<Record<string, string>>).map(fromCsv);
 
 describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
-  let t: TestApp;
-  let keys: Awaited<ReturnType<typeof clientsOfEachTier>>;
-  let now: number;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    keys = await clientsOfEachTier(t);
-    now = t.clock.now();
+  const h = historyApp(dialect, async (t, now) => {
     const dataset = historyDataset(now);
     // Text a CSV must quote, and text a spreadsheet would run as a formula.
     dataset.odds.push({ ...odds(9, 100, 1, 2, 'Smith, "The Rock"\nover', 1.95), line: 20.5 }, odds(10, 100, 2, 1, '=HYPERLINK("x")', 3.1));
@@ -53,11 +47,10 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     t.clock.advance(60_000);
     await importDataset(t, { odds: dataset.odds.map((o) => (o.id === 1 || o.id === 9 ? { ...o, price_decimal: o.price_decimal + 0.05 } : o)) });
   });
-  afterAll(async () => t.close());
 
-  const get = (url: string, apiKey = keys.pro, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey, ...headers } });
+  const get = (url: string, apiKey = h.keys.pro, headers: Record<string, string> = {}) => h.t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey, ...headers } });
   const listed = async (eventId: number): Promise<Change[]> => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/odds/history-by-event', headers: { 'x-api-key': keys.pro }, payload: { event_id: eventId, page_size: 100 } });
+    const res = await h.t.app.inject({ method: 'POST', url: '/v1/odds/history-by-event', headers: { 'x-api-key': h.keys.pro }, payload: { event_id: eventId, page_size: 100 } });
     return res.json<{ results: Change[] }>().results;
   };
 
@@ -93,22 +86,22 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
       const url = `/v1/historical/odds/100.${format}`;
       const etag = String((await get(url)).headers.etag);
       expect(etag).toMatch(/^"[\w-]+"$/);
-      const cached = await get(url, keys.pro, { 'if-none-match': etag });
+      const cached = await get(url, h.keys.pro, { 'if-none-match': etag });
       expect(cached.statusCode).toBe(304);
       expect(cached.body).toBe('');
-      await importDataset(t, { odds: [odds(5, 200, 1, 1, 'home', 1.5)] });
-      expect((await get(url, keys.pro, { 'if-none-match': etag })).statusCode, 'an import of another event').toBe(304);
+      await importDataset(h.t, { odds: [odds(5, 200, 1, 1, 'home', 1.5)] });
+      expect((await get(url, h.keys.pro, { 'if-none-match': etag })).statusCode, 'an import of another event').toBe(304);
     }
     const url = '/v1/historical/odds/100.csv';
     const before = String((await get(url)).headers.etag);
-    await importDataset(t, { odds: [odds(2, 100, 1, 1, 'away', 2.4)] });
-    const after = await get(url, keys.pro, { 'if-none-match': before });
+    await importDataset(h.t, { odds: [odds(2, 100, 1, 1, 'away', 2.4)] });
+    const after = await get(url, h.keys.pro, { 'if-none-match': before });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before);
   });
 
   it('answers HEAD with the headers of the file and no body', async () => {
-    const head = await t.app.inject({ method: 'HEAD', url: '/v1/historical/odds/100.csv', headers: { 'x-api-key': keys.pro } });
+    const head = await h.t.app.inject({ method: 'HEAD', url: '/v1/historical/odds/100.csv', headers: { 'x-api-key': h.keys.pro } });
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-disposition']).toBe('attachment; filename="odds-history-event-100.csv"');
     expect(head.body).toBe('');
@@ -116,7 +109,7 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
 
   it('compresses a file for a client that accepts gzip, as a stream, and weakens its tag', async () => {
     const plain = await get('/v1/historical/odds/100.csv');
-    const gzipped = await get('/v1/historical/odds/100.csv', keys.pro, { 'accept-encoding': 'gzip' });
+    const gzipped = await get('/v1/historical/odds/100.csv', h.keys.pro, { 'accept-encoding': 'gzip' });
     expect(gzipped.headers['content-encoding']).toBe('gzip');
     expect(gzipped.headers['content-length']).toBeUndefined();
     expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
@@ -125,8 +118,8 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
   });
 
   it('exports a league and a range of days as CSV and as NDJSON: by event start, each event in time order', async () => {
-    const start = new Date(now - 86_400_000).toISOString().slice(0, 10);
-    const end = new Date(now + 2 * 86_400_000).toISOString().slice(0, 10);
+    const start = new Date(h.now - 86_400_000).toISOString().slice(0, 10);
+    const end = new Date(h.now + 2 * 86_400_000).toISOString().slice(0, 10);
     const query = `league_id=10&start_date=${start}&end_date=${end}`;
     const expected = [...(await listed(100)), ...(await listed(200))];
     const csv = await get(`/v1/historical/odds.csv?${query}`);
@@ -140,17 +133,17 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(0, -1).map((line) => JSON.parse(line) as Change)).toEqual(expected);
     const etag = String(ndjson.headers.etag);
-    expect((await get(`/v1/historical/odds.json?${query}`, keys.pro, { 'if-none-match': etag })).statusCode).toBe(304);
+    expect((await get(`/v1/historical/odds.json?${query}`, h.keys.pro, { 'if-none-match': etag })).statusCode).toBe(304);
     // Another league's range holds no event: a header row only.
     expect(readCsv((await get(`/v1/historical/odds.csv?league_id=11&start_date=2020-01-01&end_date=2020-01-31`)).body)).toEqual([]);
   });
 
   it('refuses a free client (403 naming the tiers), an unknown event or league (404) and bad input (4xx)', async () => {
     for (const url of ['/v1/historical/odds/100.json', '/v1/historical/odds/100.csv', '/v1/historical/odds.csv?league_id=10', '/v1/historical/odds.json?league_id=10']) {
-      const free = await get(url, keys.free);
+      const free = await get(url, h.keys.free);
       expect(free.statusCode, url).toBe(403);
       expect(free.json()).toMatchObject({ error: { code: 'FORBIDDEN', message: expect.stringMatching(/pro and enterprise tiers; this client is on the free tier/) } });
-      expect((await get(url, keys.enterprise)).statusCode, url).toBe(200);
+      expect((await get(url, h.keys.enterprise)).statusCode, url).toBe(200);
     }
     expect((await get('/v1/historical/odds/999.csv')).statusCode).toBe(404);
     expect((await get('/v1/historical/odds.csv?league_id=99')).statusCode).toBe(404);
@@ -163,28 +156,23 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
 });
 
 describe.each(DIALECTS)('an event with 100,000 recorded changes (%s)', (dialect) => {
-  let t: TestApp;
-  let apiKey: string;
   const ROWS = 50_000;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    ({ pro: apiKey } = await clientsOfEachTier(t));
-    const dataset = historyDataset(t.clock.now());
+  const h = historyApp(dialect, async (t, now) => {
+    const dataset = historyDataset(now);
     const rows = Array.from({ length: ROWS }, (_, i) => ({ ...odds(1_000 + i, 100, 1 + (i % 2), 1 + (i % 2), i % 3 === 0 ? 'home' : 'Jordan Reyes over', 1.5 + (i % 100) / 100), line: i % 2 === 0 ? null : 10.5 }));
     // 50,000 openings, then 50,000 changes: 100,000 entries.
     await importDataset(t, { ...dataset, odds: rows });
     t.clock.advance(60_000);
     const res = await t.app.inject({ method: 'POST', url: '/admin/v1/import', headers: adminHeaders, payload: { odds: rows.map((o) => ({ ...o, price_decimal: o.price_decimal + 0.01 })) } });
     expect(res.statusCode, res.body).toBe(200);
-  }, 180_000);
-  afterAll(async () => t.close());
+  });
 
   it('exports it as CSV and as JSON, and the CSV read by a CSV parser gives the same changes as the JSON', async () => {
-    const json = await t.app.inject({ method: 'GET', url: '/v1/historical/odds/100.json', headers: { 'x-api-key': apiKey } });
+    const json = await h.t.app.inject({ method: 'GET', url: '/v1/historical/odds/100.json', headers: { 'x-api-key': h.keys.pro } });
     expect(json.statusCode).toBe(200);
     const changes = (JSON.parse(json.body) as { changes: Change[] }).changes;
     expect(changes).toHaveLength(2 * ROWS);
-    const csv = await t.app.inject({ method: 'GET', url: '/v1/historical/odds/100.csv', headers: { 'x-api-key': apiKey } });
+    const csv = await h.t.app.inject({ method: 'GET', url: '/v1/historical/odds/100.csv', headers: { 'x-api-key': h.keys.pro } });
     expect(csv.statusCode).toBe(200);
     expect(readCsv(csv.body)).toEqual(changes);
   }, 120_000);
