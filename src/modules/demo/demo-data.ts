@@ -1,5 +1,6 @@
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
+import { retryWhileBusy } from '../../platform/db/busy-retry.js';
 import type { Database } from '../../platform/db/database.js';
 import { createImportService, type ImportResult, type ImportService } from '../import/index.js';
 import { type DemoData, DEFAULT_SEED, generateDemo } from './generator/index.js';
@@ -51,6 +52,8 @@ export async function ensureDemoData(deps: DemoDataDeps): Promise<Record<string,
   const importer = createImportService(deps);
   // Checked again inside the import's transaction: another node starting at once may fill it first.
   const seeded = await importer.importIntoEmpty(demo.dataset);
-  if (seeded) await importMoves(importer, demo);
+  // Each move on its own retry: another node starting at once may hold the lock a while, and a
+  // move imported twice records nothing the second time.
+  if (seeded) for (const move of demo.moves) await retryWhileBusy(() => importer.importChecked(move));
   return seeded?.upserted;
 }
