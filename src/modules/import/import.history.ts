@@ -25,13 +25,13 @@ export function changedAtOf(item: OddsItem, now: number): number {
  * upserted, in the import's transaction: an odds row not stored yet gets its opening entry (every
  * `from` null); a stored row whose price, line or status the dataset changes gets one entry from
  * the stored values to the new ones; a row the dataset leaves as it is gets none. Chunk by chunk,
- * so a million odds never exist twice in memory.
+ * so a million odds never exist twice in memory. Into an empty odds table, recordOpenings after
+ * the upsert does the same in one statement.
  */
-export async function recordPriceChanges(repo: ImportRepository, odds: readonly OddsItem[], now: number, options: { replace: boolean }): Promise<void> {
+export async function recordPriceChanges(repo: ImportRepository, odds: readonly OddsItem[], now: number): Promise<void> {
   for (let start = 0; start < odds.length; start += CHUNK) {
     const chunk = odds.slice(start, start + CHUNK);
-    // After a replace every row is new: nothing stored is compared.
-    const stored = options.replace ? new Map<number, Quote>() : await storedQuotes(repo, chunk);
+    const stored = await storedQuotes(repo, chunk);
     const rows: Array<Record<string, unknown>> = [];
     for (const item of chunk) {
       const next: Quote = { price: item.price_decimal, line: item.line ?? null, status: item.status ?? DEFAULT_ODDS_STATUS };
@@ -52,11 +52,24 @@ export async function recordPriceChanges(repo: ImportRepository, odds: readonly 
         status_to: next.status,
       });
     }
-    await repo.insert('odds_history', HISTORY_COLUMNS, rows);
+    await repo.insertMany('odds_history', HISTORY_COLUMNS, rows);
   }
 }
 
-const HISTORY_COLUMNS = 12;
+const HISTORY_COLUMNS = [
+  'odds_id',
+  'event_id',
+  'operator_id',
+  'betting_market_id',
+  'position',
+  'changed_at',
+  'price_from',
+  'price_to',
+  'line_from',
+  'line_to',
+  'status_from',
+  'status_to',
+] as const;
 
 async function storedQuotes(repo: ImportRepository, chunk: readonly OddsItem[]): Promise<Map<number, Quote>> {
   const rows = await repo.existing(

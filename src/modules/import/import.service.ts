@@ -148,8 +148,10 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
   await repo.refreshDerived(resolved.movedLeagueIds, resolved.movedEventIds);
 
   if (odds) {
-    // Before the upsert: the history compares the dataset with the rows as they were.
-    await recordPriceChanges(repo, odds, now, { replace });
+    // Before the upsert: the history compares the dataset with the rows as they were. Into an
+    // empty table (a first load, a replace) every row opens: recorded after it, set-based.
+    const fresh = replace || (await repo.isEmptyTable('odds'));
+    if (!fresh) await recordPriceChanges(repo, odds, now);
     const columns = ['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at'];
     await repo.upsert('odds', columns, odds, (o) => ({
       id: o.id,
@@ -162,6 +164,7 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
       status: o.status ?? DEFAULT_ODDS_STATUS,
       updated_at: changedAtOf(o, now),
     }));
+    if (fresh) await repo.recordOpenings();
   }
   if (flows) {
     const columns = [
