@@ -26,7 +26,7 @@ import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
-import { streamRoutes } from './modules/stream/index.js';
+import { createStreamSlots, streamRoutes } from './modules/stream/index.js';
 import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
 import { createTrendsService, trendsRoutes } from './modules/trends/index.js';
 
@@ -101,7 +101,15 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
     (app) =>
-      streamRoutes(app, { history: createHistoryRepository(database), changes, accounts: directory, keys, clock, heartbeatMs: config.streamHeartbeatMs }),
+      streamRoutes(app, {
+        history: createHistoryRepository(database),
+        slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs }),
+        changes,
+        accounts: directory,
+        keys,
+        clock,
+        heartbeatMs: config.streamHeartbeatMs,
+      }),
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys }) }),
     (app) => adminRoutes(app, { adminToken, clients }),
     (app) => importRoutes(app, { adminToken, importer: createImportService({ database, clock, changes }) }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabaseUrl } from '../helpers/app.js';
-import { type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
+import { eventually, type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 import { openStream } from '../helpers/sse.js';
 import { historyDataset, odds } from '../history/fixture.js';
@@ -23,12 +23,13 @@ interface Change {
  * 60 s, so that a change can reach B's stream in time only through pub/sub.
  */
 function twoNodes(withRedis: boolean) {
-  const state: { a?: NodeProcess; b?: NodeProcess; redis?: RedisServer | undefined; apiKey?: string; close?: () => Promise<void> } = {};
+  const state: { a?: NodeProcess; b?: NodeProcess; env?: Record<string, string>; redis?: RedisServer | undefined; apiKey?: string; close?: () => Promise<void> } = {};
   beforeAll(async () => {
     const database = await freshDatabaseUrl('postgres');
     const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-odds-stream-'));
     const redis = withRedis ? await startRedis() : undefined;
-    const env = nodeEnv(dataDir, { DATABASE_URL: database.url, CHANGE_POLL_MS: redis ? '60000' : '1000', ...(redis ? { REDIS_URL: redis.url } : {}) });
+    // Heartbeats every 200 ms: a stream's place in Redis is leased for three of them (600 ms).
+    const env = nodeEnv(dataDir, { DATABASE_URL: database.url, CHANGE_POLL_MS: redis ? '60000' : '1000', STREAM_HEARTBEAT_MS: '200', ...(redis ? { REDIS_URL: redis.url } : {}) });
     const [a, b] = await Promise.all([startNode({ env }), startNode({ env })]);
     state.close = async () => {
       await Promise.all([a.stop(2000), b.stop(2000)]);
@@ -37,7 +38,7 @@ function twoNodes(withRedis: boolean) {
       rmSync(dataDir, { recursive: true, force: true });
     };
     await Promise.all([a.waitUntilReady(), b.waitUntilReady()]);
-    Object.assign(state, { a, b, redis, apiKey: (await onboard(a.url)).apiKey });
+    Object.assign(state, { a, b, env, redis, apiKey: (await onboard(a.url)).apiKey });
     expect((await admin(a.url, 'POST', '/admin/v1/import', historyDataset(Date.now()))).status).toBe(200);
   }, 90_000);
   afterAll(async () => state.close?.());
@@ -84,6 +85,39 @@ function streamTests(nodes: ReturnType<typeof twoNodes>) {
 describe('odds streams on two nodes, one PostgreSQL and one redis-server', () => {
   const nodes = twoNodes(true);
   streamTests(nodes);
+
+  it('counts a client’s open streams across the nodes: 3 on A and 2 on B, and a sixth on either is 429', async () => {
+    const { a, b } = nodes;
+    if (!a || !b) throw new Error('the nodes did not start');
+    const { apiKey } = await onboard(a.url);
+    const open = (node: NodeProcess) => openStream(`${node.url}/v1/stream/odds?event_ids=100`, { 'x-api-key': apiKey });
+    const streams = [await open(a), await open(a), await open(a), await open(b), await open(b)];
+    expect(streams.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
+    expect((await open(a)).status).toBe(429);
+    expect((await open(b)).status).toBe(429);
+    streams[0]?.close();
+    expect(await eventually(async () => (await open(b).then((s) => (s.close(), s.status))) === 200, 5000, 100)).toBe(true);
+    for (const s of streams) s.close();
+  }, 30_000);
+
+  it('frees the places of a node that dies with streams open once their leases run out', async () => {
+    const { b, env } = nodes;
+    if (!b || !env) throw new Error('the nodes did not start');
+    const c = await startNode({ env });
+    try {
+      await c.waitUntilReady();
+      const { apiKey } = await onboard(c.url);
+      const open = (node: NodeProcess) => openStream(`${node.url}/v1/stream/odds`, { 'x-api-key': apiKey });
+      const onC = await Promise.all([1, 2, 3, 4, 5].map(() => open(c)));
+      expect(onC.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
+      expect((await open(b)).status).toBe(429);
+      c.child.kill('SIGKILL');
+      await c.exited;
+      expect(await eventually(async () => (await open(b).then((s) => (s.close(), s.status))) === 200, 5000, 100)).toBe(true);
+    } finally {
+      await c.stop(1000);
+    }
+  }, 60_000);
 
   it('SIGTERM ends a node’s streams with a final event, and the node exits at once', async () => {
     const { b, apiKey } = nodes;

@@ -29,6 +29,8 @@ const RETRY_MS = 2000;
 
 export interface StreamConnection {
   readonly clientId: string;
+  /** Names the stream's place among its client's (stream.slots.ts). */
+  readonly streamId: string;
   readonly filter: { eventIds: ReadonlySet<number>; leagueIds: ReadonlySet<number> };
   /** As the repository takes it. */
   readonly query: StreamFilter;
@@ -46,7 +48,7 @@ export interface StreamConnection {
   onClose(listener: () => void): void;
 }
 
-export function openConnection(clientId: string, query: StreamFilter, cursor: number): StreamConnection {
+export function openConnection(clientId: string, streamId: string, query: StreamFilter, cursor: number): StreamConnection {
   const body = new PassThrough();
   const eventIds = new Set(query.eventIds);
   const leagueIds = new Set(query.leagueIds);
@@ -61,6 +63,7 @@ export function openConnection(clientId: string, query: StreamFilter, cursor: nu
 
   const connection: StreamConnection = {
     clientId,
+    streamId,
     filter: { eventIds, leagueIds },
     query,
     cursor,

@@ -3,6 +3,7 @@ import type { JobLog } from '../../platform/background.js';
 import type { AccountLookup } from '../auth/index.js';
 import type { HistoryRepository } from '../history/index.js';
 import type { EndReason, StreamConnection } from './stream.connection.js';
+import type { StreamSlots } from './stream.slots.js';
 
 /** Changes per read: one import's worth of changes is fanned out a chunk at a time. */
 const READ_CHUNK = 1_000;
@@ -17,8 +18,6 @@ const NEWEST = Number.MAX_SAFE_INTEGER;
  * stream's cursor (the last id it has been given) keeps anything from being sent twice.
  */
 export interface StreamHub {
-  /** Open streams of a client on this node. */
-  count(clientId: string): number;
   /**
    * Adds a stream: from `lastEventId` on when given (catching up from the table), else from the
    * newest change this node has read. Resolves once it is caught up and live.
@@ -35,11 +34,12 @@ export function createStreamHub(deps: {
   changes: ChangeFeed;
   accounts: AccountLookup;
   heartbeatMs: number;
+  /** Each heartbeat renews the places of the streams open here. */
+  slots: Pick<StreamSlots, 'renew'>;
   log: JobLog;
 }): StreamHub {
-  const { history, changes, accounts, log } = deps;
+  const { history, changes, accounts, slots, log } = deps;
   const streams = new Set<StreamConnection>();
-  const perClient = new Map<string, number>();
   /** The newest history id this node has read (undefined until the first stream opens). */
   let head: number | undefined;
   let priming: Promise<number> | undefined;
@@ -109,9 +109,6 @@ export function createStreamHub(deps: {
 
   function remove(connection: StreamConnection): void {
     if (!streams.delete(connection)) return;
-    const left = (perClient.get(connection.clientId) ?? 1) - 1;
-    if (left > 0) perClient.set(connection.clientId, left);
-    else perClient.delete(connection.clientId);
     if (streams.size === 0 && heartbeat) {
       clearInterval(heartbeat);
       heartbeat = undefined;
@@ -134,17 +131,16 @@ export function createStreamHub(deps: {
   });
 
   return {
-    count: (clientId) => perClient.get(clientId) ?? 0,
     get size() {
       return streams.size;
     },
     async subscribe(connection, lastEventId) {
       streams.add(connection);
-      perClient.set(connection.clientId, (perClient.get(connection.clientId) ?? 0) + 1);
       connection.onClose(() => remove(connection));
       if (!heartbeat) {
         heartbeat = setInterval(() => {
           for (const stream of streams) stream.heartbeat();
+          slots.renew([...streams]);
         }, deps.heartbeatMs);
         heartbeat.unref();
       }

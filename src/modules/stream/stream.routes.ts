@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
@@ -12,15 +13,17 @@ import type { HistoryRepository } from '../history/index.js';
 import type { KeyResolver } from '../references/index.js';
 import { openConnection } from './stream.connection.js';
 import { createStreamHub } from './stream.hub.js';
+import type { StreamSlots } from './stream.slots.js';
 import { STREAM_DESCRIPTION, StreamBody, StreamHeaders, StreamQuery } from './stream.schemas.js';
 
-/** Open streams per client on one node, by tier (decision 0128); free has no access (403 first). */
+/** Open streams per client, by tier, across the nodes with Redis (decision 0128); free has no access (403 first). */
 export const STREAM_CAPS: Readonly<Record<Tier, number>> = { free: 0, pro: 5, enterprise: 50 };
 /** When a client over its cap may try again: a stream that ends frees a place at once. */
 const RETRY_AFTER_S = 10;
 
 export interface StreamDeps {
   history: HistoryRepository;
+  slots: StreamSlots;
   changes: ChangeFeed;
   accounts: AccountLookup;
   keys: KeyResolver;
@@ -30,7 +33,7 @@ export interface StreamDeps {
 
 /** GET /v1/stream/odds: odds changes as Server-Sent Events, fanned out on every node. */
 export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
-  const { history, keys, clock } = deps;
+  const { history, keys, clock, slots } = deps;
   const hub = createStreamHub({ ...deps, log: app.log });
   const paidStreams = requireTier(PAID_DATA, 'the odds stream');
   // Before the listener closes: an open stream would otherwise hold the shutdown until its deadline.
@@ -68,13 +71,15 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
 
       const { client, claims } = request.principal;
       const cap = STREAM_CAPS[client.tier];
-      if (hub.count(client.id) >= cap) {
+      const streamId = randomUUID();
+      if (!(await slots.acquire(client.id, streamId, cap))) {
         throw new ApiError('RATE_LIMIT_EXCEEDED', `at most ${cap} odds streams may be open at once on the ${client.tier} tier; close one first`, {
           headers: { 'retry-after': String(RETRY_AFTER_S) },
         });
       }
-      // From here to subscribe nothing awaits: the count and the new stream are one step.
-      const connection = openConnection(client.id, { eventIds, leagueIds }, lastEventId ?? 0);
+      // From the place taken to the stream's close handler nothing awaits: the place is always freed.
+      const connection = openConnection(client.id, streamId, { eventIds, leagueIds }, lastEventId ?? 0);
+      connection.onClose(() => slots.release(client.id, streamId));
       if (claims !== undefined) {
         const expiry = setTimeout(() => connection.end('token_expired'), Math.max(0, claims.exp * 1000 - clock.now()));
         expiry.unref();
