@@ -126,6 +126,10 @@ describe.each(DIALECTS)('GET /v1/stream/odds (%s)', (dialect) => {
     expect((await stream('?event_ids=100,999')).status).toBe(404);
     expect((await stream('?league_ids=99')).status).toBe(404);
     expect((await openStream(`${url}/v1/stream/odds`, {})).status).toBe(401);
+    // HEAD would open a stream nobody reads: the path answers GET only.
+    const head = await fetch(`${url}/v1/stream/odds`, { method: 'HEAD', headers: { 'x-api-key': keys.pro } });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET');
   });
 
   it('ends a stream with a final event when its client is disabled', async () => {
