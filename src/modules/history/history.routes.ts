@@ -97,9 +97,10 @@ const CSV_SCHEMA = Type.String({ description: `CSV text. Header: ${CSV_COLUMNS.j
 function fileResponse(media: Record<string, { schema: TSchema }>) {
   return {
     description: 'The file, streamed (chunked transfer encoding; compressed when the client accepts br or gzip).',
+    // Header schemas: the document wraps each in its header object.
     headers: {
-      ETag: { description: 'A digest of what the file holds: unchanged history, unchanged tag.', schema: { type: 'string' } },
-      'Content-Disposition': { description: 'attachment, with the file name.', schema: { type: 'string' } },
+      ETag: Type.String({ description: 'A digest of what the file holds: unchanged history, unchanged tag.' }),
+      'Content-Disposition': Type.String({ description: 'attachment, with the file name.' }),
     },
     content: media,
   };

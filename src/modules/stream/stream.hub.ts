@@ -49,13 +49,18 @@ export function createStreamHub(deps: {
 
   const primed = (): Promise<number> => {
     if (head !== undefined) return Promise.resolve(head);
-    priming ??= history.lastId().then((last) => {
-      head = Math.max(head ?? 0, last);
-      priming = undefined;
-      // A change committed while the newest id was read may not be in it: look once more.
-      pump();
-      return head;
-    });
+    priming ??= history
+      .lastId()
+      .then((last) => {
+        head = Math.max(head ?? 0, last);
+        // A change committed while the newest id was read may not be in it: look once more.
+        pump();
+        return head;
+      })
+      .finally(() => {
+        // A failed read (the database away) is tried again by the next stream.
+        priming = undefined;
+      });
     return priming;
   };
 
