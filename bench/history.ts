@@ -39,7 +39,8 @@ export async function historyGroup(kit: BenchKit, databases: BenchDatabase[], lo
       const m = await manyStreams(url, adminToken, pid, read, load, DEMO_EVENT, STREAMS, readRounds);
       const [without, withStreams] = [median(m.readsWithout), median(m.readsWith)];
       kit.note(
-        `${database}: ${m.count} open odds streams on one node: RSS ${m.rssBefore.toFixed(0)} → ${m.rssOpen.toFixed(0)} MB (${(m.rssOpen - m.rssBefore).toFixed(1)} MB, goal < 100 MB); ` +
+        `${database}: ${m.count} open odds streams on one node: RSS ${m.rssBefore.toFixed(0)} → ${m.rssOpen.toFixed(0)} MB (${(m.rssOpen - m.rssBefore).toFixed(1)} MB, goal < 100 MB), ` +
+          `V8 heap in use ${m.heapBefore.toFixed(0)} → ${m.heapOpen.toFixed(0)} MB; ` +
           `one change reaches all ${m.count} in p50 ${m.fanOut.p50.toFixed(1)} ms, max ${m.fanOut.p99.toFixed(1)} ms (10 changes); ` +
           `cached reads (${read.name}, ${load.connections} connections, ${m.readsWith.length} alternating rounds, median) ${Math.round(without)} req/s without the streams ` +
           `[${m.readsWithout.map(Math.round).join(', ')}], ${Math.round(withStreams)} req/s with them [${m.readsWith.map(Math.round).join(', ')}] ` +

@@ -33,6 +33,12 @@ async function peakRss<T>(pid: number, work: () => Promise<T>, everyMs = 20): Pr
   }
 }
 
+/** The server's V8 heap in use, in MB, as its /metrics says (nodejs_heap_used_bytes). */
+async function heapMb(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return Number(/^nodejs_heap_used_bytes (\S+)$/m.exec(text)?.[1] ?? Number.NaN) / 1024 / 1024;
+}
+
 const admin = (adminToken: string) => ({ authorization: `Bearer ${adminToken}` });
 
 /** Event `eventId` of the demo data gains `rows` odds rows, then each moves once: 2 × rows changes. */
@@ -125,6 +131,8 @@ export interface ManyStreams {
   count: number;
   rssBefore: number;
   rssOpen: number;
+  heapBefore: number;
+  heapOpen: number;
   fanOut: Latency;
   /** req/s of each round, without and with the streams open. */
   readsWithout: number[];
@@ -163,11 +171,13 @@ export async function manyStreams(url: string, adminToken: string, pid: number, 
   const fanOut: number[] = [];
   let rssBefore = Number.NaN;
   let rssOpen = Number.NaN;
+  let heapBefore = Number.NaN;
+  let heapOpen = Number.NaN;
   for (let round = 0; round < rounds; round += 1) {
     await settle();
     readsWithout.push((await measure(url, read, { ...load, warmupSeconds: 0 })).reqPerSec);
     await settle();
-    if (round === 0) rssBefore = rssMb(pid);
+    if (round === 0) [rssBefore, heapBefore] = [rssMb(pid), await heapMb(url)];
     const streams = await open();
     try {
       if (round === 0) {
@@ -178,12 +188,12 @@ export async function manyStreams(url: string, adminToken: string, pid: number, 
           fanOut.push(performance.now() - answered);
         }
         await settle();
-        rssOpen = rssMb(pid);
+        [rssOpen, heapOpen] = [rssMb(pid), await heapMb(url)];
       }
       readsWith.push((await measure(url, read, { ...load, warmupSeconds: 0 })).reqPerSec);
     } finally {
       for (const s of streams) s.close();
     }
   }
-  return { count, rssBefore, rssOpen, fanOut: quantiles(fanOut), readsWithout, readsWith };
+  return { count, rssBefore, rssOpen, heapBefore, heapOpen, fanOut: quantiles(fanOut), readsWithout, readsWith };
 }
