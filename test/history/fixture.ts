@@ -6,6 +6,20 @@ import { onboardClient } from '../helpers/clients.js';
 
 type OddsItem = NonNullable<Dataset['odds']>[number];
 
+/** A price change as the history list, the files and the stream give it. */
+export interface Change {
+  id: number;
+  odds_id: number;
+  event_id: number;
+  operator_id: number;
+  betting_market_id: number;
+  position: string;
+  changed_at: string;
+  price_decimal: { from: number | null; to: number };
+  line: { from: number | null; to: number | null };
+  status: { from: string | null; to: string };
+}
+
 /**
  * A league with two events and the odds the history tests move: event 100 (NBA, started,
  * final 112–104) with odds 1–4, event 200 (NBA, upcoming) with odds 5–6; event 300 of another

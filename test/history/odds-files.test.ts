@@ -3,20 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { adminHeaders, DIALECTS } from '../helpers/app.js';
 import { textOf } from '../helpers/bodies.js';
 import { importDataset } from '../helpers/data.js';
-import { historyApp, historyDataset, odds } from './fixture.js';
-
-interface Change {
-  id: number;
-  odds_id: number;
-  event_id: number;
-  operator_id: number;
-  betting_market_id: number;
-  position: string;
-  changed_at: string;
-  price_decimal: { from: number | null; to: number };
-  line: { from: number | null; to: number | null };
-  status: { from: string | null; to: string };
-}
+import { type Change, historyApp, historyDataset, odds } from './fixture.js';
 
 /** A CSV record read back into the shape of a JSON change (empty field → null). */
 function fromCsv(record: Record<string, string>): Change {

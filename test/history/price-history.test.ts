@@ -2,17 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { purgeOldHistory } from '../../src/modules/history/index.js';
 import { adminHeaders, DIALECTS } from '../helpers/app.js';
 import { importDataset } from '../helpers/data.js';
-import { historyApp, historyDataset } from './fixture.js';
+import { type Change, historyApp, historyDataset } from './fixture.js';
 
-interface Change {
-  id: number;
-  odds_id: number;
-  event_id: number;
-  changed_at: string;
-  price_decimal: { from: number | null; to: number };
-  line: { from: number | null; to: number | null };
-  status: { from: string | null; to: string };
-}
 interface Page {
   results: Change[];
   total_count: number;

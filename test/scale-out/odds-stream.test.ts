@@ -6,17 +6,11 @@ import { freshDatabaseUrl } from '../helpers/app.js';
 import { eventually, type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 import { openStream } from '../helpers/sse.js';
-import { historyDataset, odds } from '../history/fixture.js';
+import { type Change, historyDataset, odds } from '../history/fixture.js';
 import { admin, onboard } from './api.js';
 
 /** How long a change imported through A may take to reach a stream on B in these tests (the bench measures the real figure). */
 const PROPAGATION_ALLOWANCE_MS = 5000;
-
-interface Change {
-  id: number;
-  odds_id: number;
-  price_decimal: { from: number | null; to: number };
-}
 
 /**
  * Two real server processes on one fresh PostgreSQL database. With Redis both poll only every

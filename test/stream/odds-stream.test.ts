@@ -4,14 +4,7 @@ import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
 import { eventually } from '../helpers/node-process.js';
 import { openStream, type SseStream } from '../helpers/sse.js';
-import { clientsOfEachTier, historyDataset, odds } from '../history/fixture.js';
-
-interface Change {
-  id: number;
-  odds_id: number;
-  event_id: number;
-  price_decimal: { from: number | null; to: number };
-}
+import { type Change, clientsOfEachTier, historyDataset, odds } from '../history/fixture.js';
 
 /** A test app listening on a port of its own: streams need a real socket. */
 async function listening(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<{ t: TestApp; url: string }> {
