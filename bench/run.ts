@@ -11,6 +11,7 @@ import { authScenarios } from './scenarios/auth.js';
 import { compressionScenarios } from './scenarios/compression.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
 import { coldFilters, concurrentImport, describePhase, startIdleProbe } from './scenarios/event-loop.js';
+import { historyGroup } from './history.js';
 import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
 
 /**
@@ -26,6 +27,9 @@ import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
  * bench creates throwaway databases; default TEST_DATABASE_URL),
  * --scale-out (also 1 worker against 2, and change propagation between two nodes through Redis
  * and through the poll), --propagation-rounds N (default 20).
+ * --only history (or --history): the price history's figures (bench/history.ts): server memory
+ * while a 100,000-change file streams, 500 open odds streams, and stream latency from node A to
+ * node B (--stream-rounds N, default 100).
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -43,6 +47,7 @@ const skipDeep = args.includes('--skip-deep');
 const skipLoop = args.includes('--skip-loop');
 const scaleOut = args.includes('--scale-out');
 const propagationRounds = Number(flag('propagation-rounds') ?? 20);
+const streamRounds = Number(flag('stream-rounds') ?? 100);
 const pgServer = flag('pg') ?? process.env.TEST_DATABASE_URL;
 const databaseFlag = flag('database') ?? 'sqlite';
 const databases: BenchDatabase[] = databaseFlag === 'both' ? ['sqlite', 'postgres'] : databaseFlag === 'postgres' ? ['postgres'] : ['sqlite'];
@@ -212,6 +217,7 @@ try {
   }
   if (runs('workers', scaleOut)) await workersGroups(kit, databases);
   if (runs('propagation', scaleOut)) await propagationGroup(kit, databases.includes('postgres') ? 'postgres' : 'sqlite', propagationRounds);
+  if (runs('history', args.includes('--history'))) await historyGroup(kit, databases, options, streamRounds, rounds);
   const bareAfter = await baseline();
   report(rows, (bareBefore + bareAfter) / 2);
 } finally {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { startRedis } from '../test/helpers/redis-server.js';
 import { type BenchDatabase, throwawayDatabase } from './databases.js';
 import type { Scenario } from './load.js';
-import { startApi } from './processes.js';
+import { type Running, startApi } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
 import { dataScenarios } from './scenarios/data.js';
 import { propagationLatency } from './scenarios/propagation.js';
@@ -15,7 +15,12 @@ export interface BenchKit {
   work: string;
   pgServer: string | undefined;
   connections: number;
-  withApi<T>(name: string, database: BenchDatabase, extraEnv: Record<string, string>, use: (url: string, demo: DemoCredentials) => Promise<T>): Promise<T>;
+  withApi<T>(
+    name: string,
+    database: BenchDatabase,
+    extraEnv: Record<string, string>,
+    use: (url: string, demo: DemoCredentials, api: Running & { databaseUrl: string }) => Promise<T>,
+  ): Promise<T>;
   runGroup(group: string, url: string, scenarios: Scenario[]): Promise<unknown>;
   note(text: string): void;
 }
@@ -57,34 +62,46 @@ export async function workersGroups(kit: BenchKit, databases: BenchDatabase[]): 
 }
 
 /**
- * Change propagation from node A to node B: through Redis pub/sub (both nodes poll every 60 s, so
- * only a message can deliver it in time) and through the database poll alone (every 1000 ms).
+ * Two API processes on one fresh database, and `use` called with them: through Redis pub/sub
+ * (both nodes poll every 60 s, so only a message delivers a change in time) or through the
+ * database poll alone (every 1000 ms).
  */
+export async function withTwoNodes<T>(kit: BenchKit, name: string, database: BenchDatabase, mode: 'redis' | 'poll', use: (a: string, b: string) => Promise<T>): Promise<T> {
+  const dataDir = join(kit.work, `${name}-${mode}`);
+  mkdirSync(dataDir, { recursive: true });
+  const store = await throwawayDatabase(database, dataDir, kit.pgServer);
+  const redis = mode === 'redis' ? await startRedis() : undefined;
+  const env = {
+    ...kit.env,
+    DEMO_DATA: 'false',
+    DATABASE_URL: store.url,
+    DATA_DIR: dataDir,
+    CHANGE_POLL_MS: mode === 'redis' ? '60000' : '1000',
+    ...(redis ? { REDIS_URL: redis.url } : {}),
+  };
+  const a = await startApi(env);
+  const b = await startApi(env);
+  try {
+    return await use(a.url, b.url);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+    await redis?.stop();
+    await store.drop();
+  }
+}
+
+/** How a pair of nodes hears of changes, as the notes say it. */
+export const PROPAGATION_MODES = {
+  redis: 'Redis pub/sub (CHANGE_POLL_MS=60000)',
+  poll: 'database poll alone (CHANGE_POLL_MS=1000)',
+} as const;
+
+/** Change propagation from node A to node B, through Redis and through the poll alone. */
 export async function propagationGroup(kit: BenchKit, database: BenchDatabase, rounds: number): Promise<void> {
   for (const mode of ['redis', 'poll'] as const) {
-    const dataDir = join(kit.work, `propagation-${mode}`);
-    mkdirSync(dataDir, { recursive: true });
-    const store = await throwawayDatabase(database, dataDir, kit.pgServer);
-    const redis = mode === 'redis' ? await startRedis() : undefined;
-    const env = {
-      ...kit.env,
-      DEMO_DATA: 'false',
-      DATABASE_URL: store.url,
-      DATA_DIR: dataDir,
-      CHANGE_POLL_MS: mode === 'redis' ? '60000' : '1000',
-      ...(redis ? { REDIS_URL: redis.url } : {}),
-    };
-    const a = await startApi(env);
-    const b = await startApi(env);
-    try {
-      const adminToken = kit.env.ADMIN_TOKEN ?? '';
-      const { p50, p99, samples } = await propagationLatency(a.url, b.url, adminToken, rounds);
-      const how = mode === 'redis' ? 'Redis pub/sub (CHANGE_POLL_MS=60000)' : 'database poll alone (CHANGE_POLL_MS=1000)';
-      kit.note(`change propagation A→B on ${database}, ${how}: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (${samples.length} flips of a client's disabled flag)`);
-    } finally {
-      await Promise.all([a.stop(), b.stop()]);
-      await redis?.stop();
-      await store.drop();
-    }
+    await withTwoNodes(kit, 'propagation', database, mode, async (a, b) => {
+      const { p50, p99, samples } = await propagationLatency(a, b, kit.env.ADMIN_TOKEN ?? '', rounds);
+      kit.note(`change propagation A→B on ${database}, ${PROPAGATION_MODES[mode]}: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms (${samples.length} flips of a client's disabled flag)`);
+    });
   }
 }

@@ -18,13 +18,15 @@ import { accountRoutes } from './modules/account/index.js';
 import { adminRoutes } from './modules/admin/index.js';
 import { registerAuthentication } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
-import { createEventsService, eventsRoutes } from './modules/events/index.js';
+import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
 import { healthRoutes } from './modules/health/index.js';
+import { createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
+import { createStreamSlots, streamRoutes } from './modules/stream/index.js';
 import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
 import { createTrendsService, trendsRoutes } from './modules/trends/index.js';
 import { usageRoutes } from './modules/usage/index.js';
@@ -101,6 +103,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
   const lists = createPagedLists(readCache);
   // One token service behind the SPEC's JSON endpoints and the standard OAuth ones: one set of rules.
   const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
+  const events = createEventsService({ db, clock, keys });
   return [
     (app) => healthRoutes(app, { database, draining: ctx.draining, redis: redisProbe(ctx) }),
     (app) => tokensRoutes(app, { authenticator, failures, tokens }),
@@ -108,8 +111,19 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => accountRoutes(app, { credentials, clock }),
     (app) => usageRoutes(app, { usage, clock, adminToken, accountOf: clients.get }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),
-    (app) => eventsRoutes(app, { lists, events: createEventsService({ db, clock, keys }) }),
+    (app) => eventsRoutes(app, { lists, events }),
     (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),
+    (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
+    (app) =>
+      streamRoutes(app, {
+        history: createHistoryRepository(database),
+        slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs }),
+        changes,
+        accounts: directory,
+        keys,
+        clock,
+        heartbeatMs: config.streamHeartbeatMs,
+      }),
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys, clock }) }),
     (app) => adminRoutes(app, { adminToken, clients, credentials, clock, limits }),
     (app) => importRoutes(app, { adminToken, importer: createImportService({ database, clock, changes }) }),

@@ -60,6 +60,10 @@ export interface Config {
   readonly adminToken: string | undefined;
   readonly demoData: boolean;
   readonly logLevel: string;
+  /** HISTORY_RETENTION_DAYS: price changes older than this are purged (hourly, on every node). */
+  readonly historyRetentionDays: number;
+  /** STREAM_HEARTBEAT_MS: how often an idle odds stream gets a comment line, so that proxies keep it open. */
+  readonly streamHeartbeatMs: number;
   /**
    * PUBLIC_URL: the service's public origin (`https://api.example.com`, no trailing slash), the
    * OAuth issuer identifier of the RFC 8414 metadata. Unset: the origin each request came to.
@@ -91,6 +95,8 @@ export function loadConfig(env: Env = process.env): Config {
   const changePollMs = integer(env, 'CHANGE_POLL_MS', 1000, 10, 3_600_000, problems);
   const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000, problems);
   const shutdownTimeoutSeconds = integer(env, 'SHUTDOWN_TIMEOUT', 10, 0, 3600, problems);
+  const historyRetentionDays = integer(env, 'HISTORY_RETENTION_DAYS', 730, 1, 36_500, problems);
+  const streamHeartbeatMs = integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000, problems);
   const workers = parseWorkerCount(nonEmpty(env.WORKERS) ?? '1');
   if (workers === undefined) problems.push(`WORKERS must be "auto" or an integer from 1 to ${MAX_WORKERS}`);
 
@@ -144,6 +150,8 @@ export function loadConfig(env: Env = process.env): Config {
     adminToken,
     demoData,
     logLevel,
+    historyRetentionDays,
+    streamHeartbeatMs,
     publicUrl,
   });
 }

@@ -29,6 +29,7 @@ import {
   type CredentialsService,
 } from './modules/clients/index.js';
 import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
+import { createHistoryPurgeJob } from './modules/history/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
 import { createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
@@ -72,8 +73,8 @@ export interface AppContext {
   /**
    * The process's background jobs (process metrics and their sharing with a cluster primary,
    * change-feed polling, refresh-token purge, credentials' last-use writes, the limit store's
-   * connection, usage flushes and purge). Started and stopped by whoever owns the context and serves with it; building an app
-   * starts nothing.
+   * connection, usage flushes and purge, price-history purge). Started and stopped by whoever
+   * owns the context and serves with it; building an app starts nothing.
    */
   readonly background: Background;
   /** The pub/sub connection when REDIS_URL is set (readiness reports its state). */
@@ -129,6 +130,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     counters,
     meter,
     createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays }),
+    createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays }),
   ]);
   return {
     config,

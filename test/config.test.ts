@@ -41,10 +41,18 @@ describe('configuration', () => {
       redisUrl: undefined,
       demoData: true,
       logLevel: 'info',
+      historyRetentionDays: 730,
+      streamHeartbeatMs: 15_000,
       publicUrl: undefined,
     });
     expect(config.jwtSecrets).toEqual([GOOD_SECRET]);
     expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads HISTORY_RETENTION_DAYS and STREAM_HEARTBEAT_MS, and refuses values out of range', () => {
+    expect(load({ HISTORY_RETENTION_DAYS: '90', STREAM_HEARTBEAT_MS: '500' })).toMatchObject({ historyRetentionDays: 90, streamHeartbeatMs: 500 });
+    expect(refusal({ HISTORY_RETENTION_DAYS: '0' }).message).toMatch(/HISTORY_RETENTION_DAYS must be an integer from 1 to 36500/);
+    expect(refusal({ STREAM_HEARTBEAT_MS: 'soon' }).message).toMatch(/STREAM_HEARTBEAT_MS/);
   });
 
   it('refuses a JWT_SECRET shorter than 32 bytes', () => {

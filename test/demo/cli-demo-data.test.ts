@@ -16,8 +16,9 @@ describe.each(DIALECTS)('sportsdata demo-data (%s)', (dialect) => {
     expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
     const body = JSON.parse(result.stdout) as { scale: number; upserted: Record<string, number> };
     expect(body.scale).toBe(0.02);
-    expect(body.upserted).toMatchObject({ sports: 6, leagues: 30, events: 40, odds: 2_000, flows: 400 });
-    expect(await events()).toBe(40);
+    // 40 upcoming events and 30 past ones (one per league at least), with their odds.
+    expect(body.upserted).toMatchObject({ sports: 6, leagues: 30, events: 70, odds: 2_200, flows: 400 });
+    expect(await events()).toBe(70);
   });
 
   it('refuses a database that has data, unless --force; --force replaces the sports data and keeps clients', async () => {
@@ -25,12 +26,12 @@ describe.each(DIALECTS)('sportsdata demo-data (%s)', (dialect) => {
     const refused = await sportsdata(db.env, 'demo-data', '--scale', '0.03');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/already holds sports data; pass --force/);
-    expect(await events()).toBe(40);
+    expect(await events()).toBe(70);
 
     const forced = await sportsdata(db.env, 'demo-data', '--scale', '0.03', '--force');
     expect(forced, forced.stderr).toMatchObject({ code: 0, stderr: '' });
     expect(forced.stdout).toMatch(/Generated and imported the demo dataset \(scale 0\.03, seed \d+\) in [\d.]+ s\./);
-    expect(await events()).toBe(60);
+    expect(await events()).toBe(90);
     expect((await db.ctx.clients.get(account.id)).name).toBe('Keeps');
   });
 

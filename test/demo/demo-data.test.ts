@@ -16,11 +16,12 @@ describe.each(DIALECTS)('the demo dataset in the database (%s)', (dialect) => {
   afterAll(async () => t.close());
 
   const db = () => t.ctx.database.db;
-  const count = async (table: 'sports' | 'leagues' | 'teams' | 'events' | 'odds' | 'flows') =>
+  const count = async (table: 'sports' | 'leagues' | 'teams' | 'events' | 'odds' | 'flows' | 'odds_history') =>
     Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
   it('fills the empty database and reports the counts', async () => {
-    const expected = dialect === 'sqlite' ? { teams: 600, events: 2_000, odds: 100_000, flows: 20_000 } : { teams: 60, events: 100, odds: 5_000, flows: 1_000 };
+    // Upcoming and past events (a past one per league at least: 30 at small scales) and their odds.
+    const expected = dialect === 'sqlite' ? { teams: 600, events: 2_300, odds: 110_000, flows: 20_000 } : { teams: 60, events: 130, odds: 5_500, flows: 1_000 };
     expect(upserted).toMatchObject({ sports: 6, leagues: 30, operators: 8, ...expected });
     for (const [table, n] of Object.entries(expected)) expect(await count(table as 'teams')).toBe(n);
   });
@@ -31,13 +32,13 @@ describe.each(DIALECTS)('the demo dataset in the database (%s)', (dialect) => {
     expect(await count('events')).toBe(before);
   });
 
-  it('stores events on the 14 UTC days from today, with the sport of their league', async () => {
+  it('stores events on the 14 UTC days before today and the 14 from today, with the sport of their league', async () => {
     const today = Math.floor(t.clock.now() / DAY) * DAY;
     const range = await db()
       .selectFrom('events')
       .select((eb) => [eb.fn.min('start_time').as('first'), eb.fn.max('start_time').as('last')])
       .executeTakeFirstOrThrow();
-    expect(Number(range.first)).toBeGreaterThanOrEqual(today);
+    expect(Number(range.first)).toBeGreaterThanOrEqual(today - 14 * DAY);
     expect(Number(range.last)).toBeLessThan(today + 14 * DAY);
     const wrongSport = await db()
       .selectFrom('events')
@@ -61,10 +62,22 @@ describe.each(DIALECTS)('the demo dataset in the database (%s)', (dialect) => {
     for (const leg of legs) expect(leg).toEqual({ parlay_event: leg.leg_event, leg_event: leg.parlay_event, leg_type: 'single' });
   });
 
-  it('replaces the sports data with force, in one import', async () => {
+  it('records a price history: an opening entry for every odds row, then the moves', async () => {
+    const odds = await count('odds');
+    const history = db().selectFrom('odds_history');
+    const openings = await history.select((eb) => eb.fn.countAll().as('n')).where('price_from', 'is', null).executeTakeFirstOrThrow();
+    expect(Number(openings.n)).toBe(odds);
+    const changes = await history.select((eb) => eb.fn.countAll().as('n')).where('price_from', 'is not', null).executeTakeFirstOrThrow();
+    // Every tenth upcoming row once, about three past rows in four twice.
+    expect(Number(changes.n)).toBeGreaterThan(odds / 10);
+  });
+
+  it('replaces the sports data with force, in one import, and its history with it', async () => {
     const upsertedAgain = await loadDemoData(t.ctx, { scale: 0.02, force: true });
-    expect(upsertedAgain).toMatchObject({ events: 40, odds: 2_000, flows: 400 });
-    expect(await count('events')).toBe(40);
-    expect(await count('odds')).toBe(2_000);
+    expect(upsertedAgain).toMatchObject({ events: 70, odds: 2_200, flows: 400 });
+    expect(await count('events')).toBe(70);
+    expect(await count('odds')).toBe(2_200);
+    const stale = await db().selectFrom('odds_history').select('odds_id').where('odds_id', '>', 2_200).limit(1).execute();
+    expect(stale).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { generateDemoDataset } from '../../src/modules/demo/generator/index.js';
+import { generateDemo, generateDemoDataset } from '../../src/modules/demo/generator/index.js';
 import { weightedQuotas } from '../../src/modules/demo/generator/odds.js';
 import { checkSchema, checkWithinDataset } from '../../src/modules/import/import.checks.js';
 
@@ -13,13 +13,13 @@ describe('the demo dataset generator', () => {
     data = generateDemoDataset({ now: NOW });
   });
 
-  it('makes the scale-1 dataset of the issue: 6 sports, 30 leagues, 600 teams, 8 operators, 2,000 events, 100,000 odds, 20,000 flows', () => {
+  it('makes the scale-1 dataset of the issue: 6 sports, 30 leagues, 600 teams, 8 operators, 2,000 events, 100,000 odds, 20,000 flows; and a past of 300 events, 10,000 odds', () => {
     expect(data.sports.map((s) => s.key)).toEqual(['soccer', 'basketball', 'american-football', 'baseball', 'ice-hockey', 'tennis']);
     expect(data.leagues).toHaveLength(30);
     expect(data.teams).toHaveLength(600);
     expect(data.operators).toHaveLength(8);
-    expect(data.events).toHaveLength(2_000);
-    expect(data.odds).toHaveLength(100_000);
+    expect(data.events).toHaveLength(2_300);
+    expect(data.odds).toHaveLength(110_000);
     expect(data.flows).toHaveLength(20_000);
     // About ten players a team (a tennis "team" is its one player).
     expect(data.players.length).toBeGreaterThan(5_000);
@@ -52,10 +52,11 @@ describe('the demo dataset generator', () => {
     }
   });
 
-  it('schedules every event on the 14 UTC days from today, between two teams of its league', () => {
+  it('schedules every upcoming event on the 14 UTC days from today, between two teams of its league', () => {
     const leagueOf = new Map(data.teams.map((t) => [t.id, t.league_id]));
     const today = Math.floor(NOW / DAY) * DAY;
-    for (const event of data.events) {
+    const upcoming = data.events.filter((e) => e.id <= 2_000);
+    for (const event of upcoming) {
       const start = Date.parse(event.start_time);
       expect(start).toBeGreaterThanOrEqual(today);
       expect(start).toBeLessThan(today + 14 * DAY);
@@ -64,8 +65,43 @@ describe('the demo dataset generator', () => {
       expect(leagueOf.get(event.away_team_id)).toBe(event.league_id);
     }
     // Spread over the whole fortnight, not bunched on one day.
-    const days = new Set(data.events.map((e) => Math.floor((Date.parse(e.start_time) - today) / DAY)));
+    const days = new Set(upcoming.map((e) => Math.floor((Date.parse(e.start_time) - today) / DAY)));
     expect(days.size).toBe(14);
+  });
+
+  it('has a past: finished events on the 14 UTC days before today, in every league yesterday, final ones with a score', () => {
+    const today = Math.floor(NOW / DAY) * DAY;
+    const past = data.events.filter((e) => e.id > 2_000);
+    expect(past).toHaveLength(300);
+    for (const event of past) {
+      const start = Date.parse(event.start_time);
+      expect(start).toBeGreaterThanOrEqual(today - 14 * DAY);
+      expect(start).toBeLessThan(today);
+      expect(event.status === 'final').toBe(event.home_score !== undefined && event.away_score !== undefined);
+    }
+    expect(past.filter((e) => e.status === 'final').length).toBeGreaterThan(270);
+    const yesterday = past.filter((e) => Date.parse(e.start_time) >= today - DAY);
+    expect(new Set(yesterday.map((e) => e.league_id)).size).toBe(30);
+    // Past odds open two days before kick-off.
+    const startOf = new Map(past.map((e) => [e.id, Date.parse(e.start_time)]));
+    const pastOdds = data.odds.filter((o) => startOf.has(o.event_id));
+    expect(pastOdds).toHaveLength(10_000);
+    for (const o of pastOdds.slice(0, 100)) expect(Date.parse(o.updated_at ?? '')).toBe((startOf.get(o.event_id) ?? 0) - 2 * DAY);
+  });
+
+  it('moves prices after the dataset: past odds twice before kick-off, every tenth upcoming row once, each move a change', () => {
+    const { dataset, moves } = generateDemo({ now: NOW, scale: 0.1 });
+    const opening = new Map(dataset.odds.map((o) => [o.id, o]));
+    expect(moves).toHaveLength(2);
+    const [first = {}, second = {}] = moves;
+    const upcomingMoved = (first.odds ?? []).filter((o) => o.id <= 10_000);
+    expect(upcomingMoved.map((o) => o.id)).toEqual(dataset.odds.filter((o) => o.id <= 10_000 && o.id % 10 === 0).map((o) => o.id));
+    for (const o of upcomingMoved) expect(o.price_decimal).not.toBe(opening.get(o.id)?.price_decimal);
+    const pastIds = dataset.odds.filter((o) => o.id > 10_000).map((o) => o.id);
+    expect((second.odds ?? []).map((o) => o.id)).toEqual(pastIds);
+    const changed = (second.odds ?? []).filter((o) => o.price_decimal !== opening.get(o.id)?.price_decimal);
+    expect(changed.length).toBeGreaterThan(pastIds.length / 2);
+    expect(() => moves.forEach((move) => checkWithinDataset(checkSchema(move)))).not.toThrow();
   });
 
   it('has events today, the UTC day it was made, whatever the hour: the examples of /docs ask for today', () => {
@@ -147,8 +183,8 @@ describe('the demo dataset generator', () => {
 
   it('multiplies teams, events, odds and flows with --scale', () => {
     const half = generateDemoDataset({ now: NOW, scale: 0.5 });
-    expect(half.events).toHaveLength(1_000);
-    expect(half.odds).toHaveLength(50_000);
+    expect(half.events).toHaveLength(1_150);
+    expect(half.odds).toHaveLength(55_000);
     expect(half.flows).toHaveLength(10_000);
     expect(half.teams.length).toBeGreaterThanOrEqual(295);
     expect(half.teams.length).toBeLessThanOrEqual(305);

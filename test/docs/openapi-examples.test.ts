@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/modules/demo/index.js';
 import { manualClock } from '../../src/platform/clock.js';
 import { adminHeaders, buildTestApp, type TestApp } from '../helpers/app.js';
+import { textOf } from '../helpers/bodies.js';
 import { onboardClient } from '../helpers/clients.js';
+import { injectEventStream } from '../helpers/event-stream-inject.js';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -13,6 +15,8 @@ interface ExampleRequest {
   query: Record<string, string>;
   body: unknown;
   admin: boolean;
+  /** The media type of the 200 answer. */
+  media: string;
 }
 
 /**
@@ -45,7 +49,9 @@ function exampleRequests(doc: Json): ExampleRequest[] {
       }
       if (path.includes('{')) continue;
       const body = isObject(operation.requestBody) && isObject(operation.requestBody.content) ? operation.requestBody.content['application/json'] : undefined;
-      requests.push({ method: method === 'get' ? 'GET' : 'POST', path, query, body: isObject(body) ? body.example : undefined, admin: path.startsWith('/admin/') });
+      const ok = isObject(operation.responses) && isObject(operation.responses['200']) ? operation.responses['200'] : {};
+      const media = Object.keys(isObject(ok.content) ? ok.content : {})[0] ?? 'application/json';
+      requests.push({ method: method === 'get' ? 'GET' : 'POST', path, query, body: isObject(body) ? body.example : undefined, admin: path.startsWith('/admin/'), media });
     }
   }
   return requests;
@@ -85,19 +91,34 @@ describe.each([
         'GET /v1/references/teams',
       ]),
     );
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(
+      expect.arrayContaining(['GET /v1/historical/events', 'POST /v1/odds/history-by-event', 'GET /v1/historical/odds/1.csv', 'GET /v1/historical/odds.json', 'GET /v1/stream/odds']),
+    );
     for (const request of requests) {
       const where = `${request.method} ${request.path}`;
       if (request.method === 'POST') expect(request.body, `${where} has no example body`).toEqual(expect.any(Object));
-      const res = await t.app.inject({
+      const options = {
         method: request.method,
         url: request.path,
         query: request.query,
         headers: request.admin ? adminHeaders : { 'x-api-key': apiKey },
         ...(request.body === undefined ? {} : { payload: request.body as Json }),
-      });
+      };
+      // An event stream never ends: its first bytes say it is open.
+      const res = request.media === 'text/event-stream' ? await injectEventStream(t.app, options) : await t.app.inject(options);
       expect(res.statusCode, `${where}: ${res.body}`).toBe(200);
-      const body = res.json<Json>();
-      for (const list of ['results', 'games']) if (list in body) expect((body[list] as unknown[]).length, `${where} answered an empty ${list}`).toBeGreaterThan(0);
+      const text = textOf(res);
+      if (request.media === 'text/event-stream') {
+        expect(text, where).toMatch(/^retry: \d+\n/);
+      } else if (request.media === 'text/csv' || request.media === 'application/x-ndjson') {
+        // A header row (CSV) and at least one change.
+        const lines = text.split('\n').filter((line) => line.trim() !== '');
+        expect(lines.length, `${where} answered an empty file`).toBeGreaterThan(request.media === 'text/csv' ? 1 : 0);
+      } else {
+        const body = JSON.parse(text) as Json;
+        for (const list of ['results', 'games']) if (list in body) expect((body[list] as unknown[]).length, `${where} answered an empty ${list}`).toBeGreaterThan(0);
+        if ('changes' in body) expect((body.changes as unknown[]).length, `${where} answered an empty history`).toBeGreaterThan(0);
+      }
     }
   });
 });

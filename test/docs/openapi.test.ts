@@ -53,6 +53,8 @@ const PAGE_SIZE_MAXIMA = [
   ['post', '/v1/trends/mixed-flows', 25],
   ['post', '/v1/odds/upcoming-odds-by-event', 100],
   ['post', '/v1/events/upcoming-events', 100],
+  ['post', '/v1/odds/history-by-event', 100],
+  ['get', '/v1/historical/events', 100],
   ['get', '/v1/references/sports', 100],
   ['get', '/v1/references/leagues', 100],
   ['get', '/v1/references/teams', 100],
@@ -180,7 +182,7 @@ describe.each(DIALECTS)('the OpenAPI document (%s)', (dialect) => {
 
   it('gives every operation a summary and a declared tag; every tag has a description', () => {
     const tags = list(doc.tags).map((tag) => obj(tag));
-    expect(tags.map((tag) => tag.name)).toEqual(['authentication', 'account', 'references', 'events', 'odds', 'trends', 'admin', 'operations']);
+    expect(tags.map((tag) => tag.name)).toEqual(['authentication', 'account', 'references', 'events', 'odds', 'historical', 'streams', 'trends', 'admin', 'operations']);
     for (const tag of tags) expect(tag.description, String(tag.name)).toEqual(expect.any(String));
     const declared = new Set(tags.map((tag) => tag.name));
     const wrong = operations.filter(({ op }) => typeof op.summary !== 'string' || list(op.tags).length === 0 || !list(op.tags).every((tag) => declared.has(tag)));

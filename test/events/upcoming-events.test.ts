@@ -35,6 +35,8 @@ describe.each(DIALECTS)('POST /v1/events/upcoming-events (%s)', (dialect) => {
       status: 'scheduled',
       home_team: { id: 100, key: 'lakers', name: 'Los Angeles Lakers' },
       away_team: { id: 101, key: 'celtics', name: 'Boston Celtics' },
+      home_score: null,
+      away_score: null,
     });
   });
 

@@ -1,9 +1,10 @@
 import { Ajv } from 'ajv';
 import fc from 'fast-check';
-import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { InjectOptions } from 'fastify';
 import { ERROR_STATUS, type ErrorBody } from '../../src/platform/errors.js';
 import { ErrorSchema } from '../../src/platform/http/openapi.js';
 import { textOf } from '../helpers/bodies.js';
+import type { InjectedAnswer } from '../helpers/event-stream-inject.js';
 import { type FuzzRequest, type FuzzSetup, requestArbitrary } from './openapi-arbitraries.js';
 import type { Operation } from './openapi-operations.js';
 
@@ -20,7 +21,7 @@ const validateErrorBody = new Ajv({ strict: false, allErrors: true }).compile<Er
  * What is wrong with an answer, or undefined when it keeps the property. `ownErrorFormats`: the
  * error statuses the operation documents in another format (the inject's check covers those).
  */
-export function answerProblem(request: FuzzRequest, response: LightMyRequestResponse, ownErrorFormats: readonly number[] = []): string | undefined {
+export function answerProblem(request: FuzzRequest, response: InjectedAnswer, ownErrorFormats: readonly number[] = []): string | undefined {
   const status = response.statusCode;
   if (status >= 500) return `status ${status}: ${response.body.slice(0, 300)}`;
   if (status < 400 || request.method === 'HEAD' || ownErrorFormats.includes(status)) return undefined;
@@ -39,7 +40,7 @@ export function answerProblem(request: FuzzRequest, response: LightMyRequestResp
 }
 
 export interface FuzzTarget {
-  inject(options: InjectOptions): Promise<LightMyRequestResponse>;
+  inject(options: InjectOptions): Promise<InjectedAnswer>;
   /** Log lines of the app, to show the error behind a 5xx. */
   logs(): string;
 }
@@ -108,7 +109,7 @@ export async function runFuzz(target: FuzzTarget, operations: readonly Operation
 async function send(target: FuzzTarget, request: FuzzRequest, stats: FuzzStats, ownErrorFormats: readonly number[] = []): Promise<string | undefined> {
   stats.requests += 1;
   count(stats.byKind, request.kind);
-  let response: LightMyRequestResponse;
+  let response: InjectedAnswer;
   try {
     response = await target.inject({
       method: request.method,

@@ -1,6 +1,8 @@
 import { appendFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { InjectOptions } from 'fastify';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { injectEventStream } from '../helpers/event-stream-inject.js';
 import type { FuzzSetup } from './openapi-arbitraries.js';
 import type { Operation } from './openapi-operations.js';
 import { failureList, fuzzOptionsFromEnv, reproduction, runFuzz } from './fuzz-property.js';
@@ -34,7 +36,10 @@ describe.each(DIALECTS)('fuzzing every operation of the OpenAPI document (%s)', 
 
   it(`answers every generated request below 500 and every error in the error shape (${dialect})`, async () => {
     const started = Date.now();
-    const { stats, failure } = await runFuzz({ inject: (o) => t.app.inject(o), logs: () => t.logs() }, operations, setup, options);
+    // An event stream never ends by itself: its answers are read up to their first bytes.
+    const streams = new Set(operations.filter((o) => o.eventStream).map((o) => o.path));
+    const inject = (o: InjectOptions) => (streams.has(String(o.url).split('?')[0] ?? '') ? injectEventStream(t.app, o) : t.app.inject(o));
+    const { stats, failure } = await runFuzz({ inject, logs: () => t.logs() }, operations, setup, options);
     const report = process.env.FUZZ_REPORT;
     if (report) appendFileSync(report, `${JSON.stringify({ dialect, seed: options.seed, runs: options.runs, ms: Date.now() - started, ...stats })}\n`);
     if (failure !== undefined) expect.fail(reproduction(dialect, options, failure));

@@ -26,6 +26,8 @@ export interface Operation {
   body: { required: boolean; schema: Json } | undefined;
   /** The credential that reaches the handler. */
   security: 'client' | 'admin' | 'api-key-only' | 'none';
+  /** The operation answers a Server-Sent Events stream (text/event-stream), which never ends by itself. */
+  eventStream: boolean;
   /**
    * Error statuses the document gives a body other than the Error schema: the standard OAuth
    * endpoints answer in RFC 6749's format (DESIGN.md §7). The document still checks those bodies.
@@ -49,6 +51,7 @@ export function operationsOf(document: Json): Operation[] {
         body: bodyOf(document, operation),
         security: securityOf(operation),
         ownErrorFormats: ownErrorFormatsOf(document, operation),
+        eventStream: 'text/event-stream' in record(record(resolve(document, record(operation.responses)['200'])).content),
       });
     }
   }

@@ -34,3 +34,4 @@ export {
 export { CREDENTIAL_PREFIX, type CredentialKind, digest, digestsEqual, generateCredential, isWellFormedCredential, previewOf } from './credentials.js';
 export { flowEnabled, rejectDeletedClient, rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
 export { createKeyring, type Keyring } from './keyring.js';
+export { PAID_DATA, requireTier } from './tier-policy.js';

@@ -1,8 +1,9 @@
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
+import { retryWhileBusy } from '../../platform/db/busy-retry.js';
 import type { Database } from '../../platform/db/database.js';
-import { createImportService, type ImportResult } from '../import/index.js';
-import { DEFAULT_SEED, generateDemoDataset } from './generator/index.js';
+import { createImportService, type ImportResult, type ImportService } from '../import/index.js';
+import { type DemoData, DEFAULT_SEED, generateDemo } from './generator/index.js';
 
 /** What loading the dataset uses: the import's own dependencies. */
 export interface DemoDataDeps {
@@ -29,9 +30,16 @@ export async function hasNoSportsData(deps: { database: Database }): Promise<boo
  * same service as POST /admin/v1/import, in one transaction.
  */
 export async function loadDemoData(deps: DemoDataDeps, options: DemoDataOptions = {}): Promise<ImportResult['upserted']> {
-  const dataset = generateDemoDataset({ scale: options.scale ?? 1, seed: options.seed ?? DEFAULT_SEED, now: deps.clock.now() });
-  const { upserted } = await createImportService(deps).importChecked(dataset, { replace: options.force ?? false });
+  const demo = generateDemo({ scale: options.scale ?? 1, seed: options.seed ?? DEFAULT_SEED, now: deps.clock.now() });
+  const importer = createImportService(deps);
+  const { upserted } = await importer.importChecked(demo.dataset, { replace: options.force ?? false });
+  await importMoves(importer, demo);
   return upserted;
+}
+
+/** The price moves after the dataset, one import each: they make the demo's price history. */
+async function importMoves(importer: ImportService, demo: DemoData): Promise<void> {
+  for (const move of demo.moves) await importer.importChecked(move);
 }
 
 /**
@@ -40,7 +48,12 @@ export async function loadDemoData(deps: DemoDataDeps, options: DemoDataOptions 
  */
 export async function ensureDemoData(deps: DemoDataDeps): Promise<Record<string, number> | undefined> {
   if (!(await hasNoSportsData(deps))) return undefined;
-  const dataset = generateDemoDataset({ scale: 1, seed: DEFAULT_SEED, now: deps.clock.now() });
+  const demo = generateDemo({ scale: 1, seed: DEFAULT_SEED, now: deps.clock.now() });
+  const importer = createImportService(deps);
   // Checked again inside the import's transaction: another node starting at once may fill it first.
-  return (await createImportService(deps).importIntoEmpty(dataset))?.upserted;
+  const seeded = await importer.importIntoEmpty(demo.dataset);
+  // Each move on its own retry: another node starting at once may hold the lock a while, and a
+  // move imported twice records nothing the second time.
+  if (seeded) for (const move of demo.moves) await retryWhileBusy(() => importer.importChecked(move));
+  return seeded?.upserted;
 }

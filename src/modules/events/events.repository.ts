@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
+import { DEFAULT_EVENT_STATUS, EVENT_STATUSES, type EventStatus } from '../../shared/event-status.js';
 import { iso, teamRef } from '../../shared/wire.js';
 import type { EventItem } from './events.schemas.js';
 
@@ -9,6 +10,8 @@ export interface EventsQuery {
   end: number;
   sportId: number | undefined;
   leagueId: number | undefined;
+  /** Events the team plays in, home or away. */
+  teamId?: number | undefined;
 }
 
 export function createEventsRepository(db: Kysely<Schema>) {
@@ -22,6 +25,8 @@ export function createEventsRepository(db: Kysely<Schema>) {
         .where('start_time', '<', query.end);
       if (query.sportId !== undefined) select = select.where('sport_id', '=', query.sportId);
       if (query.leagueId !== undefined) select = select.where('league_id', '=', query.leagueId);
+      const { teamId } = query;
+      if (teamId !== undefined) select = select.where((eb) => eb.or([eb('home_team_id', '=', teamId), eb('away_team_id', '=', teamId)]));
       const rows = await select.orderBy('start_time').orderBy('id').execute();
       return rows.map((r) => Number(r.id));
     },
@@ -41,6 +46,8 @@ export function createEventsRepository(db: Kysely<Schema>) {
           'e.status',
           'e.home_team_id',
           'e.away_team_id',
+          'e.home_score',
+          'e.away_score',
           'l.key as league_key',
           'h.key as home_key',
           'h.name as home_name',
@@ -58,9 +65,11 @@ export function createEventsRepository(db: Kysely<Schema>) {
           league_id: Number(r.league_id),
           league_key: r.league_key ?? '',
           start_time: iso(Number(r.start_time)),
-          status: r.status,
+          status: eventStatusOf(r.status),
           home_team: teamRef(Number(r.home_team_id), r.home_key, r.home_name),
           away_team: teamRef(Number(r.away_team_id), r.away_key, r.away_name),
+          home_score: r.home_score === null ? null : Number(r.home_score),
+          away_score: r.away_score === null ? null : Number(r.away_score),
         });
       }
       return items;
@@ -69,3 +78,8 @@ export function createEventsRepository(db: Kysely<Schema>) {
 }
 
 export type EventsRepository = ReturnType<typeof createEventsRepository>;
+
+/** A stored status: one of the set since migration 0013 and the import's check; anything else reads as the default. */
+function eventStatusOf(value: string): EventStatus {
+  return EVENT_STATUSES.find((status) => status === value) ?? DEFAULT_EVENT_STATUS;
+}

@@ -1,5 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { dateRangeProperties } from '../../shared/date-range.js';
+import { EVENT_STATUSES } from '../../shared/event-status.js';
 import { Id, TeamRef } from '../../shared/wire.js';
 
 export const EVENTS_MAX_PAGE_SIZE = 100;
@@ -11,14 +13,18 @@ export const EventItem = Type.Object(
     league_id: Type.Integer({ description: 'League the event belongs to.' }),
     league_key: Type.String({ description: "The league's key (plain, as in the league item's `key`)." }),
     start_time: Type.String({ format: 'date-time', description: 'Scheduled start, ISO 8601, UTC.' }),
-    status: Type.String({
+    status: Type.Enum(EVENT_STATUSES, {
       description:
-        'As the data feed reports it: `scheduled` unless the feed says otherwise (e.g. `postponed`). ' +
-        'Events of the day are listed whatever their status. See docs/data.md#events.',
+        'As the data feed last reported it: `scheduled` (the default), `live`, `final`, `postponed` or `cancelled`. ' +
+        'The service does not move it as time passes. See docs/data.md#events.',
       example: 'scheduled',
     }),
     home_team: TeamRef('The home team (in tennis, the first-named player).'),
     away_team: TeamRef('The away team (in tennis, the second-named player).'),
+    home_score: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], {
+      description: "The home side's score as the feed last reported it (live or final; sets in tennis); null when the feed has none.",
+    }),
+    away_score: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()], { description: "The away side's score; null exactly when home_score is." }),
   },
   { title: 'Event', additionalProperties: false },
 );
@@ -49,3 +55,15 @@ export const UpcomingEventsBody = Type.Object(
 export type UpcomingEventsBody = Static<typeof UpcomingEventsBody>;
 
 export const EventsPage = PageOf(EventItem, 'EventsPage');
+
+export const HistoricalEventsQuery = Type.Object(
+  {
+    sport_id: Type.Optional(Id('Only events of this sport (404 when unknown).')),
+    league_id: Type.Optional({ ...Id('Only events of this league (404 when unknown).'), example: 12 }),
+    team_id: Type.Optional(Id('Only events this team plays in, home or away (404 when unknown).')),
+    ...dateRangeProperties('the events, by start time'),
+    ...pagingProperties(EVENTS_MAX_PAGE_SIZE),
+  },
+  { additionalProperties: false },
+);
+export type HistoricalEventsQuery = Static<typeof HistoricalEventsQuery>;

@@ -5,7 +5,8 @@ import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from '../references/index.js';
 import { dayRange, todayIn } from './day-range.js';
 import { createEventsRepository } from './events.repository.js';
-import type { EventItem, UpcomingEventsBody } from './events.schemas.js';
+import type { EventItem, HistoricalEventsQuery, UpcomingEventsBody } from './events.schemas.js';
+import { utcDays } from '../../shared/date-range.js';
 
 /** "An id, else a key" for one filter; JSON-serializable, so part of the cache key. */
 type IdOrKey = { id: number } | { key: string } | null;
@@ -52,7 +53,46 @@ export function createEventsService(deps: { db: Kysely<Schema>; clock: Clock; ke
     items: (ids) => repository.items(ids),
   };
 
-  return { upcoming };
+  const historical: ListSource<HistoricalFilters, EventItem> & { filters(query: HistoricalEventsQuery): HistoricalFilters } = {
+    name: 'historical-events',
+
+    /**
+     * The days asked for, cut at the current minute: an event is historical once it has started.
+     * Whole minutes, so that one filter keeps one cache entry for a minute rather than a request.
+     */
+    filters(query) {
+      const now = clock.now();
+      const { start, end } = utcDays(query, now);
+      const started = Math.floor(now / MINUTE_MS) * MINUTE_MS + 1;
+      return { start, end: Math.min(end, started), sport: query.sport_id ?? null, league: query.league_id ?? null, team: query.team_id ?? null };
+    },
+
+    /** Every event that has started in the range, whatever its status, by start time then id. */
+    async ids({ start, end, sport, league, team }) {
+      const sportId = sport === null ? undefined : await keys.requireId('sport', sport, 'sport_id');
+      const leagueId = league === null ? undefined : await keys.requireId('league', league, 'league_id');
+      const teamId = team === null ? undefined : await keys.requireId('team', team, 'team_id');
+      return end <= start ? [] : repository.idsBetween({ start, end, sportId, leagueId, teamId });
+    },
+
+    items: (ids) => repository.items(ids),
+  };
+
+  /** One event as the lists show it; undefined when there is none. */
+  const item = async (id: number): Promise<EventItem | undefined> => (await repository.items([id])).get(id);
+
+  return { upcoming, historical, item };
+}
+
+const MINUTE_MS = 60_000;
+
+/** UTC instants [start, end): the days asked for, up to the current minute. */
+export interface HistoricalFilters {
+  start: number;
+  end: number;
+  sport: number | null;
+  league: number | null;
+  team: number | null;
 }
 
 export type EventsService = ReturnType<typeof createEventsService>;

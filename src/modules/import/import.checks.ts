@@ -72,6 +72,12 @@ export function checkWithinDataset(dataset: Dataset): void {
     if (event.home_team_id === event.away_team_id) {
       problems.add(`events[${i}].away_team_id`, 'not', 'must differ from home_team_id');
     }
+    // A score is both sides' or none: one side alone says nothing about the game.
+    const [home, away] = [event.home_score ?? undefined, event.away_score ?? undefined];
+    if ((home === undefined) !== (away === undefined)) {
+      const missing = home === undefined ? 'home_score' : 'away_score';
+      problems.add(`events[${i}].${missing}`, 'required', `is required when ${missing === 'home_score' ? 'away_score' : 'home_score'} is given`);
+    }
   });
   (dataset.odds ?? []).forEach((odds, i) => {
     if (typeof odds.updated_at === 'string' && Number.isNaN(Date.parse(odds.updated_at))) {

@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { EVENT_STATUSES, MAX_SCORE } from '../../shared/event-status.js';
 import { Id, Label, NO_NUL } from '../../shared/wire.js';
 
 /**
@@ -19,6 +20,7 @@ const Name = (description: string) => Label(200, description);
 /** Counts of a trend; PostgreSQL stores them as 32-bit integers. */
 const MAX_COUNT = 1_000_000;
 const DateTime = (description: string) => Type.String({ format: 'date-time', description });
+const Score = (description: string) => Type.Integer({ minimum: 0, maximum: MAX_SCORE, description });
 
 /** An optional field may also be sent as null (many exporters write null for "none"). */
 function nullable<T extends TSchema & { type?: string }>(schema: T) {
@@ -104,9 +106,11 @@ export const EventItem = item('ImportEvent', {
   id: Id('Event id.'),
   league_id: Id('The league of the event; its sport is derived from it.'),
   start_time: DateTime('Start time, ISO 8601 with a time zone.'),
-  status: nullable(Text(40, 'Default `scheduled`.')),
+  status: nullableEnum(EVENT_STATUSES, 'One of `scheduled` (the default), `live`, `final`, `postponed`, `cancelled` (docs/data.md#events).'),
   home_team_id: Id('Home team.'),
   away_team_id: Id('Away team.'),
+  home_score: nullable(Score('Home side\'s score, when the feed has one (live or final); given together with away_score.')),
+  away_score: nullable(Score('Away side\'s score; given together with home_score.')),
 });
 
 export const OddsItem = item('ImportOdds', {
@@ -118,7 +122,7 @@ export const OddsItem = item('ImportOdds', {
   line: nullable(Type.Number({ description: 'Handicap or total line, when the market has one.' })),
   price_decimal: Type.Number({ exclusiveMinimum: 1, description: 'Decimal price; the other formats are derived.' }),
   status: nullable(Text(40, 'Default `open`.')),
-  updated_at: nullable(DateTime('When the price last changed; default: the time of the import.')),
+  updated_at: nullable(DateTime('When the price last changed; default: the time of the import. Also the time a change is recorded in the price history.')),
 });
 
 /** The most past games one flow's hit history holds. */

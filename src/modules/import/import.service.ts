@@ -2,7 +2,9 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import { impliedProbabilityOf } from '../../shared/odds-format.js';
+import { DEFAULT_EVENT_STATUS } from '../../shared/event-status.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
+import { changedAtOf, DEFAULT_ODDS_STATUS, recordPriceChanges } from './import.history.js';
 import { checkReferences, type Resolved } from './import.references.js';
 import { createImportRepository, type ImportRepository } from './import.repository.js';
 import { DATASET_ARRAYS, type Dataset, type ImportResult } from './import.schemas.js';
@@ -16,9 +18,6 @@ export interface ImportOptions {
 }
 
 type Upserted = ImportResult['upserted'];
-
-const DEFAULT_EVENT_STATUS = 'scheduled';
-const DEFAULT_ODDS_STATUS = 'open';
 
 /**
  * The bulk import (docs/operations.md#loading-data), shared by POST /admin/v1/import, `sportsdata import` and
@@ -52,7 +51,7 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
       if (replace) await repo.deleteAllData();
-      await write(repo, dataset, resolved, now);
+      await write(repo, dataset, resolved, now, replace);
       return true;
     });
     // After commit: this node's caches drop now, other nodes' within one poll.
@@ -88,7 +87,7 @@ function countsOf(dataset: Dataset): Upserted {
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
 /** Upserts in dependency order, computing the derived columns; then refreshes stored rows a move affects. */
-async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number): Promise<void> {
+async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number, replace: boolean): Promise<void> {
   const { sportOfLeague, eventFacts, marketCategories } = resolved;
   const { sports, countries, leagues, teams, players, operators, betting_market_categories, betting_market_positions, betting_markets, event_periods, events, odds, flows } =
     dataset;
@@ -143,7 +142,8 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
     await repo.upsert('event_periods', ['id', 'key', 'name', 'sport_id'], event_periods, (p) => ({ id: p.id, key: p.key, name: p.name, sport_id: p.sport_id }));
   }
   if (events) {
-    await repo.upsert('events', ['id', 'league_id', 'sport_id', 'start_time', 'status', 'home_team_id', 'away_team_id'], events, (e) => ({
+    const columns = ['id', 'league_id', 'sport_id', 'start_time', 'status', 'home_team_id', 'away_team_id', 'home_score', 'away_score'];
+    await repo.upsert('events', columns, events, (e) => ({
       id: e.id,
       league_id: e.league_id,
       sport_id: sportOfLeague.get(e.league_id),
@@ -151,11 +151,17 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
       status: e.status ?? DEFAULT_EVENT_STATUS,
       home_team_id: e.home_team_id,
       away_team_id: e.away_team_id,
+      home_score: orNull(e.home_score),
+      away_score: orNull(e.away_score),
     }));
   }
   await repo.refreshDerived(resolved.movedLeagueIds, resolved.movedEventIds);
 
   if (odds) {
+    // Before the upsert: the history compares the dataset with the rows as they were. Into an
+    // empty table (a first load, a replace) every row opens: recorded after it, set-based.
+    const fresh = replace || (await repo.isEmptyTable('odds'));
+    if (!fresh) await recordPriceChanges(repo, odds, now);
     const columns = ['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at'];
     await repo.upsert('odds', columns, odds, (o) => ({
       id: o.id,
@@ -166,8 +172,9 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
       line: orNull(o.line),
       price_decimal: o.price_decimal,
       status: o.status ?? DEFAULT_ODDS_STATUS,
-      updated_at: typeof o.updated_at === 'string' ? Date.parse(o.updated_at) : now,
+      updated_at: changedAtOf(o, now),
     }));
+    if (fresh) await repo.recordOpenings();
   }
   if (flows) {
     const columns = [

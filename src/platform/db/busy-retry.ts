@@ -1,3 +1,5 @@
+import { DatabaseUnavailableError } from './unavailable.js';
+
 const PAUSE_MS = 250;
 
 /**
@@ -18,6 +20,12 @@ export async function retryWhileBusy<T>(step: () => Promise<T>, withinMs = 120_0
   }
 }
 
+/**
+ * SQLITE_BUSY itself (a statement inside a transaction fails at once), or a statement outside one
+ * that waited its whole busyWaitMs for the lock (the dialect gives up then, sqlite-dialect.ts): on a
+ * first start the demo import of another node can hold the lock longer than that.
+ */
 function isBusy(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return error.reason === 'busy';
   return error instanceof Error && 'code' in error && typeof error.code === 'string' && error.code.startsWith('SQLITE_BUSY');
 }

@@ -215,6 +215,52 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await sql`update flows set implied_probability = ${implied} where price_decimal > 1`.execute(db);
     },
   },
+  // Price history, event scores and the closed set of event statuses (issue 12).
+  '0013_price_history': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      // Scores, and event statuses from free text to a closed set (docs/decisions/0122): known
+      // spellings keep their meaning, anything else becomes `scheduled`, as a missing status does.
+      await db.schema.alterTable('events').addColumn('home_score', 'integer').execute();
+      await db.schema.alterTable('events').addColumn('away_score', 'integer').execute();
+      const status = sql`lower(trim(status))`;
+      await sql`
+        update events set status = case
+          when ${status} in ('scheduled', 'live', 'final', 'postponed', 'cancelled') then ${status}
+          when ${status} in ('in_progress', 'in-progress', 'inprogress', 'in progress', 'in_play', 'in-play', 'inplay', 'started', 'halftime') then 'live'
+          when ${status} in ('finished', 'complete', 'completed', 'closed', 'ended', 'full_time', 'fulltime', 'ft') then 'final'
+          when ${status} in ('canceled', 'abandoned') then 'cancelled'
+          when ${status} in ('delayed', 'suspended', 'interrupted') then 'postponed'
+          else 'scheduled'
+        end`.execute(db);
+
+      // SQLite's AUTOINCREMENT never reuses an id, also after the newest rows are deleted:
+      // a stream client's Last-Event-ID can never name another row than the one it received.
+      await db.schema
+        .createTable('odds_history')
+        .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('odds_id', 'bigint', (c) => c.notNull())
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('operator_id', 'bigint', (c) => c.notNull())
+        .addColumn('betting_market_id', 'bigint', (c) => c.notNull())
+        .addColumn('position', 'text', (c) => c.notNull())
+        .addColumn('changed_at', 'bigint', (c) => c.notNull())
+        .addColumn('price_from', 'double precision')
+        .addColumn('price_to', 'double precision', (c) => c.notNull())
+        .addColumn('line_from', 'double precision')
+        .addColumn('line_to', 'double precision')
+        .addColumn('status_from', 'text')
+        .addColumn('status_to', 'text', (c) => c.notNull())
+        .execute();
+      // An event's history in time order (the list, the files, the exports), and the purge by age.
+      await db.schema.createIndex('odds_history_event_idx').on('odds_history').columns(['event_id', 'changed_at', 'id']).execute();
+      await db.schema.createIndex('odds_history_changed_idx').on('odds_history').column('changed_at').execute();
+      // Odds stored before history existed get their opening entry now, at their updated_at.
+      await sql`
+        insert into odds_history (odds_id, event_id, operator_id, betting_market_id, position, changed_at, price_to, line_to, status_to)
+        select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status from odds order by id`.execute(db);
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

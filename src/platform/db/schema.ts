@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types shared by SQLite and PostgreSQL. Portable column types only:
  * timestamps are epoch milliseconds (integer / bigint), booleans are 0/1 integers,
@@ -26,6 +28,7 @@ export interface Schema {
   flows: FlowsTable;
   flow_legs: FlowLegsTable;
   usage_daily: UsageDailyTable;
+  odds_history: OddsHistoryTable;
 }
 
 export interface TenantsTable {
@@ -175,9 +178,13 @@ export interface EventsTable {
   /** Derived from the league at import. */
   sport_id: number;
   start_time: number;
+  /** One of EVENT_STATUSES (shared/event-status.ts). */
   status: string;
   home_team_id: number;
   away_team_id: number;
+  /** Both null, or both set: the score as the feed last reported it. */
+  home_score: number | null;
+  away_score: number | null;
 }
 
 export interface OddsTable {
@@ -222,6 +229,30 @@ export interface FlowsTable {
   /** The games behind hits / total, a JSON array of {date, opponent_team_id, hit}; null when not imported. */
   hit_history: string | null;
   updated_at: number;
+}
+
+/**
+ * Price history: one row per recorded change of an odds row's price, line or status (the first
+ * import of a row records its opening, with every `*_from` null). The id grows with every row
+ * written, in commit order (imports run one at a time), so "rows after id N" is what a stream
+ * client missed (docs/decisions/0121).
+ */
+export interface OddsHistoryTable {
+  id: Generated<number>;
+  odds_id: number;
+  event_id: number;
+  /** The odds row's operator, market and selection when the change was recorded. */
+  operator_id: number;
+  betting_market_id: number;
+  position: string;
+  /** Epoch ms: the dataset's updated_at for the row, else the time of the import. */
+  changed_at: number;
+  price_from: number | null;
+  price_to: number;
+  line_from: number | null;
+  line_to: number | null;
+  status_from: string | null;
+  status_to: string;
 }
 
 export interface FlowLegsTable {

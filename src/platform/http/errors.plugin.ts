@@ -19,7 +19,7 @@ export interface ErrorHandlingOptions {
 /** Every error leaves as {"error":{code,message,request_id,…}} with the status of its code. */
 export function registerErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
   const routes = createRouteTable();
-  app.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.exposeHeadRoute !== false));
 
   app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {
     const apiError = toApiError(error);
@@ -66,15 +66,15 @@ function pathOf(url: string): string {
 function createRouteTable() {
   const patterns = new Map<string, { pattern: RegExp; methods: Set<string> }>();
   return {
-    add(method: string | string[], url: string): void {
+    add(method: string | string[], url: string, headWithGet = true): void {
       let entry = patterns.get(url);
       if (entry === undefined) {
         entry = { pattern: patternOf(url), methods: new Set() };
         patterns.set(url, entry);
       }
       for (const m of Array.isArray(method) ? method : [method]) entry.methods.add(m.toUpperCase());
-      // Fastify answers HEAD wherever it answers GET.
-      if (entry.methods.has('GET')) entry.methods.add('HEAD');
+      // Fastify answers HEAD wherever it answers GET, unless the route says not to (a stream).
+      if (entry.methods.has('GET') && headWithGet) entry.methods.add('HEAD');
     },
     methodsOf(path: string): string[] {
       const methods = new Set<string>();
@@ -84,11 +84,14 @@ function createRouteTable() {
   };
 }
 
-/** `/admin/v1/clients/:client_id` → a RegExp matching its paths; `*` matches the rest. */
+/**
+ * `/admin/v1/clients/:client_id` → a RegExp matching its paths; `*` matches the rest. A parameter
+ * ends where its name does: `/odds/:event_id.csv` matches `/odds/12.csv`, not `/odds/12.xml`.
+ */
 function patternOf(url: string): RegExp {
   const source = url
     .replace(/\/+$/, '')
-    .split(/(:[^/]+|\*)/)
+    .split(/(:\w+|\*)/)
     .map((part) => (part === '*' ? '.*' : part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
     .join('');
   return new RegExp(`^${source}/?$`);

@@ -1,4 +1,5 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
+import { REQUIRED_TIERS } from './access.js';
 import { STANDARD_ENDPOINT } from './strict-input.js';
 
 /**
@@ -228,7 +229,7 @@ function componentResponses(): Record<string, object> {
  * the client or admin API → 401, path parameters, id/key lookups and the admin API (absent
  * without ADMIN_TOKEN) → 404, keys → 409 AMBIGUOUS_LOOKUP (a key may name several records), a
  * change to an account (its credentials, an admin change to one client) → 409 CONFLICT, path
- * parameters → 414, the client API → 429. Every operation may answer 408 and 431 (the request
+ * parameters → 414, the client API → 429, an operation for some tiers only → 403. Every operation may answer 408 and 431 (the request
  * itself could not be read), 500, and 503 while the database is unavailable or its node shuts
  * down. 405 belongs to no operation: it answers the methods a path does not have
  * (components.responses.MethodNotAllowed). Every operation refuses a parameter it does not take
@@ -248,6 +249,7 @@ function errorCodesOf(path: string, method: string, operation: Record<string, un
   const codes: ErrorCode[] = [];
   if (hasInput || hasBody) codes.push('BAD_REQUEST');
   if (client || admin) codes.push('UNAUTHORIZED');
+  if (operation[REQUIRED_TIERS] !== undefined) codes.push('FORBIDDEN');
   if (admin || parameters.some((p) => p.in === 'path') || (secured && fields.some((f) => /_(id|ids|key|keys)$/.test(f)))) codes.push('NOT_FOUND');
   if (secured && fields.some((f) => /_keys?$/.test(f))) codes.push('AMBIGUOUS_LOOKUP');
   if (changesAnAccount(path, method)) codes.push('CONFLICT');

@@ -27,7 +27,12 @@ export const TAGS = [
     description: 'Sports, countries, leagues, teams, players, operators, betting markets with their categories and positions, event periods, and the odds formats.',
   },
   { name: 'events', description: 'Upcoming events, by day in a time zone.' },
-  { name: 'odds', description: 'Odds of upcoming events, by operator and betting market. page_size at most 100.' },
+  { name: 'odds', description: 'Odds of upcoming events, by operator and betting market, and their price history. page_size at most 100.' },
+  {
+    name: 'historical',
+    description: 'Events that have started, with their scores; the price history of an event or a league as a file (CSV, JSON, NDJSON). Files are for pro and enterprise.',
+  },
+  { name: 'streams', description: 'Live odds changes as Server-Sent Events. Pro and enterprise.' },
   {
     name: 'trends',
     description: 'Betting trends ("flows"), singles and same-event parlays (page_size at most 25); flows by id, the leagues with flows, and the games behind a fact flow.',

@@ -70,7 +70,9 @@ function isRecord(value: unknown): value is Record<string, unknown> {
  */
 export function fromValidationErrors(errors: readonly Partial<ErrorObject>[], where: string): ApiError {
   const details: ErrorDetail[] = errors.map((e) => ({ field: fieldOf(e), rule: e.keyword ?? 'invalid' }));
-  const first = errors[0];
+  // An unknown field is most often a misspelt one (`leage_id` beside a missing `league_id`):
+  // the message names it first, since fixing it fixes the rest.
+  const first = errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0];
   const subject = first ? fieldOf(first) || where : where;
   const message = first ? `${subject} ${describe(first)}` : `the ${where} is invalid`;
   const wrongType = errors.some((e) => e.keyword === 'type');

@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject, TSchema } from 'typebox';
 import type { ReadCache, RenderedPage } from '../cache/read-cache.js';
 import { addVary, COMPRESSION, negotiate, weakTag } from '../http/compression.js';
+import { ifNoneMatch, NOT_MODIFIED } from '../http/etag.js';
+import { REQUIRED_TIERS, type TierAccess } from '../http/access.js';
 import { CLIENT_SECURITY } from '../http/openapi.js';
 import type { App, BodyOf, QueryOf } from '../http/types.js';
 import { offsetOf, type Page, pageOf, type Paging } from '../pagination.js';
@@ -45,6 +47,8 @@ interface ListRoute<F, T> {
   /** The page schema: PageOf(item). Rendered pages must match it exactly (nothing strips them). */
   response: TSchema;
   source: PreparedSource<F, T>;
+  /** The tiers the list is for, checked after authentication (403 for the others). */
+  access?: TierAccess;
 }
 
 /** A GET list: filters and paging in the query string (the schema includes pagingProperties). */
@@ -68,8 +72,6 @@ export interface PagedLists {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The answer to a GET whose If-None-Match names the current page: no body (RFC 9110 §15.4.5). */
-const NOT_MODIFIED = { description: 'Not Modified: the page is the one the client has (its ETag matches If-None-Match).', type: 'null' } as const;
 
 export function createPagedLists(cache: ReadCache): PagedLists {
   let sources = 0;
@@ -137,11 +139,18 @@ export function createPagedLists(cache: ReadCache): PagedLists {
     return reply.type(JSON_TYPE).send(Buffer.isBuffer(encoded) ? encoded : await encoded);
   };
 
+  /** Authentication, then the list's own check, before the input is even read. */
+  const onRequestOf = <F, T>(app: App, route: ListRoute<F, T>) => {
+    const { access } = route;
+    return access === undefined ? app.authenticate : [app.authenticate, async (request: FastifyRequest) => access.check(request)];
+  };
+
   const schemaOf = <F, T>(route: ListRoute<F, T>) => ({
     tags: [route.tag],
     summary: route.summary,
     ...(route.description === undefined ? {} : { description: route.description }),
     security: CLIENT_SECURITY,
+    ...(route.access === undefined ? {} : { [REQUIRED_TIERS]: route.access.tiers }),
   });
 
   return {
@@ -149,14 +158,14 @@ export function createPagedLists(cache: ReadCache): PagedLists {
     get(app, route) {
       app.get(
         route.url,
-        { onRequest: app.authenticate, schema: { ...schemaOf(route), querystring: route.query, response: { 200: route.response, 304: NOT_MODIFIED } } },
+        { onRequest: onRequestOf(app, route), schema: { ...schemaOf(route), querystring: route.query, response: { 200: route.response, 304: NOT_MODIFIED } } },
         async (request, reply) => send(request, reply, route, route.filters(request.query), request.query),
       );
     },
     post(app, route) {
       app.post(
         route.url,
-        { onRequest: app.authenticate, schema: { ...schemaOf(route), body: route.body, response: { 200: route.response } } },
+        { onRequest: onRequestOf(app, route), schema: { ...schemaOf(route), body: route.body, response: { 200: route.response } } },
         async (request, reply) => send(request, reply, route, route.filters(request.body), request.body),
       );
     },
@@ -177,13 +186,6 @@ function renderPage(page: Page<unknown>): RenderedPage {
   const body = Buffer.from(JSON.stringify(page), 'utf8');
   const pastEnd = page.page > 1 && page.results.length === 0;
   return { body, etag: `"${hash('sha256', body, 'base64url').slice(0, 27)}"`, pastEnd };
-}
-
-/** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly (a W/ prefix is ignored). */
-function ifNoneMatch(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  if (header.trim() === '*') return true;
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
 }
 
 /** page and page_size of a validated list request: the schema's pagingProperties filled them in. */

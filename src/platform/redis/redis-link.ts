@@ -5,8 +5,8 @@ import type { LifecycleLog } from '../lifecycle/log.js';
 export type RedisState = 'ok' | 'degraded';
 
 /**
- * One node's connection to Redis for pub/sub: a publishing and a subscribing connection (a
- * subscribed connection can do nothing else). Redis is never required: a publish while it is
+ * One node's connection to Redis for pub/sub and short scripts: a command connection (publish,
+ * EVAL) and a subscribing connection (a subscribed connection can do nothing else). Redis is never required: a publish while it is
  * away is dropped (its listeners catch up by other means), and ioredis reconnects for ever.
  * Constructing it connects nothing; `start` does.
  */
@@ -18,6 +18,11 @@ export interface RedisLink {
   subscribe(channel: string, onMessage: (message: string) => void): void;
   /** Called whenever the subscription is (re)established: messages sent meanwhile were missed. */
   onSubscribed(listener: () => void): void;
+  /**
+   * Runs a Lua script (EVAL) on the command connection, atomically in Redis. Rejects at once while
+   * Redis is away or before `start`: the caller decides what to do without it.
+   */
+  evaluate(script: string, keys: readonly string[], args: ReadonlyArray<string | number>): Promise<unknown>;
   /** Connects; waits up to `waitMs` for the subscription, then serves on without it. */
   start(log: LifecycleLog, waitMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -73,6 +78,10 @@ export function createRedisLink(url: string): RedisLink {
       } catch {
         // Redis away: dropped; the 'error' event has told the log.
       }
+    },
+    async evaluate(script, keys, args) {
+      if (!started) throw new Error('Redis is not started');
+      return publisher.eval(script, keys.length, ...keys, ...args);
     },
     subscribe(channel, onMessage) {
       channels.set(channel, onMessage);

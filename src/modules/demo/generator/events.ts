@@ -1,3 +1,4 @@
+import type { EventStatus } from '../../../shared/event-status.js';
 import type { MarketDef } from './catalog.js';
 import type { Random } from './random.js';
 import type { LeagueModel, MarketModel, PlayerModel, TeamModel, World } from './references.js';
@@ -30,7 +31,9 @@ export interface EventModel {
   home: TeamModel;
   away: TeamModel;
   start: number;
-  status: string;
+  status: EventStatus;
+  /** The final score of a finished event (past.ts); absent for the others. */
+  score?: { home: number; away: number };
   /** Main markets first, then team and player props, then alternate lines. */
   selections: Selection[];
 }
@@ -62,7 +65,7 @@ const clamp = (x: number, min: number, max: number) => Math.min(max, Math.max(mi
 /** A line that ends in .5, so that no bet pushes. */
 const halfPoint = (x: number) => Math.floor(x) + 0.5;
 
-function selectionsOf(random: Random, event: EventModel): Selection[] {
+export function selectionsOf(random: Random, event: EventModel): Selection[] {
   const { sport } = event.league;
   const def = sport.def;
   const market = (kind: MarketDef['kind']) => sport.markets.filter((m) => m.def.kind === kind);

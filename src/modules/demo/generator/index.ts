@@ -1,17 +1,20 @@
 import type { Dataset } from '../../import/index.js';
 import { countries, eventPeriods, marketCategories, marketPositions } from './catalogue.js';
-import { buildEvents } from './events.js';
+import { buildEvents, type EventModel } from './events.js';
 import { buildFlows } from './flows.js';
 import { addHitHistories } from './hit-history.js';
 import { buildOdds } from './odds.js';
+import { buildMoves, buildPastEvents, buildPastOdds, PAST_SCALE_1 } from './past.js';
 import { createRandom } from './random.js';
-import { buildWorld } from './references.js';
+import { buildWorld, type World } from './references.js';
 
-/** Scale 1: 2,000 events, 100,000 odds, 20,000 flows (600 teams in 30 leagues). */
+/** Scale 1: 2,000 events, 100,000 odds, 20,000 flows (600 teams in 30 leagues); and the past (past.ts). */
 export const SCALE_1 = { events: 2_000, odds: 100_000, flows: 20_000 } as const;
 export const DEFAULT_SEED = 20_240_601;
 /** Mixed into the seed for the hit histories' own stream. */
 const HIT_HISTORY_SEED = 0x5eed_6a7f;
+/** The past has a random stream of its own (past.ts): the upcoming part stays as it was. */
+const PAST_STREAM = 0x9e3779b9;
 
 export interface DemoOptions {
   /** Multiplies teams (and their players), events, odds and flows; sports, leagues, operators and markets stay. */
@@ -21,22 +24,44 @@ export interface DemoOptions {
   now: number;
 }
 
-/**
- * The demo dataset in the import format: deterministic for a seed, a scale and `now`
- * (event times are relative to its day, so today and the next 13 days always have events).
- */
+export interface DemoData {
+  /** Everything, with each odds row at its opening price. */
+  dataset: Required<Dataset>;
+  /** Odds datasets imported after it, in order: each records one price change per row it moves. */
+  moves: Dataset[];
+}
+
+/** The demo dataset in the import format (see generateDemo). */
 export function generateDemoDataset(options: DemoOptions): Required<Dataset> {
+  return generateDemo(options).dataset;
+}
+
+/**
+ * The demo data: deterministic for a seed, a scale and `now` (event times are relative to its
+ * day, so today and the next 13 days always have events, and the 14 days before it finished ones).
+ * Upcoming events and odds have ids from 1, the past ones follow them.
+ */
+export function generateDemo(options: DemoOptions): DemoData {
   const scale = options.scale ?? 1;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new Error('scale must be a positive number');
-  const random = createRandom(options.seed ?? DEFAULT_SEED);
+  const seed = options.seed ?? DEFAULT_SEED;
+  const random = createRandom(seed);
   const world = buildWorld(random, scale);
-  const events = buildEvents(random, world, Math.round(SCALE_1.events * scale), options.now);
-  const odds = buildOdds(random, world, events, Math.round(SCALE_1.odds * scale), options.now);
-  const flows = buildFlows(random, events, Math.round(SCALE_1.flows * scale));
-  // A stream of their own: the data above is the same with or without the histories.
-  addHitHistories(createRandom((options.seed ?? DEFAULT_SEED) ^ HIT_HISTORY_SEED), world, events, flows);
-  const { categories, categoryIdOf } = marketCategories();
+  const upcoming = buildEvents(random, world, Math.round(SCALE_1.events * scale), options.now);
+  const upcomingOdds = buildOdds(random, world, upcoming, Math.round(SCALE_1.odds * scale), options.now);
+  const flows = buildFlows(random, upcoming, Math.round(SCALE_1.flows * scale));
+  // Streams of their own: the data above is the same with or without the histories and the past.
+  addHitHistories(createRandom(seed ^ HIT_HISTORY_SEED), world, upcoming, flows);
+  const pastRandom = createRandom(seed ^ PAST_STREAM);
+  const past = buildPastEvents(pastRandom, world, Math.round(PAST_SCALE_1.events * scale), options.now, upcoming.length + 1);
+  const pastOdds = buildPastOdds(pastRandom, world, past, Math.round(PAST_SCALE_1.odds * scale), options.now, upcomingOdds.length + 1);
+  const events = [...upcoming, ...past];
+  const odds = [...upcomingOdds, ...pastOdds];
+  return { dataset: datasetOf(world, events, odds, flows), moves: buildMoves(pastRandom, pastOdds, past, upcomingOdds, options.now) };
+}
 
+function datasetOf(world: World, events: readonly EventModel[], odds: NonNullable<Dataset['odds']>, flows: NonNullable<Dataset['flows']>): Required<Dataset> {
+  const { categories, categoryIdOf } = marketCategories();
   return {
     sports: world.sports.map((s) => ({ id: s.id, key: s.def.key, name: s.def.name })),
     countries: countries(),
@@ -69,6 +94,7 @@ export function generateDemoDataset(options: DemoOptions): Required<Dataset> {
       status: e.status,
       home_team_id: e.home.id,
       away_team_id: e.away.id,
+      ...(e.score ? { home_score: e.score.home, away_score: e.score.away } : {}),
     })),
     odds,
     flows,

@@ -1,0 +1,105 @@
+import type { HistoryItem } from './history.schemas.js';
+
+/**
+ * The price history as files: CSV (RFC 4180), a JSON document, NDJSON. Each renderer turns a
+ * chunk of changes into one string, so a file is written chunk by chunk as the rows are read and
+ * never exists whole in memory (history.service.ts streams them).
+ */
+
+export type FileFormat = 'csv' | 'json';
+
+export const CSV_COLUMNS = [
+  'id',
+  'odds_id',
+  'event_id',
+  'operator_id',
+  'betting_market_id',
+  'position',
+  'changed_at',
+  'price_decimal_from',
+  'price_decimal_to',
+  'line_from',
+  'line_to',
+  'status_from',
+  'status_to',
+] as const;
+
+/** RFC 4180 §2: records end in CRLF. */
+const CRLF = '\r\n';
+/**
+ * A UTF-8 byte-order mark before the header: without it Excel reads the file in the machine's
+ * legacy code page, and a name such as "Müller over" arrives garbled. CSV parsers skip it (csv-parse: `bom: true`).
+ */
+const BOM = '\uFEFF';
+
+const CSV_HEADER = `${BOM}${CSV_COLUMNS.join(',')}${CRLF}`;
+
+/** The CSV records of a chunk of changes. */
+function csvRecords(items: readonly HistoryItem[]): string {
+  let text = '';
+  for (const item of items) {
+    const fields = [
+      item.id,
+      item.odds_id,
+      item.event_id,
+      item.operator_id,
+      item.betting_market_id,
+      csvText(item.position),
+      item.changed_at,
+      csvNumber(item.price_decimal.from),
+      csvNumber(item.price_decimal.to),
+      csvNumber(item.line.from),
+      csvNumber(item.line.to),
+      item.status.from === null ? '' : csvText(item.status.from),
+      csvText(item.status.to),
+    ];
+    text += fields.join(',') + CRLF;
+  }
+  return text;
+}
+
+/** A number as JSON writes it; an empty field for null (no value, as on the opening entry). */
+function csvNumber(value: number | null): string {
+  return value === null ? '' : String(value);
+}
+
+/**
+ * Text, always quoted (RFC 4180 §2.5–2.7: a comma, quote or line break inside stays in the field,
+ * a quote doubled). Text that a spreadsheet would run as a formula (=, +, -, @, tab, CR first)
+ * gets a leading apostrophe, the OWASP remedy for CSV injection: the feed's text reaches the
+ * spreadsheets of every client (decision 0125).
+ */
+function csvText(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+
+/** A CSV file: the header row, then one record per change. */
+export async function* csvFile(changes: AsyncIterable<readonly HistoryItem[]>): AsyncGenerator<string> {
+  yield CSV_HEADER;
+  for await (const items of changes) yield csvRecords(items);
+}
+
+/** NDJSON: one change per line, each line a JSON document. */
+export async function* ndjsonFile(changes: AsyncIterable<readonly HistoryItem[]>): AsyncGenerator<string> {
+  for await (const items of changes) {
+    let text = '';
+    for (const item of items) text += `${JSON.stringify(item)}\n`;
+    yield text;
+  }
+}
+
+/** One event's history as a JSON document: `{"event": {…}, "changes": [… one change per line …]}`. */
+export async function* eventJsonFile(event: unknown, changes: AsyncIterable<readonly HistoryItem[]>): AsyncGenerator<string> {
+  yield `{"event":${JSON.stringify(event)},"changes":[`;
+  let separator = '';
+  for await (const items of changes) {
+    let text = '';
+    for (const item of items) {
+      text += `${separator}\n${JSON.stringify(item)}`;
+      separator = ',';
+    }
+    yield text;
+  }
+  yield '\n]}\n';
+}

@@ -1,0 +1,132 @@
+import { hash } from 'node:crypto';
+import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/database.js';
+import { notFound, validationError } from '../../platform/errors.js';
+import type { StreamedFile } from '../../platform/http/files.js';
+import type { ListSource } from '../../platform/lists/paged-lists.js';
+import { utcDays } from '../../shared/date-range.js';
+import { idSet } from '../../shared/filters.js';
+import type { KeyResolver } from '../references/index.js';
+import { csvFile, eventJsonFile, type FileFormat, ndjsonFile } from './history-files.js';
+import { createHistoryRepository, type Cursor, type HistoryStats } from './history.repository.js';
+import type { HistoryByEventBody, HistoryItem, LeagueExportQuery } from './history.schemas.js';
+
+/** An event's history filters: since/until as epoch ms, arrays as sets. */
+export interface HistoryFilters {
+  e: number;
+  o: number[] | null;
+  m: number[] | null;
+  since: number | null;
+  until: number | null;
+}
+
+/** Rows per read while a file is written: a few milliseconds of query, about 150 KB of CSV. */
+const FILE_CHUNK_ROWS = 1_000;
+/** Events per read of a league export. */
+const EVENT_CHUNK = 500;
+
+const CONTENT_TYPES = {
+  csv: 'text/csv; charset=utf-8; header=present',
+  json: 'application/json; charset=utf-8',
+  ndjson: 'application/x-ndjson; charset=utf-8',
+} as const;
+
+export function createHistoryService(deps: {
+  database: Database;
+  clock: Clock;
+  keys: KeyResolver;
+  /** The event item the events lists show (404 when undefined). */
+  eventItem: (id: number) => Promise<unknown>;
+}) {
+  const { clock, keys, eventItem } = deps;
+  const repository = createHistoryRepository(deps.database);
+
+  const byEvent: ListSource<HistoryFilters, HistoryItem> & { filters(body: HistoryByEventBody): HistoryFilters } = {
+    name: 'price-history',
+
+    filters(body) {
+      const since = body.since === undefined ? null : Date.parse(body.since);
+      const until = body.until === undefined ? null : Date.parse(body.until);
+      if (since !== null && until !== null && until < since) throw validationError('until', 'formatMinimum', 'until must not be before since');
+      return { e: body.event_id, o: idSet(body.operator_ids) ?? null, m: idSet(body.betting_market_ids) ?? null, since, until };
+    },
+
+    /** An event's changes in time order; an unknown event is 404 (checked inside the cached computation: a 404 is not cached). */
+    async ids({ e, o, m, since, until }) {
+      if ((await eventItem(e)) === undefined) throw notFound(`no event with event_id ${e}`);
+      return repository.ids({ eventId: e, operatorIds: o ?? undefined, bettingMarketIds: m ?? undefined, since: since ?? undefined, until: until ?? undefined });
+    },
+
+    items: (ids) => repository.items(ids),
+  };
+
+  /** An event's changes in time order, chunk by chunk, none newer than `lastId`. */
+  async function* eventChanges(eventId: number, lastId: number): AsyncGenerator<HistoryItem[]> {
+    let cursor: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
+    for (;;) {
+      const items = await repository.eventChunk(eventId, lastId, cursor, FILE_CHUNK_ROWS);
+      if (items.length > 0) yield items;
+      const last = items.at(-1);
+      if (last === undefined || items.length < FILE_CHUNK_ROWS) return;
+      cursor = { at: Date.parse(last.changed_at), id: last.id };
+    }
+  }
+
+  return {
+    byEvent,
+
+    /**
+     * The whole history of one event as a file. Its tag is made from the event item and the
+     * history's count and newest id (rows are never updated: a new change raises the id, a purge
+     * lowers the count), and the file holds exactly the rows up to that id.
+     */
+    async eventFile(eventId: number, format: FileFormat): Promise<StreamedFile> {
+      const event = await eventItem(eventId);
+      if (event === undefined) throw notFound(`no event with event_id ${eventId}`);
+      const stats = await repository.eventStats(eventId);
+      const changes = () => eventChanges(eventId, stats.lastId);
+      return {
+        etag: tagOf(['event', eventId, format, JSON.stringify(event)], stats),
+        filename: `odds-history-event-${eventId}.${format}`,
+        contentType: CONTENT_TYPES[format],
+        chunks: () => (format === 'csv' ? csvFile(changes()) : eventJsonFile(event, changes())),
+      };
+    },
+
+    /**
+     * The history of every event of a league starting in a range of days, as CSV or NDJSON: by
+     * event (start time, then id), each event's changes in time order.
+     */
+    async leagueExport(query: LeagueExportQuery, format: FileFormat): Promise<StreamedFile> {
+      const leagueId = await keys.requireId('league', query.league_id, 'league_id');
+      const { start, end } = utcDays(query, clock.now());
+      const stats = await repository.leagueStats(leagueId, start, end);
+      const days = `${new Date(start).toISOString().slice(0, 10)}-to-${new Date(end - 1).toISOString().slice(0, 10)}`;
+      async function* changes(): AsyncGenerator<HistoryItem[]> {
+        let after: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
+        for (;;) {
+          const events = await repository.leagueEvents(leagueId, start, end, after, EVENT_CHUNK);
+          for (const event of events) yield* eventChanges(event.id, stats.lastId);
+          const last = events.at(-1);
+          if (last === undefined || events.length < EVENT_CHUNK) return;
+          after = last;
+        }
+      }
+      const csv = format === 'csv';
+      return {
+        etag: tagOf(['league', leagueId, start, end, format], stats),
+        filename: `odds-history-league-${leagueId}-${days}.${csv ? 'csv' : 'ndjson'}`,
+        contentType: csv ? CONTENT_TYPES.csv : CONTENT_TYPES.ndjson,
+        chunks: () => (csv ? csvFile(changes()) : ndjsonFile(changes())),
+      };
+    },
+  };
+}
+
+export type HistoryService = ReturnType<typeof createHistoryService>;
+
+/** A strong tag over what the file is of and how much history it holds. */
+function tagOf(parts: ReadonlyArray<string | number>, stats: HistoryStats): string {
+  const text = JSON.stringify([...parts, stats.count, stats.lastId]);
+  return `"${hash('sha256', text, 'base64url').slice(0, 27)}"`;
+}

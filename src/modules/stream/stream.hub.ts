@@ -1,0 +1,160 @@
+import type { ChangeFeed } from '../../platform/cache/change-feed.js';
+import type { JobLog } from '../../platform/background.js';
+import type { AccountLookup } from '../auth/index.js';
+import type { HistoryRepository } from '../history/index.js';
+import type { EndReason, StreamConnection } from './stream.connection.js';
+import type { StreamSlots } from './stream.slots.js';
+
+/** Changes per read: one import's worth of changes is fanned out a chunk at a time. */
+const READ_CHUNK = 1_000;
+const NEWEST = Number.MAX_SAFE_INTEGER;
+
+/**
+ * One node's odds streams (decision 0128). When the change feed says data changed (on this node
+ * after an import's commit; from another node through Redis pub/sub, else the database poll), the
+ * hub reads the history rows after the newest one it has read — one read per change per node,
+ * whatever the number of streams — and hands each stream the ones it follows. A stream that
+ * reconnects with Last-Event-ID first catches up from the table, then joins the fan-out; the
+ * stream's cursor (the last id it has been given) keeps anything from being sent twice.
+ */
+export interface StreamHub {
+  /**
+   * Adds a stream: from `lastEventId` on when given (catching up from the table), else from the
+   * newest change this node has read. Resolves once it is caught up and live.
+   */
+  subscribe(connection: StreamConnection, lastEventId: number | undefined): Promise<void>;
+  /** Ends every stream (shutdown). */
+  endAll(reason: EndReason): void;
+  /** Open streams on this node, for the bench and the metrics. */
+  readonly size: number;
+}
+
+export function createStreamHub(deps: {
+  history: HistoryRepository;
+  changes: ChangeFeed;
+  accounts: AccountLookup;
+  heartbeatMs: number;
+  /** Each heartbeat renews the places of the streams open here. */
+  slots: Pick<StreamSlots, 'renew'>;
+  log: JobLog;
+}): StreamHub {
+  const { history, changes, accounts, slots, log } = deps;
+  const streams = new Set<StreamConnection>();
+  /** The newest history id this node has read (undefined until the first stream opens). */
+  let head: number | undefined;
+  let priming: Promise<number> | undefined;
+  let pumping: Promise<void> | undefined;
+  let again = false;
+  let heartbeat: NodeJS.Timeout | undefined;
+
+  const primed = (): Promise<number> => {
+    if (head !== undefined) return Promise.resolve(head);
+    priming ??= history
+      .lastId()
+      .then((last) => {
+        head = Math.max(head ?? 0, last);
+        // A change committed while the newest id was read may not be in it: look once more.
+        pump();
+        return head;
+      })
+      .finally(() => {
+        // A failed read (the database away) is tried again by the next stream.
+        priming = undefined;
+      });
+    return priming;
+  };
+
+  /** One read at a time; a change heard meanwhile is read right after it (coalesced). */
+  function pump(): void {
+    if (head === undefined) return;
+    if (pumping) {
+      again = true;
+      return;
+    }
+    pumping = (async () => {
+      do {
+        again = false;
+        await readNew();
+      } while (again);
+    })()
+      .catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'odds stream: reading new changes failed'))
+      .finally(() => {
+        pumping = undefined;
+      });
+  }
+
+  /** Reads the changes after `head` and fans them out; with no stream open, only learns the newest id. */
+  async function readNew(): Promise<void> {
+    for (;;) {
+      const from = head ?? 0;
+      if (streams.size === 0) {
+        const last = await history.lastId();
+        // A stream opened during the read must get the rows: read them in the next round.
+        if (streams.size > 0) continue;
+        head = Math.max(head ?? 0, last);
+        return;
+      }
+      const rows = await history.rowsAfter(from, NEWEST, READ_CHUNK);
+      for (const stream of streams) if (stream.live) stream.send(rows);
+      head = Math.max(head ?? 0, rows.at(-1)?.item.id ?? from);
+      if (rows.length < READ_CHUNK) return;
+    }
+  }
+
+  /** Catches a stream up from the table to the hub's head, then makes it live in the same turn. */
+  async function catchUp(connection: StreamConnection): Promise<void> {
+    for (;;) {
+      const upTo = head ?? 0;
+      if (connection.cursor >= upTo || connection.ended) break;
+      const rows = await history.rowsAfter(connection.cursor, upTo, READ_CHUNK, connection.query);
+      connection.send(rows, rows.length < READ_CHUNK ? upTo : undefined);
+    }
+    connection.live = true;
+  }
+
+  function remove(connection: StreamConnection): void {
+    if (!streams.delete(connection)) return;
+    if (streams.size === 0 && heartbeat) {
+      clearInterval(heartbeat);
+      heartbeat = undefined;
+    }
+  }
+
+  changes.onChange('data', pump);
+  // A client disabled while it streams is cut off, as its next request would be (401).
+  changes.onChange('clients', () => {
+    const clientIds = new Set([...streams].map((s) => s.clientId));
+    for (const clientId of clientIds) {
+      accounts
+        .byId(clientId)
+        .then((account) => {
+          if (account !== undefined && !account.disabled) return;
+          for (const stream of streams) if (stream.clientId === clientId) stream.end('client_disabled');
+        })
+        .catch(() => {});
+    }
+  });
+
+  return {
+    get size() {
+      return streams.size;
+    },
+    async subscribe(connection, lastEventId) {
+      streams.add(connection);
+      connection.onClose(() => remove(connection));
+      if (!heartbeat) {
+        heartbeat = setInterval(() => {
+          for (const stream of streams) stream.heartbeat();
+          slots.renew([...streams]);
+        }, deps.heartbeatMs);
+        heartbeat.unref();
+      }
+      const start = await primed();
+      if (lastEventId === undefined) connection.cursor = Math.max(connection.cursor, start);
+      await catchUp(connection);
+    },
+    endAll(reason) {
+      for (const stream of [...streams]) stream.end(reason);
+    },
+  };
+}

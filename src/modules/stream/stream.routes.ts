@@ -1,0 +1,115 @@
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ChangeFeed } from '../../platform/cache/change-feed.js';
+import type { Clock } from '../../platform/clock.js';
+import { ApiError, notFound, validationError } from '../../platform/errors.js';
+import { REQUIRED_TIERS } from '../../platform/http/access.js';
+import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
+import type { ModuleRoutes } from '../../platform/http/types.js';
+import { MAX_ID } from '../../shared/wire.js';
+import { type AccountLookup, PAID_DATA, requireTier, type Tier } from '../auth/index.js';
+import type { HistoryRepository } from '../history/index.js';
+import type { KeyResolver } from '../references/index.js';
+import { openConnection } from './stream.connection.js';
+import { createStreamHub } from './stream.hub.js';
+import type { StreamSlots } from './stream.slots.js';
+import { STREAM_DESCRIPTION, StreamBody, StreamHeaders, StreamQuery } from './stream.schemas.js';
+
+/** Open streams per client, by tier, across the nodes with Redis (decision 0128); free has no access (403 first). */
+export const STREAM_CAPS: Readonly<Record<Tier, number>> = { free: 0, pro: 5, enterprise: 50 };
+/** When a client over its cap may try again: a stream that ends frees a place at once. */
+const RETRY_AFTER_S = 10;
+
+export interface StreamDeps {
+  history: HistoryRepository;
+  slots: StreamSlots;
+  changes: ChangeFeed;
+  accounts: AccountLookup;
+  keys: KeyResolver;
+  clock: Clock;
+  heartbeatMs: number;
+}
+
+/** GET /v1/stream/odds: odds changes as Server-Sent Events, fanned out on every node. */
+export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
+  const { history, keys, clock, slots } = deps;
+  const hub = createStreamHub({ ...deps, log: app.log });
+  const paidStreams = requireTier(PAID_DATA, 'the odds stream');
+  // Before the listener closes: an open stream would otherwise hold the shutdown until its deadline.
+  app.addHook('preClose', (done) => {
+    hub.endAll('server_shutdown');
+    done();
+  });
+
+  app.get(
+    '/v1/stream/odds',
+    {
+      onRequest: [app.authenticate, async (request: FastifyRequest) => paidStreams.check(request)],
+      // An event must leave at once: a compressor would hold it until its buffer fills.
+      compress: false,
+      // HEAD would open a stream nobody reads.
+      exposeHeadRoute: false,
+      schema: {
+        tags: ['streams'],
+        summary: 'Live odds changes (Server-Sent Events)',
+        description: STREAM_DESCRIPTION,
+        security: CLIENT_SECURITY,
+        [REQUIRED_TIERS]: paidStreams.tiers,
+        querystring: StreamQuery,
+        headers: StreamHeaders,
+        response: { 200: { description: 'The stream, open until the client or the server ends it.', content: { 'text/event-stream': { schema: StreamBody } } } },
+      },
+    },
+    async (request, reply) => {
+      const eventIds = idsOf(request.query.event_ids, 'event_ids');
+      const leagueIds = idsOf(request.query.league_ids, 'league_ids');
+      const [unknown] = await history.unknownEvents(eventIds);
+      if (unknown !== undefined) throw notFound(`no event with id ${unknown} (event_ids)`);
+      for (const id of leagueIds) await keys.requireId('league', id, 'league_ids');
+      const lastEventId = request.headers['last-event-id'] === undefined ? undefined : Number(request.headers['last-event-id']);
+
+      const { client, claims } = request.principal;
+      const cap = STREAM_CAPS[client.tier];
+      const streamId = randomUUID();
+      if (!(await slots.acquire(client.id, streamId, cap))) {
+        throw new ApiError('RATE_LIMIT_EXCEEDED', `at most ${cap} odds streams may be open at once on the ${client.tier} tier; close one first`, {
+          headers: { 'retry-after': String(RETRY_AFTER_S) },
+        });
+      }
+      // From the place taken to the stream's close handler nothing awaits: the place is always freed.
+      const connection = openConnection(client.id, streamId, { eventIds, leagueIds }, lastEventId ?? 0);
+      connection.onClose(() => slots.release(client.id, streamId));
+      if (claims !== undefined) {
+        const expiry = setTimeout(() => connection.end('token_expired'), Math.max(0, claims.exp * 1000 - clock.now()));
+        expiry.unref();
+        connection.onClose(() => clearTimeout(expiry));
+      }
+      hub.subscribe(connection, lastEventId).catch((error: unknown) => {
+        request.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'odds stream: catching up failed');
+        connection.body.destroy();
+      });
+      return sendEvents(reply, connection.body);
+    },
+  );
+};
+
+/** The stream as the answer: Fastify pipes it to the socket and destroys it when the client goes. */
+function sendEvents(reply: FastifyReply, body: Readable): FastifyReply {
+  return (
+    reply
+      .header('cache-control', 'no-store')
+      // nginx and similar proxies buffer answers unless told not to.
+      .header('x-accel-buffering', 'no')
+      .type('text/event-stream; charset=utf-8')
+      .send(body)
+  );
+}
+
+/** `1,2,3` as ids; the schema has checked the form, this the range. */
+function idsOf(list: string | undefined, field: string): number[] {
+  if (list === undefined) return [];
+  const ids = [...new Set(list.split(',').map(Number))];
+  if (ids.some((id) => id < 1 || id > MAX_ID)) throw validationError(field, 'maximum', `${field} must be ids from 1 to ${MAX_ID}`);
+  return ids;
+}

@@ -1,0 +1,46 @@
+import { type Static, Type } from 'typebox';
+import { MAX_FILTER_ITEMS } from '../../shared/wire.js';
+
+/** Ids as a comma-separated list (`1,2,3`): digits only, at most MAX_FILTER_ITEMS of them. */
+const IdList = (description: string, example: string) =>
+  Type.Optional(
+    Type.String({
+      pattern: `^[0-9]{1,16}(,[0-9]{1,16}){0,${MAX_FILTER_ITEMS - 1}}$`,
+      description: `${description} Comma-separated ids, at most ${MAX_FILTER_ITEMS}; each must name a record (404 otherwise).`,
+      example,
+    }),
+  );
+
+export const StreamQuery = Type.Object(
+  {
+    event_ids: IdList('Changes of these events’ odds.', '1'),
+    league_ids: IdList('Changes of the odds of these leagues’ events.', '12'),
+  },
+  { additionalProperties: false },
+);
+export type StreamQuery = Static<typeof StreamQuery>;
+
+export const StreamHeaders = Type.Object({
+  'last-event-id': Type.Optional(
+    Type.String({
+      pattern: '^[0-9]{1,16}$',
+      description: 'The `id` of the last event received: the stream starts with the changes after it (sent by EventSource when it reconnects).',
+    }),
+  ),
+});
+export type StreamHeaders = Static<typeof StreamHeaders>;
+
+export const STREAM_DESCRIPTION =
+  'A Server-Sent Events stream (`text/event-stream`) of odds changes as imports commit them. Each change is an event ' +
+  '`event: odds`, `id: <history id>`, `data: <one price change, as POST /v1/odds/history-by-event lists it>`. ' +
+  'A comment line (`: heartbeat`) goes out every 15 s. Reconnect with `Last-Event-ID` to receive exactly the changes ' +
+  'missed. The stream ends with `event: end`, `data: {"reason", "message"}` when the access token expires ' +
+  '(`token_expired`: refresh, then reconnect), the client is disabled (`client_disabled`), the node shuts down ' +
+  '(`server_shutdown`) or the client reads too slowly (`slow_consumer`). Without event_ids and league_ids every change ' +
+  'is streamed; with both, a change of either. Pro (5 open streams per client) and enterprise (50); over the cap 429. ' +
+  'Never compressed or buffered.';
+
+export const StreamBody = Type.String({
+  description: 'Server-Sent Events: `retry: 2000` first, then `event: odds` events, heartbeat comments and a final `event: end`.',
+  example: 'id: 4711\nevent: odds\ndata: {"id":4711,"odds_id":12,"event_id":1,…}\n\n',
+});
