@@ -64,6 +64,11 @@ describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect)
     expectError(await asClient('/v1/account/usage?start_date=2028-01-01&end_date=2030-01-15'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'maximum' });
     expectError(await asClient('/v1/account/usage?start_date=2030-02-30'), 422, 'VALIDATION_ERROR', 'start_date');
     expectError(await asClient('/v1/account/usage?end_date=15.01.2030'), 422, 'VALIDATION_ERROR', 'end_date');
+    // Found by the fuzz test: year 0 answered 200 with days that are no YYYY-MM-DD ("-000001-12-03").
+    expectError(await asClient('/v1/account/usage?end_date=0000-01-01'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'minimum' });
+    expectError(await asClient('/v1/account/usage?start_date=1969-12-31&end_date=1970-01-02'), 422, 'VALIDATION_ERROR', { field: 'start_date', rule: 'minimum' });
+    const first = await asClient('/v1/account/usage?end_date=1970-01-02');
+    expect(first.json<UsageBody>().days.map((d) => d.date)).toEqual(['1970-01-01', '1970-01-02']);
     const year = await asClient('/v1/account/usage?start_date=2029-01-01&end_date=2030-02-04');
     expect(year.json<UsageBody>().days).toHaveLength(400);
     const one = await asClient('/v1/account/usage?start_date=2030-01-15&end_date=2030-01-15');

@@ -1,4 +1,8 @@
-/** The groups usage is reported by: the first path segment after /v1/. */
+/**
+ * The groups usage is reported by: the first path segment after /v1/, or the kind of data a
+ * historical file or a stream carries (/v1/historical/events → events, /v1/historical/odds.csv and
+ * /v1/stream/odds → odds).
+ */
 export const ROUTE_GROUPS = ['references', 'events', 'odds', 'trends', 'account'] as const;
 export type RouteGroup = (typeof ROUTE_GROUPS)[number];
 
@@ -15,7 +19,7 @@ export function createGroupOf(): (route: string | undefined) => number {
     if (route === undefined) return -1;
     let index = known.get(route);
     if (index === undefined) {
-      const segment = /^\/v1\/([^/]+)\//.exec(route)?.[1];
+      const segment = /^\/v1\/(?:historical\/|stream\/)?([a-z]+)/.exec(route)?.[1];
       index = segment === undefined ? -1 : (INDEX.get(segment) ?? -1);
       known.set(route, index);
     }

@@ -11,7 +11,7 @@ const Limit = (description: string) => Type.Union([Type.Integer({ minimum: 1 }),
 const Day = (description: string) => Type.String({ format: 'date', description });
 
 const dateProperties = {
-  start_date: Type.Optional(Day('First day, YYYY-MM-DD (UTC). Default: 29 days before end_date.')),
+  start_date: Type.Optional(Day('First day, YYYY-MM-DD (UTC), 1970-01-01 or later. Default: 29 days before end_date.')),
   end_date: Type.Optional(Day(`Last day, YYYY-MM-DD (UTC), at most ${MAX_RANGE_DAYS} days after start_date. Default: today.`)),
 };
 
