@@ -30,6 +30,8 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['references.oddsFormats', 'GET /v1/references/odds-format'],
   ['events.upcoming', 'POST /v1/events/upcoming-events'],
   ['odds.upcomingByEvent', 'POST /v1/odds/upcoming-odds-by-event'],
+  ['odds.historyByEvent', 'POST /v1/odds/history-by-event'],
+  ['historical.events', 'GET /v1/historical/events'],
   ['trends.flows', 'POST /v1/trends/flows'],
   ['trends.mixedFlows', 'POST /v1/trends/mixed-flows'],
   ['trends.flowsById', 'POST /v1/trends/flows-by-id'],
@@ -48,6 +50,11 @@ export const NOT_METHODS: Readonly<Record<string, string>> = {
   'POST /v1/oauth/refresh': 'the session refreshes an OAuth pair by itself',
   'POST /v1/oauth/revoke': 'api.logout() revokes the session’s refresh token',
   'POST /v1/oauth/token': 'the form-encoded twin of /v1/oauth/login, for off-the-shelf OAuth libraries',
+  'GET /v1/historical/odds/{event_id}.json': 'a file, not JSON: fetch it with the session’s headers',
+  'GET /v1/historical/odds/{event_id}.csv': 'a file, not JSON: fetch it with the session’s headers',
+  'GET /v1/historical/odds.csv': 'a file, not JSON: fetch it with the session’s headers',
+  'GET /v1/historical/odds.json': 'a file, not JSON: fetch it with the session’s headers',
+  'GET /v1/stream/odds': 'a Server-Sent Events stream',
 };
 
 /** Operations whose types the SDK's own code uses (the session's token pair), though they are not methods. */

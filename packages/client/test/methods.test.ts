@@ -54,6 +54,11 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     expect((await api.trends.mixedFlows({ league_key: 'nba', page_size: 25 })).total_count).toBeGreaterThan(1);
     const american = await api.odds.upcomingByEvent({ event_id: 100, odds_format: 'american' });
     expect(american.results.every((o) => Number.isInteger(o.price))).toBe(true);
+    // The price history (a pro client): each odds row's opening entry, here with its price in the format asked.
+    const history = await api.odds.historyByEvent({ event_id: 100, odds_format: 'american' });
+    expect(history.total_count).toBeGreaterThan(0);
+    expect(history.results.every((c) => c.price_decimal.from === null && Number.isInteger(c.price?.to))).toBe(true);
+    expect((await api.historical.events({ start_date: '2030-01-05', end_date: '2030-01-05' })).results.map((e) => e.id)).toContain(100);
 
     // The rest of the catalogue: every list answers its page (the small dataset may hold none of some).
     for (const list of [

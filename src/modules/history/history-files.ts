@@ -1,3 +1,4 @@
+import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
 import type { HistoryItem } from './history.schemas.js';
 
 /**
@@ -32,12 +33,28 @@ const CRLF = '\r\n';
  */
 const BOM = '\uFEFF';
 
-const CSV_HEADER = `${BOM}${CSV_COLUMNS.join(',')}${CRLF}`;
+/** The columns a file with an `odds_format` adds after price_decimal_to: the price in that format. */
+export const CSV_PRICE_COLUMNS = ['price_from', 'price_to'] as const;
 
-/** The CSV records of a chunk of changes. */
-function csvRecords(items: readonly HistoryItem[]): string {
+const csvHeader = (columns: readonly string[]) => `${BOM}${columns.join(',')}${CRLF}`;
+const CSV_HEADER = csvHeader(CSV_COLUMNS);
+const CSV_PRICED_HEADER = csvHeader(CSV_COLUMNS.flatMap((column) => (column === 'price_decimal_to' ? [column, ...CSV_PRICE_COLUMNS] : [column])));
+
+/**
+ * A change with `price: {from, to}` in `format`, placed beside `price_decimal` (the history list
+ * and the files with an odds_format; decision 0111).
+ */
+export function withPrice(item: HistoryItem, format: OddsFormat): HistoryItem {
+  const { price_decimal: decimal, line, status, ...head } = item;
+  const from = decimal.from === null ? null : priceIn(format, decimal.from);
+  return { ...head, price: { from, to: priceIn(format, decimal.to) }, price_decimal: decimal, line, status };
+}
+
+/** The CSV records of a chunk of changes; with `priced`, the price columns of CSV_PRICE_COLUMNS too. */
+function csvRecords(items: readonly HistoryItem[], priced: boolean): string {
   let text = '';
   for (const item of items) {
+    const price = priced ? [csvPrice(item.price?.from ?? null), csvPrice(item.price?.to ?? null)] : [];
     const fields = [
       item.id,
       item.odds_id,
@@ -48,6 +65,7 @@ function csvRecords(items: readonly HistoryItem[]): string {
       item.changed_at,
       csvNumber(item.price_decimal.from),
       csvNumber(item.price_decimal.to),
+      ...price,
       csvNumber(item.line.from),
       csvNumber(item.line.to),
       item.status.from === null ? '' : csvText(item.status.from),
@@ -63,6 +81,11 @@ function csvNumber(value: number | null): string {
   return value === null ? '' : String(value);
 }
 
+/** A price in a format: a number bare, a fraction ("5/4") as quoted text; empty for null. */
+function csvPrice(value: number | string | null): string {
+  return typeof value === 'string' ? csvText(value) : csvNumber(value);
+}
+
 /**
  * Text, always quoted (RFC 4180 §2.5–2.7: a comma, quote or line break inside stays in the field,
  * a quote doubled). Text that a spreadsheet would run as a formula (=, +, -, @, tab, CR first)
@@ -74,10 +97,11 @@ function csvText(value: string): string {
   return `"${safe.replace(/"/g, '""')}"`;
 }
 
-/** A CSV file: the header row, then one record per change. */
-export async function* csvFile(changes: AsyncIterable<readonly HistoryItem[]>): AsyncGenerator<string> {
-  yield CSV_HEADER;
-  for await (const items of changes) yield csvRecords(items);
+/** A CSV file: the header row, then one record per change; with an odds format, the price columns too (the changes carry `price`). */
+export async function* csvFile(changes: AsyncIterable<readonly HistoryItem[]>, oddsFormat?: OddsFormat): AsyncGenerator<string> {
+  const priced = oddsFormat !== undefined;
+  yield priced ? CSV_PRICED_HEADER : CSV_HEADER;
+  for await (const items of changes) yield csvRecords(items, priced);
 }
 
 /** NDJSON: one change per line, each line a JSON document. */

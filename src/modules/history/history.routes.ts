@@ -7,8 +7,8 @@ import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import { PAID_DATA, requireTier } from '../auth/index.js';
-import { CSV_COLUMNS } from './history-files.js';
-import { EventFileParams, eventHistoryFile, HistoryByEventBody, HistoryItem, HistoryPage, LeagueExportQuery } from './history.schemas.js';
+import { CSV_COLUMNS, CSV_PRICE_COLUMNS } from './history-files.js';
+import { EventFileParams, EventFileQuery, eventHistoryFile, HistoryByEventBody, HistoryItem, HistoryPage, LeagueExportQuery } from './history.schemas.js';
 import type { HistoryService } from './history.service.js';
 
 /** The price history: a paged list, one event's history as a file, a league's as an export. */
@@ -23,7 +23,8 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
     description:
       'Every recorded change of the event’s odds (price, line or status), in time order (changed_at, then id): the opening ' +
       'price of each odds row (`from` null) and each later change, with `from` and `to`. Filter by operators, betting markets ' +
-      'and a time range [since, until). Pro and enterprise tiers; a free client gets 403. An unknown event_id is 404.',
+      'and a time range [since, until). With `odds_format`, each change also has `price: {from, to}` in that format, beside ' +
+      '`price_decimal`. Pro and enterprise tiers; a free client gets 403. An unknown event_id is 404.',
     body: HistoryByEventBody,
     response: HistoryPage,
     filters: history.byEvent.filters,
@@ -42,15 +43,16 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
           description:
             `The whole price history of the event, streamed as a file (\`Content-Disposition: attachment\`): ${FORMATS[format]} ` +
             'Its ETag changes only when the history does (a new change, a purge) or, in JSON, the event: an unchanged history ' +
-            'answers 304 to If-None-Match. Pro and enterprise tiers. An unknown event_id is 404.',
+            `answers 304 to If-None-Match (the tag differs per odds_format). ${ODDS_FORMAT_NOTE} Pro and enterprise tiers. An unknown event_id is 404.`,
           security: CLIENT_SECURITY,
           [REQUIRED_TIERS]: paidHistory.tiers,
           params: EventFileParams,
+          querystring: EventFileQuery,
           headers: IfNoneMatch,
           response: { 200: fileResponse(media), 304: NOT_MODIFIED },
         },
       },
-      async (request, reply) => sendFile(request, reply, await history.eventFile(request.params.event_id, format)),
+      async (request, reply) => sendFile(request, reply, await history.eventFile(request.params.event_id, format, request.query.odds_format)),
     );
   file('json', { 'application/json': { schema: eventHistoryFile(eventItem) } });
   file('csv', { 'text/csv': { schema: CSV_SCHEMA } });
@@ -66,7 +68,7 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
           description:
             'The price history of every event of the league starting from start_date to end_date (whole UTC days, at most 366; ' +
             'default the last 30 days), streamed as one file: events by start time then id, each event’s changes in time order. ' +
-            `${format === 'csv' ? FORMATS.csv : FORMATS.ndjson} This is how a season is pulled. Pro and enterprise tiers.`,
+            `${format === 'csv' ? FORMATS.csv : FORMATS.ndjson} ${ODDS_FORMAT_NOTE} This is how a season is pulled. Pro and enterprise tiers.`,
           security: CLIENT_SECURITY,
           [REQUIRED_TIERS]: paidHistory.tiers,
           querystring: LeagueExportQuery,
@@ -88,11 +90,17 @@ const FORMATS = {
   ndjson: 'NDJSON (`application/x-ndjson`): one change per line, each line a JSON object.',
 } as const;
 
+const ODDS_FORMAT_NOTE =
+  'With `odds_format`, each change also has `price: {from, to}` in that format (in CSV, the columns ' +
+  `${CSV_PRICE_COLUMNS.join(', ')} after price_decimal_to); without it, the file is as before the formats existed.`;
+
 const IfNoneMatch = Type.Object({
   'if-none-match': Type.Optional(Type.String({ description: 'The ETag of the copy the client has: 304 if it is still the current one.' })),
 });
 
-const CSV_SCHEMA = Type.String({ description: `CSV text. Header: ${CSV_COLUMNS.join(',')}.` });
+const CSV_SCHEMA = Type.String({
+  description: `CSV text. Header: ${CSV_COLUMNS.join(',')}; with odds_format, ${CSV_PRICE_COLUMNS.join(',')} after price_decimal_to.`,
+});
 
 function fileResponse(media: Record<string, { schema: TSchema }>) {
   return {

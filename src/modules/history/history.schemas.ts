@@ -1,7 +1,9 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { dateRangeProperties } from '../../shared/date-range.js';
+import { ODDS_FORMATS } from '../../shared/odds-format.js';
 import { Id, MAX_FILTER_ITEMS } from '../../shared/wire.js';
+import { PRICE_FORMS } from '../odds/index.js';
 
 export const HISTORY_MAX_PAGE_SIZE = 100;
 
@@ -14,6 +16,13 @@ const Change = <T extends TSchema>(to: T, description: string) =>
     },
     { additionalProperties: false, description },
   );
+
+/** The optional `odds_format` of the history list and files: with it, each change gains `price` in that format. */
+const OddsFormat = Type.Enum(ODDS_FORMATS, {
+  description:
+    'The format of each change\'s `price: {from, to}`: `decimal`, `american`, `fractional` or `implied_probability` ' +
+    '(GET /v1/references/odds-format). Without it the changes have no `price`; `price_decimal` is always there.',
+});
 
 /**
  * One recorded change of an odds row (docs/data.md#price-history). History rows are never
@@ -34,6 +43,12 @@ export const HistoryItem = Type.Object(
       format: 'date-time',
       description: "When the change happened: the dataset's `updated_at` for the row, else the time of the import. ISO 8601, UTC.",
     }),
+    price: Type.Optional(
+      Change(
+        Type.Union([...PRICE_FORMS], { description: 'A price in the `odds_format` asked.' }),
+        'The price before and after the change, in the `odds_format` asked (decision 0111): only when the request names one. `price_decimal` is always there.',
+      ),
+    ),
     price_decimal: Change(Type.Number({ description: 'A decimal price.', example: 1.91 }), 'The decimal price before and after the change.'),
     line: Change(Type.Union([Type.Number(), Type.Null()], { description: 'A line (handicap or total); null for markets without one.' }), 'The line before and after.'),
     status: Change(Type.String({ description: '`open` or `suspended`, as the feed reports it.', example: 'open' }), 'The status before and after.'),
@@ -52,6 +67,7 @@ export const HistoryByEventBody = Type.Object(
     betting_market_ids: Type.Optional(ids('Only changes of odds of these betting markets.')),
     since: Instant('Only changes at or after this instant (ISO 8601 with a time zone).'),
     until: Instant('Only changes before this instant; not before `since`.'),
+    odds_format: Type.Optional(OddsFormat),
     ...pagingProperties(HISTORY_MAX_PAGE_SIZE),
   },
   {
@@ -78,10 +94,17 @@ export const eventHistoryFile = (event: TSchema) =>
 export const EventFileParams = Type.Object({ event_id: { ...Id('The event.'), example: 1 } }, { additionalProperties: false });
 export type EventFileParams = Static<typeof EventFileParams>;
 
+/** The query of a history file or export: `odds_format` adds `price` to each change (in CSV, the columns price_from and price_to). */
+const formatQuery = { odds_format: Type.Optional(OddsFormat) };
+
+export const EventFileQuery = Type.Object(formatQuery, { additionalProperties: false });
+export type EventFileQuery = Static<typeof EventFileQuery>;
+
 export const LeagueExportQuery = Type.Object(
   {
     league_id: { ...Id('The league to export (404 when unknown).'), example: 12 },
     ...dateRangeProperties('the events whose history is exported, by start time'),
+    ...formatQuery,
   },
   { additionalProperties: false },
 );

@@ -6,18 +6,20 @@ import type { StreamedFile } from '../../platform/http/files.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import { utcDays } from '../../shared/date-range.js';
 import { idSet } from '../../shared/filters.js';
+import type { OddsFormat } from '../../shared/odds-format.js';
 import type { KeyResolver } from '../references/index.js';
-import { csvFile, eventJsonFile, type FileFormat, ndjsonFile } from './history-files.js';
+import { csvFile, eventJsonFile, type FileFormat, ndjsonFile, withPrice } from './history-files.js';
 import { createHistoryRepository, type Cursor, type HistoryStats } from './history.repository.js';
 import type { HistoryByEventBody, HistoryItem, LeagueExportQuery } from './history.schemas.js';
 
-/** An event's history filters: since/until as epoch ms, arrays as sets. */
+/** An event's history filters: since/until as epoch ms, arrays as sets; the odds format the page's `price` is in. */
 export interface HistoryFilters {
   e: number;
   o: number[] | null;
   m: number[] | null;
   since: number | null;
   until: number | null;
+  f: OddsFormat | null;
 }
 
 /** Rows per read while a file is written: a few milliseconds of query, about 150 KB of CSV. */
@@ -48,7 +50,8 @@ export function createHistoryService(deps: {
       const since = body.since === undefined ? null : Date.parse(body.since);
       const until = body.until === undefined ? null : Date.parse(body.until);
       if (since !== null && until !== null && until < since) throw validationError('until', 'formatMinimum', 'until must not be before since');
-      return { e: body.event_id, o: idSet(body.operator_ids) ?? null, m: idSet(body.betting_market_ids) ?? null, since, until };
+      const f = body.odds_format ?? null;
+      return { e: body.event_id, o: idSet(body.operator_ids) ?? null, m: idSet(body.betting_market_ids) ?? null, since, until, f };
     },
 
     /** An event's changes in time order; an unknown event is 404 (checked inside the cached computation: a 404 is not cached). */
@@ -58,14 +61,17 @@ export function createHistoryService(deps: {
     },
 
     items: (ids) => repository.items(ids),
+
+    /** With odds_format, each change gains `price: {from, to}` in it (without, the item as stored: decision 0111). */
+    view: (item, { f }) => (f === null ? item : withPrice(item, f)),
   };
 
-  /** An event's changes in time order, chunk by chunk, none newer than `lastId`. */
-  async function* eventChanges(eventId: number, lastId: number): AsyncGenerator<HistoryItem[]> {
+  /** An event's changes in time order, chunk by chunk, none newer than `lastId`; with `price` in `oddsFormat` when given. */
+  async function* eventChanges(eventId: number, lastId: number, oddsFormat: OddsFormat | undefined): AsyncGenerator<HistoryItem[]> {
     let cursor: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
     for (;;) {
       const items = await repository.eventChunk(eventId, lastId, cursor, FILE_CHUNK_ROWS);
-      if (items.length > 0) yield items;
+      if (items.length > 0) yield oddsFormat === undefined ? items : items.map((item) => withPrice(item, oddsFormat));
       const last = items.at(-1);
       if (last === undefined || items.length < FILE_CHUNK_ROWS) return;
       cursor = { at: Date.parse(last.changed_at), id: last.id };
@@ -78,18 +84,19 @@ export function createHistoryService(deps: {
     /**
      * The whole history of one event as a file. Its tag is made from the event item and the
      * history's count and newest id (rows are never updated: a new change raises the id, a purge
-     * lowers the count), and the file holds exactly the rows up to that id.
+     * lowers the count), and the file holds exactly the rows up to that id. An odds format, when
+     * asked, is part of the tag (a file without one keeps the tag it had before the formats).
      */
-    async eventFile(eventId: number, format: FileFormat): Promise<StreamedFile> {
+    async eventFile(eventId: number, format: FileFormat, oddsFormat?: OddsFormat): Promise<StreamedFile> {
       const event = await eventItem(eventId);
       if (event === undefined) throw notFound(`no event with event_id ${eventId}`);
       const stats = await repository.eventStats(eventId);
-      const changes = () => eventChanges(eventId, stats.lastId);
+      const changes = () => eventChanges(eventId, stats.lastId, oddsFormat);
       return {
-        etag: tagOf(['event', eventId, format, JSON.stringify(event)], stats),
+        etag: tagOf(['event', eventId, format, JSON.stringify(event), ...formatPart(oddsFormat)], stats),
         filename: `odds-history-event-${eventId}.${format}`,
         contentType: CONTENT_TYPES[format],
-        chunks: () => (format === 'csv' ? csvFile(changes()) : eventJsonFile(event, changes())),
+        chunks: () => (format === 'csv' ? csvFile(changes(), oddsFormat) : eventJsonFile(event, changes())),
       };
     },
 
@@ -106,7 +113,7 @@ export function createHistoryService(deps: {
         let after: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
         for (;;) {
           const events = await repository.leagueEvents(leagueId, start, end, after, EVENT_CHUNK);
-          for (const event of events) yield* eventChanges(event.id, stats.lastId);
+          for (const event of events) yield* eventChanges(event.id, stats.lastId, query.odds_format);
           const last = events.at(-1);
           if (last === undefined || events.length < EVENT_CHUNK) return;
           after = last;
@@ -114,16 +121,19 @@ export function createHistoryService(deps: {
       }
       const csv = format === 'csv';
       return {
-        etag: tagOf(['league', leagueId, start, end, format], stats),
+        etag: tagOf(['league', leagueId, start, end, format, ...formatPart(query.odds_format)], stats),
         filename: `odds-history-league-${leagueId}-${days}.${csv ? 'csv' : 'ndjson'}`,
         contentType: csv ? CONTENT_TYPES.csv : CONTENT_TYPES.ndjson,
-        chunks: () => (csv ? csvFile(changes()) : ndjsonFile(changes())),
+        chunks: () => (csv ? csvFile(changes(), query.odds_format) : ndjsonFile(changes())),
       };
     },
   };
 }
 
 export type HistoryService = ReturnType<typeof createHistoryService>;
+
+/** The odds format's part of a file's tag: none without one, so that those tags stay as they were. */
+const formatPart = (oddsFormat: OddsFormat | undefined): string[] => (oddsFormat === undefined ? [] : [`odds_format=${oddsFormat}`]);
 
 /** A strong tag over what the file is of and how much history it holds. */
 function tagOf(parts: ReadonlyArray<string | number>, stats: HistoryStats): string {

@@ -1,3 +1,4 @@
 /** Odds: the odds of one event, by operator and betting market. */
 export { oddsRoutes } from './odds.routes.js';
 export { createOddsService, type OddsService } from './odds.service.js';
+export { PRICE_FORMS } from './odds.schemas.js';

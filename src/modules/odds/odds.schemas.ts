@@ -22,17 +22,19 @@ export const Price = Type.Object(
   { additionalProperties: false, description: 'One price in three forms, all derived from the decimal price.' },
 );
 
+/** A price in the `odds_format` asked, one schema per JSON type (priceIn, src/shared/odds-format.ts). */
+export const PRICE_FORMS = [
+  Type.Integer({ description: '`odds_format: american`: a signed integer, e.g. 125 for 2.25 and −125 for 1.80.', example: 125 }),
+  Type.Number({ description: '`odds_format: decimal`: the decimal price d (2.25); `implied_probability`: 1/d from 0 to 1, to 4 decimals (0.4444).', example: 2.25 }),
+  Type.String({ pattern: '^[0-9]+/[0-9]+$', description: '`odds_format: fractional`: d − 1 as an exact reduced fraction, e.g. "5/4" for 2.25.', example: '5/4' }),
+] as const;
+
 /**
  * `price` is the v1 object when the request names no odds_format, so that clients written before
  * the formats existed read what they read before (decision 0111); with odds_format, the price in it.
  */
 const PriceInFormat = Type.Union(
-  [
-    Price,
-    Type.Integer({ description: '`odds_format: american`: a signed integer, e.g. 125 for 2.25 and −125 for 1.80.', example: 125 }),
-    Type.Number({ description: '`odds_format: decimal`: the decimal price d (2.25); `implied_probability`: 1/d from 0 to 1, to 4 decimals (0.4444).', example: 2.25 }),
-    Type.String({ pattern: '^[0-9]+/[0-9]+$', description: '`odds_format: fractional`: d − 1 as an exact reduced fraction, e.g. "5/4" for 2.25.', example: '5/4' }),
-  ],
+  [Price, ...PRICE_FORMS],
   {
     description:
       'The price. Without `odds_format` in the request: the object {american, decimal, implied_probability}, as before the formats existed. ' +

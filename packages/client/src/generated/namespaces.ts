@@ -2,7 +2,7 @@
 // scripts/endpoints.ts. Do not edit: change the server or the table, and generate again.
 
 import type { Call, CallWith, CallWithRequired, PagedCall, PagedCallWithRequired } from '../endpoint.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsPage, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesTeamsParams, SportPage, TeamPage, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesTeamsParams, SportPage, TeamPage, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
 
 export interface AccountApiKeysApi extends PagedCall<AccountApiKeysParams, ApiKeysPage> {
   /**
@@ -190,7 +190,7 @@ export interface EventsApi {
   upcoming: PagedCall<EventsUpcomingParams, EventsPage>;
 }
 
-/** Odds of upcoming events, by operator and betting market. page_size at most 100. */
+/** Odds of upcoming events, by operator and betting market, and their price history. page_size at most 100. */
 export interface OddsApi {
   /**
    * Odds of one event
@@ -202,6 +202,32 @@ export interface OddsApi {
    * `POST /v1/odds/upcoming-odds-by-event`
    */
   upcomingByEvent: PagedCallWithRequired<OddsUpcomingByEventParams, OddsPage>;
+  /**
+   * Price history of one event
+   *
+   * Every recorded change of the event’s odds (price, line or status), in time order (changed_at, then id): the opening price of each odds row (`from` null) and each later change, with `from` and `to`. Filter by operators, betting markets and a time range [since, until). With `odds_format`, each change also has `price: {from, to}` in that format, beside `price_decimal`. Pro and enterprise tiers; a free client gets 403. An unknown event_id is 404.
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `POST /v1/odds/history-by-event`
+   */
+  historyByEvent: PagedCallWithRequired<OddsHistoryByEventParams, PriceChangesPage>;
+}
+
+/**
+ * Events that have started, with their scores; the price history of an event or a league as a file (CSV, JSON, NDJSON). Files are for pro and enterprise.
+ */
+export interface HistoricalApi {
+  /**
+   * Events that have started
+   *
+   * The events that have started, from start_date to end_date (whole UTC days; default the last 30 days up to now), ordered by start time then id, with their status and, when the feed has one, their score. Filter by sport, league and team (home or away); an unknown id is 404. Every tier may list them; their price history is for pro and enterprise.
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `GET /v1/historical/events`
+   */
+  events: PagedCall<HistoricalEventsParams, EventsPage>;
 }
 
 /**
@@ -270,8 +296,12 @@ export interface Api {
   references: ReferencesApi;
   /** Upcoming events, by day in a time zone. */
   events: EventsApi;
-  /** Odds of upcoming events, by operator and betting market. page_size at most 100. */
+  /** Odds of upcoming events, by operator and betting market, and their price history. page_size at most 100. */
   odds: OddsApi;
+  /**
+   * Events that have started, with their scores; the price history of an event or a league as a file (CSV, JSON, NDJSON). Files are for pro and enterprise.
+   */
+  historical: HistoricalApi;
   /**
    * Betting trends ("flows"), singles and same-event parlays (page_size at most 25); flows by id, the leagues with flows, and the games behind a fact flow.
    */

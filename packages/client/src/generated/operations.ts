@@ -4,7 +4,7 @@
 import { bindCall, bindCallWith, bindPaged, type Invoker } from '../bind.js';
 import type { OperationSpec } from '../endpoint.js';
 import type { Api } from './namespaces.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsPage, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesTeamsParams, SportPage, TeamPage, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesTeamsParams, SportPage, TeamPage, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
 
 /** Where each operation's parameters go. */
 export const OPERATIONS = {
@@ -29,6 +29,8 @@ export const OPERATIONS = {
   'GET /v1/references/odds-format': { method: 'GET', path: '/v1/references/odds-format', body: false, idempotent: true },
   'POST /v1/events/upcoming-events': { method: 'POST', path: '/v1/events/upcoming-events', body: true, idempotent: true },
   'POST /v1/odds/upcoming-odds-by-event': { method: 'POST', path: '/v1/odds/upcoming-odds-by-event', body: true, idempotent: true },
+  'POST /v1/odds/history-by-event': { method: 'POST', path: '/v1/odds/history-by-event', body: true, idempotent: true },
+  'GET /v1/historical/events': { method: 'GET', path: '/v1/historical/events', body: false, idempotent: true },
   'POST /v1/trends/flows': { method: 'POST', path: '/v1/trends/flows', body: true, idempotent: true },
   'POST /v1/trends/mixed-flows': { method: 'POST', path: '/v1/trends/mixed-flows', body: true, idempotent: true },
   'POST /v1/trends/flows-by-id': { method: 'POST', path: '/v1/trends/flows-by-id', body: true, idempotent: true },
@@ -69,6 +71,10 @@ export function bindApi(invoker: Invoker): Api {
     },
     odds: {
       upcomingByEvent: bindPaged<OddsUpcomingByEventParams, OddsPage>(invoker, OPERATIONS['POST /v1/odds/upcoming-odds-by-event']),
+      historyByEvent: bindPaged<OddsHistoryByEventParams, PriceChangesPage>(invoker, OPERATIONS['POST /v1/odds/history-by-event']),
+    },
+    historical: {
+      events: bindPaged<HistoricalEventsParams, EventsPage>(invoker, OPERATIONS['GET /v1/historical/events']),
     },
     trends: {
       flows: bindPaged<TrendsFlowsParams, FlowsPage>(invoker, OPERATIONS['POST /v1/trends/flows']),

@@ -542,9 +542,9 @@ export interface Event {
   /** Scheduled start, ISO 8601, UTC. */
   start_time: string;
   /**
-   * As the data feed reports it: `scheduled` unless the feed says otherwise (e.g. `postponed`). Events of the day are listed whatever their status. See docs/data.md#events.
+   * As the data feed last reported it: `scheduled` (the default), `live`, `final`, `postponed` or `cancelled`. The service does not move it as time passes. See docs/data.md#events.
    */
-  status: string;
+  status: 'scheduled' | 'live' | 'final' | 'postponed' | 'cancelled';
   /** The home team (in tennis, the first-named player). */
   home_team: {
     /** Team id (as in GET /v1/references/teams). */
@@ -563,6 +563,12 @@ export interface Event {
     /** Team name; in tennis, the player. */
     name: string;
   };
+  /**
+   * The home side's score as the feed last reported it (live or final; sets in tennis); null when the feed has none.
+   */
+  home_score: number | null;
+  /** The away side's score; null exactly when home_score is. */
+  away_score: number | null;
 }
 
 /** One page of {@link Odds} items, in the shape every list answers. */
@@ -632,6 +638,72 @@ export interface Odds {
   status: string;
   /** When the operator last changed this price, ISO 8601, UTC. */
   updated_at: string;
+}
+
+/** One page of {@link PriceChange} items, in the shape every list answers. */
+export interface PriceChangesPage {
+  /** Items of the current page. */
+  results: PriceChange[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link PriceChangesPage}. */
+export interface PriceChange {
+  /**
+   * History id: grows with every change recorded, in the order imports commit them. The `id` of the stream event carrying it.
+   */
+  id: number;
+  /** The odds row that changed (as in POST /v1/odds/upcoming-odds-by-event). */
+  odds_id: number;
+  /** The event the odds row prices. */
+  event_id: number;
+  /** The operator (sportsbook) quoting the price. */
+  operator_id: number;
+  /** The betting market priced. */
+  betting_market_id: number;
+  /** The selection priced (`home`, `over`, a player name, …), as on the odds item. */
+  position: string;
+  /**
+   * When the change happened: the dataset's `updated_at` for the row, else the time of the import. ISO 8601, UTC.
+   */
+  changed_at: string;
+  /**
+   * The price before and after the change, in the `odds_format` asked (decision 0111): only when the request names one. `price_decimal` is always there.
+   */
+  price?: {
+    /** The value before this change; null on the opening entry (the first import of the row). */
+    from: number | string | null;
+    /** The value from this change on. */
+    to: number | string;
+  };
+  /** The decimal price before and after the change. */
+  price_decimal: {
+    /** The value before this change; null on the opening entry (the first import of the row). */
+    from: number | null;
+    /** The value from this change on. */
+    to: number;
+  };
+  /** The line before and after. */
+  line: {
+    /** The value before this change; null on the opening entry (the first import of the row). */
+    from: number | null | null;
+    /** The value from this change on. */
+    to: number | null;
+  };
+  /** The status before and after. */
+  status: {
+    /** The value before this change; null on the opening entry (the first import of the row). */
+    from: string | null;
+    /** The value from this change on. */
+    to: string;
+  };
 }
 
 /** One page of {@link Flow} items, in the shape every list answers. */
@@ -1255,6 +1327,64 @@ export interface OddsUpcomingByEventParams {
    * The format of each item's `price`: `decimal`, `american`, `fractional` or `implied_probability` (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+}
+
+/** Parameters of `POST /v1/odds/history-by-event`. */
+export interface OddsHistoryByEventParams {
+  /** The event whose price history to list (404 when unknown). */
+  event_id: number;
+  /** Only changes of these operators’ odds. */
+  operator_ids?: number[];
+  /** Only changes of odds of these betting markets. */
+  betting_market_ids?: number[];
+  /** Only changes at or after this instant (ISO 8601 with a time zone). */
+  since?: string;
+  /** Only changes before this instant; not before `since`. */
+  until?: string;
+  /**
+   * The format of each change's `price: {from, to}`: `decimal`, `american`, `fractional` or `implied_probability` (GET /v1/references/odds-format). Without it the changes have no `price`; `price_decimal` is always there.
+   */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+}
+
+/** Parameters of `GET /v1/historical/events`. */
+export interface HistoricalEventsParams {
+  /** Only events of this sport (404 when unknown). */
+  sport_id?: number;
+  /** Only events of this league (404 when unknown). */
+  league_id?: number;
+  /** Only events this team plays in, home or away (404 when unknown). */
+  team_id?: number;
+  /** First day (UTC, YYYY-MM-DD, included) of the events, by start time. Default: 30 days before end_date. */
+  start_date?: string;
+  /**
+   * Last day (UTC, YYYY-MM-DD, included) of the events, by start time. Default: today. At most 366 days after start_date, and not before it.
+   */
+  end_date?: string;
   /**
    * Page number, 1-indexed, at most 1000000.
    *
