@@ -993,7 +993,7 @@ export interface FlowGraphData {
 
 /** Parameters of `GET /v1/account/usage`. */
 export interface AccountUsageParams {
-  /** First day, YYYY-MM-DD (UTC). Default: 29 days before end_date. */
+  /** First day, YYYY-MM-DD (UTC), 1970-01-01 or later. Default: 29 days before end_date. */
   start_date?: string;
   /** Last day, YYYY-MM-DD (UTC), at most 400 days after start_date. Default: today. */
   end_date?: string;
