@@ -11,7 +11,7 @@ import type { DemoCredentials } from './run.js';
 import { bearerFor } from './scenarios/data.js';
 
 /**
- * `npx tsx bench/compare.ts --before DIR [--after DIR] [--path P] [--api-key] [--rounds 6] [--seconds 4]`:
+ * `npx tsx bench/compare.ts --before DIR [--after DIR] [--path P] [--api-key] [--login] [--rounds 6] [--seconds 4]`:
  * two builds of the API (each DIR a checkout with its `dist/` built and its node_modules; --after
  * defaults to this one) on one demo database, loaded in turn, round after round, with the same
  * request. Reports each one's median server CPU time per request and req/s: the way to tell what
@@ -63,12 +63,15 @@ async function start(dir: string) {
 const servers = { before: await start(builds.before), after: await start(builds.after) };
 try {
   const demo = JSON.parse(readFileSync(demoCredentialsFile(work, url), 'utf8')) as DemoCredentials;
-  const headers = args.includes('--api-key') ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(servers.after.base, demo) };
+  // --login: POST /v1/auth/login with the API key (a write) instead of the read.
+  const login = args.includes('--login');
+  const headers = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(servers.after.base, demo) };
+  const request = login ? { method: 'POST' as const, path: '/v1/auth/login', headers } : { method: 'GET' as const, path, headers };
   const results = { before: [] as Array<{ cpu: number; rps: number }>, after: [] as Array<{ cpu: number; rps: number }> };
   for (let round = 0; round < rounds; round += 1) {
     for (const side of round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)) {
       const { base, child } = servers[side];
-      const m = await measure(base, { name: side, pid: child.pid, requests: [{ method: 'GET', path, headers }] }, { connections: 50, seconds, warmupSeconds: round === 0 ? 2 : 0 });
+      const m = await measure(base, { name: side, pid: child.pid, requests: [request] }, { connections: 50, seconds, warmupSeconds: round === 0 ? 2 : 0 });
       results[side].push({ cpu: m.cpuPerRequest ?? Number.NaN, rps: m.reqPerSec });
     }
   }
@@ -79,7 +82,7 @@ try {
     process.stdout.write(`${side} (${builds[side]}): ${cpu.toFixed(1)} µs CPU/request, ${Math.round(rps)} req/s (medians of ${rounds}); CPU per round: ${results[side].map((r) => r.cpu.toFixed(1)).join(' ')}\n`);
   }
   const gain = median(results.before.map((r) => r.cpu)) - median(results.after.map((r) => r.cpu));
-  process.stdout.write(`${path} (${args.includes('--api-key') ? 'X-API-Key' : 'Bearer'}): after saves ${gain.toFixed(1)} µs of server CPU per request\n`);
+  process.stdout.write(`${request.method} ${request.path} (${'x-api-key' in headers ? 'X-API-Key' : 'Bearer'}): after saves ${gain.toFixed(1)} µs of server CPU per request\n`);
 } finally {
   for (const { child } of Object.values(servers)) {
     child.kill('SIGTERM');

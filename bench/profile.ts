@@ -11,9 +11,10 @@ import type { DemoCredentials } from './run.js';
 import { bearerFor } from './scenarios/data.js';
 
 /**
- * `npx tsx bench/profile.ts [--path /v1/account/config] [--api-key] [--seconds 10]`: the API under
+ * `npx tsx bench/profile.ts [--path /v1/account/config] [--api-key] [--login] [--seconds 10]`: the API under
  * load with `node --cpu-prof`, then its CPU time split by part (self time of the functions of each
  * part, from the V8 profile), in µs per request. Issue 11: where a small answer's time goes.
+ * `--login` loads POST /v1/auth/login with the API key instead (a write: SHA-256, the insert).
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -50,9 +51,11 @@ for (let i = 0; ; i += 1) {
   await new Promise((resolve) => setTimeout(resolve, 100));
 }
 const demo = JSON.parse(readFileSync(demoCredentialsFile(work, url), 'utf8')) as DemoCredentials;
-const headers = args.includes('--api-key') ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(base, demo) };
-await autocannon({ url: `${base}${path}`, connections: 50, duration: 2, headers });
-const result = await autocannon({ url: `${base}${path}`, connections: 50, duration: seconds, headers });
+const login = args.includes('--login');
+const headers = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(base, demo) };
+const target = login ? { url: `${base}/v1/auth/login`, method: 'POST' as const } : { url: `${base}${path}` };
+await autocannon({ ...target, connections: 50, duration: 2, headers });
+const result = await autocannon({ ...target, connections: 50, duration: seconds, headers });
 const loadEndedAt = performance.now();
 child.kill('SIGTERM');
 await once(child, 'exit');
@@ -102,7 +105,7 @@ for (const [id, us] of selfUs) {
 }
 const requests = result.requests.total;
 const busy = [...parts].filter(([part]) => part !== '(idle)').reduce((sum, [, us]) => sum + us, 0);
-process.stdout.write(`${path} with ${args.includes('--api-key') ? 'X-API-Key' : 'Bearer'}: ${requests} requests in ${seconds} s, ${Math.round(result.requests.average)} req/s, ` + `${(busy / requests).toFixed(1)} µs of main-thread CPU per request\n\n| part | µs/request | share |\n|---|---:|---:|\n`);
+process.stdout.write(`${login ? 'POST /v1/auth/login' : path} with ${headers['x-api-key'] === undefined ? 'Bearer' : 'X-API-Key'}: ${requests} requests in ${seconds} s, ${Math.round(result.requests.average)} req/s, ` + `${(busy / requests).toFixed(1)} µs of main-thread CPU per request\n\n| part | µs/request | share |\n|---|---:|---:|\n`);
 for (const [part, us] of [...parts].sort((a, b) => b[1] - a[1]).filter(([part]) => part !== '(idle)').slice(0, 40)) {
   process.stdout.write(`| ${part} | ${(us / requests).toFixed(2)} | ${((100 * us) / busy).toFixed(1)}% |\n`);
 }
