@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { freePort } from '../test/helpers/free-port.js';
+import type { RecordedAnswer } from './same-bytes.js';
 
 export interface Running {
   url: string;
@@ -14,12 +15,26 @@ async function stopChild(child: ChildProcess): Promise<void> {
   await once(child, 'exit');
 }
 
-/** The baseline server, in its own process like the API, so both get a core of their own. */
-export async function startBare(): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit'] });
+/** The anchor server, with a way to set the answer it sends. */
+export interface Bare extends Running {
+  answerWith(answer: RecordedAnswer): Promise<void>;
+}
+
+/** The same-bytes anchor (bench/bare-server.ts), in its own process like the API, so both get a core of their own. */
+export async function startBare(): Promise<Bare> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
   const port = Number(chunk.toString().trim());
-  return { url: `http://127.0.0.1:${port}`, child, stop: () => stopChild(child) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    child,
+    stop: () => stopChild(child),
+    async answerWith(answer) {
+      const acknowledged = once(child, 'message');
+      child.send({ status: answer.status, headers: answer.headers, body: answer.body.toString('base64') });
+      await acknowledged;
+    },
+  };
 }
 
 /**

@@ -7,20 +7,23 @@ import { demoCredentialsFile } from '../src/modules/demo/index.js';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
 import { LIMITS_NEVER_REACHED, limitsComparison } from './limits.js';
 import { type Running, startApi, startBare } from './processes.js';
+import { anchorScenario, recordAnswer } from './same-bytes.js';
 import { authScenarios } from './scenarios/auth.js';
 import { compressionScenarios } from './scenarios/compression.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
+import { hotPathScenarios } from './scenarios/hot-path.js';
 import { coldFilters, concurrentImport, describePhase, startIdleProbe } from './scenarios/event-loop.js';
 import { historyGroup } from './history.js';
 import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
 
 /**
  * `npm run bench`: every scenario against the real API (compiled, NODE_ENV=production, demo
- * data) and, in the same run, a bare node:http server answering a fixed JSON body, so the
- * figures are ratios that survive a noisy machine. Each group's scenarios run round-robin
+ * data) and, in the same run, against a bare node:http server sending the very bytes the API
+ * answered to that scenario (the same-bytes anchor, bench/same-bytes.ts), so the figures are
+ * ratios that survive a noisy machine and that neither flatter large answers nor hide small ones. Each group's scenarios run round-robin
  * `--rounds` times and report the median round, so a burst of noise hits one round of each
  * rather than one scenario. Flags: --seconds N, --rounds N, --connections N,
- * --only auth|data|compression|limits|deep|loop|workers|propagation, --skip-deep, --skip-loop. The loop group measures
+ * --only hot|auth|data|compression|limits|deep|loop|workers|propagation, --skip-deep, --skip-loop. The loop group measures
  * the event-loop delay inside the API (a probe preloaded by the bench only) during cold filters and
  * during a concurrent CLI import, at --scale 10 on SQLite.
  * --database sqlite|postgres|both (default sqlite), --pg URL (a PostgreSQL server where the
@@ -69,15 +72,21 @@ const ENV = {
 
 execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
 const work = mkdtempSync(join(tmpdir(), 'sportsdata-bench-'));
-const rows: Array<Measured & { group: string }> = [];
+/** A scenario's median round, with its same-bytes anchor's. */
+interface Row extends Measured {
+  group: string;
+  /** The answer's body, in bytes. */
+  bytes: number;
+  anchor: Measured | undefined;
+  /** API req/s over the anchor's, the median of the rounds'. */
+  ratio: number;
+}
+const rows: Row[] = [];
 const notes: string[] = [];
 
 const bare = await startBare();
-const baseline = async () => {
-  const m = await measure(bare.url, { name: 'bare node:http, fixed JSON', requests: [{ method: 'GET', path: '/' }] }, options);
-  rows.push({ ...m, group: 'baseline' });
-  return m.reqPerSec;
-};
+/** The API process being measured (its CPU time per request is read from /proc). */
+let apiPid: number | undefined;
 
 /**
  * A fresh API process on a freshly generated demo database (the CLI generates it, so the API
@@ -101,10 +110,12 @@ async function withApi<T>(
     generateDemoData(env, scale);
     if (scale !== 1) notes.push(`demo-data --scale ${scale} (generate + import, ${database}): ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const api = await startApi({ ...env, ...extraEnv }, apiOptions);
+    apiPid = api.child.pid;
     try {
       const demo = JSON.parse(readFileSync(demoCredentialsFile(dataDir, store.url), 'utf8')) as DemoCredentials;
       return await use(api.url, demo, { ...api, databaseUrl: store.url });
     } finally {
+      apiPid = undefined;
       await api.stop();
     }
   } finally {
@@ -112,22 +123,48 @@ async function withApi<T>(
   }
 }
 
+/**
+ * Measures each scenario against the API and against the same-bytes anchor: the bare server sending
+ * the very answer the API gave to that scenario's request (recorded once, headers and body byte for
+ * byte), loaded with the same request. Round-robin, `rounds` times; the median round is reported,
+ * and the ratio is the median of each round's API/anchor ratio, so that a burst of noise on the
+ * machine weighs on both sides of one ratio.
+ */
 async function runGroup(group: string, url: string, scenarios: Scenario[]): Promise<Measured[]> {
-  const runs: Measured[][] = scenarios.map(() => []);
+  const prepared = [];
+  for (const scenario of scenarios) {
+    const { request, answer } = await recordAnswer(url, scenario);
+    prepared.push({ scenario: { ...scenario, pid: scenario.pid ?? apiPid }, answer, anchor: { ...anchorScenario(scenario, request, bare.url), pid: bare.child.pid } });
+  }
+  const apiRuns: Measured[][] = scenarios.map(() => []);
+  const anchorRuns: Measured[][] = scenarios.map(() => []);
   for (let round = 0; round < rounds; round += 1) {
-    for (const [i, scenario] of scenarios.entries()) {
-      const measured = await measure(url, scenario, { ...options, warmupSeconds: round === 0 ? options.warmupSeconds : 0 });
-      runs[i]?.push(measured);
+    const roundOptions = { ...options, warmupSeconds: round === 0 ? options.warmupSeconds : 0 };
+    for (const [i, { scenario, answer, anchor }] of prepared.entries()) {
+      apiRuns[i]?.push(await measure(url, scenario, roundOptions));
+      await bare.answerWith(answer);
+      anchorRuns[i]?.push(await measure(bare.url, anchor, roundOptions));
     }
   }
   const medians: Measured[] = [];
-  for (const measured of runs) {
-    const sorted = [...measured].sort((a, b) => a.reqPerSec - b.reqPerSec);
-    const median = sorted[Math.floor(sorted.length / 2)];
-    if (median) medians.push(median);
+  for (const [i, { answer }] of prepared.entries()) {
+    const api = apiRuns[i] ?? [];
+    const anchor = anchorRuns[i] ?? [];
+    const median = medianBy(api, (m) => m.reqPerSec);
+    const ratio = medianOf(api.map((m, round) => m.reqPerSec / (anchor[round]?.reqPerSec ?? Number.NaN)));
+    if (!median) continue;
+    medians.push(median);
+    rows.push({ ...median, group, bytes: answer.body.length, anchor: medianBy(anchor, (m) => m.reqPerSec), ratio });
   }
-  rows.push(...medians.map((m) => ({ ...m, group })));
   return medians;
+}
+
+function medianBy<T>(items: T[], key: (item: T) => number): T | undefined {
+  return [...items].sort((a, b) => key(a) - key(b))[Math.floor(items.length / 2)];
+}
+
+function medianOf(values: number[]): number {
+  return medianBy(values, (v) => v) ?? Number.NaN;
 }
 
 /** Limits off, in process and in Redis, on one demo database: issue 7's bounds (5%, 15%). */
@@ -161,10 +198,12 @@ const kit: BenchKit = {
 };
 
 try {
-  const bareBefore = await baseline();
   for (const database of databases) {
     if (runs('auth', true)) {
       await withApi(`auth-${database}`, database, {}, async (url, demo) => runGroup(`auth (${database})`, url, await authScenarios(url, demo, options.connections)));
+    }
+    if (runs('hot', true)) {
+      await withApi(`hot-${database}`, database, {}, async (url, demo) => runGroup(`hot path (${database})`, url, await hotPathScenarios(url, demo)));
     }
     if (runs('data', true)) {
       await withApi(`data-${database}`, database, {}, async (url, demo) => runGroup(`data (${database})`, url, await dataScenarios(url, demo)));
@@ -218,8 +257,7 @@ try {
   if (runs('workers', scaleOut)) await workersGroups(kit, databases);
   if (runs('propagation', scaleOut)) await propagationGroup(kit, databases.includes('postgres') ? 'postgres' : 'sqlite', propagationRounds);
   if (runs('history', args.includes('--history'))) await historyGroup(kit, databases, options, streamRounds, rounds);
-  const bareAfter = await baseline();
-  report(rows, (bareBefore + bareAfter) / 2);
+  report(rows);
 } finally {
   await bare.stop();
   rmSync(work, { recursive: true, force: true });
@@ -241,15 +279,27 @@ export interface DemoCredentials {
   client_secret: string;
 }
 
-function report(measured: Array<Measured & { group: string }>, bareReqPerSec: number): void {
+/**
+ * The anchor's CPU time per request over the API's: the throughput ratio the two would have if
+ * each had a core to itself. Read from /proc, it moves far less than req/s on a shared machine.
+ */
+function cpuRatio(row: Row): number | undefined {
+  const api = row.cpuPerRequest;
+  const anchor = row.anchor?.cpuPerRequest;
+  return api && anchor ? anchor / api : undefined;
+}
+
+function report(measured: Row[]): void {
+  const fixed = (value: number | undefined, digits: number) => (value === undefined || Number.isNaN(value) ? '' : value.toFixed(digits));
   const lines = [
-    `connections ${options.connections}; each scenario ${rounds} rounds of ${options.seconds} s (round-robin in its group, after a ${options.warmupSeconds} s warm-up), the median round shown; bare = mean of the two baseline runs (${Math.round(bareReqPerSec)} req/s)`,
+    `connections ${options.connections}; each scenario ${rounds} rounds of ${options.seconds} s against the API and against the same-bytes bare server (round-robin in its group, after a ${options.warmupSeconds} s warm-up); the median round shown, × bare = the median of the rounds' ratios; × bare by CPU = the anchor's server CPU time per request over the API's`,
     '',
-    '| group | scenario | req/s | p50 ms | p99 ms | × bare | non-2xx | errors | server CPU µs/req |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|',
+    '| group | scenario | bytes | req/s | p50 ms | p99 ms | same-bytes bare req/s | × bare | CPU µs/req | bare CPU µs/req | × bare by CPU | non-2xx | errors |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...measured.map(
       (m) =>
-        `| ${m.group} | ${m.name} | ${Math.round(m.reqPerSec)} | ${m.p50} | ${m.p99} | ${(m.reqPerSec / bareReqPerSec).toFixed(2)} | ${m.non2xx} | ${m.errors} | ${m.cpuPerRequest?.toFixed(1) ?? ''} |`,
+        `| ${m.group} | ${m.name} | ${m.bytes} | ${Math.round(m.reqPerSec)} | ${m.p50} | ${m.p99} | ${m.anchor ? Math.round(m.anchor.reqPerSec) : ''} | ${fixed(m.ratio, 2)} | ` +
+        `${fixed(m.cpuPerRequest, 1)} | ${fixed(m.anchor?.cpuPerRequest, 1)} | ${fixed(cpuRatio(m), 2)} | ${m.non2xx} | ${m.errors} |`,
     ),
     ...(notes.length > 0 ? ['', ...notes.map((n) => `- ${n}`)] : []),
   ];

@@ -13,7 +13,7 @@ import { registerStrictInput } from './platform/http/strict-input.js';
 import type { App } from './platform/http/types.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { createPagedLists } from './platform/lists/paged-lists.js';
-import { createLogger, requestId } from './platform/logging.js';
+import { createLogger, requestId, requestLogger } from './platform/logging.js';
 import { accountRoutes } from './modules/account/index.js';
 import { adminRoutes } from './modules/admin/index.js';
 import { registerAuthentication } from './modules/auth/index.js';
@@ -45,6 +45,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   const app: App = Fastify({
     loggerInstance: logger,
     genReqId: requestId,
+    childLoggerFactory: requestLogger,
     // The name the error bodies use, so that one id reads the same in an answer and in the log.
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
     bodyLimit: 1024 * 1024,

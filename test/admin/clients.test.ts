@@ -167,7 +167,7 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
     pairOf(await oauthLogin(t, client.client_id, rotated.client_secret));
 
     // The same through the authenticator the whole app uses.
-    await expect(t.ctx.authenticator.authenticate({ 'x-api-key': client.api_key })).rejects.toMatchObject({ reason: 'invalid_credentials' });
-    await expect(t.ctx.authenticator.authenticate({ 'x-api-key': rotated.api_key })).resolves.toMatchObject({ via: 'api_key' });
+    await expect(Promise.resolve().then(() => t.ctx.authenticator.authenticate({ 'x-api-key': client.api_key }))).rejects.toMatchObject({ reason: 'invalid_credentials' });
+    await expect(Promise.resolve().then(() => t.ctx.authenticator.authenticate({ 'x-api-key': rotated.api_key }))).resolves.toMatchObject({ via: 'api_key' });
   });
 });

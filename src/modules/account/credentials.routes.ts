@@ -33,9 +33,11 @@ const security = CLIENT_SECURITY;
  */
 export function credentialsRoutes(app: App, deps: { credentials: CredentialsService; clock: Clock }): void {
   const { credentials, clock } = deps;
-  // Answers name or carry credentials: no cache on the way may keep them.
-  app.addHook('onSend', async (_request, reply) => {
+  // Answers name or carry credentials: no cache on the way may keep them. Callback style: no
+  // promise per request (this scope serves GET /v1/account/config too).
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('cache-control', NO_STORE);
+    done(null, payload);
   });
 
   app.get(

@@ -1,3 +1,4 @@
+import type { MaybePromise } from '../../platform/maybe-promise.js';
 /**
  * The vocabulary of a client account, as authentication sees the caller. The clients module
  * stores and manages accounts; everything that decides what a caller may do reads them in
@@ -77,10 +78,11 @@ export interface CredentialHolder {
 }
 
 /** Where authentication finds accounts (the clients module's directory: cached, current). */
+/** Accounts by id and credentials by digest; what a cache holds is answered at once (no promise). */
 export interface AccountLookup {
-  byId(id: string): Promise<ClientAccount | undefined>;
+  byId(id: string): MaybePromise<ClientAccount | undefined>;
   /** The credential with this digest, deleted or expired ones included (to say why it is refused). */
-  byCredentialDigest(digest: string): Promise<CredentialHolder | undefined>;
+  byCredentialDigest(digest: string): MaybePromise<CredentialHolder | undefined>;
 }
 
 /** True while the credential may be used: not deleted, not expired. */

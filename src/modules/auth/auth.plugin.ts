@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http/types.js';
+import type { MaybePromise } from '../../platform/maybe-promise.js';
 import type { Authenticator, Principal } from './authenticator.js';
 import type { CredentialFailures } from './credential-failures.js';
 
@@ -24,19 +25,45 @@ export interface AuthenticationOptions {
 export function registerAuthentication(app: App, authenticator: Authenticator, options: AuthenticationOptions = {}): void {
   const { admit, failures } = options;
   app.decorateRequest('principal', null as never);
-  app.decorate('authenticate', async (request, reply) => {
+  // A callback hook: a call whose account the client directory holds is authenticated and
+  // charged without a promise (decision 0142).
+  app.decorate('authenticate', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
     const byApiKey = failures !== undefined && request.headers['x-api-key'] !== undefined;
-    if (byApiKey) failures.rejectBlocked(request.ip);
+    const refuse = (error: unknown) => {
+      if (!byApiKey) return done(error as Error);
+      failures.refusedApiKey(request.ip, error).then((answer) => done(answer as Error), done);
+    };
+    const admitted = (principal: Principal) => {
+      request.principal = principal;
+      // Charged before the handler runs: concurrent requests can never overshoot a limit.
+      let pending: Promise<void> | undefined;
+      try {
+        pending = admit?.(request, reply);
+      } catch (error) {
+        return done(error as Error);
+      }
+      if (pending === undefined) return done();
+      pending.then(() => done(), done);
+    };
+    let found: MaybePromise<Principal>;
     try {
-      request.principal = await authenticator.authenticate(request.headers);
+      // An address past its failure limit is refused before its key is even looked at.
+      if (byApiKey) failures.rejectBlocked(request.ip);
     } catch (error) {
-      throw byApiKey ? await failures.refusedApiKey(request.ip, error) : error;
+      return done(error as Error);
     }
-    // Charged before the handler runs: concurrent requests can never overshoot a limit.
-    const pending = admit?.(request, reply);
-    if (pending !== undefined) await pending;
+    try {
+      found = authenticator.authenticate(request.headers);
+    } catch (error) {
+      return refuse(error);
+    }
+    if (found instanceof Promise) found.then(admitted, refuse);
+    else admitted(found);
   });
 }
+
+/** Fastify's callback for a hook: nothing, or the error to answer. */
+type HookDone = (error?: Error) => void;
 
 declare module 'fastify' {
   interface FastifyRequest {

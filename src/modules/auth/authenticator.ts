@@ -1,5 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
-import { ApiError, unauthorized } from '../../platform/errors.js';
+import { unauthorized } from '../../platform/errors.js';
+import { andThen, type MaybePromise } from '../../platform/maybe-promise.js';
 import { type AccountLookup, type ClientAccount, type CredentialHolder, isActive } from './account.js';
 import { digest, digestsEqual, isWellFormedCredential } from './credentials.js';
 import { rejectDeletedClient, rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
@@ -23,10 +24,13 @@ const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_tok
 const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="sports-data-api"' };
 
 export interface Authenticator {
-  /** Authenticates a data call from its X-API-Key or Authorization: Bearer header. */
-  authenticate(headers: Headers): Promise<Principal>;
+  /**
+   * Authenticates a data call from its X-API-Key or Authorization: Bearer header: at once (or a
+   * throw) when the client directory holds the account, else a promise (decision 0142).
+   */
+  authenticate(headers: Headers): MaybePromise<Principal>;
   /** Resolves an API key to its credential and client: active, enabled, allowed to use the API-key flow. */
-  apiKeyHolder(apiKey: unknown, headers?: Record<string, string>): Promise<CredentialHolder>;
+  apiKeyHolder(apiKey: unknown, headers?: Record<string, string>): MaybePromise<CredentialHolder>;
 }
 
 export interface AuthenticatorDeps {
@@ -40,12 +44,15 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   const { keyring, accounts, clock } = deps;
   const used = deps.used ?? (() => {});
 
-  async function apiKeyHolder(apiKey: unknown, headers?: Record<string, string>): Promise<CredentialHolder> {
-    const refused = () => unauthorized('invalid_credentials', 'the API key is not valid', headers);
+  function apiKeyHolder(apiKey: unknown, headers?: Record<string, string>): MaybePromise<CredentialHolder> {
     // Malformed or bad-checksum keys are rejected before any lookup.
-    if (!isWellFormedCredential('apiKey', apiKey)) throw refused();
+    if (!isWellFormedCredential('apiKey', apiKey)) throw unauthorized('invalid_credentials', 'the API key is not valid', headers);
     const keyDigest = digest(apiKey);
-    const holder = await accounts.byCredentialDigest(keyDigest);
+    return andThen(accounts.byCredentialDigest(keyDigest), (holder) => activeKeyHolder(holder, keyDigest, headers));
+  }
+
+  function activeKeyHolder(holder: CredentialHolder | undefined, keyDigest: string, headers: Record<string, string> | undefined): CredentialHolder {
+    const refused = () => unauthorized('invalid_credentials', 'the API key is not valid', headers);
     if (!holder || holder.credential.kind !== 'api_key') throw refused();
     // The lookup is by digest; the explicit constant-time comparison keeps it honest if the
     // lookup ever becomes a prefix or range match.
@@ -59,7 +66,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
     return holder;
   }
 
-  async function bearer(authorization: string): Promise<Principal> {
+  function bearer(authorization: string): MaybePromise<Principal> {
     const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
     if (!match?.[1]) throw unauthorized('token_invalid', 'the Authorization header must be "Bearer <access token>"', INVALID_TOKEN_CHALLENGE);
     let claims: AccessTokenClaims;
@@ -69,7 +76,10 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       if (error instanceof TokenRejectedError) throw unauthorized(error.reason, `${error.message}; refresh it or log in again`, INVALID_TOKEN_CHALLENGE);
       throw error;
     }
-    const client = await accounts.byId(claims.client_id);
+    return andThen(accounts.byId(claims.client_id), (client) => bearerPrincipal(client, claims));
+  }
+
+  function bearerPrincipal(client: ClientAccount | undefined, claims: AccessTokenClaims): Principal {
     if (!client || client.tenantId !== claims.tenant_id) throw unauthorized('token_invalid', 'access token is invalid', INVALID_TOKEN_CHALLENGE);
     rejectDeletedClient(client, INVALID_TOKEN_CHALLENGE);
     // Checked on every call, so that disabling a client locks out tokens already issued.
@@ -111,12 +121,12 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
 
   return {
     apiKeyHolder,
-    async authenticate(headers) {
+    authenticate(headers) {
       const authorization = single(headers.authorization);
       const apiKey = single(headers['x-api-key']);
       if (authorization !== undefined && apiKey !== undefined) return bothCredentials(authorization, apiKey);
       if (authorization !== undefined) return bearer(authorization);
-      if (apiKey !== undefined) return { client: (await apiKeyHolder(apiKey, BEARER_CHALLENGE)).account, via: 'api_key' };
+      if (apiKey !== undefined) return andThen(apiKeyHolder(apiKey, BEARER_CHALLENGE), (holder) => ({ client: holder.account, via: 'api_key' as const }));
       throw unauthorized('missing_credentials', 'send an X-API-Key header or an Authorization: Bearer access token', BEARER_CHALLENGE);
     },
   };

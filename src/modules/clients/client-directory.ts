@@ -3,6 +3,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import { approximateSize } from '../../platform/cache/size.js';
 import { type CacheUsage, createVersionedCache, type VersionedCache } from '../../platform/cache/versioned-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
+import type { MaybePromise } from '../../platform/maybe-promise.js';
 import type { AccountLookup, ClientAccount, CredentialHolder } from '../auth/index.js';
 import { createClientsRepository } from './clients.repository.js';
 
@@ -31,7 +32,7 @@ export function createClientDirectory(deps: { db: Kysely<Schema>; changes: Chang
   const accounts = cache<ClientAccount>();
   const holders = cache<CredentialHolder>();
   const byId = lookup(accounts, (id) => repository.findById(id));
-  const byCredentialDigest = lookup(holders, async (digest) => {
+  const byCredentialDigest = lookup<CredentialHolder>(holders, async (digest) => {
     const found = await repository.findCredentialByDigest(digest);
     const account = found && (await byId(found.credential.clientId));
     return found && account && { account, credential: found.credential, digest: found.digest };
@@ -39,11 +40,12 @@ export function createClientDirectory(deps: { db: Kysely<Schema>; changes: Chang
   return { byId, byCredentialDigest, usage: () => sumOf(accounts.usage(), holders.usage()) };
 }
 
+/** A hit is answered at once; a miss loads (once, for concurrent callers) and caches. */
 function lookup<V extends object>(cache: VersionedCache<V | null>, load: (key: string) => Promise<V | undefined>) {
-  return async (key: string): Promise<V | undefined> => {
+  return (key: string): MaybePromise<V | undefined> => {
     const hit = cache.peek(key);
-    const value = hit !== undefined ? hit : await cache.get(key, async () => (await load(key)) ?? null);
-    return value ?? undefined;
+    if (hit !== undefined) return hit ?? undefined;
+    return cache.get(key, async () => (await load(key)) ?? null).then((value) => value ?? undefined);
   };
 }
 

@@ -125,10 +125,11 @@ export function createStreamHub(deps: {
   changes.onChange('clients', () => {
     const clientIds = new Set([...streams].map((s) => s.clientId));
     for (const clientId of clientIds) {
-      accounts
-        .byId(clientId)
+      // A cached account comes at once, a reloaded one as a promise: one path for both.
+      Promise.resolve()
+        .then(() => accounts.byId(clientId))
         .then((account) => {
-          if (account !== undefined && !account.disabled) return;
+          if (account !== undefined && !account.disabled && account.deletedAt === null) return;
           for (const stream of streams) if (stream.clientId === clientId) stream.end('client_disabled');
         })
         .catch(() => {});

@@ -36,9 +36,10 @@ export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: A
 ) => {
   // Token responses must not be stored by any cache (RFC 6749 §5.1) — errors included, so
   // that no intermediary keeps a response to a request that carried a credential.
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     reply.header('cache-control', 'no-store');
     reply.header('pragma', 'no-cache');
+    done(null, payload);
   });
 
   app.post(

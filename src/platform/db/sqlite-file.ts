@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery, QueryResult } from 'kysely';
+import { LruCache } from '../cache/lru.js';
 import { Gate } from './gate.js';
 import { databaseUnavailable } from './unavailable.js';
 
@@ -9,6 +10,12 @@ type Handle = BetterSqlite3.Database;
 
 /** At start-up only, before serving: the opening pragmas may wait for the lock synchronously. */
 const STARTUP_BUSY_TIMEOUT_MS = 5000;
+/**
+ * Prepared statements kept per connection, by SQL text: the queries are a fixed set (Kysely
+ * builds the same text for the same query shape), and preparing one costs more than running it
+ * (decision 0143).
+ */
+const STATEMENT_CACHE_SIZE = 500;
 /** A connection that failed at the storage level is reopened at most this often. */
 const REOPEN_INTERVAL_MS = 1000;
 
@@ -44,6 +51,7 @@ function openHandle(path: string, busyTimeoutMs: number): Handle {
 export class SqliteFile {
   readonly gate = new Gate();
   private handle: Handle;
+  private statements = new LruCache<string, BetterSqlite3.Statement<readonly unknown[], unknown>>(STATEMENT_CACHE_SIZE);
   private suspect = false;
   private lastReopen = 0;
 
@@ -62,11 +70,20 @@ export class SqliteFile {
   /** Runs one compiled statement. The caller holds the gate. */
   execute<R>(query: CompiledQuery): QueryResult<R> {
     return this.noting(() => {
-      const statement = this.handle.prepare<readonly unknown[], R>(query.sql);
+      const statement = this.statementFor(query.sql) as BetterSqlite3.Statement<readonly unknown[], R>;
       if (statement.reader) return { rows: statement.all(query.parameters) };
       const { changes, lastInsertRowid } = statement.run(query.parameters);
       return { rows: [], numAffectedRows: BigInt(changes), insertId: BigInt(lastInsertRowid) };
     });
+  }
+
+  private statementFor(sql: string): BetterSqlite3.Statement<readonly unknown[], unknown> {
+    let statement = this.statements.get(sql);
+    if (statement === undefined) {
+      statement = this.handle.prepare<readonly unknown[], unknown>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Runs a statement without parameters (BEGIN, COMMIT, …). The caller holds the gate. */
@@ -91,6 +108,8 @@ export class SqliteFile {
     }
     const old = this.handle;
     this.handle = fresh;
+    // Statements belong to the connection that prepared them.
+    this.statements.clear();
     this.suspect = false;
     old.close();
   }

@@ -27,6 +27,6 @@ declare module 'fastify' {
      * allows, else 401; then charges the call against the client's limits (else 429).
      * Provided by the auth module (registered by the composition root).
      */
-    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    authenticate: (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
   }
 }
