@@ -1,13 +1,7 @@
-import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { demoCredentialsFile } from '../src/modules/demo/index.js';
-import { freePort } from '../test/helpers/free-port.js';
-import { LIMITS_NEVER_REACHED } from './limits.js';
+import { resolve } from 'node:path';
 import { measure } from './load.js';
-import type { DemoCredentials } from './run.js';
+import { localDemo } from './local-demo.js';
 import { bearerFor } from './scenarios/data.js';
 
 /**
@@ -29,40 +23,11 @@ const path = flag('path') ?? '/v1/account/config';
 const rounds = Number(flag('rounds') ?? 6);
 const seconds = Number(flag('seconds') ?? 4);
 
-const work = mkdtempSync(join(tmpdir(), 'sportsdata-compare-'));
-const url = `sqlite:${join(work, 'db.sqlite')}`;
-const env = {
-  ...process.env,
-  DATABASE_URL: url,
-  DATA_DIR: work,
-  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
-  ACCESS_TOKEN_TTL: '3600',
-  LOG_LEVEL: 'warn',
-  TIER_LIMITS: LIMITS_NEVER_REACHED,
-  NODE_ENV: 'production',
-};
-execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
-for (const command of [['migrate', '--create'], ['demo-data']]) execFileSync(process.execPath, ['bin/sportsdata.js', ...command], { env, stdio: 'ignore' });
+const demoDb = localDemo('compare');
 
-async function start(dir: string) {
-  const port = await freePort();
-  const child = spawn(process.execPath, [join(dir, 'dist/server.js')], { cwd: dir, env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'inherit' });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i += 1) {
-    try {
-      if ((await fetch(`${base}/readyz`)).ok) break;
-    } catch {
-      // not yet
-    }
-    if (i > 600) throw new Error(`${dir} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return { base, child };
-}
-
-const servers = { before: await start(builds.before), after: await start(builds.after) };
+const servers = { before: await demoDb.start({ dir: builds.before }), after: await demoDb.start({ dir: builds.after }) };
 try {
-  const demo = JSON.parse(readFileSync(demoCredentialsFile(work, url), 'utf8')) as DemoCredentials;
+  const demo = demoDb.credentials();
   // --login: POST /v1/auth/login with the API key (a write) instead of the read.
   const login = args.includes('--login');
   const headers = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(servers.after.base, demo) };
@@ -88,5 +53,5 @@ try {
     child.kill('SIGTERM');
     await once(child, 'exit');
   }
-  rmSync(work, { recursive: true, force: true });
+  demoDb.remove();
 }

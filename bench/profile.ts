@@ -1,13 +1,8 @@
-import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { demoCredentialsFile } from '../src/modules/demo/index.js';
-import { freePort } from '../test/helpers/free-port.js';
-import { LIMITS_NEVER_REACHED } from './limits.js';
-import type { DemoCredentials } from './run.js';
+import { localDemo } from './local-demo.js';
 import { bearerFor } from './scenarios/data.js';
 
 /**
@@ -23,34 +18,10 @@ const flag = (name: string) => {
 };
 const path = flag('path') ?? '/v1/account/config';
 const seconds = Number(flag('seconds') ?? 10);
-const work = mkdtempSync(join(tmpdir(), 'sportsdata-profile-'));
-const url = `sqlite:${join(work, 'db.sqlite')}`;
-const env = {
-  ...process.env,
-  DATABASE_URL: url,
-  DATA_DIR: work,
-  JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
-  ACCESS_TOKEN_TTL: '3600',
-  LOG_LEVEL: 'warn',
-  TIER_LIMITS: LIMITS_NEVER_REACHED,
-  NODE_ENV: 'production',
-};
-
-execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
-for (const command of [['migrate', '--create'], ['demo-data']]) execFileSync(process.execPath, ['bin/sportsdata.js', ...command], { env, stdio: 'ignore' });
-const port = await freePort();
-const child = spawn(process.execPath, ['--cpu-prof', '--cpu-prof-dir', work, 'dist/server.js'], { env: { ...env, PORT: String(port), HOST: '127.0.0.1' }, stdio: 'inherit' });
-const base = `http://127.0.0.1:${port}`;
-for (let i = 0; ; i += 1) {
-  try {
-    if ((await fetch(`${base}/readyz`)).ok) break;
-  } catch {
-    // not yet
-  }
-  if (i > 600) throw new Error('the API did not start');
-  await new Promise((resolve) => setTimeout(resolve, 100));
-}
-const demo = JSON.parse(readFileSync(demoCredentialsFile(work, url), 'utf8')) as DemoCredentials;
+const demoDb = localDemo('profile');
+const work = demoDb.work;
+const { base, child } = await demoDb.start({ nodeArgs: ['--cpu-prof', '--cpu-prof-dir', work] });
+const demo = demoDb.credentials();
 const login = args.includes('--login');
 const headers = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(base, demo) };
 const target = login ? { url: `${base}/v1/auth/login`, method: 'POST' as const } : { url: `${base}${path}` };
@@ -109,4 +80,4 @@ process.stdout.write(`${login ? 'POST /v1/auth/login' : path} with ${headers['x-
 for (const [part, us] of [...parts].sort((a, b) => b[1] - a[1]).filter(([part]) => part !== '(idle)').slice(0, 40)) {
   process.stdout.write(`| ${part} | ${(us / requests).toFixed(2)} | ${((100 * us) / busy).toFixed(1)}% |\n`);
 }
-rmSync(work, { recursive: true, force: true });
+demoDb.remove();
