@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, workersProblem } from '../../src/config.js';
+import { loadConfig, workersProblem } from '../../src/config.js';
 import { DEFAULT_TIER_LIMITS } from '../../src/modules/limits/index.js';
-
-const BASE = { DATA_DIR: '/nonexistent-test-data-dir', JWT_SECRET: 'a-jwt-secret-that-is-at-least-32-bytes-long', DATABASE_URL: 'sqlite::memory:' };
-
-function refusal(changes: Record<string, string>): string {
-  try {
-    loadConfig({ ...BASE, ...changes });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).message;
-  }
-  throw new Error('loadConfig accepted the configuration');
-}
+import { BASE_ENV as BASE, refusal } from '../helpers/config.js';
 
 describe('limits configuration', () => {
   it('defaults: the tiers of issue 7, 5 s flushes, 400 days of usage, 100 and 10 failures a minute, no proxy trusted', () => {

@@ -1,18 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../src/config.js';
-
-const BASE = { DATA_DIR: '/nonexistent-test-data-dir', JWT_SECRET: 'a-jwt-secret-that-is-at-least-32-bytes-long', DATABASE_URL: 'sqlite::memory:' };
-
-function refusal(changes: Record<string, string>): string {
-  try {
-    loadConfig({ ...BASE, ...changes });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as ConfigError).message;
-  }
-  throw new Error('loadConfig accepted the configuration');
-}
+import { loadConfig } from '../../src/config.js';
+import { BASE_ENV as BASE, refusal } from '../helpers/config.js';
 
 describe('scale-out and shutdown configuration', () => {
   it('defaults: one worker, a poll each second, no drain, 10 s to finish', () => {
