@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { measure } from './load.js';
 import { localDemo } from './local-demo.js';
@@ -30,13 +29,13 @@ try {
   const demo = demoDb.credentials();
   // --login: POST /v1/auth/login with the API key (a write) instead of the read.
   const login = args.includes('--login');
-  const headers = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(servers.after.base, demo) };
+  const headers = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(servers.after.url, demo) };
   const request = login ? { method: 'POST' as const, path: '/v1/auth/login', headers } : { method: 'GET' as const, path, headers };
   const results = { before: [] as Array<{ cpu: number; rps: number }>, after: [] as Array<{ cpu: number; rps: number }> };
   for (let round = 0; round < rounds; round += 1) {
     for (const side of round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)) {
-      const { base, child } = servers[side];
-      const m = await measure(base, { name: side, pid: child.pid, requests: [request] }, { connections: 50, seconds, warmupSeconds: round === 0 ? 2 : 0 });
+      const { url, child } = servers[side];
+      const m = await measure(url, { name: side, pid: child.pid, requests: [request] }, { connections: 50, seconds, warmupSeconds: round === 0 ? 2 : 0 });
       results[side].push({ cpu: m.cpuPerRequest ?? Number.NaN, rps: m.reqPerSec });
     }
   }
@@ -49,9 +48,6 @@ try {
   const gain = median(results.before.map((r) => r.cpu)) - median(results.after.map((r) => r.cpu));
   process.stdout.write(`${request.method} ${request.path} (${'x-api-key' in headers ? 'X-API-Key' : 'Bearer'}): after saves ${gain.toFixed(1)} µs of server CPU per request\n`);
 } finally {
-  for (const { child } of Object.values(servers)) {
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-  }
+  for (const server of Object.values(servers)) await server.stop();
   demoDb.remove();
 }

@@ -1,10 +1,10 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { demoCredentialsFile } from '../src/modules/demo/index.js';
-import { freePort } from '../test/helpers/free-port.js';
 import { LIMITS_NEVER_REACHED } from './limits.js';
+import { type Running, startApi } from './processes.js';
 import type { DemoCredentials } from './run.js';
 
 /**
@@ -12,9 +12,9 @@ import type { DemoCredentials } from './run.js';
  * and bench/compare.ts load. Builds this checkout first; limits enforced but never reached.
  */
 export interface LocalDemo {
-  env: NodeJS.ProcessEnv;
-  /** Starts `dist/server.js` of `dir` (default: this checkout) with `nodeArgs`; resolves once it is ready. */
-  start(options?: { dir?: string; nodeArgs?: string[] }): Promise<{ base: string; child: ChildProcess }>;
+  env: Record<string, string>;
+  /** Starts `dist/server.js` of `dir` (default: this checkout) with `nodeArgs` on the demo database; resolves once it is ready. */
+  start(options?: { dir?: string; nodeArgs?: string[] }): Promise<Running>;
   credentials(): DemoCredentials;
   /** The scratch directory (the database, the demo credentials, a CPU profile). */
   readonly work: string;
@@ -25,7 +25,6 @@ export function localDemo(name: string): LocalDemo {
   const work = mkdtempSync(join(tmpdir(), `sportsdata-${name}-`));
   const url = `sqlite:${join(work, 'db.sqlite')}`;
   const env = {
-    ...process.env,
     DATABASE_URL: url,
     DATA_DIR: work,
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
@@ -37,30 +36,13 @@ export function localDemo(name: string): LocalDemo {
     NODE_ENV: 'production',
   };
   execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
-  for (const command of [['migrate', '--create'], ['demo-data']]) execFileSync(process.execPath, ['bin/sportsdata.js', ...command], { env, stdio: 'ignore' });
+  for (const command of [['migrate', '--create'], ['demo-data']]) {
+    execFileSync(process.execPath, ['bin/sportsdata.js', ...command], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  }
   return {
     env,
     work,
-    async start(options = {}) {
-      const dir = options.dir ?? process.cwd();
-      const port = await freePort();
-      const child = spawn(process.execPath, [...(options.nodeArgs ?? []), join(dir, 'dist/server.js')], {
-        cwd: dir,
-        env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
-        stdio: 'inherit',
-      });
-      const base = `http://127.0.0.1:${port}`;
-      for (let i = 0; ; i += 1) {
-        try {
-          if ((await fetch(`${base}/readyz`)).ok) break;
-        } catch {
-          // not listening yet
-        }
-        if (i > 600) throw new Error(`${dir} did not start`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-      return { base, child };
-    },
+    start: (options = {}) => startApi(env, options),
     credentials: () => JSON.parse(readFileSync(demoCredentialsFile(work, url), 'utf8')) as DemoCredentials,
     remove: () => rmSync(work, { recursive: true, force: true }),
   };

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { join } from 'node:path';
 import { freePort } from '../test/helpers/free-port.js';
 import type { RecordedAnswer } from './same-bytes.js';
 
@@ -41,10 +42,13 @@ export async function startBare(): Promise<Bare> {
  * The real API (compiled, as `npm start` runs it) with the given environment. With `probe`, the
  * event-loop probe is preloaded and answers over an IPC channel (bench/event-loop-probe.ts).
  */
-export async function startApi(env: Record<string, string>, options: { probe?: boolean } = {}): Promise<Running> {
+export async function startApi(env: Record<string, string>, options: { probe?: boolean; dir?: string; nodeArgs?: string[] } = {}): Promise<Running> {
   const port = await freePort();
   const preload = options.probe ? ['--import', 'tsx', '--import', './bench/event-loop-probe.ts'] : [];
-  const child = spawn(process.execPath, [...preload, 'dist/server.js'], {
+  // `dir`: another checkout's build (bench/compare.ts), run from there so it finds its own node_modules.
+  const dir = options.dir ?? process.cwd();
+  const child = spawn(process.execPath, [...preload, ...(options.nodeArgs ?? []), join(dir, 'dist/server.js')], {
+    cwd: dir,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit', ...(options.probe ? (['ipc'] as const) : [])],
   });

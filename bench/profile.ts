@@ -1,4 +1,3 @@
-import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -20,7 +19,7 @@ const path = flag('path') ?? '/v1/account/config';
 const seconds = Number(flag('seconds') ?? 10);
 const demoDb = localDemo('profile');
 const work = demoDb.work;
-const { base, child } = await demoDb.start({ nodeArgs: ['--cpu-prof', '--cpu-prof-dir', work] });
+const { url: base, stop } = await demoDb.start({ nodeArgs: ['--cpu-prof', '--cpu-prof-dir', work] });
 const demo = demoDb.credentials();
 const login = args.includes('--login');
 const headers = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(base, demo) };
@@ -28,8 +27,7 @@ const target = login ? { url: `${base}/v1/auth/login`, method: 'POST' as const }
 await autocannon({ ...target, connections: 50, duration: 2, headers });
 const result = await autocannon({ ...target, connections: 50, duration: seconds, headers });
 const loadEndedAt = performance.now();
-child.kill('SIGTERM');
-await once(child, 'exit');
+await stop();
 const stoppedAt = performance.now();
 
 const file = readdirSync(work).find((name) => name.endsWith('.cpuprofile'));
