@@ -9,6 +9,9 @@ import { bearerFor } from './scenarios/data.js';
  * defaults to this one) on one demo database, loaded in turn, round after round, with the same
  * request. Reports each one's median server CPU time per request and req/s: the way to tell what
  * one change to the hot path gains on a machine too noisy for absolute figures (issue 11).
+ * Each round starts both servers afresh: one process's JIT can settle a few µs per request above
+ * or below another's of the same build (decision 0148), and a comparison of two processes would
+ * measure that luck; across fresh processes it averages out.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -24,19 +27,26 @@ const seconds = Number(flag('seconds') ?? 4);
 
 const demoDb = localDemo('compare');
 
-const servers = { before: await demoDb.start({ dir: builds.before }), after: await demoDb.start({ dir: builds.after }) };
+const login = args.includes('--login');
+const results = { before: [] as Array<{ cpu: number; rps: number }>, after: [] as Array<{ cpu: number; rps: number }> };
+let request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string> } | undefined;
 try {
-  const demo = demoDb.credentials();
-  // --login: POST /v1/auth/login with the API key (a write) instead of the read.
-  const login = args.includes('--login');
-  const headers = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(servers.after.url, demo) };
-  const request = login ? { method: 'POST' as const, path: '/v1/auth/login', headers } : { method: 'GET' as const, path, headers };
-  const results = { before: [] as Array<{ cpu: number; rps: number }>, after: [] as Array<{ cpu: number; rps: number }> };
   for (let round = 0; round < rounds; round += 1) {
-    for (const side of round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)) {
-      const { url, child } = servers[side];
-      const m = await measure(url, { name: side, pid: child.pid, requests: [request] }, { connections: 50, seconds, warmupSeconds: round === 0 ? 2 : 0 });
-      results[side].push({ cpu: m.cpuPerRequest ?? Number.NaN, rps: m.reqPerSec });
+    const servers = { before: await demoDb.start({ dir: builds.before }), after: await demoDb.start({ dir: builds.after }) };
+    try {
+      if (request === undefined) {
+        const demo = demoDb.credentials();
+        // --login: POST /v1/auth/login with the API key (a write) instead of the read.
+        const headers: Record<string, string> = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(servers.after.url, demo) };
+        request = login ? { method: 'POST', path: '/v1/auth/login', headers } : { method: 'GET', path, headers };
+      }
+      for (const side of round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)) {
+        const { url, child } = servers[side];
+        const m = await measure(url, { name: side, pid: child.pid, requests: [request] }, { connections: 50, seconds, warmupSeconds: 2 });
+        results[side].push({ cpu: m.cpuPerRequest ?? Number.NaN, rps: m.reqPerSec });
+      }
+    } finally {
+      for (const server of Object.values(servers)) await server.stop();
     }
   }
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
@@ -46,8 +56,7 @@ try {
     process.stdout.write(`${side} (${builds[side]}): ${cpu.toFixed(1)} µs CPU/request, ${Math.round(rps)} req/s (medians of ${rounds}); CPU per round: ${results[side].map((r) => r.cpu.toFixed(1)).join(' ')}\n`);
   }
   const gain = median(results.before.map((r) => r.cpu)) - median(results.after.map((r) => r.cpu));
-  process.stdout.write(`${request.method} ${request.path} (${'x-api-key' in headers ? 'X-API-Key' : 'Bearer'}): after saves ${gain.toFixed(1)} µs of server CPU per request\n`);
+  process.stdout.write(`${request?.method} ${request?.path} (${request && 'x-api-key' in request.headers ? 'X-API-Key' : 'Bearer'}): after saves ${gain.toFixed(1)} µs of server CPU per request\n`);
 } finally {
-  for (const server of Object.values(servers)) await server.stop();
   demoDb.remove();
 }

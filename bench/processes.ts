@@ -22,8 +22,8 @@ export interface Bare extends Running {
 }
 
 /** The same-bytes anchor (bench/bare-server.ts), in its own process like the API, so both get a core of their own. */
-export async function startBare(): Promise<Bare> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+export async function startBare(options: { nodeArgs?: string[] } = {}): Promise<Bare> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(options.nodeArgs ?? []), 'bench/bare-server.ts'], { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
   const [chunk] = (await once(child.stdout as NodeJS.ReadableStream, 'data')) as [Buffer];
   const port = Number(chunk.toString().trim());
   return {

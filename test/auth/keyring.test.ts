@@ -14,3 +14,32 @@ describe('a keyring without keys (a CLI context: JWT_SECRET unset, nothing gener
     expect(() => empty.verify(token)).toThrow(expect.objectContaining({ reason: 'token_invalid' }));
   });
 });
+
+describe('the verified-token cache (decision 0146: keyed by the signature, matching only the whole token)', () => {
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+
+  it('recalls only a token it verified, and that exact token', () => {
+    const keyring = createKeyring({ ...options, clock: manualClock(), secrets: [TEST_JWT_SECRET] });
+    const { token, claims } = keyring.sign(subject);
+    expect(keyring.recall(token)).toBeUndefined();
+    expect(keyring.verify(token)).toEqual(claims);
+    expect(keyring.recall(token)).toEqual(claims);
+    // The same signature under another payload: not the token the cache holds, and not valid.
+    const [header, payload, signature] = token.split('.');
+    const edited = `${header}.${b64({ ...JSON.parse(Buffer.from(payload ?? '', 'base64url').toString()), tier: 'enterprise' })}.${signature}`;
+    expect(keyring.recall(edited)).toBeUndefined();
+    expect(() => keyring.verify(edited)).toThrow(expect.objectContaining({ reason: 'token_invalid' }));
+    expect(keyring.recall(signature ?? '')).toBeUndefined();
+    expect(keyring.recall(` ${token}`)).toBeUndefined();
+  });
+
+  it('checks the expiry of a recalled token on every call', () => {
+    const clock = manualClock();
+    const keyring = createKeyring({ ...options, clock, secrets: [TEST_JWT_SECRET] });
+    const { token } = keyring.sign(subject);
+    keyring.verify(token);
+    clock.advance((options.ttlSeconds + 11) * 1000);
+    expect(() => keyring.recall(token)).toThrow(expect.objectContaining({ reason: 'token_expired' }));
+    expect(() => keyring.verify(token)).toThrow(expect.objectContaining({ reason: 'token_expired' }));
+  });
+});

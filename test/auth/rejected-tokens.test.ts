@@ -77,6 +77,24 @@ describe.each(DIALECTS)('rejected access tokens (%s)', (dialect) => {
     }
   });
 
+  it('accepts the other spellings of the scheme and its spaces (case-insensitive, several spaces before, spaces after)', async () => {
+    for (const authorization of [`bearer ${valid}`, `BEARER  ${valid}`, `Bearer ${valid}  `]) {
+      const res = await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: { authorization } });
+      expect(res.statusCode, authorization.slice(0, 10)).toBe(200);
+    }
+  });
+
+  it('refuses a token it has accepted before once that token expires (the verified cache checks exp on every call)', async () => {
+    const used = pairOf(await apiKeyLogin(t, (await onboardClient(t)).apiKey)).access_token;
+    expect((await accountWithBearer(t, used)).statusCode).toBe(200);
+    t.clock.advance((ACCESS_TOKEN_TTL + 31) * 1000);
+    try {
+      await expectRejected(used, 'token_expired');
+    } finally {
+      t.clock.advance(-(ACCESS_TOKEN_TTL + 31) * 1000);
+    }
+  });
+
   it('rejects an expired token with 401 token_expired (past exp plus the leeway)', async () => {
     const fresh = pairOf(await apiKeyLogin(t, (await onboardClient(t)).apiKey)).access_token;
     t.clock.advance((ACCESS_TOKEN_TTL + 31) * 1000);

@@ -1,5 +1,4 @@
 import type { Clock } from '../../platform/clock.js';
-import { NO_STORE } from '../../platform/http/headers.js';
 import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import type { CredentialsService } from '../clients/index.js';
@@ -19,9 +18,10 @@ export const accountRoutes: ModuleRoutes<{ credentials: CredentialsService; cloc
         response: { 200: AccountConfig },
       },
     },
-    async (request, reply) => {
-      // The account's own state, unlike data: no cache may keep it (an operator's change shows at once).
-      reply.header('cache-control', NO_STORE);
+    // The account's own state, unlike data: no cache may keep it (an operator's change shows at
+    // once); the onSend hook of credentialsRoutes, below in this scope, marks it no-store. A plain
+    // function: the answer is sent without a promise (decision 0147).
+    (request) => {
       const { client } = request.principal;
       return { client_id: client.id, tenant_id: client.tenantId, name: client.name, tier: client.tier, auth_method: client.authMethod };
     },

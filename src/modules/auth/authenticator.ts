@@ -22,6 +22,7 @@ export type CredentialUsed = (code: string) => void;
 // RFC 6750 §3: a rejected bearer token is answered with this challenge.
 const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
 const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="sports-data-api"' };
+const BEARER_PREFIX = 'Bearer '.length;
 
 export interface Authenticator {
   /**
@@ -67,16 +68,27 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
   }
 
   function bearer(authorization: string): MaybePromise<Principal> {
-    const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
-    if (!match?.[1]) throw unauthorized('token_invalid', 'the Authorization header must be "Bearer <access token>"', INVALID_TOKEN_CHALLENGE);
-    let claims: AccessTokenClaims;
+    const claims = claimsOf(authorization);
+    return andThen(accounts.byId(claims.client_id), (client) => bearerPrincipal(client, claims));
+  }
+
+  /**
+   * The claims of an `Authorization: Bearer <token>` header. A client sends one token on every
+   * call: when the header is the usual `Bearer ` and a token the keyring verified before, its
+   * claims come from the keyring's cache without the regular expression, which alone costs about
+   * 0.4 µs on a 600-character token (decision 0146). Anything else takes the whole path.
+   */
+  function claimsOf(authorization: string): AccessTokenClaims {
     try {
-      claims = keyring.verify(match[1]);
+      const known = authorization.startsWith('Bearer ') ? keyring.recall(authorization.slice(BEARER_PREFIX)) : undefined;
+      if (known !== undefined) return known;
+      const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
+      if (!match?.[1]) throw unauthorized('token_invalid', 'the Authorization header must be "Bearer <access token>"', INVALID_TOKEN_CHALLENGE);
+      return keyring.verify(match[1]);
     } catch (error) {
       if (error instanceof TokenRejectedError) throw unauthorized(error.reason, `${error.message}; refresh it or log in again`, INVALID_TOKEN_CHALLENGE);
       throw error;
     }
-    return andThen(accounts.byId(claims.client_id), (client) => bearerPrincipal(client, claims));
   }
 
   function bearerPrincipal(client: ClientAccount | undefined, claims: AccessTokenClaims): Principal {

@@ -52,6 +52,11 @@ export interface Keyring {
   sign(subject: TokenSubject): IssuedAccessToken;
   /** Returns the claims of a valid token; throws TokenRejectedError otherwise. */
   verify(token: string): AccessTokenClaims;
+  /**
+   * The claims of a token this keyring verified before (its expiry checked again: TokenRejectedError
+   * once it has passed), or undefined for any other string: one map lookup, checking nothing else.
+   */
+  recall(token: string): AccessTokenClaims | undefined;
 }
 
 export interface KeyringOptions {
@@ -97,7 +102,18 @@ export function createKeyring(options: KeyringOptions): Keyring {
     ]),
   );
 
-  const verified = new LruCache<string, AccessTokenClaims>(VERIFIED_CACHE_SIZE);
+  /**
+   * Tokens already verified: a client repeats one token on every call until it expires, so
+   * signature, header and claims are checked once per token. Keyed by the token's signature (its
+   * last segment, 43 characters) rather than the whole token (about 600): a map hashes a new string
+   * key over its whole length, and the whole token cost 0.8 µs a call (decision 0146). The entry
+   * keeps the whole token, and only that exact token matches it.
+   */
+  const verified = new LruCache<string, { token: string; claims: AccessTokenClaims }>(VERIFIED_CACHE_SIZE);
+  const recall = (token: string): AccessTokenClaims | undefined => {
+    const entry = verified.get(signatureOf(token));
+    return entry !== undefined && entry.token === token ? unexpired(entry.claims) : undefined;
+  };
   const unexpired = (claims: AccessTokenClaims): AccessTokenClaims => {
     if (claims.exp + LEEWAY_SECONDS <= clock.now() / 1000) throw new TokenRejectedError('token_expired');
     return claims;
@@ -136,11 +152,11 @@ export function createKeyring(options: KeyringOptions): Keyring {
       return { token: signer(claims), claims };
     },
 
+    recall,
+
     verify(token) {
-      // Exact-match cache of tokens already verified: a client repeats one token on every
-      // call until it expires, so signature, header and claims are checked once per token.
-      const known = verified.get(token);
-      if (known !== undefined) return unexpired(known);
+      const known = recall(token);
+      if (known !== undefined) return known;
       const verifier = verifiers.get(headerKid(token) ?? '');
       if (!verifier) throw new TokenRejectedError('token_invalid');
       let payload: unknown;
@@ -151,7 +167,7 @@ export function createKeyring(options: KeyringOptions): Keyring {
       }
       const claims = asClaims(payload);
       if (!claims || !issuableNow(claims)) throw new TokenRejectedError('token_invalid');
-      verified.set(token, claims);
+      verified.set(signatureOf(token), { token, claims });
       return unexpired(claims);
     },
   };
@@ -160,6 +176,11 @@ export function createKeyring(options: KeyringOptions): Keyring {
 /** A stable, non-secret key id: the first 64 bits of SHA-256 of the key. */
 export function keyId(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('base64url').slice(0, 11);
+}
+
+/** A JWT's last segment: for HS256, the base64url of its 32-byte MAC. */
+function signatureOf(token: string): string {
+  return token.slice(token.lastIndexOf('.') + 1);
 }
 
 function headerKid(token: string): string | undefined {

@@ -121,10 +121,17 @@ export function createPagedLists(cache: ReadCache): PagedLists {
     };
   }
 
-  const send = async <F, T>(request: FastifyRequest, reply: FastifyReply, route: ListRoute<F, T>, filters: F, input: unknown) => {
+  /**
+   * Sends the page a list request asks for. A page already rendered (and, for a client that takes
+   * a coding, already compressed) is sent at once and nothing is returned: no promise, and no wait
+   * on the reply's end, which a returned promise or reply would cost (decision 0147).
+   */
+  const send = <F, T>(request: FastifyRequest, reply: FastifyReply, route: ListRoute<F, T>, filters: F, input: unknown): Promise<void> | undefined => {
     const found = route.source.body(filters, pagingOf(input));
-    // A hit is sent as it is: no await on the hot path.
-    const page = 'etag' in found ? found : await found;
+    return 'etag' in found ? sendRendered(request, reply, found) : found.then((page) => sendRendered(request, reply, page));
+  };
+
+  function sendRendered(request: FastifyRequest, reply: FastifyReply, page: RenderedPage): Promise<void> | undefined {
     // Small pages go as they are; a larger one in the client's coding, compressed once (page-codings.ts).
     const compressible = page.body.length >= COMPRESSION.thresholdBytes;
     const coding = compressible ? negotiate(request) : undefined;
@@ -132,12 +139,20 @@ export function createPagedLists(cache: ReadCache): PagedLists {
     // RFC 9110 §8.8.3: the compressed bytes are another representation: a weak tag (compression.ts).
     reply.header('etag', coding === undefined ? page.etag : weakTag(page.etag));
     // RFC 9110 §13.1.2: a GET whose copy is current gets 304 and no body; a POST gets its page.
-    if (request.method === 'GET' && ifNoneMatch(request.headers['if-none-match'], page.etag)) return reply.code(304).send();
-    if (coding === undefined) return reply.type(JSON_TYPE).send(page.body);
+    if (request.method === 'GET' && ifNoneMatch(request.headers['if-none-match'], page.etag)) {
+      reply.code(304).send();
+      return undefined;
+    }
+    if (coding === undefined) {
+      reply.type(JSON_TYPE).send(page.body);
+      return undefined;
+    }
+    reply.header('content-encoding', coding).type(JSON_TYPE);
     const encoded = codings.encoded(page, coding);
-    reply.header('content-encoding', coding);
-    return reply.type(JSON_TYPE).send(Buffer.isBuffer(encoded) ? encoded : await encoded);
-  };
+    if (!Buffer.isBuffer(encoded)) return encoded.then((bytes) => void reply.send(bytes));
+    reply.send(encoded);
+    return undefined;
+  }
 
   /** Authentication, then the list's own check, before the input is even read. */
   const onRequestOf = <F, T>(app: App, route: ListRoute<F, T>) => {
@@ -159,14 +174,14 @@ export function createPagedLists(cache: ReadCache): PagedLists {
       app.get(
         route.url,
         { onRequest: onRequestOf(app, route), schema: { ...schemaOf(route), querystring: route.query, response: { 200: route.response, 304: NOT_MODIFIED } } },
-        async (request, reply) => send(request, reply, route, route.filters(request.query), request.query),
+        (request, reply) => send(request, reply, route, route.filters(request.query), request.query),
       );
     },
     post(app, route) {
       app.post(
         route.url,
         { onRequest: onRequestOf(app, route), schema: { ...schemaOf(route), body: route.body, response: { 200: route.response } } },
-        async (request, reply) => send(request, reply, route, route.filters(request.body), request.body),
+        (request, reply) => send(request, reply, route, route.filters(request.body), request.body),
       );
     },
   };
