@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { freePort } from '../test/helpers/free-port.js';
 import type { RecordedAnswer } from './same-bytes.js';
@@ -38,8 +39,14 @@ export async function startBare(options: { nodeArgs?: string[] } = {}): Promise<
   };
 }
 
+/** The node flags `npm start` gives the server (package.json's start script; decision 0150). */
+function startFlags(dir: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  return (scripts.start ?? '').split(' ').filter((word) => word.startsWith('--'));
+}
+
 /**
- * The real API (compiled, as `npm start` runs it) with the given environment. With `probe`, the
+ * The real API (compiled, as `npm start` runs it, with its node flags) with the given environment. With `probe`, the
  * event-loop probe is preloaded and answers over an IPC channel (bench/event-loop-probe.ts).
  */
 export async function startApi(env: Record<string, string>, options: { probe?: boolean; dir?: string; nodeArgs?: string[] } = {}): Promise<Running> {
@@ -47,7 +54,7 @@ export async function startApi(env: Record<string, string>, options: { probe?: b
   const preload = options.probe ? ['--import', 'tsx', '--import', './bench/event-loop-probe.ts'] : [];
   // `dir`: another checkout's build (bench/compare.ts), run from there so it finds its own node_modules.
   const dir = options.dir ?? process.cwd();
-  const child = spawn(process.execPath, [...preload, ...(options.nodeArgs ?? []), join(dir, 'dist/server.js')], {
+  const child = spawn(process.execPath, [...preload, ...startFlags(dir), ...(options.nodeArgs ?? []), join(dir, 'dist/server.js')], {
     cwd: dir,
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit', ...(options.probe ? (['ipc'] as const) : [])],

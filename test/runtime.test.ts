@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -29,6 +29,17 @@ describe('runtime', () => {
 
   it('the node on the PATH of npm scripts and npx is a supported line', () => {
     expect(SUPPORTED_MAJORS).toContain(major(pathNodeVersion));
+  });
+
+  it('this node takes the flags `npm start` and `npm run serve` give the server (decision 0150)', () => {
+    const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+    const flagsOf = (script: string | undefined) => (script ?? '').split(' ').filter((word) => word.startsWith('--'));
+    expect(flagsOf(scripts.start)).toEqual(['--no-allocation-site-pretenuring']);
+    expect(flagsOf(scripts.serve)).toEqual(flagsOf(scripts.start));
+    // A flag V8 does not know stops node before it runs anything ("bad option").
+    const out = execFileSync(process.execPath, [...flagsOf(scripts.start), '-p', '"runs"'], { encoding: 'utf8' });
+    expect(out.trim()).toBe('runs');
+    expect(() => execFileSync(process.execPath, ['--no-such-v8-flag-at-all', '-p', '1'], { stdio: 'ignore' })).toThrow();
   });
 
   it('`npx sportsdata --version` runs on that node and names it', () => {
