@@ -22,7 +22,7 @@ export type CredentialUsed = (code: string) => void;
 // RFC 6750 §3: a rejected bearer token is answered with this challenge.
 const INVALID_TOKEN_CHALLENGE = { 'www-authenticate': 'Bearer error="invalid_token"' };
 const BEARER_CHALLENGE = { 'www-authenticate': 'Bearer realm="sports-data-api"' };
-const BEARER_PREFIX = 'Bearer '.length;
+const BEARER = 'Bearer ';
 
 export interface Authenticator {
   /**
@@ -80,7 +80,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
    */
   function claimsOf(authorization: string): AccessTokenClaims {
     try {
-      const known = authorization.startsWith('Bearer ') ? keyring.recall(authorization.slice(BEARER_PREFIX)) : undefined;
+      const known = authorization.startsWith(BEARER) ? keyring.recall(authorization.slice(BEARER.length)) : undefined;
       if (known !== undefined) return known;
       const match = /^Bearer +([^\s]+) *$/i.exec(authorization);
       if (!match?.[1]) throw unauthorized('token_invalid', 'the Authorization header must be "Bearer <access token>"', INVALID_TOKEN_CHALLENGE);
