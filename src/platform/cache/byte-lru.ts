@@ -35,10 +35,8 @@ export class ByteLru<V> {
   get(key: string): V | undefined {
     const entry = this.young.get(key);
     if (entry !== undefined) return entry.value;
-    const aging = this.old.get(key);
+    const aging = this.takeOld(key);
     if (aging === undefined) return undefined;
-    this.old.delete(key);
-    this.oldBytes -= aging.bytes;
     this.keep(key, aging);
     return aging.value;
   }
@@ -59,10 +57,7 @@ export class ByteLru<V> {
       this.youngBytes -= entry.bytes;
       return;
     }
-    const aging = this.old.get(key);
-    if (aging === undefined) return;
-    this.old.delete(key);
-    this.oldBytes -= aging.bytes;
+    this.takeOld(key);
   }
 
   clear(): void {
@@ -79,6 +74,15 @@ export class ByteLru<V> {
 
   get size(): number {
     return this.young.size + this.old.size;
+  }
+
+  /** Removes an entry from the older generation, and gives it back. */
+  private takeOld(key: string): Entry<V> | undefined {
+    const entry = this.old.get(key);
+    if (entry === undefined) return undefined;
+    this.old.delete(key);
+    this.oldBytes -= entry.bytes;
+    return entry;
   }
 
   private keep(key: string, entry: Entry<V>): void {
