@@ -75,8 +75,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     done();
   });
 
-  // Before any route: the plugin hooks each route as it is added (decision 0074).
-  await registerCompression(app);
+  // Before any route: compression is hooked to each route as it is added (decisions 0074, 0151).
+  registerCompression(app);
   await registerOpenApi(app);
   for (const routes of featureRoutes(ctx)) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>()));

@@ -98,6 +98,7 @@ describe.each(DIALECTS)('response compression (%s)', (dialect) => {
     const doc = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'gzip' } });
     expect(doc.headers['content-encoding']).toBe('gzip');
     expect(doc.headers.vary).toBe('accept-encoding');
+    expect(Number(doc.headers['content-length'])).toBe(doc.rawPayload.length);
     expect(JSON.parse(textOf(doc))).toMatchObject({ openapi: '3.1.0' });
     const fields = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`unknown_field_${i}`, i]));
     const error = await t.app.inject({ method: 'POST', url: '/v1/trends/flows', headers: { 'x-api-key': apiKey, 'accept-encoding': 'br' }, payload: fields });

@@ -102,6 +102,14 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
     expect(gzipped.headers.etag).toBe(`W/${String(plain.headers.etag)}`);
     expect(textOf(gzipped)).toBe(plain.body);
+    // A league's NDJSON export is text too.
+    const day = new Date(h.now).toISOString().slice(0, 10);
+    const url = `/v1/historical/odds.json?league_id=10&start_date=${day}&end_date=${day}`;
+    const ndjson = await get(url, h.keys.pro, { 'accept-encoding': 'br' });
+    expect(ndjson.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
+    expect(ndjson.headers['content-encoding']).toBe('br');
+    expect(textOf(ndjson)).toBe((await get(url)).body);
+    expect(textOf(ndjson).length).toBeGreaterThan(0);
   });
 
   it('exports a league and a range of days as CSV and as NDJSON: by event start, each event in time order', async () => {

@@ -46,8 +46,6 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
     '/v1/stream/odds',
     {
       onRequest: [app.authenticate, async (request: FastifyRequest) => paidStreams.check(request)],
-      // An event must leave at once: a compressor would hold it until its buffer fills.
-      compress: false,
       // HEAD would open a stream nobody reads.
       exposeHeadRoute: false,
       schema: {

@@ -1,8 +1,6 @@
-import { promisify } from 'node:util';
-import { brotliCompress, gzip } from 'node:zlib';
 import { ByteLru } from '../cache/byte-lru.js';
 import type { RenderedPage } from '../cache/read-cache.js';
-import { BROTLI_OPTIONS, type Coding, GZIP_OPTIONS } from '../http/compression.js';
+import { type Coding, compressBytes } from '../http/compression.js';
 
 const MiB = 1024 * 1024;
 
@@ -11,11 +9,6 @@ const MiB = 1024 * 1024;
  * 5–10×, so this keeps the compressed form of more pages than that namespace keeps plain.
  */
 export const PAGE_CODINGS_BUDGET_BYTES = 32 * MiB;
-
-const COMPRESS: Record<Coding, (body: Buffer) => Promise<Buffer>> = {
-  br: (body) => promisify(brotliCompress)(body, BROTLI_OPTIONS),
-  gzip: (body) => promisify(gzip)(body, GZIP_OPTIONS),
-};
 
 export interface PageCodings {
   /** The page's bytes in `coding`: compressed once, then a map lookup. */
@@ -39,7 +32,7 @@ export function createPageCodings(budgetBytes = PAGE_CODINGS_BUDGET_BYTES): Page
       if (hit !== undefined) return hit;
       let compressing = pending.get(key);
       if (compressing === undefined) {
-        compressing = COMPRESS[coding](page.body)
+        compressing = compressBytes(coding, page.body)
           .then((bytes) => {
             cache.set(key, bytes);
             return bytes;
