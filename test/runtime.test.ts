@@ -31,10 +31,10 @@ describe('runtime', () => {
     expect(SUPPORTED_MAJORS).toContain(major(pathNodeVersion));
   });
 
-  it('this node takes the flags `npm start` and `npm run serve` give the server (decision 0150)', () => {
+  it('this node takes the flags `npm start` and `npm run serve` give the server (decisions 0150, 0152)', () => {
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     const flagsOf = (script: string | undefined) => (script ?? '').split(' ').filter((word) => word.startsWith('--'));
-    expect(flagsOf(scripts.start)).toEqual(['--no-allocation-site-pretenuring']);
+    expect(flagsOf(scripts.start)).toEqual(['--no-allocation-site-pretenuring', '--no-maglev']);
     expect(flagsOf(scripts.serve)).toEqual(flagsOf(scripts.start));
     // A flag V8 does not know stops node before it runs anything ("bad option").
     const out = execFileSync(process.execPath, [...flagsOf(scripts.start), '-p', '"runs"'], { encoding: 'utf8' });
