@@ -289,6 +289,27 @@ function cpuRatio(row: Row): number | undefined {
   return api && anchor ? anchor / api : undefined;
 }
 
+/**
+ * Each scenario measured on both databases, PostgreSQL's figure over SQLite's (issue 11: cached
+ * reads must not touch the database). The groups run one after the other, and the machine's speed
+ * can change between them (its anchor shows it): × bare, each group's ratio to its own anchor, is
+ * compared too.
+ */
+function byDatabase(measured: Row[]): string[] {
+  const pairs = measured.flatMap((pg) => {
+    if (!pg.group.endsWith('(postgres)')) return [];
+    const lite = measured.find((m) => m.name === pg.name && m.group === pg.group.replace('(postgres)', '(sqlite)'));
+    return lite === undefined ? [] : [{ pg, lite }];
+  });
+  if (pairs.length === 0) return [];
+  return [
+    '',
+    '| group | scenario | PostgreSQL ÷ SQLite, req/s | PostgreSQL ÷ SQLite, × bare |',
+    '|---|---|---:|---:|',
+    ...pairs.map(({ pg, lite }) => `| ${pg.group.replace(' (postgres)', '')} | ${pg.name} | ${(pg.reqPerSec / lite.reqPerSec).toFixed(2)} | ${(pg.ratio / lite.ratio).toFixed(2)} |`),
+  ];
+}
+
 function report(measured: Row[]): void {
   const fixed = (value: number | undefined, digits: number) => (value === undefined || Number.isNaN(value) ? '' : value.toFixed(digits));
   const lines = [
@@ -301,6 +322,7 @@ function report(measured: Row[]): void {
         `| ${m.group} | ${m.name} | ${m.bytes} | ${Math.round(m.reqPerSec)} | ${m.p50} | ${m.p99} | ${m.anchor ? Math.round(m.anchor.reqPerSec) : ''} | ${fixed(m.ratio, 2)} | ` +
         `${fixed(m.cpuPerRequest, 1)} | ${fixed(m.anchor?.cpuPerRequest, 1)} | ${fixed(cpuRatio(m), 2)} | ${m.non2xx} | ${m.errors} |`,
     ),
+    ...byDatabase(measured),
     ...(notes.length > 0 ? ['', ...notes.map((n) => `- ${n}`)] : []),
   ];
   const text = lines.join('\n');
