@@ -68,13 +68,12 @@ const compressAnswer: onSendHookHandler = (request, reply, payload, done) => {
   reply.header('content-encoding', coding);
   weakenTag(reply);
   if (stream) {
-    // The length is the identity one: chunked instead. A failure mid-file ends the connection, so
-    // the client sees a cut answer rather than a short one that looks whole.
+    // The length is the identity one: chunked instead. When the file fails, pipeline destroys the
+    // coder with the error, and Fastify, sending the coder, cuts the connection (and logs it): the
+    // client sees a broken transfer rather than a short file that looks whole.
     reply.removeHeader('content-length');
     const coder = compressor(coding);
-    pipeline(payload, coder, (error) => {
-      if (error) reply.raw.destroy(error);
-    });
+    pipeline(payload, coder, () => {});
     return done(null, coder);
   }
   const bytes = typeof payload === 'string' ? Buffer.from(payload, 'utf8') : (payload as Buffer);
