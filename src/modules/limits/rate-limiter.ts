@@ -61,16 +61,23 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
    * revised at its next request here.
    */
   const recent = new Map<string, number>();
+  let nextSweep = 0;
   let revising: Promise<void> | undefined;
   let again = false;
 
-  async function reviseRecent(): Promise<void> {
-    const now = clock.now();
-    const ids = [...recent].flatMap(([id, at]) => {
+  /** Forgets the clients not seen within the last minute; returns the others. */
+  function sweep(now: number): string[] {
+    nextSweep = now + MINUTE_MS;
+    return [...recent].flatMap(([id, at]) => {
       if (now - at <= MINUTE_MS) return [id];
       recent.delete(id);
       return [];
     });
+  }
+
+  async function reviseRecent(): Promise<void> {
+    const now = clock.now();
+    const ids = sweep(now);
     await Promise.all(
       ids.map(async (id) => {
         // A lookup that fails (the database is away) leaves the lease to the client's next request here.
@@ -112,6 +119,7 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
       const taken = store.take(counters, now);
       if (taken instanceof Promise) {
         recent.set(client.id, now);
+        if (now >= nextSweep) sweep(now);
         return taken.then((result) => {
           settle(reply, plan, account, result, now);
           charged(client.id, route, now);

@@ -307,7 +307,8 @@ export function createRedisStore(url: string, options: { seeds?: SeedSource } = 
 
     async read(counters, now) {
       if (!usable()) return local.read(counters, now);
-      if (sending || counters.some((counter) => leases.owes(counter, now))) await settled();
+      // Only counters with leases can disagree with Redis; the others (login failures) never wait.
+      if (counters.some((counter) => counter.leaseable === true && (sending || leases.owes(counter, now)))) await settled();
       return timed(redis.mget(counters.map((c) => keyOf(c, now)))).then(
         // What this node was granted ahead and has not handed out is not used yet.
         (values) => values.map((value, i) => {
