@@ -88,7 +88,7 @@ export function createMemoryStore(options: { seeds?: SeedSource } = {}): MemoryS
           entry.count = Math.max(entry.count, count);
         }
       } catch (error) {
-        log.warn({ err: error }, 'reading the counts of the day failed: limits count from 0 until the day ends');
+        log.warn({ err: error }, "reading the day's usage failed: daily quotas count today's requests from 0");
       }
     },
     stop() {
