@@ -86,10 +86,13 @@ export function createLeases(): Leases {
     return leases.get(counter.key)?.filter((lease) => lease.window === window) ?? [];
   };
 
-  /** The counter's lease in its current window under its current limit. */
+  /** The counter's lease in its current window under its current limit (a loop, no closure: every served request asks). */
   const current = (counter: WindowedCounter, now: number): Lease | undefined => {
+    const list = leases.get(counter.key);
+    if (list === undefined) return undefined;
     const window = windowOf(now, counter.windowMs);
-    return leases.get(counter.key)?.find((lease) => lease.window === window && lease.limit === counter.limit);
+    for (const lease of list) if (lease.window === window && lease.limit === counter.limit) return lease;
+    return undefined;
   };
 
   const owe = (counter: WindowedCounter, window: number, surplus: number) => {
