@@ -107,7 +107,7 @@ export function loadConfig(env: Env = process.env): Config {
 
   const tiers = parseTierLimits(nonEmpty(env.TIER_LIMITS));
   problems.push(...tiers.problems);
-  const usageFlushMs = integer(env, 'USAGE_FLUSH_MS', 5000, 10, 600_000, problems);
+  const usageFlushMs = integer(env, 'USAGE_FLUSH_MS', 1000, 10, 600_000, problems);
   const usageRetentionDays = integer(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500, problems);
   const loginFailuresPerMinute = integer(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000, problems);
   const loginFailuresPerClientPerMinute = integer(env, 'LOGIN_FAILURES_PER_CLIENT_PER_MINUTE', 10, 1, 1_000_000, problems);

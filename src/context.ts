@@ -32,7 +32,7 @@ import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimite
 import { createHistoryPurgeJob } from './modules/history/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
-import { createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
+import { createDaySeeds, createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
 
 /**
  * The composition root's services, shared by the HTTP app (app.ts) and the CLI. Only the
@@ -109,12 +109,16 @@ export function createContext(deps: { config: Config; database: Database; clock?
   database.observeConnectionWaits(metrics.connectionWait);
   changes.onLag(metrics.changeLag);
   const draining = createDraining();
-  const counters = config.redisUrl === undefined ? createMemoryStore() : createRedisStore(config.redisUrl);
-  const limits = createLimitPolicy(config.tierLimits);
   const usageRepository = createUsageRepository(db);
   const meter = createUsageMeter({ repository: usageRepository, flushMs: config.usageFlushMs });
-  const limiter = createRateLimiter({ store: counters, policy: limits, clock, charged: meter.count });
+  // Each client's day starts from its recorded usage: a restart gives no client its day back.
+  const seeds = createDaySeeds({ repository: usageRepository, meter, clock });
+  const counters = config.redisUrl === undefined ? createMemoryStore({ seeds }) : createRedisStore(config.redisUrl, { seeds });
+  const limits = createLimitPolicy(config.tierLimits);
+  const limiter = createRateLimiter({ store: counters, policy: limits, clock, accounts: directory, charged: meter.count });
   limiter.onReject((tier, window) => metrics.rateLimitRejections(tier, window).inc());
+  // A change to any client may be a change of limits: what a node holds under the old ones goes back.
+  changes.onChange('clients', () => void limiter.revise());
   const failures = createCredentialFailures({
     store: counters,
     clock,

@@ -4,14 +4,14 @@ import { DEFAULT_TIER_LIMITS } from '../../src/modules/limits/index.js';
 import { BASE_ENV as BASE, refusal } from '../helpers/config.js';
 
 describe('limits configuration', () => {
-  it('defaults: the tiers of issue 7, 5 s flushes, 400 days of usage, 100 and 10 failures a minute, no proxy trusted', () => {
+  it('defaults: the tiers of issue 7, 1 s flushes, 400 days of usage, 100 and 10 failures a minute, no proxy trusted', () => {
     expect(loadConfig(BASE)).toMatchObject({
       tierLimits: {
         free: { perMinute: 60, perDay: 5000 },
         pro: { perMinute: 600, perDay: 200_000 },
         enterprise: { perMinute: 6000, perDay: null },
       },
-      usageFlushMs: 5000,
+      usageFlushMs: 1000,
       usageRetentionDays: 400,
       loginFailuresPerMinute: 100,
       loginFailuresPerClientPerMinute: 10,

@@ -73,10 +73,10 @@ describe.each(DIALECTS)('sportsdata clients update and usage (%s)', (dialect) =>
     expect(report.current).toBeNull();
     expect(report.limits).toEqual({ per_minute: 600, per_day: 200_000 });
     expect(report.days).toHaveLength(30);
-    expect(report.days.at(-1)).toMatchObject({ date: today, requests: 42, by_group: { trends: 42 } });
+    expect(report.days.at(-1)).toMatchObject({ date: today, requests: 42, charged: 42, by_group: { trends: 42 } });
     const text = await run('usage', account.id, '--start-date', today);
     expect(text.stdout).toMatch(/tier pro: 600 requests per minute, 200000 per day/);
-    expect(text.stdout).toMatch(new RegExp(`${today} +42 +0 +0 +0 +42 +0`));
+    expect(text.stdout).toMatch(new RegExp(`${today} +42 +42 +0 +0 +0 +42 +0`));
     expect((await run('usage', account.id, '--start-date', '2030-13-01')).stderr).toMatch(/--start-date.*YYYY-MM-DD/);
     expect((await run('usage', '5b0e1c9e-0000-4000-8000-000000000000')).stderr).toMatch(/^error: no client with this client_id$/m);
   });

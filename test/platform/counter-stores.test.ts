@@ -103,6 +103,34 @@ describe('leases: a busy client costs few round trips, and two nodes still grant
     }
   });
 
+  it('a lease is kept by key: counters described anew use it; under another limit what it holds goes back', async () => {
+    const store = createRedisStore(redis.url);
+    await store.start(recordingLog());
+    try {
+      const key = `rebased-${Math.random()}`;
+      // A new object every time, as the limiter plans an account anew after any change to any client.
+      const countersOf = (limit: number) => [leaseable(key, limit)];
+      expect((await store.take(countersOf(100), NOON)).counts).toEqual([1]);
+      const before = await scripts(redis.url);
+      for (let i = 2; i <= 5; i += 1) expect((await store.take(countersOf(100), NOON)).counts).toEqual([i]);
+      expect((await scripts(redis.url)) - before).toBe(0);
+      expect(await store.read(countersOf(100), NOON)).toEqual([5]);
+      // The limit becomes 50: the five events still held (6 to 10) go back before the next grant.
+      expect((await store.take(countersOf(50), NOON)).counts).toEqual([6]);
+      expect(await store.read(countersOf(50), NOON)).toEqual([6]);
+      store.revise(countersOf(20), NOON);
+      expect(await store.read(countersOf(20), NOON)).toEqual([6]);
+      const direct = new Redis(redis.url);
+      try {
+        expect(Number(await direct.get(`sportsdata:${key}:${Math.floor(NOON / 60_000)}`))).toBe(6);
+      } finally {
+        direct.disconnect();
+      }
+    } finally {
+      await store.stop();
+    }
+  });
+
   it('two stores on one Redis, taking in turn against a limit of 60: exactly 60, each count once', async () => {
     const [a, b] = [createRedisStore(redis.url), createRedisStore(redis.url)];
     await a.start(recordingLog());

@@ -9,6 +9,7 @@ import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrations.js';
+import { createUsageRepository } from '../../src/modules/usage/index.js';
 import { DIALECTS, freshDatabaseUrl, TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/app.js';
 import { type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
 
@@ -90,5 +91,90 @@ describe('usage survives a restart', () => {
 
     const third = await start(env);
     expect(await requestsToday(third, client_id)).toBe(42);
+  }, 120_000);
+});
+
+/** A count is written by the flush after it; the timer and the write may run late on a busy machine by this much. */
+const FLUSH_ALLOWANCE_MS = 1000;
+/** The most a kill -9 may lose with the defaults: one second of counts. */
+const AT_RISK_MS = 1000 + FLUSH_ALLOWANCE_MS;
+
+describe.each(DIALECTS)('kill -9 with the default USAGE_FLUSH_MS (%s)', (dialect) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-kill-'));
+  const nodes: NodeProcess[] = [];
+  let drop = async () => {};
+  afterAll(async () => {
+    for (const node of nodes) await node.stop(2000);
+    await drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('at every moment of a load, and at a SIGKILL, only the last second of counts is unwritten; the restarted node starts the day from them', async () => {
+    const database = dialect === 'postgres' ? await freshDatabaseUrl('postgres') : undefined;
+    if (database) drop = database.drop;
+    // No USAGE_FLUSH_MS: the default is what is tested.
+    const env = nodeEnv(dataDir, database ? { DATABASE_URL: database.url } : {});
+    const start = async () => {
+      const node = await startNode({ env });
+      nodes.push(node);
+      await node.waitUntilReady(60_000);
+      return node;
+    };
+    const first = await start();
+    const created = await fetch(`${first.url}/admin/v1/clients`, { method: 'POST', headers: admin, body: JSON.stringify({ name: 'Load', tier: 'enterprise', auth_method: 'api_key' }) });
+    const { client_id, api_key } = (await created.json()) as { client_id: string; api_key: string };
+    // No 429 under the load: every request is counted.
+    const patched = await fetch(`${first.url}/admin/v1/clients/${client_id}`, { method: 'PATCH', headers: admin, body: JSON.stringify({ rate_limit_per_minute: 1_000_000_000 }) });
+    expect(patched.status).toBe(200);
+
+    // What a kill -9 at any moment would leave: read from the database beside the running server.
+    const reader = openDatabase(env.DATABASE_URL ?? '');
+    const written = async () => {
+      const rows = await createUsageRepository(reader.db).ofClient(client_id, '1970-01-01', '9999-12-31');
+      return rows.reduce((sum, row) => sum + row.requests, 0);
+    };
+    /** When each answered request got its answer (the server counted it before answering). */
+    const answered: number[] = [];
+    const answeredBefore = (at: number) => answered.filter((time) => time <= at).length;
+    try {
+      const until = Date.now() + 6000;
+      const load = async () => {
+        while (Date.now() < until) {
+          const res = await fetch(`${first.url}/v1/references/sports`, { headers: { 'x-api-key': api_key } });
+          await res.arrayBuffer();
+          expect(res.status).toBe(200);
+          answered.push(Date.now());
+        }
+      };
+      const behind: number[] = [];
+      const watch = async () => {
+        while (Date.now() < until) {
+          const at = Date.now();
+          const stored = await written();
+          behind.push(answeredBefore(at - AT_RISK_MS) - stored);
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+      };
+      await Promise.all([load(), load(), load(), watch()]);
+      expect(answered.length).toBeGreaterThan(100);
+      // Never more than the last second (and the allowance) unwritten.
+      expect(Math.max(...behind)).toBeLessThanOrEqual(0);
+
+      const killedAt = Date.now();
+      first.child.kill('SIGKILL');
+      await first.exited;
+      const kept = await written();
+      expect(kept).toBeGreaterThanOrEqual(answeredBefore(killedAt - AT_RISK_MS));
+      expect(kept).toBeLessThanOrEqual(answered.length);
+
+      // The restarted node charges the day from what was kept, not from 0.
+      const second = await start();
+      const usage = await fetch(`${second.url}/admin/v1/clients/${client_id}/usage`, { headers: admin });
+      const report = (await usage.json()) as { current: { day: { used: number } }; days: Array<{ charged: number }> };
+      expect(report.current.day.used).toBe(kept);
+      expect(report.days.at(-1)?.charged).toBe(kept);
+    } finally {
+      await reader.close();
+    }
   }, 120_000);
 });

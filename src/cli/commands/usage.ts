@@ -47,7 +47,7 @@ export const registerUsage: RegisterCommands = (program, cli) => {
         cli.print(`this ${name}: ${w.used ?? 'not counted'} used, ${w.remaining ?? 'no cap'} remaining, resets at ${w.resets_at}`);
       }
     }
-    const rows = report.days.map((d) => [d.date, String(d.requests), ...Object.values(d.by_group).map(String)]);
-    cli.print(table(['DATE', 'REQUESTS', 'REFERENCES', 'EVENTS', 'ODDS', 'TRENDS', 'ACCOUNT'], rows));
+    const rows = report.days.map((d) => [d.date, String(d.requests), String(d.charged), ...Object.values(d.by_group).map(String)]);
+    cli.print(table(['DATE', 'REQUESTS', 'CHARGED', 'REFERENCES', 'EVENTS', 'ODDS', 'TRENDS', 'ACCOUNT'], rows));
   }
 };

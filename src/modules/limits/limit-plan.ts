@@ -38,6 +38,11 @@ export interface LimitPlan {
   readonly minuteLimit: string | undefined;
 }
 
+/** The key of a client's counter of data requests per UTC day: what its daily quota counts. */
+export function dayCounterOf(clientId: string): Pick<WindowedCounter, 'key' | 'windowMs'> {
+  return { key: `rl:d:${clientId}`, windowMs: DAY_MS };
+}
+
 /** Plans by account object: a WeakMap, so plans go with the accounts the directory drops. */
 export function createPlans(policy: LimitPolicy): (account: ClientAccount) => LimitPlan {
   const plans = new WeakMap<ClientAccount, LimitPlan>();
@@ -58,17 +63,17 @@ export function planFor(account: ClientAccount, policy: LimitPolicy): LimitPlan 
   // A client without any limit is not counted at all: nothing to enforce, no round trip.
   const limited = minute !== undefined || day !== undefined;
   // Leaseable: with Redis a busy client's node is granted events ahead (decision 0094).
-  const counter = (prefix: string, windowMs: number, planned: PlannedWindow | undefined): WindowedCounter => ({
-    key: `${prefix}:${account.id}`,
+  const counter = ({ key, windowMs }: Pick<WindowedCounter, 'key' | 'windowMs'>, planned: PlannedWindow | undefined): WindowedCounter => ({
+    key,
     windowMs,
     limit: planned?.limit ?? Infinity,
     leaseable: true,
   });
-  const minuteCounter = counter('rl:m', MINUTE_MS, minute);
+  const minuteCounter = counter({ key: `rl:m:${account.id}`, windowMs: MINUTE_MS }, minute);
   return {
     tier: account.tier,
     limits,
-    data: limited ? [minuteCounter, counter('rl:d', DAY_MS, day)] : [],
+    data: limited ? [minuteCounter, counter(dayCounterOf(account.id), day)] : [],
     account: limited ? [minuteCounter] : [],
     dataWindows: limited ? [minute, day] : [],
     accountWindows: limited ? [minute] : [],

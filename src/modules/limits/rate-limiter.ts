@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { type CounterStore, secondsUntilReset, type Taken, windowEnd } from '../../platform/counters/counter-store.js';
 import { ApiError } from '../../platform/errors.js';
-import type { ClientAccount, Tier } from '../auth/index.js';
+import type { AccountLookup, ClientAccount, Tier } from '../auth/index.js';
 import { createPlans, DAY_MS, type LimitPlan, MINUTE_MS, type PlannedWindow, type WindowName } from './limit-plan.js';
 import type { LimitPolicy, Limits } from './tier-limits.js';
 
@@ -31,12 +31,20 @@ export interface RateLimiter {
   current(account: ClientAccount, now: number): Promise<{ minute: WindowState; day: WindowState }>;
   limitsOf(account: ClientAccount): Limits;
   onReject(listener: RejectListener): void;
+  /**
+   * Some account changed (any client, any change): the clients this node may hold events for,
+   * granted ahead by a shared store, have them given back if their limits changed, so that the
+   * other nodes count the new limits from what was used.
+   */
+  revise(): Promise<void>;
 }
 
 export interface RateLimiterDeps {
   store: CounterStore;
   policy: LimitPolicy;
   clock: Clock;
+  /** The accounts as they are now (the client directory). */
+  accounts: Pick<AccountLookup, 'byId'>;
   /** Called for every request charged (allowed), e.g. by the usage meter. */
   charged(clientId: string, route: string | undefined, now: number): void;
 }
@@ -47,6 +55,38 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
   const { store, clock, charged } = deps;
   const planOf = createPlans(deps.policy);
   const rejectListeners: RejectListener[] = [];
+  /**
+   * Clients whose requests went to the store (a promise) within the last minute, by when: the
+   * ones a shared store may have granted events ahead to. An idle client's lease of its day is
+   * revised at its next request here.
+   */
+  const recent = new Map<string, number>();
+  let nextSweep = 0;
+  let revising: Promise<void> | undefined;
+  let again = false;
+
+  /** Forgets the clients not seen within the last minute; returns the others. */
+  function sweep(now: number): string[] {
+    nextSweep = now + MINUTE_MS;
+    return [...recent].flatMap(([id, at]) => {
+      if (now - at <= MINUTE_MS) return [id];
+      recent.delete(id);
+      return [];
+    });
+  }
+
+  async function reviseRecent(): Promise<void> {
+    const now = clock.now();
+    const ids = sweep(now);
+    await Promise.all(
+      ids.map(async (id) => {
+        // A lookup that fails (the database is away) leaves the lease to the client's next request here.
+        const account = await Promise.resolve(deps.accounts.byId(id)).catch(() => null);
+        if (account === undefined) recent.delete(id);
+        else if (account !== null) store.revise(planOf(account).data, now);
+      }),
+    );
+  }
 
   /** Sets the headers of an allowed request, or throws the 429 of a refused one. */
   function settle(reply: FastifyReply, plan: LimitPlan, account: boolean, taken: Taken, now: number): void {
@@ -78,6 +118,8 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
       }
       const taken = store.take(counters, now);
       if (taken instanceof Promise) {
+        recent.set(client.id, now);
+        if (now >= nextSweep) sweep(now);
         return taken.then((result) => {
           settle(reply, plan, account, result, now);
           charged(client.id, route, now);
@@ -90,6 +132,8 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
 
     async current(account, now) {
       const plan = planOf(account);
+      // Read after a change of limits on this node: what it held under the old ones is not used.
+      store.revise(plan.data, now);
       const counts = plan.data.length === 0 ? [] : await store.read(plan.data, now);
       const state = (index: number, windowMs: number): WindowState => {
         const used = counts[index] ?? null;
@@ -103,6 +147,24 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
 
     onReject(listener) {
       rejectListeners.push(listener);
+    },
+
+    revise() {
+      if (!store.shared) return Promise.resolve();
+      // One pass at a time; changes during it get one more pass after it.
+      if (revising !== undefined) {
+        again = true;
+        return revising;
+      }
+      revising = (async () => {
+        do {
+          again = false;
+          await reviseRecent();
+        } while (again);
+      })().finally(() => {
+        revising = undefined;
+      });
+      return revising;
     },
   };
 }

@@ -6,6 +6,12 @@
 export const ROUTE_GROUPS = ['references', 'events', 'odds', 'trends', 'account'] as const;
 export type RouteGroup = (typeof ROUTE_GROUPS)[number];
 
+/**
+ * The group whose requests never count against the daily quota: /v1/account/* counts against the
+ * minute only (the limiter's rule), so that a client can always read its usage and keys.
+ */
+export const UNCHARGED_GROUP: RouteGroup = 'account';
+
 const INDEX = new Map<string, number>(ROUTE_GROUPS.map((group, i) => [group, i]));
 
 /**

@@ -43,6 +43,18 @@ export function createUsageRepository(db: Kysely<Schema>) {
       return rows.map((r) => ({ clientId: r.client_id, day: r.day, group: r.route_group, requests: Number(r.requests) }));
     },
 
+    /** Each client's requests of one day that count against its daily quota (every group but `uncharged`). */
+    async chargedOn(day: string, uncharged: string): Promise<Array<{ clientId: string; requests: number }>> {
+      const rows = await db
+        .selectFrom('usage_daily')
+        .select((eb) => ['client_id', eb.fn.sum<number>('requests').as('requests')])
+        .where('day', '=', day)
+        .where('route_group', '<>', uncharged)
+        .groupBy('client_id')
+        .execute();
+      return rows.map((r) => ({ clientId: r.client_id, requests: Number(r.requests) }));
+    },
+
     /** Clients by their requests from `from` to `to`, most first (ties by client_id), with their total count. */
     async top(from: string, to: string, offset: number, limit: number): Promise<{ rows: Array<{ clientId: string; requests: number; name: string | null; tier: string | null }>; total: number }> {
       const inRange = db.selectFrom('usage_daily').where('day', '>=', from).where('day', '<=', to);

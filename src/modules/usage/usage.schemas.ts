@@ -60,7 +60,15 @@ export const Usage = Type.Object(
     ),
     days: Type.Array(
       Type.Object(
-        { date: Day('The UTC day.'), requests: Count('Requests charged that day, every group.'), by_group: ByGroup },
+        {
+          date: Day('The UTC day.'),
+          requests: Count('Requests charged that day, every group: the sum of by_group.'),
+          charged: Count(
+            "Requests that counted against the daily quota that day: every group but account. Today's is current.day.used, " +
+              "give or take what other nodes have not written yet or hold ahead unused.",
+          ),
+          by_group: ByGroup,
+        },
         { additionalProperties: false },
       ),
       { description: 'Every day of the range, oldest first; days without requests show 0.' },

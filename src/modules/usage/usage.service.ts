@@ -4,7 +4,7 @@ import { iso } from '../../shared/wire.js';
 import type { ClientAccount } from '../auth/index.js';
 import type { RateLimiter, WindowState } from '../limits/index.js';
 import { type DayRange, daysOf } from './date-range.js';
-import { ROUTE_GROUPS } from './route-groups.js';
+import { ROUTE_GROUPS, UNCHARGED_GROUP } from './route-groups.js';
 import type { UsageMeter } from './usage-meter.js';
 import type { UsageRepository } from './usage.repository.js';
 import type { TopClient, Usage } from './usage.schemas.js';
@@ -13,6 +13,7 @@ import type { TopClient, Usage } from './usage.schemas.js';
 export function createUsageService(deps: { repository: UsageRepository; meter: UsageMeter; limiter: RateLimiter; clock: Clock }) {
   const { repository, meter, limiter, clock } = deps;
   const GROUP_INDEX = new Map<string, number>(ROUTE_GROUPS.map((group, i) => [group, i]));
+  const UNCHARGED = ROUTE_GROUPS.indexOf(UNCHARGED_GROUP);
 
   /** Stored counts plus this node's counts not yet written: exact on one node, behind by at most a flush elsewhere. */
   async function countsByDay(clientId: string, range: DayRange): Promise<Map<string, number[]>> {
@@ -41,7 +42,13 @@ export function createUsageService(deps: { repository: UsageRepository; meter: U
         days: daysOf(range).map((date) => {
           const counts = byDay.get(date) ?? ROUTE_GROUPS.map(() => 0);
           const [references = 0, events = 0, odds = 0, trends = 0, accountRequests = 0] = counts;
-          return { date, requests: counts.reduce((a, b) => a + b, 0), by_group: { references, events, odds, trends, account: accountRequests } };
+          const requests = counts.reduce((a, b) => a + b, 0);
+          return {
+            date,
+            requests,
+            charged: requests - (counts[UNCHARGED] ?? 0),
+            by_group: { references, events, odds, trends, account: accountRequests },
+          };
         }),
       };
     },

@@ -25,6 +25,18 @@ export interface Taken {
   readonly counts: readonly number[];
 }
 
+/** A count to start a counter from: what durable records say was used in its window. */
+export interface Seed {
+  readonly counter: Pick<WindowedCounter, 'key' | 'windowMs'>;
+  readonly count: number;
+}
+
+/**
+ * Reads the counts a store starts from (at its start, and when Redis comes back without its
+ * data), with the instant they were read at: each seed counts in the counter's window of `now`.
+ */
+export type SeedSource = () => Promise<{ now: number; seeds: readonly Seed[] }>;
+
 /** 'ok', or 'degraded' while a shared store is unreachable and this node counts on its own. */
 export type StoreState = 'ok' | 'degraded';
 
@@ -39,6 +51,11 @@ export interface CounterStore extends BackgroundJob {
   readonly shared: boolean;
   /** Counts one event in every counter, unless one of them has reached its limit. */
   take(counters: readonly WindowedCounter[], now: number): Taken | Promise<Taken>;
+  /**
+   * The limits of these counters may have changed: events granted ahead under another limit are
+   * given back, so that the new limit starts from what was used.
+   */
+  revise(counters: readonly WindowedCounter[], now: number): void;
   /** The current counts, counting nothing. */
   read(counters: readonly WindowedCounter[], now: number): readonly number[] | Promise<readonly number[]>;
   state(): StoreState;

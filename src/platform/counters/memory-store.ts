@@ -1,4 +1,4 @@
-import type { CounterStore, StoreState, Taken, WindowedCounter } from './counter-store.js';
+import type { CounterStore, SeedSource, StoreState, Taken, WindowedCounter } from './counter-store.js';
 import { windowOf } from './counter-store.js';
 
 interface Entry {
@@ -20,12 +20,16 @@ export interface MemoryStore extends CounterStore {
   read(counters: readonly WindowedCounter[], now: number): readonly number[];
 }
 
-export function createMemoryStore(): MemoryStore {
+/**
+ * With `seeds`, start() raises the counters to them first: a restarted process does not give its
+ * clients the day back.
+ */
+export function createMemoryStore(options: { seeds?: SeedSource } = {}): MemoryStore {
   const entries = new Map<string, Entry>();
   let nextSweep = 0;
 
   /** The counter's entry, at the window of `now` (a count of an older window restarts at 0). */
-  const entryOf = (counter: WindowedCounter, now: number): Entry => {
+  const entryOf = (counter: Pick<WindowedCounter, 'key' | 'windowMs'>, now: number): Entry => {
     const window = windowOf(now, counter.windowMs);
     let entry = entries.get(counter.key);
     if (entry === undefined) {
@@ -70,9 +74,23 @@ export function createMemoryStore(): MemoryStore {
         return entry !== undefined && entry.windowMs === counter.windowMs && entry.window === windowOf(now, counter.windowMs) ? entry.count : 0;
       }),
 
+    // Nothing is granted ahead here: a changed limit applies to the count as it stands.
+    revise() {},
+
     state: (): StoreState => 'ok',
     onStateChange() {},
-    start() {},
+    async start(log) {
+      if (options.seeds === undefined) return;
+      try {
+        const { now, seeds } = await options.seeds();
+        for (const { counter, count } of seeds) {
+          const entry = entryOf(counter, now);
+          entry.count = Math.max(entry.count, count);
+        }
+      } catch (error) {
+        log.warn({ err: error }, "reading the day's usage failed: daily quotas count today's requests from 0");
+      }
+    },
     stop() {
       entries.clear();
     },

@@ -1,10 +1,10 @@
-import { hash } from 'node:crypto';
+import { hash, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { JobLog } from '../background.js';
-import type { CounterStore, StoreState, Taken, WindowedCounter } from './counter-store.js';
+import type { CounterStore, SeedSource, StoreState, Taken, WindowedCounter } from './counter-store.js';
 import { createLeases } from './leases.js';
 import { createMemoryStore } from './memory-store.js';
-import { GRANTS, keyOf, scriptInput, scriptOutput, type TakeGroup } from './redis-takes.js';
+import { EPOCH, EPOCH_KEY, GRANTS, keyOf, scriptInput, scriptOutput, SEEDS, type TakeGroup, ttlOf } from './redis-takes.js';
 
 /** A round trip taking longer fails open: a request never waits long on Redis. */
 const TIMEOUT_MS = 1000;
@@ -14,6 +14,8 @@ const BACK_OFF_MS = 2000;
 const MAX_BATCH = 1000;
 /** How long start-up waits for the first connection before serving without it. */
 const CONNECT_WAIT_MS = 1000;
+/** Seeds per script call. */
+const SEED_BATCH = 1000;
 
 // Reconnect quickly at first, then every 2 s (as the change feed's Redis link does).
 const retryStrategy = (attempt: number) => Math.min(attempt * 100, 2000);
@@ -23,7 +25,6 @@ interface PendingTake {
   now: number;
   resolve(taken: Taken): void;
 }
-
 
 class TimedOut extends Error {
   override name = 'TimedOut';
@@ -35,12 +36,17 @@ class TimedOut extends Error {
  * and while a call is on its way the takes that arrive wait for the next. A busy client's grant
  * comes with a lease of events ahead, per counter (a tenth of what is left of its limit, at most
  * 1,000), which the node hands out without a round trip; the lease shrinks to nothing as the
- * window fills, so no node ever grants past the limit. When Redis cannot be reached
+ * window fills, so no node ever grants past the limit. Leases are kept by counter key, and what a
+ * lease holds under a limit that has changed goes back to Redis with the next call (decision
+ * 0153). When Redis cannot be reached
  * the store fails open: it counts in this process's memory, says 'degraded' (once in the log per
  * outage, and to its state listeners), and goes back to Redis as soon as it answers again.
+ * Each time it connects, it first checks that Redis still holds the counts its leases came from
+ * (the epoch); a Redis that lost them (restarted without persistence) is seeded from `seeds`,
+ * the day's usage as recorded, so that it gives no client its day back.
  * Nothing here rejects or throws.
  */
-export function createRedisStore(url: string): CounterStore {
+export function createRedisStore(url: string, options: { seeds?: SeedSource } = {}): CounterStore {
   // No offline queue and no retries: while Redis is away a command fails at once, and the
   // request is counted locally instead of waiting for a reconnection.
   const redis = new Redis(url, { lazyConnect: true, retryStrategy, connectTimeout: 2000, enableOfflineQueue: false, maxRetriesPerRequest: 0 });
@@ -53,9 +59,15 @@ export function createRedisStore(url: string): CounterStore {
   let outage = false;
   let pausedUntil = 0;
   let queue: PendingTake[] = [];
+  let waiting: Array<() => void> = [];
   let sending = false;
   let scheduled = false;
   let log: JobLog | undefined;
+  /** The epoch of the Redis this node's leases came from; undefined before the first connection. */
+  let epoch: string | undefined;
+  /** False until the epoch is checked after a connection: meanwhile the node counts alone. */
+  let synced = false;
+  let syncing: Promise<void> | undefined;
 
   const setState = (next: StoreState, error?: unknown) => {
     if (next === current) return;
@@ -72,10 +84,17 @@ export function createRedisStore(url: string): CounterStore {
   };
   // Without an 'error' listener ioredis prints every failed attempt to the console.
   redis.on('error', (error: unknown) => setState('degraded', error));
-  redis.on('close', () => setState('degraded'));
-  redis.on('ready', () => setState('ok'));
+  redis.on('close', () => {
+    synced = false;
+    setState('degraded');
+  });
+  redis.on('ready', () => void sync());
 
-  const usable = () => started && redis.status === 'ready' && Date.now() >= pausedUntil;
+  const usable = () => {
+    if (!started || redis.status !== 'ready' || Date.now() < pausedUntil) return false;
+    if (!synced) void sync();
+    return synced;
+  };
 
   /** A Redis call that gives up after TIMEOUT_MS (one timer per call, not per request). */
   const timed = async <T>(call: Promise<T>): Promise<T> => {
@@ -93,6 +112,49 @@ export function createRedisStore(url: string): CounterStore {
     if (error instanceof TimedOut) pausedUntil = Date.now() + BACK_OFF_MS;
     setState('degraded', error);
   };
+
+  /**
+   * Checks the epoch once per connection. Another epoch than the one the leases came from means a
+   * Redis without the counts they were granted from: they are forgotten, and the counts are seeded
+   * from the day's recorded usage. Counting in Redis starts after that.
+   */
+  function sync(): Promise<void> {
+    syncing ??= (async () => {
+      try {
+        const seen = String(await timed(redis.eval(EPOCH, 1, EPOCH_KEY, randomUUID())));
+        if (seen !== epoch) {
+          leases.clear();
+          await seed();
+          epoch = seen;
+        }
+        synced = true;
+        setState('ok');
+      } catch (error) {
+        failed(error);
+      } finally {
+        syncing = undefined;
+      }
+    })();
+    return syncing;
+  }
+
+  /** Raises the counts in Redis to the seeds (a seed below a count changes nothing). */
+  async function seed(): Promise<void> {
+    if (options.seeds === undefined) return;
+    let read: Awaited<ReturnType<SeedSource>>;
+    try {
+      read = await options.seeds();
+    } catch (error) {
+      log?.warn({ err: error }, "reading the day's usage failed: Redis counts the day from what it holds");
+      return;
+    }
+    const { now, seeds } = read;
+    for (let i = 0; i < seeds.length; i += SEED_BATCH) {
+      const batch = seeds.slice(i, i + SEED_BATCH);
+      const args = batch.flatMap(({ counter, count }) => [count, ttlOf(counter.windowMs, now)]);
+      await timed(redis.eval(SEEDS, batch.length, ...batch.map(({ counter }) => keyOf(counter, now)), ...args));
+    }
+  }
 
   /** EVALSHA, and EVAL when Redis does not know the script (its first use, or after a restart). */
   const run = async (keys: string[], args: Array<string | number>): Promise<unknown> => {
@@ -137,14 +199,26 @@ export function createRedisStore(url: string): CounterStore {
 
   /** Sends the queued takes as one script call; the takes that arrive meanwhile wait for the next. */
   function send(): void {
+    // Readers waiting for a call that leaves from now on: this one.
+    const readers = waiting.splice(0);
+    const done = () => {
+      for (const reader of readers) reader();
+    };
     if (!usable()) {
       for (const take of queue.splice(0)) fallBack(take);
+      done();
       return;
     }
     const batch = queue.splice(0, MAX_BATCH);
     const groups = groupsOf(batch);
+    // After groupsOf, which retires leases granted under another limit: their events go back in the same call.
+    const returns = leases.takeOwed();
+    if (groups.length === 0 && returns.length === 0) {
+      done();
+      return;
+    }
     sending = true;
-    const { keys, args } = scriptInput(groups);
+    const { keys, args } = scriptInput(returns, groups);
     timed(run(keys, args))
       .then(
         (reply) => {
@@ -173,14 +247,29 @@ export function createRedisStore(url: string): CounterStore {
         },
         (error: unknown) => {
           release(groups);
+          // Events owed back are not retried: the call may have given them back before it failed, and
+          // giving them twice would let the client past its limit.
           failed(error);
           for (const take of batch) fallBack(take);
         },
       )
       .finally(() => {
         sending = false;
-        if (queue.length > 0) schedule();
+        done();
+        if (queue.length > 0 || waiting.length > 0) schedule();
       });
+  }
+
+  /**
+   * Resolves when a script call that leaves from now on has been answered: then what this node
+   * gives back and what it was granted are in Redis and in its leases alike, and a read of both
+   * agrees.
+   */
+  function settled(): Promise<void> {
+    return new Promise((resolve) => {
+      waiting.push(resolve);
+      schedule();
+    });
   }
 
   /**
@@ -210,8 +299,16 @@ export function createRedisStore(url: string): CounterStore {
       });
     },
 
-    read(counters, now) {
+    revise(counters, now) {
+      let owing = false;
+      for (const counter of counters) if (leases.revise(counter, now)) owing = true;
+      if (owing && usable()) schedule();
+    },
+
+    async read(counters, now) {
       if (!usable()) return local.read(counters, now);
+      // Only counters with leases can disagree with Redis; the others (login failures) never wait.
+      if (counters.some((counter) => counter.leaseable === true && (sending || leases.owes(counter, now)))) await settled();
       return timed(redis.mget(counters.map((c) => keyOf(c, now)))).then(
         // What this node was granted ahead and has not handed out is not used yet.
         (values) => values.map((value, i) => {
@@ -244,7 +341,9 @@ export function createRedisStore(url: string): CounterStore {
       const waited = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), CONNECT_WAIT_MS)));
       const ok = await Promise.race([connected, waited]);
       clearTimeout(timer);
-      if (!ok || redis.status !== 'ready') {
+      // Seeded before the first request is counted in Redis.
+      if (ok && redis.status === 'ready') await sync();
+      if (!ok || redis.status !== 'ready' || !synced) {
         outage = true;
         log.warn({ redis: 'degraded' }, 'Redis is unreachable at start: rate limits are counted by this node alone until it is reachable');
       }

@@ -91,8 +91,12 @@ export interface Usage {
   days: {
     /** The UTC day. */
     date: string;
-    /** Requests charged that day, every group. */
+    /** Requests charged that day, every group: the sum of by_group. */
     requests: number;
+    /**
+     * Requests that counted against the daily quota that day: every group but account. Today's is current.day.used, give or take what other nodes have not written yet or hold ahead unused.
+     */
+    charged: number;
     /** That day's requests by route group. */
     by_group: {
       /** /v1/references/* */
