@@ -55,7 +55,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     clientErrorHandler: clientErrorHandler(logger),
     return503OnClosing: false,
     // The source address the login-failure limits count: the peer, unless TRUST_PROXY names
-    // the load balancers whose X-Forwarded-For is believed (decision 0092).
+    // the load balancers whose X-Forwarded-For is believed (decision 0163).
     trustProxy: trustProxyOption(ctx.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
