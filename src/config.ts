@@ -173,6 +173,31 @@ function readJwtSecrets(env: Env, nodeEnv: string | undefined, problems: string[
   return [current, ...previous];
 }
 
+/**
+ * The configured values no log line or answer may show, should a client put one in a URL:
+ * ADMIN_TOKEN, the JWT keys (the current one, generated or not, and the previous ones) and the
+ * passwords of DATABASE_URL and REDIS_URL.
+ */
+export function configuredSecrets(config: Config): string[] {
+  const secrets = [...config.jwtSecrets];
+  if (config.adminToken !== undefined) secrets.push(config.adminToken);
+  for (const url of [config.databaseUrl, config.redisUrl]) {
+    const password = passwordOf(url);
+    if (password !== undefined) secrets.push(password);
+  }
+  return secrets;
+}
+
+function passwordOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const password = new URL(url).password;
+    return password === '' ? undefined : decodeURIComponent(password);
+  } catch {
+    return undefined;
+  }
+}
+
 export const MAX_WORKERS = 256;
 
 /** `auto` (one per core) or a count; undefined when neither. Shared by WORKERS and `serve --workers`. */
