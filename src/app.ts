@@ -32,6 +32,12 @@ import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
 import { createTrendsService, trendsRoutes } from './modules/trends/index.js';
 import { usageRoutes } from './modules/usage/index.js';
 
+/**
+ * How often Node looks for requests past HEADERS_TIMEOUT or REQUEST_TIMEOUT. Its default, 30 s,
+ * let a 60 s header timeout answer after 90 s; a look is one pass over the open connections.
+ */
+const TIMEOUT_CHECK_MS = 1000;
+
 export interface BuildAppOptions {
   /** Where the JSON log lines go (default stdout). Tests pass a buffer. */
   logStream?: DestinationStream;
@@ -57,6 +63,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     frameworkErrors,
     clientErrorHandler: clientErrorHandler(logger),
     return503OnClosing: false,
+    // A client that stops part-way through its request would otherwise hold its connection for as
+    // long as it likes (Fastify turns Node's request timeout off): 408 once its time is up.
+    requestTimeout: ctx.config.requestTimeoutMs,
+    http: { headersTimeout: ctx.config.headersTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
     // The source address the login-failure limits count: the peer, unless TRUST_PROXY names
     // the load balancers whose X-Forwarded-For is believed (decision 0163).
     trustProxy: trustProxyOption(ctx.config.trustProxy),
