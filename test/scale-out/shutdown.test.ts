@@ -3,8 +3,8 @@ import { Agent, request as httpRequest } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { TEST_ADMIN_TOKEN } from '../helpers/app.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS, freshDatabaseUrl, TEST_ADMIN_TOKEN } from '../helpers/app.js';
 import { type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-shutdown-'));
@@ -139,7 +139,14 @@ function load(node: NodeProcess, apiKey: string, clients: number): { stop: () =>
   };
 }
 
-describe('shutdown under load', () => {
+describe.each(DIALECTS)('shutdown under load (%s)', (dialect) => {
+  let databaseUrl: string | undefined;
+  let drop = async () => {};
+  beforeAll(async () => {
+    if (dialect === 'postgres') ({ url: databaseUrl, drop } = await freshDatabaseUrl('postgres'));
+  });
+  afterAll(async () => drop());
+
   it.each([
     { drainMs: 0, timeoutS: 3 },
     { drainMs: 1500, timeoutS: 2 },
@@ -147,6 +154,7 @@ describe('shutdown under load', () => {
     'SHUTDOWN_DRAIN_MS=$drainMs, SHUTDOWN_TIMEOUT=$timeoutS: keep-alive clients are told to close, never reset; idle and half-sent connections are closed; the process exits within its bound although a body never arrives',
     async ({ drainMs, timeoutS }) => {
       const node = await server({
+        ...(databaseUrl === undefined ? {} : { DATABASE_URL: databaseUrl }),
         SHUTDOWN_DRAIN_MS: String(drainMs),
         SHUTDOWN_TIMEOUT: String(timeoutS),
         TIER_LIMITS: JSON.stringify({ pro: { per_minute: null, per_day: null } }),
