@@ -82,16 +82,16 @@ describe.concurrent('shutdown on SIGTERM', () => {
 
     const { code } = await node.exited;
     const took = Date.now() - signalled;
-    // 1.5 s of drain, then 2 s for the request that never completes (the process is gone by then,
-    // its timer fires 5% early), then exit 1 regardless.
-    expect(took).toBeGreaterThanOrEqual(3300);
+    // 1.5 s of drain, then 2 s for the request that never completes (the process is gone by then:
+    // it leaves half a second early), then exit 1 regardless.
+    expect(took).toBeGreaterThanOrEqual(3000);
     expect(took).toBeLessThan(8000);
     expect(code).toBe(1);
     stuck.socket.destroy();
   });
 });
 
-/** What a load client's requests came to: answers by status, and connection failures by code. */
+/** What a load client's requests came to: answers by status, and connection failures by code (and whether the connection was reused). */
 interface LoadOutcome {
   statuses: Map<number, number>;
   failures: Map<string, number>;
@@ -120,7 +120,9 @@ function load(node: NodeProcess, apiKey: string, clients: number): { stop: () =>
         res.on('error', () => resolve('go'));
       });
       req.on('error', (error: NodeJS.ErrnoException) => {
-        const code = error.code ?? error.message;
+        // A keep-alive client's connection that fails is what must not happen; a new one may meet
+        // the listener closing (refused, or reset while it waited in the kernel's accept queue).
+        const code = `${error.code ?? error.message}${req.reusedSocket ? ' on a reused connection' : ''}`;
         outcome.failures.set(code, (outcome.failures.get(code) ?? 0) + 1);
         resolve(code === 'ECONNREFUSED' ? 'stop' : 'go');
       });
@@ -183,14 +185,15 @@ describe.each(DIALECTS)('shutdown under load (%s)', (dialect) => {
       const seen = JSON.stringify({ took, statuses: [...outcome.statuses], failures: [...outcome.failures], closing: outcome.closing });
 
       expect(took, seen).toBeLessThanOrEqual(drainMs + timeoutS * 1000);
-      // The body that never came held the process to its deadline.
-      expect(took, seen).toBeGreaterThan(drainMs + timeoutS * 900);
+      // The body that never came held the process to its deadline (which it leaves half a second early).
+      expect(took, seen).toBeGreaterThanOrEqual(drainMs + timeoutS * 1000 - 500);
       expect(code).toBe(1);
       expect(outcome.statuses.get(200) ?? 0, seen).toBeGreaterThan(100);
       // Keep-alive clients were answered with Connection: close (200 while draining, 503 once the
-      // listener is closed), then refused a new connection; not one request was cut off.
+      // listener is closed), then went to a new connection; not one reused connection was cut off.
       expect(outcome.closing, seen).toBeGreaterThanOrEqual(16);
-      expect([...outcome.failures.keys()].filter((failure) => failure !== 'ECONNREFUSED'), seen).toEqual([]);
+      expect([...outcome.failures.keys()].filter((failure) => failure.endsWith('on a reused connection')), seen).toEqual([]);
+      if (drainMs === 0) expect([...outcome.failures.keys()], seen).toEqual(['ECONNREFUSED']);
       // Idle at once, even while draining; a half-sent request line and headers once the listener is closed.
       expect((await idleClosed) - signalled).toBeLessThan(Math.min(1000, drainMs || 1000));
       expect((await halfHeadersClosed) - signalled).toBeLessThan(drainMs + 1000);

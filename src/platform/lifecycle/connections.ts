@@ -3,11 +3,11 @@ import type { Socket } from 'node:net';
 
 /**
  * How long a connection with no request in flight must have received nothing before it is taken
- * to be idle. A keep-alive client under load sends its next request as soon as it has its answer:
- * closed in between, it would get a reset instead of an answer. One that has sent nothing for this
- * long is not about to.
+ * to be idle. A keep-alive client under load sends its next request as soon as it has its answer,
+ * though a busy client machine may take a while: closed in between, it would get a reset instead
+ * of an answer. One that has sent nothing for this long is not about to.
  */
-const QUIET_MS = 100;
+const QUIET_MS = 500;
 
 /** A server's open connections and the requests on them that have arrived (headers complete) and are not yet answered. */
 export interface Connections {
@@ -15,7 +15,9 @@ export interface Connections {
   inFlight(): number;
   /**
    * From now on every answer, those already under way included, carries `Connection: close`, so
-   * that a keep-alive client is told to go once its answer is complete.
+   * that a keep-alive client is told to go once its answer is complete; and the server's
+   * closeIdleConnections() (which Node's server.close() and Fastify's close() call) closes only
+   * the quiet connections, as closeQuiet does.
    */
   closeAfterAnswers(): void;
   /**
@@ -38,11 +40,10 @@ interface Tracked {
 }
 
 /**
- * Tracks the connections of `server`, and makes its closeIdleConnections() (which Node's
- * server.close() and Fastify's close() call) close only the quiet ones: Node's own destroys every
- * connection between two requests at once, one whose next request is already on its way
- * included, and its client gets a reset instead of the 503 a request that arrives while the node
- * stops is owed.
+ * Tracks the connections of `server` for a graceful stop. Node's closeIdleConnections() destroys
+ * every connection between two requests at once, one whose next request is already on its way
+ * included, and under load its client gets a reset instead of the answer (or the 503) it is owed:
+ * once the stop has begun, connections are closed only when they are quiet.
  */
 export function trackConnections(server: Server): Connections {
   const open = new Map<Socket, Tracked>();
@@ -57,7 +58,8 @@ export function trackConnections(server: Server): Connections {
     open.set(socket, { unanswered: 0, readAtAnswer: 0, read: 0, quietSince: Date.now() });
     socket.once('close', () => open.delete(socket));
   });
-  server.on('request', (request, response: ServerResponse) => {
+  // Before the app's own listener: an answer it sends at once must already carry Connection: close.
+  server.prependListener('request', (request, response: ServerResponse) => {
     const tracked = open.get(request.socket);
     if (tracked) tracked.unanswered += 1;
     unanswered.add(response);
@@ -87,13 +89,12 @@ export function trackConnections(server: Server): Connections {
       if (read === tracked.readAtAnswer || halfSent) socket.destroy();
     }
   };
-  server.closeIdleConnections = () => closeQuiet({ halfSent: false });
-
   return {
     inFlight: () => unanswered.size,
     closeAfterAnswers() {
       closing = true;
       for (const response of unanswered) askToClose(response);
+      server.closeIdleConnections = () => closeQuiet({ halfSent: false });
     },
     closeQuiet,
   };

@@ -20,11 +20,12 @@ export interface ShutdownPlan {
 const SWEEP_MS = 25;
 
 /**
- * The share of SHUTDOWN_TIMEOUT kept for exiting itself, at most MAX_EXIT_MARGIN_MS: the deadline's
- * timer fires on a busy event loop, and the process must be gone by the bound, not start leaving then.
+ * What is kept of SHUTDOWN_TIMEOUT for exiting itself: half a second, or a quarter of a shorter
+ * timeout. The deadline's timer fires on a busy event loop, and the process must be gone by the
+ * bound, not start leaving then.
  */
-const EXIT_MARGIN = 0.05;
-const MAX_EXIT_MARGIN_MS = 500;
+const EXIT_MARGIN_MS = 500;
+const exitMarginOf = (timeoutMs: number) => Math.min(EXIT_MARGIN_MS, timeoutMs / 4);
 
 /**
  * SIGTERM and SIGINT: drain for drainMs (/readyz 503; every answer, those under way included,
@@ -42,6 +43,8 @@ export function installGracefulShutdown(plan: ShutdownPlan): () => void {
   let started = false;
 
   async function shutDown(signal: NodeJS.Signals): Promise<void> {
+    // Counted from the signal, so that a drain timer that fired late does not push the deadline.
+    const deadlineAt = Date.now() + drainMs + timeoutMs - exitMarginOf(timeoutMs);
     log.info({ signal, drain_ms: drainMs, timeout_ms: timeoutMs }, 'shutting down');
     draining.start();
     connections.closeAfterAnswers();
@@ -55,7 +58,7 @@ export function installGracefulShutdown(plan: ShutdownPlan): () => void {
         log.warn({ requests_in_flight: connections.inFlight(), timeout_ms: timeoutMs }, 'shutdown timeout: exiting with connections still open');
         plan.exit(1);
       },
-      timeoutMs - Math.min(MAX_EXIT_MARGIN_MS, timeoutMs * EXIT_MARGIN),
+      Math.max(0, deadlineAt - Date.now()),
     );
     try {
       await plan.close();
