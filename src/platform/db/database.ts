@@ -86,7 +86,7 @@ export function openDatabase(url: string, options: DatabaseOptions = {}): Databa
 type QueryLog = ((event: LogEvent) => void) | undefined;
 
 function openSqlite(path: string, waitMs: number, log: QueryLog): Database {
-  const file = new SqliteFile(path, waitMs, new StorageFailures());
+  const file = new SqliteFile(path, waitMs);
   const waits = connectionWaits();
   // The dialect's gate serves its one connection; the wait for it is db_pool_wait_seconds.
   const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new SqliteDialect(file), waits.report), ...(log ? { log } : {}) });
