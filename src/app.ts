@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
+import { configuredSecrets } from './config.js';
 import type { AppContext } from './context.js';
 import { registerCompression } from './platform/http/compression.js';
 import { registerErrorHandling } from './platform/http/errors.plugin.js';
@@ -13,7 +14,7 @@ import { registerStrictInput } from './platform/http/strict-input.js';
 import type { App } from './platform/http/types.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { createPagedLists } from './platform/lists/paged-lists.js';
-import { createLogger, requestId, requestLogger } from './platform/logging.js';
+import { createLogger, requestId, requestLogger, urlRedactor } from './platform/logging.js';
 import { accountRoutes } from './modules/account/index.js';
 import { adminRoutes } from './modules/admin/index.js';
 import { registerAuthentication } from './modules/auth/index.js';
@@ -31,6 +32,12 @@ import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
 import { createTrendsService, trendsRoutes } from './modules/trends/index.js';
 import { usageRoutes } from './modules/usage/index.js';
 
+/**
+ * How often Node looks for requests past HEADERS_TIMEOUT or REQUEST_TIMEOUT. Its default, 30 s,
+ * let a 60 s header timeout answer after 90 s; a look is one pass over the open connections.
+ */
+const TIMEOUT_CHECK_MS = 1000;
+
 export interface BuildAppOptions {
   /** Where the JSON log lines go (default stdout). Tests pass a buffer. */
   logStream?: DestinationStream;
@@ -41,7 +48,9 @@ export interface BuildAppOptions {
  * background work (the context's owner does: serve.ts); the caller listens.
  */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<App> {
-  const logger: FastifyBaseLogger = createLogger(ctx.config.logLevel, options.logStream);
+  // A client may put anything in a URL, this process's own secrets included: neither the log nor an answer repeats them.
+  const redactUrl = urlRedactor(configuredSecrets(ctx.config));
+  const logger: FastifyBaseLogger = createLogger(ctx.config.logLevel, options.logStream, redactUrl);
   const app: App = Fastify({
     loggerInstance: logger,
     genReqId: requestId,
@@ -54,8 +63,12 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     frameworkErrors,
     clientErrorHandler: clientErrorHandler(logger),
     return503OnClosing: false,
+    // A client that stops part-way through its request would otherwise hold its connection for as
+    // long as it likes (Fastify turns Node's request timeout off): 408 once its time is up.
+    requestTimeout: ctx.config.requestTimeoutMs,
+    http: { headersTimeout: ctx.config.headersTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
     // The source address the login-failure limits count: the peer, unless TRUST_PROXY names
-    // the load balancers whose X-Forwarded-For is believed (decision 0092).
+    // the load balancers whose X-Forwarded-For is believed (decision 0163).
     trustProxy: trustProxyOption(ctx.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -64,7 +77,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerStrictInput(app);
   // Without ADMIN_TOKEN the admin API does not exist (decision 0009): no 405 may reveal it.
   const adminAbsent = ctx.config.adminToken === undefined;
-  registerErrorHandling(app, { hidden: (path) => adminAbsent && path.startsWith('/admin/'), authFailures: ctx.metrics.authFailures });
+  registerErrorHandling(app, { hidden: (path) => adminAbsent && path.startsWith('/admin/'), authFailures: ctx.metrics.authFailures, redactUrl });
   registerClosingAnswer(app);
   registerResponseHeaders(app);
   registerMetrics(app, ctx.metrics.http);

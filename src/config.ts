@@ -32,6 +32,10 @@ export interface Config {
   readonly shutdownDrainMs: number;
   /** After the drain, in-flight requests get this long to finish; then the process exits regardless. */
   readonly shutdownTimeoutMs: number;
+  /** HEADERS_TIMEOUT: a request line and headers not complete this long after their first byte are answered 408. */
+  readonly headersTimeoutMs: number;
+  /** REQUEST_TIMEOUT: a whole request (headers and body) not complete this long after its first byte is answered 408. */
+  readonly requestTimeoutMs: number;
   /** TIER_LIMITS merged over the defaults: per tier, a per-minute rate and a daily quota (null: no cap). */
   readonly tierLimits: TierLimits;
   /** How often each node writes its usage counts (a crash loses at most this much). */
@@ -95,6 +99,10 @@ export function loadConfig(env: Env = process.env): Config {
   const changePollMs = integer(env, 'CHANGE_POLL_MS', 1000, 10, 3_600_000, problems);
   const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000, problems);
   const shutdownTimeoutSeconds = integer(env, 'SHUTDOWN_TIMEOUT', 10, 0, 3600, problems);
+  const headersTimeoutSeconds = integer(env, 'HEADERS_TIMEOUT', 10, 1, 600, problems);
+  const requestTimeoutSeconds = integer(env, 'REQUEST_TIMEOUT', 60, 1, 3600, problems);
+  // Node refuses a header timeout longer than the whole request's.
+  if (headersTimeoutSeconds > requestTimeoutSeconds) problems.push('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT');
   const historyRetentionDays = integer(env, 'HISTORY_RETENTION_DAYS', 730, 1, 36_500, problems);
   const streamHeartbeatMs = integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000, problems);
   const workers = parseWorkerCount(nonEmpty(env.WORKERS) ?? '1');
@@ -136,6 +144,8 @@ export function loadConfig(env: Env = process.env): Config {
     workers: workers ?? 1,
     shutdownDrainMs,
     shutdownTimeoutMs: shutdownTimeoutSeconds * 1000,
+    headersTimeoutMs: headersTimeoutSeconds * 1000,
+    requestTimeoutMs: requestTimeoutSeconds * 1000,
     tierLimits: tiers.limits,
     usageFlushMs,
     usageRetentionDays,
@@ -171,6 +181,31 @@ function readJwtSecrets(env: Env, nodeEnv: string | undefined, problems: string[
     }
   }
   return [current, ...previous];
+}
+
+/**
+ * The configured values no log line or answer may show, should a client put one in a URL:
+ * ADMIN_TOKEN, the JWT keys (the current one, generated or not, and the previous ones) and the
+ * passwords of DATABASE_URL and REDIS_URL.
+ */
+export function configuredSecrets(config: Config): string[] {
+  const secrets = [...config.jwtSecrets];
+  if (config.adminToken !== undefined) secrets.push(config.adminToken);
+  for (const url of [config.databaseUrl, config.redisUrl]) {
+    const password = passwordOf(url);
+    if (password !== undefined) secrets.push(password);
+  }
+  return secrets;
+}
+
+function passwordOf(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const password = new URL(url).password;
+    return password === '' ? undefined : decodeURIComponent(password);
+  } catch {
+    return undefined;
+  }
 }
 
 export const MAX_WORKERS = 256;

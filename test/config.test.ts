@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.js';
+import { ConfigError, configuredSecrets, loadConfig } from '../src/config.js';
 import { withJwtSecret } from '../src/jwt-secret.js';
 
 const GOOD_SECRET = 'a-jwt-secret-that-is-at-least-32-bytes-long';
@@ -53,6 +53,25 @@ describe('configuration', () => {
     expect(load({ HISTORY_RETENTION_DAYS: '90', STREAM_HEARTBEAT_MS: '500' })).toMatchObject({ historyRetentionDays: 90, streamHeartbeatMs: 500 });
     expect(refusal({ HISTORY_RETENTION_DAYS: '0' }).message).toMatch(/HISTORY_RETENTION_DAYS must be an integer from 1 to 36500/);
     expect(refusal({ STREAM_HEARTBEAT_MS: 'soon' }).message).toMatch(/STREAM_HEARTBEAT_MS/);
+  });
+
+  it('reads HEADERS_TIMEOUT and REQUEST_TIMEOUT in seconds (10 and 60 by default); the headers may not take longer than the whole request', () => {
+    expect(load({})).toMatchObject({ headersTimeoutMs: 10_000, requestTimeoutMs: 60_000 });
+    expect(load({ HEADERS_TIMEOUT: '5', REQUEST_TIMEOUT: '300' })).toMatchObject({ headersTimeoutMs: 5000, requestTimeoutMs: 300_000 });
+    expect(refusal({ HEADERS_TIMEOUT: '0' }).message).toMatch(/HEADERS_TIMEOUT must be an integer from 1 to 600/);
+    expect(refusal({ REQUEST_TIMEOUT: '5', HEADERS_TIMEOUT: '10' }).message).toMatch(/HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT/);
+  });
+
+  it('lists the configured secrets that no log or answer may repeat: ADMIN_TOKEN, the JWT keys, the database and Redis passwords', () => {
+    const previous = 'b'.repeat(32);
+    const config = load({
+      ADMIN_TOKEN: 'a'.repeat(32),
+      JWT_PREVIOUS_SECRETS: previous,
+      DATABASE_URL: 'postgres://api:p%40ss%2Fword@db.internal:5432/sportsdata',
+      REDIS_URL: 'redis://:redis-secret@cache.internal:6379',
+    });
+    expect(configuredSecrets(config).sort()).toEqual([GOOD_SECRET, previous, 'a'.repeat(32), 'p@ss/word', 'redis-secret'].sort());
+    expect(configuredSecrets(load({}))).toEqual([GOOD_SECRET]);
   });
 
   it('refuses a JWT_SECRET shorter than 32 bytes', () => {

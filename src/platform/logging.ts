@@ -24,23 +24,83 @@ export const REDACTED_PATHS = [
   '*.access_token',
 ];
 
-/** Query parameters whose values never reach a log, should a client put a credential in a URL. */
-const SENSITIVE_QUERY = /([?&](?:[^=&]*(?:token|key|secret|password|auth)[^=&]*)=)[^&]*/gi;
+/**
+ * Query parameters whose values never reach a log, should a client put a credential in a URL: a
+ * name that says token, secret, password, auth, credential, session or signature, an API key
+ * (`api_key`, `x-api-key`, `apikey`) or a bare `key`. Not the data keys (`sport_key`,
+ * `league_key`, `operator_keys`…): they name sports and teams, and a log without them cannot
+ * tell one request from another.
+ */
+const SENSITIVE_QUERY = /([?&](?:[^=&]*(?:token|secret|passw|auth|credential|session|signature|api[-_.]?key)[^=&]*|keys?)=)[^&]*/gi;
 
 /**
  * Anything shaped like one of our credentials, wherever it is in a URL (`GET /sdk_…`,
- * `?search=sdk_…` were logged verbatim, issue 8): an API key, client secret or refresh token
+ * `?search=sdk_…` were logged verbatim): an API key, client secret or refresh token
  * (`sdk_`/`sds_`/`sdr_` and base62, see credentials.ts), also with the underscore
  * percent-encoded, and a JWT (a base64url JSON header, `eyJ…`, and its other segments).
  * Eight characters of the random part are enough to redact: a pasted fragment counts too.
  */
 const CREDENTIAL_SHAPED = /(sd[ksr])(?:_|%5f)[0-9A-Za-z]{8,}|eyJ[\w-]{8,}(?:(?:\.|%2e)[\w-]*){0,2}/gi;
 
-export function createLogger(level: string, destination?: DestinationStream): Logger {
+const REDACTED = '[redacted]';
+
+/**
+ * A configured secret shorter than this is redacted only where it is a whole path segment, query
+ * name or value: as a part of any text, a short database password would blank out ordinary words.
+ */
+const MIN_SECRET_ANYWHERE = 8;
+
+/** Turns a request's URL into what may be logged or echoed in an answer. */
+export type UrlRedactor = (url: string) => string;
+
+/**
+ * The redactor of a process whose configuration holds `secrets` (ADMIN_TOKEN, the JWT keys, the
+ * passwords of its database and Redis URLs): each is redacted wherever a client put it, in a
+ * path segment or in any query parameter, literally or with any of its characters
+ * percent-encoded, since whoever reads the log can decode it. Credential-shaped text and the
+ * values of parameters named like credentials are redacted as well.
+ */
+export function urlRedactor(secrets: readonly string[] = []): UrlRedactor {
+  const configured = configuredSecretsPattern(secrets);
+  return (url) => {
+    const shown = configured === undefined ? url : url.replace(configured, REDACTED);
+    return shown
+      .replace(CREDENTIAL_SHAPED, (_match, prefix: string | undefined) => (prefix === undefined ? REDACTED : `${prefix}_${REDACTED}`))
+      .replace(SENSITIVE_QUERY, `$1${REDACTED}`);
+  };
+}
+
+function configuredSecretsPattern(secrets: readonly string[]): RegExp | undefined {
+  // Longest first: a secret that contains another is redacted whole.
+  const distinct = [...new Set(secrets.filter((secret) => secret.length > 0))].sort((a, b) => b.length - a.length);
+  if (distinct.length === 0) return undefined;
+  const alternatives = distinct.map((secret) =>
+    secret.length >= MIN_SECRET_ANYWHERE ? anyEncoding(secret) : `(?<=^|[/?&=;])${anyEncoding(secret)}(?=$|[/?&=;#])`,
+  );
+  return new RegExp(alternatives.join('|'), 'g');
+}
+
+/** A pattern that matches `text` with any of its characters percent-encoded (hex in either case), and a space as `+` too. */
+function anyEncoding(text: string): string {
+  return [...text]
+    .map((char) => {
+      const encoded = [...Buffer.from(char, 'utf8')].map((byte) => `%${hexEitherCase(byte)}`).join('');
+      const literal = char.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+      return char === ' ' ? `(?:${literal}|\\+|${encoded})` : `(?:${literal}|${encoded})`;
+    })
+    .join('');
+}
+
+function hexEitherCase(byte: number): string {
+  return [...byte.toString(16).padStart(2, '0')].map((digit) => (/[a-f]/.test(digit) ? `[${digit}${digit.toUpperCase()}]` : digit)).join('');
+}
+
+/** `redactUrl`: what the request serializer shows of a URL (the process's configured secrets among what it hides). */
+export function createLogger(level: string, destination?: DestinationStream, redactUrl: UrlRedactor = urlRedactor()): Logger {
   return pino(
     {
       level,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      redact: { paths: REDACTED_PATHS, censor: REDACTED },
       serializers: {
         req: (req: IncomingMessage & { id?: string; ip?: string }) => ({
           method: req.method,
@@ -51,12 +111,6 @@ export function createLogger(level: string, destination?: DestinationStream): Lo
     },
     destination,
   );
-}
-
-export function redactUrl(url: string): string {
-  return url
-    .replace(CREDENTIAL_SHAPED, (_match, prefix: string | undefined) => (prefix === undefined ? '[redacted]' : `${prefix}_[redacted]`))
-    .replace(SENSITIVE_QUERY, '$1[redacted]');
 }
 
 /**

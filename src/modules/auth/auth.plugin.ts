@@ -13,7 +13,7 @@ export type Admission = (request: FastifyRequest, reply: FastifyReply) => Promis
 
 export interface AuthenticationOptions {
   admit?: Admission;
-  /** Counts refused X-API-Keys per source address (brute force). */
+  /** Counts refused X-API-Keys per source address (brute force); a key that verifies is served whatever the count. */
   failures?: CredentialFailures;
 }
 
@@ -46,12 +46,6 @@ export function registerAuthentication(app: App, authenticator: Authenticator, o
       pending.then(() => done(), done);
     };
     let found: MaybePromise<Principal>;
-    try {
-      // An address past its failure limit is refused before its key is even looked at.
-      if (byApiKey) failures.rejectBlocked(request.ip);
-    } catch (error) {
-      return done(error as Error);
-    }
     try {
       found = authenticator.authenticate(request.headers);
     } catch (error) {

@@ -33,8 +33,9 @@ export const healthRoutes: ModuleRoutes<{ database: Database; draining: Draining
         summary: 'The database is reachable and takes writes, and the node is not shutting down',
         description:
           'Ready: 200. Not ready: 503 SERVICE_UNAVAILABLE with Retry-After, while the node drains after SIGTERM, or when the ' +
-          'database is unreachable or does not take writes (a read-only SQLite file, a PostgreSQL standby). A database that is ' +
-          'busy with another writer is ready, and so is a node whose Redis is down (`"redis": "degraded"`).',
+          'database is unreachable or does not take writes (a read-only SQLite file, a PostgreSQL standby, a full disk: once a ' +
+          'write has failed for want of space, until a write that needs space succeeds again). A database that is busy with ' +
+          'another writer is ready, and so is a node whose Redis is down (`"redis": "degraded"`).',
         response: { 200: Readiness },
       },
     },

@@ -45,6 +45,7 @@ export function revokeRoute(app: App, deps: OAuthDeps): void {
             400: 'invalid_request (a missing or repeated parameter, two authentication methods, another client’s token) or unsupported_token_type (an access token).',
             401: 'invalid_client (with `WWW-Authenticate`) or unauthorized_client (a secret for an account without OAuth, an API key for one without the API-key flow).',
             413: 'invalid_request: the body is over 1 MiB.',
+            429: 'invalid_request: a failed client authentication from an address past its failure limit for this minute (Retry-After); correct credentials are still served.',
             500: 'server_error.',
             503: 'temporarily_unavailable: this node is shutting down; retry (Retry-After).',
           }),

@@ -42,6 +42,7 @@ export function tokenRoute(app: App, deps: OAuthDeps): void {
             400: 'invalid_request (a missing or repeated parameter, a body that is not a form), invalid_grant (the refresh token is unknown, expired, revoked or another client’s), unsupported_grant_type, invalid_scope.',
             401: 'invalid_client (authentication failed; with `WWW-Authenticate: Basic realm="sports-data-api"`) or unauthorized_client (the account’s auth_method does not enable OAuth).',
             413: 'invalid_request: the body is over 1 MiB.',
+            429: 'invalid_request: a failed client authentication from an address past its failure limit for this minute (Retry-After); correct credentials are still served.',
             500: 'server_error.',
             503: 'temporarily_unavailable: this node is shutting down; retry (Retry-After).',
           }),

@@ -26,9 +26,9 @@ function challengeOn401(challenge: string) {
 
 /**
  * The two logins and the two refreshes (docs/api.md#authentication-endpoints); each answers a
- * token pair. Each runs under
- * the login-failure limits (per source address, and per client_id from one address): past
- * them, 429 whatever the credential, so that guessing costs a minute per few attempts.
+ * token pair. Each runs under the login-failure limits (per source address, and per client_id
+ * from one address): past them a failure is 429 until the minute ends, while a credential that
+ * verifies is still served (decision 0163).
  */
 export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: Authenticator; failures: CredentialFailures }> = async (
   app,

@@ -5,6 +5,8 @@ import type { Schema } from './schema.js';
 import { SqliteDialect } from './sqlite-dialect.js';
 import { SqliteFile } from './sqlite-file.js';
 import { SqliteReader } from './sqlite-reader.js';
+import { noteStorageFailures, StorageFailures } from './storage-failures.js';
+import { databaseUnavailable } from './unavailable.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -52,6 +54,22 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 const PROBE_WRITE = 'update change_versions set version = version where 1 = 0';
 
 /**
+ * Readiness after a statement failed for want of storage, on SQLite: a write that reaches the
+ * disk when committed (a page of the write-ahead log), and changes nothing anyone reads.
+ */
+const SQLITE_SPACE_PROBE = 'update change_versions set version = version';
+
+/**
+ * The same on PostgreSQL, in a transaction that is rolled back: rows enough to need new pages of a
+ * temporary table, in the database's own tablespace. PostgreSQL extends a file when it adds the
+ * page, not at commit, so a full disk refuses it (53100) although the rows are never kept.
+ */
+const POSTGRES_SPACE_PROBE = [
+  'create temporary table readiness_space_probe (n bigint)',
+  'insert into readiness_space_probe select generate_series(1, 2000)',
+];
+
+/**
  * Opens `sqlite:PATH` (PATH may be `:memory:`) or `postgres://…` as it is. Processes and
  * commands open their database through connectDatabase (connect.ts), which first checks that
  * it exists (or creates it when asked).
@@ -78,7 +96,7 @@ function openSqlite(path: string, waitMs: number, log: QueryLog): Database {
     db,
     dialect: 'sqlite',
     observeConnectionWaits: waits.observe,
-    checkWritable: () => file.probeWritable(PROBE_WRITE),
+    checkWritable: () => file.probeWritable(PROBE_WRITE, SQLITE_SPACE_PROBE),
     readIds: (query) => {
       if (!reader) return readIdsThrough(db, query);
       const { sql: text, parameters } = query.compile();
@@ -102,17 +120,41 @@ function openPostgres(connectionString: string, max: number, waitMs: number, log
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const waits = connectionWaits();
-  const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new PostgresDialect({ pool }), waits.report), ...(log ? { log } : {}) });
+  const storage = new StorageFailures();
+  const dialect = timeConnectionWaits(noteStorageFailures(new PostgresDialect({ pool }), storage), waits.report);
+  const db = new Kysely<Schema>({ dialect, ...(log ? { log } : {}) });
   return {
     db,
     dialect: 'postgres',
     observeConnectionWaits: waits.observe,
     checkWritable: async () => {
       await sql.raw(PROBE_WRITE).execute(db);
+      if (storage.failing) await probeSpace(db, storage);
     },
     readIds: (query) => readIdsThrough(db, query),
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Clears a storage failure once a write that needs new space succeeds. A probe refused for another
+ * reason (a role without the TEMPORARY privilege) proves nothing either way: the failure is
+ * cleared, and the next write that fails for want of storage sets it again.
+ */
+async function probeSpace(db: Kysely<Schema>, storage: StorageFailures): Promise<void> {
+  try {
+    await db.connection().execute(async (connection) => {
+      await sql.raw('begin').execute(connection);
+      try {
+        for (const statement of POSTGRES_SPACE_PROBE) await sql.raw(statement).execute(connection);
+      } finally {
+        await sql.raw('rollback').execute(connection);
+      }
+    });
+  } catch (error) {
+    if (databaseUnavailable(error) !== undefined) throw error;
+  }
+  storage.clear();
 }
 
 /** The database opens before the metrics that record its waits exist: they subscribe later. */

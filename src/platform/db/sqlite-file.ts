@@ -4,7 +4,8 @@ import BetterSqlite3 from 'better-sqlite3';
 import type { CompiledQuery, QueryResult } from 'kysely';
 import { LruCache } from '../cache/lru.js';
 import { Gate } from './gate.js';
-import { databaseUnavailable } from './unavailable.js';
+import { StorageFailures } from './storage-failures.js';
+import { DatabaseUnavailableError, databaseUnavailable } from './unavailable.js';
 
 type Handle = BetterSqlite3.Database;
 
@@ -59,6 +60,8 @@ export class SqliteFile {
     private readonly path: string,
     /** How long one statement may wait for the file's write lock or for the gate (then 503). */
     readonly busyWaitMs: number,
+    /** Told every failed statement (readiness reads it). */
+    private readonly storage = new StorageFailures(),
   ) {
     this.handle = openHandle(path, STARTUP_BUSY_TIMEOUT_MS);
   }
@@ -119,23 +122,32 @@ export class SqliteFile {
    * in a transaction that is rolled back: it takes the write lock and meets a read-only file
    * (SQLITE_READONLY) without writing a page. Held elsewhere (SQLITE_BUSY), the lock shows that
    * the file takes writes; our own open transaction (BEGIN IMMEDIATE) holds it already.
+   *
+   * That probe reaches no disk, so it passes on a full one. Once a statement has failed for want
+   * of storage, the probe is `spaceSql` committed instead: the commit appends to the write-ahead
+   * log, which on a full disk fails as the other writes do (SQLITE_FULL), and once it succeeds
+   * the failure is over.
    */
-  async probeWritable(probeSql: string): Promise<void> {
-    if (this.handle.inTransaction && !this.suspect) return;
+  async probeWritable(probeSql: string, spaceSql: string): Promise<void> {
+    const needsSpace = this.storage.failing;
+    if (this.handle.inTransaction && !this.suspect && !needsSpace) return;
     await this.gate.enter(this.busyWaitMs);
     try {
       this.reopenIfSuspect();
       try {
         this.exec('begin immediate');
       } catch (error) {
-        if (isBusy(error)) return;
-        throw error;
+        if (!isBusy(error)) throw error;
+        if (!needsSpace) return;
+        throw new DatabaseUnavailableError('storage', 'a write failed for want of storage, and another process holds the write lock', { cause: error });
       }
       try {
-        this.exec(probeSql);
+        this.exec(needsSpace ? spaceSql : probeSql);
+        if (needsSpace) this.exec('commit');
       } finally {
         this.rollbackIfOpen();
       }
+      if (needsSpace) this.storage.clear();
     } finally {
       this.gate.leave();
     }
@@ -152,6 +164,7 @@ export class SqliteFile {
     } catch (error) {
       const reason = databaseUnavailable(error)?.reason;
       if (reason === 'read_only' || reason === 'storage') this.suspect = true;
+      this.storage.note(error);
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import { databaseUnavailable } from '../db/unavailable.js';
 import { ApiError, errorBody, serviceUnavailable } from '../errors.js';
-import { redactUrl } from '../logging.js';
+import { type UrlRedactor, urlRedactor } from '../logging.js';
 import type { AuthFailureCounter } from '../metrics/metrics.js';
 import { NO_STORE, NOSNIFF } from './headers.js';
 import { fromValidationErrors } from './validation.js';
@@ -14,11 +14,14 @@ export interface ErrorHandlingOptions {
   hidden?: (path: string) => boolean;
   /** Told every 401 by its reason (auth_failures_total). */
   authFailures?: AuthFailureCounter;
+  /** What a 404 or 405 may repeat of the path (the logger's redactor, which knows the process's secrets). */
+  redactUrl?: UrlRedactor;
 }
 
 /** Every error leaves as {"error":{code,message,request_id,…}} with the status of its code. */
 export function registerErrorHandling(app: FastifyInstance, options: ErrorHandlingOptions = {}): void {
   const routes = createRouteTable();
+  const redactUrl = options.redactUrl ?? urlRedactor();
   app.addHook('onRoute', (route) => routes.add(route.method, route.url, route.exposeHeadRoute !== false));
 
   app.setErrorHandler((error: FastifyError | ApiError | Error, request, reply) => {

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Draining } from './draining.js';
-import { trackInFlight } from './in-flight.js';
+import { trackConnections } from './connections.js';
 import type { LifecycleLog } from './log.js';
 
 export interface ShutdownPlan {
@@ -16,40 +16,52 @@ export interface ShutdownPlan {
   exit(code: number): void;
 }
 
-const SETTLE_CHECK_MS = 25;
+/** How often idle and stalled connections are looked for while the process stops. */
+const SWEEP_MS = 25;
 
 /**
- * SIGTERM and SIGINT: drain (/readyz 503 for drainMs) → the listener closes → requests in
- * flight finish → the remaining connections (idle keep-alive, half-sent requests) are closed →
- * exit 0. A client that never finishes its request cannot hold the process: timeoutMs after the
- * drain it exits with 1. Further signals during the shutdown are logged and ignored (Ctrl-C in a
- * terminal signals every process of a cluster, and the primary then signals its workers too).
- * Install before listening, so every request is counted. Returns a function that uninstalls it.
+ * What is kept of SHUTDOWN_TIMEOUT for exiting itself: half a second, or a quarter of a shorter
+ * timeout. The deadline's timer fires on a busy event loop, and the process must be gone by the
+ * bound, not start leaving then.
+ */
+const EXIT_MARGIN_MS = 500;
+const exitMarginOf = (timeoutMs: number) => Math.min(EXIT_MARGIN_MS, timeoutMs / 4);
+
+/**
+ * SIGTERM and SIGINT: drain for drainMs (/readyz 503; every answer, those under way included,
+ * with `Connection: close`; idle keep-alive connections closed) → the listener closes, and so does
+ * every connection with no request in flight (idle, or stalled part-way through its request line
+ * or headers) → requests in flight finish, each closing its connection → exit 0. A client that
+ * never finishes its request cannot hold the process: within timeoutMs after the drain it has
+ * exited, with 1. Further signals during the shutdown are logged and ignored (Ctrl-C in a terminal
+ * signals every process of a cluster, and the primary then signals its workers too). Install
+ * before listening, so every connection is tracked. Returns a function that uninstalls it.
  */
 export function installGracefulShutdown(plan: ShutdownPlan): () => void {
   const { server, log, draining, drainMs, timeoutMs } = plan;
-  const requests = trackInFlight(server);
+  const connections = trackConnections(server);
   let started = false;
 
   async function shutDown(signal: NodeJS.Signals): Promise<void> {
+    // Counted from the signal, so that a drain timer that fired late does not push the deadline.
+    const deadlineAt = Date.now() + drainMs + timeoutMs - exitMarginOf(timeoutMs);
     log.info({ signal, drain_ms: drainMs, timeout_ms: timeoutMs }, 'shutting down');
     draining.start();
+    connections.closeAfterAnswers();
+    // Node's server.close() waits for every connection: a half-sent request line or headers would
+    // hold the process. Once the listener is closed, a connection without a request in flight
+    // will never have one the app would serve.
+    const sweeper = setInterval(() => connections.closeQuiet({ halfSent: !server.listening }), SWEEP_MS);
     if (drainMs > 0) await new Promise((resolve) => setTimeout(resolve, drainMs));
-    const deadline = setTimeout(() => {
-      log.warn({ requests_in_flight: requests.count(), timeout_ms: timeoutMs }, 'shutdown timeout: exiting with connections still open');
-      plan.exit(1);
-    }, timeoutMs);
-    const closing = plan.close();
-    // Node's server.close() waits for every connection, and Fastify closes only the idle ones: a
-    // half-sent request, or a keep-alive connection that went idle after its answer, would hold
-    // the process. Once the listener is closed and nothing reached the app is unanswered, every
-    // connection left is one of those.
-    const sweeper = setInterval(() => {
-      if (server.listening || requests.count() > 0) return;
-      server.closeAllConnections();
-    }, SETTLE_CHECK_MS);
+    const deadline = setTimeout(
+      () => {
+        log.warn({ requests_in_flight: connections.inFlight(), timeout_ms: timeoutMs }, 'shutdown timeout: exiting with connections still open');
+        plan.exit(1);
+      },
+      Math.max(0, deadlineAt - Date.now()),
+    );
     try {
-      await closing;
+      await plan.close();
       plan.exit(0);
     } catch (error) {
       log.error({ err: error }, 'shutdown failed');
