@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { HistoryItem, StreamFilter } from '../history/index.js';
+import type { StreamCredentials } from './stream.standing.js';
 
 /**
  * One open odds stream: its filter, how far it has been sent, and the Server-Sent Events it
@@ -9,10 +10,23 @@ import type { HistoryItem, StreamFilter } from '../history/index.js';
  */
 
 /** Why a stream ends: the reason of its final `end` event. */
-export type EndReason = 'token_expired' | 'client_disabled' | 'server_shutdown' | 'slow_consumer';
+export type EndReason =
+  | 'token_expired'
+  | 'credential_expired'
+  | 'credentials_revoked'
+  | 'flow_not_enabled'
+  | 'tier_changed'
+  | 'client_disabled'
+  | 'server_shutdown'
+  | 'slow_consumer';
 
 const END_MESSAGES: Record<EndReason, string> = {
   token_expired: 'the access token has expired: refresh it and reconnect with Last-Event-ID',
+  credential_expired: 'the API key or client secret this stream was opened with has expired: reconnect with a current credential and Last-Event-ID',
+  credentials_revoked:
+    'the credential this stream was opened with was deleted, or the account’s credentials were reset: reconnect with a current credential and Last-Event-ID',
+  flow_not_enabled: 'the account’s auth_method no longer enables the API key flow: reconnect with an access token and Last-Event-ID',
+  tier_changed: 'the account’s tier allows fewer open streams than it had (none on the free tier): this was one of the newest',
   client_disabled: 'this client account is disabled',
   server_shutdown: 'this node is shutting down: reconnect with Last-Event-ID (another node will answer)',
   slow_consumer: 'the client reads more slowly than changes arrive: reconnect with Last-Event-ID to catch up from the history',
@@ -29,8 +43,12 @@ const RETRY_MS = 2000;
 
 export interface StreamConnection {
   readonly clientId: string;
-  /** Names the stream's place among its client's (stream.slots.ts). */
-  readonly streamId: string;
+  /** The stream's place among its client's (stream.slots.ts). */
+  readonly placeId: string;
+  /** What it was opened with, checked again whenever the account changes (stream.standing.ts). */
+  readonly credentials: StreamCredentials;
+  /** The cap of the tier it was last seen under: a smaller one ends the newest streams. */
+  cap: number;
   readonly filter: { eventIds: ReadonlySet<number>; leagueIds: ReadonlySet<number> };
   /** As the repository takes it. */
   readonly query: StreamFilter;
@@ -43,30 +61,51 @@ export interface StreamConnection {
   /** Sends the changes newer than the cursor that the filter follows, then moves the cursor. */
   send(rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>, upTo?: number): void;
   heartbeat(): void;
-  /** Ends the stream with a final `end` event naming the reason. */
+  /** Ends the stream with a final `end` event naming the reason; its close listeners run at once. */
   end(reason: EndReason): void;
+  /** Runs once, when the stream ends or the client goes, whichever comes first. */
   onClose(listener: () => void): void;
 }
 
-export function openConnection(clientId: string, streamId: string, query: StreamFilter, cursor: number): StreamConnection {
+export interface OpenedStream {
+  clientId: string;
+  placeId: string;
+  credentials: StreamCredentials;
+  cap: number;
+  query: StreamFilter;
+  cursor: number;
+}
+
+export function openConnection(opened: OpenedStream): StreamConnection {
+  const { query } = opened;
   const body = new PassThrough();
   const eventIds = new Set(query.eventIds);
   const leagueIds = new Set(query.leagueIds);
   const everything = eventIds.size === 0 && leagueIds.size === 0;
+  const closeListeners: Array<() => void> = [];
   let ended = false;
+  let closed = false;
 
   const write = (text: string) => {
     if (!ended) body.write(text);
   };
   const follows = (item: HistoryItem, leagueId: number | null) =>
     everything || eventIds.has(item.event_id) || (leagueId !== null && leagueIds.has(leagueId));
+  const close = () => {
+    ended = true;
+    if (closed) return;
+    closed = true;
+    for (const listener of closeListeners.splice(0)) listener();
+  };
 
   const connection: StreamConnection = {
-    clientId,
-    streamId,
+    clientId: opened.clientId,
+    placeId: opened.placeId,
+    credentials: opened.credentials,
+    cap: opened.cap,
     filter: { eventIds, leagueIds },
     query,
-    cursor,
+    cursor: opened.cursor,
     live: false,
     body,
     get ended() {
@@ -90,16 +129,16 @@ export function openConnection(clientId: string, streamId: string, query: Stream
     end(reason) {
       if (ended) return;
       write(`event: end\ndata: ${JSON.stringify({ reason, message: END_MESSAGES[reason] })}\n\n`);
-      ended = true;
       body.end();
+      // Its place is free now, not once the client has read the rest.
+      close();
     },
     onClose(listener) {
-      body.once('close', listener);
+      if (closed) listener();
+      else closeListeners.push(listener);
     },
   };
-  body.once('close', () => {
-    ended = true;
-  });
+  body.once('close', close);
   // Sent at once: the headers go out with it, and the client knows the stream is open.
   write(`retry: ${RETRY_MS}\n: connected\n\n`);
   return connection;
