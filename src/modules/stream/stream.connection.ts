@@ -17,8 +17,7 @@ export type EndReason =
   | 'flow_not_enabled'
   | 'tier_changed'
   | 'client_disabled'
-  | 'server_shutdown'
-  | 'slow_consumer';
+  | 'server_shutdown';
 
 const END_MESSAGES: Record<EndReason, string> = {
   token_expired: 'the access token has expired: refresh it and reconnect with Last-Event-ID',
@@ -29,17 +28,16 @@ const END_MESSAGES: Record<EndReason, string> = {
   tier_changed: 'the account’s tier allows fewer open streams than it had (none on the free tier): this was one of the newest',
   client_disabled: 'this client account is disabled',
   server_shutdown: 'this node is shutting down: reconnect with Last-Event-ID (another node will answer)',
-  slow_consumer: 'the client reads more slowly than changes arrive: reconnect with Last-Event-ID to catch up from the history',
 };
 
-/**
- * Bytes a stream may have waiting for its client before it is ended (slow_consumer): one slow
- * reader must not hold a whole import's changes in the heap. Reconnecting catches up from the table.
- */
-const MAX_WAITING_BYTES = 1024 * 1024;
-
-/** Tells the browser's EventSource how long to wait before it reconnects. */
+/** Tells the browser's EventSource how long to wait before it reconnects after a lost connection. */
 const RETRY_MS = 2000;
+
+/**
+ * A stream ended by its node's shutdown is best reconnected at once, to another node: the retry
+ * sent with that end is short, and spread so that the node's clients do not all arrive together.
+ */
+const shutdownRetryMs = () => 250 + Math.floor(Math.random() * 1000);
 
 export interface StreamConnection {
   readonly clientId: string;
@@ -58,8 +56,12 @@ export interface StreamConnection {
   live: boolean;
   readonly body: PassThrough;
   readonly ended: boolean;
+  /** Bytes written that the socket has not taken yet. */
+  readonly backlog: number;
   /** Sends the changes newer than the cursor that the filter follows, then moves the cursor. */
   send(rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>, upTo?: number): void;
+  /** Resolves once the socket has taken what waits (at once if nothing does), or the stream closed. */
+  drained(): Promise<void>;
   heartbeat(): void;
   /** Ends the stream with a final `end` event naming the reason; its close listeners run at once. */
   end(reason: EndReason): void;
@@ -83,6 +85,10 @@ export function openConnection(opened: OpenedStream): StreamConnection {
   const leagueIds = new Set(query.leagueIds);
   const everything = eventIds.size === 0 && leagueIds.size === 0;
   const closeListeners: Array<() => void> = [];
+  const waitingForDrain: Array<() => void> = [];
+  const wake = () => {
+    for (const resolve of waitingForDrain.splice(0)) resolve();
+  };
   let ended = false;
   let closed = false;
 
@@ -95,6 +101,7 @@ export function openConnection(opened: OpenedStream): StreamConnection {
     ended = true;
     if (closed) return;
     closed = true;
+    wake();
     for (const listener of closeListeners.splice(0)) listener();
   };
 
@@ -111,6 +118,9 @@ export function openConnection(opened: OpenedStream): StreamConnection {
     get ended() {
       return ended;
     },
+    get backlog() {
+      return body.writableLength;
+    },
     send(rows, upTo) {
       let text = '';
       for (const { item, leagueId } of rows) {
@@ -119,16 +129,20 @@ export function openConnection(opened: OpenedStream): StreamConnection {
         if (follows(item, leagueId)) text += `id: ${item.id}\nevent: odds\ndata: ${JSON.stringify(item)}\n\n`;
       }
       if (upTo !== undefined && upTo > connection.cursor) connection.cursor = upTo;
-      if (text === '') return;
-      write(text);
-      if (body.writableLength > MAX_WAITING_BYTES) connection.end('slow_consumer');
+      if (text !== '') write(text);
+    },
+    drained() {
+      // 'drain' comes only after a write that filled the buffer; otherwise nothing waits long.
+      if (closed || !body.writableNeedDrain) return Promise.resolve();
+      return new Promise((resolve) => waitingForDrain.push(resolve));
     },
     heartbeat() {
       write(': heartbeat\n\n');
     },
     end(reason) {
       if (ended) return;
-      write(`event: end\ndata: ${JSON.stringify({ reason, message: END_MESSAGES[reason] })}\n\n`);
+      const retry = reason === 'server_shutdown' ? `retry: ${shutdownRetryMs()}\n` : '';
+      write(`${retry}event: end\ndata: ${JSON.stringify({ reason, message: END_MESSAGES[reason] })}\n\n`);
       body.end();
       // Its place is free now, not once the client has read the rest.
       close();
@@ -138,6 +152,7 @@ export function openConnection(opened: OpenedStream): StreamConnection {
       else closeListeners.push(listener);
     },
   };
+  body.on('drain', wake);
   body.once('close', close);
   // Sent at once: the headers go out with it, and the client knows the stream is open.
   write(`retry: ${RETRY_MS}\n: connected\n\n`);

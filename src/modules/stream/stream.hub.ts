@@ -9,17 +9,25 @@ import { endReasonFor } from './stream.standing.js';
 
 /** Changes per read: one import's worth of changes is fanned out a chunk at a time. */
 const READ_CHUNK = 1_000;
+/** Changes per read of a stream catching up on its own: large, as one client's socket takes them. */
+const CATCH_UP_PAGE = 2_000;
+/**
+ * Bytes a live stream may have waiting for its client before it leaves the fan-out and catches up
+ * on its own, from the table at its socket's pace (decision 0159): one slow reader neither holds a
+ * whole import in the heap nor holds back the others.
+ */
+const MAX_WAITING_BYTES = 1024 * 1024;
 const NEWEST = Number.MAX_SAFE_INTEGER;
 
 /**
  * One node's odds streams (decision 0128). When the change feed says data changed (on this node
  * after an import's commit; from another node through Redis pub/sub, else the database poll), the
  * hub reads the history rows after the newest one it has read — one read per change per node,
- * whatever the number of streams — and hands each stream the ones it follows. A stream that
- * reconnects with Last-Event-ID first catches up from the table, then joins the fan-out; the
- * stream's cursor (the last id it has been given) keeps anything from being sent twice. When the
- * 'clients' counter moves, each client's streams are checked against its account as it is now
- * (decision 0158).
+ * whatever the number of streams — and hands each live stream the ones it follows. A stream that
+ * reconnects with Last-Event-ID, or falls behind, catches up from the table, then joins the
+ * fan-out; the stream's cursor (the last id it has been given) keeps anything from being sent
+ * twice. When the 'clients' counter moves, each client's streams are checked against its account as
+ * it is now (decision 0158).
  */
 export interface StreamHub {
   /**
@@ -102,19 +110,36 @@ export function createStreamHub(deps: {
         return;
       }
       const rows = await history.rowsAfter(from, NEWEST, READ_CHUNK);
-      for (const stream of streams) if (stream.live) stream.send(rows);
+      for (const stream of streams) {
+        if (!stream.live) continue;
+        stream.send(rows);
+        if (stream.backlog > MAX_WAITING_BYTES) fallBehind(stream);
+      }
       head = Math.max(head ?? 0, rows.at(-1)?.item.id ?? from);
       if (rows.length < READ_CHUNK) return;
     }
   }
 
-  /** Catches a stream up from the table to the hub's head, then makes it live in the same turn. */
+  /** Out of the fan-out until it has caught up from the table; nothing is lost, its cursor says where it is. */
+  function fallBehind(connection: StreamConnection): void {
+    connection.live = false;
+    catchUp(connection).catch((error: unknown) => {
+      warn('catching up failed')(error);
+      connection.body.destroy();
+    });
+  }
+
+  /**
+   * Catches a stream up from the table to the hub's head, a page at a time as its socket takes
+   * them, then makes it live in the same turn as it finds itself at the head.
+   */
   async function catchUp(connection: StreamConnection): Promise<void> {
     for (;;) {
+      await connection.drained();
       const upTo = head ?? 0;
       if (connection.cursor >= upTo || connection.ended) break;
-      const rows = await history.rowsAfter(connection.cursor, upTo, READ_CHUNK, connection.query);
-      connection.send(rows, rows.length < READ_CHUNK ? upTo : undefined);
+      const rows = await history.rowsAfter(connection.cursor, upTo, CATCH_UP_PAGE, connection.query);
+      connection.send(rows, rows.length < CATCH_UP_PAGE ? upTo : undefined);
     }
     connection.live = true;
   }
