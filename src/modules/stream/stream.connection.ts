@@ -25,7 +25,7 @@ const END_MESSAGES: Record<EndReason, string> = {
   credentials_revoked:
     'the credential this stream was opened with was deleted, or the account’s credentials were reset: reconnect with a current credential and Last-Event-ID',
   flow_not_enabled: 'the account’s auth_method no longer enables the API key flow: reconnect with an access token and Last-Event-ID',
-  tier_changed: 'the account’s tier allows fewer open streams than it had (none on the free tier): this was one of the newest',
+  tier_changed: 'the account’s new tier allows fewer open streams (none on the free tier): the newest streams above its cap end',
   client_disabled: 'this client account is disabled',
   server_shutdown: 'this node is shutting down: reconnect with Last-Event-ID (another node will answer)',
 };
