@@ -1,4 +1,10 @@
-/** A Server-Sent Events client for tests: fetch, and the event-stream format parsed by hand. */
+import { type ClientRequest, type IncomingMessage, request } from 'node:http';
+
+/**
+ * A Server-Sent Events client for tests: node:http on a socket of its own, and the event-stream
+ * format parsed by hand. Not fetch: its connection pool opened a new, empty connection behind each
+ * aborted stream, which the server then held open until its request timeout.
+ */
 
 export interface SseEvent {
   event: string;
@@ -16,16 +22,25 @@ export interface SseStream {
   /** Every event received so far, and every comment line. */
   readonly events: SseEvent[];
   readonly comments: string[];
+  /** Every reconnection time (`retry:`, ms) the server has set, in order. */
+  readonly retries: number[];
   /** Resolves when the server ends the stream. */
   readonly ended: Promise<void>;
   close(): void;
 }
 
-export async function openStream(url: string, headers: Record<string, string>): Promise<SseStream> {
-  const abort = new AbortController();
-  const res = await fetch(url, { headers, signal: abort.signal });
+export interface StreamOptions {
+  /** The body is not read before this settles: a reader that falls behind, then reads as fast as it can. */
+  readAfter?: Promise<unknown>;
+}
+
+export async function openStream(url: string, headers: Record<string, string>, options: StreamOptions = {}): Promise<SseStream> {
+  const { req, res } = await get(url, headers);
+  const status = res.statusCode ?? 0;
+  const responseHeaders = headersOf(res);
   const events: SseEvent[] = [];
   const comments: string[] = [];
+  const retries: number[] = [];
   const waiters: Array<() => void> = [];
   let read = 0;
   let done = false;
@@ -33,27 +48,28 @@ export async function openStream(url: string, headers: Record<string, string>): 
     for (const waiter of waiters.splice(0)) waiter();
   };
 
-  if (!res.ok || !(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
-    const error = await res.text();
-    return { status: res.status, headers: res.headers, error, events, comments, ended: Promise.resolve(), next: () => Promise.reject(new Error(error)), close: () => {} };
+  if (status < 200 || status > 299 || !(responseHeaders.get('content-type') ?? '').startsWith('text/event-stream')) {
+    const error = await textOf(res);
+    return { status, headers: responseHeaders, error, events, comments, retries, ended: Promise.resolve(), next: () => Promise.reject(new Error(error)), close: () => {} };
   }
 
   const ended = (async () => {
     const decoder = new TextDecoder();
     let buffer = '';
     try {
-      for await (const chunk of res.body ?? []) {
-        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+      await options.readAfter;
+      for await (const chunk of res) {
+        buffer += decoder.decode(chunk as Buffer, { stream: true });
         let end = buffer.indexOf('\n\n');
         while (end >= 0) {
-          parseBlock(buffer.slice(0, end), events, comments);
+          parseBlock(buffer.slice(0, end), events, comments, retries);
           buffer = buffer.slice(end + 2);
           end = buffer.indexOf('\n\n');
         }
         wake();
       }
     } catch {
-      // aborted by close()
+      // cut by close()
     } finally {
       done = true;
       wake();
@@ -61,11 +77,12 @@ export async function openStream(url: string, headers: Record<string, string>): 
   })();
 
   return {
-    status: res.status,
-    headers: res.headers,
+    status,
+    headers: responseHeaders,
     error: '',
     events,
     comments,
+    retries,
     ended,
     async next(timeoutMs = 5000) {
       const deadline = Date.now() + timeoutMs;
@@ -88,12 +105,34 @@ export async function openStream(url: string, headers: Record<string, string>): 
       }
     },
     close() {
-      abort.abort();
+      req.destroy();
     },
   };
 }
 
-function parseBlock(block: string, events: SseEvent[], comments: string[]): void {
+function get(url: string, headers: Record<string, string>): Promise<{ req: ClientRequest; res: IncomingMessage }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, agent: false }, (res) => resolve({ req, res }));
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+function headersOf(res: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(res.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+async function textOf(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseBlock(block: string, events: SseEvent[], comments: string[], retries: number[]): void {
   let event = 'message';
   let id: string | undefined;
   const data: string[] = [];
@@ -109,6 +148,7 @@ function parseBlock(block: string, events: SseEvent[], comments: string[]): void
     if (name === 'event') event = value;
     else if (name === 'id') id = value;
     else if (name === 'data') data.push(value);
+    else if (name === 'retry' && /^[0-9]+$/.test(value)) retries.push(Number(value));
     else continue;
     fields += 1;
   }

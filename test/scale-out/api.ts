@@ -11,7 +11,7 @@ export interface Answer {
   body: Record<string, unknown>;
 }
 
-async function call(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
+export async function call(url: string, method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> {
   const res = await fetch(`${url}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },

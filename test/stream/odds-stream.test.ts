@@ -157,7 +157,7 @@ describe.each(DIALECTS)('the end of a stream (%s)', (dialect) => {
     }
   });
 
-  it('every stream ends with a final event when the app closes, and the close does not wait for them', async () => {
+  it('every stream ends with a final event when the app closes, with a short retry, and the close does not wait for them', async () => {
     const { t, url } = await listening(dialect);
     const { apiKey } = await onboardClient(t, { tier: 'pro' });
     const streams: SseStream[] = await Promise.all([1, 2].map(() => openStream(`${url}/v1/stream/odds`, { 'x-api-key': apiKey })));
@@ -168,6 +168,10 @@ describe.each(DIALECTS)('the end of a stream (%s)', (dialect) => {
       const end = await s.next();
       expect(JSON.parse(end.data)).toMatchObject({ reason: 'server_shutdown' });
       await s.ended;
+      // 2 s after a lost connection; after a shutdown, soon (another node answers), spread over a second.
+      expect(s.retries[0]).toBe(2000);
+      expect(s.retries[1]).toBeGreaterThanOrEqual(250);
+      expect(s.retries[1]).toBeLessThan(1250);
     }
   });
 });

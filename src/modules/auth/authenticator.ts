@@ -1,7 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import { unauthorized } from '../../platform/errors.js';
 import { andThen, type MaybePromise } from '../../platform/maybe-promise.js';
-import { type AccountLookup, type ClientAccount, type CredentialHolder, isActive } from './account.js';
+import { type AccountCredential, type AccountLookup, type ClientAccount, type CredentialHolder, isActive } from './account.js';
 import { digest, digestsEqual, isWellFormedCredential } from './credentials.js';
 import { rejectDeletedClient, rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
 import { type AccessTokenClaims, type Keyring, TokenRejectedError } from './keyring.js';
@@ -11,6 +11,8 @@ export interface Principal {
   client: ClientAccount;
   via: 'api_key' | 'bearer';
   claims?: AccessTokenClaims;
+  /** The API key sent in X-API-Key, alone or beside a token: what outlives the call (a stream) must end with it. */
+  apiKey?: AccountCredential;
 }
 
 /** Request headers as Node gives them (lower-cased names). */
@@ -124,11 +126,11 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
    */
   async function bothCredentials(authorization: string, apiKey: string): Promise<Principal> {
     const principal = await bearer(authorization);
-    const keyClient = (await apiKeyHolder(apiKey, BEARER_CHALLENGE)).account;
-    if (keyClient.id !== principal.client.id) {
+    const key = await apiKeyHolder(apiKey, BEARER_CHALLENGE);
+    if (key.account.id !== principal.client.id) {
       throw unauthorized('credentials_mismatch', 'X-API-Key and the access token belong to different clients; send one of them', BEARER_CHALLENGE);
     }
-    return principal;
+    return { ...principal, apiKey: key.credential };
   }
 
   return {
@@ -138,7 +140,7 @@ export function createAuthenticator(deps: AuthenticatorDeps): Authenticator {
       const apiKey = single(headers['x-api-key']);
       if (authorization !== undefined && apiKey !== undefined) return bothCredentials(authorization, apiKey);
       if (authorization !== undefined) return bearer(authorization);
-      if (apiKey !== undefined) return andThen(apiKeyHolder(apiKey, BEARER_CHALLENGE), (holder) => ({ client: holder.account, via: 'api_key' as const }));
+      if (apiKey !== undefined) return andThen(apiKeyHolder(apiKey, BEARER_CHALLENGE), (holder) => ({ client: holder.account, via: 'api_key' as const, apiKey: holder.credential }));
       throw unauthorized('missing_credentials', 'send an X-API-Key header or an Authorization: Bearer access token', BEARER_CHALLENGE);
     },
   };

@@ -1,21 +1,33 @@
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { JobLog } from '../../platform/background.js';
+import type { Clock } from '../../platform/clock.js';
 import type { AccountLookup } from '../auth/index.js';
 import type { HistoryRepository } from '../history/index.js';
 import type { EndReason, StreamConnection } from './stream.connection.js';
-import type { StreamSlots } from './stream.slots.js';
+import { STREAM_CAPS, type StreamSlots } from './stream.slots.js';
+import { endReasonFor } from './stream.standing.js';
 
 /** Changes per read: one import's worth of changes is fanned out a chunk at a time. */
 const READ_CHUNK = 1_000;
+/** Changes per read of a stream catching up on its own: large, as one client's socket takes them. */
+const CATCH_UP_PAGE = 2_000;
+/**
+ * Bytes a live stream may have waiting for its client before it leaves the fan-out and catches up
+ * on its own, from the table at its socket's pace (decision 0159): one slow reader neither holds a
+ * whole import in the heap nor holds back the others.
+ */
+const MAX_WAITING_BYTES = 1024 * 1024;
 const NEWEST = Number.MAX_SAFE_INTEGER;
 
 /**
  * One node's odds streams (decision 0128). When the change feed says data changed (on this node
  * after an import's commit; from another node through Redis pub/sub, else the database poll), the
  * hub reads the history rows after the newest one it has read — one read per change per node,
- * whatever the number of streams — and hands each stream the ones it follows. A stream that
- * reconnects with Last-Event-ID first catches up from the table, then joins the fan-out; the
- * stream's cursor (the last id it has been given) keeps anything from being sent twice.
+ * whatever the number of streams — and hands each live stream the ones it follows. A stream that
+ * reconnects with Last-Event-ID, or falls behind, catches up from the table, then joins the
+ * fan-out; the stream's cursor (the last id it has been given) keeps anything from being sent
+ * twice. When the 'clients' counter moves, each client's streams are checked against its account as
+ * it is now (decision 0158).
  */
 export interface StreamHub {
   /**
@@ -33,12 +45,13 @@ export function createStreamHub(deps: {
   history: HistoryRepository;
   changes: ChangeFeed;
   accounts: AccountLookup;
+  clock: Clock;
   heartbeatMs: number;
   /** Each heartbeat renews the places of the streams open here. */
-  slots: Pick<StreamSlots, 'renew'>;
+  slots: Pick<StreamSlots, 'renew' | 'beyondCap' | 'onRestored'>;
   log: JobLog;
 }): StreamHub {
-  const { history, changes, accounts, slots, log } = deps;
+  const { history, changes, accounts, clock, slots, log } = deps;
   const streams = new Set<StreamConnection>();
   /** The newest history id this node has read (undefined until the first stream opens). */
   let head: number | undefined;
@@ -46,6 +59,8 @@ export function createStreamHub(deps: {
   let pumping: Promise<void> | undefined;
   let again = false;
   let heartbeat: NodeJS.Timeout | undefined;
+
+  const warn = (what: string) => (error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, `odds stream: ${what}`);
 
   const primed = (): Promise<number> => {
     if (head !== undefined) return Promise.resolve(head);
@@ -77,7 +92,7 @@ export function createStreamHub(deps: {
         await readNew();
       } while (again);
     })()
-      .catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, 'odds stream: reading new changes failed'))
+      .catch(warn('reading new changes failed'))
       .finally(() => {
         pumping = undefined;
       });
@@ -95,21 +110,59 @@ export function createStreamHub(deps: {
         return;
       }
       const rows = await history.rowsAfter(from, NEWEST, READ_CHUNK);
-      for (const stream of streams) if (stream.live) stream.send(rows);
+      for (const stream of streams) {
+        if (!stream.live) continue;
+        stream.send(rows);
+        if (stream.backlog > MAX_WAITING_BYTES) fallBehind(stream);
+      }
       head = Math.max(head ?? 0, rows.at(-1)?.item.id ?? from);
       if (rows.length < READ_CHUNK) return;
     }
   }
 
-  /** Catches a stream up from the table to the hub's head, then makes it live in the same turn. */
+  /** Out of the fan-out until it has caught up from the table; nothing is lost, its cursor says where it is. */
+  function fallBehind(connection: StreamConnection): void {
+    connection.live = false;
+    catchUp(connection).catch((error: unknown) => {
+      warn('catching up failed')(error);
+      connection.body.destroy();
+    });
+  }
+
+  /**
+   * Catches a stream up from the table to the hub's head, a page at a time as its socket takes
+   * them, then makes it live in the same turn as it finds itself at the head.
+   */
   async function catchUp(connection: StreamConnection): Promise<void> {
     for (;;) {
+      await connection.drained();
       const upTo = head ?? 0;
       if (connection.cursor >= upTo || connection.ended) break;
-      const rows = await history.rowsAfter(connection.cursor, upTo, READ_CHUNK, connection.query);
-      connection.send(rows, rows.length < READ_CHUNK ? upTo : undefined);
+      const rows = await history.rowsAfter(connection.cursor, upTo, CATCH_UP_PAGE, connection.query);
+      connection.send(rows, rows.length < CATCH_UP_PAGE ? upTo : undefined);
     }
     connection.live = true;
+  }
+
+  /**
+   * Holds the client's streams here to its account as it is now: those it no longer allows end,
+   * and when its tier's cap has shrunk, the newest streams above it end (ranked across the nodes).
+   */
+  async function review(clientId: string): Promise<void> {
+    const account = await accounts.byId(clientId);
+    const mine = [...streams].filter((stream) => stream.clientId === clientId);
+    for (const stream of mine) {
+      const reason = endReasonFor(stream.credentials, account, clock.now());
+      if (reason !== undefined) stream.end(reason);
+    }
+    const open = mine.filter((stream) => !stream.ended);
+    if (account === undefined || open.length === 0) return;
+    const cap = STREAM_CAPS[account.tier];
+    if (open.some((stream) => stream.cap > cap)) {
+      const beyond = new Set(await slots.beyondCap(clientId, cap, open.map((stream) => stream.placeId)));
+      for (const stream of open) if (beyond.has(stream.placeId)) stream.end('tier_changed');
+    }
+    for (const stream of open) stream.cap = cap;
   }
 
   function remove(connection: StreamConnection): void {
@@ -121,20 +174,12 @@ export function createStreamHub(deps: {
   }
 
   changes.onChange('data', pump);
-  // A client disabled while it streams is cut off, as its next request would be (401).
+  // Every change to any client or credential: each client with streams here is checked again.
   changes.onChange('clients', () => {
-    const clientIds = new Set([...streams].map((s) => s.clientId));
-    for (const clientId of clientIds) {
-      // A cached account comes at once, a reloaded one as a promise: one path for both.
-      Promise.resolve()
-        .then(() => accounts.byId(clientId))
-        .then((account) => {
-          if (account !== undefined && !account.disabled && account.deletedAt === null) return;
-          for (const stream of streams) if (stream.clientId === clientId) stream.end('client_disabled');
-        })
-        .catch(() => {});
-    }
+    for (const clientId of new Set([...streams].map((stream) => stream.clientId))) review(clientId).catch(warn('checking an account failed'));
   });
+  // Redis restarted empty knows none of the places taken here: they count again at once, not at the next heartbeat.
+  slots.onRestored(() => slots.renew([...streams]));
 
   return {
     get size() {
@@ -150,6 +195,8 @@ export function createStreamHub(deps: {
         }, deps.heartbeatMs);
         heartbeat.unref();
       }
+      // A change to the account that landed while the stream was being opened found it not yet here.
+      review(connection.clientId).catch(warn('checking an account failed'));
       const start = await primed();
       if (lastEventId === undefined) connection.cursor = Math.max(connection.cursor, start);
       await catchUp(connection);

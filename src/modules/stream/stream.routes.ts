@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
@@ -8,16 +7,15 @@ import { REQUIRED_TIERS } from '../../platform/http/access.js';
 import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { MAX_ID } from '../../shared/wire.js';
-import { type AccountLookup, PAID_DATA, requireTier, type Tier } from '../auth/index.js';
+import { type AccountLookup, PAID_DATA, requireTier } from '../auth/index.js';
 import type { HistoryRepository } from '../history/index.js';
 import type { KeyResolver } from '../references/index.js';
-import { openConnection } from './stream.connection.js';
+import { type EndReason, openConnection, type StreamConnection } from './stream.connection.js';
 import { createStreamHub } from './stream.hub.js';
-import type { StreamSlots } from './stream.slots.js';
 import { STREAM_DESCRIPTION, StreamBody, StreamHeaders, StreamQuery } from './stream.schemas.js';
+import { STREAM_CAPS, type StreamSlots } from './stream.slots.js';
+import { credentialsOf, expiryOf } from './stream.standing.js';
 
-/** Open streams per client, by tier, across the nodes with Redis (decision 0128); free has no access (403 first). */
-export const STREAM_CAPS: Readonly<Record<Tier, number>> = { free: 0, pro: 5, enterprise: 50 };
 /** When a client over its cap may try again: a stream that ends frees a place at once. */
 const RETRY_AFTER_S = 10;
 
@@ -67,22 +65,20 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
       for (const id of leagueIds) await keys.requireId('league', id, 'league_ids');
       const lastEventId = request.headers['last-event-id'] === undefined ? undefined : Number(request.headers['last-event-id']);
 
-      const { client, claims } = request.principal;
+      const { client } = request.principal;
       const cap = STREAM_CAPS[client.tier];
-      const streamId = randomUUID();
-      if (!(await slots.acquire(client.id, streamId, cap))) {
+      const placeId = await slots.acquire(client.id, cap);
+      if (placeId === undefined) {
         throw new ApiError('RATE_LIMIT_EXCEEDED', `at most ${cap} odds streams may be open at once on the ${client.tier} tier; close one first`, {
           headers: { 'retry-after': String(RETRY_AFTER_S) },
         });
       }
       // From the place taken to the stream's close handler nothing awaits: the place is always freed.
-      const connection = openConnection(client.id, streamId, { eventIds, leagueIds }, lastEventId ?? 0);
-      connection.onClose(() => slots.release(client.id, streamId));
-      if (claims !== undefined) {
-        const expiry = setTimeout(() => connection.end('token_expired'), Math.max(0, claims.exp * 1000 - clock.now()));
-        expiry.unref();
-        connection.onClose(() => clearTimeout(expiry));
-      }
+      const credentials = credentialsOf(request.principal);
+      const connection = openConnection({ clientId: client.id, placeId, credentials, cap, query: { eventIds, leagueIds }, cursor: lastEventId ?? 0 });
+      connection.onClose(() => slots.release(client.id, placeId));
+      const expiry = expiryOf(credentials, client);
+      if (expiry !== undefined) endOnExpiry(connection, expiry, clock);
       hub.subscribe(connection, lastEventId).catch((error: unknown) => {
         request.log.warn({ err: error instanceof Error ? error.message : String(error) }, 'odds stream: catching up failed');
         connection.body.destroy();
@@ -91,6 +87,22 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
     },
   );
 };
+
+/** Node's timers take at most a 32-bit delay (about 24.8 days); a key may expire years ahead. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Ends the stream at `expiry.at` (the clock's time) unless it has closed before. */
+function endOnExpiry(connection: StreamConnection, expiry: { at: number; reason: EndReason }, clock: Clock): void {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    const left = expiry.at - clock.now();
+    // Farther than a timer reaches: look again then.
+    timer = left > MAX_TIMER_MS ? setTimeout(arm, MAX_TIMER_MS) : setTimeout(() => connection.end(expiry.reason), Math.max(0, left));
+    timer.unref();
+  };
+  arm();
+  connection.onClose(() => clearTimeout(timer));
+}
 
 /** The stream as the answer: Fastify pipes it to the socket and destroys it when the client goes. */
 function sendEvents(reply: FastifyReply, body: Readable): FastifyReply {

@@ -34,9 +34,12 @@ export const STREAM_DESCRIPTION =
   'A Server-Sent Events stream (`text/event-stream`) of odds changes as imports commit them. Each change is an event ' +
   '`event: odds`, `id: <history id>`, `data: <one price change, as POST /v1/odds/history-by-event lists it>`. ' +
   'A comment line (`: heartbeat`) goes out every 15 s. Reconnect with `Last-Event-ID` to receive exactly the changes ' +
-  'missed. The stream ends with `event: end`, `data: {"reason", "message"}` when the access token expires ' +
-  '(`token_expired`: refresh, then reconnect), the client is disabled (`client_disabled`), the node shuts down ' +
-  '(`server_shutdown`) or the client reads too slowly (`slow_consumer`). Without event_ids and league_ids every change ' +
+  'missed; a client that falls behind catches up from the history on the same connection. The stream ends with ' +
+  '`event: end`, `data: {"reason", "message"}` when a request with its credential would be refused: the access token ' +
+  'expires (`token_expired`: refresh, then reconnect), the API key or secret expires (`credential_expired`) or is deleted ' +
+  'or reset (`credentials_revoked`), the auth_method no longer allows API keys (`flow_not_enabled`), a downgrade leaves ' +
+  'fewer places than open streams (`tier_changed`: the newest end), the client is disabled (`client_disabled`); or ' +
+  'when the node shuts down (`server_shutdown`, with a short `retry`). Without event_ids and league_ids every change ' +
   'is streamed; with both, a change of either. Pro (5 open streams per client) and enterprise (50); over the cap 429. ' +
   'Never compressed or buffered.';
 

@@ -19,6 +19,11 @@ export interface RedisLink {
   /** Called whenever the subscription is (re)established: messages sent meanwhile were missed. */
   onSubscribed(listener: () => void): void;
   /**
+   * Called whenever the command connection is (re)established: what Redis held may be gone (a
+   * restart without persistence), and whoever keeps state there may want to write it again.
+   */
+  onReady(listener: () => void): void;
+  /**
    * Runs a Lua script (EVAL) on the command connection, atomically in Redis. Rejects at once while
    * Redis is away or before `start`: the caller decides what to do without it.
    */
@@ -38,6 +43,7 @@ export function createRedisLink(url: string): RedisLink {
   const subscriber = new Redis(url, { ...common, autoResubscribe: true });
   const channels = new Map<string, (message: string) => void>();
   const subscribedListeners: Array<() => void> = [];
+  const readyListeners: Array<() => void> = [];
   let started = false;
   let degradedLogged = false;
   let log: LifecycleLog | undefined;
@@ -68,6 +74,9 @@ export function createRedisLink(url: string): RedisLink {
   subscriber.on('ready', () => {
     for (const listener of subscribedListeners) listener();
   });
+  publisher.on('ready', () => {
+    for (const listener of readyListeners) listener();
+  });
 
   return {
     state,
@@ -88,6 +97,9 @@ export function createRedisLink(url: string): RedisLink {
     },
     onSubscribed(listener) {
       subscribedListeners.push(listener);
+    },
+    onReady(listener) {
+      readyListeners.push(listener);
     },
     async start(startLog, waitMs = 1000) {
       log = startLog;
