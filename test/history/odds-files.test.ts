@@ -103,8 +103,10 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     expect(gzipped.headers.etag).toBe(`W/${String(plain.headers.etag)}`);
     expect(textOf(gzipped)).toBe(plain.body);
     // A league's NDJSON export is text too.
-    const day = new Date(h.now).toISOString().slice(0, 10);
-    const url = `/v1/historical/odds.json?league_id=10&start_date=${day}&end_date=${day}`;
+    // Days around now: the fixture's events start hours before and after it, which can be another UTC day.
+    const start = new Date(h.now - 86_400_000).toISOString().slice(0, 10);
+    const end = new Date(h.now + 86_400_000).toISOString().slice(0, 10);
+    const url = `/v1/historical/odds.json?league_id=10&start_date=${start}&end_date=${end}`;
     const ndjson = await get(url, h.keys.pro, { 'accept-encoding': 'br' });
     expect(ndjson.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
     expect(ndjson.headers['content-encoding']).toBe('br');
