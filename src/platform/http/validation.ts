@@ -18,31 +18,58 @@ const common: Options = {
   keywords: ['example', 'x-unit'],
 };
 
-/** Query strings and path parameters arrive as text: coerce "2" to 2, and "a" to a one-item array. */
+/** Query strings, path parameters and headers arrive as text: coerce "2" to 2, and "a" to a one-item array. */
 const coercing = addFormats(new Ajv({ ...common, coerceTypes: 'array' }));
 /** JSON bodies are typed already: "2" for an integer is a wrong type, not something to fix up. */
 const strict = addFormats(new Ajv({ ...common, coerceTypes: false }));
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (httpPart === 'body') return strict.compile(schema as object);
-  return refusingNonFinite(coercing.compile(schema as object), schema as object);
+  return coercingNumbersOnly(coercing.compile(schema as object), schema as object);
 };
 
 /**
- * ajv coerces the text "Infinity" (and "-Infinity") to a number that passes `type: integer`,
- * and then skips minimum and maximum, which it checks on finite numbers only: `page_size=Infinity`
- * was answered 200 with `"page_size":null` (issue 8). A coerced value that is not finite is out
- * of its declared range: reported as `maximum` or `minimum`, a 422 naming the field.
+ * ajv coerces text to a number as JavaScript does: "1e3", "0x5", "0b11", "+3", " 3" and "3.0"
+ * all pass `type: integer`, so `/v1/historical/odds/1e3.csv` was event 1000. An integer written
+ * in anything but decimal digits (with a minus sign, which makes a number below any id's
+ * minimum) is refused as "abc" is, a wrong type (400), before ajv reads it.
+ *
+ * ajv also coerces "Infinity", and digits too many for a double, to a number that passes
+ * `type: integer` and skips minimum and maximum, which it checks on finite numbers only:
+ * `page_size=Infinity` was answered 200 with `"page_size":null`. A coerced value that is not
+ * finite is out of its declared range: reported as `maximum` or `minimum`, a 422 naming the field.
  */
-function refusingNonFinite(validate: ValidateFunction, schema: object): ValidateFunction {
+function coercingNumbersOnly(validate: ValidateFunction, schema: object): ValidateFunction {
   const checked = ((data: unknown, context?: DataValidationCxt) => {
+    // Before ajv coerces the text in place.
+    const notDecimal = notDecimalErrors(data, schema, '');
     const valid = validate(data, context);
-    const nonFinite = nonFiniteErrors(data, schema, '');
-    checked.errors = nonFinite.length === 0 ? validate.errors : [...(validate.errors ?? []), ...nonFinite];
-    return valid && nonFinite.length === 0;
+    // A value refused as text is not also judged as the number ajv made of it.
+    const refused = new Set(notDecimal.map((e) => e.instancePath));
+    const others = [...(validate.errors ?? []), ...nonFiniteErrors(data, schema, '')].filter((e) => !refused.has(e.instancePath));
+    const errors = [...notDecimal, ...others];
+    checked.errors = errors.length === 0 ? validate.errors : errors;
+    return valid && errors.length === 0;
   }) as ValidateFunction;
   // Fastify hands ajv's root-coercion context to validators that carry their schemaEnv.
   return Object.assign(checked, { schema: validate.schema, schemaEnv: validate.schemaEnv });
+}
+
+/** An integer in decimal digits, as a query string, path or header writes it. */
+const DECIMAL_INTEGER = /^-?[0-9]+$/;
+
+function notDecimalErrors(data: unknown, schema: unknown, path: string): ErrorObject[] {
+  if (!isRecord(schema)) return [];
+  if (typeof data === 'string') {
+    // coerceTypes 'array': one value where a list of integers is taken is its one item.
+    const target = schema.type === 'array' && isRecord(schema.items) ? schema.items : schema;
+    if (target.type !== 'integer' || DECIMAL_INTEGER.test(data)) return [];
+    return [{ instancePath: path, schemaPath: `#${path}/type`, keyword: 'type', params: { type: 'integer' }, message: 'must be integer' }];
+  }
+  if (Array.isArray(data)) return data.flatMap((item, index) => notDecimalErrors(item, schema.items, `${path}/${index}`));
+  if (!isRecord(data) || !isRecord(schema.properties)) return [];
+  const properties = schema.properties;
+  return Object.entries(data).flatMap(([name, value]) => notDecimalErrors(value, properties[name], `${path}/${name}`));
 }
 
 function nonFiniteErrors(data: unknown, schema: unknown, path: string): ErrorObject[] {
