@@ -1,11 +1,12 @@
 import { type Static, Type } from 'typebox';
+import { matching } from '../../platform/http/validation.js';
 import { MAX_FILTER_ITEMS, MAX_ID } from '../../shared/wire.js';
 
 /** Ids as a comma-separated list (`1,2,3`): digits only, at most MAX_FILTER_ITEMS of them. */
 const IdList = (description: string, example: string) =>
   Type.Optional(
     Type.String({
-      pattern: `^[0-9]{1,16}(,[0-9]{1,16}){0,${MAX_FILTER_ITEMS - 1}}$`,
+      ...matching(`^[0-9]{1,16}(,[0-9]{1,16}){0,${MAX_FILTER_ITEMS - 1}}$`, `ids separated by commas (1,2,3): at most ${MAX_FILTER_ITEMS}, each of 1 to 16 digits`),
       description: `${description} Comma-separated ids, at most ${MAX_FILTER_ITEMS}; each must name a record (404 otherwise).`,
       example,
     }),

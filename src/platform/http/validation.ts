@@ -7,6 +7,18 @@ import { ApiError, type ErrorDetail } from '../errors.js';
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv) => Ajv;
 
+/** The schema keyword (an OpenAPI extension) that says in words what a `pattern` takes. */
+const EXPECTED = 'x-expected';
+
+/**
+ * A pattern with what it takes in words. A value that breaks it is told the words: a regular
+ * expression in a 422's message (`must match pattern "^[0-9]{1,16}(,…"`) tells a person nothing.
+ * The document shows both.
+ */
+export function matching(pattern: string, expected: string): { pattern: string; [EXPECTED]: string } {
+  return { pattern, [EXPECTED]: expected };
+}
+
 const common: Options = {
   allErrors: true,
   useDefaults: true,
@@ -15,7 +27,9 @@ const common: Options = {
   // strict: false would otherwise let "Infinity" and "1e400" through as numbers.
   strictNumbers: true,
   // The OpenAPI-only keywords TypeBox passes through.
-  keywords: ['example', 'x-unit'],
+  keywords: ['example', 'x-unit', EXPECTED],
+  // Errors carry the schema they broke, so that a broken pattern is told in its words (describe).
+  verbose: true,
 };
 
 /** Query strings, path parameters and headers arrive as text: coerce "2" to 2, and "a" to a one-item array. */
@@ -121,6 +135,10 @@ function describe(error: Partial<ErrorObject>): string {
       return `must be ${JSON.stringify(params.allowedValue)}`;
     case 'enum':
       return `must be one of ${(params.allowedValues as unknown[] | undefined)?.join(', ') ?? 'the allowed values'}`;
+    case 'pattern': {
+      const expected = isRecord(error.parentSchema) ? error.parentSchema[EXPECTED] : undefined;
+      return typeof expected === 'string' ? `must be ${expected}` : 'is not in the form its description gives';
+    }
     default:
       return error.message ?? 'is invalid';
   }
