@@ -163,6 +163,8 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     expect((await get('/v1/historical/odds.csv?league_id=10&start_date=2030-01-05&end_date=2030-01-01')).statusCode).toBe(422);
     expect((await get('/v1/historical/odds/100.csv?format=xml')).statusCode).toBe(422);
     expect((await get('/v1/historical/odds/abc.csv')).statusCode).toBe(400);
+    // Event 100 exists, but 1e2 is not how an id is written.
+    for (const id of ['1e2', '0x64', '+100', '100.0']) expect((await get(`/v1/historical/odds/${id}.csv`)).statusCode, id).toBe(400);
     expect((await get('/v1/historical/odds/100.xml')).statusCode).toBe(404);
   });
 });
