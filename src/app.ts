@@ -90,7 +90,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
 
   // Before any route: compression is hooked to each route as it is added (decisions 0074, 0151).
   registerCompression(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, { admin: !adminAbsent });
   for (const routes of featureRoutes(ctx)) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>()));
   }

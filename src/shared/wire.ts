@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { matching } from '../platform/http/validation.js';
 
 /**
  * Wire vocabulary shared by the data features (events, odds, trends, admin): the shapes and
@@ -59,8 +60,13 @@ export const MAX_ID = Number.MAX_SAFE_INTEGER;
 export const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, ...(description ? { description } : {}) });
 
 /** PostgreSQL text cannot hold U+0000: text that reaches the database excludes it. */
-export const NO_NUL = '^[^\\u0000]*$';
+export const NO_NUL = matching('^[^\\u0000]*$', 'text without U+0000 (NUL)');
 
 /** A name or label: 1 to `maxLength` characters, not only blanks, no U+0000. */
 export const Label = (maxLength: number, description?: string) =>
-  Type.String({ minLength: 1, maxLength, pattern: '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$', ...(description ? { description } : {}) });
+  Type.String({
+    minLength: 1,
+    maxLength,
+    ...matching('^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$', 'text that is not only blanks, without U+0000 (NUL)'),
+    ...(description ? { description } : {}),
+  });

@@ -20,6 +20,14 @@ describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
   const patch = (payload: unknown) =>
     t.app.inject({ method: 'PATCH', url: `/admin/v1/clients/${clientId}`, headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
 
+  it('is in the document, /openapi.json and the one /docs reads: its paths, the AdminToken scheme and the admin tag', async () => {
+    for (const url of ['/openapi.json', '/docs/json']) {
+      const shown = adminApiIn((await t.app.inject({ method: 'GET', url })).json<Json>());
+      expect(shown.paths, url).toEqual(expect.arrayContaining(['/admin/v1/clients', '/admin/v1/clients/{client_id}', '/admin/v1/import', '/admin/v1/usage']));
+      expect(shown, url).toMatchObject({ scheme: true, tag: true });
+    }
+  });
+
   it('answers 401 without the admin token or with a wrong one, before reading the request', async () => {
     expectUnauthorized(await t.app.inject({ method: 'GET', url: '/admin/v1/clients' }), 'missing_credentials');
     const wrong = { authorization: 'Bearer not-the-admin-token-but-long-enough-0000' };
@@ -115,4 +123,30 @@ describe.each(DIALECTS)('admin API without ADMIN_TOKEN (%s)', (dialect) => {
     }
     expect(await t.ctx.clients.count()).toBe(0);
   });
+
+  it('is not in the document either: /openapi.json and /docs show no admin path, no AdminToken scheme, no admin tag', async () => {
+    for (const url of ['/openapi.json', '/docs/json']) {
+      const document = (await t.app.inject({ method: 'GET', url })).json<Json>();
+      expect(adminApiIn(document), url).toEqual({ paths: [], scheme: false, tag: false });
+      // The client API is all there.
+      expect(Object.keys(record(document.paths)), url).toEqual(expect.arrayContaining(['/v1/account/config', '/v1/references/teams', '/v1/stream/odds']));
+      expect(JSON.stringify(document), url).not.toContain('/admin/');
+    }
+  });
 });
+
+type Json = Record<string, unknown>;
+
+/** What a document shows of the admin API: its paths, whether it has the AdminToken scheme and the admin tag. */
+function adminApiIn(document: Json): { paths: string[]; scheme: boolean; tag: boolean } {
+  const secured = (operation: unknown) => JSON.stringify(record(operation).security ?? []).includes('AdminToken');
+  return {
+    paths: Object.entries(record(document.paths)).flatMap(([path, item]) => (Object.values(record(item)).some(secured) || path.startsWith('/admin/') ? [path] : [])),
+    scheme: 'AdminToken' in record(record(document.components).securitySchemes),
+    tag: (Array.isArray(document.tags) ? document.tags : []).some((tag) => record(tag).name === 'admin'),
+  };
+}
+
+function record(value: unknown): Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
+}

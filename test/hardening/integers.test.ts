@@ -2,12 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
+import { injectEventStream } from '../helpers/event-stream-inject.js';
 import { referenceDataset } from '../fixtures/references.js';
 
 /**
  * Issue 8, item 2: query strings are coerced to numbers, and "Infinity" coerced to Infinity
  * passed as an integer (`page_size=Infinity` answered 200 with `"page_size":null`, the admin
  * list's `page=1e308` a 500). Every integer is finite and inside its declared range, or 422.
+ * An integer is written in decimal digits: "Infinity" and "1e308" are not one (400), while
+ * digits too many for any bound are still out of range (422).
  */
 
 type Json = Record<string, unknown>;
@@ -20,6 +23,13 @@ function expect422(res: { statusCode: number; body: string; json: <T>() => T }, 
   const { error } = res.json<{ error: { code: string; details: Array<{ field: string }> } }>();
   expect(error.code).toBe('VALIDATION_ERROR');
   expect(error.details.map((d) => d.field)).toContain(field);
+}
+
+function expect400(res: { statusCode: number; body: string; json: <T>() => T }, field: string): void {
+  expect(res.statusCode, res.body).toBe(400);
+  const { error } = res.json<{ error: { code: string; message: string; details: Array<{ field: string; rule: string }> } }>();
+  expect(error).toMatchObject({ code: 'BAD_REQUEST', message: `${field} must be integer` });
+  expect(error.details).toEqual([{ field, rule: 'type' }]);
 }
 
 describe.each(DIALECTS)('integers in query strings are finite and in range (%s)', (dialect) => {
@@ -36,18 +46,44 @@ describe.each(DIALECTS)('integers in query strings are finite and in range (%s)'
   const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
   const admin = (query: string) => t.app.inject({ method: 'GET', url: `/admin/v1/clients?${query}`, headers: adminHeaders });
 
-  it.each(['Infinity', '-Infinity', '1e308', '9223372036854775808', '-1e308'])('page_size=%s and page=%s on a reference list → 422', async (value) => {
+  it.each(['9223372036854775808', '1'.padEnd(400, '0'), '-1'.padEnd(400, '0')])('page_size=%s and page=%s on a reference list → 422', async (value) => {
     expect422(await get(`/v1/references/sports?page_size=${value}`), 'page_size');
     expect422(await get(`/v1/references/sports?page=${value}`), 'page');
   });
 
-  it('sport_id=Infinity does not list every league: 422', async () => {
-    for (const value of ['Infinity', '-Infinity', '1e308']) expect422(await get(`/v1/references/leagues?sport_id=${value}`), 'sport_id');
+  // Not decimal digits: not an integer at all, whatever JavaScript would make of it (strict-input.test.ts walks every parameter).
+  it.each(['Infinity', '-Infinity', '1e308', '-1e308'])('page_size=%s and page=%s on a reference list → 400, as for any value that is not an integer', async (value) => {
+    expect400(await get(`/v1/references/sports?page_size=${value}`), 'page_size');
+    expect400(await get(`/v1/references/sports?page=${value}`), 'page');
   });
 
-  it.each(['Infinity', '1e308', '9223372036854775808', '-Infinity'])('the admin list: page=%s → 422, not 500', async (value) => {
+  it('sport_id=Infinity does not list every league: 400', async () => {
+    for (const value of ['Infinity', '-Infinity', '1e308']) expect400(await get(`/v1/references/leagues?sport_id=${value}`), 'sport_id');
+    expect422(await get(`/v1/references/leagues?sport_id=${'9'.repeat(400)}`), 'sport_id');
+  });
+
+  it.each(['1'.padEnd(400, '0'), '9223372036854775808'])('the admin list: page=%s → 422, not 500', async (value) => {
     expect422(await admin(`page=${value}`), 'page');
     expect422(await admin(`page_size=${value}`), 'page_size');
+  });
+
+  it.each(['Infinity', '1e308', '-Infinity'])('the admin list: page=%s → 400, not 500', async (value) => {
+    expect400(await admin(`page=${value}`), 'page');
+    expect400(await admin(`page_size=${value}`), 'page_size');
+  });
+
+  it('Last-Event-ID is an id like any other, at most 2^53 − 1: past it 422 naming the header, not a stream that never sends', async () => {
+    const resume = (lastEventId: string) =>
+      injectEventStream(t.app, { method: 'GET', url: '/v1/stream/odds', headers: { 'x-api-key': apiKey, 'last-event-id': lastEventId } });
+    // 2^53 and 10^16 − 1 were read as ids no change will ever reach; 10^16 broke the header's pattern.
+    for (const value of ['9007199254740992', '9999999999999999', '10000000000000000', '99999999999999999999']) {
+      const res = await resume(value);
+      expect(res.statusCode, value).toBe(422);
+      const { error } = JSON.parse(res.body) as { error: { code: string; message: string; details: Array<{ field: string; rule: string }> } };
+      expect(error, value).toMatchObject({ code: 'VALIDATION_ERROR', message: 'last-event-id must be at most 9007199254740991' });
+      expect(error.details, value).toEqual([{ field: 'last-event-id', rule: 'maximum' }]);
+    }
+    for (const value of ['0', '9007199254740991']) expect((await resume(value)).statusCode, value).toBe(200);
   });
 
   it(`page is at most ${MAX_PAGE}: past the end is an empty page up to it, 422 beyond`, async () => {

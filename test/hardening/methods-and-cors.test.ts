@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 
@@ -48,6 +48,20 @@ describe.each(DIALECTS)('methods and CORS on every path (%s)', (dialect) => {
         if (method !== 'HEAD') expect(res.json<{ error: { code: string } }>().error.code, where).toBe('METHOD_NOT_ALLOWED');
       }
     }
+  });
+
+  it('a path parameter the router cannot take (a line break before `.csv`) is a 404 or a 400, never a 405 naming the method used', async () => {
+    const headers = { 'x-api-key': client.apiKey };
+    const withParameters = paths.filter((p) => p.path.includes(UUID) && p.methods.includes('GET') && !p.stream);
+    expect(withParameters.map((p) => p.path)).toContain(`/v1/historical/odds/${UUID}.csv`);
+    for (const { path } of withParameters) {
+      for (const value of ['3%0A', '%0D3', '3%E2%80%A8']) {
+        const url = path.replace(UUID, value);
+        const res = await t.app.inject({ method: 'GET', url, headers: url.startsWith('/admin/') ? adminHeaders : headers });
+        expect([400, 404], `${url}: ${res.body}`).toContain(res.statusCode);
+      }
+    }
+    expectError(await t.app.inject({ method: 'GET', url: '/v1/historical/odds/3%0A.csv', headers }), 404, 'NOT_FOUND');
   });
 
   it('a CORS preflight is a 405 on a known path and a 404 elsewhere, without any Access-Control-* header', async () => {

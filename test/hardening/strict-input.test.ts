@@ -1,8 +1,10 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STANDARD_ENDPOINT } from '../../src/platform/http/strict-input.js';
+import { operationsOf, type Operation as DocumentOperation, type Parameter } from '../fuzz/openapi-operations.js';
 import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { injectEventStream } from '../helpers/event-stream-inject.js';
 import { expectError } from '../helpers/responses.js';
 
 type Json = Record<string, unknown>;
@@ -16,6 +18,17 @@ interface Operation {
 const UNKNOWN = 'zz_unknown';
 
 /**
+ * Ways of writing a number that are not decimal digits. Query strings and paths are text that
+ * validation once coerced as JavaScript does (`Number('0x5')` is 5), so each of these was read as
+ * an integer: `/v1/historical/odds/1e3.csv` was event 1000.
+ */
+const NOT_DECIMAL = ['1e1', '1E1', '0x5', '0b11', '0o7', '+3', '3.0', '1_0', 'Infinity', '-Infinity', '١'];
+/** The same with blanks, which a header value cannot begin or end with (HTTP trims them). */
+const WITH_BLANKS = [' 3', '3 ', '\t3', '1 0'];
+/** And with line breaks, in a query string (in a path the router may not match them: a 404, methods-and-cors.test.ts). */
+const WITH_LINE_BREAKS = ['3\n', '\r3'];
+
+/**
  * Issue 9 §2: an unknown or misplaced parameter, in the query or in the body of any endpoint, is
  * a 422 naming it — walked over every operation of the document, so a new endpoint is covered
  * without being listed. The standard OAuth endpoints follow RFC 6749 §3.2 instead (their tests).
@@ -24,11 +37,15 @@ describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%
   let t: TestApp;
   let client: OnboardedClient;
   let operations: Operation[];
+  let document: Json;
+  let enterpriseKey: string;
 
   beforeAll(async () => {
     t = await buildTestApp({ dialect });
     client = await onboardClient(t, { authMethod: 'both' });
+    enterpriseKey = (await onboardClient(t, { tier: 'enterprise', name: 'Many requests' })).apiKey;
     const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    document = doc;
     operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
       (['get', 'post', 'patch'] as const).flatMap((m) => {
         const op = (item as Json)[m];
@@ -39,6 +56,34 @@ describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%
   afterAll(async () => t.close());
 
   const ours = () => operations.filter((o) => o.op[STANDARD_ENDPOINT] === undefined);
+
+  /** What a refusal says, without the request id: two answers that say the same are equal. */
+  interface Refusal {
+    status: number;
+    error: Json;
+  }
+
+  /**
+   * `o` with `parameter` set to `value` as it is written into the request (escaped, unless `raw`),
+   * every other parameter of its path well-formed. The enterprise client: this walk sends more
+   * requests than a pro client's minute allows.
+   */
+  async function refusalWith(o: DocumentOperation, parameter: Parameter, value: string, raw = false): Promise<Refusal> {
+    const written = raw ? value : encodeURIComponent(value);
+    const path = o.path
+      .replace(`{${parameter.name}}`, written)
+      .replace('{client_id}', client.clientId)
+      .replace(/\{[^}]+\}/g, '1');
+    const query = parameter.in === 'query' ? `?${parameter.name}=${written}` : '';
+    const credentials = o.security === 'admin' ? adminHeaders : { 'x-api-key': enterpriseKey };
+    const headers = { ...credentials, ...(parameter.in === 'header' ? { [parameter.name]: value } : {}) };
+    const options = { method: o.method, url: `${path}${query}`, headers, ...(o.method === 'GET' || o.method === 'DELETE' ? {} : { payload: {} }) };
+    // A stream that were opened would never end by itself: read its head only.
+    const res = o.eventStream ? await injectEventStream(t.app, options) : await t.app.inject(options);
+    const body = JSON.parse(res.body || '{}') as { error?: Json };
+    const { request_id: _requestId, ...error } = body.error ?? {};
+    return { status: res.statusCode, error };
+  }
 
   function send(o: Operation, query: string, payload?: unknown): Promise<LightMyRequestResponse> {
     // A well-formed path, so that what is refused is the query or the body under test.
@@ -53,6 +98,39 @@ describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%
       const error = expectError(await send(o, `${UNKNOWN}=1`, o.method === 'GET' ? undefined : {}), 422, 'VALIDATION_ERROR', UNKNOWN);
       expect(error.message, `${o.method} ${o.path}`).toContain(UNKNOWN);
     }
+  });
+
+  it('an integer in a query string, a path or a header is decimal digits: written any other way it is a 400, as "abc" is', async () => {
+    const integers = operationsOf(document).flatMap((o) => o.parameters.filter((p) => p.schema.type === 'integer').map((p) => ({ o, p })));
+    // Paging, the reference filters, the history files' event and league, a flow, the stream's Last-Event-ID.
+    expect(integers.map(({ p }) => `${p.in} ${p.name}`)).toEqual(
+      expect.arrayContaining(['query page', 'query page_size', 'query sport_id', 'query league_id', 'path event_id', 'path fact_flow_id', 'header last-event-id']),
+    );
+    for (const { o, p } of integers) {
+      const where = `${o.id} ${p.in} ${p.name}`;
+      const notAnInteger = await refusalWith(o, p, 'abc');
+      expect(notAnInteger.status, where).toBe(400);
+      expect(notAnInteger.error, where).toMatchObject({ code: 'BAD_REQUEST', message: `${p.name} must be integer` });
+      expect(notAnInteger.error.details, where).toContainEqual({ field: p.name, rule: 'type' });
+      const values = [...NOT_DECIMAL, ...(p.in === 'header' ? [] : WITH_BLANKS), ...(p.in === 'query' ? WITH_LINE_BREAKS : [])];
+      for (const value of values) expect(await refusalWith(o, p, value), `${where} = ${JSON.stringify(value)}`).toEqual(notAnInteger);
+      // `+` in a query string is a blank: `?page=+3` is " 3".
+      if (p.in === 'query') expect(await refusalWith(o, p, '+3', true), `${where} = +3 unescaped`).toEqual(notAnInteger);
+      // Digits past the declared bound are an integer out of range: a 422 naming the bound.
+      if (typeof p.schema.maximum === 'number') {
+        const tooLarge = await refusalWith(o, p, String(p.schema.maximum + 1));
+        expect(tooLarge.status, where).toBe(422);
+        expect(tooLarge.error, where).toMatchObject({ code: 'VALIDATION_ERROR', message: `${p.name} must be at most ${p.schema.maximum}` });
+      }
+    }
+  });
+
+  it('decimal digits stay an integer, leading zeros included; a minus sign makes one below the minimum, a 422', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/v1/references/sports?page_size=05&page=001', headers: { 'x-api-key': client.apiKey } });
+    expect(page.statusCode, page.body).toBe(200);
+    expect(page.json<Json>()).toMatchObject({ page: 1, page_size: 5 });
+    const negative = await t.app.inject({ method: 'GET', url: '/v1/references/sports?page_size=-3', headers: { 'x-api-key': client.apiKey } });
+    expect(expectError(negative, 422, 'VALIDATION_ERROR', { field: 'page_size', rule: 'minimum' }).message).toBe('page_size must be at least 1');
   });
 
   it('a body field in the query string of a POST list → 422 saying it belongs in the body', async () => {

@@ -68,6 +68,23 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     expect(fromFile.find((c) => c.odds_id === 9)?.position).toBe('Smith, "The Rock"\nover');
   });
 
+  it('guards every cell a spreadsheet could run as a formula: after leading blanks and line breaks, and in the full-width forms too', async () => {
+    // OWASP's CSV injection guidance: no cell may begin with = + - @, a tab, CR or LF. Spreadsheets
+    // trim blanks and line breaks before they read a formula, and take the full-width forms as well.
+    const formulas = ['=1+2', ' =1+2', '  @SUM(A1)', '\n=1+2', '\r\n+1', '\t-1', '\u3000=1', '\u00a0+1', '＝1+2', '＋1', '－1', '＠SUM(A1)', ' ＝1', '\n1', '\r1', '\t1'];
+    const plain = [' home', 'over 2.5', 'a=b', 'Müller over', 'Smith-Jones'];
+    const positions = [...formulas, ...plain];
+    await importDataset(h.t, { odds: positions.map((position, i) => ({ ...odds(500 + i, 300, 1, 1, position, 2), status: i === 0 ? '@open' : 'open' })) });
+    const res = await get('/v1/historical/odds/300.csv');
+    expect(res.statusCode, res.body).toBe(200);
+    const cells = new Map(readCsv(textOf(res)).map((c) => [c.odds_id, c]));
+    for (const [i, position] of positions.entries()) {
+      expect(cells.get(500 + i)?.position, JSON.stringify(position)).toBe(formulas.includes(position) ? `'${position}` : position);
+    }
+    // Every text column is guarded alike.
+    expect(cells.get(500)?.status.to).toBe("'@open");
+  });
+
   it('tags each file: If-None-Match answers 304 until the history changes, and an import that changes nothing keeps the tag', async () => {
     for (const format of ['json', 'csv']) {
       const url = `/v1/historical/odds/100.${format}`;
@@ -148,6 +165,8 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     expect((await get('/v1/historical/odds.csv?league_id=10&start_date=2030-01-05&end_date=2030-01-01')).statusCode).toBe(422);
     expect((await get('/v1/historical/odds/100.csv?format=xml')).statusCode).toBe(422);
     expect((await get('/v1/historical/odds/abc.csv')).statusCode).toBe(400);
+    // Event 100 exists, but 1e2 is not how an id is written.
+    for (const id of ['1e2', '0x64', '+100', '100.0']) expect((await get(`/v1/historical/odds/${id}.csv`)).statusCode, id).toBe(400);
     expect((await get('/v1/historical/odds/100.xml')).statusCode).toBe(404);
   });
 });

@@ -116,7 +116,7 @@ describe.each(DIALECTS)('GET /v1/stream/odds (%s)', (dialect) => {
     for (const query of ['?event_ids=1,a', '?event_ids=', '?event_ids=0', '?league_ids=1,,2', '?event_ids=99999999999999999', `?event_ids=${Array.from({ length: 101 }, (_, i) => i + 1).join(',')}`]) {
       expect((await stream(query)).status, query).toBe(422);
     }
-    expect((await stream('', { 'last-event-id': 'abc' })).status).toBe(422);
+    expect((await stream('', { 'last-event-id': 'abc' })).status, 'Last-Event-ID is an integer').toBe(400);
     expect((await stream('?event_ids=100,999')).status).toBe(404);
     expect((await stream('?league_ids=99')).status).toBe(404);
     expect((await openStream(`${url}/v1/stream/odds`, {})).status).toBe(401);

@@ -87,13 +87,20 @@ function csvPrice(value: number | string | null): string {
 }
 
 /**
+ * What a spreadsheet may run as a formula (OWASP, CSV injection): a cell that begins with a tab, CR
+ * or LF, or with =, +, - or @ once its leading blanks and line breaks are trimmed, as spreadsheets
+ * trim them, in the ASCII or the full-width form (＝＋－＠), which spreadsheets read as well.
+ */
+const FORMULA_START = /^(?:[\t\r\n]|\s*[=+\-@＝＋－＠])/u;
+
+/**
  * Text, always quoted (RFC 4180 §2.5–2.7: a comma, quote or line break inside stays in the field,
- * a quote doubled). Text that a spreadsheet would run as a formula (=, +, -, @, tab, CR first)
- * gets a leading apostrophe, the OWASP remedy for CSV injection: the feed's text reaches the
- * spreadsheets of every client (decision 0125).
+ * a quote doubled). Text that a spreadsheet could run as a formula gets a leading apostrophe, the
+ * OWASP remedy for CSV injection: the feed's text reaches the spreadsheets of every client
+ * (decisions 0125, 0169).
  */
 function csvText(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  const safe = FORMULA_START.test(value) ? `'${value}` : value;
   return `"${safe.replace(/"/g, '""')}"`;
 }
 

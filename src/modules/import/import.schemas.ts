@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { matching } from '../../platform/http/validation.js';
 import { EVENT_STATUSES, MAX_SCORE } from '../../shared/event-status.js';
 import { Id, Label, NO_NUL } from '../../shared/wire.js';
 
@@ -13,9 +14,13 @@ import { Id, Label, NO_NUL } from '../../shared/wire.js';
 export const MAX_ITEMS = 1_000_000;
 
 // A dot would break qualified keys (`united-states.nba`), so keys never contain one.
-const Key = Type.String({ minLength: 1, maxLength: 100, pattern: '^[^.\\s\\u0000]+$', description: 'Upstream key: no dots, no blanks.' });
-const Text = (maxLength: number, description?: string) =>
-  Type.String({ minLength: 1, maxLength, pattern: NO_NUL, ...(description ? { description } : {}) });
+const Key = Type.String({
+  minLength: 1,
+  maxLength: 100,
+  ...matching('^[^.\\s\\u0000]+$', 'a key without dots, blanks or U+0000 (NUL)'),
+  description: 'Upstream key: no dots, no blanks.',
+});
+const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...NO_NUL, ...(description ? { description } : {}) });
 const Name = (description: string) => Label(200, description);
 /** Counts of a trend; PostgreSQL stores them as 32-bit integers. */
 const MAX_COUNT = 1_000_000;

@@ -63,7 +63,7 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
       const [unknown] = await history.unknownEvents(eventIds);
       if (unknown !== undefined) throw notFound(`no event with id ${unknown} (event_ids)`);
       for (const id of leagueIds) await keys.requireId('league', id, 'league_ids');
-      const lastEventId = request.headers['last-event-id'] === undefined ? undefined : Number(request.headers['last-event-id']);
+      const lastEventId = request.headers['last-event-id'];
 
       const { client } = request.principal;
       const cap = STREAM_CAPS[client.tier];

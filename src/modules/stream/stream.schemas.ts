@@ -1,11 +1,12 @@
 import { type Static, Type } from 'typebox';
-import { MAX_FILTER_ITEMS } from '../../shared/wire.js';
+import { matching } from '../../platform/http/validation.js';
+import { MAX_FILTER_ITEMS, MAX_ID } from '../../shared/wire.js';
 
 /** Ids as a comma-separated list (`1,2,3`): digits only, at most MAX_FILTER_ITEMS of them. */
 const IdList = (description: string, example: string) =>
   Type.Optional(
     Type.String({
-      pattern: `^[0-9]{1,16}(,[0-9]{1,16}){0,${MAX_FILTER_ITEMS - 1}}$`,
+      ...matching(`^[0-9]{1,16}(,[0-9]{1,16}){0,${MAX_FILTER_ITEMS - 1}}$`, `ids separated by commas (1,2,3): at most ${MAX_FILTER_ITEMS}, each of 1 to 16 digits`),
       description: `${description} Comma-separated ids, at most ${MAX_FILTER_ITEMS}; each must name a record (404 otherwise).`,
       example,
     }),
@@ -21,10 +22,14 @@ export const StreamQuery = Type.Object(
 export type StreamQuery = Static<typeof StreamQuery>;
 
 export const StreamHeaders = Type.Object({
+  // Bounded as every id is: past 2^53 − 1 the header would name a change that never comes.
   'last-event-id': Type.Optional(
-    Type.String({
-      pattern: '^[0-9]{1,16}$',
-      description: 'The `id` of the last event received: the stream starts with the changes after it (sent by EventSource when it reconnects).',
+    Type.Integer({
+      minimum: 0,
+      maximum: MAX_ID,
+      description:
+        'The `id` of the last event received: the stream starts with the changes after it (sent by EventSource when it reconnects). ' +
+        'Decimal digits, at most 2^53 − 1; 0 starts with the oldest change kept.',
     }),
   ),
 });

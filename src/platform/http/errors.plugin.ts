@@ -34,7 +34,10 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
 
   app.setNotFoundHandler((request, reply) => {
     const path = pathOf(request.url);
-    const allowed = options.hidden?.(path) ? [] : routes.methodsOf(path);
+    const matched = options.hidden?.(path) ? [] : routes.methodsOf(path);
+    // The router reads a parameter before a suffix (`:event_id.csv`) on one line only: a path our
+    // patterns give the very method asked is one the router refused, so an unknown path, not a 405.
+    const allowed = matched.includes(request.method) ? [] : matched;
     // A credential a client put in the path is not echoed back: answers may be logged on the way.
     const shown = redactUrl(path);
     const apiError =

@@ -69,13 +69,22 @@ export const ErrorSchema = Type.Object(
   { additionalProperties: false, title: 'Error' },
 );
 
+export interface OpenApiOptions {
+  /**
+   * Whether the admin API exists (ADMIN_TOKEN is set). Without it every admin route answers 404
+   * (decision 0009), and the document does not show it either: no path, scheme or tag would tell a
+   * reader of /docs of an API that is not there.
+   */
+  admin: boolean;
+}
+
 /**
  * The OpenAPI 3.1 document, built from the same TypeBox schemas that validate requests and
  * serialize responses. Registered before any route so that every route is in it. The error
  * responses are added to the document only (transformObject): the routes' own `response`
  * config stays 2xx-only, so Fastify's serialization of errors is unaffected.
  */
-export async function registerOpenApi(app: App): Promise<void> {
+export async function registerOpenApi(app: App, { admin }: OpenApiOptions): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -111,6 +120,41 @@ export async function registerOpenApi(app: App): Promise<void> {
         schemas: { Error: ErrorSchema },
       },
     },
-    transformObject: (document) => ('openapiObject' in document ? finishDocument(document.openapiObject) : document.swaggerObject),
+    transformObject: (document) => {
+      if (!('openapiObject' in document)) return document.swaggerObject;
+      return finishDocument(admin ? document.openapiObject : withoutAdminApi(document.openapiObject));
+    },
   });
+}
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/**
+ * The document without the operations that take the AdminToken, and without the scheme and the
+ * tags only they used: what a deployment without ADMIN_TOKEN serves.
+ */
+function withoutAdminApi<T extends object>(document: T): T {
+  const { paths, components, tags } = document as { paths?: unknown; components?: unknown; tags?: unknown };
+  const usedTags = new Set<unknown>();
+  for (const [path, item] of Object.entries(isRecord(paths) ? paths : {})) {
+    if (!isRecord(item) || !isRecord(paths)) continue;
+    for (const method of HTTP_METHODS) {
+      const operation = item[method];
+      if (!isRecord(operation)) continue;
+      if (takesAdminToken(operation)) delete item[method];
+      else for (const tag of Array.isArray(operation.tags) ? operation.tags : []) usedTags.add(tag);
+    }
+    if (!HTTP_METHODS.some((method) => method in item)) delete paths[path];
+  }
+  if (isRecord(components) && isRecord(components.securitySchemes)) delete components.securitySchemes.AdminToken;
+  if (Array.isArray(tags)) Object.assign(document, { tags: tags.filter((tag) => isRecord(tag) && usedTags.has(tag.name)) });
+  return document;
+}
+
+function takesAdminToken(operation: Record<string, unknown>): boolean {
+  return Array.isArray(operation.security) && operation.security.some((requirement) => isRecord(requirement) && 'AdminToken' in requirement);
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
