@@ -1,7 +1,10 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { sportsdata } from '../cli/cli-helpers.js';
+import { ROOT } from '../helpers/process.js';
 import { backticked, cellsOf, readDoc, section, tableRows } from './markdown.js';
 
 type Json = Record<string, unknown>;
@@ -219,6 +222,35 @@ describe('the docs state what the code does', () => {
         checked += 1;
       }
       expect(checked).toBeGreaterThan(4);
+    });
+  });
+
+  describe('README.md and examples/', () => {
+    const examples = () => readdirSync(join(ROOT, 'examples')).map((file) => readFileSync(join(ROOT, 'examples', file), 'utf8'));
+
+    it('the examples and the README call the origin the server listens on by default', () => {
+      const { host, port } = loadConfig({});
+      const origin = `http://${host}:${port}`;
+      expect(examples().join('\n')).toContain(`process.env.SPORTS_DATA_URL ?? '${origin}'`);
+      const readme = readDoc('README.md');
+      const origins = new Set([...readme.matchAll(/https?:\/\/(?:127\.0\.0\.1|localhost):\d+/g)].map((m) => m[0]));
+      // The other origin is the README's example of SPORTS_DATA_URL for a server started elsewhere.
+      expect([...origins].sort()).toEqual([origin, 'http://127.0.0.1:3000'].sort());
+    });
+
+    it('every variable the examples read is in the README', () => {
+      const read = new Set(examples().flatMap((code) => [...code.matchAll(/\bSPORTS_DATA_[A-Z_]+/g)].map((m) => m[0])));
+      expect(read.size).toBeGreaterThanOrEqual(4);
+      for (const name of read) expect(readDoc('README.md'), name).toContain(`\`${name}`);
+    });
+
+    it('the Node.js that `npm ci` brings to an old system node is the one the README names', () => {
+      const runtime = /DEFAULT_RUNTIME = '(\d+)\./.exec(readFileSync(join(ROOT, 'scripts/runtime.mjs'), 'utf8'))?.[1];
+      expect(runtime).toBeDefined();
+      const readme = readDoc('README.md');
+      const before = readme.slice(0, readme.indexOf('npm ci &&'));
+      expect(before).toContain(`fetches Node ${runtime} for the project`);
+      expect(before).toContain(`use Node ${runtime}`);
     });
   });
 
