@@ -82,7 +82,7 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
     expect(human.stdout).toContain(`page 1 of 1 (${everything.total_count} clients)`);
   });
 
-  it('list says which clients are disabled and which are offboarded (issue 20: a deleted client showed as not disabled)', async () => {
+  it('list says which clients are disabled and which are offboarded: a deleted client is not shown as enabled', async () => {
     const active = await createJson();
     const disabled = await createJson();
     const deleted = await createJson();

@@ -6,7 +6,7 @@ import { DIALECTS } from '../helpers/app.js';
 import { type CliDatabase, cliDatabase, sportsdata } from './cli-helpers.js';
 
 /**
- * Issue 20: `sportsdata usage` showed a client's calls of the last seconds as 0, without saying
+ * `sportsdata usage` showed a client's calls of the last seconds as 0, without saying
  * so. Serving nodes count in memory and write every USAGE_FLUSH_MS; the command reads what was
  * written. It now says that under the days, and the counts appear with the next write.
  */

@@ -95,7 +95,7 @@ function operationRows(markdown: string): Array<{ key: string; cells: string[] }
 }
 
 /**
- * Issue 20: the docs said things the code no longer did (a variable, a metric, a request body, a
+ * The docs had said things the code no longer did (a variable, a metric, a request body, a
  * page size). Where a doc states a fact the code also knows, these tests compare the two, so that
  * the next change to one of them fails here until the other follows.
  */

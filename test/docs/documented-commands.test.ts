@@ -32,10 +32,10 @@ function bash(script: string, cwd: string, env: Record<string, string>): Promise
 
 /**
  * The commands the docs give, run as written against the real server, started with its defaults
- * in an empty directory, as a fresh clone is. Issue 9: the README's examples work when followed in
- * order (the admin examples used a $CLIENT_ID they had not set, and switched the demo client to
- * OAuth). Issue 20: the SQLite backups of operations.md failed on a fresh checkout (no
- * `backups/`), and two of api.md's file downloads in a row failed (both files had one name).
+ * in an empty directory, as a fresh clone is: the README's examples followed in order (they once
+ * used a $CLIENT_ID they had not set, and switched the demo client to OAuth), operations.md's SQLite
+ * backups on a fresh checkout (they once failed for want of `backups/`), and api.md's file downloads
+ * one after the other (two once had one name).
  */
 describe('the documented commands', () => {
   let dir: string;

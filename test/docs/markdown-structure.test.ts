@@ -37,7 +37,7 @@ function repeatedItems(markdown: string): number[] {
 }
 
 /**
- * Issue 20: docs/data.md had a list garbled by a merge (an item said twice and half a sentence
+ * docs/data.md once had a list garbled by a merge (an item said twice and half a sentence
  * left between them), which every link check passed. These find that shape in any document.
  */
 describe('the Markdown of README.md and docs/', () => {

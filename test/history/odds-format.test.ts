@@ -119,7 +119,7 @@ describe.each(DIALECTS)('odds_format on the price history and its files (%s)', (
     }
   });
 
-  it('names each format’s file apart, so that two downloads in a row keep both files (issue 20)', async () => {
+  it('names each format’s file apart, so that two downloads in a row keep both files', async () => {
     const start = new Date(h.now - 86_400_000).toISOString().slice(0, 10);
     const end = new Date(h.now + 2 * 86_400_000).toISOString().slice(0, 10);
     const named = async (url: string) => /filename="([^"]+)"/.exec(String((await get(url)).headers['content-disposition']))?.[1];

@@ -33,7 +33,7 @@ async function databaseBehind(dialect: 'sqlite' | 'postgres', dataDir: string): 
 }
 
 /**
- * Issue 20: after an upgrade the log did not say which migrations ran. A serving process logs
+ * After an upgrade the log once did not say which migrations ran. A serving process logs
  * them before it serves, and the schema it left; a start with nothing to do says the schema is
  * current; a command of the CLI that migrates says so on stderr (its stdout is its answer).
  */
