@@ -8,7 +8,8 @@ const NEEDED = {
   chromium: 'chromium', // the /docs page in a real browser (test/docs/docs-page.test.ts)
   prometheus: 'prometheus', // scrapes the service, with promtool beside it (test/metrics/prometheus.test.ts)
   'redis-server': 'redis-server', // the change feed across nodes (test/scale-out/*)
-  curl: 'curl', // the README's examples, run as written (test/docs/readme-examples.test.ts)
+  curl: 'curl', // the README's and the docs' commands, run as written (test/docs/documented-commands.test.ts)
+  sqlite3: 'sqlite3', // operations.md's SQLite backups, run as written (the same test)
 };
 
 const has = (binary) => spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;

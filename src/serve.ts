@@ -4,7 +4,7 @@ import { type AppContext, createContext } from './context.js';
 import { requireSharedSecret, withJwtSecret } from './jwt-secret.js';
 import { retryWhileBusy } from './platform/db/busy-retry.js';
 import { connectDatabase, DatabaseMissingError } from './platform/db/connect.js';
-import { migrateToLatest } from './platform/db/migrations.js';
+import { migrateToLatest, SCHEMA_VERSION } from './platform/db/migrations.js';
 import { installGracefulShutdown } from './platform/lifecycle/shutdown.js';
 import type { App } from './platform/http/types.js';
 import { ensureDemoClient, ensureDemoData } from './modules/demo/index.js';
@@ -52,9 +52,12 @@ export async function startServer(given: Config = loadConfig()): Promise<Running
   try {
     config = withJwtSecret(given);
     // Several nodes may start at once on one SQLite file: a step that met another's lock runs again.
-    await retryWhileBusy(() => migrateToLatest(database.db));
+    const applied = await retryWhileBusy(() => migrateToLatest(database.db));
     ctx = createContext({ config, database });
     app = await buildApp(ctx);
+    // After an upgrade the operator's first question is what changed in the database, and on which node.
+    if (applied.length > 0) app.log.info({ applied, schema: SCHEMA_VERSION }, 'migrated the database');
+    else app.log.info({ schema: SCHEMA_VERSION }, 'the database schema is up to date');
     await ctx.background.start(app.log);
     await prepareFirstStart(app, ctx);
     // Before listening, so that every request is counted as in flight.

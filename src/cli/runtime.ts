@@ -38,7 +38,10 @@ export function createCli(io: CliIo): Cli {
       const cfg = config();
       const database = await connectDatabase(cfg.databaseUrl);
       try {
-        await migrateToLatest(database.db);
+        const applied = await migrateToLatest(database.db);
+        // Any command may be the first to meet a new release's schema: an operator must learn that it changed it.
+        // On stderr: stdout is the command's answer, which scripts read (--json).
+        if (applied.length > 0) io.stderr.write(`migrated the database: ${applied.join(', ')}\n`);
         return await work(createContext({ config: cfg, database }));
       } finally {
         await database.close();

@@ -78,8 +78,27 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
 
     const human = await run('clients', 'list');
     expect(human.code).toBe(0);
-    expect(human.stdout).toMatch(/^CLIENT_ID +TIER +AUTH_METHOD +DISABLED +CREATED_AT +NAME$/m);
+    expect(human.stdout).toMatch(/^CLIENT_ID +TIER +AUTH_METHOD +STATUS +CREATED_AT +NAME$/m);
     expect(human.stdout).toContain(`page 1 of 1 (${everything.total_count} clients)`);
+  });
+
+  it('list says which clients are disabled and which are offboarded: a deleted client is not shown as enabled', async () => {
+    const active = await createJson();
+    const disabled = await createJson();
+    const deleted = await createJson();
+    expect((await run('clients', 'update', disabled.client_id, '--disable')).code).toBe(0);
+    // Disabled first, then deleted: deletion is what the operator needs to see.
+    expect((await run('clients', 'update', deleted.client_id, '--disable')).code).toBe(0);
+    expect((await run('clients', 'delete', deleted.client_id)).code).toBe(0);
+
+    const human = await run('clients', 'list', '--page-size', '100');
+    expect(human.code, human.stderr).toBe(0);
+    const statusOf = (clientId: string) => new RegExp(`^${clientId} +\\S+ +\\S+ +(\\S+) `, 'm').exec(human.stdout)?.[1];
+    expect(statusOf(active.client_id)).toBe('active');
+    expect(statusOf(disabled.client_id)).toBe('disabled');
+    expect(statusOf(deleted.client_id)).toBe('deleted');
+    const listed = JSON.parse((await run('clients', 'list', '--page-size', '100', '--json')).stdout) as { results: Array<{ client_id: string; deleted_at: string | null }> };
+    expect(listed.results.find((c) => c.client_id === deleted.client_id)?.deleted_at).toEqual(expect.any(String));
   });
 
   it('update disables and re-enables a client and changes tier and auth_method, effective at once', async () => {

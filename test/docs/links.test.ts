@@ -1,21 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/process.js';
+import { documents, prose } from './markdown.js';
 
-/** README.md and every Markdown file under docs/: what a reader of the repository follows. */
-function documents(): string[] {
-  const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(join(dir, entry.name)) : entry.name.endsWith('.md') ? [join(dir, entry.name)] : [],
-    );
-  return [join(ROOT, 'README.md'), ...walk(join(ROOT, 'docs'))];
-}
-
-/** Markdown without code: a link shown in a code block or span is text, not a link. */
-function prose(markdown: string): string {
-  return markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
-}
 
 /** Inline links and images `[text](target "title")`, and reference definitions `[name]: target`. */
 function linksIn(markdown: string): string[] {

@@ -119,6 +119,18 @@ describe.each(DIALECTS)('odds_format on the price history and its files (%s)', (
     }
   });
 
+  it('names each format’s file apart, so that two downloads in a row keep both files', async () => {
+    const start = new Date(h.now - 86_400_000).toISOString().slice(0, 10);
+    const end = new Date(h.now + 2 * 86_400_000).toISOString().slice(0, 10);
+    const named = async (url: string) => /filename="([^"]+)"/.exec(String((await get(url)).headers['content-disposition']))?.[1];
+    expect(await named('/v1/historical/odds/100.csv')).toBe('odds-history-event-100.csv');
+    expect(await named('/v1/historical/odds/100.csv?odds_format=american')).toBe('odds-history-event-100-american.csv');
+    expect(await named('/v1/historical/odds/100.json?odds_format=implied_probability')).toBe('odds-history-event-100-implied_probability.json');
+    const league = `league_id=10&start_date=${start}&end_date=${end}`;
+    expect(await named(`/v1/historical/odds.csv?${league}`)).toBe(`odds-history-league-10-${start}-to-${end}.csv`);
+    expect(await named(`/v1/historical/odds.json?${league}&odds_format=fractional`)).toBe(`odds-history-league-10-${start}-to-${end}-fractional.ndjson`);
+  });
+
   it('answers 422 for an unknown odds_format', async () => {
     for (const format of ['hongkong', 'American', '']) {
       expect((await post({ odds_format: format })).statusCode, format).toBe(422);

@@ -118,12 +118,19 @@ describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
     expect([diff('hit'), diff('miss')]).toEqual([2, 2]);
   });
 
-  it('rate_limit_rejections_total is registered, with no samples until a rate limiter counts into it', async () => {
+  it('rate_limit_rejections_total counts each 429 of the rate limiter by tier and window, from the first one on', async () => {
     const text = await scrape(h.t);
     expect(text).toContain('# TYPE rate_limit_rejections_total counter');
     expect(text).not.toMatch(/^rate_limit_rejections_total\{/m);
-    h.t.ctx.metrics.rateLimitRejections('free', 'minute').inc();
-    expect(sample(await scrape(h.t), 'rate_limit_rejections_total', { tier: 'free', window: 'minute' })).toBe(1);
+    // One request a minute: the second and third of the same minute (the test's clock stands still) are refused.
+    const client = await onboardClient(h.t, { tier: 'free' });
+    await h.t.ctx.clients.update(client.clientId, { rateLimitPerMinute: 1 });
+    const statuses: number[] = [];
+    for (let i = 0; i < 3; i++) statuses.push((await inject('/v1/account/config', { 'x-api-key': client.apiKey })).statusCode);
+    expect(statuses).toEqual([200, 429, 429]);
+    const after = await scrape(h.t);
+    expect(sample(after, 'rate_limit_rejections_total', { tier: 'free', window: 'minute' })).toBe(2);
+    expect(sample(after, 'rate_limit_rejections_total', { tier: 'pro', window: 'minute' })).toBeUndefined();
   });
 
   it('db_pool_wait_seconds observes every query and transaction waiting for its connection', async () => {

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digest, generateCredential } from '../../src/modules/auth/credentials.js';
@@ -6,6 +8,7 @@ import { migrateTo } from '../../src/platform/db/migrations.js';
 import { type ApiKeyBody, createdKey, expectDeleted, pageOf, type SecretBody, selfService, withKey } from '../account/credentials-helpers.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf, refresh } from '../auth/auth-helpers.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { ROOT } from '../helpers/process.js';
 
 /**
  * Migration 0011: a client of before (one API key and one client secret, as digests on its row,
@@ -57,6 +60,10 @@ describe.each(DIALECTS)('migrating clients to several credentials (%s)', (dialec
     expect(pageOf<SecretBody>(await me.listSecrets()).results).toEqual([
       { secret_code: expect.any(String), name: 'onboarding', secret_preview: 'sds_…', created_at: '2026-01-02T03:04:05.000Z' },
     ]);
+    // The docs say what these listings show, not the last four characters that new credentials have.
+    const prose = (path: string) => readFileSync(join(ROOT, path), 'utf8').replace(/\s+/g, ' ');
+    expect(prose('docs/api.md')).toContain('is named `onboarding` and previewed by its prefix alone, `sdk_…` or `sds_…`');
+    expect(prose('docs/operations.md')).toContain('listed with the name `onboarding` and their prefix alone as the preview (`sdk_…`, `sds_…`)');
     const [row] = await t.database.db.selectFrom('clients').selectAll().where('id', '=', before.clientId).execute();
     expect(Object.keys(row ?? {}).sort()).toEqual(
       ['auth_method', 'created_at', 'credential_generation', 'daily_quota', 'deleted_at', 'disabled', 'id', 'name', 'rate_limit_per_minute', 'tenant_id', 'tier', 'updated_at'],

@@ -1,6 +1,8 @@
+import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_JWT_SECRET } from '../../../test/helpers/app.js';
 import { onboardClient } from '../../../test/helpers/clients.js';
-import { type ClientEvent, MemoryTokenStore, SportsDataClient, SportsDataError } from '../src/index.js';
+import { type ClientEvent, MemoryTokenStore, SportsDataClient, SportsDataError, type TokenPair } from '../src/index.js';
 import { capturingFetch, runningClock, type Server, startServer } from './helpers/server.js';
 
 /**
@@ -110,6 +112,28 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
     expect(since(before)).toMatchObject({ apiKeyRefreshes: 1, apiKeyLogins: 0 });
     expect(events).toContainEqual({ type: 'unauthorized', request: 'GET /v1/account/config', reason: 'token_expired', next: 'refresh' });
     expect(events).toContainEqual({ type: 'refresh', flow: 'api_key', cause: 'unauthorized' });
+  });
+
+  it('an access token from before an upgrade that added claims (no cred, no gen) is refused once; the SDK refreshes and the call succeeds', async () => {
+    // What operations.md's "Upgrading" promises for 0011: the session continues, the caller sees only events.
+    const client = await onboardClient(server.t);
+    const login = await fetch(`${server.baseUrl}/v1/auth/login`, { method: 'POST', headers: { 'x-api-key': client.apiKey } });
+    const pair = (await login.json()) as TokenPair;
+    // The session the client kept across the upgrade (in a shared store, or in a process that ran
+    // on): its access token as the previous version signed it, same key and claims but cred and gen.
+    const { cred: _cred, gen: _gen, ...claims } = decodeJwt(pair.access_token);
+    const kid = String(decodeProtectedHeader(pair.access_token).kid);
+    const older = await new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'at+jwt', kid }).sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    const store = new MemoryTokenStore();
+    store.set({ ...pair, access_token: older });
+    const events: ClientEvent[] = [];
+    const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, clock, tokenStore: store, log: (e) => events.push(e) });
+
+    const before = counts();
+    expect((await api.account.config()).client_id).toBe(client.clientId);
+    expect(since(before)).toMatchObject({ apiKeyRefreshes: 1, apiKeyLogins: 0 });
+    expect(events).toContainEqual({ type: 'unauthorized', request: 'GET /v1/account/config', reason: 'token_invalid', next: 'refresh' });
+    expect(decodeJwt(store.get()?.access_token ?? '')).toMatchObject({ cred: expect.any(String), gen: expect.any(Number) });
   });
 
   it('client credentials log in and refresh at the OAuth endpoints', async () => {

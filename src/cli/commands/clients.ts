@@ -76,8 +76,8 @@ export const registerClients: RegisterCommands = (program, cli) => {
       const page = pageOf(views, total, paging);
       if (options.json) return cli.printJson(page);
       if (page.results.length > 0) {
-        const rows = page.results.map((c) => [c.client_id, c.tier, c.auth_method, c.disabled ? 'yes' : 'no', c.created_at, c.name]);
-        cli.print(table(['CLIENT_ID', 'TIER', 'AUTH_METHOD', 'DISABLED', 'CREATED_AT', 'NAME'], rows));
+        const rows = page.results.map((c) => [c.client_id, c.tier, c.auth_method, statusOf(c), c.created_at, c.name]);
+        cli.print(table(['CLIENT_ID', 'TIER', 'AUTH_METHOD', 'STATUS', 'CREATED_AT', 'NAME'], rows));
       }
       cli.print(`page ${page.page} of ${page.total_pages} (${page.total_count} client${page.total_count === 1 ? '' : 's'})`);
     });
@@ -142,6 +142,15 @@ interface UpdateOptions {
   enable?: boolean;
   rateLimitPerMinute?: number | 'default';
   dailyQuota?: number | 'default';
+}
+
+/**
+ * One word for what an operator asks of a listed client: does it work. An offboarded client keeps
+ * `disabled` as it was (its rows stay for billing), so deletion is said first: it outranks the rest.
+ */
+function statusOf(client: { disabled: boolean; deleted_at: string | null }): 'deleted' | 'disabled' | 'active' {
+  if (client.deleted_at !== null) return 'deleted';
+  return client.disabled ? 'disabled' : 'active';
 }
 
 function printClient(cli: Cli, view: ReturnType<typeof clientView>, options: JsonOption): void {

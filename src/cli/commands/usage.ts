@@ -11,6 +11,7 @@ function date(value: string): string {
  * `sportsdata usage CLIENT_ID`: what GET /admin/v1/clients/{id}/usage answers. The current
  * minute and day are counted where the limits are: in Redis (read from here), or without
  * REDIS_URL in each serving process's memory, which this command cannot see (`current` is then null).
+ * The days are what the serving processes have written so far: each writes every USAGE_FLUSH_MS.
  */
 export const registerUsage: RegisterCommands = (program, cli) => {
   program
@@ -47,6 +48,10 @@ export const registerUsage: RegisterCommands = (program, cli) => {
         cli.print(`this ${name}: ${w.used ?? 'not counted'} used, ${w.remaining ?? 'no cap'} remaining, resets at ${w.resets_at}`);
       }
     }
+    cli.print(
+      `requests per day: as the serving nodes have written them, each every USAGE_FLUSH_MS (${cli.config().usageFlushMs} ms); ` +
+        'their calls since are not in them yet',
+    );
     const rows = report.days.map((d) => [d.date, String(d.requests), String(d.charged), ...Object.values(d.by_group).map(String)]);
     cli.print(table(['DATE', 'REQUESTS', 'CHARGED', 'REFERENCES', 'EVENTS', 'ODDS', 'TRENDS', 'ACCOUNT'], rows));
   }

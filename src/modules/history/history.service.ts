@@ -94,7 +94,7 @@ export function createHistoryService(deps: {
       const changes = () => eventChanges(eventId, stats.lastId, oddsFormat);
       return {
         etag: tagOf(['event', eventId, format, JSON.stringify(event), ...formatPart(oddsFormat)], stats),
-        filename: `odds-history-event-${eventId}.${format}`,
+        filename: `odds-history-event-${eventId}${formatSuffix(oddsFormat)}.${format}`,
         contentType: CONTENT_TYPES[format],
         chunks: () => (format === 'csv' ? csvFile(changes(), oddsFormat) : eventJsonFile(event, changes())),
       };
@@ -122,7 +122,7 @@ export function createHistoryService(deps: {
       const csv = format === 'csv';
       return {
         etag: tagOf(['league', leagueId, start, end, format, ...formatPart(query.odds_format)], stats),
-        filename: `odds-history-league-${leagueId}-${days}.${csv ? 'csv' : 'ndjson'}`,
+        filename: `odds-history-league-${leagueId}-${days}${formatSuffix(query.odds_format)}.${csv ? 'csv' : 'ndjson'}`,
         contentType: csv ? CONTENT_TYPES.csv : CONTENT_TYPES.ndjson,
         chunks: () => (csv ? csvFile(changes(), query.odds_format) : ndjsonFile(changes())),
       };
@@ -131,6 +131,13 @@ export function createHistoryService(deps: {
 }
 
 export type HistoryService = ReturnType<typeof createHistoryService>;
+
+/**
+ * The odds format's part of a file's name: the name says what the file holds, and two downloads
+ * that differ in it do not collide (`curl -OJ` will not overwrite the first). None without one, so
+ * that those names stay as they were.
+ */
+const formatSuffix = (oddsFormat: OddsFormat | undefined): string => (oddsFormat === undefined ? '' : `-${oddsFormat}`);
 
 /** The odds format's part of a file's tag: none without one, so that those tags stay as they were. */
 const formatPart = (oddsFormat: OddsFormat | undefined): string[] => (oddsFormat === undefined ? [] : [`odds_format=${oddsFormat}`]);

@@ -265,6 +265,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
 
+/** The schema this code migrates to: its newest migration's name. */
+export const SCHEMA_VERSION = Object.keys(MIGRATIONS).at(-1) ?? '';
+
 /** Brings the schema up to `name` (tests of a migration: the data it finds, then what it makes of it). */
 export async function migrateTo(db: Kysely<Schema>, name: string): Promise<void> {
   await migrate(db, (migrator) => migrator.migrateTo(name));

@@ -35,7 +35,8 @@ export const TAGS = [
   { name: 'streams', description: 'Live odds changes as Server-Sent Events. Pro and enterprise.' },
   {
     name: 'trends',
-    description: 'Betting trends ("flows"), singles and same-event parlays (page_size at most 25); flows by id, the leagues with flows, and the games behind a fact flow.',
+    // No page_size here: the flow lists take 25 a page, the leagues with flows 100 (the introduction says which).
+    description: 'Betting trends ("flows"), singles and same-event parlays; flows by id, the leagues with flows, and the games behind a fact flow.',
   },
   { name: 'admin', description: 'Operator API: client accounts and data import. `Authorization: Bearer $ADMIN_TOKEN`; absent (404) unless ADMIN_TOKEN is set.' },
   { name: 'operations', description: 'Health, readiness and metrics for load balancers and monitoring. No authentication.' },
@@ -95,7 +96,8 @@ export async function registerOpenApi(app: App, { admin }: OpenApiOptions): Prom
           'Sports reference data, events, odds and betting trends ("flows") for business clients. ' +
           'Authenticate with an API key (X-API-Key) or OAuth 2.0 client credentials, optionally exchanged for a JWT token pair.\n\n' +
           'List endpoints answer `{results, total_count, page, page_size, total_pages}`: `page` starts at 1 (default 1), ' +
-          '`page_size` defaults to 20 and is at most 25 on the trends endpoints and 100 elsewhere; page until `page >= total_pages`. ' +
+          '`page_size` defaults to 20; its maximum is 25 on the two flow lists (`/v1/trends/flows` and `/v1/trends/mixed-flows`) ' +
+          'and 100 on every other list. Page until `page >= total_pages`. ' +
           'GET endpoints take paging in the query string, POST endpoints in the JSON body.\n\n' +
           'Every error is `{"error":{"code","message","request_id"}}`, with `details` on validation errors and `reason` on 401.',
       },

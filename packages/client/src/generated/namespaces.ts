@@ -231,7 +231,7 @@ export interface HistoricalApi {
 }
 
 /**
- * Betting trends ("flows"), singles and same-event parlays (page_size at most 25); flows by id, the leagues with flows, and the games behind a fact flow.
+ * Betting trends ("flows"), singles and same-event parlays; flows by id, the leagues with flows, and the games behind a fact flow.
  */
 export interface TrendsApi {
   /**
@@ -303,7 +303,7 @@ export interface Api {
    */
   historical: HistoricalApi;
   /**
-   * Betting trends ("flows"), singles and same-event parlays (page_size at most 25); flows by id, the leagues with flows, and the games behind a fact flow.
+   * Betting trends ("flows"), singles and same-event parlays; flows by id, the leagues with flows, and the games behind a fact flow.
    */
   trends: TrendsApi;
 }

@@ -1,12 +1,14 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import Sqlite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort } from '../helpers/free-port.js';
 import { ROOT } from '../helpers/process.js';
+import { codeBlocks, readDoc, section } from './markdown.js';
 
 const ADMIN_TOKEN = 'readme-admin-token-readme-admin-token-42';
 
@@ -15,8 +17,7 @@ const ADMIN_TOKEN = 'readme-admin-token-readme-admin-token-42';
  * left out: the test starts the server itself, as `npm start` does, in a directory of its own.
  */
 function readmeSessions(): string[] {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-  return [...readme.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1] ?? '').filter((block) => !/\bnpm (ci|start|test)\b/.test(block));
+  return codeBlocks(readDoc('README.md'), 'sh').filter((block) => !/\bnpm (ci|start|test)\b/.test(block));
 }
 
 function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
@@ -30,11 +31,13 @@ function bash(script: string, cwd: string, env: Record<string, string>): Promise
 }
 
 /**
- * Issue 9: the README's examples work when followed in order (the admin examples used a
- * $CLIENT_ID they had not set, and switched the demo client to OAuth). Run against the real
- * server, started with its defaults in an empty directory, as a fresh clone is.
+ * The commands the docs give, run as written against the real server, started with its defaults
+ * in an empty directory, as a fresh clone is: the README's examples followed in order (they once
+ * used a $CLIENT_ID they had not set, and switched the demo client to OAuth), operations.md's SQLite
+ * backups on a fresh checkout (they once failed for want of `backups/`), and api.md's file downloads
+ * one after the other (two once had one name).
  */
-describe('the README examples', () => {
+describe('the documented commands', () => {
   let dir: string;
   let origin: string;
   let server: ChildProcess;
@@ -69,7 +72,7 @@ describe('the README examples', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it('run in order against the server, and the demo client keeps its auth_method', async () => {
+  it('the README’s examples run in order against the server, and the demo client keeps its auth_method', async () => {
     const sessions = readmeSessions();
     // "Try it" (a client) and "Onboard a client" (an operator).
     expect(sessions).toHaveLength(2);
@@ -86,4 +89,41 @@ describe('the README examples', () => {
     };
     expect(clients.results).toContainEqual(expect.objectContaining({ name: 'Acme', auth_method: 'oauth' }));
   }, 120_000);
+
+  it('operations.md’s SQLite backups run as written on a fresh checkout, each copy a whole database, in a folder git ignores', async () => {
+    const backups = codeBlocks(section(readDoc('docs/operations.md'), 'Backups'), 'sh').filter((block) => block.includes('data/sportsdata.db'));
+    expect(backups).toHaveLength(2);
+    expect(existsSync(join(dir, 'backups'))).toBe(false);
+    // The commands run in the project directory, whose node_modules has the driver.
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+    for (const block of backups) {
+      const result = await bash(block, dir, env);
+      expect(result.code, `${block}\n---\n${result.output}`).toBe(0);
+    }
+    const copies = readdirSync(join(dir, 'backups'));
+    // The online backup, the compact copy and the driver's copy (the last may share the first's second: then it replaced it).
+    expect(copies.length).toBeGreaterThanOrEqual(2);
+    for (const copy of copies) {
+      const database = new Sqlite(join(dir, 'backups', copy), { readonly: true });
+      const rows = (table: string) => (database.prepare(`select count(*) as n from ${table}`).get() as { n: number }).n;
+      try {
+        expect(rows('clients'), copy).toBeGreaterThan(0);
+        expect(rows('events'), copy).toBeGreaterThan(0);
+      } finally {
+        database.close();
+      }
+    }
+    expect(execFileSync('git', ['check-ignore', 'backups/sportsdata-20260101T000000Z.db'], { cwd: ROOT, encoding: 'utf8' }).trim()).toBe('backups/sportsdata-20260101T000000Z.db');
+  });
+
+  it('api.md’s file downloads run one after the other, each into a file of its own', async () => {
+    const [downloads = ''] = codeBlocks(section(readDoc('docs/api.md'), 'Price history files and exports'), 'sh');
+    expect(downloads.match(/^curl /gm)).toHaveLength(3);
+    const files = join(dir, 'downloads');
+    mkdirSync(files);
+    const demo = JSON.parse(readFileSync(join(dir, 'data', 'demo-credentials.json'), 'utf8')) as { api_key: string };
+    const result = await bash(downloads.replaceAll('http://127.0.0.1:8080', origin), files, { ...env, API_KEY: demo.api_key });
+    expect(result.code, `${downloads}\n---\n${result.output}`).toBe(0);
+    expect(readdirSync(files).sort()).toEqual(['april.ndjson', 'odds-history-event-1-american.csv', 'odds-history-event-1.csv']);
+  });
 });
