@@ -32,10 +32,21 @@ export class StorageFailures {
  * for the driver's private bookkeeping (its release and discard methods).
  */
 export function noteStorageFailures(dialect: Dialect, failures: StorageFailures): Dialect {
+  // One wrapper per pooled connection, for as long as the pool keeps it: Kysely decorates each
+  // connection it sees once (its query log), and a new wrapper at every acquisition would look new.
+  const wrapped = new WeakMap<DatabaseConnection, DatabaseConnection>();
+  const noting = (connection: DatabaseConnection) => {
+    let wrapper = wrapped.get(connection);
+    if (wrapper === undefined) {
+      wrapper = notingConnection(connection, failures);
+      wrapped.set(connection, wrapper);
+    }
+    return wrapper;
+  };
   return {
     createDriver: () =>
       forwarding(dialect.createDriver(), {
-        acquireConnection: (driver) => async (options?: AbortableOperationOptions) => notingConnection(await driver.acquireConnection(options), failures),
+        acquireConnection: (driver) => async (options?: AbortableOperationOptions) => noting(await driver.acquireConnection(options)),
       }),
     createQueryCompiler: () => dialect.createQueryCompiler(),
     createAdapter: () => dialect.createAdapter(),
@@ -65,18 +76,28 @@ function notingConnection(connection: DatabaseConnection, failures: StorageFailu
   });
 }
 
-/** `target` with the methods named in `replaced` made by their factories; everything else its own, bound to it. */
+/**
+ * `target` with the methods named in `replaced` made by their factories; everything else its own,
+ * bound to it. A property set on the wrapper stays on the wrapper: Kysely's query log replaces a
+ * connection's `executeQuery` with one that calls the previous one, and written through to the
+ * target it would replace the very method the wrapper calls, which then calls itself.
+ */
 function forwarding<T extends object>(target: T, replaced: { [K in keyof T]?: (target: T) => unknown }): T {
   const made = new Map<PropertyKey, unknown>();
   return new Proxy(target, {
     get(inner, property) {
+      if (made.has(property)) return made.get(property);
       const factory = replaced[property as keyof T];
       if (factory !== undefined) {
-        if (!made.has(property)) made.set(property, factory(inner));
+        made.set(property, factory(inner));
         return made.get(property);
       }
       const value: unknown = Reflect.get(inner, property, inner);
       return typeof value === 'function' ? value.bind(inner) : value;
+    },
+    set(_inner, property, value: unknown) {
+      made.set(property, value);
+      return true;
     },
   });
 }
