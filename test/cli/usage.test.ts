@@ -37,6 +37,7 @@ describe.each(DIALECTS)('sportsdata usage and counts not written yet (%s)', (dia
 
     await db.ctx.meter.flush();
     const after = await usage();
-    expect(after.stdout).toMatch(new RegExp(`^${today} +3 +3 +0 +0 +0 +0$`, 'm'));
+    // DATE, REQUESTS, CHARGED, then each group: three references calls, all charged.
+    expect(after.stdout).toMatch(new RegExp(`^${today} +3 +3 +3 +0 +0 +0 +0$`, 'm'));
   });
 });
