@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError, unauthorized } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
+import { unauthorized } from './unauthorized.js';
 import { secretsEqual } from './credentials.js';
 
 /**

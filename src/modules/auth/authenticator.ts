@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
-import { unauthorized } from '../../platform/errors.js';
+import { unauthorized } from './unauthorized.js';
 import { andThen, type MaybePromise } from '../../platform/maybe-promise.js';
 import { type AccountLookup, type ClientAccount, type CredentialHolder, isActive } from './account.js';
 import { digest, digestsEqual, isWellFormedCredential } from './credentials.js';

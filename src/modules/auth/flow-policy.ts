@@ -1,4 +1,4 @@
-import { unauthorized } from '../../platform/errors.js';
+import { unauthorized } from './unauthorized.js';
 import type { AuthMethod, ClientAccount, Flow } from './account.js';
 
 /** The flow matrix (docs/api.md#which-flows-an-account-may-use): Bearer on calls is allowed for every auth_method. */

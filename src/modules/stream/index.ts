@@ -1,3 +1,3 @@
 /** Live odds changes as Server-Sent Events, fanned out on every node. */
-export { STREAM_CAPS, streamRoutes } from './stream.routes.js';
+export { streamRoutes } from './stream.routes.js';
 export { createStreamSlots, type StreamSlots } from './stream.slots.js';

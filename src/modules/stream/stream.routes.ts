@@ -1,23 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import { ApiError, notFound, validationError } from '../../platform/errors.js';
-import { REQUIRED_TIERS } from '../../platform/http/access.js';
-import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { MAX_ID } from '../../shared/wire.js';
-import { type AccountLookup, PAID_DATA, requireTier, type Tier } from '../auth/index.js';
+import { type AccountLookup, principalOf } from '../auth/index.js';
 import type { HistoryRepository } from '../history/index.js';
+import { TIER_TABLE } from '../policy/index.js';
 import type { KeyResolver } from '../references/index.js';
 import { openConnection } from './stream.connection.js';
 import { createStreamHub } from './stream.hub.js';
 import type { StreamSlots } from './stream.slots.js';
 import { STREAM_DESCRIPTION, StreamBody, StreamHeaders, StreamQuery } from './stream.schemas.js';
 
-/** Open streams per client, by tier, across the nodes with Redis (decision 0128); free has no access (403 first). */
-export const STREAM_CAPS: Readonly<Record<Tier, number>> = { free: 0, pro: 5, enterprise: 50 };
 /** When a client over its cap may try again: a stream that ends frees a place at once. */
 const RETRY_AFTER_S = 10;
 
@@ -35,7 +32,6 @@ export interface StreamDeps {
 export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
   const { history, keys, clock, slots } = deps;
   const hub = createStreamHub({ ...deps, log: app.log });
-  const paidStreams = requireTier(PAID_DATA, 'the odds stream');
   // Before the listener closes: an open stream would otherwise hold the shutdown until its deadline.
   app.addHook('preClose', (done) => {
     hub.endAll('server_shutdown');
@@ -45,15 +41,14 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
   app.get(
     '/v1/stream/odds',
     {
-      onRequest: [app.authenticate, async (request: FastifyRequest) => paidStreams.check(request)],
+      // Counted as one request of the odds group when it opens; open streams are capped by tier apart from that.
+      config: { policy: { auth: 'client', tier: 'odds-stream', limit: 'data', usage: 'odds', cache: 'no-store', errors: ['NOT_FOUND'] } },
       // HEAD would open a stream nobody reads.
       exposeHeadRoute: false,
       schema: {
         tags: ['streams'],
         summary: 'Live odds changes (Server-Sent Events)',
         description: STREAM_DESCRIPTION,
-        security: CLIENT_SECURITY,
-        [REQUIRED_TIERS]: paidStreams.tiers,
         querystring: StreamQuery,
         headers: StreamHeaders,
         response: { 200: { description: 'The stream, open until the client or the server ends it.', content: { 'text/event-stream': { schema: StreamBody } } } },
@@ -67,8 +62,9 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
       for (const id of leagueIds) await keys.requireId('league', id, 'league_ids');
       const lastEventId = request.headers['last-event-id'] === undefined ? undefined : Number(request.headers['last-event-id']);
 
-      const { client, claims } = request.principal;
-      const cap = STREAM_CAPS[client.tier];
+      const { client, claims } = principalOf(request);
+      // Open streams per client, by tier, across the nodes with Redis (decision 0128).
+      const cap = TIER_TABLE[client.tier].streams;
       const streamId = randomUUID();
       if (!(await slots.acquire(client.id, streamId, cap))) {
         throw new ApiError('RATE_LIMIT_EXCEEDED', `at most ${cap} odds streams may be open at once on the ${client.tier} tier; close one first`, {
@@ -96,7 +92,6 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
 function sendEvents(reply: FastifyReply, body: Readable): FastifyReply {
   return (
     reply
-      .header('cache-control', 'no-store')
       // nginx and similar proxies buffer answers unless told not to.
       .header('x-accel-buffering', 'no')
       .type('text/event-stream; charset=utf-8')
