@@ -1,5 +1,5 @@
 import type { App } from '../../platform/http/types.js';
-import { CHALLENGE, ClientCredentialsBody, challengeOn401, refreshRoute, TOKEN_TAGS, TokenPair, tokenPolicy } from '../tokens/index.js';
+import { CHALLENGE, ClientCredentialsBody, challengeOn401, refreshSchema, TOKEN_TAGS, TokenPair, tokenPolicy } from '../tokens/index.js';
 import type { OAuthDeps } from './oauth.routes.js';
 
 /**
@@ -27,5 +27,9 @@ export function loginRoutes(app: App, { tokens, failures }: Pick<OAuthDeps, 'tok
     },
   );
 
-  refreshRoute(app, tokens, failures, 'oauth');
+  app.post(
+    '/v1/oauth/refresh',
+    { config: { policy: tokenPolicy([]) }, onSend: challengeOn401(CHALLENGE.refresh), schema: refreshSchema('/v1/oauth/login') },
+    async (request) => failures.guard(request.ip, undefined, () => tokens.refresh('oauth', request.body.refresh_token, request.log)),
+  );
 }

@@ -43,7 +43,7 @@ export interface RoutePoliciesDeps {
  * stops the start-up with one line naming it. Registered at the root, before any route.
  */
 export function registerRoutePolicies(app: App, deps: RoutePoliciesDeps): void {
-  const authenticate = registerAuthentication(app, deps.authenticator, deps.failures === undefined ? {} : { failures: deps.failures });
+  const authenticate = registerAuthentication(app, deps.authenticator, { failures: deps.failures });
   const admin = adminGuard(deps.adminToken);
   // Each step made once and shared by every route of its kind: nothing is looked up per request.
   const limits = { data: limitStep(deps.limiter.admission('data')), account: limitStep(deps.limiter.admission('account')) };
@@ -69,7 +69,8 @@ export function registerRoutePolicies(app: App, deps: RoutePoliciesDeps): void {
         if (gated(policy.tier)) steps.push(tierCheck(policy.tier));
         steps.push(limits[policy.limit]);
         const meter = meters[USAGE_GROUP_NAMES.indexOf(policy.usage)];
-        if (meter !== undefined) steps.push(meter);
+        if (meter === undefined) throw new Error(`no usage group "${policy.usage}" (groups: ${USAGE_GROUP_NAMES.join(', ')})`);
+        steps.push(meter);
         return steps;
       }
     }

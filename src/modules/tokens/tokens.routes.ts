@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App, ModuleRoutes } from '../../platform/http/types.js';
-import { type Authenticator, type CredentialFailures, type Flow, unauthorized } from '../auth/index.js';
+import type { ModuleRoutes } from '../../platform/http/types.js';
+import { type Authenticator, type CredentialFailures, unauthorized } from '../auth/index.js';
 import type { PublicPolicy, Security } from '../policy/index.js';
 import { RefreshBody, TokenPair } from './tokens.schemas.js';
 import type { TokenService } from './tokens.service.js';
@@ -62,27 +62,22 @@ export const tokensRoutes: ModuleRoutes<{ tokens: TokenService; authenticator: A
     },
   );
 
-  refreshRoute(app, tokens, failures, 'api_key');
+  app.post(
+    '/v1/auth/refresh',
+    { config: { policy: tokenPolicy([]) }, onSend: challengeOn401(CHALLENGE.refresh), schema: refreshSchema('/v1/auth/login') },
+    async (request) => failures.guard(request.ip, undefined, () => tokens.refresh('api_key', request.body.refresh_token, request.log)),
+  );
 };
 
-/** POST /v1/auth/refresh or /v1/oauth/refresh: rotates a refresh token issued by its flow's login. */
-export function refreshRoute(app: App, tokens: TokenService, failures: CredentialFailures, flow: Flow): void {
-  const [url, login] = flow === 'api_key' ? ['/v1/auth/refresh', '/v1/auth/login'] : ['/v1/oauth/refresh', '/v1/oauth/login'];
-  app.post(
-    url,
-    {
-      config: { policy: tokenPolicy([]) },
-      onSend: challengeOn401(CHALLENGE.refresh),
-      schema: {
-        tags: TOKEN_TAGS,
-        summary: `Rotate a refresh token issued by ${login}`,
-        description:
-          `Returns a new token pair and revokes the presented refresh token. Only pairs from ${login} are accepted here. ` +
-          'Presenting a revoked refresh token revokes every token descended from the same login; log in again.',
-        body: RefreshBody,
-        response: { 200: TokenPair },
-      },
-    },
-    async (request) => failures.guard(request.ip, undefined, () => tokens.refresh(flow, request.body.refresh_token, request.log)),
-  );
+/** The schema of a refresh (POST /v1/auth/refresh, /v1/oauth/refresh): it rotates a refresh token issued by its flow's login. */
+export function refreshSchema(login: '/v1/auth/login' | '/v1/oauth/login') {
+  return {
+    tags: TOKEN_TAGS,
+    summary: `Rotate a refresh token issued by ${login}`,
+    description:
+      `Returns a new token pair and revokes the presented refresh token. Only pairs from ${login} are accepted here. ` +
+      'Presenting a revoked refresh token revokes every token descended from the same login; log in again.',
+    body: RefreshBody,
+    response: { 200: TokenPair },
+  };
 }
