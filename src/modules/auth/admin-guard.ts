@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.js';
-import { unauthorized } from './unauthorized.js';
 import { secretsEqual } from './credentials.js';
+import { unauthorized } from './unauthorized.js';
 
 /**
  * onRequest hook for /admin/v1/*: `Authorization: Bearer $ADMIN_TOKEN`, compared in constant

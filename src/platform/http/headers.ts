@@ -6,17 +6,17 @@ import type { FastifyInstance, onSendHookHandler } from 'fastify';
  * `nosniff`: a browser must not read an answer as another type than the one sent (an error
  * echoing input, taken for HTML or script).
  */
-export const NOSNIFF = 'nosniff';
+const NOSNIFF = 'nosniff';
 
 /** Errors, and answers that carry credentials or account state: no cache on the way may keep them. */
-export const NO_STORE = 'no-store';
+const NO_STORE = 'no-store';
 
 /**
  * Data answers depend on the caller's credentials (never `public`: a shared cache must not serve
  * one client's answer to another) and change with every import: a client's own cache may keep
  * them, but must ask again before each use.
  */
-export const DATA_CACHE_CONTROL = 'private, no-cache';
+const DATA_CACHE_CONTROL = 'private, no-cache';
 
 /**
  * How the caches on the way may keep a route's answers, as its policy says:
