@@ -17,7 +17,7 @@ import { createPagedLists } from './platform/lists/paged-lists.js';
 import { createLogger, requestId, requestLogger, urlRedactor } from './platform/logging.js';
 import { accountRoutes } from './modules/account/index.js';
 import { adminRoutes } from './modules/admin/index.js';
-import { registerAuthentication } from './modules/auth/index.js';
+import { UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
 import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
 import { healthRoutes } from './modules/health/index.js';
@@ -26,6 +26,7 @@ import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createOddsService, oddsRoutes } from './modules/odds/index.js';
+import { registerRoutePolicies } from './modules/policy/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
 import { createStreamSlots, streamRoutes } from './modules/stream/index.js';
 import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
@@ -81,16 +82,19 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerClosingAnswer(app);
   registerResponseHeaders(app);
   registerMetrics(app, ctx.metrics.http);
-  registerAuthentication(app, ctx.authenticator, { admit: ctx.limiter.admit, failures: ctx.failures });
-  // Callback-style hooks on every request: no promise allocated per hook on the hot path.
-  app.addHook('onRequest', (request, reply, done) => {
-    reply.header('x-request-id', request.id);
-    done();
+  // Before any route, each hooked to every route as it is added: the route's policy (who may call
+  // it, its tier, limit, usage group and cache headers: decisions 0180, 0181), then compression,
+  // which must see the answer last (decisions 0074, 0151).
+  registerRoutePolicies(app, {
+    authenticator: ctx.authenticator,
+    failures: ctx.failures,
+    adminToken: ctx.config.adminToken,
+    limiter: ctx.limiter,
+    meter: ctx.meter,
+    clock: ctx.clock,
   });
-
-  // Before any route: compression is hooked to each route as it is added (decisions 0074, 0151).
   registerCompression(app);
-  await registerOpenApi(app, { admin: !adminAbsent });
+  await registerOpenApi(app, { admin: !adminAbsent, unauthorizedReasons: UNAUTHORIZED_REASONS });
   for (const routes of featureRoutes(ctx)) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>()));
   }
@@ -113,7 +117,6 @@ function trustProxyOption(trust: AppContext['config']['trustProxy']): boolean | 
 function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
   const { config, database, clock, changes, keyring, clients, credentials, directory, authenticator, readCache, keys, metrics, failures, limits, usage } = ctx;
   const { db } = database;
-  const { adminToken } = config;
   const lists = createPagedLists(readCache);
   // One token service behind the SPEC's JSON endpoints and the standard OAuth ones: one set of rules.
   const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
@@ -123,7 +126,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => tokensRoutes(app, { authenticator, failures, tokens }),
     (app) => oauthRoutes(app, { tokens, authenticator, failures, publicUrl: config.publicUrl, listenOrigin: listenOrigin(config.host, config.port) }),
     (app) => accountRoutes(app, { credentials, clock }),
-    (app) => usageRoutes(app, { usage, clock, adminToken, accountOf: clients.get }),
+    (app) => usageRoutes(app, { usage, clock, accountOf: clients.get }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),
     (app) => eventsRoutes(app, { lists, events }),
     (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),
@@ -139,8 +142,8 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
         heartbeatMs: config.streamHeartbeatMs,
       }),
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys, clock }) }),
-    (app) => adminRoutes(app, { adminToken, clients, credentials, clock, limits }),
-    (app) => importRoutes(app, { adminToken, importer: createImportService({ database, clock, changes }) }),
+    (app) => adminRoutes(app, { clients, credentials, clock, limits }),
+    (app) => importRoutes(app, { importer: createImportService({ database, clock, changes }) }),
     (app) => docsRoutes(app),
     (app) => metricsRoutes(app, { registry: metrics.registry }),
   ];

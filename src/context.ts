@@ -18,6 +18,7 @@ import {
   createKeyring,
   type CredentialFailures,
   type Keyring,
+  UNAUTHORIZED_REASONS,
 } from './modules/auth/index.js';
 import {
   type ClientDirectory,
@@ -63,11 +64,11 @@ export interface AppContext {
   readonly counters: CounterStore;
   /** The limits of an account: its overrides, else its tier's (TIER_LIMITS). */
   readonly limits: LimitPolicy;
-  /** Charges every client call against its limits; rejections are counted in the metrics. */
+  /** Charges every client call against its limits (a step of the route policies); rejections are counted in the metrics. */
   readonly limiter: RateLimiter;
   /** Failed credentials per source address (brute force); `onThrottle` for the metrics. */
   readonly failures: CredentialFailures;
-  /** Charged requests, counted in memory and written in batches. */
+  /** Charged requests by usage group (a step of the route policies), counted in memory and written in batches. */
   readonly meter: UsageMeter;
   readonly usage: UsageService;
   /**
@@ -105,7 +106,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const authenticator = createAuthenticator({ keyring, accounts: directory, clock, used: credentialUsage.used });
   const readCache = createReadCache(changes);
   const keys = createKeyResolver({ db, cache: readCache });
-  const metrics = createMetrics({ caches: () => ({ ...readCache.usage(), clients: directory.usage() }) });
+  const metrics = createMetrics({ caches: () => ({ ...readCache.usage(), clients: directory.usage() }), authFailureReasons: UNAUTHORIZED_REASONS });
   database.observeConnectionWaits(metrics.connectionWait);
   changes.onLag(metrics.changeLag);
   const draining = createDraining();
@@ -115,7 +116,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const seeds = createDaySeeds({ repository: usageRepository, meter, clock });
   const counters = config.redisUrl === undefined ? createMemoryStore({ seeds }) : createRedisStore(config.redisUrl, { seeds });
   const limits = createLimitPolicy(config.tierLimits);
-  const limiter = createRateLimiter({ store: counters, policy: limits, clock, accounts: directory, charged: meter.count });
+  const limiter = createRateLimiter({ store: counters, policy: limits, clock, accounts: directory });
   limiter.onReject((tier, window) => metrics.rateLimitRejections(tier, window).inc());
   // A change to any client may be a change of limits: what a node holds under the old ones goes back.
   changes.onChange('clients', () => void limiter.revise());

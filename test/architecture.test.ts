@@ -13,6 +13,13 @@ import { describe, expect, it } from 'vitest';
  * - the composition root (src/*.ts) and cli/ import anything, a module only through its index.ts;
  * - modules do not depend on each other in a cycle.
  * Every kind of import counts: `import`, `import type`, `export … from` and `import('…')`.
+ *
+ * A `declare module 'fastify'` augmentation is a dependency no import shows (`request.principal`
+ * is typed wherever Fastify is), so it follows the same direction:
+ * - what a file decorates (`app.decorate('x')`, `decorateRequest`, `decorateReply`) is declared by
+ *   an augmentation of the same owner (one module, or platform/), next to the code that provides it;
+ * - a member a module declares is read only where that module is a dependency: never in platform/
+ *   or shared/, and in another module only when that module imports the declaring one.
  */
 
 const SRC = fileURLToPath(new URL('../src', import.meta.url));
@@ -39,6 +46,74 @@ function importsOf(text: string): string[] {
     .preProcessFile(text, true, true)
     .importedFiles.map((f) => f.fileName)
     .filter((name) => name.startsWith('.'));
+}
+
+/** The owner of a file for augmentations: a module, or a layer. */
+function ownerOf(place: Place): string {
+  return place.layer === 'module' ? `modules/${place.module}` : nameOf(place);
+}
+
+interface Augmentations {
+  /** Interface members declared in `declare module '…'` blocks. */
+  declared: string[];
+  /** Names given to decorate, decorateRequest and decorateReply. */
+  decorated: string[];
+  /** Property names read (`a.name`, `const { name } = a`). */
+  read: Set<string>;
+}
+
+function augmentationsOf(text: string): Augmentations {
+  const found: Augmentations = { declared: [], decorated: [], read: new Set() };
+  const nameText = (name: ts.Node | undefined) => (name !== undefined && (ts.isIdentifier(name) || ts.isStringLiteral(name)) ? name.text : undefined);
+  const visit = (node: ts.Node): void => {
+    if (ts.isModuleDeclaration(node) && ts.isStringLiteral(node.name) && node.body !== undefined && ts.isModuleBlock(node.body)) {
+      for (const statement of node.body.statements) {
+        if (!ts.isInterfaceDeclaration(statement)) continue;
+        for (const member of statement.members) {
+          const name = nameText(member.name);
+          if (name !== undefined) found.declared.push(name);
+        }
+      }
+    }
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && /^decorate(Request|Reply)?$/.test(node.expression.name.text)) {
+      const name = nameText(node.arguments[0]);
+      if (name !== undefined) found.decorated.push(name);
+    }
+    if (ts.isPropertyAccessExpression(node)) found.read.add(node.name.text);
+    if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent)) {
+      const name = nameText(node.propertyName ?? node.name);
+      if (name !== undefined) found.read.add(name);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('file.ts', text, ts.ScriptTarget.Latest, true));
+  return found;
+}
+
+/** Every broken rule of augmentations: what is decorated and who reads what a module declares. */
+function augmentationViolations(files: ReadonlyMap<string, string>, dependsOn: ReadonlyMap<string, ReadonlySet<string>>): string[] {
+  const found: string[] = [];
+  const parsed = new Map([...files].map(([path, text]) => [path, augmentationsOf(text)]));
+  /** Member name → the owners that declare it. */
+  const declarers = new Map<string, Set<string>>();
+  for (const [path, { declared }] of parsed) for (const name of declared) declarers.set(name, (declarers.get(name) ?? new Set()).add(ownerOf(placeOf(path))));
+  for (const [path, { decorated, read }] of parsed) {
+    const place = placeOf(path);
+    const owner = ownerOf(place);
+    for (const name of decorated) {
+      const owners = [...(declarers.get(name) ?? [])];
+      if (!owners.includes(owner)) found.push(`${path} decorates \`${name}\`, which ${owners.length > 0 ? owners.join(', ') : 'no augmentation'} declares: declare it beside the code that provides it`);
+    }
+    for (const name of read) {
+      for (const declarer of declarers.get(name) ?? []) {
+        if (!declarer.startsWith('modules/') || declarer === owner) continue;
+        const module = declarer.slice('modules/'.length);
+        if (place.layer === 'platform' || place.layer === 'shared') found.push(`${path} reads \`${name}\`, which ${declarer} declares: ${nameOf(place)} knows no feature`);
+        else if (place.layer === 'module' && !dependsOn.get(place.module)?.has(module)) found.push(`${path} reads \`${name}\`, which ${declarer} declares, without importing ${declarer}`);
+      }
+    }
+  }
+  return found;
 }
 
 /** What is wrong with one import (`from` and `to` relative to src/), or undefined. */
@@ -78,7 +153,7 @@ function violations(files: ReadonlyMap<string, string>): string[] {
   }
   const cycle = cycleIn(dependsOn);
   if (cycle) found.push(`modules depend on each other in a cycle: ${cycle.join(' → ')}`);
-  return found;
+  return [...found, ...augmentationViolations(files, dependsOn)];
 }
 
 function cycleIn(graph: ReadonlyMap<string, ReadonlySet<string>>): string[] | undefined {
@@ -117,6 +192,21 @@ describe('the architecture: which folder may import which', () => {
     expect(violations(files)).toEqual([]);
   });
 
+  it('catches each kind of misplaced augmentation (the check itself)', () => {
+    const bad = new Map([
+      ['platform/http/types.ts', "declare module 'fastify' { interface FastifyInstance { authenticate: () => void } }"],
+      ['modules/auth/auth.plugin.ts', "app.decorate('authenticate', hook);\ndeclare module 'fastify' { interface FastifyRequest { principal: string | null } }"],
+      ['platform/http/headers.ts', 'const data = request.principal !== null;'],
+      ['modules/usage/usage.routes.ts', 'const { principal } = request;'],
+    ]);
+    const found = violations(bad);
+    expect(found).toEqual([
+      'modules/auth/auth.plugin.ts decorates `authenticate`, which platform/ declares: declare it beside the code that provides it',
+      'platform/http/headers.ts reads `principal`, which modules/auth declares: platform/ knows no feature',
+      'modules/usage/usage.routes.ts reads `principal`, which modules/auth declares, without importing modules/auth',
+    ]);
+  });
+
   it('every module has a public entry, index.ts', () => {
     const modules = readdirSync(join(SRC, 'modules'));
     expect(modules.filter((module) => !statSync(join(SRC, 'modules', module, 'index.ts'), { throwIfNoEntry: false })?.isFile())).toEqual([]);
@@ -142,6 +232,8 @@ describe('the architecture: which folder may import which', () => {
 
     const good = new Map([
       ['platform/lists/paged-lists.ts', "import type { ReadCache } from '../cache/read-cache.js';"],
+      ['modules/auth/auth.plugin.ts', "app.decorateRequest('principal', null);\ndeclare module 'fastify' { interface FastifyRequest { principal: string | null } }"],
+      ['modules/stream/stream.routes.ts', "import { x } from '../auth/index.js';\nconst { principal } = request;"],
       ['shared/wire.ts', "import { Type } from 'typebox';\nimport { x } from '../platform/pagination.js';"],
       ['modules/trends/trends.schemas.ts', "import { TeamRef } from '../../shared/wire.js';\nimport type { KeyResolver } from '../references/index.js';\nimport { x } from './flow-items.js';"],
       ['context.ts', "import { createClientsService } from './modules/clients/index.js';\nimport { x } from './platform/background.js';"],

@@ -22,20 +22,6 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
-export const UNAUTHORIZED_REASONS = [
-  'missing_credentials',
-  'invalid_credentials',
-  'flow_not_enabled',
-  'token_expired',
-  'token_invalid',
-  'refresh_token_revoked',
-  'client_disabled',
-  'credentials_mismatch',
-  'client_deleted',
-] as const;
-
-export type UnauthorizedReason = (typeof UNAUTHORIZED_REASONS)[number];
-
 export interface ErrorDetail {
   field: string;
   rule: string;
@@ -43,7 +29,8 @@ export interface ErrorDetail {
 
 export interface ApiErrorOptions {
   details?: ErrorDetail[];
-  reason?: UnauthorizedReason;
+  /** What refines the code, from a closed list of its own: a 401's reason (the auth module's). */
+  reason?: string;
   /** Extra response headers, e.g. WWW-Authenticate or Retry-After. */
   headers?: Record<string, string>;
 }
@@ -52,7 +39,7 @@ export class ApiError extends Error {
   override name = 'ApiError';
   readonly status: number;
   readonly details: ErrorDetail[] | undefined;
-  readonly reason: UnauthorizedReason | undefined;
+  readonly reason: string | undefined;
   readonly headers: Record<string, string>;
 
   constructor(
@@ -66,10 +53,6 @@ export class ApiError extends Error {
     this.reason = options.reason;
     this.headers = options.headers ?? {};
   }
-}
-
-export function unauthorized(reason: UnauthorizedReason, message: string, headers?: Record<string, string>): ApiError {
-  return new ApiError('UNAUTHORIZED', message, { reason, ...(headers ? { headers } : {}) });
 }
 
 export function notFound(message: string): ApiError {
@@ -96,7 +79,7 @@ export interface ErrorBody {
     code: ErrorCode;
     message: string;
     request_id: string;
-    reason?: UnauthorizedReason;
+    reason?: string;
     details?: ErrorDetail[];
   };
 }

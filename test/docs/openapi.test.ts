@@ -1,7 +1,8 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ERROR_STATUS, UNAUTHORIZED_REASONS } from '../../src/platform/errors.js';
-import { ADMIN_SECURITY, CLIENT_SECURITY } from '../../src/platform/http/openapi.js';
+import { UNAUTHORIZED_REASONS } from '../../src/modules/auth/index.js';
+import { ADMIN_SECURITY, CLIENT_SECURITY } from '../../src/modules/policy/index.js';
+import { ERROR_STATUS } from '../../src/platform/errors.js';
 import { STANDARD_ENDPOINT } from '../../src/platform/http/strict-input.js';
 import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';

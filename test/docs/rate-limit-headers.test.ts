@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGroupOf } from '../../src/modules/usage/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 
 type Json = Record<string, unknown>;
@@ -31,12 +30,5 @@ describe('the document describes the rate-limit fields', () => {
     expect(Object.keys(obj(login.headers))).not.toContain('RateLimit');
     const rateLimited = obj(obj(obj(doc.components).responses).RateLimitExceeded);
     expect(Object.keys(obj(rateLimited.headers))).toEqual(expect.arrayContaining(['Retry-After', ...HEADERS]));
-  });
-
-  it('every client call belongs to a usage group', () => {
-    const groupOf = createGroupOf();
-    const fastifyPath = (path: string) => path.replace(/\{([^}]+)\}/g, ':$1');
-    const outside = operations().filter(({ path, op }) => path.startsWith('/v1/') && bearer(op) && groupOf(fastifyPath(path)) < 0);
-    expect(outside.map(({ method, path }) => `${method} ${path}`)).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
 import { Ajv } from 'ajv';
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
+import { UNAUTHORIZED_REASONS } from '../../src/modules/auth/index.js';
 import { ERROR_STATUS, type ErrorBody } from '../../src/platform/errors.js';
-import { ErrorSchema } from '../../src/platform/http/openapi.js';
+import { errorSchema } from '../../src/platform/http/openapi.js';
 import { textOf } from '../helpers/bodies.js';
 import type { InjectedAnswer } from '../helpers/event-stream-inject.js';
 import { type FuzzRequest, type FuzzSetup, requestArbitrary } from './openapi-arbitraries.js';
@@ -15,7 +16,7 @@ import type { Operation } from './openapi-operations.js';
  * answer against `/openapi.json`; what that check finds is a failure here too.
  */
 
-const validateErrorBody = new Ajv({ strict: false, allErrors: true }).compile<ErrorBody>(ErrorSchema);
+const validateErrorBody = new Ajv({ strict: false, allErrors: true }).compile<ErrorBody>(errorSchema(UNAUTHORIZED_REASONS));
 
 /**
  * What is wrong with an answer, or undefined when it keeps the property. `ownErrorFormats`: the

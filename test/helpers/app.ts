@@ -38,6 +38,8 @@ export interface TestAppOptions {
   databaseUrl?: string;
   /** Runs on the fresh database before it is migrated to the latest schema (tests of a migration). */
   beforeMigrating?: (database: Database) => Promise<void>;
+  /** Routes a test adds beside the app's own, before it is ready (tests of the route policies). */
+  routes?: (app: App) => Promise<void>;
 }
 
 /** A fresh database (in-memory SQLite, or a new PostgreSQL database), migrated, behind the real app. */
@@ -63,7 +65,16 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
       callback();
     },
   });
-  const app = await buildApp(ctx, { logStream });
+  let app: App;
+  try {
+    app = await buildApp(ctx, { logStream });
+    if (options.routes) await app.register(options.routes);
+  } catch (error) {
+    // A start-up that fails leaves nothing behind: the database is dropped.
+    await database.close();
+    await drop();
+    throw error;
+  }
   // As a serving process does: the context's owner runs its background jobs.
   await ctx.background.start(app.log);
   await app.ready();

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { UNAUTHORIZED_REASONS } from '../../src/platform/errors.js';
+import { UNAUTHORIZED_REASONS } from '../../src/modules/auth/index.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { freePort } from '../helpers/free-port.js';

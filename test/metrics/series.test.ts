@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createContext } from '../../src/context.js';
-import { UNAUTHORIZED_REASONS } from '../../src/platform/errors.js';
+import { UNAUTHORIZED_REASONS } from '../../src/modules/auth/index.js';
 import { DIALECTS } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { count, sample, scrape } from '../helpers/metrics.js';

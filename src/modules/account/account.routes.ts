@@ -1,7 +1,8 @@
 import type { Clock } from '../../platform/clock.js';
-import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { principalOf } from '../auth/index.js';
 import type { CredentialsService } from '../clients/index.js';
+import { ACCOUNT_POLICY } from './account.policy.js';
 import { AccountConfig } from './account.schemas.js';
 import { credentialsRoutes } from './credentials.routes.js';
 
@@ -10,19 +11,16 @@ export const accountRoutes: ModuleRoutes<{ credentials: CredentialsService; cloc
   app.get(
     '/v1/account/config',
     {
-      onRequest: app.authenticate,
+      config: { policy: ACCOUNT_POLICY },
       schema: {
         tags: ['account'],
         summary: "The calling client's account configuration",
-        security: CLIENT_SECURITY,
         response: { 200: AccountConfig },
       },
     },
-    // The account's own state, unlike data: no cache may keep it (an operator's change shows at
-    // once); the onSend hook of credentialsRoutes, below in this scope, marks it no-store. A plain
-    // function: the answer is sent without a promise (decision 0147).
+    // A plain function: the answer is sent without a promise (decision 0147).
     (request) => {
-      const { client } = request.principal;
+      const { client } = principalOf(request);
       return { client_id: client.id, tenant_id: client.tenantId, name: client.name, tier: client.tier, auth_method: client.authMethod };
     },
   );

@@ -1,10 +1,11 @@
 import type { Clock } from '../../platform/clock.js';
 import { validationError } from '../../platform/errors.js';
-import { NO_STORE } from '../../platform/http/headers.js';
-import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { App } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
+import { principalOf } from '../auth/index.js';
 import type { CredentialsService } from '../clients/index.js';
+import type { ClientPolicy } from '../policy/index.js';
+import { ACCOUNT_POLICY } from './account.policy.js';
 import {
   ApiKeysPage,
   apiKeyView,
@@ -23,7 +24,9 @@ import {
 } from './credentials.schemas.js';
 
 const tags = ['account'];
-const security = CLIENT_SECURITY;
+const listing = { policy: ACCOUNT_POLICY };
+/** A change to the account's credentials can conflict with its state: the last one of an enabled flow, the cap of active ones. */
+const change = (errors: ClientPolicy['errors']) => ({ policy: { ...ACCOUNT_POLICY, errors } });
 
 /**
  * The calling client's own API keys and client secrets (the Odditt paths; POST /v1/account/secret
@@ -33,20 +36,13 @@ const security = CLIENT_SECURITY;
  */
 export function credentialsRoutes(app: App, deps: { credentials: CredentialsService; clock: Clock }): void {
   const { credentials, clock } = deps;
-  // Answers name or carry credentials: no cache on the way may keep them. Callback style: no
-  // promise per request (this scope serves GET /v1/account/config too).
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.header('cache-control', NO_STORE);
-    done(null, payload);
-  });
 
   app.get(
     '/v1/account/api-keys',
     {
-      onRequest: app.authenticate,
+      config: listing,
       schema: {
         tags,
-        security,
         summary: "The calling client's API keys",
         description: 'Every key not deleted, oldest first, expired ones included (`active: false`). Never the keys themselves.',
         querystring: CredentialsQuery,
@@ -54,7 +50,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
       },
     },
     async (request) => {
-      const { items, total } = await credentials.listApiKeys(request.principal.client.id, request.query);
+      const { items, total } = await credentials.listApiKeys(principalOf(request).client.id, request.query);
       const now = clock.now();
       return pageOf(items.map((key) => apiKeyView(key, now)), total, request.query);
     },
@@ -63,10 +59,9 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
   app.post(
     '/v1/account/api-keys',
     {
-      onRequest: app.authenticate,
+      config: change(['CONFLICT']),
       schema: {
         tags,
-        security,
         summary: 'Create an API key',
         description:
           'The key works at once, beside the others: deploy it, then delete the old one. At most 10 active keys (409 past that). ' +
@@ -77,7 +72,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
     },
     async (request, reply) => {
       const { name, expires_at } = request.body;
-      const created = await credentials.createApiKey(request.principal.client.id, { name, expiresAt: expiryOf(expires_at) });
+      const created = await credentials.createApiKey(principalOf(request).client.id, { name, expiresAt: expiryOf(expires_at) });
       return reply.code(201).send(createdApiKeyView(created));
     },
   );
@@ -85,10 +80,9 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
   app.delete(
     '/v1/account/api-keys/:key_code',
     {
-      onRequest: app.authenticate,
+      config: change(['NOT_FOUND', 'CONFLICT']),
       schema: {
         tags,
-        security,
         summary: 'Delete an API key',
         description:
           'The key stops working at once, and so do the sessions (refresh tokens) started with it; access tokens minted from it stop within ' +
@@ -98,7 +92,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
       },
     },
     async (request, reply) => {
-      await credentials.deleteApiKey(request.principal.client.id, request.params.key_code);
+      await credentials.deleteApiKey(principalOf(request).client.id, request.params.key_code);
       return reply.code(204).send(null);
     },
   );
@@ -106,10 +100,9 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
   app.get(
     '/v1/account/secrets',
     {
-      onRequest: app.authenticate,
+      config: listing,
       schema: {
         tags,
-        security,
         summary: "The calling client's client secrets",
         description: 'Every secret not deleted, oldest first. Never the secrets themselves.',
         querystring: CredentialsQuery,
@@ -117,7 +110,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
       },
     },
     async (request) => {
-      const { items, total } = await credentials.listSecrets(request.principal.client.id, request.query);
+      const { items, total } = await credentials.listSecrets(principalOf(request).client.id, request.query);
       return pageOf(items.map(secretView), total, request.query);
     },
   );
@@ -125,10 +118,9 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
   app.post(
     '/v1/account/secret',
     {
-      onRequest: app.authenticate,
+      config: change(['CONFLICT']),
       schema: {
         tags,
-        security,
         summary: 'Create a client secret',
         description: 'The secret works at once, beside the others. At most 10 per account (409 past that). It appears in this response only.',
         body: NewSecretBody,
@@ -136,7 +128,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
       },
     },
     async (request, reply) => {
-      const created = await credentials.createSecret(request.principal.client.id, { name: request.body.name ?? 'client secret' });
+      const created = await credentials.createSecret(principalOf(request).client.id, { name: request.body.name ?? 'client secret' });
       return reply.code(201).send(createdSecretView(created));
     },
   );
@@ -144,10 +136,9 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
   app.delete(
     '/v1/account/secrets/:secret_code',
     {
-      onRequest: app.authenticate,
+      config: change(['NOT_FOUND', 'CONFLICT']),
       schema: {
         tags,
-        security,
         summary: 'Delete a client secret',
         description:
           'The secret stops working at once, and so do the sessions started with it; their access tokens stop within seconds. ' +
@@ -157,7 +148,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
       },
     },
     async (request, reply) => {
-      await credentials.deleteSecret(request.principal.client.id, request.params.secret_code);
+      await credentials.deleteSecret(principalOf(request).client.id, request.params.secret_code);
       return reply.code(204).send(null);
     },
   );

@@ -1,13 +1,13 @@
 import { Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
-import { ADMIN_SECURITY } from '../../platform/http/openapi.js';
 import type { App } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
 import { ApiKeysPage, apiKeyView, CredentialsQuery, Deleted, SecretsPage, secretView } from '../account/index.js';
 import type { CredentialsService } from '../clients/index.js';
+import { ADMIN_POLICY, CLIENT_CHANGE } from './admin.policy.js';
 
 const tags = ['admin'];
-const security = ADMIN_SECURITY;
+const admin = { policy: ADMIN_POLICY };
 
 // Not `format: uuid`: an id or code that names nothing is a 404, whatever its form.
 const ClientParams = { client_id: Type.String({ description: 'Client identifier (UUID).' }) };
@@ -25,9 +25,9 @@ export function adminCredentialsRoutes(app: App, deps: { credentials: Credential
   app.get(
     '/admin/v1/clients/:client_id/api-keys',
     {
+      config: admin,
       schema: {
         tags,
-        security,
         summary: "A client's API keys",
         description: 'Every key not deleted, oldest first, expired ones included. Never the keys themselves.',
         params: Type.Object(ClientParams),
@@ -45,9 +45,9 @@ export function adminCredentialsRoutes(app: App, deps: { credentials: Credential
   app.get(
     '/admin/v1/clients/:client_id/secrets',
     {
+      config: admin,
       schema: {
         tags,
-        security,
         summary: "A client's client secrets",
         description: 'Every secret not deleted, oldest first. Never the secrets themselves.',
         params: Type.Object(ClientParams),
@@ -64,9 +64,9 @@ export function adminCredentialsRoutes(app: App, deps: { credentials: Credential
   app.delete(
     '/admin/v1/clients/:client_id/api-keys/:key_code',
     {
+      config: CLIENT_CHANGE,
       schema: {
         tags,
-        security,
         summary: "Delete one of a client's API keys",
         description: 'As the client itself would: its sessions end at once; 409 for the last active key of an account that enables API keys.',
         params: KeyParams,
@@ -82,9 +82,9 @@ export function adminCredentialsRoutes(app: App, deps: { credentials: Credential
   app.delete(
     '/admin/v1/clients/:client_id/secrets/:secret_code',
     {
+      config: CLIENT_CHANGE,
       schema: {
         tags,
-        security,
         summary: "Delete one of a client's client secrets",
         description: 'As the client itself would: its sessions end at once; 409 for the last secret of an account that enables OAuth.',
         params: SecretParams,

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError, unauthorized } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import { secretsEqual } from './credentials.js';
+import { unauthorized } from './unauthorized.js';
 
 /**
  * onRequest hook for /admin/v1/*: `Authorization: Bearer $ADMIN_TOKEN`, compared in constant

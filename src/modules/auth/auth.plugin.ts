@@ -4,30 +4,29 @@ import type { MaybePromise } from '../../platform/maybe-promise.js';
 import type { Authenticator, Principal } from './authenticator.js';
 import type { CredentialFailures } from './credential-failures.js';
 
-/**
- * What runs once a client call is authenticated and before anything else of it: the rate
- * limiter, which charges the call and may refuse it (429). Undefined when it decided without
- * waiting, so that the in-process store costs no promise.
- */
-export type Admission = (request: FastifyRequest, reply: FastifyReply) => Promise<void> | undefined;
-
 export interface AuthenticationOptions {
-  admit?: Admission;
   /** Counts refused X-API-Keys per source address (brute force); a key that verifies is served whatever the count. */
   failures?: CredentialFailures;
 }
 
+/** Fastify's callback for a hook: nothing, or the error to answer. */
+export type HookDone = (error?: Error) => void;
+
+/** An onRequest hook in callback style: no promise is allocated when it decides at once. */
+export type CallbackHook = (request: FastifyRequest, reply: FastifyReply, done: HookDone) => void;
+
 /**
- * Makes `app.authenticate` (the onRequest hook of every client route) and
- * `request.principal` available to every feature. Registered at the root of the app, before
- * the features, by the composition root.
+ * Gives every request a `principal` (null until a client is authenticated) and returns the
+ * authentication step of a client route: X-API-Key or Bearer, as the flow matrix allows, else
+ * 401; on success `request.principal` is set. The route policies (modules/policy) attach it to
+ * the routes that take client credentials. Registered at the root of the app.
  */
-export function registerAuthentication(app: App, authenticator: Authenticator, options: AuthenticationOptions = {}): void {
-  const { admit, failures } = options;
-  app.decorateRequest('principal', null as never);
-  // A callback hook: a call whose account the client directory holds is authenticated and
-  // charged without a promise (decision 0142).
-  app.decorate('authenticate', (request: FastifyRequest, reply: FastifyReply, done: HookDone) => {
+export function registerAuthentication(app: App, authenticator: Authenticator, options: AuthenticationOptions = {}): CallbackHook {
+  const { failures } = options;
+  app.decorateRequest('principal', null);
+  // A callback hook: a call whose account the client directory holds is authenticated without a
+  // promise (decision 0142).
+  return (request, _reply, done) => {
     const byApiKey = failures !== undefined && request.headers['x-api-key'] !== undefined;
     const refuse = (error: unknown) => {
       if (!byApiKey) return done(error as Error);
@@ -35,15 +34,7 @@ export function registerAuthentication(app: App, authenticator: Authenticator, o
     };
     const admitted = (principal: Principal) => {
       request.principal = principal;
-      // Charged before the handler runs: concurrent requests can never overshoot a limit.
-      let pending: Promise<void> | undefined;
-      try {
-        pending = admit?.(request, reply);
-      } catch (error) {
-        return done(error as Error);
-      }
-      if (pending === undefined) return done();
-      pending.then(() => done(), done);
+      done();
     };
     let found: MaybePromise<Principal>;
     try {
@@ -53,15 +44,22 @@ export function registerAuthentication(app: App, authenticator: Authenticator, o
     }
     if (found instanceof Promise) found.then(admitted, refuse);
     else admitted(found);
-  });
+  };
 }
 
-/** Fastify's callback for a hook: nothing, or the error to answer. */
-type HookDone = (error?: Error) => void;
+/**
+ * Who is calling, on a route whose policy authenticates clients. Anywhere else there is nobody:
+ * a handler that asks there is a route declared with the wrong policy, a bug, not a 401.
+ */
+export function principalOf(request: FastifyRequest): Principal {
+  const { principal } = request;
+  if (principal === null) throw new Error('this route reads the caller, but its policy does not authenticate clients');
+  return principal;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
-    /** Set by the `authenticate` hook on every client route. */
-    principal: Principal;
+    /** The authenticated client: set by the authentication step of a client route, null elsewhere. */
+    principal: Principal | null;
   }
 }

@@ -1,10 +1,10 @@
 import type { Clock } from '../../platform/clock.js';
-import { unauthorized } from '../../platform/errors.js';
 import { andThen, type MaybePromise } from '../../platform/maybe-promise.js';
 import { type AccountCredential, type AccountLookup, type ClientAccount, type CredentialHolder, isActive } from './account.js';
 import { digest, digestsEqual, isWellFormedCredential } from './credentials.js';
 import { rejectDeletedClient, rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
 import { type AccessTokenClaims, type Keyring, TokenRejectedError } from './keyring.js';
+import { unauthorized } from './unauthorized.js';
 
 /** Who is calling, and how they proved it. */
 export interface Principal {

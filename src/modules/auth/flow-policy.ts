@@ -1,5 +1,5 @@
-import { unauthorized } from '../../platform/errors.js';
 import type { AuthMethod, ClientAccount, Flow } from './account.js';
+import { unauthorized } from './unauthorized.js';
 
 /** The flow matrix (docs/api.md#which-flows-an-account-may-use): Bearer on calls is allowed for every auth_method. */
 export function flowEnabled(authMethod: AuthMethod, flow: Flow): boolean {

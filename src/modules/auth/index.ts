@@ -22,7 +22,7 @@ export {
   TIERS,
 } from './account.js';
 export { adminGuard } from './admin-guard.js';
-export { type Admission, registerAuthentication } from './auth.plugin.js';
+export { type CallbackHook, type HookDone, principalOf, registerAuthentication } from './auth.plugin.js';
 export { type Authenticator, createAuthenticator, type CredentialUsed, type Principal } from './authenticator.js';
 export {
   createCredentialFailures,
@@ -34,4 +34,4 @@ export {
 export { CREDENTIAL_PREFIX, type CredentialKind, digest, digestsEqual, generateCredential, isWellFormedCredential, previewOf } from './credentials.js';
 export { flowEnabled, rejectDeletedClient, rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
 export { createKeyring, type Keyring } from './keyring.js';
-export { PAID_DATA, requireTier } from './tier-policy.js';
+export { unauthorized, UNAUTHORIZED_REASONS, type UnauthorizedReason } from './unauthorized.js';

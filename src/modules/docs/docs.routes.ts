@@ -1,5 +1,6 @@
 import swaggerUi from '@fastify/swagger-ui';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { declarePluginRoutesPolicy } from '../policy/index.js';
 
 /**
  * Everything the page loads comes from this server (the machines have no internet): the
@@ -24,12 +25,14 @@ const DOCS_CSP = {
 /** GET /openapi.json (the OpenAPI 3.1 document) and GET /docs (swagger-ui rendering it). */
 export const docsRoutes: ModuleRoutes = async (app) => {
   let document: string | undefined;
-  app.get('/openapi.json', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/openapi.json', { config: { policy: { auth: 'none', cache: 'no-store' } }, schema: { hide: true } }, async (_request, reply) => {
     // The route table is fixed once the app is ready: render the document once.
     document ??= JSON.stringify(app.swagger());
     return reply.type('application/json; charset=utf-8').send(document);
   });
 
+  // The page and its assets, for anyone: the assets as the plugin's static file server sends them.
+  declarePluginRoutesPolicy(app, { auth: 'none', cache: 'static' });
   await app.register(swaggerUi, {
     routePrefix: '/docs',
     // `urls` (rather than swagger-ui's own /docs/json) makes the page read the very

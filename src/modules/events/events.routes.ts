@@ -1,9 +1,12 @@
 import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
-import { EventsPage, HistoricalEventsQuery, UpcomingEventsBody } from './events.schemas.js';
+import { EventsPage, UpcomingEventsBody } from './events.schemas.js';
 import type { EventsService } from './events.service.js';
+import { historicalEventsRoutes } from './historical-events.routes.js';
 
-export const eventsRoutes: ModuleRoutes<{ lists: PagedLists; events: EventsService }> = async (app, { lists, events }) => {
+/** POST /v1/events/upcoming-events here; GET /v1/historical/events in historical-events.routes.ts. */
+export const eventsRoutes: ModuleRoutes<{ lists: PagedLists; events: EventsService }> = async (app, deps) => {
+  const { lists, events } = deps;
   lists.post(app, {
     url: '/v1/events/upcoming-events',
     tag: 'events',
@@ -15,18 +18,8 @@ export const eventsRoutes: ModuleRoutes<{ lists: PagedLists; events: EventsServi
     response: EventsPage,
     filters: events.upcoming.filters,
     source: lists.source(events.upcoming),
+    // An unknown id or key is 404, a key that names several leagues 409.
+    config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'events', cache: 'data', errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
   });
-  lists.get(app, {
-    url: '/v1/historical/events',
-    tag: 'historical',
-    summary: 'Events that have started',
-    description:
-      'The events that have started, from start_date to end_date (whole UTC days; default the last 30 days up to now), ' +
-      'ordered by start time then id, with their status and, when the feed has one, their score. Filter by sport, league ' +
-      'and team (home or away); an unknown id is 404. Every tier may list them; their price history is for pro and enterprise.',
-    query: HistoricalEventsQuery,
-    response: EventsPage,
-    filters: events.historical.filters,
-    source: lists.source(events.historical),
-  });
+  historicalEventsRoutes(app, deps);
 };

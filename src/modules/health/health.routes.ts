@@ -18,16 +18,24 @@ const Readiness = Type.Object({
   ),
 });
 
+/** For load balancers and orchestrators: no credentials, and no cache may keep an answer. */
+const OPERATIONS = { policy: { auth: 'none', cache: 'no-store' } } as const;
+
 /** A draining node does not come back; a client retrying through the load balancer reaches another. */
 const DRAINING_RETRY_AFTER_S = 1;
 
 /** Liveness and readiness for load balancers and orchestrators. No authentication. */
 export const healthRoutes: ModuleRoutes<{ database: Database; draining: Draining; redis: { state(): 'ok' | 'degraded' } | undefined }> = async (app, { database, draining, redis }) => {
-  app.get('/healthz', { schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Status } } }, async () => ({ status: 'ok' }));
+  app.get(
+    '/healthz',
+    { config: OPERATIONS, schema: { tags: ['operations'], summary: 'The process is up', response: { 200: Status } } },
+    async () => ({ status: 'ok' }),
+  );
 
   app.get(
     '/readyz',
     {
+      config: OPERATIONS,
       schema: {
         tags: ['operations'],
         summary: 'The database is reachable and takes writes, and the node is not shutting down',

@@ -1,20 +1,17 @@
-import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { NOT_MODIFIED } from '../../platform/http/etag.js';
 import { sendFile } from '../../platform/http/files.js';
-import { REQUIRED_TIERS } from '../../platform/http/access.js';
-import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import type { PagedLists } from '../../platform/lists/paged-lists.js';
-import { PAID_DATA, requireTier } from '../auth/index.js';
+import type { ClientPolicy } from '../policy/index.js';
 import { CSV_COLUMNS, CSV_PRICE_COLUMNS } from './history-files.js';
 import { EventFileParams, EventFileQuery, eventHistoryFile, HistoryByEventBody, HistoryItem, HistoryPage, LeagueExportQuery } from './history.schemas.js';
 import type { HistoryService } from './history.service.js';
 
 /** The price history: a paged list, one event's history as a file, a league's as an export. */
 export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistoryService; eventItem: TSchema }> = async (app, { lists, history, eventItem }) => {
-  const paidHistory = requireTier(PAID_DATA, 'the price history');
-  const onRequest = [app.authenticate, async (request: FastifyRequest) => paidHistory.check(request)];
+  // The history is counted with the odds; an unknown event or league is 404.
+  const files = { policy: { auth: 'client', tier: 'history-files', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } satisfies ClientPolicy };
 
   lists.post(app, {
     url: '/v1/odds/history-by-event',
@@ -29,14 +26,14 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
     response: HistoryPage,
     filters: history.byEvent.filters,
     source: lists.source(history.byEvent),
-    access: paidHistory,
+    config: { policy: { auth: 'client', tier: 'price-history', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
   });
 
   const file = (format: 'csv' | 'json', media: Record<string, { schema: TSchema }>) =>
     app.get(
       `/v1/historical/odds/:event_id.${format}`,
       {
-        onRequest,
+        config: files,
         schema: {
           tags: ['historical'],
           summary: `Price history of one event as a ${format.toUpperCase()} file`,
@@ -44,8 +41,6 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
             `The whole price history of the event, streamed as a file (\`Content-Disposition: attachment\`): ${FORMATS[format]} ` +
             'Its ETag changes only when the history does (a new change, a purge) or, in JSON, the event: an unchanged history ' +
             `answers 304 to If-None-Match (the tag differs per odds_format). ${ODDS_FORMAT_NOTE} Pro and enterprise tiers. An unknown event_id is 404.`,
-          security: CLIENT_SECURITY,
-          [REQUIRED_TIERS]: paidHistory.tiers,
           params: EventFileParams,
           querystring: EventFileQuery,
           headers: IfNoneMatch,
@@ -61,7 +56,7 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
     app.get(
       `/v1/historical/odds.${format}`,
       {
-        onRequest,
+        config: files,
         schema: {
           tags: ['historical'],
           summary: `Price history of a league's events as ${format === 'csv' ? 'CSV' : 'NDJSON'}`,
@@ -69,8 +64,6 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
             'The price history of every event of the league starting from start_date to end_date (whole UTC days, at most 366; ' +
             'default the last 30 days), streamed as one file: events by start time then id, each event’s changes in time order. ' +
             `${format === 'csv' ? FORMATS.csv : FORMATS.ndjson} ${ODDS_FORMAT_NOTE} This is how a season is pulled. Pro and enterprise tiers.`,
-          security: CLIENT_SECURITY,
-          [REQUIRED_TIERS]: paidHistory.tiers,
           querystring: LeagueExportQuery,
           headers: IfNoneMatch,
           response: { 200: fileResponse(media), 304: NOT_MODIFIED },

@@ -1,20 +1,18 @@
-import { ADMIN_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
-import { adminGuard } from '../auth/index.js';
 import { IMPORT_LIMITS, registerDatasetParser } from './import.body.js';
 import { schemaError } from './import.checks.js';
 import { Dataset, ImportResult } from './import.schemas.js';
 import type { ImportService } from './import.service.js';
 
 /** POST /admin/v1/import: the operator's bulk load (docs/operations.md#loading-data). */
-export const importRoutes: ModuleRoutes<{ adminToken: string | undefined; importer: ImportService }> = async (app, { adminToken, importer }) => {
+export const importRoutes: ModuleRoutes<{ importer: ImportService }> = async (app, { importer }) => {
   // This scope's JSON parser bounds the body's bytes, depth and item count before parsing it.
   registerDatasetParser(app);
 
   app.post(
     '/admin/v1/import',
     {
-      onRequest: adminGuard(adminToken),
+      config: { policy: { auth: 'admin', cache: 'no-store' } },
       // Validation errors come to the handler, which names at most 100 of them: a dump with a
       // million bad rows must not answer with a million details.
       attachValidation: true,
@@ -27,7 +25,6 @@ export const importRoutes: ModuleRoutes<{ adminToken: string | undefined; import
           'is written: a bad item answers 422 naming `array[index].field`, and nothing is imported. The body is at most ' +
           `${IMPORT_LIMITS.maxBytes / (1024 * 1024)} MiB (413), nested at most ${IMPORT_LIMITS.maxDepth} levels and with at most ` +
           `${IMPORT_LIMITS.maxFieldNames} distinct field names (422); split larger datasets into several imports.`,
-        security: ADMIN_SECURITY,
         body: Dataset,
         response: { 200: ImportResult },
       },

@@ -1,8 +1,9 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { type CounterStore, secondsUntilReset, type Taken, windowEnd } from '../../platform/counters/counter-store.js';
 import { ApiError } from '../../platform/errors.js';
-import type { AccountLookup, ClientAccount, Tier } from '../auth/index.js';
+import { type AccountLookup, type ClientAccount, principalOf, type Tier } from '../auth/index.js';
+import type { Admission } from '../policy/index.js';
 import { createPlans, DAY_MS, type LimitPlan, MINUTE_MS, type PlannedWindow, type WindowName } from './limit-plan.js';
 import type { LimitPolicy, Limits } from './tier-limits.js';
 
@@ -21,12 +22,13 @@ export interface WindowState {
 
 export interface RateLimiter {
   /**
-   * Charges an authenticated /v1 request before its handler runs, sets the rate-limit headers,
-   * and throws 429 RATE_LIMIT_EXCEEDED when a window is exhausted (that request is not
-   * charged). Returns undefined when it decided synchronously (the in-process store: no
-   * promise on the hot path), else a promise.
+   * What charges an authenticated client call before its handler runs, against the minute and
+   * the day (`data`) or the minute only (`account`, which never counts against the daily quota):
+   * it sets the rate-limit headers, and throws 429 RATE_LIMIT_EXCEEDED when a window is exhausted
+   * (that request is not charged). It returns undefined when it decided synchronously (the
+   * in-process store: no promise on the hot path), else a promise. A route's policy says which.
    */
-  admit(request: FastifyRequest, reply: FastifyReply): Promise<void> | undefined;
+  admission(limit: 'data' | 'account'): Admission;
   /** The account's current minute and day, counting nothing. */
   current(account: ClientAccount, now: number): Promise<{ minute: WindowState; day: WindowState }>;
   limitsOf(account: ClientAccount): Limits;
@@ -45,14 +47,10 @@ export interface RateLimiterDeps {
   clock: Clock;
   /** The accounts as they are now (the client directory). */
   accounts: Pick<AccountLookup, 'byId'>;
-  /** Called for every request charged (allowed), e.g. by the usage meter. */
-  charged(clientId: string, route: string | undefined, now: number): void;
 }
 
-const ACCOUNT_ROUTES = '/v1/account/';
-
 export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
-  const { store, clock, charged } = deps;
+  const { store, clock } = deps;
   const planOf = createPlans(deps.policy);
   const rejectListeners: RejectListener[] = [];
   /**
@@ -105,29 +103,23 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
   }
 
   return {
-    admit(request, reply) {
-      const client = request.principal.client;
-      const plan = planOf(client);
-      const route = request.routeOptions.url;
-      const account = route !== undefined && route.startsWith(ACCOUNT_ROUTES);
-      const counters = account ? plan.account : plan.data;
-      const now = clock.now();
-      if (counters.length === 0) {
-        charged(client.id, route, now);
+    admission(limit) {
+      const account = limit === 'account';
+      return (request, reply) => {
+        const client = principalOf(request).client;
+        const plan = planOf(client);
+        const counters = account ? plan.account : plan.data;
+        if (counters.length === 0) return undefined;
+        const now = clock.now();
+        const taken = store.take(counters, now);
+        if (taken instanceof Promise) {
+          recent.set(client.id, now);
+          if (now >= nextSweep) sweep(now);
+          return taken.then((result) => settle(reply, plan, account, result, now));
+        }
+        settle(reply, plan, account, taken, now);
         return undefined;
-      }
-      const taken = store.take(counters, now);
-      if (taken instanceof Promise) {
-        recent.set(client.id, now);
-        if (now >= nextSweep) sweep(now);
-        return taken.then((result) => {
-          settle(reply, plan, account, result, now);
-          charged(client.id, route, now);
-        });
-      }
-      settle(reply, plan, account, taken, now);
-      charged(client.id, route, now);
-      return undefined;
+      };
     },
 
     async current(account, now) {

@@ -1,4 +1,5 @@
 import { type ClientAccount, isTier, type Tier, TIERS } from '../auth/index.js';
+import { TIER_TABLE } from '../policy/index.js';
 
 /** A per-minute rate and a daily quota; null: no cap. */
 export interface Limits {
@@ -8,11 +9,11 @@ export interface Limits {
 
 export type TierLimits = Readonly<Record<Tier, Limits>>;
 
-/** The tiers' limits unless TIER_LIMITS says otherwise (issue 7). */
+/** The tiers' limits unless TIER_LIMITS says otherwise: the tier table's. */
 export const DEFAULT_TIER_LIMITS: TierLimits = Object.freeze({
-  free: { perMinute: 60, perDay: 5_000 },
-  pro: { perMinute: 600, perDay: 200_000 },
-  enterprise: { perMinute: 6_000, perDay: null },
+  free: TIER_TABLE.free.limits,
+  pro: TIER_TABLE.pro.limits,
+  enterprise: TIER_TABLE.enterprise.limits,
 });
 
 /** The largest limit or override: counts stay far from any integer bound in Redis or SQL. */

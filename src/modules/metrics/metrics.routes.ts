@@ -14,6 +14,7 @@ export const metricsRoutes: ModuleRoutes<{ registry: Registry }> = async (app, {
   app.get(
     '/metrics',
     {
+      config: { policy: { auth: 'none', cache: 'no-store' } },
       schema: {
         tags: ['operations'],
         summary: 'Prometheus metrics',

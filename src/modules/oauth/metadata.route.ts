@@ -15,6 +15,7 @@ export function metadataRoute(app: App, deps: Pick<OAuthDeps, 'publicUrl' | 'lis
   app.get(
     METADATA_PATH,
     {
+      config: { policy: { auth: 'none', cache: 'token', security: [] } },
       schema: {
         tags: ['authentication'],
         summary: 'OAuth 2.0 authorization server metadata (RFC 8414)',
@@ -23,7 +24,6 @@ export function metadataRoute(app: App, deps: Pick<OAuthDeps, 'publicUrl' | 'lis
           'the request came to (`http://127.0.0.1:8080` for the quick start), so a client configured with that URL passes its issuer ' +
           'check. Scopes are not supported (`scopes_supported` is empty), and there is no authorization endpoint ' +
           '(`response_types_supported` is empty).',
-        security: [],
         response: {
           200: AuthorizationServerMetadata,
           ...oauthErrorResponses({ 500: 'server_error.', 503: 'temporarily_unavailable: this node is shutting down; retry (Retry-After).' }),

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiError } from '../../platform/errors.js';
 import { toApiError } from '../../platform/http/errors.plugin.js';
-import { NO_STORE, NOSNIFF } from '../../platform/http/headers.js';
+import { errorHeaders } from '../../platform/http/headers.js';
 
 /**
  * Errors of the standard OAuth endpoints, in RFC 6749 §5.2's format (`{"error","error_description"}`)
@@ -119,7 +119,8 @@ export function oauthErrorHandler(challengeOf: (request: FastifyRequest) => stri
     if (oauthError.status >= 500) request.log.error({ err: error }, 'request failed');
     void reply
       .code(oauthError.status)
-      .headers({ 'x-request-id': request.id, 'x-content-type-options': NOSNIFF, 'cache-control': NO_STORE, pragma: 'no-cache', ...oauthError.headers })
+      // Pragma too: the scope's cache policy (`token`) adds it to every answer.
+      .headers({ ...errorHeaders(request.id), ...oauthError.headers })
       .type('application/json; charset=utf-8')
       .send(oauthErrorBody(oauthError));
   };

@@ -1,8 +1,10 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import type { Authenticator, CredentialFailures } from '../auth/index.js';
 import type { TokenService } from '../tokens/index.js';
 import { registerFormBodies } from './form-bodies.js';
+import { loginRoutes } from './login.routes.js';
 import { metadataRoute } from './metadata.route.js';
 import { oauthErrorHandler } from './oauth-errors.js';
 import { REVOKE_PATH, revokeRoute } from './revoke.route.js';
@@ -27,20 +29,20 @@ const BASIC = 'Basic realm="sports-data-api"';
 const challengeOf = (request: FastifyRequest) => (request.routeOptions.url === REVOKE_PATH ? `${BASIC}, ApiKey realm="sports-data-api"` : BASIC);
 
 /**
- * The standard OAuth 2.0 endpoints, beside SPEC.md's JSON ones (decision 0072): the token endpoint
- * (RFC 6749), revocation (RFC 7009) and the metadata that lets a client find both (RFC 8414). In
- * their own scope: form bodies are read here only, and errors are answered in RFC 6749's format.
+ * Everything under /v1/oauth: the OAuth flow's JSON login and refresh, in our error shape, and the
+ * standard OAuth 2.0 endpoints beside them (decision 0072): the token endpoint (RFC 6749),
+ * revocation (RFC 7009) and the metadata that lets a client find both (RFC 8414). The standard
+ * ones in their own scope: form bodies are read there only, and errors are answered in RFC 6749's
+ * format. Every answer here is a token answer for caches (the routes' policy: `token`).
  */
 export const oauthRoutes: ModuleRoutes<OAuthDeps> = async (app, deps) => {
-  registerFormBodies(app);
-  app.setErrorHandler(oauthErrorHandler(challengeOf));
-  // RFC 6749 §5.1: token responses must not be stored — errors included, as for the JSON endpoints (0014).
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.header('cache-control', 'no-store');
-    reply.header('pragma', 'no-cache');
-    done(null, payload);
+  await app.register(async (json) => loginRoutes(json.withTypeProvider<TypeBoxTypeProvider>(), deps));
+  await app.register(async (scope) => {
+    const standard = scope.withTypeProvider<TypeBoxTypeProvider>();
+    registerFormBodies(standard);
+    standard.setErrorHandler(oauthErrorHandler(challengeOf));
+    tokenRoute(standard, deps);
+    revokeRoute(standard, deps);
+    metadataRoute(standard, deps);
   });
-  tokenRoute(app, deps);
-  revokeRoute(app, deps);
-  metadataRoute(app, deps);
 };

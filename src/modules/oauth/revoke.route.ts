@@ -26,6 +26,7 @@ export function revokeRoute(app: App, deps: OAuthDeps): void {
   app.post(
     REVOKE_PATH,
     {
+      config: { policy: { auth: 'none', cache: 'token', security: [{ ClientSecretBasic: [] }, { ApiKeyAuth: [] }, {}] } },
       schema: {
         tags: ['authentication'],
         summary: 'OAuth 2.0 token revocation (RFC 7009): log out by revoking a refresh token',
@@ -36,7 +37,6 @@ export function revokeRoute(app: App, deps: OAuthDeps): void {
           'client’s is invalid_request. An unknown, malformed or expired token answers 200 (RFC 7009 §2.2). An access token ' +
           'answers unsupported_token_type: it is a self-contained JWT, valid until it expires (ACCESS_TOKEN_TTL); revoke its ' +
           'refresh token. `token_type_hint` is ignored: a token’s kind is told by its form.',
-        security: [{ ClientSecretBasic: [] }, { ApiKeyAuth: [] }, {}],
         consumes: ['application/x-www-form-urlencoded'],
         body: RevocationRequest,
         response: {

@@ -22,6 +22,7 @@ export function tokenRoute(app: App, deps: OAuthDeps): void {
   app.post(
     TOKEN_PATH,
     {
+      config: { policy: { auth: 'none', cache: 'token', security: [{ ClientSecretBasic: [] }, {}] } },
       schema: {
         tags: ['authentication'],
         summary: 'OAuth 2.0 token endpoint (RFC 6749): client_credentials and refresh_token grants',
@@ -33,7 +34,6 @@ export function tokenRoute(app: App, deps: OAuthDeps): void {
           'too, and the refresh token must have been issued to that client by an OAuth login or grant. Scopes are not supported. ' +
           'Allowed when the account auth_method is oauth or both (else 401 unauthorized_client). Discover it at ' +
           '/.well-known/oauth-authorization-server.',
-        security: [{ ClientSecretBasic: [] }, {}],
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenRequest,
         response: {

@@ -16,5 +16,7 @@ export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService }> 
     response: OddsPage,
     filters: odds.byEvent.filters,
     source: lists.source(odds.byEvent),
+    // An unknown event, operator or market is 404, an operator key that names several 409.
+    config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
   });
 };

@@ -1,6 +1,7 @@
 import type { TObject, TSchema } from 'typebox';
 import type { ModuleRoutes, QueryOf } from '../../platform/http/types.js';
 import type { PagedLists } from '../../platform/lists/paged-lists.js';
+import type { ClientPolicy } from '../policy/index.js';
 import {
   BettingMarketCategoriesQuery,
   BettingMarketCategoryPage,
@@ -29,19 +30,25 @@ import type { ReferenceList, ReferencesService } from './references.service.js';
 
 /** GET /v1/references/*: the reference lists (docs/api.md#references), filters and paging in the query string. */
 export const referencesRoutes: ModuleRoutes<{ lists: PagedLists; references: ReferencesService }> = async (app, { lists, references }) => {
-  function route<S extends TObject, F, T>(path: string, summary: string, query: S, response: TSchema, list: ReferenceList<QueryOf<S>, F, T>): void {
-    lists.get(app, { url: `/v1/references/${path}`, tag: 'references', summary, query, response, filters: list.filters, source: lists.source(list) });
+  /** `errors`: an unknown id or key is 404, a key that names several records 409. */
+  function route<S extends TObject, F, T>(path: string, summary: string, query: S, response: TSchema, list: ReferenceList<QueryOf<S>, F, T>, errors: ClientPolicy['errors'] = []): void {
+    const config = { policy: { ...REFERENCES, errors } };
+    lists.get(app, { url: `/v1/references/${path}`, tag: 'references', summary, query, response, filters: list.filters, source: lists.source(list), config });
   }
 
+  const byKey = ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] as const;
   route('sports', 'List sports', SportsQuery, SportPage, references.sports);
-  route('leagues', 'List leagues, by sport', LeaguesQuery, LeaguePage, references.leagues);
-  route('teams', 'List teams, by league', TeamsQuery, TeamPage, references.teams);
-  route('players', 'List players, by team or league', PlayersQuery, PlayerPage, references.players);
+  route('leagues', 'List leagues, by sport', LeaguesQuery, LeaguePage, references.leagues, byKey);
+  route('teams', 'List teams, by league', TeamsQuery, TeamPage, references.teams, byKey);
+  route('players', 'List players, by team or league', PlayersQuery, PlayerPage, references.players, byKey);
   route('operators', 'List operators (sportsbooks)', OperatorsQuery, OperatorPage, references.operators);
-  route('betting-markets', 'List betting markets, by sport', BettingMarketsQuery, BettingMarketPage, references.bettingMarkets);
+  route('betting-markets', 'List betting markets, by sport', BettingMarketsQuery, BettingMarketPage, references.bettingMarkets, ['NOT_FOUND']);
   route('countries', 'List countries', CountriesQuery, CountryPage, references.countries);
-  route('betting-market-categories', 'List betting-market categories, by sport', BettingMarketCategoriesQuery, BettingMarketCategoryPage, references.bettingMarketCategories);
+  route('betting-market-categories', 'List betting-market categories, by sport', BettingMarketCategoriesQuery, BettingMarketCategoryPage, references.bettingMarketCategories, byKey);
   route('betting-market-positions', 'List betting-market positions (sides)', BettingMarketPositionsQuery, BettingMarketPositionPage, references.bettingMarketPositions);
-  route('event-periods', 'List event periods (halves, quarters, sets), by sport', EventPeriodsQuery, EventPeriodPage, references.eventPeriods);
+  route('event-periods', 'List event periods (halves, quarters, sets), by sport', EventPeriodsQuery, EventPeriodPage, references.eventPeriods, byKey);
   route('odds-format', 'List the odds formats the odds endpoints take', OddsFormatsQuery, OddsFormatPage, references.oddsFormats);
 };
+
+/** Reference data: every tier, charged against the minute and the day, kept by the client's own cache. */
+const REFERENCES: ClientPolicy = { auth: 'client', tier: 'basics', limit: 'data', usage: 'references', cache: 'data' };

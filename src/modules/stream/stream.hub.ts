@@ -4,7 +4,8 @@ import type { Clock } from '../../platform/clock.js';
 import type { AccountLookup } from '../auth/index.js';
 import type { HistoryRepository } from '../history/index.js';
 import type { EndReason, StreamConnection } from './stream.connection.js';
-import { STREAM_CAPS, type StreamSlots } from './stream.slots.js';
+import { TIER_TABLE } from '../policy/index.js';
+import type { StreamSlots } from './stream.slots.js';
 import { endReasonFor } from './stream.standing.js';
 
 /** Changes per read: one import's worth of changes is fanned out a chunk at a time. */
@@ -157,7 +158,7 @@ export function createStreamHub(deps: {
     }
     const open = mine.filter((stream) => !stream.ended);
     if (account === undefined || open.length === 0) return;
-    const cap = STREAM_CAPS[account.tier];
+    const cap = TIER_TABLE[account.tier].streams;
     if (open.some((stream) => stream.cap > cap)) {
       const beyond = new Set(await slots.beyondCap(clientId, cap, open.map((stream) => stream.placeId)));
       for (const stream of open) if (beyond.has(stream.placeId)) stream.end('tier_changed');

@@ -1,19 +1,18 @@
 import type { Readable } from 'node:stream';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import { ApiError, notFound, validationError } from '../../platform/errors.js';
-import { REQUIRED_TIERS } from '../../platform/http/access.js';
-import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { MAX_ID } from '../../shared/wire.js';
-import { type AccountLookup, PAID_DATA, requireTier } from '../auth/index.js';
+import { type AccountLookup, principalOf } from '../auth/index.js';
 import type { HistoryRepository } from '../history/index.js';
+import { TIER_TABLE } from '../policy/index.js';
 import type { KeyResolver } from '../references/index.js';
 import { type EndReason, openConnection, type StreamConnection } from './stream.connection.js';
 import { createStreamHub } from './stream.hub.js';
 import { STREAM_DESCRIPTION, StreamBody, StreamHeaders, StreamQuery } from './stream.schemas.js';
-import { STREAM_CAPS, type StreamSlots } from './stream.slots.js';
+import type { StreamSlots } from './stream.slots.js';
 import { credentialsOf, expiryOf } from './stream.standing.js';
 
 /** When a client over its cap may try again: a stream that ends frees a place at once. */
@@ -33,7 +32,6 @@ export interface StreamDeps {
 export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
   const { history, keys, clock, slots } = deps;
   const hub = createStreamHub({ ...deps, log: app.log });
-  const paidStreams = requireTier(PAID_DATA, 'the odds stream');
   // Before the listener closes: an open stream would otherwise hold the shutdown until its deadline.
   app.addHook('preClose', (done) => {
     hub.endAll('server_shutdown');
@@ -43,15 +41,14 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
   app.get(
     '/v1/stream/odds',
     {
-      onRequest: [app.authenticate, async (request: FastifyRequest) => paidStreams.check(request)],
+      // Counted as one request of the odds group when it opens; open streams are capped by tier apart from that.
+      config: { policy: { auth: 'client', tier: 'odds-stream', limit: 'data', usage: 'odds', cache: 'no-store', errors: ['NOT_FOUND'] } },
       // HEAD would open a stream nobody reads.
       exposeHeadRoute: false,
       schema: {
         tags: ['streams'],
         summary: 'Live odds changes (Server-Sent Events)',
         description: STREAM_DESCRIPTION,
-        security: CLIENT_SECURITY,
-        [REQUIRED_TIERS]: paidStreams.tiers,
         querystring: StreamQuery,
         headers: StreamHeaders,
         response: { 200: { description: 'The stream, open until the client or the server ends it.', content: { 'text/event-stream': { schema: StreamBody } } } },
@@ -65,8 +62,10 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
       for (const id of leagueIds) await keys.requireId('league', id, 'league_ids');
       const lastEventId = request.headers['last-event-id'];
 
-      const { client } = request.principal;
-      const cap = STREAM_CAPS[client.tier];
+      const principal = principalOf(request);
+      const { client } = principal;
+      // Open streams per client, by tier, across the nodes with Redis (decision 0128).
+      const cap = TIER_TABLE[client.tier].streams;
       const placeId = await slots.acquire(client.id, cap);
       if (placeId === undefined) {
         throw new ApiError('RATE_LIMIT_EXCEEDED', `at most ${cap} odds streams may be open at once on the ${client.tier} tier; close one first`, {
@@ -74,7 +73,7 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
         });
       }
       // From the place taken to the stream's close handler nothing awaits: the place is always freed.
-      const credentials = credentialsOf(request.principal);
+      const credentials = credentialsOf(principal);
       const connection = openConnection({ clientId: client.id, placeId, credentials, cap, query: { eventIds, leagueIds }, cursor: lastEventId ?? 0 });
       connection.onClose(() => slots.release(client.id, placeId));
       const expiry = expiryOf(credentials, client);
@@ -108,7 +107,6 @@ function endOnExpiry(connection: StreamConnection, expiry: { at: number; reason:
 function sendEvents(reply: FastifyReply, body: Readable): FastifyReply {
   return (
     reply
-      .header('cache-control', 'no-store')
       // nginx and similar proxies buffer answers unless told not to.
       .header('x-accel-buffering', 'no')
       .type('text/event-stream; charset=utf-8')

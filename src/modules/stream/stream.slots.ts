@@ -1,9 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { RedisLink } from '../../platform/redis/redis-link.js';
-import type { Tier } from '../auth/index.js';
-
-/** Open streams per client, by tier, across the nodes with Redis (decision 0128); free has no access (403 first). */
-export const STREAM_CAPS: Readonly<Record<Tier, number>> = { free: 0, pro: 5, enterprise: 50 };
 
 /**
  * Places for open streams, per client (decision 0128). With Redis they are counted across every

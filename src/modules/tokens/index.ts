@@ -1,5 +1,5 @@
 /** Token pairs: the two logins, the two refreshes, revocation, and the purge of expired refresh tokens. */
 export { createPurgeJob, PURGE_GRACE_MS, purgeExpiredRefreshTokens } from './tokens.purge.js';
-export { tokensRoutes } from './tokens.routes.js';
-export { TokenPair } from './tokens.schemas.js';
+export { CHALLENGE, challengeOn401, refreshSchema, TOKEN_TAGS, tokenPolicy, tokensRoutes } from './tokens.routes.js';
+export { ClientCredentialsBody, TokenPair } from './tokens.schemas.js';
 export { createTokenService, type RevocationOutcome, type TokenLifetimes, type TokenService } from './tokens.service.js';

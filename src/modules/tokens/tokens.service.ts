@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { unauthorized } from '../../platform/errors.js';
 import { isUuid } from '../../platform/uuid.js';
 import {
   type AccountLookup,
@@ -18,6 +17,7 @@ import {
   rejectDeletedClient,
   rejectDisabledClient,
   requireFlowEnabled,
+  unauthorized,
 } from '../auth/index.js';
 import { createTokensRepository, type NewRefreshToken, type SessionEnd, type StoredRefreshToken } from './tokens.repository.js';
 import type { TokenPair } from './tokens.schemas.js';

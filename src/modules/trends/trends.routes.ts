@@ -1,6 +1,6 @@
-import { CLIENT_SECURITY } from '../../platform/http/openapi.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
+import type { ClientPolicy } from '../policy/index.js';
 import { FlowGraphData, FlowGraphParams, FlowsByIdBody, FlowsByIdPage, LeaguesWithFlowsPage, LeaguesWithFlowsQuery } from './lookups.schemas.js';
 import { FlowsBody, FlowsPage, MixedFlowsBody } from './trends.schemas.js';
 import type { TrendsService } from './trends.service.js';
@@ -9,6 +9,12 @@ const FILTERS_HELP =
   'Plural id arrays (a singular `sport_id` etc. is a one-item array; an id wins over the matching key), keys plain or qualified, ' +
   'bet_type, likelihood_type, hit-rate thresholds in percent, implied-probability thresholds as fractions, the bet\'s market, category, ' +
   'entity type and split, an event start range and starting_soon. Ordered by id; parlays carry their legs as flow items.';
+
+/** Trends: every tier, charged against the minute and the day, kept by the client's own cache. */
+const TRENDS: ClientPolicy = { auth: 'client', tier: 'basics', limit: 'data', usage: 'trends', cache: 'data' };
+/** An unknown id or key is 404; a key that names several records 409. */
+const byKey = { policy: { ...TRENDS, errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } } satisfies { policy: ClientPolicy };
+const byId = { policy: { ...TRENDS, errors: ['NOT_FOUND'] } } satisfies { policy: ClientPolicy };
 
 export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsService }> = async (app, { lists, trends }) => {
   // One source for both endpoints: they share entries.
@@ -23,6 +29,7 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     response: FlowsPage,
     filters: trends.mixedFilters,
     source: flows,
+    config: byKey,
   });
 
   lists.post(app, {
@@ -34,19 +41,20 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     response: FlowsPage,
     filters: trends.oneTypeFilters,
     source: flows,
+    config: byKey,
   });
 
   app.post(
     '/v1/trends/flows-by-id',
     {
-      onRequest: app.authenticate,
+      // An id that names no flow is listed in missing_ids, not refused.
+      config: { policy: TRENDS },
       schema: {
         tags: ['trends'],
         summary: 'Flows by id',
         description:
           'Up to 100 flows by id, as one page in the paginated shape, in the order asked; `missing_ids` lists the ids that name no flow ' +
           '(of `flow_type`, when given).',
-        security: CLIENT_SECURITY,
         body: FlowsByIdBody,
         response: { 200: FlowsByIdPage },
       },
@@ -63,19 +71,19 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     response: LeaguesWithFlowsPage,
     filters: trends.leaguesWithFlows.filters,
     source: lists.source(trends.leaguesWithFlows),
+    config: byKey,
   });
 
   app.get(
     '/v1/trends/flow-graph-data/:fact_flow_id',
     {
-      onRequest: app.authenticate,
+      config: byId,
       schema: {
         tags: ['trends'],
         summary: "The games behind a fact flow's hit rate",
         description:
           "One entry per past game behind a fact flow's `hits` of `total`, oldest first: its date, the opponent, hit or miss. " +
           'An id that names no fact flow, or a fact flow imported without its games, is 404.',
-        security: CLIENT_SECURITY,
         params: FlowGraphParams,
         response: { 200: FlowGraphData },
       },

@@ -1,5 +1,5 @@
 import { validationError } from '../../platform/errors.js';
-import { DAY_MS, dayOf } from './route-groups.js';
+import { DAY_MS, dayOf } from './days.js';
 import { MAX_RANGE_DAYS, type UsageQuery } from './usage.schemas.js';
 
 /** A range of whole UTC days, both ends included, as YYYY-MM-DD. */

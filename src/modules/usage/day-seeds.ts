@@ -1,7 +1,8 @@
 import type { Clock } from '../../platform/clock.js';
 import type { SeedSource } from '../../platform/counters/counter-store.js';
 import { dayCounterOf } from '../limits/index.js';
-import { dayOf, UNCHARGED_GROUP } from './route-groups.js';
+import { UNCHARGED_GROUP } from '../policy/index.js';
+import { dayOf } from './days.js';
 import type { UsageMeter } from './usage-meter.js';
 import type { UsageRepository } from './usage.repository.js';
 

@@ -1,7 +1,6 @@
 /** Usage metering (charged requests per client, day and route group) and the usage reports. */
 export { dayRangeOf } from './date-range.js';
 export { createDaySeeds } from './day-seeds.js';
-export { createGroupOf, ROUTE_GROUPS, type RouteGroup } from './route-groups.js';
 export { createUsageMeter, type UsageMeter } from './usage-meter.js';
 export { createUsagePurgeJob, purgeOldUsage } from './usage.purge.js';
 export { createUsageRepository, type UsageRepository } from './usage.repository.js';

@@ -1,5 +1,6 @@
 import type { BackgroundJob, JobLog } from '../../platform/background.js';
-import { createGroupOf, DAY_MS, dayOf, ROUTE_GROUPS } from './route-groups.js';
+import { USAGE_GROUP_NAMES } from '../policy/index.js';
+import { DAY_MS, dayOf } from './days.js';
 import type { UsageRepository, UsageRow } from './usage.repository.js';
 
 /**
@@ -10,8 +11,8 @@ import type { UsageRepository, UsageRow } from './usage.repository.js';
  * them for the next flush.
  */
 export interface UsageMeter extends BackgroundJob {
-  /** One charged request (route: its template, e.g. `/v1/references/teams`). */
-  count(clientId: string, route: string | undefined, now: number): void;
+  /** One charged request, in a usage group (its index in USAGE_GROUP_NAMES, as the route's policy names it). */
+  count(clientId: string, group: number, now: number): void;
   /** This node's counts of a client not yet written. */
   pending(clientId: string): UsageRow[];
   /** Writes what is counted so far (one flush at a time). */
@@ -25,7 +26,6 @@ interface DayCounts {
 
 export function createUsageMeter(deps: { repository: UsageRepository; flushMs: number }): UsageMeter {
   const { repository, flushMs } = deps;
-  const groupOf = createGroupOf();
   /** Today's counts by client. */
   let today = new Map<string, DayCounts>();
   /** Counts of earlier days (a client's day rolled over) and of failed flushes. */
@@ -38,7 +38,7 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
   let log: JobLog | undefined;
 
   const rowsOf = (clientId: string, entry: DayCounts): UsageRow[] =>
-    ROUTE_GROUPS.flatMap((group, i) => ((entry.counts[i] ?? 0) > 0 ? [{ clientId, day: entry.day, group, requests: entry.counts[i] ?? 0 }] : []));
+    USAGE_GROUP_NAMES.flatMap((group, i) => ((entry.counts[i] ?? 0) > 0 ? [{ clientId, day: entry.day, group, requests: entry.counts[i] ?? 0 }] : []));
 
   async function write(): Promise<void> {
     const rows = [...waiting, ...[...today].flatMap(([clientId, entry]) => rowsOf(clientId, entry))];
@@ -57,9 +57,7 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
   const meter: UsageMeter = {
     name: 'usage meter',
 
-    count(clientId, route, now) {
-      const group = groupOf(route);
-      if (group < 0) return;
+    count(clientId, group, now) {
       if (now < dayStart || now >= dayEnd) {
         day = dayOf(now);
         dayStart = Math.floor(now / DAY_MS) * DAY_MS;
@@ -68,7 +66,7 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
       let entry = today.get(clientId);
       if (entry === undefined || entry.day !== day) {
         if (entry !== undefined) waiting.push(...rowsOf(clientId, entry));
-        entry = { day, counts: [0, 0, 0, 0, 0] };
+        entry = { day, counts: USAGE_GROUP_NAMES.map(() => 0) };
         today.set(clientId, entry);
       }
       entry.counts[group] = (entry.counts[group] ?? 0) + 1;

@@ -1,6 +1,6 @@
 import { type BackgroundJob, createPeriodicJob } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
-import { DAY_MS, dayOf } from './route-groups.js';
+import { DAY_MS, dayOf } from './days.js';
 import type { UsageRepository } from './usage.repository.js';
 
 const HOUR_MS = 3600 * 1000;

@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { TIERS } from '../auth/index.js';
+import { USAGE_GROUP_NAMES, USAGE_GROUPS } from '../policy/index.js';
 
 /** The longest range one usage request covers, in days (USAGE_RETENTION_DAYS defaults to 400 too). */
 export const MAX_RANGE_DAYS = 400;
@@ -32,16 +33,10 @@ const WindowState = (window: string) =>
     { additionalProperties: false, description: `The current ${window}: requests used and left, and when it resets.` },
   );
 
-const ByGroup = Type.Object(
-  {
-    references: Count('/v1/references/*'),
-    events: Count('/v1/events/*'),
-    odds: Count('/v1/odds/*'),
-    trends: Count('/v1/trends/*'),
-    account: Count('/v1/account/* (never counted against the daily quota)'),
-  },
-  { additionalProperties: false, description: "That day's requests by route group." },
-);
+const ByGroup = Type.Object(Object.fromEntries(USAGE_GROUP_NAMES.map((group) => [group, Count(USAGE_GROUPS[group])])), {
+  additionalProperties: false,
+  description: "That day's requests by route group.",
+});
 
 /** A client's usage: its limits, where it stands now, and its charged requests per day. */
 export const Usage = Type.Object(

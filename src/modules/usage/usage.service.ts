@@ -4,7 +4,7 @@ import { iso } from '../../shared/wire.js';
 import type { ClientAccount } from '../auth/index.js';
 import type { RateLimiter, WindowState } from '../limits/index.js';
 import { type DayRange, daysOf } from './date-range.js';
-import { ROUTE_GROUPS, UNCHARGED_GROUP } from './route-groups.js';
+import { UNCHARGED_GROUP, USAGE_GROUP_NAMES } from '../policy/index.js';
 import type { UsageMeter } from './usage-meter.js';
 import type { UsageRepository } from './usage.repository.js';
 import type { TopClient, Usage } from './usage.schemas.js';
@@ -12,15 +12,15 @@ import type { TopClient, Usage } from './usage.schemas.js';
 /** Usage as a client (GET /v1/account/usage) and an operator (admin API, CLI) see it. */
 export function createUsageService(deps: { repository: UsageRepository; meter: UsageMeter; limiter: RateLimiter; clock: Clock }) {
   const { repository, meter, limiter, clock } = deps;
-  const GROUP_INDEX = new Map<string, number>(ROUTE_GROUPS.map((group, i) => [group, i]));
-  const UNCHARGED = ROUTE_GROUPS.indexOf(UNCHARGED_GROUP);
+  const GROUP_INDEX = new Map<string, number>(USAGE_GROUP_NAMES.map((group, i) => [group, i]));
+  const UNCHARGED = USAGE_GROUP_NAMES.indexOf(UNCHARGED_GROUP);
 
   /** Stored counts plus this node's counts not yet written: exact on one node, behind by at most a flush elsewhere. */
   async function countsByDay(clientId: string, range: DayRange): Promise<Map<string, number[]>> {
     const byDay = new Map<string, number[]>();
     const add = (day: string, group: number, requests: number) => {
       if (day < range.from || day > range.to || group < 0) return;
-      const counts = byDay.get(day) ?? ROUTE_GROUPS.map(() => 0);
+      const counts = byDay.get(day) ?? USAGE_GROUP_NAMES.map(() => 0);
       counts[group] = (counts[group] ?? 0) + requests;
       byDay.set(day, counts);
     };
@@ -40,15 +40,10 @@ export function createUsageService(deps: { repository: UsageRepository; meter: U
         limits: { per_minute: limits.perMinute, per_day: limits.perDay },
         current: { minute: window(current.minute), day: window(current.day) },
         days: daysOf(range).map((date) => {
-          const counts = byDay.get(date) ?? ROUTE_GROUPS.map(() => 0);
-          const [references = 0, events = 0, odds = 0, trends = 0, accountRequests = 0] = counts;
+          const counts = byDay.get(date) ?? USAGE_GROUP_NAMES.map(() => 0);
+          const byGroup = Object.fromEntries(USAGE_GROUP_NAMES.map((group, i) => [group, counts[i] ?? 0]));
           const requests = counts.reduce((a, b) => a + b, 0);
-          return {
-            date,
-            requests,
-            charged: requests - (counts[UNCHARGED] ?? 0),
-            by_group: { references, events, odds, trends, account: accountRequests },
-          };
+          return { date, requests, charged: requests - (counts[UNCHARGED] ?? 0), by_group: byGroup };
         }),
       };
     },

@@ -3,7 +3,7 @@ import { databaseUnavailable } from '../db/unavailable.js';
 import { ApiError, errorBody, serviceUnavailable } from '../errors.js';
 import { type UrlRedactor, urlRedactor } from '../logging.js';
 import type { AuthFailureCounter } from '../metrics/metrics.js';
-import { NO_STORE, NOSNIFF } from './headers.js';
+import { errorHeaders } from './headers.js';
 import { fromValidationErrors } from './validation.js';
 
 export interface ErrorHandlingOptions {
@@ -57,7 +57,7 @@ export function registerErrorHandling(app: FastifyInstance, options: ErrorHandli
 export function sendError(reply: FastifyReply, apiError: ApiError, requestId: string): void {
   void reply
     .code(apiError.status)
-    .headers({ 'x-request-id': requestId, 'x-content-type-options': NOSNIFF, 'cache-control': NO_STORE, ...apiError.headers })
+    .headers({ ...errorHeaders(requestId), ...apiError.headers })
     .type('application/json; charset=utf-8')
     .send(errorBody(apiError, requestId));
 }

@@ -4,7 +4,7 @@ import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorBody } from '../errors.js';
 import { sendError, toApiError } from './errors.plugin.js';
-import { NO_STORE, NOSNIFF } from './headers.js';
+import { errorHeaders } from './headers.js';
 
 /**
  * The answers Fastify and Node give on their own — before a route is found, or when the bytes
@@ -67,9 +67,7 @@ function rawErrorResponse(error: ApiError, requestId: string): string {
     'content-type: application/json; charset=utf-8',
     `content-length: ${Buffer.byteLength(body, 'utf8')}`,
     'connection: close',
-    `x-request-id: ${requestId}`,
-    `x-content-type-options: ${NOSNIFF}`,
-    `cache-control: ${NO_STORE}`,
+    ...Object.entries(errorHeaders(requestId)).map(([name, value]) => `${name}: ${value}`),
     '',
     body,
   ].join('\r\n');

@@ -1,10 +1,28 @@
 import { ERROR_STATUS, type ErrorCode } from '../errors.js';
-import { REQUIRED_TIERS } from './access.js';
 import { STANDARD_ENDPOINT } from './strict-input.js';
 
 /**
+ * The schema key under which whoever declares a route's policy tells the document what that policy
+ * adds to the operation; read here, and removed from the published document.
+ */
+export const OPERATION_ANSWERS = 'x-answers';
+
+/** What a route's policy adds to its operation, beyond what its schema says. */
+export interface OperationAnswers {
+  /** The errors of the policy (401, 403, 429) and those the route declares (404, 409…). */
+  readonly errors: readonly ErrorCode[];
+  /** Every 2xx and 3xx carries the rate-limit fields. */
+  readonly rateLimitHeaders: boolean;
+  /** A page (a 200 in the page shape) carries an ETag, and a GET takes If-None-Match (304). */
+  readonly entityTags: boolean;
+}
+
+const NO_ANSWERS: OperationAnswers = { errors: [], rateLimitHeaders: false, entityTags: false };
+
+/**
  * Finishes the document @fastify/swagger generates from the route schemas: request fields a
- * client may omit are shown as optional, and every operation lists its error responses.
+ * client may omit are shown as optional, and every operation lists its error responses and the
+ * headers of its answers, as its schema and its policy say.
  */
 export function finishDocument<T extends object>(document: T): T {
   if (!isRecord(document)) return document;
@@ -14,19 +32,30 @@ export function finishDocument<T extends object>(document: T): T {
     RequestId: { description: 'The id of this request (echoed when the caller sent a plain X-Request-Id).', schema: { type: 'string' } },
     ...RATE_LIMIT_HEADERS,
   });
-  const schemas = objectAt(components, 'schemas');
-  for (const [path, item] of Object.entries(objectAt(document, 'paths'))) {
+  for (const item of Object.values(objectAt(document, 'paths'))) {
     if (!isRecord(item)) continue;
     for (const method of METHODS) {
       const operation = item[method];
       if (!isRecord(operation)) continue;
+      const answers = answersOf(operation);
       optionalDefaults(operation);
-      addErrorResponses(path, method, operation, schemas);
-      addEntityTags(path, method, operation);
-      addRateLimitHeaders(path, operation);
+      addErrorResponses(method, operation, answers);
+      if (answers.entityTags) addEntityTags(method, operation);
+      if (answers.rateLimitHeaders) addRateLimitHeaders(operation);
     }
   }
   return document;
+}
+
+/** The operation's answers as its policy gave them, taken out of the published operation. */
+function answersOf(operation: Record<string, unknown>): OperationAnswers {
+  const answers = operation[OPERATION_ANSWERS];
+  delete operation[OPERATION_ANSWERS];
+  return isOperationAnswers(answers) ? answers : NO_ANSWERS;
+}
+
+function isOperationAnswers(value: unknown): value is OperationAnswers {
+  return isRecord(value) && Array.isArray(value.errors) && typeof value.rateLimitHeaders === 'boolean' && typeof value.entityTags === 'boolean';
 }
 
 /**
@@ -60,13 +89,11 @@ function hasDefault(schema: unknown): boolean {
 
 /**
  * The error responses (docs/api.md#errors), in the document only: the routes' `response` config
- * stays 2xx-only, so Fastify never serializes an error through a route schema. Which errors
- * an operation documents follows from what it takes, so a new route is documented correctly
- * without listing them.
+ * stays 2xx-only, so Fastify never serializes an error through a route schema.
  */
-function addErrorResponses(path: string, method: string, operation: Record<string, unknown>, schemas: Record<string, unknown>): void {
+function addErrorResponses(method: string, operation: Record<string, unknown>, answers: OperationAnswers): void {
   const responses = objectAt(operation, 'responses');
-  for (const code of errorCodesOf(path, method, operation, schemas)) {
+  for (const code of errorCodesOf(method, operation, answers)) {
     responses[String(ERROR_STATUS[code])] ??= { $ref: `#/components/responses/${RESPONSES[code].name}` };
   }
 }
@@ -74,11 +101,9 @@ function addErrorResponses(path: string, method: string, operation: Record<strin
 /**
  * Every page of a data list carries an ETag (a digest of its bytes). A GET list also takes
  * If-None-Match and answers 304 when it names the current page (RFC 9110 §13.1.2); a POST has
- * no 304, its ETag only tells a client whether a page changed. Account and admin listings are
- * no-store answers about one account, read from the database each time: no ETag.
+ * no 304, its ETag only tells a client whether a page changed.
  */
-function addEntityTags(path: string, method: string, operation: Record<string, unknown>): void {
-  if (path.startsWith('/admin/') || path.startsWith('/v1/account/')) return;
+function addEntityTags(method: string, operation: Record<string, unknown>): void {
   const responses = objectAt(operation, 'responses');
   const ok = responses['200'];
   if (!isRecord(ok) || !isPage(ok)) return;
@@ -123,10 +148,8 @@ const RATE_LIMIT_REFS = {
   'X-RateLimit-Reset': { $ref: '#/components/headers/XRateLimitReset' },
 };
 
-/** A client call is a /v1 operation that takes an access token (the logins and refreshes do not). */
-function addRateLimitHeaders(path: string, operation: Record<string, unknown>): void {
-  const bearer = Array.isArray(operation.security) && operation.security.some((s) => isRecord(s) && 'BearerAuth' in s);
-  if (!path.startsWith('/v1/') || !bearer) return;
+/** On every successful answer of an operation whose policy charges it against the client's limits. */
+function addRateLimitHeaders(operation: Record<string, unknown>): void {
   for (const [status, response] of Object.entries(objectAt(operation, 'responses'))) {
     if (/^[23]\d\d$/.test(status) && isRecord(response)) Object.assign(objectAt(response, 'headers'), RATE_LIMIT_REFS);
   }
@@ -225,59 +248,30 @@ function componentResponses(): Record<string, object> {
 }
 
 /**
- * The errors an operation can answer, from what it takes: input → 400/422, a body → 413,
- * the client or admin API → 401, path parameters, id/key lookups and the admin API (absent
- * without ADMIN_TOKEN) → 404, keys → 409 AMBIGUOUS_LOOKUP (a key may name several records), a
- * change to an account (its credentials, an admin change to one client) → 409 CONFLICT, path
- * parameters → 414, the client API → 429, an operation for some tiers only → 403. Every operation may answer 408 and 431 (the request
- * itself could not be read), 500, and 503 while the database is unavailable or its node shuts
- * down. 405 belongs to no operation: it answers the methods a path does not have
- * (components.responses.MethodNotAllowed). Every operation refuses a parameter it does not take
- * (422, strict-input.ts). A standard endpoint (the OAuth ones) documents its own errors in its
- * standard's format: it gets only 408 and 431, which the server writes to the socket before any
- * endpoint is known.
+ * The errors an operation can answer: what its policy and the route declare (401, 403, 404, 409,
+ * 429), and what follows from what it takes: input → 400/422, a body → 413, path parameters → 414.
+ * Every operation may answer 408 and 431 (the request itself could not be read), 500, and 503
+ * while the database is unavailable or its node shuts down. 405 belongs to no operation: it
+ * answers the methods a path does not have (components.responses.MethodNotAllowed). Every
+ * operation refuses a parameter it does not take (422, strict-input.ts). A standard endpoint (the
+ * OAuth ones) documents its own errors in its standard's format: it gets only 408 and 431, which
+ * the server writes to the socket before any endpoint is known.
  */
-function errorCodesOf(path: string, method: string, operation: Record<string, unknown>, schemas: Record<string, unknown>): ErrorCode[] {
+function errorCodesOf(method: string, operation: Record<string, unknown>, answers: OperationAnswers): ErrorCode[] {
   if (operation[STANDARD_ENDPOINT] !== undefined) return ['REQUEST_TIMEOUT', 'HEADERS_TOO_LARGE'];
   const parameters = Array.isArray(operation.parameters) ? operation.parameters.filter(isRecord) : [];
-  const fields = [...parameters.map((p) => String(p.name)), ...bodyFields(operation.requestBody, schemas)];
-  const hasInput = fields.length > 0 || operation.requestBody !== undefined;
+  const hasInput = parameters.length > 0 || operation.requestBody !== undefined;
   const hasBody = BODY_METHODS.has(method);
-  const client = path.startsWith('/v1/');
-  const admin = path.startsWith('/admin/');
-  const secured = Array.isArray(operation.security) && operation.security.some((s) => isRecord(s) && Object.keys(s).length > 0);
-  const codes: ErrorCode[] = [];
-  if (hasInput || hasBody) codes.push('BAD_REQUEST');
-  if (client || admin) codes.push('UNAUTHORIZED');
-  if (operation[REQUIRED_TIERS] !== undefined) codes.push('FORBIDDEN');
-  if (admin || parameters.some((p) => p.in === 'path') || (secured && fields.some((f) => /_(id|ids|key|keys)$/.test(f)))) codes.push('NOT_FOUND');
-  if (secured && fields.some((f) => /_keys?$/.test(f))) codes.push('AMBIGUOUS_LOOKUP');
-  if (changesAnAccount(path, method)) codes.push('CONFLICT');
-  codes.push('REQUEST_TIMEOUT');
-  if (hasBody) codes.push('PAYLOAD_TOO_LARGE');
-  if (parameters.some((p) => p.in === 'path')) codes.push('URI_TOO_LONG');
-  codes.push('VALIDATION_ERROR');
-  if (client) codes.push('RATE_LIMIT_EXCEEDED');
-  codes.push('HEADERS_TOO_LARGE', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE');
-  return codes;
-}
-
-/**
- * A change to one account can conflict with its state: its own credentials (the last one of an
- * enabled flow, the cap of active ones), or an operator's change to a client that was deleted.
- */
-function changesAnAccount(path: string, method: string): boolean {
-  if (method === 'get') return false;
-  return path.startsWith('/v1/account/') || path.startsWith('/admin/v1/clients/{client_id}');
-}
-
-/** Top-level property names of a JSON request body (following one $ref into the components). */
-function bodyFields(requestBody: unknown, schemas: Record<string, unknown>): string[] {
-  if (!isRecord(requestBody) || !isRecord(requestBody.content)) return [];
-  const media = requestBody.content['application/json'];
-  let schema = isRecord(media) ? media.schema : undefined;
-  if (isRecord(schema) && typeof schema.$ref === 'string') schema = schemas[schema.$ref.replace('#/components/schemas/', '')];
-  return isRecord(schema) && isRecord(schema.properties) ? Object.keys(schema.properties) : [];
+  const pathParameters = parameters.some((p) => p.in === 'path');
+  const codes = new Set<ErrorCode>(answers.errors);
+  if (hasInput || hasBody) codes.add('BAD_REQUEST');
+  codes.add('REQUEST_TIMEOUT');
+  if (hasBody) codes.add('PAYLOAD_TOO_LARGE');
+  if (pathParameters) codes.add('URI_TOO_LONG');
+  codes.add('VALIDATION_ERROR');
+  codes.add('HEADERS_TOO_LARGE').add('INTERNAL_ERROR').add('SERVICE_UNAVAILABLE');
+  // In the table's order: of two codes with one status (409), the first is the one documented.
+  return (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((code) => codes.has(code));
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -291,4 +285,11 @@ function objectAt(parent: Record<string, unknown>, key: string): Record<string, 
   const created: Record<string, unknown> = {};
   parent[key] = created;
   return created;
+}
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** What the route's policy adds to its operation (OPERATION_ANSWERS); not published. */
+    'x-answers'?: OperationAnswers;
+  }
 }

@@ -1,12 +1,8 @@
 import swagger from '@fastify/swagger';
 import { Type } from 'typebox';
-import { ERROR_STATUS, type ErrorCode, UNAUTHORIZED_REASONS } from '../errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../errors.js';
 import { finishDocument } from './openapi-transform.js';
 import type { App } from './types.js';
-
-/** Security requirement for client routes: either credential the flow matrix allows. */
-export const CLIENT_SECURITY: Array<Record<string, string[]>> = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
-export const ADMIN_SECURITY: Array<Record<string, string[]>> = [{ AdminToken: [] }];
 
 /** The tags every route picks from; the docs page groups operations by them, in this order. */
 export const TAGS = [
@@ -42,33 +38,34 @@ export const TAGS = [
   { name: 'operations', description: 'Health, readiness and metrics for load balancers and monitoring. No authentication.' },
 ];
 
-/** The body of every error response (docs/api.md#errors). */
-export const ErrorSchema = Type.Object(
-  {
-    error: Type.Object(
-      {
-        code: Type.Enum(Object.keys(ERROR_STATUS) as ErrorCode[], { description: 'Machine-readable error code; the HTTP status follows from it.' }),
-        message: Type.String({ description: 'Human-readable explanation. Never contains credentials or internals.' }),
-        request_id: Type.String({ description: 'Also in the X-Request-Id header; quote it when reporting a problem.' }),
-        reason: Type.Optional(Type.Enum([...UNAUTHORIZED_REASONS], { description: 'On 401 only: why the credentials were refused.' })),
-        details: Type.Optional(
-          Type.Array(
-            Type.Object(
-              {
-                field: Type.String({ description: 'The offending field, e.g. `page_size` or `teams[3].league_id`.' }),
-                rule: Type.String({ description: 'The broken rule, e.g. `maximum`, `required`, `type`.' }),
-              },
-              { additionalProperties: false },
+/** The body of every error response (docs/api.md#errors); `reasons`: the closed list of 401 reasons. */
+export const errorSchema = (reasons: readonly string[]) =>
+  Type.Object(
+    {
+      error: Type.Object(
+        {
+          code: Type.Enum(Object.keys(ERROR_STATUS) as ErrorCode[], { description: 'Machine-readable error code; the HTTP status follows from it.' }),
+          message: Type.String({ description: 'Human-readable explanation. Never contains credentials or internals.' }),
+          request_id: Type.String({ description: 'Also in the X-Request-Id header; quote it when reporting a problem.' }),
+          reason: Type.Optional(Type.Enum([...reasons], { description: 'On 401 only: why the credentials were refused.' })),
+          details: Type.Optional(
+            Type.Array(
+              Type.Object(
+                {
+                  field: Type.String({ description: 'The offending field, e.g. `page_size` or `teams[3].league_id`.' }),
+                  rule: Type.String({ description: 'The broken rule, e.g. `maximum`, `required`, `type`.' }),
+                },
+                { additionalProperties: false },
+              ),
+              { description: 'On 400 and 422: every field that broke a rule.' },
             ),
-            { description: 'On 400 and 422: every field that broke a rule.' },
           ),
-        ),
-      },
-      { additionalProperties: false, description: 'What went wrong.' },
-    ),
-  },
-  { additionalProperties: false, title: 'Error' },
-);
+        },
+        { additionalProperties: false, description: 'What went wrong.' },
+      ),
+    },
+    { additionalProperties: false, title: 'Error' },
+  );
 
 export interface OpenApiOptions {
   /**
@@ -77,6 +74,8 @@ export interface OpenApiOptions {
    * reader of /docs of an API that is not there.
    */
   admin: boolean;
+  /** The closed list of 401 reasons, which the authentication module owns. */
+  unauthorizedReasons: readonly string[];
 }
 
 /**
@@ -85,7 +84,7 @@ export interface OpenApiOptions {
  * responses are added to the document only (transformObject): the routes' own `response`
  * config stays 2xx-only, so Fastify's serialization of errors is unaffected.
  */
-export async function registerOpenApi(app: App, { admin }: OpenApiOptions): Promise<void> {
+export async function registerOpenApi(app: App, { admin, unauthorizedReasons }: OpenApiOptions): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -119,7 +118,7 @@ export async function registerOpenApi(app: App, { admin }: OpenApiOptions): Prom
             description: 'OAuth 2.0 client_secret_basic (RFC 6749 §2.3.1): the client id and secret, each form-urlencoded, as user and password.',
           },
         },
-        schemas: { Error: ErrorSchema },
+        schemas: { Error: errorSchema(unauthorizedReasons) },
       },
     },
     transformObject: (document) => {

@@ -1,6 +1,6 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteGenericInterface } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest, RouteGenericInterface } from 'fastify';
 import type { TSchema } from 'typebox';
 
 /** The Fastify instance with TypeBox types: handlers see typed bodies and queries. */
@@ -19,14 +19,3 @@ export type ModuleRoutes<Deps = void> = (app: App, deps: Deps) => Promise<void>;
  */
 export type QueryOf<S extends TSchema> = FastifyRequest<RouteGenericInterface, Server, IncomingMessage, { querystring: S }, TypeBoxTypeProvider>['query'];
 export type BodyOf<S extends TSchema> = FastifyRequest<RouteGenericInterface, Server, IncomingMessage, { body: S }, TypeBoxTypeProvider>['body'];
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    /**
-     * onRequest hook of every client route: accepts X-API-Key or Bearer as the flow matrix
-     * allows, else 401; then charges the call against the client's limits (else 429).
-     * Provided by the auth module (registered by the composition root).
-     */
-    authenticate: (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
-  }
-}

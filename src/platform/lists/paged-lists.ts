@@ -1,11 +1,9 @@
 import { hash } from 'node:crypto';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject, TSchema } from 'typebox';
 import type { ReadCache, RenderedPage } from '../cache/read-cache.js';
 import { addVary, COMPRESSION, negotiate, weakTag } from '../http/compression.js';
 import { ifNoneMatch, NOT_MODIFIED } from '../http/etag.js';
-import { REQUIRED_TIERS, type TierAccess } from '../http/access.js';
-import { CLIENT_SECURITY } from '../http/openapi.js';
 import type { App, BodyOf, QueryOf } from '../http/types.js';
 import { offsetOf, type Page, pageOf, type Paging } from '../pagination.js';
 import { createPageCodings } from './page-codings.js';
@@ -47,8 +45,8 @@ interface ListRoute<F, T> {
   /** The page schema: PageOf(item). Rendered pages must match it exactly (nothing strips them). */
   response: TSchema;
   source: PreparedSource<F, T>;
-  /** The tiers the list is for, checked after authentication (403 for the others). */
-  access?: TierAccess;
+  /** The route's config: its policy (who may call it, which tier, limit, usage group and cache). */
+  config: FastifyContextConfig;
 }
 
 /** A GET list: filters and paging in the query string (the schema includes pagingProperties). */
@@ -154,18 +152,10 @@ export function createPagedLists(cache: ReadCache): PagedLists {
     return undefined;
   }
 
-  /** Authentication, then the list's own check, before the input is even read. */
-  const onRequestOf = <F, T>(app: App, route: ListRoute<F, T>) => {
-    const { access } = route;
-    return access === undefined ? app.authenticate : [app.authenticate, async (request: FastifyRequest) => access.check(request)];
-  };
-
   const schemaOf = <F, T>(route: ListRoute<F, T>) => ({
     tags: [route.tag],
     summary: route.summary,
     ...(route.description === undefined ? {} : { description: route.description }),
-    security: CLIENT_SECURITY,
-    ...(route.access === undefined ? {} : { [REQUIRED_TIERS]: route.access.tiers }),
   });
 
   return {
@@ -173,14 +163,14 @@ export function createPagedLists(cache: ReadCache): PagedLists {
     get(app, route) {
       app.get(
         route.url,
-        { onRequest: onRequestOf(app, route), schema: { ...schemaOf(route), querystring: route.query, response: { 200: route.response, 304: NOT_MODIFIED } } },
+        { config: route.config, schema: { ...schemaOf(route), querystring: route.query, response: { 200: route.response, 304: NOT_MODIFIED } } },
         (request, reply) => send(request, reply, route, route.filters(request.query), request.query),
       );
     },
     post(app, route) {
       app.post(
         route.url,
-        { onRequest: onRequestOf(app, route), schema: { ...schemaOf(route), body: route.body, response: { 200: route.response } } },
+        { config: route.config, schema: { ...schemaOf(route), body: route.body, response: { 200: route.response } } },
         (request, reply) => send(request, reply, route, route.filters(request.body), request.body),
       );
     },

@@ -2,7 +2,6 @@ import { Counter, Histogram, Registry } from 'prom-client';
 import type { BackgroundJob } from '../background.js';
 import type { CacheUsage } from '../cache/versioned-cache.js';
 import type { ChangeVersionName } from '../db/schema.js';
-import { UNAUTHORIZED_REASONS, type UnauthorizedReason } from '../errors.js';
 import { shareWithPrimary } from './cluster.js';
 import { collector, registerCollector, type Sample } from './collector.js';
 import { createHttpRequestSeries, type HttpRequestSeries } from './http-requests.js';
@@ -19,7 +18,7 @@ export type CacheLookups = () => Readonly<Record<string, Pick<CacheUsage, 'hits'
 
 /** What the error handler is given: one count per 401, by its reason. */
 export interface AuthFailureCounter {
-  inc(reason: UnauthorizedReason): void;
+  inc(reason: string): void;
 }
 
 /** One label set of a counter, looked up once and kept by its user. */
@@ -55,7 +54,13 @@ export interface Metrics extends BackgroundJob {
  * label sets known in advance are created at 0, so that `rate()` and `increase()` see a series
  * from its first increment on, and a query by label finds a 0 rather than nothing.
  */
-export function createMetrics(deps: { caches: CacheLookups }): Metrics {
+export interface MetricsDeps {
+  caches: CacheLookups;
+  /** The closed list of 401 reasons (the auth module's): each series exists from 0. */
+  authFailureReasons: readonly string[];
+}
+
+export function createMetrics(deps: MetricsDeps): Metrics {
   const registry = new Registry();
   const http = createHttpRequestSeries(registry);
   registerCollector(registry, cacheLookupsCollector(deps.caches));
@@ -66,7 +71,7 @@ export function createMetrics(deps: { caches: CacheLookups }): Metrics {
     labelNames: ['reason'] as const,
     registers: [registry],
   });
-  const byReason = new Map(UNAUTHORIZED_REASONS.map((reason) => [reason, authFailures.labels({ reason })] as const));
+  const byReason = new Map(deps.authFailureReasons.map((reason) => [reason, authFailures.labels({ reason })] as const));
   for (const child of byReason.values()) child.inc(0);
 
   const rateLimits = new Counter({

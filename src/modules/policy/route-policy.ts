@@ -1,0 +1,66 @@
+import type { ErrorCode } from '../../platform/errors.js';
+import type { CachePolicy } from '../../platform/http/headers.js';
+import type { Entitlement } from './tiers.js';
+import type { UsageGroup } from './usage-groups.js';
+
+/** An OpenAPI security requirement list: scheme names, each with its (empty) scopes. */
+export type Security = ReadonlyArray<Readonly<Record<string, readonly string[]>>>;
+
+/**
+ * A client call: authenticated by X-API-Key or Bearer token, then checked against the client's
+ * tier, charged against its limits, counted in its usage group.
+ */
+export interface ClientPolicy {
+  readonly auth: 'client';
+  /** What of the tier table the route serves (its tier rule): a client whose tier lacks it gets 403. */
+  readonly tier: Entitlement;
+  /** `data`: charged against the minute and the day; `account`: the minute only, never the daily quota. */
+  readonly limit: 'data' | 'account';
+  /** Where a charged call is counted. */
+  readonly usage: UsageGroup;
+  /** `data`: the client's own cache may keep a success; `no-store`: no cache may (account state). */
+  readonly cache: 'data' | 'no-store';
+  /** The errors the route itself answers (404, 409…), beside those of its input and of this policy. */
+  readonly errors?: readonly ErrorCode[];
+}
+
+/** The operator's API: `Authorization: Bearer $ADMIN_TOKEN`; without ADMIN_TOKEN it does not exist (404). */
+export interface AdminPolicy {
+  readonly auth: 'admin';
+  readonly cache: 'no-store';
+  readonly errors?: readonly ErrorCode[];
+}
+
+/** Anyone: operations, documents, and the endpoints whose handler checks the credentials itself. */
+export interface PublicPolicy {
+  readonly auth: 'none';
+  readonly cache: CachePolicy;
+  /**
+   * The credentials the handler itself reads (a login, the OAuth endpoints), for the document;
+   * absent: the operation names none.
+   */
+  readonly security?: Security;
+  readonly errors?: readonly ErrorCode[];
+}
+
+/**
+ * What a route declares about who may call it and what happens before its handler, as data on the
+ * route (`config.policy`): one plugin (policy.plugin.ts) turns it into hooks and into the route's
+ * security, error responses and headers in the OpenAPI document. Decision 0180.
+ */
+export type RoutePolicy = ClientPolicy | AdminPolicy | PublicPolicy;
+
+/** Either credential the flow matrix allows. */
+export const CLIENT_SECURITY: Security = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];
+export const ADMIN_SECURITY: Security = [{ AdminToken: [] }];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Who may call the route and what runs before its handler (modules/policy): every route has one. */
+    policy: RoutePolicy;
+  }
+  interface FastifySchema {
+    /** The tiers a client route is for, when not every tier (the operation then lists 403). */
+    'x-required-tiers'?: readonly string[];
+  }
+}
