@@ -102,7 +102,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
   const { db } = database;
   const { adminToken } = config;
   const lists = createPagedLists(readCache);
-  // One token service behind the SPEC's JSON endpoints and the standard OAuth ones: one set of rules.
+  // One token service behind the contract's JSON endpoints and the standard OAuth ones: one set of rules.
   const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
   const events = createEventsService({ db, clock, keys });
   return [

@@ -29,7 +29,7 @@ const SENSITIVE_QUERY = /([?&](?:[^=&]*(?:token|key|secret|password|auth)[^=&]*)
 
 /**
  * Anything shaped like one of our credentials, wherever it is in a URL (`GET /sdk_…`,
- * `?search=sdk_…` were logged verbatim, issue 8): an API key, client secret or refresh token
+ * `?search=sdk_…` would otherwise be logged verbatim): an API key, client secret or refresh token
  * (`sdk_`/`sds_`/`sdr_` and base62, see credentials.ts), also with the underscore
  * percent-encoded, and a JWT (a base64url JSON header, `eyJ…`, and its other segments).
  * Eight characters of the random part are enough to redact: a pasted fragment counts too.
@@ -61,9 +61,9 @@ export function redactUrl(url: string): string {
 
 /**
  * Fastify's `childLoggerFactory`: each request's logger, which makes its pino child only when the
- * request logs something at an enabled level. Fastify asks for one per request; a pino child costs
- * about 1 µs (more with the redaction paths), and at `LOG_LEVEL=warn` most requests log nothing
- * (decision 0140). A child with options of its own (a route's log level) is made at once.
+ * request logs something at an enabled level. Fastify asks for one per request; making a pino child
+ * is work on every request (more with the redaction paths), and at `LOG_LEVEL=warn` most requests
+ * log nothing (decision 0140). A child with options of its own (a route's log level) is made at once.
  */
 export function requestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
   if (options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options);

@@ -30,7 +30,7 @@ function bash(script: string, cwd: string, env: Record<string, string>): Promise
 }
 
 /**
- * Issue 9: the README's examples work when followed in order (the admin examples used a
+ * The README's examples work when followed in order (the admin examples used a
  * $CLIENT_ID they had not set, and switched the demo client to OAuth). Run against the real
  * server, started with its defaults in an empty directory, as a fresh clone is.
  */

@@ -8,7 +8,7 @@ export interface Limits {
 
 export type TierLimits = Readonly<Record<Tier, Limits>>;
 
-/** The tiers' limits unless TIER_LIMITS says otherwise (issue 7). */
+/** The tiers' limits unless TIER_LIMITS says otherwise (decision 0091). */
 export const DEFAULT_TIER_LIMITS: TierLimits = Object.freeze({
   free: { perMinute: 60, perDay: 5_000 },
   pro: { perMinute: 600, perDay: 200_000 },

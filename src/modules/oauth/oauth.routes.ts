@@ -27,7 +27,7 @@ const BASIC = 'Basic realm="sports-data-api"';
 const challengeOf = (request: FastifyRequest) => (request.routeOptions.url === REVOKE_PATH ? `${BASIC}, ApiKey realm="sports-data-api"` : BASIC);
 
 /**
- * The standard OAuth 2.0 endpoints, beside SPEC.md's JSON ones (decision 0072): the token endpoint
+ * The standard OAuth 2.0 endpoints, beside the contract's JSON ones (decision 0072): the token endpoint
  * (RFC 6749), revocation (RFC 7009) and the metadata that lets a client find both (RFC 8414). In
  * their own scope: form bodies are read here only, and errors are answered in RFC 6749's format.
  */

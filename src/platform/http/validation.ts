@@ -31,7 +31,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
 /**
  * ajv coerces the text "Infinity" (and "-Infinity") to a number that passes `type: integer`,
  * and then skips minimum and maximum, which it checks on finite numbers only: `page_size=Infinity`
- * was answered 200 with `"page_size":null` (issue 8). A coerced value that is not finite is out
+ * was answered 200 with `"page_size":null` (decision 0032). A coerced value that is not finite is out
  * of its declared range: reported as `maximum` or `minimum`, a 422 naming the field.
  */
 function refusingNonFinite(validate: ValidateFunction, schema: object): ValidateFunction {
