@@ -8,7 +8,7 @@ import { bearerFor } from './scenarios/data.js';
  * two builds of the API (each DIR a checkout with its `dist/` built and its node_modules; --after
  * defaults to this one) on one demo database, loaded in turn, round after round, with the same
  * request. Reports each one's median server CPU time per request and req/s: the way to tell what
- * one change to the hot path gains on a machine too noisy for absolute figures (issue 11).
+ * one change to the hot path gains on a machine too noisy for absolute figures (decision 0148).
  * Each round starts both servers afresh: one process's JIT can settle a few µs per request above
  * or below another's of the same build (decision 0148), and a comparison of two processes would
  * measure that luck; across fresh processes it averages out.

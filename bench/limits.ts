@@ -29,9 +29,9 @@ const NAMES = {
 };
 
 /**
- * Issue 7's benchmark: the same build, on one demo database, three ways — limits off, limits
- * counted in process, limits counted in Redis — measured round-robin in one group, so that
- * the ratios survive a noisy machine.
+ * The limits' benchmark (decision 0094): the same build, on one demo database, three ways — limits
+ * off, limits counted in process, limits counted in Redis — measured round-robin in one group, so
+ * that the ratios survive a noisy machine.
  */
 export async function limitsComparison(env: Record<string, string>, readDemo: () => DemoCredentials): Promise<LimitsComparison> {
   const redis = await startRedis();

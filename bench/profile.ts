@@ -10,7 +10,7 @@ import { bearerFor } from './scenarios/data.js';
 /**
  * `npx tsx bench/profile.ts [--path /v1/account/config] [--api-key] [--login] [--seconds 10]`: the API under
  * load with `node --cpu-prof`, then its CPU time split by part (self time of the functions of each
- * part, from the V8 profile), in µs per request. Issue 11: where a small answer's time goes.
+ * part, from the V8 profile), in µs per request: where a small answer's time goes (decision 0145).
  * Beside it, the same-bytes anchor (bench/bare-server.ts sending the API's answer to that request)
  * under the same load and profile, so that each part reads against what any node:http server pays.
  * `--login` loads POST /v1/auth/login with the API key instead (a write: SHA-256, the insert; no anchor).

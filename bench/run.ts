@@ -167,7 +167,7 @@ function medianOf(values: number[]): number {
   return medianBy(values, (v) => v) ?? Number.NaN;
 }
 
-/** Limits off, in process and in Redis, on one demo database: issue 7's bounds (5%, 15%). */
+/** Limits off, in process and in Redis, on one demo database, against their bounds (decision 0094). */
 async function limitsGroup(database: BenchDatabase): Promise<void> {
   const dataDir = join(work, `limits-${database}`);
   mkdirSync(dataDir, { recursive: true });
@@ -290,10 +290,10 @@ function cpuRatio(row: Row): number | undefined {
 }
 
 /**
- * Each scenario measured on both databases, PostgreSQL's figure over SQLite's (issue 11: cached
- * reads must not touch the database). The groups run one after the other, and the machine's speed
- * can change between them (its anchor shows it): × bare, each group's ratio to its own anchor, is
- * compared too.
+ * Each scenario measured on both databases, PostgreSQL's figure over SQLite's (cached reads must
+ * not touch the database, so the two should match). The groups run one after the other, and the
+ * machine's speed can change between them (its anchor shows it): × bare, each group's ratio to its
+ * own anchor, is compared too.
  */
 function byDatabase(measured: Row[]): string[] {
   const pairs = measured.flatMap((pg) => {

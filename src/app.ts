@@ -118,7 +118,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
   const { config, database, clock, changes, keyring, clients, credentials, directory, authenticator, readCache, keys, metrics, failures, limits, usage } = ctx;
   const { db } = database;
   const lists = createPagedLists(readCache);
-  // One token service behind the SPEC's JSON endpoints and the standard OAuth ones: one set of rules.
+  // One token service behind the contract's JSON endpoints and the standard OAuth ones: one set of rules.
   const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
   const events = createEventsService({ db, clock, keys });
   return [

@@ -2,7 +2,7 @@ import type { Scenario } from '../load.js';
 import type { DemoCredentials } from '../run.js';
 import { call, type TokenPair } from './http.js';
 
-/** Issue 2's scenarios: both logins, rotating refresh, and an authenticated call both ways. */
+/** The authentication scenarios: both logins, rotating refresh, and an authenticated call both ways. */
 export async function authScenarios(baseUrl: string, demo: DemoCredentials, connections: number): Promise<Scenario[]> {
   const apiKeyHeaders = { 'x-api-key': demo.api_key };
   const login = () => call<TokenPair>(baseUrl, 'POST', '/v1/auth/login', { headers: apiKeyHeaders });

@@ -4,7 +4,7 @@ import type { DemoCredentials } from '../run.js';
 import { bearerFor, busiestEvent } from './data.js';
 
 /**
- * Issue 9: compression of the odds page of 100, to choose the level and the threshold (decision 0074).
+ * Compression of the odds page of 100, to choose the level and the threshold (decision 0074).
  * - Over loopback, through the API: the page with no Accept-Encoding, with `gzip` and with `br`
  *   (req/s; the API compresses each page once and keeps it, page-codings.ts).
  * - In this process, over the same bytes: each level's size and time per compression — what

@@ -38,14 +38,14 @@ async function teamsPage(baseUrl: string, auth: Record<string, string>): Promise
   return { league, teamsPath: `/v1/references/teams?league_key=${encodeURIComponent(league.qualified_key)}` };
 }
 
-/** GET teams?league_key with Bearer against `baseUrl`, named `name` (issue 7's limits comparison). */
+/** GET teams?league_key with Bearer against `baseUrl`, named `name` (the limits comparison, bench/limits.ts). */
 export async function teamsWithBearer(baseUrl: string, demo: DemoCredentials, name: string, pid?: number): Promise<Scenario> {
   const auth = { authorization: await bearerFor(baseUrl, demo) };
   const { teamsPath } = await teamsPage(baseUrl, auth);
   return { name, baseUrl, ...(pid === undefined ? {} : { pid }), requests: [{ method: 'GET', path: teamsPath, headers: auth }] };
 }
 
-/** Issue 3's read scenarios on the scale-1 demo dataset. */
+/** The read scenarios on the scale-1 demo dataset. */
 export async function dataScenarios(baseUrl: string, demo: DemoCredentials): Promise<Scenario[]> {
   const authorization = await bearerFor(baseUrl, demo);
   const auth = { authorization };

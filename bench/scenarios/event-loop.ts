@@ -7,7 +7,7 @@ import type { DemoCredentials } from '../run.js';
 import { call, type TokenPair } from './http.js';
 
 /**
- * Issue 8, item 7: the event-loop delay inside the API process (its probe, over IPC) while
+ * The event-loop delay inside the API process (its probe, over IPC) while
  * (1) new flows filters and reference lists are asked for the first time at --scale 10, and
  * (2) `sportsdata import` writes to the same SQLite file from another process while clients
  * log in. /healthz is polled meanwhile, as a load balancer would. Goal: a maximum under 50 ms.

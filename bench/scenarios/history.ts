@@ -4,9 +4,9 @@ import { type LoadOptions, measure, type Scenario } from '../load.js';
 import { call } from './http.js';
 
 /**
- * Issue 12's measurements: the server's memory while it streams a 100,000-change history file,
- * the latency of a change from an import on node A to a stream on node B, and what 500 open
- * streams cost a node in memory and in cached-read throughput.
+ * The price history's measurements (decisions 0126, 0128): the server's memory while it streams a
+ * 100,000-change history file, the latency of a change from an import on node A to a stream on node
+ * B, and what 500 open streams cost a node in memory and in cached-read throughput.
  */
 
 /** The server process's resident set, in MB (Linux: /proc/PID/status). */

@@ -4,7 +4,7 @@ import { call, type PageOfItems } from './http.js';
 import { bearerFor, busiestEvent } from './data.js';
 
 /**
- * Issue 11's answers, from small to large: the account (about 170 B), a page of teams (about
+ * The hot path's answers, from small to large: the account (about 170 B), a page of teams (about
  * 3.4 KB), with each credential; a page of 25 flows (about 13 KB) and of 100 odds (about 30 KB).
  */
 export async function hotPathScenarios(baseUrl: string, demo: DemoCredentials): Promise<Scenario[]> {

@@ -115,9 +115,9 @@ export function createLogger(level: string, destination?: DestinationStream, red
 
 /**
  * Fastify's `childLoggerFactory`: each request's logger, which makes its pino child only when the
- * request logs something at an enabled level. Fastify asks for one per request; a pino child costs
- * about 1 µs (more with the redaction paths), and at `LOG_LEVEL=warn` most requests log nothing
- * (decision 0140). A child with options of its own (a route's log level) is made at once.
+ * request logs something at an enabled level. Fastify asks for one per request; making a pino child
+ * is work on every request (more with the redaction paths), and at `LOG_LEVEL=warn` most requests
+ * log nothing (decision 0140). A child with options of its own (a route's log level) is made at once.
  */
 export function requestLogger(logger: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions): FastifyBaseLogger {
   if (options.level !== undefined || options.serializers !== undefined) return logger.child(bindings, options);

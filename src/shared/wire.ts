@@ -53,7 +53,7 @@ export function teamRef(id: number, key: string | null, name: string | null): Te
 
 /**
  * Ids are the upstream's positive integers, at most 2^53−1: past that a JSON number is no
- * longer exact in JavaScript, and past 2^63−1 PostgreSQL's bigint refuses it (issue 8).
+ * longer exact in JavaScript, and past 2^63−1 PostgreSQL's bigint refuses it (decision 0032).
  */
 export const MAX_ID = Number.MAX_SAFE_INTEGER;
 

@@ -78,7 +78,7 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
     expect(second.client_id).not.toBe(first.client_id);
   });
 
-  it('lists clients in pages of the SPEC shape: every client once, in a stable order', async () => {
+  it('lists clients in the paginated shape: every client once, in a stable order', async () => {
     for (let i = 0; i < 5; i++) await create({ name: `Paged ${i}`, tier: 'free', auth_method: 'api_key' });
     const all = await admin('GET', '/admin/v1/clients?page_size=100');
     const everything = all.json<{ results: ClientBody[]; total_count: number }>();

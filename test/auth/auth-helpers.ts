@@ -42,7 +42,7 @@ export function pairOf(res: LightMyRequestResponse): TokenPairBody {
   return res.json<TokenPairBody>();
 }
 
-/** Asserts a 401 in the error shape of DESIGN.md §3 with this reason. */
+/** Asserts a 401 in the error shape (docs/api.md#errors) with this reason. */
 export function expectUnauthorized(res: LightMyRequestResponse, reason: string): void {
   expect(res.statusCode, res.body).toBe(401);
   expect(res.headers['content-type']).toMatch(/^application\/json/);

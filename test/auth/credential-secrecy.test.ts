@@ -31,7 +31,7 @@ async function exerciseEveryFlow(t: TestApp, client: OnboardedClient): Promise<s
   expect((await accountWithBearer(t, oauthPair.access_token)).statusCode).toBe(200);
   expect((await accountWithApiKey(t, client.apiKey)).statusCode).toBe(200);
 
-  // Credentials created and deleted by the client itself (issue 7): shown once in a 201, then used.
+  // Credentials created and deleted by the client itself (decision 0100): shown once in a 201, then used.
   const me = selfService(t, withToken(apiKeyNext.access_token));
   const key = createdKey(await me.createKey({ name: 'rotation' }));
   const secret = createdSecret(await me.createSecret({ name: 'rotation' }));
@@ -72,7 +72,7 @@ async function exerciseEveryFlow(t: TestApp, client: OnboardedClient): Promise<s
   expect(mismatched.statusCode).toBe(401);
   await t.app.inject({ method: 'GET', url: `/v1/account/config?api_key=${client.apiKey}&access_token=${oauthPair.access_token}` });
 
-  // The standard OAuth endpoints (issue 9): form bodies, Basic credentials, failures among them.
+  // The standard OAuth endpoints (decision 0072): form bodies, Basic credentials, failures among them.
   const post = { client_id: client.clientId, client_secret: client.clientSecret };
   const granted = keep(pairOf(await token(t, { grant_type: 'client_credentials' }, basicOf(client))));
   const rotated = keep(pairOf(await token(t, { grant_type: 'refresh_token', refresh_token: granted.refresh_token, ...post })));

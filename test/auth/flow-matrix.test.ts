@@ -6,7 +6,7 @@ import { accountWithApiKey, accountWithBearer, apiKeyLogin, expectUnauthorized, 
 
 type Use = 'X-API-Key on a call' | 'Bearer on a call' | 'POST /v1/auth/login' | 'POST /v1/oauth/login';
 
-// The flow availability table of SPEC.md, verbatim: true = allowed, false = 401.
+// The flow table of docs/api.md#which-flows-an-account-may-use: true = allowed, false = 401.
 const MATRIX: Record<AuthMethod, Record<Use, boolean>> = {
   api_key: { 'X-API-Key on a call': true, 'Bearer on a call': true, 'POST /v1/oauth/login': false, 'POST /v1/auth/login': true },
   oauth: { 'X-API-Key on a call': false, 'Bearer on a call': true, 'POST /v1/oauth/login': true, 'POST /v1/auth/login': false },

@@ -6,7 +6,7 @@ import { onboardClient } from '../helpers/clients.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, pairOf, refresh, type TokenPairBody } from './auth-helpers.js';
 
 /**
- * Issue 7, found when the service was probed: a client looped logins with its old key while the
+ * Found when the service was probed (decision 0103): a client looped logins with its old key while the
  * operator reset its credentials. Logins checked a cached credential and then inserted their
  * refresh token without checking again, and the reset's revoke-all did not cover rows committed
  * after it: logins completed after the reset had answered, and refresh tokens from logins that

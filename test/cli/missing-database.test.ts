@@ -9,7 +9,7 @@ import { linesOf, runProcess } from '../helpers/process.js';
 import { sportsdata } from './cli-helpers.js';
 
 /**
- * Issue 9: the CLI refuses a database that does not exist instead of creating an empty one where
+ * The CLI refuses a database that does not exist instead of creating an empty one where
  * it happens to run; `migrate --create` creates it (docs/decisions/0082).
  */
 describe('the CLI and a database that does not exist', () => {

@@ -12,7 +12,7 @@ const modeOf = (file: string) => statSync(file).mode & 0o777;
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
 
 /**
- * Issue 9: each database writes its own demo credentials file (the README's
+ * Each database writes its own demo credentials file (the README's
  * `./data/demo-credentials.json` stays the default SQLite database's), always mode 0600.
  */
 describe('the demo credentials file', () => {

@@ -38,7 +38,7 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
     expect(text).toContain('http_requests_total{method="GET",route="/healthz",status_code="200"} 2');
     expect(text).toContain('http_requests_total{method="POST",route="/v1/auth/login",status_code="200"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="/v1/account/config",status_code="200"} 1');
-    // A parameter the endpoint does not take (here a credential in the URL) is refused (issue 9).
+    // A parameter the endpoint does not take (here a credential in the URL) is refused (decision 0071).
     expect(text).toContain('http_requests_total{method="GET",route="/v1/account/config",status_code="422"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="/v1/account/config",status_code="401"} 1');
     expect(text).toContain('http_requests_total{method="GET",route="/admin/v1/clients/:client_id",status_code="200"} 1');

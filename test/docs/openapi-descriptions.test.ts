@@ -29,7 +29,7 @@ function undescribedProperties(schema: unknown, at: string, found: string[]): vo
 }
 
 /**
- * Issue 9: every field of the OpenAPI document has a description: the properties of request and
+ * Every field of the OpenAPI document has a description: the properties of request and
  * response bodies at any depth, and every parameter. One run: the document does not depend on
  * the database.
  */

@@ -58,7 +58,7 @@ function exampleRequests(doc: Json): ExampleRequest[] {
 }
 
 /**
- * Issue 9: every read operation has an example request that answers 200 with results on the demo
+ * Every read operation has an example request that answers 200 with results on the demo
  * dataset, made at any hour of the day (the document's examples are fixed, the dataset moves
  * with the clock). The browser test (docs-page.test.ts) proves that /docs sends these requests.
  */

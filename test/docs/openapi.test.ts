@@ -11,7 +11,7 @@ import { SPEC_ENDPOINTS } from './spec-endpoints.js';
 type Json = Record<string, unknown>;
 
 
-/** The further endpoints of DESIGN.md §5 (data) and §6 (operating it). */
+/** The further endpoints: more data (docs/api.md) and operating the service (docs/operations.md). */
 const DESIGN_OPERATIONS = [
   ['get', '/v1/references/leagues'],
   ['get', '/v1/references/players'],
@@ -27,13 +27,13 @@ const DESIGN_OPERATIONS = [
   ['get', '/healthz'],
   ['get', '/readyz'],
   ['get', '/metrics'],
-  // Issue 9: the standard OAuth 2.0 endpoints.
+  // The standard OAuth 2.0 endpoints.
   ['post', '/v1/oauth/token'],
   ['post', '/v1/oauth/revoke'],
   ['get', '/.well-known/oauth-authorization-server'],
 ] as const;
 
-/** Several credentials per client (issue 7): the client's own, and the operator's. */
+/** Several credentials per client (decision 0100): the client's own, and the operator's. */
 const CREDENTIAL_OPERATIONS = [
   ['get', '/v1/account/api-keys'],
   ['post', '/v1/account/api-keys'],
@@ -48,7 +48,7 @@ const CREDENTIAL_OPERATIONS = [
   ['delete', '/admin/v1/clients/{client_id}'],
 ] as const;
 
-/** page_size maxima: SPEC.md (25 on both flow endpoints, 100 on odds) and DESIGN.md §5 (100 on the rest). */
+/** page_size maxima (docs/api.md#lists-and-pagination): 25 on both flow endpoints, 100 on odds and on the rest. */
 const PAGE_SIZE_MAXIMA = [
   ['post', '/v1/trends/flows', 25],
   ['post', '/v1/trends/mixed-flows', 25],
@@ -90,7 +90,7 @@ describe.each(DIALECTS)('the OpenAPI document (%s)', (dialect) => {
     expect(result.valid).toBe(true);
   });
 
-  it('has every endpoint of SPEC.md and of DESIGN.md §5 and §6, with its method', () => {
+  it('has every endpoint of the contract and of operating the service, with its method', () => {
     const missing = [...SPEC_ENDPOINTS, ...DESIGN_OPERATIONS].filter(([method, path]) => obj(obj(doc.paths)[path])[method] === undefined);
     expect(missing.map(([m, p]) => `${m.toUpperCase()} ${p}`)).toEqual([]);
   });

@@ -1,4 +1,4 @@
-/** Every endpoint of SPEC.md, with its method: the document and the docs page must show each. */
+/** Every endpoint of the contract's first version (docs/api.md), with its method: the document and the docs page must show each. */
 export const SPEC_ENDPOINTS = [
   ['post', '/v1/auth/login'],
   ['post', '/v1/oauth/login'],

@@ -30,7 +30,7 @@ export interface Operation {
   eventStream: boolean;
   /**
    * Error statuses the document gives a body other than the Error schema: the standard OAuth
-   * endpoints answer in RFC 6749's format (DESIGN.md §7). The document still checks those bodies.
+   * endpoints answer in RFC 6749's format (decision 0072). The document still checks those bodies.
    */
   ownErrorFormats: number[];
 }

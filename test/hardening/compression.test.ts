@@ -7,7 +7,7 @@ import { importDataset } from '../helpers/data.js';
 import { referenceDataset } from '../fixtures/references.js';
 
 /**
- * Issue 9 §1, decision 0074: answers of 1 KB or more are compressed (br, gzip) when the client
+ * Decision 0074: answers of 1 KB or more are compressed (br, gzip) when the client
  * accepts it; a compressed page's ETag is weak (RFC 9110 §8.8.3); `Vary: Accept-Encoding` on every
  * answer large enough to be compressed; small answers go as they are.
  */

@@ -7,10 +7,10 @@ import { onboardClient } from '../helpers/clients.js';
 import { listen, openSocket, parseResponses, type RawResponse, rawExchange, readUntilClose } from './raw-http.js';
 
 /**
- * Issue 8, item 4: answers that came from the framework bypassed the error shape — 431 for
+ * Answers that came from the framework bypassed the error shape — 431 for
  * a 100 KB header or query, 414 for an over-long path parameter, 400 "Client Error" for
  * malformed HTTP, 503 while shutting down. Every answer is `{"error":{code,message,request_id}}`
- * with the code of its status (DESIGN.md §3).
+ * with the code of its status (docs/api.md#errors).
  */
 
 const UUID = '5b0e1c9e-0000-4000-8000-000000000000';

@@ -5,7 +5,7 @@ import { importDataset } from '../helpers/data.js';
 import { type ReferenceDataset, referenceDataset } from '../fixtures/references.js';
 
 /**
- * Issue 8, item 10: list pages carry an ETag (a digest of the bytes sent); a GET with
+ * List pages carry an ETag (a digest of the bytes sent); a GET with
  * If-None-Match naming it answers 304 with no body (RFC 9110 §13.1.2). POST lists carry the tag
  * too, but RFC 9110 gives them no 304. Pages past the end are answered, never cached.
  */

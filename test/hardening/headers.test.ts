@@ -8,7 +8,7 @@ import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
 import { listen, rawExchange } from './raw-http.js';
 
 /**
- * Issue 8, item 10: `X-Content-Type-Options: nosniff` on every answer; `Cache-Control: no-store`
+ * `X-Content-Type-Options: nosniff` on every answer; `Cache-Control: no-store`
  * on account, auth and admin answers (they carry credentials or account state) and on errors;
  * data answers depend on the caller's credentials and change with every import: `private,
  * no-cache` (decision 0031).

@@ -4,7 +4,7 @@ import { adminHeaders, DIALECTS } from '../helpers/app.js';
 import { type DataHarness, setupData } from '../events/harness.js';
 
 /**
- * Issue 8, item 1: every id is an integer from 1 to 2^53−1. PostgreSQL answered 500 for
+ * Every id is an integer from 1 to 2^53−1. PostgreSQL answered 500 for
  * `{"sport_id":1e19}` (bigint out of range) while SQLite answered 200: the schema must refuse
  * such ids with 422 on both, naming the field, before any query runs.
  */

@@ -35,7 +35,7 @@ async function measured(run: () => Promise<{ statusCode: number; body: string }>
   return { res, ms: performance.now() - started, grewMiB: (process.memoryUsage().rss - rss) / MiB };
 }
 
-// Issue 8, item 8: a 100 MB deeply nested body sent to the admin import drove the process to
+// A 100 MB deeply nested body sent to the admin import drove the process to
 // 5.2 GB and blocked it for 25 s. The body limit was 256 MiB, and the whole tree was built
 // before anything looked at its shape.
 describe('POST /admin/v1/import bounds the memory a body may take', () => {

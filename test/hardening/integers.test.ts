@@ -6,7 +6,7 @@ import { injectEventStream } from '../helpers/event-stream-inject.js';
 import { referenceDataset } from '../fixtures/references.js';
 
 /**
- * Issue 8, item 2: query strings are coerced to numbers, and "Infinity" coerced to Infinity
+ * Query strings are coerced to numbers, and "Infinity" coerced to Infinity
  * passed as an integer (`page_size=Infinity` answered 200 with `"page_size":null`, the admin
  * list's `page=1e308` a 500). Every integer is finite and inside its declared range, or 422.
  * An integer is written in decimal digits: "Infinity" and "1e308" are not one (400), while

@@ -6,7 +6,7 @@ import { onboardClient } from '../helpers/clients.js';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
 
 /**
- * Issue 8, item 9: `GET /sdk_<key>` and `?search=sdk_<key>` were logged verbatim. Anything shaped
+ * `GET /sdk_<key>` and `?search=sdk_<key>` were logged verbatim. Anything shaped
  * like a credential — an `sdk_`/`sds_`/`sdr_` credential, a JWT — is redacted from the logged URL
  * wherever it appears: path, query value, any parameter name.
  */

@@ -39,7 +39,7 @@ const BODIES: Array<Record<string, unknown>> = [
   { event_start_date_from: '2030-06-15', event_start_date_to: '2030-06-16' },
 ];
 
-// Issue 8, item 7: building the id list of a new flows filter at --scale 10 held the event loop
+// Building the id list of a new flows filter at --scale 10 held the event loop
 // for 50–340 ms in one block (better-sqlite3 runs the query inside the call).
 describe('long reads of an SQLite file', () => {
   let dir: string;

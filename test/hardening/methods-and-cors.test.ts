@@ -15,7 +15,7 @@ function noCors(res: LightMyRequestResponse, where: string): void {
 }
 
 /**
- * Issue 9 §1: a known path with another method is 405 with `Allow` on every path of the document,
+ * A known path with another method is 405 with `Allow` on every path of the document,
  * the standard OAuth endpoints included (decision 0030). No CORS (decision 0075): a browser's
  * preflight is a 405 like any OPTIONS, and no answer carries an Access-Control-* header.
  */

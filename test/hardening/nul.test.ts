@@ -5,7 +5,7 @@ import { adminHeaders, DIALECTS } from '../helpers/app.js';
 import { type DataHarness, setupData } from '../events/harness.js';
 
 /**
- * Issue 8, item 3: PostgreSQL text cannot hold U+0000. A NUL in a client name, or `%00` as a
+ * PostgreSQL text cannot hold U+0000. A NUL in a client name, or `%00` as a
  * client_id in an admin path, reached PostgreSQL and failed there (500). Every text input is
  * refused or answered before it can reach the database: a name is 422, a client_id that is
  * not a UUID names no client (404, decision 0014), a key or search matches nothing.

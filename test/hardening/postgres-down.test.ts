@@ -7,7 +7,7 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../helpers/embedde
 import { smallDataset } from '../import/fixture.js';
 import { expectUnavailable } from './unavailable.js';
 
-// Issue 8, item 5: with PostgreSQL down, /readyz and every request that needed the database
+// With PostgreSQL down, /readyz and every request that needed the database
 // answered 500. A private server is stopped here: the run's shared server must stay up.
 describe('PostgreSQL down, then back', () => {
   let server: EmbeddedPostgres;

@@ -39,7 +39,7 @@ async function slowestHealthz(t: TestApp, calls: number): Promise<number> {
   return slowest;
 }
 
-// Issue 8, item 7: a CLI import on the server's SQLite file froze the server (busy_timeout
+// A CLI import on the server's SQLite file froze the server (busy_timeout
 // sleeps inside the synchronous driver: /healthz took 5,017 ms) and a login answered 500
 // "database is locked".
 describe('an SQLite file locked by another writer', () => {

@@ -18,7 +18,7 @@ import { expectUnavailable } from './unavailable.js';
 const NOBODY = 65534;
 const asRoot = process.getuid?.() === 0;
 
-// Issue 8, item 5: on an SQLite file the process could not write, /readyz said 200 ready
+// On an SQLite file the process could not write, /readyz said 200 ready
 // while every login answered 500.
 describe('an SQLite file the process cannot write', () => {
   let dir: string;

@@ -29,7 +29,7 @@ const WITH_BLANKS = [' 3', '3 ', '\t3', '1 0'];
 const WITH_LINE_BREAKS = ['3\n', '\r3'];
 
 /**
- * Issue 9 §2: an unknown or misplaced parameter, in the query or in the body of any endpoint, is
+ * An unknown or misplaced parameter, in the query or in the body of any endpoint, is
  * a 422 naming it — walked over every operation of the document, so a new endpoint is covered
  * without being listed. The standard OAuth endpoints follow RFC 6749 §3.2 instead (their tests).
  */

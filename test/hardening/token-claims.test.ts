@@ -5,7 +5,7 @@ import { onboardClient } from '../helpers/clients.js';
 import { accountWithBearer, apiKeyLogin, expectUnauthorized, pairOf } from '../auth/auth-helpers.js';
 
 /**
- * Issue 8, item 11: a token signed with the right key was accepted whatever its iat and
+ * A token signed with the right key was accepted whatever its iat and
  * lifetime — issued an hour in the future, or valid for a year. Access tokens whose iat is in
  * the future beyond the 10 s leeway (decision 0005), or whose exp − iat is longer than
  * ACCESS_TOKEN_TTL (or not positive), are refused: 401 token_invalid.

@@ -1,7 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 
-/** 503 SERVICE_UNAVAILABLE in the error shape of DESIGN.md §3, with a Retry-After in seconds. */
+/** 503 SERVICE_UNAVAILABLE in the error shape (docs/api.md#errors), with a Retry-After in seconds. */
 export function expectUnavailable(res: LightMyRequestResponse): void {
   expect(res.statusCode, res.body).toBe(503);
   expect(res.headers['content-type']).toMatch(/^application\/json/);

@@ -7,7 +7,7 @@ export interface Item {
   [field: string]: unknown;
 }
 
-/** The paginated list shape of SPEC.md, as a test reads it. */
+/** The paginated list shape (docs/api.md#lists-and-pagination), as a test reads it. */
 export interface PageBody<T = Item> {
   results: Array<T & { id: number }>;
   total_count: number;
@@ -20,7 +20,7 @@ export interface PageBody<T = Item> {
 export type ExpectedDetail = string | { field: string; rule?: string };
 
 /**
- * Asserts an error response in the shape of DESIGN.md §3 — this status and code, JSON, a
+ * Asserts an error response in the error shape (docs/api.md#errors) — this status and code, JSON, a
  * message and a request id — and, when given, that `details` names each expected field.
  * Returns the `error` object for further checks.
  */

@@ -15,7 +15,7 @@ const expectedPrice = (change: Change, format: OddsFormat) => ({
   to: priceIn(format, change.price_decimal.to),
 });
 
-/** Issue 12 §4: the history list and the history files take `odds_format` (decision 0111). */
+/** The history list and the history files take `odds_format` (decision 0111). */
 describe.each(DIALECTS)('odds_format on the price history and its files (%s)', (dialect) => {
   const h = historyApp(dialect, async (t, now) => {
     const dataset = historyDataset(now);

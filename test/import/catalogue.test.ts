@@ -4,8 +4,9 @@ import { importDataset } from '../helpers/data.js';
 import { HIT_HISTORY, smallDataset } from './fixture.js';
 
 /**
- * Issue 12 §3 and §5 in the import format: the new reference arrays, market categories named by
- * id or by key (the older format), the derived implied probability and the flows' hit history.
+ * The catalogue in the import format (decisions 0112–0114, 0117): the new reference arrays, market
+ * categories named by id or by key (the older format), the derived implied probability and the
+ * flows' hit history.
  */
 describe.each(DIALECTS)('import: catalogue, market categories and hit histories (%s)', (dialect) => {
   let t: TestApp;

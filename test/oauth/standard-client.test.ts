@@ -5,7 +5,7 @@ import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 
 /**
- * Issue 9 §1: a widely used OAuth 2.0 client library that nobody here wrote (oauth4webapi), used
+ * A widely used OAuth 2.0 client library that nobody here wrote (oauth4webapi), used
  * as its documentation shows, against the server listening on a port: discovery with its issuer
  * check, a client-credentials grant, a refresh grant, revocation, and the revoked token refused.
  * Plain http on loopback, which the library allows only when told to (`allowInsecureRequests`).

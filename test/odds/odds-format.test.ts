@@ -14,7 +14,7 @@ interface PricedItem {
 }
 
 /**
- * Issue 12 §4: `odds_format` gives each odds item's `price` in that format, beside
+ * `odds_format` gives each odds item's `price` in that format, beside
  * `price_decimal`; without it `price` stays the v1 object (decision 0111). Pages are cached per
  * format, items once.
  */

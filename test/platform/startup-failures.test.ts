@@ -10,7 +10,7 @@ import { freePort } from '../helpers/free-port.js';
 import { type Exited, linesOf, runProcess } from '../helpers/process.js';
 
 /**
- * Issue 9: a start-up that cannot succeed prints one line saying why on stderr and exits with a
+ * A start-up that cannot succeed prints one line saying why on stderr and exits with a
  * non-zero code — no stack trace, no password. Each case runs the real server process.
  */
 describe('start-up failures of the real server', () => {

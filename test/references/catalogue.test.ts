@@ -5,7 +5,7 @@ import { expectError } from '../helpers/responses.js';
 import { idsOf, type ReferencesHarness, setupReferences } from './setup.js';
 
 /**
- * Issue 12 §5 and §4: countries, betting-market categories and positions, event periods and the
+ * Countries, betting-market categories and positions, event periods and the
  * odds formats, paginated and searchable like the other reference lists.
  */
 describe.each(DIALECTS)('the rest of the reference lists (%s)', (dialect) => {

@@ -8,11 +8,12 @@ import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 import { accountConfig, admin, type Answer, login, onboard, pairOf, reasonOf, refresh } from './api.js';
 
 /**
- * Issue 7 with two real nodes on one PostgreSQL and one redis-server. Both poll the change
- * counters only every 60 s, so a change made on A reaches B within the allowance only through
- * Redis. A deleted key or a reset is refused at once on the node that made it, on the other once
- * the change has arrived; a login checks its credential in its own transaction, so no node lets a
- * login with the old credential succeed once the change has answered.
+ * Credentials and their changes (decisions 0100–0103) with two real nodes on one PostgreSQL and one
+ * redis-server. Both poll the change counters only every 60 s, so a change made on A reaches B
+ * within the allowance only through Redis. A deleted key or a reset is refused at once on the node
+ * that made it, on the other once the change has arrived; a login checks its credential in its own
+ * transaction, so no node lets a login with the old credential succeed once the change has
+ * answered.
  */
 const PROPAGATION_ALLOWANCE_MS = 5000;
 

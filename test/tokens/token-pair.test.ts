@@ -11,7 +11,7 @@ const ACCESS_TOKEN_TTL = 600;
 describe.each(DIALECTS)('token pair (%s)', (dialect) => {
   let t: TestApp;
   let client: OnboardedClient;
-  // JWT_SECRET as UTF-8 bytes, the key DESIGN.md §2 promises.
+  // JWT_SECRET as UTF-8 bytes: the HS256 key (decision 0005).
   const key = new TextEncoder().encode(TEST_JWT_SECRET);
 
   beforeAll(async () => {
@@ -56,7 +56,7 @@ describe.each(DIALECTS)('token pair (%s)', (dialect) => {
     expect(new Set(tokens).size).toBe(tokens.length);
   });
 
-  it('issues an access token an independent library verifies: HS256, at+jwt, kid, the claims of SPEC.md, cred and gen', async () => {
+  it('issues an access token an independent library verifies: HS256, at+jwt, kid, the claims of docs/api.md, cred and gen', async () => {
     // cred: the code of the credential the session was started with (decision 0101).
     const account = await t.ctx.directory.byId(client.clientId);
     const codeOf = (kind: string) => [...(account?.credentials.values() ?? [])].find((c) => c.kind === kind)?.code;

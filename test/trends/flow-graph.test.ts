@@ -24,7 +24,7 @@ function expectAgreement(graph: GraphData, flow: { hits: number; total: number }
   expect(dates).toEqual([...dates].sort());
 }
 
-/** Issue 12 §3: the games behind a fact flow's hits / total. */
+/** The games behind a fact flow's hits / total. */
 describe.each(DIALECTS)('GET /v1/trends/flow-graph-data/{fact_flow_id} (%s)', (dialect) => {
   describe('on the fixture', () => {
     let h: DataHarness;

@@ -15,7 +15,7 @@ interface ByIdPage {
   missing_ids: number[];
 }
 
-/** Issue 12 §3: flows by id keep the order asked and report the ids that name no flow. */
+/** Flows by id keep the order asked and report the ids that name no flow. */
 describe.each(DIALECTS)('POST /v1/trends/flows-by-id (%s)', (dialect) => {
   let h: DataHarness;
   const byId = async (body: Record<string, unknown>): Promise<ByIdPage> => {

@@ -26,7 +26,7 @@ function expectedLeagues(sportId?: number) {
   });
 }
 
-/** Issue 12 §3: the leagues that have flows, with their counts by type, paginated like every list. */
+/** The leagues that have flows, with their counts by type, paginated like every list. */
 describe.each(DIALECTS)('GET /v1/trends/leagues-with-available-flows (%s)', (dialect) => {
   let h: DataHarness;
   const get = (query: string) => h.get(`${URL}${query}`);

@@ -18,7 +18,7 @@ import { EVERY_FLOW, FLOWS_URL, flowFilterSuite, MIXED_URL } from './filter-suit
 
 
 /**
- * Issue 12 §3: the rest of Odditt's flow filters. Every expectation is computed from the fixture
+ * The rest of Odditt's flow filters. Every expectation is computed from the fixture
  * with the documented meaning of the filter (expected.ts), and every filter must narrow the list.
  */
 describe.each(DIALECTS)('more flow filters (%s)', (dialect) => {

@@ -7,7 +7,7 @@ import { ROOT, runTypeScript } from './helpers/run.js';
 import { runningClock, type Server, startServer } from './helpers/server.js';
 
 /**
- * Issue 10: the scripts of examples/ run as the README says, against the real server: the
+ * The scripts of examples/ run as the README says, against the real server: the
  * small dataset with the NBA grown to 53 teams, on 5 January 2030 by the server's clock.
  */
 describe('examples/', () => {

@@ -8,7 +8,7 @@ import { documentFromSource } from '../scripts/openapi-document.js';
 import { VERSION } from '../src/version.js';
 
 /**
- * Issue 10: the SDK's types and methods are generated from the server's OpenAPI document, and
+ * The SDK's types and methods are generated from the server's OpenAPI document, and
  * stay so. When this fails after a change to the server, run
  * `npm run -w @sports-data/client generate` (and add a line to scripts/endpoints.ts for a new endpoint).
  */

@@ -10,7 +10,7 @@ const at = (minute: number, second: number) => Date.parse(`2030-01-15T12:${Strin
 const sportsStatuses = (requests: Captured[]) => requests.filter((r) => r.url.endsWith('/v1/references/sports')).map((r) => r.status);
 
 /**
- * Issue 10: the limits a client meets. The server's clock runs with real time from a chosen
+ * The limits a client meets. The server's clock runs with real time from a chosen
  * instant, so that a real wait of a second or two ends its minute; each test has its own client
  * (an operator's override of 2 requests a minute) and its own minute.
  */

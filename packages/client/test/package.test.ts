@@ -70,7 +70,7 @@ function otherNodes(): string[] {
 }
 
 /**
- * Issue 10: `npm pack` makes a tarball with no runtime dependency, which installs into a scratch
+ * `npm pack` makes a tarball with no runtime dependency, which installs into a scratch
  * project (offline: there is nothing to fetch) and works there against the real server, on this
  * process's Node.js and on any other found on the PATH; its declarations typecheck a consumer.
  */

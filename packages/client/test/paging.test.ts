@@ -3,7 +3,7 @@ import { onboardClient } from '../../../test/helpers/clients.js';
 import { SportsDataClient, type Team } from '../src/index.js';
 import { capturingFetch, importLeague, type Server, startServer } from './helpers/server.js';
 
-/** Issue 10: paging without thinking, over 53 teams of one league imported through the admin API. */
+/** Paging without thinking, over 53 teams of one league imported through the admin API. */
 describe('paging: iterate yields every item, pages() every page, until page >= total_pages', () => {
   let server: Server;
   let api: SportsDataClient;

@@ -21,7 +21,7 @@ function sdkSection(): string {
 const blocks = (markdown: string, language: string) => [...markdown.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gm'))].map((m) => m[1] ?? '');
 
 /**
- * Issue 10: the README's client examples run as written, against the real server (the small
+ * The README's client examples run as written, against the real server (the small
  * dataset, on 5 January 2030 by its clock), and typecheck against the package.
  */
 describe('the README’s Client SDK section', () => {

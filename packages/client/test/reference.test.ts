@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ROOT, run } from './helpers/run.js';
 
 /**
- * Issue 10: the package's API reference is generated from its TSDoc by TypeDoc, with warnings
+ * The package's API reference is generated from its TSDoc by TypeDoc, with warnings
  * as errors (typedoc.json): every export documented, every link resolved.
  */
 describe('the API reference', () => {

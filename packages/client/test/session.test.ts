@@ -6,7 +6,7 @@ import { type ClientEvent, MemoryTokenStore, SportsDataClient, SportsDataError, 
 import { capturingFetch, runningClock, type Server, startServer } from './helpers/server.js';
 
 /**
- * Issue 10: the client's duties with tokens, against the real server on a port. The server and
+ * The client's duties with tokens, against the real server on a port. The server and
  * the SDK read one clock, which the tests move to bring a token near its expiry.
  */
 describe('the session: refresh before expiry, single flight, a 401 answered by a refresh and then a login', () => {

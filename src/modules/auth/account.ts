@@ -15,7 +15,7 @@ export type AuthMethod = (typeof AUTH_METHODS)[number];
 export const FLOWS = ['api_key', 'oauth'] as const;
 export type Flow = (typeof FLOWS)[number];
 
-/** The credentials an account holds, several of each (issue 7): one kind per login flow. */
+/** The credentials an account holds, several of each (decision 0100): one kind per login flow. */
 export const ACCOUNT_CREDENTIALS = ['api_key', 'client_secret'] as const;
 export type AccountCredentialKind = (typeof ACCOUNT_CREDENTIALS)[number];
 

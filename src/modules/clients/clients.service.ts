@@ -34,7 +34,7 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
 
   async function requireClient(id: string): Promise<ClientAccount> {
     // A client_id that is not a UUID names no client. It never reaches the database: PostgreSQL
-    // fails on text with U+0000 (a `%00` in an admin path was a 500, issue 8).
+    // fails on text with U+0000, so a `%00` in an admin path would be a 500 (decision 0032).
     const account = isUuid(id) ? await repository.findById(id) : undefined;
     if (!account) throw notFound('no client with this client_id');
     return account;

@@ -24,7 +24,7 @@ export interface CreatedCredential {
 }
 
 /**
- * A client's several API keys and client secrets (issue 7): listed without secrets, created up
+ * A client's several API keys and client secrets (decision 0100): listed without secrets, created up
  * to the cap, deleted one at a time — by the client itself (/v1/account) or by an operator
  * (admin API, CLI). Every change runs locked against the client row, so the cap and the
  * last-credential rule hold under concurrent requests, and a login with a credential being

@@ -5,7 +5,7 @@ import { errorHeaders } from '../../platform/http/headers.js';
 
 /**
  * Errors of the standard OAuth endpoints, in RFC 6749 §5.2's format (`{"error","error_description"}`)
- * rather than the service's own (DESIGN.md §7): a standard client reads nothing else.
+ * rather than the service's own error shape (docs/api.md#errors): a standard client reads nothing else.
  */
 export const OAUTH_ERROR_CODES = [
   'invalid_request',
@@ -71,9 +71,9 @@ function fromReason(reason: ApiError['reason']): [OAuthErrorCode, number] {
       // A refresh token that is unknown, expired, revoked or another client's (RFC 6749 §5.2).
       return ['invalid_grant', 400];
     case 'flow_not_enabled':
-      // Authenticated, but the account's auth_method does not enable this flow. SPEC.md answers a
-      // flow not enabled with 401 everywhere; RFC 6749 §5.2 lets a code carry another status
-      // "unless specified otherwise" (decision 0072).
+      // Authenticated, but the account's auth_method does not enable this flow. The contract
+      // answers that with 401 everywhere (docs/api.md#which-flows-an-account-may-use); RFC 6749
+      // §5.2 lets a code carry another status "unless specified otherwise" (decision 0072).
       return ['unauthorized_client', 401];
     default:
       // Unknown client, wrong secret or key, disabled client, no authentication at all.

@@ -75,7 +75,7 @@ function toRow(token: NewRefreshToken, generation: number): RefreshTokensTable {
  * a reset, a key deletion or an offboarding holds that row's update lock while it ends sessions,
  * so this either runs after it (and sees the change) or before it (and its token is then
  * revoked by it). A login that checked a cached credential and then inserted without this is
- * how sessions outlived a reset (issue 7). Returns the live session, or why it ended.
+ * how sessions outlived a reset (decision 0103). Returns the live session, or why it ended.
  */
 async function sessionMayGoOn(
   trx: Kysely<Schema>,

@@ -81,7 +81,7 @@ export function createTokenService(deps: TokenServiceDeps) {
    * A login starts a new family: every refresh token rotated from it shares its family id and
    * the credential that started it. The credential was checked against the (cached) directory;
    * it is checked again in the transaction that stores the token, under the lock a reset or a
-   * deletion takes, so that no session outlives the change that ends its credential (issue 7).
+   * deletion takes, so that no session outlives the change that ends its credential (decision 0103).
    */
   async function startSession({ account, credential }: CredentialHolder, flow: Flow, refused: () => Error): Promise<TokenPair> {
     const { token, stored } = newRefreshToken(account.id, flow, randomUUID(), credential.code);

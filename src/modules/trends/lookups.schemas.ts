@@ -5,7 +5,7 @@ import { League } from '../references/index.js';
 import { FLOW_TYPES, FlowItem } from './trends.schemas.js';
 
 /**
- * The trend endpoints beside the flow lists (issue 12 §3): flows by id, the leagues that have
+ * The trend endpoints beside the flow lists (decisions 0114–0116): flows by id, the leagues that have
  * flows, and the hit history behind a fact flow's hit rate.
  */
 

@@ -15,8 +15,9 @@ interface Entry<V> {
  * entries and entries used from the older generation go to the younger; when the younger would
  * outgrow its half it becomes the older and the old older one is dropped. What was used within the
  * last half-budget of insertions is always kept, and a hit in the younger generation is one map
- * lookup, where a strict LRU moved the entry on every hit: a delete and a set, 0.9 µs on a map of a
- * few thousand pages (decision 0149). An entry larger than half the budget is not kept.
+ * lookup, where a strict LRU moved the entry on every hit: a delete and a set, several times the
+ * cost of a lookup on a map of a few thousand pages (decision 0149). An entry larger than half the
+ * budget is not kept.
  */
 export class ByteLru<V> {
   private young = new Map<string, Entry<V>>();

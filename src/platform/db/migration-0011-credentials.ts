@@ -3,7 +3,7 @@ import { type Kysely, SqliteAdapter, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 
 /**
- * Several live credentials per client (issue 7). Until now each client had one API key and one
+ * Several live credentials per client (decision 0100). Until now each client had one API key and one
  * client secret, as digests on its row. They move into `client_credentials`, one row each, named
  * `onboarding` and shown with their prefix only (the plaintext was never stored, so their last
  * characters are unknown); existing refresh tokens are bound to the credential of their flow, so

@@ -193,7 +193,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
     async up(db: Kysely<unknown>) {
       const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
       const id = sqlite ? 'integer' : 'bigint';
-      // The rest of the reference lists (issue 12 §5): keyed records like the others.
+      // The rest of the reference lists (decision 0112): keyed records like the others.
       const keyedTable = (table: string) =>
         db.schema
           .createTable(table)
@@ -215,7 +215,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await sql`update flows set implied_probability = ${implied} where price_decimal > 1`.execute(db);
     },
   },
-  // Price history, event scores and the closed set of event statuses (issue 12).
+  // Price history, event scores and the closed set of event statuses (decisions 0120, 0122).
   '0013_price_history': {
     async up(db: Kysely<unknown>) {
       const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;

@@ -31,7 +31,7 @@ function openHandle(path: string, busyTimeoutMs: number): Handle {
     handle.pragma('foreign_keys = ON');
     // From here on a locked database is waited for asynchronously (sqlite-dialect.ts): SQLite's
     // busy handler sleeps inside the call, and with a synchronous driver that sleep froze the
-    // whole process (issue 8: /healthz took 5,017 ms while a CLI import held the lock).
+    // whole process (decision 0061: /healthz took 5,017 ms while a CLI import held the lock).
     handle.pragma('busy_timeout = 0');
     return handle;
   } catch (error) {

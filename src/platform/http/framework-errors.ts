@@ -7,8 +7,9 @@ import { sendError, toApiError } from './errors.plugin.js';
 import { errorHeaders } from './headers.js';
 
 /**
- * The answers Fastify and Node give on their own — before a route is found, or when the bytes
- * are not HTTP at all — in the error shape (docs/api.md#errors), like every other answer (issue 8).
+ * The answers Fastify and Node give on their own — before a route is found, or when the bytes are
+ * not HTTP at all — in the error shape (docs/api.md#errors), like every other answer (decision
+ * 0030).
  */
 
 /** How long a refused connection may go on sending before it is cut off. */

@@ -9,7 +9,7 @@ export function registerJsonBodies(app: FastifyInstance): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   // Fastify reads text/plain as a string, which then failed the body schema as "must be object"
-  // (issue 9). Without the parser it is refused like any other media type: "send the body as
+  // (decision 0071). Without the parser it is refused like any other media type: "send the body as
   // application/json", the same help a form-encoded body gets.
   app.removeContentTypeParser('text/plain');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {

@@ -12,7 +12,7 @@ export const STANDARD_ENDPOINT = 'x-standard-endpoint';
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /**
- * Strict input everywhere (issue 9): a parameter an endpoint does not take is a 422 naming it,
+ * Strict input everywhere (decision 0071): a parameter an endpoint does not take is a 422 naming it,
  * never silently ignored — `POST /v1/events/upcoming-events?league_key=nba` answered every
  * league's events. Schemas already refuse unknown fields where they exist (`additionalProperties:
  * false`); this covers what has no schema: the query string of an endpoint that reads its input

@@ -113,7 +113,7 @@ export function createPagedLists(cache: ReadCache): PagedLists {
         const key = `${prefix}${filterKey}|${paging.page}|${paging.page_size}`;
         // A repeated request is one map lookup: no promise, no query, no serialization.
         // Pages past the end are all alike and empty: rendered when asked, never kept, so that
-        // a walk through page numbers up to MAX_PAGE cannot push useful pages out (issue 8).
+        // a walk through page numbers up to MAX_PAGE cannot push useful pages out (decision 0032).
         return cache.pages.peek(key) ?? cache.pages.get(key, async () => renderPage(await page(filters, paging, filterKey)), (p) => !p.pastEnd);
       },
     };

@@ -3,7 +3,7 @@ import { LEAGUES, MARKETS } from './catalog.js';
 import type { SportModel } from './references.js';
 
 /**
- * The reference records beyond sports, leagues and markets (issue 12 §5): countries, market
+ * The reference records beyond sports, leagues and markets (decision 0112): countries, market
  * categories, market positions and event periods. Fixed, like the catalog: no randomness, so the
  * rest of the dataset is what it was before they existed.
  */
