@@ -4,7 +4,7 @@ import { DEFAULT_TIER_LIMITS } from '../../src/modules/limits/index.js';
 import { BASE_ENV as BASE, refusal } from '../helpers/config.js';
 
 describe('limits configuration', () => {
-  it('defaults: the tier table's limits, 1 s flushes, 400 days of usage, 100 and 10 failures a minute, no proxy trusted', () => {
+  it('defaults: the tier table limits, 1 s flushes, 400 days of usage, 100 and 10 failures a minute, no proxy trusted', () => {
     expect(loadConfig(BASE)).toMatchObject({
       tierLimits: {
         free: { perMinute: 60, perDay: 5000 },
