@@ -63,12 +63,14 @@ const ONE_SIDE_MARGIN = 0.2;
  * favourite's implied chance stays below 1: it is never priced as a certainty.
  */
 export function bookPrices(p: readonly number[], margin: number): number[] {
-  if (p.length === 1) return p.map((x) => priceFrom(Math.min(0.9, x * (1 + ONE_SIDE_MARGIN))));
-  const share = margin / (p.length - 1);
-  return p.map((x) => {
-    const fair = Math.min(0.985, Math.max(0.005, x));
-    return priceFrom(fair + share * (1 - fair));
-  });
+  return p.map((x) => sidePrice(x, margin, p.length));
+}
+
+/** The price of one side of a market of `sides` sides (see bookPrices). */
+function sidePrice(p: number, margin: number, sides: number): number {
+  if (sides === 1) return priceFrom(Math.min(0.9, p * (1 + ONE_SIDE_MARGIN)));
+  const fair = Math.min(0.985, Math.max(0.005, p));
+  return priceFrom(fair + (margin / (sides - 1)) * (1 - fair));
 }
 
 const priceFrom = (implied: number) => Math.max(1.01, Math.round(100 / implied) / 100);
@@ -108,29 +110,28 @@ export function buildOdds(
       const { sides } = offer;
       if (sides.length > budget) return;
       const margin = book.margin + (offer.extra ? EXTRA_MARGIN : 0);
-      const p = sides.map((side) => side.p);
-      const prices = bookPrices(p, margin);
       // A book suspends a market whole, as it does around team news.
       const status = random.chance(0.03) ? 'suspended' : 'open';
       const updatedAt = openedAt(event);
-      const rows: OddsItem[] = [];
-      sides.forEach((side, i) => {
+      // Only the boards that move keep their quotes: most rows are made once and left.
+      const kept: OddsItem[] | undefined = keep(event, board) ? [] : undefined;
+      for (const side of sides) {
         const row: OddsItem = {
           id: nextId++,
           event_id: event.id,
           operator_id: book.id,
           betting_market_id: side.market.id,
           position: side.position,
-          price_decimal: prices[i] ?? 2,
+          price_decimal: sidePrice(side.p, margin, sides.length),
           status,
           updated_at: updatedAt,
         };
         if (side.line !== null) row.line = side.line;
-        rows.push(row);
         all.push(row);
-      });
-      if (keep(event, board)) quotes.push({ event, board, reprice: offer.reprice, rows, p, margin });
-      budget -= rows.length;
+        kept?.push(row);
+      }
+      if (kept) quotes.push({ event, board, reprice: offer.reprice, rows: kept, p: sides.map((side) => side.p), margin });
+      budget -= sides.length;
     };
     const { outlook, props } = event;
     const mains = mainOffers(event, outlook);
