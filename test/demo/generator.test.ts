@@ -137,6 +137,16 @@ describe('the demo dataset generator', () => {
     expect(started.filter((o) => moved.has(o.id)).length).toBeGreaterThan(started.length / 2);
   });
 
+  it('depends on the day it is made for its schedule and prices, and on the hour only for statuses, scores and times', () => {
+    const midnight = Math.floor(NOW / DAY) * DAY;
+    const [early, late] = [midnight + 3 * 3_600_000, midnight + 21 * 3_600_000].map((now) => generateDemoDataset({ now, scale: 0.1 }));
+    const fixture = (e: (typeof data.events)[number]) => [e.id, e.start_time, e.home_team_id, e.away_team_id];
+    const price = (o: (typeof data.odds)[number]) => [o.id, o.event_id, o.operator_id, o.betting_market_id, o.position, o.line, o.price_decimal];
+    expect(late?.events.map(fixture)).toEqual(early?.events.map(fixture));
+    expect(late?.odds.map(price)).toEqual(early?.odds.map(price));
+    expect(late?.events.map((e) => e.status)).not.toEqual(early?.events.map((e) => e.status));
+  });
+
   it('has events today, the UTC day it was made, whatever the hour: the examples of /docs ask for today', () => {
     const midnight = Math.floor(NOW / DAY) * DAY;
     for (const now of [midnight, midnight + 12 * 3600_000, midnight + DAY - 1]) {

@@ -33,11 +33,13 @@ export function buildEvents(random: Random, fixtures: readonly Fixture[], now: n
     const event: EventModel = { id: firstId + i, league, home, away, start, status: 'scheduled', outlook, props: drawProps(random, fixture) };
     const roll = random.next();
     const played = (now - start) / (sport.minutes * 60_000);
+    // Drawn for every event, so that the hour the dataset is made changes statuses and scores, not what follows.
+    const score = outlook.score(random, Math.min(1, Math.max(0, played)));
     if (roll < POSTPONED) event.status = 'postponed';
     else if (roll < POSTPONED + CANCELLED) event.status = 'cancelled';
     else if (played >= 1) event.status = 'final';
     else if (played >= 0) event.status = 'live';
-    if (event.status === 'final' || event.status === 'live') event.score = outlook.score(random, played);
+    if (event.status === 'final' || event.status === 'live') event.score = score;
     return event;
   });
 }

@@ -22,6 +22,8 @@ export const DEFAULT_SEED = 20_240_601;
 const HIT_HISTORY_SEED = 0x5eed_6a7f;
 /** Mixed into the seed for the price moves' own stream. */
 const MOVES_SEED = 0x9e3779b9;
+/** Mixed into the seed for the opening times' own stream: how many it draws depends on the hour. */
+const OPENING_SEED = 0x0be7_1a5d;
 const DAY_MS = 86_400_000;
 
 export interface DemoOptions {
@@ -61,7 +63,7 @@ export function generateDemo(options: DemoOptions): DemoData {
   const fixtures = buildSchedule(random, world, today - DAYS_PAST * DAY_MS, DAYS_PAST + DAYS_AHEAD);
   const ahead = buildEvents(random, fixtures.filter((f) => f.start >= today), now, 1);
   const past = buildEvents(random, fixtures.filter((f) => f.start < today), now, ahead.length + 1);
-  const openedAt = openingTimes(random, now);
+  const openedAt = openingTimes(createRandom(seed ^ OPENING_SEED), now);
   const moving = movingBoards(now);
   const aheadOdds = buildOdds(random, world, ahead, Math.round(SCALE_1.odds * scale), 1, openedAt, moving);
   const pastOdds = buildOdds(random, world, past, Math.round(SCALE_1.pastOdds * scale), aheadOdds.rows.length + 1, openedAt, moving);
