@@ -1,6 +1,6 @@
 import type { CityPool, NicknamePool, PeoplePool } from './names.js';
 
-/** The fixed part of the demo dataset: sports, their markets, and 30 leagues in 15 countries. */
+/** The fixed part of the demo dataset: sports, their markets, and 30 leagues (of 17 countries, and 4 international ones), with where and when each plays. */
 
 export interface SportDef {
   key: string;
