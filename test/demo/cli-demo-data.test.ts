@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateDemoDataset } from '../../src/modules/demo/generator/index.js';
 import { DIALECTS } from '../helpers/app.js';
 import { type CliDatabase, cliDatabase, sportsdata } from '../cli/cli-helpers.js';
 
@@ -9,16 +10,23 @@ describe.each(DIALECTS)('sportsdata demo-data (%s)', (dialect) => {
   });
   afterAll(async () => db.close());
 
-  const events = async () => Number((await db.ctx.database.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const count = async (table: 'events' | 'odds') => Number((await db.ctx.database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  const events = async () => count('events');
+  // What the command makes today at a scale: the schedules' events and their odds (they depend on the day, not the hour).
+  const made = (scale: number) => {
+    const dataset = generateDemoDataset({ now: Date.now(), scale });
+    return { events: dataset.events.length, odds: dataset.odds.length };
+  };
 
   it('generates the dataset at the scale asked and imports it', async () => {
     const result = await sportsdata(db.env, 'demo-data', '--scale', '0.02', '--json');
     expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
     const body = JSON.parse(result.stdout) as { scale: number; upserted: Record<string, number> };
     expect(body.scale).toBe(0.02);
-    // 40 upcoming events and 30 past ones (one per league at least), with their odds.
-    expect(body.upserted).toMatchObject({ sports: 6, leagues: 30, events: 70, odds: 2_200, flows: 400 });
-    expect(await events()).toBe(70);
+    // The events ahead and past of two teams a league, with their odds.
+    const expected = made(0.02);
+    expect(body.upserted).toMatchObject({ sports: 6, leagues: 30, ...expected, flows: 400 });
+    expect(await events()).toBe(expected.events);
   });
 
   it('refuses a database that has data, unless --force; --force replaces the sports data and keeps clients', async () => {
@@ -26,12 +34,16 @@ describe.each(DIALECTS)('sportsdata demo-data (%s)', (dialect) => {
     const refused = await sportsdata(db.env, 'demo-data', '--scale', '0.03');
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/already holds sports data; pass --force/);
-    expect(await events()).toBe(70);
+    expect(await events()).toBe(made(0.02).events);
+    expect(await count('odds')).toBe(made(0.02).odds);
 
     const forced = await sportsdata(db.env, 'demo-data', '--scale', '0.03', '--force');
     expect(forced, forced.stderr).toMatchObject({ code: 0, stderr: '' });
     expect(forced.stdout).toMatch(/Generated and imported the demo dataset \(scale 0\.03, seed \d+\) in [\d.]+ s\./);
-    expect(await events()).toBe(90);
+    // Two teams a league at both scales, so as many events; the odds tell the datasets apart.
+    expect(await events()).toBe(made(0.03).events);
+    expect(await count('odds')).toBe(made(0.03).odds);
+    expect(made(0.03).odds).not.toBe(made(0.02).odds);
     expect((await db.ctx.clients.get(account.id)).name).toBe('Keeps');
   });
 

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemoData, loadDemoData } from '../../src/modules/demo/demo-data.js';
+import { generateDemoDataset } from '../../src/modules/demo/generator/index.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 
 const DAY = 24 * 3600 * 1000;
@@ -20,8 +21,9 @@ describe.each(DIALECTS)('the demo dataset in the database (%s)', (dialect) => {
     Number((await db().selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
 
   it('fills the empty database and reports the counts', async () => {
-    // Upcoming and past events (a past one per league at least: 30 at small scales) and their odds.
-    const expected = dialect === 'sqlite' ? { teams: 600, events: 2_300, odds: 110_000, flows: 20_000 } : { teams: 60, events: 130, odds: 5_500, flows: 1_000 };
+    // Everything the generator makes for this clock, stored: the events ahead and past, and their odds.
+    const made = generateDemoDataset({ now: t.clock.now(), scale: dialect === 'sqlite' ? 1 : 0.05 });
+    const expected = { teams: made.teams.length, events: made.events.length, odds: made.odds.length, flows: made.flows.length };
     expect(upserted).toMatchObject({ sports: 6, leagues: 30, operators: 8, ...expected });
     for (const [table, n] of Object.entries(expected)) expect(await count(table as 'teams')).toBe(n);
   });
@@ -32,13 +34,13 @@ describe.each(DIALECTS)('the demo dataset in the database (%s)', (dialect) => {
     expect(await count('events')).toBe(before);
   });
 
-  it('stores events on the 14 UTC days before today and the 14 from today, with the sport of their league', async () => {
+  it('stores events on the 7 UTC days before today and the 14 from today, with the sport of their league', async () => {
     const today = Math.floor(t.clock.now() / DAY) * DAY;
     const range = await db()
       .selectFrom('events')
       .select((eb) => [eb.fn.min('start_time').as('first'), eb.fn.max('start_time').as('last')])
       .executeTakeFirstOrThrow();
-    expect(Number(range.first)).toBeGreaterThanOrEqual(today - 14 * DAY);
+    expect(Number(range.first)).toBeGreaterThanOrEqual(today - 7 * DAY);
     expect(Number(range.last)).toBeLessThan(today + 14 * DAY);
     const wrongSport = await db()
       .selectFrom('events')
@@ -68,16 +70,18 @@ describe.each(DIALECTS)('the demo dataset in the database (%s)', (dialect) => {
     const openings = await history.select((eb) => eb.fn.countAll().as('n')).where('price_from', 'is', null).executeTakeFirstOrThrow();
     expect(Number(openings.n)).toBe(odds);
     const changes = await history.select((eb) => eb.fn.countAll().as('n')).where('price_from', 'is not', null).executeTakeFirstOrThrow();
-    // Every tenth upcoming row once, about three past rows in four twice.
+    // One board in ten of the events still to come once, most rows of the started events twice.
     expect(Number(changes.n)).toBeGreaterThan(odds / 10);
   });
 
   it('replaces the sports data with force, in one import, and its history with it', async () => {
     const upsertedAgain = await loadDemoData(t.ctx, { scale: 0.02, force: true });
-    expect(upsertedAgain).toMatchObject({ events: 70, odds: 2_200, flows: 400 });
-    expect(await count('events')).toBe(70);
-    expect(await count('odds')).toBe(2_200);
-    const stale = await db().selectFrom('odds_history').select('odds_id').where('odds_id', '>', 2_200).limit(1).execute();
+    const made = generateDemoDataset({ now: t.clock.now(), scale: 0.02 });
+    const [events, odds] = [made.events.length, made.odds.length];
+    expect(upsertedAgain).toMatchObject({ events, odds, flows: 400 });
+    expect(await count('events')).toBe(events);
+    expect(await count('odds')).toBe(odds);
+    const stale = await db().selectFrom('odds_history').select('odds_id').where('odds_id', '>', odds).limit(1).execute();
     expect(stale).toEqual([]);
   });
 });

@@ -13,13 +13,24 @@ describe('the demo dataset generator', () => {
     data = generateDemoDataset({ now: NOW });
   });
 
-  it('makes the scale-1 dataset of the issue: 6 sports, 30 leagues, 600 teams, 8 operators, 2,000 events, 100,000 odds, 20,000 flows; and a past of 300 events, 10,000 odds', () => {
+  it('makes the scale-1 dataset: 6 sports, 30 leagues, 600 teams, 8 operators, about 1,800 events ahead and 900 past, 100,000 and 10,000 odds, 20,000 flows', () => {
     expect(data.sports.map((s) => s.key)).toEqual(['soccer', 'basketball', 'american-football', 'baseball', 'ice-hockey', 'tennis']);
     expect(data.leagues).toHaveLength(30);
     expect(data.teams).toHaveLength(600);
     expect(data.operators).toHaveLength(8);
-    expect(data.events).toHaveLength(2_300);
-    expect(data.odds).toHaveLength(110_000);
+    // As many games as the leagues' schedules hold: each side plays about as often as its sport does.
+    const { ahead, past } = split(data);
+    expect(ahead.length).toBeGreaterThan(1_600);
+    expect(ahead.length).toBeLessThan(2_000);
+    expect(past.length).toBeGreaterThan(800);
+    expect(past.length).toBeLessThan(1_000);
+    // Whole markets only: a unit of an event's share left at the very end may go unused.
+    const aheadIds = new Set(ahead.map((e) => e.id));
+    const aheadOdds = data.odds.filter((o) => aheadIds.has(o.event_id)).length;
+    expect(aheadOdds).toBeGreaterThanOrEqual(100_000 - 1);
+    expect(aheadOdds).toBeLessThanOrEqual(100_000);
+    expect(data.odds.length - aheadOdds).toBeGreaterThanOrEqual(10_000 - 1);
+    expect(data.odds.length - aheadOdds).toBeLessThanOrEqual(10_000);
     expect(data.flows).toHaveLength(20_000);
     // About ten players a team (a tennis "team" is its one player).
     expect(data.players.length).toBeGreaterThan(5_000);
@@ -52,56 +63,88 @@ describe('the demo dataset generator', () => {
     }
   });
 
-  it('schedules every upcoming event on the 14 UTC days from today, between two teams of its league', () => {
+  it('schedules the events from today on the 14 UTC days from today, ids from 1 by start time, between two teams of their league', () => {
     const leagueOf = new Map(data.teams.map((t) => [t.id, t.league_id]));
     const today = Math.floor(NOW / DAY) * DAY;
-    const upcoming = data.events.filter((e) => e.id <= 2_000);
-    for (const event of upcoming) {
+    const { ahead } = split(data);
+    expect(ahead.map((e) => e.id)).toEqual(ahead.map((_, i) => i + 1));
+    const starts = ahead.map((e) => Date.parse(e.start_time));
+    expect(starts).toEqual([...starts].sort((a, b) => a - b));
+    for (const event of ahead) {
       const start = Date.parse(event.start_time);
-      expect(start).toBeGreaterThanOrEqual(today);
       expect(start).toBeLessThan(today + 14 * DAY);
       expect(event.home_team_id).not.toBe(event.away_team_id);
       expect(leagueOf.get(event.home_team_id)).toBe(event.league_id);
       expect(leagueOf.get(event.away_team_id)).toBe(event.league_id);
     }
     // Spread over the whole fortnight, not bunched on one day.
-    const days = new Set(upcoming.map((e) => Math.floor((Date.parse(e.start_time) - today) / DAY)));
+    const days = new Set(starts.map((start) => Math.floor((start - today) / DAY)));
     expect(days.size).toBe(14);
   });
 
-  it('has a past: finished events on the 14 UTC days before today, in every league yesterday, final ones with a score', () => {
+  it('has a past: the 7 UTC days before today, played in every league, final with a score but for a few called off, priced before kick-off', () => {
     const today = Math.floor(NOW / DAY) * DAY;
-    const past = data.events.filter((e) => e.id > 2_000);
-    expect(past).toHaveLength(300);
+    const { ahead, past } = split(data);
+    expect(past.map((e) => e.id)).toEqual(past.map((_, i) => ahead.length + i + 1));
     for (const event of past) {
       const start = Date.parse(event.start_time);
-      expect(start).toBeGreaterThanOrEqual(today - 14 * DAY);
-      expect(start).toBeLessThan(today);
+      expect(start).toBeGreaterThanOrEqual(today - 7 * DAY);
+      expect(['final', 'postponed', 'cancelled']).toContain(event.status);
       expect(event.status === 'final').toBe(event.home_score !== undefined && event.away_score !== undefined);
     }
-    expect(past.filter((e) => e.status === 'final').length).toBeGreaterThan(270);
-    const yesterday = past.filter((e) => Date.parse(e.start_time) >= today - DAY);
-    expect(new Set(yesterday.map((e) => e.league_id)).size).toBe(30);
+    expect(past.filter((e) => e.status === 'final').length).toBeGreaterThan(0.95 * past.length);
+    // Every league has played: the examples of the historical endpoints hold at any scale.
+    for (const scale of [0.02, 0.1, 1]) {
+      const small = scale === 1 ? data : generateDemoDataset({ now: NOW, scale });
+      expect(new Set(split(small).past.map((e) => e.league_id)).size, `scale ${scale}`).toBe(30);
+    }
     // Past odds open two days before kick-off.
     const startOf = new Map(past.map((e) => [e.id, Date.parse(e.start_time)]));
     const pastOdds = data.odds.filter((o) => startOf.has(o.event_id));
-    expect(pastOdds).toHaveLength(10_000);
-    for (const o of pastOdds.slice(0, 100)) expect(Date.parse(o.updated_at ?? '')).toBe((startOf.get(o.event_id) ?? 0) - 2 * DAY);
+    for (const o of pastOdds) expect(Date.parse(o.updated_at ?? '')).toBe((startOf.get(o.event_id) ?? 0) - 2 * DAY);
   });
 
-  it('moves prices after the dataset: past odds twice before kick-off, every tenth upcoming row once, each move a change', () => {
+  it('moves prices after the dataset: started events twice before kick-off, one board in ten of the others at the moment it was made, each row listed a change', () => {
     const { dataset, moves } = generateDemo({ now: NOW, scale: 0.1 });
-    const opening = new Map(dataset.odds.map((o) => [o.id, o]));
     expect(moves).toHaveLength(2);
-    const [first = {}, second = {}] = moves;
-    const upcomingMoved = (first.odds ?? []).filter((o) => o.id <= 10_000);
-    expect(upcomingMoved.map((o) => o.id)).toEqual(dataset.odds.filter((o) => o.id <= 10_000 && o.id % 10 === 0).map((o) => o.id));
-    for (const o of upcomingMoved) expect(o.price_decimal).not.toBe(opening.get(o.id)?.price_decimal);
-    const pastIds = dataset.odds.filter((o) => o.id > 10_000).map((o) => o.id);
-    expect((second.odds ?? []).map((o) => o.id)).toEqual(pastIds);
-    const changed = (second.odds ?? []).filter((o) => o.price_decimal !== opening.get(o.id)?.price_decimal);
-    expect(changed.length).toBeGreaterThan(pastIds.length / 2);
+    const startOf = new Map(dataset.events.map((e) => [e.id, Date.parse(e.start_time)]));
+    const state = new Map(dataset.odds.map((o) => [o.id, o]));
+    const at = new Set<string>();
+    moves.forEach((move, i) => {
+      const rows = move.odds ?? [];
+      expect(new Set(rows.map((o) => o.id)).size).toBe(rows.length);
+      for (const row of rows) {
+        const before = state.get(row.id);
+        expect(row.price_decimal !== before?.price_decimal || row.status !== before.status, `odds ${row.id}`).toBe(true);
+        const start = startOf.get(row.event_id) ?? 0;
+        const when = Date.parse(row.updated_at ?? '');
+        // Before kick-off: a day and an hour before it, or (still to come) when the dataset was made.
+        if (start <= NOW) expect(when).toBe(start - (i === 0 ? DAY : 3_600_000));
+        else expect([i, when]).toEqual([0, NOW]);
+        at.add(`${row.event_id}|${row.operator_id}`);
+        state.set(row.id, row);
+      }
+    });
     expect(() => moves.forEach((move) => checkWithinDataset(checkSchema(move)))).not.toThrow();
+    // A move reprices a book's board of an event: about one board in ten of the events still to come.
+    const boards = (rows: readonly { event_id: number; operator_id: number }[]) => new Set(rows.filter((o) => (startOf.get(o.event_id) ?? 0) > NOW).map((o) => `${o.event_id}|${o.operator_id}`));
+    const share = boards((moves[0]?.odds ?? []).filter((o) => Date.parse(o.updated_at ?? '') === NOW)).size / boards(dataset.odds).size;
+    expect(share).toBeGreaterThan(0.05);
+    expect(share).toBeLessThan(0.15);
+    // Most rows of the started events moved.
+    const started = dataset.odds.filter((o) => (startOf.get(o.event_id) ?? 0) <= NOW);
+    const moved = new Set(moves.flatMap((m) => m.odds ?? []).map((o) => o.id));
+    expect(started.filter((o) => moved.has(o.id)).length).toBeGreaterThan(started.length / 2);
+  });
+
+  it('depends on the day it is made for its schedule and prices, and on the hour only for statuses, scores and times', () => {
+    const midnight = Math.floor(NOW / DAY) * DAY;
+    const [early, late] = [midnight + 3 * 3_600_000, midnight + 21 * 3_600_000].map((now) => generateDemoDataset({ now, scale: 0.1 }));
+    const fixture = (e: (typeof data.events)[number]) => [e.id, e.start_time, e.home_team_id, e.away_team_id];
+    const price = (o: (typeof data.odds)[number]) => [o.id, o.event_id, o.operator_id, o.betting_market_id, o.position, o.line, o.price_decimal];
+    expect(late?.events.map(fixture)).toEqual(early?.events.map(fixture));
+    expect(late?.odds.map(price)).toEqual(early?.odds.map(price));
+    expect(late?.events.map((e) => e.status)).not.toEqual(early?.events.map((e) => e.status));
   });
 
   it('has events today, the UTC day it was made, whatever the hour: the examples of /docs ask for today', () => {
@@ -153,7 +196,7 @@ describe('the demo dataset generator', () => {
     expect(data.flows.some((f) => /^.+ have covered the spread in \d+ of their last \d+ road games$/.test(f.description))).toBe(true);
   });
 
-  it('gives every fact flow, and only fact flows, the games behind its hits and total, before its event, against its league', () => {
+  it('gives every fact flow, and only fact flows, the games behind its hits and total, played before the dataset was made, against its league', () => {
     const facts = data.flows.filter((f) => f.flow_type === 'fact');
     expect(facts.length).toBeGreaterThan(10_000);
     const eventOf = new Map(data.events.map((e) => [e.id, e]));
@@ -164,6 +207,8 @@ describe('the demo dataset generator', () => {
       expect(games.filter((g) => g.hit)).toHaveLength(flow.hits);
       const event = eventOf.get(flow.event_id);
       for (const game of games) {
+        // Played before the day the dataset was made, so before the event too.
+        expect(game.date < new Date(NOW).toISOString().slice(0, 10)).toBe(true);
         expect(game.date < (event?.start_time ?? '')).toBe(true);
         expect(leagueOf.get(game.opponent_team_id)).toBe(event?.league_id);
       }
@@ -181,13 +226,25 @@ describe('the demo dataset generator', () => {
     expect(new Set(data.event_periods.map((p) => p.sport_id))).toEqual(new Set(data.sports.map((s) => s.id)));
   });
 
-  it('multiplies teams, events, odds and flows with --scale', () => {
+  it('multiplies teams (so their games), odds and flows with --scale', () => {
     const half = generateDemoDataset({ now: NOW, scale: 0.5 });
-    expect(half.events).toHaveLength(1_150);
-    expect(half.odds).toHaveLength(55_000);
+    const ratio = half.events.length / data.events.length;
+    expect(ratio).toBeGreaterThan(0.4);
+    expect(ratio).toBeLessThan(0.6);
+    expect(half.odds.length).toBeGreaterThanOrEqual(55_000 - 2);
+    expect(half.odds.length).toBeLessThanOrEqual(55_000);
     expect(half.flows).toHaveLength(10_000);
     expect(half.teams.length).toBeGreaterThanOrEqual(295);
     expect(half.teams.length).toBeLessThanOrEqual(305);
     expect(half.leagues).toHaveLength(30);
   });
 });
+
+/** The events from the day the dataset was made on, and those before it. */
+function split(dataset: ReturnType<typeof generateDemoDataset>) {
+  const today = Math.floor(NOW / DAY) * DAY;
+  return {
+    ahead: dataset.events.filter((e) => Date.parse(e.start_time) >= today),
+    past: dataset.events.filter((e) => Date.parse(e.start_time) < today),
+  };
+}

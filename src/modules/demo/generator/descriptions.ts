@@ -1,4 +1,5 @@
-import type { EventModel, Selection } from './events.js';
+import type { EventModel } from './events.js';
+import type { Selection } from './offers.js';
 import type { TeamModel } from './references.js';
 
 /**

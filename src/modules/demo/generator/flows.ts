@@ -1,7 +1,8 @@
 import type { Dataset } from '../../import/index.js';
 import { describeSingle, type FlowType, legLabel } from './descriptions.js';
-import type { EventModel, Selection } from './events.js';
-import { priceOf, quotas } from './odds.js';
+import type { EventModel } from './events.js';
+import { bookPrices, quotas } from './odds.js';
+import { mainOffers, propOffers, type Selection } from './offers.js';
 import type { Random } from './random.js';
 
 type FlowItem = NonNullable<Dataset['flows']>[number];
@@ -17,27 +18,33 @@ const likelihoodOf = (price: number): FlowItem['likelihood'] => {
   return implied >= 0.55 ? 'likely' : implied >= 0.35 ? 'possible' : 'longshot';
 };
 
+/** A bet a flow can be about: one side of a market, at a typical book's price. */
+interface Bet {
+  selection: Selection;
+  price(): number;
+}
+
 /**
- * Exactly `total` flows, each event getting its share: singles on the event's selections
- * (fact, fun and plain), and one or two same-event parlays of 2–4 of those singles.
+ * Exactly `total` flows, each event getting its share: singles on the event's bets (fact, fun and
+ * plain), and one or two same-event parlays of 2–4 of those singles.
  */
 export function buildFlows(random: Random, events: readonly EventModel[], total: number): FlowItem[] {
   const flows: FlowItem[] = [];
   const perEvent = quotas(total, events.length);
   events.forEach((event, index) => {
     const quota = perEvent[index] ?? 0;
-    const bets = oneSidePerBet(random, event.selections);
+    const bets = oneSidePerBet(random, event);
     const choices = random.sample(bets, bets.length);
     let parlays = quota >= 6 ? random.int(1, 2) : quota >= 3 ? 1 : 0;
     // A parlay needs two distinct bets among the singles.
     if (Math.min(choices.length, quota - parlays) < 2) parlays = 0;
     const singles: Array<{ flow: FlowItem; selection: Selection; rate: number }> = [];
     for (let n = 0; n < quota - parlays; n++) {
-      const selection = choices[n % choices.length];
-      if (selection === undefined) break;
-      const single = singleFlow(random, flows.length + 1, event, selection);
+      const bet = choices[n % choices.length];
+      if (bet === undefined) break;
+      const single = singleFlow(random, flows.length + 1, event, bet);
       flows.push(single.flow);
-      singles.push({ ...single, selection });
+      singles.push({ ...single, selection: bet.selection });
     }
     for (let n = 0; n < parlays; n++) {
       // Legs are distinct bets (the first singles are, before any repeat).
@@ -49,15 +56,20 @@ export function buildFlows(random: Random, events: readonly EventModel[], total:
   return flows;
 }
 
-/** One side of every bet: an event's flows never back both the over and the under of one line. */
-function oneSidePerBet(random: Random, selections: readonly Selection[]): Selection[] {
-  const bets = new Map<string, Selection[]>();
-  for (const s of selections) {
-    const who = s.focus.type === 'player' ? `p${s.focus.player.id}` : s.market.def.kind === 'team-total' && s.focus.type === 'team' ? `t${s.focus.team.id}` : '';
-    const key = `${s.market.id}:${who}:${s.market.def.kind === 'total' ? String(s.line) : ''}`;
-    bets.set(key, [...(bets.get(key) ?? []), s]);
-  }
-  return [...bets.values()].map((sides) => random.pick(sides));
+/**
+ * One side of each market of the event at its main line, as a typical book quotes it: an event's
+ * flows never back both the over and the under of one line.
+ */
+function oneSidePerBet(random: Random, event: EventModel): Bet[] {
+  const { outlook, props } = event;
+  const offers = [...mainOffers(event, outlook), ...propOffers(event, outlook, props)];
+  return offers.map((offer) => {
+    const side = random.int(0, offer.sides.length - 1);
+    const selection = offer.sides[side] ?? offer.sides[0];
+    if (selection === undefined) throw new Error(`market ${offer.market.def.key} without sides`);
+    // Priced when a flow is told about it: most bets of an event are not.
+    return { selection, price: () => bookPrices(offer.sides.map((s) => s.p), MARGIN)[side] ?? 2 };
+  });
 }
 
 // Fact flows, the default of /v1/trends/flows, are the bulk of the catalogue (about 70%).
@@ -66,11 +78,12 @@ function flowTypeOf(random: Random, fact: number, fun: number): FlowType {
   return roll < fact ? 'fact' : roll < fact + fun ? 'fun' : 'plain';
 }
 
-function singleFlow(random: Random, id: number, event: EventModel, selection: Selection): { flow: FlowItem; rate: number } {
+function singleFlow(random: Random, id: number, event: EventModel, bet: Bet): { flow: FlowItem; rate: number } {
+  const { selection } = bet;
+  const price = bet.price();
   // The roll is made for the example flow too, so that every later draw stays as it was.
   const rolled = flowTypeOf(random, 0.7, 0.15);
   const type = id === EXAMPLE_FACT_FLOW_ID ? 'fact' : rolled;
-  const price = priceOf(random, selection.p, MARGIN);
   // A trend is worth telling when it beats the price: hit rates run above the implied chance.
   const rate = Math.min(1, 1 / price + random.between(0.05, 0.35));
   const total = random.pick(SAMPLE_SIZES);

@@ -9,13 +9,13 @@ type Game = NonNullable<FlowItem['hit_history']>[number];
 const DAY_MS = 24 * 3600 * 1000;
 
 /**
- * The games behind every fact flow's `hits` of `total` (its graph data): `total` past games
- * before the event, exactly `hits` of them hits, each against another team of the league. The
- * side whose games they are is the focus team, a focus player's team, or for an event-focused
- * flow (totals, parlays) the home team. Drawn from a random stream of their own, so that the
- * rest of the dataset is the same as without them.
+ * The games behind every fact flow's `hits` of `total` (its graph data): `total` games played
+ * before the day the dataset is made (`now`), exactly `hits` of them hits, each against another
+ * team of the league. The side whose games they are is the focus team, a focus player's team, or
+ * for an event-focused flow (totals, parlays) the home team. Drawn from a random stream of their
+ * own, so that the rest of the dataset is the same as without them.
  */
-export function addHitHistories(random: Random, world: World, events: readonly EventModel[], flows: FlowItem[]): void {
+export function addHitHistories(random: Random, world: World, events: readonly EventModel[], flows: FlowItem[], now: number): void {
   const eventById = new Map(events.map((e) => [e.id, e]));
   const teamById = new Map(world.teams.map((t) => [t.id, t]));
   const teamOfPlayer = new Map(world.players.map((p) => [p.id, p.team]));
@@ -28,7 +28,8 @@ export function addHitHistories(random: Random, world: World, events: readonly E
       (flow.focus_entity_type === 'team' && focus !== undefined ? teamById.get(focus) : undefined) ??
       (flow.focus_entity_type === 'player' && focus !== undefined ? teamOfPlayer.get(focus) : undefined) ??
       event.home;
-    flow.hit_history = pastGames(random, dateOf, side, event.start, flow.hits, flow.total);
+    // A trend counts games already played: none after the day it is told.
+    flow.hit_history = pastGames(random, dateOf, side, Math.min(event.start, now), flow.hits, flow.total);
   }
 }
 

@@ -1,26 +1,36 @@
 import type { Dataset } from '../../import/index.js';
 import { countries, eventPeriods, marketCategories, marketPositions } from './catalogue.js';
-import { buildEvents, type EventModel } from './events.js';
+import { buildEvents, type EventModel, isAhead } from './events.js';
 import { buildFlows } from './flows.js';
 import { addHitHistories } from './hit-history.js';
+import { buildMoves, movingBoards, openingTimes } from './moves.js';
 import { buildOdds } from './odds.js';
-import { buildMoves, buildPastEvents, buildPastOdds, PAST_SCALE_1 } from './past.js';
 import { createRandom } from './random.js';
 import { buildWorld, type World } from './references.js';
+import { buildSchedule } from './schedule.js';
 
-/** Scale 1: 2,000 events, 100,000 odds, 20,000 flows (600 teams in 30 leagues); and the past (past.ts). */
-export const SCALE_1 = { events: 2_000, odds: 100_000, flows: 20_000 } as const;
+/**
+ * Scale 1: 100,000 odds on the days ahead and 10,000 on the days past, 20,000 flows (600 teams in
+ * 30 leagues). The number of events is what the leagues' schedules hold: about 1,800 ahead.
+ */
+export const SCALE_1 = { odds: 100_000, pastOdds: 10_000, flows: 20_000 } as const;
+/** Days of events: today (UTC) and the 13 after it; and the 7 before it, played. */
+export const DAYS_AHEAD = 14;
+export const DAYS_PAST = 7;
 export const DEFAULT_SEED = 20_240_601;
 /** Mixed into the seed for the hit histories' own stream. */
 const HIT_HISTORY_SEED = 0x5eed_6a7f;
-/** The past has a random stream of its own (past.ts): the upcoming part stays as it was. */
-const PAST_STREAM = 0x9e3779b9;
+/** Mixed into the seed for the price moves' own stream. */
+const MOVES_SEED = 0x9e3779b9;
+/** Mixed into the seed for the opening times' own stream: how many it draws depends on the hour. */
+const OPENING_SEED = 0x0be7_1a5d;
+const DAY_MS = 86_400_000;
 
 export interface DemoOptions {
-  /** Multiplies teams (and their players), events, odds and flows; sports, leagues, operators and markets stay. */
+  /** Multiplies teams (and their players, so their games), odds and flows; sports, leagues, operators and markets stay. */
   scale?: number;
   seed?: number;
-  /** Events start on the 14 UTC days from the one of this instant (epoch ms), earlier that day included. */
+  /** The moment the dataset is made (epoch ms): the days are counted from its UTC day, and statuses are as of it. */
   now: number;
 }
 
@@ -37,27 +47,31 @@ export function generateDemoDataset(options: DemoOptions): Required<Dataset> {
 }
 
 /**
- * The demo data: deterministic for a seed, a scale and `now` (event times are relative to its
- * day, so today and the next 13 days always have events, and the 14 days before it finished ones).
- * Upcoming events and odds have ids from 1, the past ones follow them.
+ * The demo data: deterministic for a seed, a scale and `now`. The leagues' schedules run over the
+ * 7 UTC days before the day of `now` and the 14 from it; events started by `now` are final or live
+ * with a score, the others scheduled (a few postponed or cancelled). Events from the day of `now`
+ * on have ids from 1, by start time, the earlier ones follow; their odds likewise.
  */
 export function generateDemo(options: DemoOptions): DemoData {
   const scale = options.scale ?? 1;
   if (!(scale > 0) || !Number.isFinite(scale)) throw new Error('scale must be a positive number');
+  const { now } = options;
   const seed = options.seed ?? DEFAULT_SEED;
   const random = createRandom(seed);
   const world = buildWorld(random, scale);
-  const upcoming = buildEvents(random, world, Math.round(SCALE_1.events * scale), options.now);
-  const upcomingOdds = buildOdds(random, world, upcoming, Math.round(SCALE_1.odds * scale), options.now);
-  const flows = buildFlows(random, upcoming, Math.round(SCALE_1.flows * scale));
-  // Streams of their own: the data above is the same with or without the histories and the past.
-  addHitHistories(createRandom(seed ^ HIT_HISTORY_SEED), world, upcoming, flows);
-  const pastRandom = createRandom(seed ^ PAST_STREAM);
-  const past = buildPastEvents(pastRandom, world, Math.round(PAST_SCALE_1.events * scale), options.now, upcoming.length + 1);
-  const pastOdds = buildPastOdds(pastRandom, world, past, Math.round(PAST_SCALE_1.odds * scale), options.now, upcomingOdds.length + 1);
-  const events = [...upcoming, ...past];
-  const odds = [...upcomingOdds, ...pastOdds];
-  return { dataset: datasetOf(world, events, odds, flows), moves: buildMoves(pastRandom, pastOdds, past, upcomingOdds, options.now) };
+  const today = Math.floor(now / DAY_MS) * DAY_MS;
+  const fixtures = buildSchedule(random, world, today - DAYS_PAST * DAY_MS, DAYS_PAST + DAYS_AHEAD);
+  const ahead = buildEvents(random, fixtures.filter((f) => f.start >= today), now, 1);
+  const past = buildEvents(random, fixtures.filter((f) => f.start < today), now, ahead.length + 1);
+  const openedAt = openingTimes(createRandom(seed ^ OPENING_SEED), now);
+  const moving = movingBoards(now);
+  const aheadOdds = buildOdds(random, world, ahead, Math.round(SCALE_1.odds * scale), 1, openedAt, moving);
+  const pastOdds = buildOdds(random, world, past, Math.round(SCALE_1.pastOdds * scale), aheadOdds.rows.length + 1, openedAt, moving);
+  const flows = buildFlows(random, ahead.filter((e) => isAhead(e, now)), Math.round(SCALE_1.flows * scale));
+  // Streams of their own: the data above is the same with or without them.
+  addHitHistories(createRandom(seed ^ HIT_HISTORY_SEED), world, ahead, flows, now);
+  const moves = buildMoves(createRandom(seed ^ MOVES_SEED), [...aheadOdds.quotes, ...pastOdds.quotes], now);
+  return { dataset: datasetOf(world, [...ahead, ...past], [...aheadOdds.rows, ...pastOdds.rows], flows), moves };
 }
 
 function datasetOf(world: World, events: readonly EventModel[], odds: NonNullable<Dataset['odds']>, flows: NonNullable<Dataset['flows']>): Required<Dataset> {

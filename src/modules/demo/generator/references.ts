@@ -43,7 +43,7 @@ export interface OperatorModel {
   id: number;
   key: string;
   name: string;
-  /** The bookmaker's margin over fair odds. */
+  /** The bookmaker's margin over fair odds on its main two-way lines (the overround). */
   margin: number;
 }
 
@@ -83,7 +83,8 @@ export function buildWorld(random: Random, scale: number): World {
     return league;
   });
 
-  const operators = OPERATOR_NAMES.map((name, i) => ({ id: i + 1, key: slug(name), name, margin: 0.035 + 0.005 * i }));
+  // Margins on main two-way lines from 3.5 % to 5.6 %: a book's own, as real ones differ.
+  const operators = OPERATOR_NAMES.map((name, i) => ({ id: i + 1, key: slug(name), name, margin: 0.035 + 0.003 * i }));
   return { sports, leagues, teams, players, operators, markets };
 }
 

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LEAGUES } from '../../src/modules/demo/generator/catalog.js';
+import { loadDemoData } from '../../src/modules/demo/index.js';
+import { manualClock } from '../../src/platform/clock.js';
+import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { onboardClient } from '../helpers/clients.js';
+import type { PageBody } from '../helpers/responses.js';
+import {
+  alternateProblems,
+  type BookMarket,
+  bookMarkets,
+  DAY_MS,
+  type GameRecord,
+  marginProblems,
+  moneylineAgainstSpread,
+  repeatedMatchups,
+  statusesAgainstClock,
+  teamsTwiceADay,
+} from './plausibility.js';
+
+/**
+ * The demo dataset as a client reads it from the API, once the first start has loaded it (the
+ * dataset and its price moves): the day's events and the past ones hold a schedule in which no team
+ * plays twice a day, with statuses that agree with the clock the data was made by, and every
+ * book's board of an event adds up (plausibility.ts).
+ */
+
+interface EventItem {
+  id: number;
+  sport_id: number;
+  league_key: string;
+  start_time: string;
+  status: string;
+  home_team: { id: number };
+  away_team: { id: number };
+  home_score: number | null;
+  away_score: number | null;
+}
+
+interface OddsItem {
+  event_id: number;
+  operator: { id: number };
+  betting_market: { key: string };
+  position: string;
+  line: number | null;
+  price_decimal: number;
+}
+
+const NOW = Date.parse('2031-05-06T15:30:00Z');
+const ZONE_OF_LEAGUE = new Map(LEAGUES.map((l) => [l.key, l.zone]));
+const day = (offset: number) => new Date(Math.floor(NOW / DAY_MS) * DAY_MS + offset * DAY_MS).toISOString().slice(0, 10);
+
+describe.each(DIALECTS)('the demo dataset as the API serves it (%s)', (dialect) => {
+  let t: TestApp;
+  let apiKey: string;
+  let games: GameRecord[];
+  let markets: BookMarket[];
+  let sportOfEvent: Map<number, string>;
+
+  const get = async <T>(url: string): Promise<T> => {
+    const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<T>();
+  };
+  const post = async <T>(url: string, body: Record<string, unknown>): Promise<T> => {
+    const res = await t.app.inject({ method: 'POST', url, headers: { 'x-api-key': apiKey }, payload: body });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json<T>();
+  };
+  /** Every item of a list, page after page. */
+  const all = async <T>(page: (n: number) => Promise<PageBody<T>>): Promise<T[]> => {
+    const items: T[] = [];
+    for (let n = 1; ; n++) {
+      const body = await page(n);
+      items.push(...body.results);
+      if (n >= body.total_pages) return items;
+    }
+  };
+
+  beforeAll(async () => {
+    t = await buildTestApp({ dialect, clock: manualClock(NOW) });
+    await loadDemoData(t.ctx, { scale: 0.05 });
+    // Several hundred requests: more than a pro client's minute allows.
+    ({ apiKey } = await onboardClient(t, { tier: 'enterprise' }));
+    const sports = await get<PageBody<{ id: number; key: string }>>('/v1/references/sports?page_size=100');
+    const sportKey = new Map(sports.results.map((s) => [s.id, s.key]));
+    const ahead = (
+      await Promise.all(
+        Array.from({ length: 14 }, (_, d) =>
+          all((page) => post<PageBody<EventItem>>('/v1/events/upcoming-events', { event_date: day(d), timezone: 'UTC', page, page_size: 100 })),
+        ),
+      )
+    ).flat();
+    const past = await all((page) => get<PageBody<EventItem>>(`/v1/historical/events?start_date=${day(-7)}&end_date=${day(-1)}&page=${page}&page_size=100`));
+    const events = [...ahead, ...past];
+    games = events.map((e) => ({
+      id: e.id,
+      sport: sportKey.get(e.sport_id) ?? '?',
+      league: e.league_key,
+      start: Date.parse(e.start_time),
+      status: e.status,
+      home: e.home_team.id,
+      away: e.away_team.id,
+      homeScore: e.home_score,
+      awayScore: e.away_score,
+    }));
+    sportOfEvent = new Map(games.map((g) => [g.id, g.sport]));
+    const odds: OddsItem[] = [];
+    for (const event of events) {
+      odds.push(...(await all((page) => post<PageBody<OddsItem>>('/v1/odds/upcoming-odds-by-event', { event_id: event.id, page, page_size: 100 }))));
+    }
+    markets = bookMarkets(
+      odds.map((o) => ({ event: o.event_id, operator: o.operator.id, market: o.betting_market.key, position: o.position, line: o.line, price: o.price_decimal })),
+    );
+  }, 180_000);
+  afterAll(async () => t.close());
+
+  const zoneOf = (league: string) => ZONE_OF_LEAGUE.get(league) ?? 'UTC';
+
+  it('lists the events of 21 days, the 7 past ones played and priced', () => {
+    expect(games.length).toBeGreaterThan(200);
+    const today = Math.floor(NOW / DAY_MS) * DAY_MS;
+    expect(new Set(games.filter((g) => g.start < today).map((g) => g.league)).size).toBe(30);
+    expect(new Set(markets.map((m) => m.event)).size).toBeGreaterThan(0.9 * games.length);
+  });
+
+  it('schedules no team twice a day, nor one matchup twice a day', () => {
+    expect(teamsTwiceADay(games, zoneOf).slice(0, 5)).toEqual([]);
+    expect(repeatedMatchups(games).slice(0, 5)).toEqual([]);
+  });
+
+  it('shows each event with the status of the clock the data was made by, and a score when live or final', () => {
+    expect(statusesAgainstClock(games, NOW).slice(0, 5)).toEqual([]);
+    expect(games.some((g) => g.status === 'final')).toBe(true);
+    expect(games.some((g) => g.status === 'scheduled')).toBe(true);
+  });
+
+  it("prices every book's markets whole, with a plausible margin, its moneyline and spread agreeing, its alternates in order", () => {
+    expect(marginProblems(markets, [0.03, 0.08], [0.03, 0.1]).slice(0, 5)).toEqual([]);
+    expect(moneylineAgainstSpread(markets, (event) => sportOfEvent.get(event) ?? '?').slice(0, 5)).toEqual([]);
+    expect(alternateProblems(markets, [1.05, 12]).slice(0, 5)).toEqual([]);
+  });
+});
