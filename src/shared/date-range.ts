@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { validationError } from '../platform/errors.js';
+import { DAY_MS } from '../platform/time.js';
 
 /**
  * A range of whole UTC days, as the historical endpoints take it (`start_date`, `end_date`, both
@@ -7,7 +8,6 @@ import { validationError } from '../platform/errors.js';
  * that one range means the same days in both (docs/decisions/0124).
  */
 
-const DAY_MS = 86_400_000;
 /** Without start_date, the range reaches this many days back from end_date. */
 export const DEFAULT_RANGE_DAYS = 30;
 /** A season, and a leap day: a wider range is 422. */

@@ -5,6 +5,7 @@ import { notFound, validationError } from '../../platform/errors.js';
 import type { StreamedFile } from '../../platform/http/files.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import { utcDays } from '../../shared/date-range.js';
+import { utcDay } from '../../platform/time.js';
 import { idSet } from '../../shared/filters.js';
 import type { OddsFormat } from '../../shared/odds-format.js';
 import type { KeyResolver } from '../references/index.js';
@@ -108,7 +109,7 @@ export function createHistoryService(deps: {
       const leagueId = await keys.requireId('league', query.league_id, 'league_id');
       const { start, end } = utcDays(query, clock.now());
       const stats = await repository.leagueStats(leagueId, start, end);
-      const days = `${new Date(start).toISOString().slice(0, 10)}-to-${new Date(end - 1).toISOString().slice(0, 10)}`;
+      const days = `${utcDay(start)}-to-${utcDay(end - 1)}`;
       async function* changes(): AsyncGenerator<HistoryItem[]> {
         let after: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
         for (;;) {

@@ -4,8 +4,9 @@ import { type CounterStore, secondsUntilReset, type Taken, windowEnd } from '../
 import { ApiError } from '../../platform/errors.js';
 import { type AccountLookup, type ClientAccount, principalOf, type Tier } from '../auth/index.js';
 import type { Admission } from '../policy/index.js';
-import { createPlans, DAY_MS, type LimitPlan, MINUTE_MS, type PlannedWindow, type WindowName } from './limit-plan.js';
+import { createPlans, type LimitPlan, type PlannedWindow, type WindowName } from './limit-plan.js';
 import type { LimitPolicy, Limits } from './tier-limits.js';
+import { DAY_MS, MINUTE_MS } from '../../platform/time.js';
 
 /** Told of every request refused (the metrics: `rate_limit_rejections_total{tier,window}`). */
 export type RejectListener = (tier: Tier, window: WindowName) => void;

@@ -1,6 +1,6 @@
 import { validationError } from '../../platform/errors.js';
-import { DAY_MS, dayOf } from './days.js';
 import { MAX_RANGE_DAYS, type UsageQuery } from './usage.schemas.js';
+import { DAY_MS, utcDay } from '../../platform/time.js';
 
 /** A range of whole UTC days, both ends included, as YYYY-MM-DD. */
 export interface DayRange {
@@ -17,8 +17,8 @@ export function dayRangeOf(query: UsageQuery, now: number): DayRange {
     const day = query[field];
     if (day !== undefined && day < EARLIEST_DAY) throw validationError(field, 'minimum', `${field} must be ${EARLIEST_DAY} or later`);
   }
-  const to = query.end_date ?? dayOf(now);
-  const from = query.start_date ?? maxDay(dayOf(Date.parse(to) - 29 * DAY_MS), EARLIEST_DAY);
+  const to = query.end_date ?? utcDay(now);
+  const from = query.start_date ?? maxDay(utcDay(Date.parse(to) - 29 * DAY_MS), EARLIEST_DAY);
   const days = (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;
   if (days < 1) throw validationError('end_date', 'minimum', 'end_date must not be before start_date');
   if (days > MAX_RANGE_DAYS) throw validationError('end_date', 'maximum', `a range covers at most ${MAX_RANGE_DAYS} days`);
@@ -32,6 +32,6 @@ function maxDay(a: string, b: string): string {
 /** Every day of a range, oldest first. */
 export function daysOf(range: DayRange): string[] {
   const days: string[] = [];
-  for (let ms = Date.parse(range.from); ms <= Date.parse(range.to); ms += DAY_MS) days.push(dayOf(ms));
+  for (let ms = Date.parse(range.from); ms <= Date.parse(range.to); ms += DAY_MS) days.push(utcDay(ms));
   return days;
 }

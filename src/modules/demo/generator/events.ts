@@ -2,6 +2,7 @@ import type { EventStatus } from '../../../shared/event-status.js';
 import type { MarketDef } from './catalog.js';
 import type { Random } from './random.js';
 import type { LeagueModel, MarketModel, PlayerModel, TeamModel, World } from './references.js';
+import { DAY_MS, MINUTE_MS } from '../../../platform/time.js';
 
 /**
  * Events on 14 UTC days from today and what can be bet on them: every event carries its
@@ -11,7 +12,6 @@ import type { LeagueModel, MarketModel, PlayerModel, TeamModel, World } from './
 
 /** Days of events: today (UTC) and the 13 after it. */
 export const HORIZON_DAYS = 14;
-const DAY_MS = 24 * 3600 * 1000;
 
 export type Focus = { type: 'team'; team: TeamModel } | { type: 'player'; player: PlayerModel } | { type: 'event' };
 
@@ -52,7 +52,7 @@ export function buildEvents(random: Random, world: World, count: number, now: nu
     // dataset, today first, has events in all its leagues' slots, whatever the hour it was made
     // (an example of /docs asking for today's events must never come back empty).
     const slot = random.pick(league.def.slots);
-    const start = today + random.int(0, HORIZON_DAYS - 1) * DAY_MS + Math.round(slot * 60) * 60_000;
+    const start = today + random.int(0, HORIZON_DAYS - 1) * DAY_MS + Math.round(slot * 60) * MINUTE_MS;
     const event: EventModel = { id, league, home, away, start, status: random.chance(0.01) ? 'postponed' : 'scheduled', selections: [] };
     event.selections = selectionsOf(random, event);
     events.push(event);

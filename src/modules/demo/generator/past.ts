@@ -3,6 +3,7 @@ import { type EventModel, selectionsOf } from './events.js';
 import { buildOdds } from './odds.js';
 import type { Random } from './random.js';
 import type { LeagueModel, World } from './references.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../../platform/time.js';
 
 /**
  * The demo's past: finished events on the 14 UTC days before today, with scores, priced before
@@ -17,8 +18,6 @@ type OddsItem = NonNullable<Dataset['odds']>[number];
 export const PAST_SCALE_1 = { events: 300, odds: 10_000 } as const;
 export const PAST_DAYS = 14;
 
-const DAY_MS = 24 * 3600 * 1000;
-const HOUR_MS = 3600 * 1000;
 /** Opening prices two days before kick-off; moves a day before and an hour before (the closing line). */
 const OPENS_BEFORE_MS = 48 * HOUR_MS;
 const MOVES_BEFORE_MS = [24 * HOUR_MS, HOUR_MS] as const;
@@ -39,7 +38,7 @@ export function buildPastEvents(random: Random, world: World, count: number, now
     const home = random.pick(league.teams);
     let away = random.pick(league.teams);
     while (away === home) away = random.pick(league.teams);
-    const start = today - day * DAY_MS + Math.round(random.pick(league.def.slots) * 60) * 60_000;
+    const start = today - day * DAY_MS + Math.round(random.pick(league.def.slots) * 60) * MINUTE_MS;
     const roll = random.next();
     const status = roll < 0.02 ? 'postponed' : roll < 0.04 ? 'cancelled' : 'final';
     const event: EventModel = { id: firstId + events.length, league, home, away, start, status, selections: [] };
