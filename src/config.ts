@@ -15,53 +15,7 @@ export { MAX_WORKERS };
  * the one file a serving process creates). Each field is the variable of its name in the schema
  * (config-env.ts, where its meaning, default and bounds are), in milliseconds where that is in seconds.
  */
-export interface Config {
-  /**
-   * NODE_ENV as set, undefined when unset. Unset is not `development`: the rules that relax in
-   * development (a generated JWT secret on PostgreSQL, jwt-secret.ts) ask for it by name.
-   */
-  readonly nodeEnv: string | undefined;
-  readonly host: string;
-  readonly port: number;
-  readonly databaseUrl: string;
-  readonly dataDir: string;
-  readonly redisUrl: string | undefined;
-  readonly changePollMs: number;
-  /** Processes serving one port (node:cluster); 1 serves in this process. */
-  readonly workers: number;
-  readonly shutdownDrainMs: number;
-  readonly shutdownTimeoutMs: number;
-  readonly headersTimeoutMs: number;
-  readonly requestTimeoutMs: number;
-  /** TIER_LIMITS merged over the defaults: per tier, a per-minute rate and a daily quota (null: no cap). */
-  readonly tierLimits: TierLimits;
-  readonly usageFlushMs: number;
-  readonly usageRetentionDays: number;
-  readonly loginFailuresPerMinute: number;
-  readonly loginFailuresPerClientPerMinute: number;
-  /**
-   * Fastify's trustProxy: false (the peer is the source), a hop count, or the addresses and
-   * CIDRs of the load balancers whose X-Forwarded-For is believed.
-   */
-  readonly trustProxy: false | number | readonly string[];
-  /**
-   * Newest first: tokens are signed with jwtSecrets[0] and verified with any of them. Empty
-   * when JWT_SECRET is unset outside production: a serving process then uses the secret kept
-   * in the data directory (jwt-secret.ts); commands that sign nothing need none.
-   */
-  readonly jwtSecrets: readonly string[];
-  readonly jwtIssuer: string;
-  readonly jwtAudience: string;
-  readonly accessTokenTtl: number;
-  readonly refreshTokenTtl: number;
-  readonly adminToken: string | undefined;
-  readonly demoData: boolean;
-  readonly logLevel: string;
-  readonly historyRetentionDays: number;
-  readonly streamHeartbeatMs: number;
-  /** PUBLIC_URL's origin, without a trailing slash. */
-  readonly publicUrl: string | undefined;
-}
+export type Config = ReturnType<typeof loadConfig>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -71,7 +25,7 @@ type Env = Record<string, string | undefined>;
 
 const MIN_SECRET_BYTES = 32;
 
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = process.env) {
   const problems: string[] = [];
   const v = readVariables(env, problems);
   // Node refuses a header timeout longer than the whole request's.
@@ -92,6 +46,7 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(problems.length === 1 ? `Invalid configuration: ${problems[0]}` : `Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
   return Object.freeze({
+    /** Unset is not `development`: the rules that relax in development (jwt-secret.ts) ask for it by name. */
     nodeEnv: v.NODE_ENV,
     host: v.HOST,
     port: v.PORT,
@@ -99,17 +54,24 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: v.DATA_DIR ?? defaultDataDir(v.DATABASE_URL),
     redisUrl: v.REDIS_URL,
     changePollMs: v.CHANGE_POLL_MS,
+    /** Processes serving one port (node:cluster); 1 serves in this process. */
     workers: workers ?? 1,
     shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,
     shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT * SECOND_MS,
     headersTimeoutMs: v.HEADERS_TIMEOUT * SECOND_MS,
     requestTimeoutMs: v.REQUEST_TIMEOUT * SECOND_MS,
+    /** TIER_LIMITS merged over the defaults: per tier, a per-minute rate and a daily quota (null: no cap). */
     tierLimits: tiers.limits,
     usageFlushMs: v.USAGE_FLUSH_MS,
     usageRetentionDays: v.USAGE_RETENTION_DAYS,
     loginFailuresPerMinute: v.LOGIN_FAILURES_PER_MINUTE,
     loginFailuresPerClientPerMinute: v.LOGIN_FAILURES_PER_CLIENT_PER_MINUTE,
+    /** Fastify's trustProxy: false (the peer is the source), a hop count, or the load balancers whose X-Forwarded-For is believed. */
     trustProxy,
+    /**
+     * Newest first: tokens are signed with the first and verified with any. Empty when JWT_SECRET is unset
+     * outside production: a serving process then uses the secret kept in the data directory (jwt-secret.ts).
+     */
     jwtSecrets: Object.freeze(jwtSecrets),
     jwtIssuer: v.JWT_ISSUER,
     jwtAudience: v.JWT_AUDIENCE,
@@ -120,6 +82,7 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: v.LOG_LEVEL,
     historyRetentionDays: v.HISTORY_RETENTION_DAYS,
     streamHeartbeatMs: v.STREAM_HEARTBEAT_MS,
+    /** PUBLIC_URL's origin, without a trailing slash. */
     publicUrl,
   });
 }
