@@ -1,79 +1,21 @@
 import { availableParallelism } from 'node:os';
 import { isIP } from 'node:net';
 import { dirname } from 'node:path';
+import { Type, type TSchema } from 'typebox';
+import { Value } from 'typebox/value';
+import { ENV, type EnvVariables, MAX_WORKERS } from './config-env.js';
 import { parseTierLimits, type TierLimits } from './modules/limits/index.js';
+import { SECOND_MS } from './platform/time.js';
+
+export { MAX_WORKERS };
 
 /**
  * The only reader of process.env. Everything else receives a frozen, typed Config. Reading the
  * configuration touches nothing else: no file is read or written here (see jwt-secret.ts for
- * the one file a serving process creates).
+ * the one file a serving process creates). Each field is the variable of its name in the schema
+ * (config-env.ts, where its meaning, default and bounds are), in milliseconds where that is in seconds.
  */
-export interface Config {
-  /**
-   * NODE_ENV as set, undefined when unset. Unset is not `development`: the rules that relax in
-   * development (a generated JWT secret on PostgreSQL, jwt-secret.ts) ask for it by name.
-   */
-  readonly nodeEnv: string | undefined;
-  readonly host: string;
-  readonly port: number;
-  readonly databaseUrl: string;
-  /** Directory for the SQLite file, the generated JWT secret and demo credentials. */
-  readonly dataDir: string;
-  /**
-   * When set, changes reach every node through Redis pub/sub (the poll stays as the fallback), and
-   * rate-limit and login-failure counters live there, shared by every node and worker.
-   */
-  readonly redisUrl: string | undefined;
-  /** How often every node reads the change counters: the fallback when a Redis message is missed. */
-  readonly changePollMs: number;
-  /** Processes serving one port (node:cluster); 1 serves in this process. */
-  readonly workers: number;
-  /** After SIGTERM, /readyz answers 503 this long before the listener closes (load balancers notice). */
-  readonly shutdownDrainMs: number;
-  /** After the drain, in-flight requests get this long to finish; then the process exits regardless. */
-  readonly shutdownTimeoutMs: number;
-  /** HEADERS_TIMEOUT: a request line and headers not complete this long after their first byte are answered 408. */
-  readonly headersTimeoutMs: number;
-  /** REQUEST_TIMEOUT: a whole request (headers and body) not complete this long after its first byte is answered 408. */
-  readonly requestTimeoutMs: number;
-  /** TIER_LIMITS merged over the defaults: per tier, a per-minute rate and a daily quota (null: no cap). */
-  readonly tierLimits: TierLimits;
-  /** How often each node writes its usage counts (a crash loses at most this much). */
-  readonly usageFlushMs: number;
-  /** Usage rows older than this many days are purged. */
-  readonly usageRetentionDays: number;
-  /** Failed logins, refreshes and X-API-Keys per UTC minute from one source address. */
-  readonly loginFailuresPerMinute: number;
-  /** The same, for one client_id from one source address. */
-  readonly loginFailuresPerClientPerMinute: number;
-  /**
-   * Fastify's trustProxy: false (the peer is the source), a hop count, or the addresses and
-   * CIDRs of the load balancers whose X-Forwarded-For is believed.
-   */
-  readonly trustProxy: false | number | readonly string[];
-  /**
-   * Newest first: tokens are signed with jwtSecrets[0] and verified with any of them. Empty
-   * when JWT_SECRET is unset outside production: a serving process then uses the secret kept
-   * in the data directory (jwt-secret.ts); commands that sign nothing need none.
-   */
-  readonly jwtSecrets: readonly string[];
-  readonly jwtIssuer: string;
-  readonly jwtAudience: string;
-  readonly accessTokenTtl: number;
-  readonly refreshTokenTtl: number;
-  readonly adminToken: string | undefined;
-  readonly demoData: boolean;
-  readonly logLevel: string;
-  /** HISTORY_RETENTION_DAYS: price changes older than this are purged (hourly, on every node). */
-  readonly historyRetentionDays: number;
-  /** STREAM_HEARTBEAT_MS: how often an idle odds stream gets a comment line, so that proxies keep it open. */
-  readonly streamHeartbeatMs: number;
-  /**
-   * PUBLIC_URL: the service's public origin (`https://api.example.com`, no trailing slash), the
-   * OAuth issuer identifier of the RFC 8414 metadata. Unset: the origin each request came to.
-   */
-  readonly publicUrl: string | undefined;
-}
+export type Config = ReturnType<typeof loadConfig>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -81,97 +23,124 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const MIN_SECRET_BYTES = 32;
 
-export function loadConfig(env: Env = process.env): Config {
+export function loadConfig(env: Env = process.env) {
   const problems: string[] = [];
-  const nodeEnv = nonEmpty(env.NODE_ENV);
-  const databaseUrl = env.DATABASE_URL ?? 'sqlite:./data/sportsdata.db';
-  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
-    problems.push('DATABASE_URL must start with "sqlite:" or "postgres://" (got an unknown scheme)');
-  }
-  const dataDir = env.DATA_DIR ?? defaultDataDir(databaseUrl);
-
-  const port = integer(env, 'PORT', 8080, 0, 65535, problems);
-  const accessTokenTtl = integer(env, 'ACCESS_TOKEN_TTL', 900, 1, 86_400, problems);
-  const refreshTokenTtl = integer(env, 'REFRESH_TOKEN_TTL', 2_592_000, 60, 31_536_000, problems);
-  const changePollMs = integer(env, 'CHANGE_POLL_MS', 1000, 10, 3_600_000, problems);
-  const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', 0, 0, 600_000, problems);
-  const shutdownTimeoutSeconds = integer(env, 'SHUTDOWN_TIMEOUT', 10, 0, 3600, problems);
-  const headersTimeoutSeconds = integer(env, 'HEADERS_TIMEOUT', 10, 1, 600, problems);
-  const requestTimeoutSeconds = integer(env, 'REQUEST_TIMEOUT', 60, 1, 3600, problems);
+  const v = readVariables(env, problems);
   // Node refuses a header timeout longer than the whole request's.
-  if (headersTimeoutSeconds > requestTimeoutSeconds) problems.push('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT');
-  const historyRetentionDays = integer(env, 'HISTORY_RETENTION_DAYS', 730, 1, 36_500, problems);
-  const streamHeartbeatMs = integer(env, 'STREAM_HEARTBEAT_MS', 15_000, 100, 300_000, problems);
-  const workers = parseWorkerCount(nonEmpty(env.WORKERS) ?? '1');
+  if (v.HEADERS_TIMEOUT > v.REQUEST_TIMEOUT) problems.push('HEADERS_TIMEOUT must not be longer than REQUEST_TIMEOUT');
+  const workers = parseWorkerCount(v.WORKERS);
   if (workers === undefined) problems.push(`WORKERS must be "auto" or an integer from 1 to ${MAX_WORKERS}`);
-
-  const logLevel = env.LOG_LEVEL ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
-
-  const demoData = boolean(env, 'DEMO_DATA', true, problems);
-
-  const tiers = parseTierLimits(nonEmpty(env.TIER_LIMITS));
+  const tiers = parseTierLimits(v.TIER_LIMITS);
   problems.push(...tiers.problems);
-  const usageFlushMs = integer(env, 'USAGE_FLUSH_MS', 1000, 10, 600_000, problems);
-  const usageRetentionDays = integer(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500, problems);
-  const loginFailuresPerMinute = integer(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000, problems);
-  const loginFailuresPerClientPerMinute = integer(env, 'LOGIN_FAILURES_PER_CLIENT_PER_MINUTE', 10, 1, 1_000_000, problems);
-  const trustProxy = readTrustProxy(nonEmpty(env.TRUST_PROXY), problems);
-
-  const adminToken = nonEmpty(env.ADMIN_TOKEN);
-  if (adminToken !== undefined && Buffer.byteLength(adminToken, 'utf8') < MIN_SECRET_BYTES) {
+  const trustProxy = readTrustProxy(v.TRUST_PROXY, problems);
+  if (v.ADMIN_TOKEN !== undefined && Buffer.byteLength(v.ADMIN_TOKEN, 'utf8') < MIN_SECRET_BYTES) {
     problems.push(`ADMIN_TOKEN must be at least ${MIN_SECRET_BYTES} bytes`);
   }
-
-  const jwtSecrets = readJwtSecrets(env, nodeEnv, problems);
-  const publicUrl = origin(env, 'PUBLIC_URL', problems);
+  const jwtSecrets = readJwtSecrets(v, problems);
+  const publicUrl = origin('PUBLIC_URL', v.PUBLIC_URL, problems);
 
   if (problems.length > 0) {
     // One problem is one line; several are listed, so that one start-up names them all.
     throw new ConfigError(problems.length === 1 ? `Invalid configuration: ${problems[0]}` : `Invalid configuration:\n  - ${problems.join('\n  - ')}`);
   }
   return Object.freeze({
-    nodeEnv,
-    host: env.HOST ?? '127.0.0.1',
-    port,
-    databaseUrl,
-    dataDir,
-    redisUrl: nonEmpty(env.REDIS_URL),
-    changePollMs,
+    /** Unset is not `development`: the rules that relax in development (jwt-secret.ts) ask for it by name. */
+    nodeEnv: v.NODE_ENV,
+    host: v.HOST,
+    port: v.PORT,
+    databaseUrl: v.DATABASE_URL,
+    dataDir: v.DATA_DIR ?? defaultDataDir(v.DATABASE_URL),
+    redisUrl: v.REDIS_URL,
+    changePollMs: v.CHANGE_POLL_MS,
+    /** Processes serving one port (node:cluster); 1 serves in this process. */
     workers: workers ?? 1,
-    shutdownDrainMs,
-    shutdownTimeoutMs: shutdownTimeoutSeconds * 1000,
-    headersTimeoutMs: headersTimeoutSeconds * 1000,
-    requestTimeoutMs: requestTimeoutSeconds * 1000,
+    shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,
+    shutdownTimeoutMs: v.SHUTDOWN_TIMEOUT * SECOND_MS,
+    headersTimeoutMs: v.HEADERS_TIMEOUT * SECOND_MS,
+    requestTimeoutMs: v.REQUEST_TIMEOUT * SECOND_MS,
+    /** TIER_LIMITS merged over the defaults: per tier, a per-minute rate and a daily quota (null: no cap). */
     tierLimits: tiers.limits,
-    usageFlushMs,
-    usageRetentionDays,
-    loginFailuresPerMinute,
-    loginFailuresPerClientPerMinute,
+    usageFlushMs: v.USAGE_FLUSH_MS,
+    usageRetentionDays: v.USAGE_RETENTION_DAYS,
+    loginFailuresPerMinute: v.LOGIN_FAILURES_PER_MINUTE,
+    loginFailuresPerClientPerMinute: v.LOGIN_FAILURES_PER_CLIENT_PER_MINUTE,
+    /** Fastify's trustProxy: false (the peer is the source), a hop count, or the load balancers whose X-Forwarded-For is believed. */
     trustProxy,
+    /**
+     * Newest first: tokens are signed with the first and verified with any. Empty when JWT_SECRET is unset
+     * outside production: a serving process then uses the secret kept in the data directory (jwt-secret.ts).
+     */
     jwtSecrets: Object.freeze(jwtSecrets),
-    jwtIssuer: nonEmpty(env.JWT_ISSUER) ?? 'sports-data-api',
-    jwtAudience: nonEmpty(env.JWT_AUDIENCE) ?? 'sports-data-api',
-    accessTokenTtl,
-    refreshTokenTtl,
-    adminToken,
-    demoData,
-    logLevel,
-    historyRetentionDays,
-    streamHeartbeatMs,
+    jwtIssuer: v.JWT_ISSUER,
+    jwtAudience: v.JWT_AUDIENCE,
+    accessTokenTtl: v.ACCESS_TOKEN_TTL,
+    refreshTokenTtl: v.REFRESH_TOKEN_TTL,
+    adminToken: v.ADMIN_TOKEN,
+    demoData: v.DEMO_DATA,
+    logLevel: v.LOG_LEVEL,
+    historyRetentionDays: v.HISTORY_RETENTION_DAYS,
+    streamHeartbeatMs: v.STREAM_HEARTBEAT_MS,
+    /** PUBLIC_URL's origin, without a trailing slash. */
     publicUrl,
   });
 }
 
-function readJwtSecrets(env: Env, nodeEnv: string | undefined, problems: string[]): string[] {
-  const current = nonEmpty(env.JWT_SECRET);
+/**
+ * Every variable of the schema, parsed by its type and checked against its bounds; an empty value
+ * is an unset one. A bad value is a problem naming the variable, and its default stands in, so that
+ * one start-up lists every problem.
+ */
+function readVariables(env: Env, problems: string[]): EnvVariables {
+  const values: Record<string, unknown> = {};
+  for (const [name, schema] of Object.entries(ENV.properties)) {
+    const raw = env[name];
+    const value = raw === undefined || raw === '' ? undefined : parsed(name, schema, raw, problems);
+    if (value !== undefined) values[name] = value;
+    else if (keyword(schema, 'default') !== undefined) values[name] = keyword(schema, 'default');
+  }
+  if (!Value.Check(ENV, values)) throw new ConfigError(`Invalid configuration: ${problems.join('; ')}`);
+  return values;
+}
+
+function parsed(name: string, schema: TSchema, raw: string, problems: string[]): unknown {
+  const refuse = (rule: string): undefined => {
+    problems.push(`${name} must ${rule}`);
+    return undefined;
+  };
+  if (Type.IsInteger(schema)) {
+    const minimum = Number(keyword(schema, 'minimum') ?? 0);
+    const maximum = Number(keyword(schema, 'maximum') ?? Number.MAX_SAFE_INTEGER);
+    const value = Number(raw);
+    return /^\d+$/.test(raw) && value >= minimum && value <= maximum ? value : refuse(`be an integer from ${minimum} to ${maximum}`);
+  }
+  if (Type.IsBoolean(schema)) {
+    const word = raw.toLowerCase();
+    if (['true', '1', 'yes'].includes(word)) return true;
+    if (['false', '0', 'no'].includes(word)) return false;
+    return refuse('be true or false');
+  }
+  if (Type.IsUnion(schema)) {
+    const allowed = schema.anyOf.flatMap((option) => (Type.IsLiteral(option) ? [String(option.const)] : []));
+    return allowed.includes(raw) ? raw : refuse(`be one of ${allowed.join(', ')}`);
+  }
+  const pattern = keyword(schema, 'pattern');
+  if (typeof pattern === 'string' && !new RegExp(pattern).test(raw)) return refuse(String(keyword(schema, 'x-error')));
+  return raw;
+}
+
+/** A keyword of a schema (`default`, `minimum`, `x-error`), which TypeBox's types do not carry. */
+export function keyword(schema: TSchema, name: string): unknown {
+  return Object.getOwnPropertyDescriptor(schema, name)?.value;
+}
+
+function readJwtSecrets(v: EnvVariables, problems: string[]): string[] {
+  const current = v.JWT_SECRET;
   // Previous keys stay valid for verification so that a rotation logs nobody out.
-  const previous = (env.JWT_PREVIOUS_SECRETS ?? '').split(/\s+/).filter((s) => s.length > 0);
+  const previous = (v.JWT_PREVIOUS_SECRETS ?? '').split(/\s+/).filter((s) => s.length > 0);
   if (current === undefined) {
-    if (nodeEnv === 'production') problems.push('JWT_SECRET is required when NODE_ENV=production');
+    if (v.NODE_ENV === 'production') problems.push('JWT_SECRET is required when NODE_ENV=production');
     if (previous.length > 0) problems.push('JWT_PREVIOUS_SECRETS needs JWT_SECRET');
     return [];
   }
@@ -207,8 +176,6 @@ function passwordOf(url: string | undefined): string | undefined {
     return undefined;
   }
 }
-
-export const MAX_WORKERS = 256;
 
 /** `auto` (one per core) or a count; undefined when neither. Shared by WORKERS and `serve --workers`. */
 export function parseWorkerCount(raw: string): number | undefined {
@@ -263,28 +230,14 @@ function defaultDataDir(databaseUrl: string): string {
   return './data';
 }
 
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value === '' ? undefined : value;
-}
 
-function integer(env: Env, name: string, fallback: number, min: number, max: number, problems: string[]): number {
-  const raw = nonEmpty(env[name]);
-  if (raw === undefined) return fallback;
-  const value = Number(raw);
-  if (!/^\d+$/.test(raw) || value < min || value > max) {
-    problems.push(`${name} must be an integer from ${min} to ${max}`);
-    return fallback;
-  }
-  return value;
-}
 
 /**
  * An absolute http(s) origin, returned without a trailing slash. RFC 8414 §3.1 places the metadata
  * between the host and the issuer's path: an issuer with a path would need another well-known
  * URL than the one served, so a path (other than "/"), a query, a fragment or user info is refused.
  */
-function origin(env: Env, name: string, problems: string[]): string | undefined {
-  const raw = nonEmpty(env[name]);
+function origin(name: string, raw: string | undefined, problems: string[]): string | undefined {
   if (raw === undefined) return undefined;
   let url: URL | undefined;
   try {
@@ -298,13 +251,4 @@ function origin(env: Env, name: string, problems: string[]): string | undefined 
     return undefined;
   }
   return url.origin;
-}
-
-function boolean(env: Env, name: string, fallback: boolean, problems: string[]): boolean {
-  const raw = nonEmpty(env[name]);
-  if (raw === undefined) return fallback;
-  if (['true', '1', 'yes'].includes(raw.toLowerCase())) return true;
-  if (['false', '0', 'no'].includes(raw.toLowerCase())) return false;
-  problems.push(`${name} must be true or false`);
-  return fallback;
 }

@@ -1,17 +1,20 @@
 import { Type } from 'typebox';
 import { validationError } from '../platform/errors.js';
+import { DAY_MS } from '../platform/time.js';
 
 /**
- * A range of whole UTC days, as the historical endpoints take it (`start_date`, `end_date`, both
- * YYYY-MM-DD and both included). Shared by the historical events list and the odds exports, so
- * that one range means the same days in both (docs/decisions/0124).
+ * A range of whole UTC days (`start_date`, `end_date`, both YYYY-MM-DD and both included): one rule for
+ * every endpoint that takes one — the historical events list, the odds exports and the usage reports —
+ * so that one range means the same days, the same default and the same errors everywhere
+ * (docs/decisions/0124, 0198).
  */
 
-const DAY_MS = 86_400_000;
-/** Without start_date, the range reaches this many days back from end_date. */
+/** Without start_date, the range is this many days ending at end_date (both included). */
 export const DEFAULT_RANGE_DAYS = 30;
-/** A season, and a leap day: a wider range is 422. */
+/** A year with its leap day: a wider range is 422 (end_date, `maximum`). */
 export const MAX_RANGE_DAYS = 366;
+/** Nothing is stored before the clock's epoch, and an earlier day would not print as YYYY-MM-DD. */
+export const EARLIEST_DAY = '1970-01-01';
 
 export interface UtcDays {
   /** 00:00 UTC of start_date, epoch ms (included). */
@@ -28,25 +31,28 @@ export interface DateRangeQuery {
 /** The two query parameters, described once. */
 export const dateRangeProperties = (what: string) => ({
   start_date: Type.Optional(
-    Type.String({ format: 'date', description: `First day (UTC, YYYY-MM-DD, included) of ${what}. Default: ${DEFAULT_RANGE_DAYS} days before end_date.` }),
+    Type.String({
+      format: 'date',
+      description: `First day (UTC, YYYY-MM-DD, included) of ${what}, ${EARLIEST_DAY} or later. Default: ${DEFAULT_RANGE_DAYS - 1} days before end_date.`,
+    }),
   ),
   end_date: Type.Optional(
     Type.String({
       format: 'date',
-      description: `Last day (UTC, YYYY-MM-DD, included) of ${what}. Default: today. At most ${MAX_RANGE_DAYS} days after start_date, and not before it.`,
+      description: `Last day (UTC, YYYY-MM-DD, included) of ${what}. Default: today. Not before start_date, and at most ${MAX_RANGE_DAYS} days from it.`,
     }),
   ),
 });
 
-/** The days asked for, with the defaults filled in; 422 for a range that ends before it starts or is too wide. */
+/** The days asked for, with the defaults filled in; 422 for a day before the epoch, a backwards range or one too wide. */
 export function utcDays(query: DateRangeQuery, now: number): UtcDays {
   const end = (query.end_date === undefined ? Math.floor(now / DAY_MS) * DAY_MS : dayOf(query.end_date, 'end_date')) + DAY_MS;
-  const start = query.start_date === undefined ? end - (DEFAULT_RANGE_DAYS + 1) * DAY_MS : dayOf(query.start_date, 'start_date');
+  const start = query.start_date === undefined ? Math.max(end - DEFAULT_RANGE_DAYS * DAY_MS, 0) : dayOf(query.start_date, 'start_date');
   if (end <= start) {
-    throw validationError('end_date', 'formatMinimum', `end_date${query.end_date === undefined ? ' (default today)' : ''} must not be before start_date`);
+    throw validationError('end_date', 'minimum', `end_date${query.end_date === undefined ? ' (default today)' : ''} must not be before start_date`);
   }
   if (end - start > MAX_RANGE_DAYS * DAY_MS) {
-    throw validationError('start_date', 'range', `start_date and end_date may span at most ${MAX_RANGE_DAYS} days`);
+    throw validationError('end_date', 'maximum', `start_date and end_date may span at most ${MAX_RANGE_DAYS} days`);
   }
   return { start, end };
 }
@@ -54,5 +60,6 @@ export function utcDays(query: DateRangeQuery, now: number): UtcDays {
 function dayOf(date: string, field: string): number {
   const day = Date.parse(`${date}T00:00:00Z`);
   if (Number.isNaN(day)) throw validationError(field, 'format', `${field} must be a date, YYYY-MM-DD`);
+  if (day < 0) throw validationError(field, 'minimum', `${field} must be ${EARLIEST_DAY} or later`);
   return day;
 }

@@ -14,30 +14,25 @@ export function iso(ms: number): string {
 /** Filter arrays are short by nature; a cap keeps one request from naming thousands of ids. */
 export const MAX_FILTER_ITEMS = 100;
 
+/** A keyed record's id, key and name inside another item, each field described as that kind of record has it. */
+const KeyedRef = (fields: { id: string; key: string; name: string }) => (description: string) =>
+  Type.Object(
+    { id: Type.Integer({ description: fields.id }), key: Type.String({ description: fields.key }), name: Type.String({ description: fields.name }) },
+    { additionalProperties: false, description },
+  );
+
 /**
  * A reference to a keyed record (an operator, a betting market) inside another item. A function,
  * so that each place says what the reference is: every field of the document has a description.
  */
-export const NamedRef = (description: string) =>
-  Type.Object(
-    {
-      id: Type.Integer({ description: 'Id of the record.' }),
-      key: Type.String({ description: 'Key of the record (lower-case, no spaces), as in its reference list.' }),
-      name: Type.String({ description: 'Display name of the record.' }),
-    },
-    { additionalProperties: false, description },
-  );
+export const NamedRef = KeyedRef({
+  id: 'Id of the record.',
+  key: 'Key of the record (lower-case, no spaces), as in its reference list.',
+  name: 'Display name of the record.',
+});
 
 /** A team as events and flows show it. */
-export const TeamRef = (description: string) =>
-  Type.Object(
-    {
-      id: Type.Integer({ description: 'Team id (as in GET /v1/references/teams).' }),
-      key: Type.String({ description: 'Team key, unique within its league.' }),
-      name: Type.String({ description: 'Team name; in tennis, the player.' }),
-    },
-    { additionalProperties: false, description },
-  );
+export const TeamRef = KeyedRef({ id: 'Team id (as in GET /v1/references/teams).', key: 'Team key, unique within its league.', name: 'Team name; in tennis, the player.' });
 export type TeamRef = Static<ReturnType<typeof TeamRef>>;
 
 /** A team reference; an id the database does not know (imports validate, so only in theory) keeps its id. */

@@ -11,24 +11,6 @@ type Json = Record<string, unknown>;
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Every variable `loadConfig` reads, found by giving it an environment that records each name asked for. */
-function variablesRead(): Set<string> {
-  const read = new Set<string>();
-  const env = new Proxy<Record<string, string | undefined>>({}, {
-    get(_target, name) {
-      if (typeof name === 'string') read.add(name);
-      return undefined;
-    },
-  });
-  loadConfig(env);
-  return read;
-}
-
-/** The configuration table of operations.md: each variable with its default cell. */
-function configurationTable(): Array<{ names: string[]; defaults: string }> {
-  return tableRows(section(readDoc('docs/operations.md'), 'Configuration')).map(([names = '', defaults = '']) => ({ names: backticked(names), defaults }));
-}
-
 /** Every operation of the document: `METHOD /path` → its operation object. */
 function operations(doc: Json): Map<string, Json> {
   const found = new Map<string, Json>();
@@ -111,29 +93,6 @@ describe('the docs state what the code does', () => {
   afterAll(async () => t.close());
 
   describe('docs/operations.md', () => {
-    it('its configuration table lists every variable the configuration reads, and no other', () => {
-      const documented = configurationTable().flatMap((row) => row.names);
-      expect(documented.length).toBeGreaterThan(20);
-      expect(new Set(documented).size, 'a variable listed twice').toBe(documented.length);
-      expect([...documented].sort()).toEqual([...variablesRead()].sort());
-    });
-
-    it('every default it states as a value is the default the code applies', () => {
-      const defaults = loadConfig({});
-      let checked = 0;
-      for (const { names, defaults: cell } of configurationTable()) {
-        // A cell that is only values in backticks (`8080`, `127.0.0.1`); prose ("unset", "generated …") is not a value.
-        const values = backticked(cell);
-        if (values.length === 0 || cell !== values.map((v) => `\`${v}\``).join(', ')) continue;
-        names.forEach((name, i) => {
-          const value = values.length === names.length ? values[i] : values[0];
-          expect(loadConfig({ [name]: value }), `${name}=${value}`).toEqual(defaults);
-          checked += 1;
-        });
-      }
-      expect(checked).toBeGreaterThan(15);
-    });
-
     it('its metrics table lists every series /metrics has, with its type, and the endpoint describes the same ones', async () => {
       const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
       const served = new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1] ?? '', m[2] ?? ''] as const));

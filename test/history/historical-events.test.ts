@@ -46,6 +46,9 @@ describe.each(DIALECTS)('GET /v1/historical/events (%s)', (dialect) => {
     expect(await ids({ start_date: day(h.now - 60 * DAY), league_id: 11 })).toEqual([300]);
     expect(await ids({ start_date: day(h.now - 60 * DAY), team_id: 1001 })).toEqual([400, 100]);
     expect(await ids({ sport_id: 1 })).toEqual([100, 300]);
+    // Without start_date the range is the 30 days ending at end_date, both included: 40 days back is the 31st.
+    expect(await ids({ end_date: day(h.now - 11 * DAY) })).toEqual([400]);
+    expect(await ids({ end_date: day(h.now - 10 * DAY) })).toEqual([]);
     // An event of a future day has not started: even a range reaching into it leaves it out.
     expect(await ids({ start_date: day(h.now), end_date: day(h.now + 2 * DAY) })).toEqual(expect.not.arrayContaining([200]));
   });
@@ -67,7 +70,9 @@ describe.each(DIALECTS)('GET /v1/historical/events (%s)', (dialect) => {
     expect(backwards.json()).toMatchObject({ error: { details: [{ field: 'end_date' }] } });
     const wide = await list({ start_date: '2029-01-01', end_date: '2030-01-02' });
     expect(wide.statusCode).toBe(422);
-    expect(wide.json()).toMatchObject({ error: { details: [{ field: 'start_date' }] } });
+    expect(wide.json()).toMatchObject({ error: { details: [{ field: 'end_date', rule: 'maximum' }] } });
+    const widest = await list({ start_date: '2029-01-01', end_date: '2030-01-01' });
+    expect(widest.statusCode).toBe(200);
     expect((await list({ start_date: '2030-02-30' })).statusCode).toBe(422);
     expect((await list({ start_date: 'yesterday' })).statusCode).toBe(422);
   });

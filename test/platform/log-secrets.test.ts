@@ -77,12 +77,17 @@ describe.each(DIALECTS)('configured secrets in URLs never reach the log (%s)', (
     expect((await loggedUrl(`/v1/references/sports?search=${TEST_ADMIN_TOKEN}&page=1`)).url).toBe('/v1/references/sports?search=[redacted]&page=1');
   });
 
-  it.runIf(dialect === 'postgres')("redacts DATABASE_URL's password as a whole path segment or query value", async () => {
-    const password = databasePassword ?? '';
-    expect(password).not.toBe('');
-    expect((await loggedUrl(`/v1/references/sports?search=${encodeURIComponent(password)}`)).url).toBe('/v1/references/sports?search=[redacted]');
-    expect((await loggedUrl(`/${encodeURIComponent(password)}/x`)).url).toBe('/[redacted]/x');
-  });
+  // Only a PostgreSQL DATABASE_URL carries a password: on SQLite there is no such case, rather than a skipped one.
+  if (dialect === 'postgres') {
+    describe("DATABASE_URL's password", () => {
+      it('is redacted as a whole path segment or query value', async () => {
+        const password = databasePassword ?? '';
+        expect(password).not.toBe('');
+        expect((await loggedUrl(`/v1/references/sports?search=${encodeURIComponent(password)}`)).url).toBe('/v1/references/sports?search=[redacted]');
+        expect((await loggedUrl(`/${encodeURIComponent(password)}/x`)).url).toBe('/[redacted]/x');
+      });
+    });
+  }
 
   it('the whole log holds none of them, in any of the forms sent', () => {
     const logs = node

@@ -59,7 +59,7 @@ describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect)
     expect(admin.json<UsageBody>().days.map((d) => d.requests)).toEqual([1, 7]);
   });
 
-  it('validates the range: ISO dates, end not before start, at most 400 days', async () => {
+  it('validates the range: ISO dates, end not before start, at most 366 days', async () => {
     expectError(await asClient('/v1/account/usage?start_date=2030-01-15&end_date=2030-01-14'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'minimum' });
     expectError(await asClient('/v1/account/usage?start_date=2028-01-01&end_date=2030-01-15'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'maximum' });
     expectError(await asClient('/v1/account/usage?start_date=2030-02-30'), 422, 'VALIDATION_ERROR', 'start_date');
@@ -69,8 +69,12 @@ describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect)
     expectError(await asClient('/v1/account/usage?start_date=1969-12-31&end_date=1970-01-02'), 422, 'VALIDATION_ERROR', { field: 'start_date', rule: 'minimum' });
     const first = await asClient('/v1/account/usage?end_date=1970-01-02');
     expect(first.json<UsageBody>().days.map((d) => d.date)).toEqual(['1970-01-01', '1970-01-02']);
-    const year = await asClient('/v1/account/usage?start_date=2029-01-01&end_date=2030-02-04');
-    expect(year.json<UsageBody>().days).toHaveLength(400);
+    const year = await asClient('/v1/account/usage?start_date=2029-01-01&end_date=2030-01-01');
+    expect(year.json<UsageBody>().days).toHaveLength(366);
+    expectError(await asClient('/v1/account/usage?start_date=2029-01-01&end_date=2030-01-02'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'maximum' });
+    const month = await asClient('/v1/account/usage?end_date=2030-01-15');
+    expect(month.json<UsageBody>().days.map((d) => d.date)).toEqual(expect.arrayContaining(['2029-12-17', '2030-01-15']));
+    expect(month.json<UsageBody>().days).toHaveLength(30);
     const one = await asClient('/v1/account/usage?start_date=2030-01-15&end_date=2030-01-15');
     expect(one.json<UsageBody>().days.map((d) => d.date)).toEqual(['2030-01-15']);
   });

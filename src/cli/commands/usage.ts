@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from 'commander';
 import { dayRangeOf, type Usage } from '../../modules/usage/index.js';
+import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/date-range.js';
 import { type RegisterCommands, table } from '../runtime.js';
 
 function date(value: string): string {
@@ -18,8 +19,8 @@ export const registerUsage: RegisterCommands = (program, cli) => {
     .command('usage')
     .description("a client's limits, its current minute and day, and its requests per UTC day by route group")
     .argument('<client_id>', 'the client (UUID)')
-    .option('--start-date <YYYY-MM-DD>', 'first day (default: 29 days before the end date)', date)
-    .option('--end-date <YYYY-MM-DD>', 'last day (default: today, UTC); at most 400 days in all', date)
+    .option('--start-date <YYYY-MM-DD>', `first day (default: ${DEFAULT_RANGE_DAYS - 1} days before the end date)`, date)
+    .option('--end-date <YYYY-MM-DD>', `last day (default: today, UTC); at most ${MAX_RANGE_DAYS} days in all`, date)
     .option('--json', 'print machine-readable JSON (the admin API\'s shape)')
     .action(async (clientId: string, options: { startDate?: string; endDate?: string; json?: boolean }) => {
       const report = await cli.withContext(async (ctx) => {

@@ -3,6 +3,7 @@ import { type CounterStore, secondsUntilReset, type WindowedCounter } from '../.
 import { ApiError } from '../../platform/errors.js';
 import { sourceOf } from '../../platform/http/source-address.js';
 import { isUuid } from '../../platform/uuid.js';
+import { MINUTE_MS } from '../../platform/time.js';
 
 /** Failed attempts allowed per UTC minute (LOGIN_FAILURES_PER_MINUTE and its per-client pair). */
 export interface FailureLimits {
@@ -38,7 +39,6 @@ export interface CredentialFailures {
   onThrottle(listener: ThrottleListener): void;
 }
 
-const MINUTE_MS = 60_000;
 const COUNTED_REASONS = new Set<unknown>(['invalid_credentials', 'token_invalid']);
 
 /** A wrong credential (not a disabled client or a flow the account does not enable: those proved theirs). */

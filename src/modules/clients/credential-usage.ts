@@ -3,8 +3,8 @@ import type { BackgroundJob, JobLog } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { credentialsQueries } from './credentials.repository.js';
+import { MINUTE_MS } from '../../platform/time.js';
 
-const MINUTE_MS = 60_000;
 /** How often a node writes the minutes its credentials were used in. */
 export const USAGE_FLUSH_MS = 15_000;
 

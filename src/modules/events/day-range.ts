@@ -1,13 +1,12 @@
 import { LruCache } from '../../platform/cache/lru.js';
 import { validationError } from '../../platform/errors.js';
+import { DAY_MS } from '../../platform/time.js';
 
 /**
  * Calendar days read in an IANA time zone, as instants in UTC. Offsets come from
  * Intl.DateTimeFormat (the runtime's time-zone database), so days that are 23 or 25 hours long
  * around a DST change, and days whose midnight does not exist, come out right.
  */
-
-const DAY_MS = 86_400_000;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const ranges = new LruCache<string, DayRange>(1_000);

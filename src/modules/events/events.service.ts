@@ -7,6 +7,7 @@ import { dayRange, todayIn } from './day-range.js';
 import { createEventsRepository } from './events.repository.js';
 import type { EventItem, HistoricalEventsQuery, UpcomingEventsBody } from './events.schemas.js';
 import { utcDays } from '../../shared/date-range.js';
+import { MINUTE_MS } from '../../platform/time.js';
 
 /** "An id, else a key" for one filter; JSON-serializable, so part of the cache key. */
 type IdOrKey = { id: number } | { key: string } | null;
@@ -83,8 +84,6 @@ export function createEventsService(deps: { db: Kysely<Schema>; clock: Clock; ke
 
   return { upcoming, historical, item };
 }
-
-const MINUTE_MS = 60_000;
 
 /** UTC instants [start, end): the days asked for, up to the current minute. */
 export interface HistoricalFilters {

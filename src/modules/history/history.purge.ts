@@ -3,9 +3,8 @@ import type { BackgroundJob } from '../../platform/background.js';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
+import { DAY_MS, HOUR_MS } from '../../platform/time.js';
 
-const DAY_MS = 24 * 3600 * 1000;
-const HOUR_MS = 3600 * 1000;
 /** The first purge waits for the start-up (migrations, demo data) to be over. */
 const FIRST_PURGE_AFTER_MS = 60_000;
 /** Rows per DELETE: each statement holds the write lock briefly, so imports and reads go on between them. */

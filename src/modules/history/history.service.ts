@@ -1,9 +1,10 @@
-import { hash } from 'node:crypto';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import { notFound, validationError } from '../../platform/errors.js';
+import { strongTag } from '../../platform/http/etag.js';
 import type { StreamedFile } from '../../platform/http/files.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
+import { utcDay } from '../../platform/time.js';
 import { utcDays } from '../../shared/date-range.js';
 import { idSet } from '../../shared/filters.js';
 import type { OddsFormat } from '../../shared/odds-format.js';
@@ -108,7 +109,7 @@ export function createHistoryService(deps: {
       const leagueId = await keys.requireId('league', query.league_id, 'league_id');
       const { start, end } = utcDays(query, clock.now());
       const stats = await repository.leagueStats(leagueId, start, end);
-      const days = `${new Date(start).toISOString().slice(0, 10)}-to-${new Date(end - 1).toISOString().slice(0, 10)}`;
+      const days = `${utcDay(start)}-to-${utcDay(end - 1)}`;
       async function* changes(): AsyncGenerator<HistoryItem[]> {
         let after: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
         for (;;) {
@@ -144,6 +145,5 @@ const formatPart = (oddsFormat: OddsFormat | undefined): string[] => (oddsFormat
 
 /** A strong tag over what the file is of and how much history it holds. */
 function tagOf(parts: ReadonlyArray<string | number>, stats: HistoryStats): string {
-  const text = JSON.stringify([...parts, stats.count, stats.lastId]);
-  return `"${hash('sha256', text, 'base64url').slice(0, 27)}"`;
+  return strongTag(JSON.stringify([...parts, stats.count, stats.lastId]));
 }

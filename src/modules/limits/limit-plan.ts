@@ -1,9 +1,7 @@
 import type { WindowedCounter } from '../../platform/counters/counter-store.js';
 import type { ClientAccount, Tier } from '../auth/index.js';
 import type { LimitPolicy, Limits } from './tier-limits.js';
-
-export const MINUTE_MS = 60_000;
-export const DAY_MS = 86_400_000;
+import { DAY_MS, MINUTE_MS } from '../../platform/time.js';
 
 export type WindowName = 'minute' | 'day';
 

@@ -4,8 +4,9 @@ import { type CounterStore, secondsUntilReset, type Taken, windowEnd } from '../
 import { ApiError } from '../../platform/errors.js';
 import { type AccountLookup, type ClientAccount, principalOf, type Tier } from '../auth/index.js';
 import type { Admission } from '../policy/index.js';
-import { createPlans, DAY_MS, type LimitPlan, MINUTE_MS, type PlannedWindow, type WindowName } from './limit-plan.js';
+import { createPlans, type LimitPlan, type PlannedWindow, type WindowName } from './limit-plan.js';
 import type { LimitPolicy, Limits } from './tier-limits.js';
+import { DAY_MS, MINUTE_MS } from '../../platform/time.js';
 
 /** Told of every request refused (the metrics: `rate_limit_rejections_total{tier,window}`). */
 export type RejectListener = (tier: Tier, window: WindowName) => void;
@@ -94,12 +95,7 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
     if (policy === undefined) return;
     reply.header('ratelimit-policy', policy);
     reply.header('ratelimit', serviceLimit(windows, taken.counts, now));
-    const minute = windows[0];
-    if (minute !== undefined && plan.minuteLimit !== undefined) {
-      reply.header('x-ratelimit-limit', plan.minuteLimit);
-      reply.header('x-ratelimit-remaining', String(remainingOf(minute, taken.counts[0])));
-      reply.header('x-ratelimit-reset', String(secondsUntilReset(now, minute.windowMs)));
-    }
+    reply.headers(minuteHeaders(plan, windows, taken.counts, now));
   }
 
   return {
@@ -185,6 +181,17 @@ function serviceLimit(windows: ReadonlyArray<PlannedWindow | undefined>, counts:
   return `"${chosen.name}";r=${chosenRemaining};t=${secondsUntilReset(now, chosen.windowMs)}`;
 }
 
+/** The X-RateLimit-* trio of the minute window, on an allowed and a refused answer alike; none when the minute is not capped. */
+function minuteHeaders(plan: LimitPlan, windows: ReadonlyArray<PlannedWindow | undefined>, counts: readonly number[], now: number): Record<string, string> {
+  const minute = windows[0];
+  if (minute === undefined || plan.minuteLimit === undefined) return {};
+  return {
+    'x-ratelimit-limit': plan.minuteLimit,
+    'x-ratelimit-remaining': String(remainingOf(minute, counts[0])),
+    'x-ratelimit-reset': String(secondsUntilReset(now, minute.windowMs)),
+  };
+}
+
 /** The 429 of a refused request: the exhausted window (the later one if both), in every header and the message. */
 function refusal(
   plan: LimitPlan,
@@ -207,13 +214,8 @@ function refusal(
     'retry-after': retryAfter,
     'ratelimit-policy': policy,
     ratelimit: `"${window.name}";r=0;t=${retryAfter}`,
+    ...minuteHeaders(plan, windows, counts, now),
   };
-  const minute = windows[0];
-  if (minute !== undefined && plan.minuteLimit !== undefined) {
-    headers['x-ratelimit-limit'] = plan.minuteLimit;
-    headers['x-ratelimit-remaining'] = String(remainingOf(minute, counts[0]));
-    headers['x-ratelimit-reset'] = String(secondsUntilReset(now, minute.windowMs));
-  }
   const whose = `the ${plan.tier} tier${window.overridden ? `, with a per-client override` : ''}`;
   const message =
     window.name === 'minute'

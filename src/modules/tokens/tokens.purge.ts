@@ -3,10 +3,10 @@ import { type BackgroundJob, createPeriodicJob } from '../../platform/background
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { createTokensRepository } from './tokens.repository.js';
+import { HOUR_MS } from '../../platform/time.js';
 
 /** Expired rows are kept a day longer, so that "expired" (not "unknown") is what a late client hears. */
 export const PURGE_GRACE_MS = 24 * 3600 * 1000;
-const HOUR_MS = 3600 * 1000;
 
 /** Deletes refresh tokens expired for longer than the grace period; returns how many. */
 export function purgeExpiredRefreshTokens(db: Kysely<Schema>, clock: Clock): Promise<number> {

@@ -3,6 +3,7 @@ import { validationError } from '../../platform/errors.js';
 import { idSet, keySet } from '../../shared/filters.js';
 import type { KeyResolver } from '../references/index.js';
 import { FLOW_TYPES, type FlowsBody, LIKELIHOODS, STARTING_SOON_HOURS } from './trends.schemas.js';
+import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../platform/time.js';
 
 /**
  * The flows filters (docs/api.md#trends) reduced to one canonical form, so that equivalent requests
@@ -40,8 +41,6 @@ export interface FlowFilters {
 /** The filters with every key replaced by the id it names. */
 export type ResolvedFlowFilters = Omit<FlowFilters, 'sport_key' | 'league_key' | 'team_key' | 'player_key' | 'operator_keys'>;
 
-const DAY_MS = 86_400_000;
-const MINUTE_MS = 60_000;
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Both endpoints' bodies: MixedFlowsBody differs from FlowsBody only in flow_type's default. */
@@ -72,7 +71,7 @@ function range(min: number | undefined, max: number | undefined, full: number, n
  */
 function startingSoon(now: number): { from: number; before: number } {
   const from = Math.floor(now / MINUTE_MS) * MINUTE_MS;
-  return { from, before: from + STARTING_SOON_HOURS * 3_600_000 };
+  return { from, before: from + STARTING_SOON_HOURS * HOUR_MS };
 }
 
 const isFlowType = (value: string | undefined): value is FlowType => FLOW_TYPES.some((t) => t === value);

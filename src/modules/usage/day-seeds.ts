@@ -2,9 +2,9 @@ import type { Clock } from '../../platform/clock.js';
 import type { SeedSource } from '../../platform/counters/counter-store.js';
 import { dayCounterOf } from '../limits/index.js';
 import { UNCHARGED_GROUP } from '../policy/index.js';
-import { dayOf } from './days.js';
 import type { UsageMeter } from './usage-meter.js';
 import type { UsageRepository } from './usage.repository.js';
+import { utcDay } from '../../platform/time.js';
 
 /**
  * The counts a limit store starts each client's day from: what the usage table says the client
@@ -15,7 +15,7 @@ export function createDaySeeds(deps: { repository: UsageRepository; meter: Usage
   return async () => {
     await deps.meter.flush();
     const now = deps.clock.now();
-    const charged = await deps.repository.chargedOn(dayOf(now), UNCHARGED_GROUP);
+    const charged = await deps.repository.chargedOn(utcDay(now), UNCHARGED_GROUP);
     return { now, seeds: charged.map(({ clientId, requests }) => ({ counter: dayCounterOf(clientId), count: requests })) };
   };
 }

@@ -1,7 +1,7 @@
 import type { BackgroundJob, JobLog } from '../../platform/background.js';
 import { USAGE_GROUP_NAMES } from '../policy/index.js';
-import { DAY_MS, dayOf } from './days.js';
 import type { UsageRepository, UsageRow } from './usage.repository.js';
+import { DAY_MS, utcDay } from '../../platform/time.js';
 
 /**
  * Counts charged requests per client, UTC day and route group in memory, and adds them to the
@@ -59,7 +59,7 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
 
     count(clientId, group, now) {
       if (now < dayStart || now >= dayEnd) {
-        day = dayOf(now);
+        day = utcDay(now);
         dayStart = Math.floor(now / DAY_MS) * DAY_MS;
         dayEnd = dayStart + DAY_MS;
       }

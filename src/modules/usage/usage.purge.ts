@@ -1,13 +1,11 @@
 import { type BackgroundJob, createPeriodicJob } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
-import { DAY_MS, dayOf } from './days.js';
 import type { UsageRepository } from './usage.repository.js';
-
-const HOUR_MS = 3600 * 1000;
+import { DAY_MS, HOUR_MS, utcDay } from '../../platform/time.js';
 
 /** Deletes usage rows of days more than `retentionDays` ago; returns how many. */
 export function purgeOldUsage(repository: UsageRepository, clock: Clock, retentionDays: number): Promise<number> {
-  return repository.purgeBefore(dayOf(clock.now() - retentionDays * DAY_MS));
+  return repository.purgeBefore(utcDay(clock.now() - retentionDays * DAY_MS));
 }
 
 /**

@@ -1,20 +1,14 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { dateRangeProperties } from '../../shared/date-range.js';
 import { TIERS } from '../auth/index.js';
 import { USAGE_GROUP_NAMES, USAGE_GROUPS } from '../policy/index.js';
 
-/** The longest range one usage request covers, in days (USAGE_RETENTION_DAYS defaults to 400 too). */
-export const MAX_RANGE_DAYS = 400;
 export const TOP_PAGE_SIZE_MAX = 100;
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 const Limit = (description: string) => Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description });
-const Day = (description: string) => Type.String({ format: 'date', description });
-
-const dateProperties = {
-  start_date: Type.Optional(Day('First day, YYYY-MM-DD (UTC), 1970-01-01 or later. Default: 29 days before end_date.')),
-  end_date: Type.Optional(Day(`Last day, YYYY-MM-DD (UTC), at most ${MAX_RANGE_DAYS} days after start_date. Default: today.`)),
-};
+const dateProperties = dateRangeProperties('the usage reported');
 
 export const UsageQuery = Type.Object(dateProperties, { additionalProperties: false });
 export type UsageQuery = Static<typeof UsageQuery>;
@@ -56,7 +50,7 @@ export const Usage = Type.Object(
     days: Type.Array(
       Type.Object(
         {
-          date: Day('The UTC day.'),
+          date: Type.String({ format: 'date', description: 'The UTC day.' }),
           requests: Count('Requests charged that day, every group: the sum of by_group.'),
           charged: Count(
             "Requests that counted against the daily quota that day: every group but account. Today's is current.day.used, " +

@@ -1,4 +1,11 @@
+import { hash } from 'node:crypto';
+
 /** Conditional GETs (RFC 9110 §13.1.2): shared by the cached pages and the streamed files. */
+
+/** A strong entity tag: a digest of the bytes (or the text) it stands for, so equal content keeps its tag. */
+export function strongTag(content: Buffer | string): string {
+  return `"${hash('sha256', content, 'base64url').slice(0, 27)}"`;
+}
 
 /** The answer to a GET whose If-None-Match names the current representation: no body (RFC 9110 §15.4.5). */
 export const NOT_MODIFIED = { description: 'Not Modified: the client has the current copy (its ETag matches If-None-Match).', type: 'null' } as const;

@@ -1,9 +1,8 @@
-import { hash } from 'node:crypto';
 import type { FastifyContextConfig, FastifyReply, FastifyRequest } from 'fastify';
 import type { TObject, TSchema } from 'typebox';
 import type { ReadCache, RenderedPage } from '../cache/read-cache.js';
 import { addVary, COMPRESSION, negotiate, weakTag } from '../http/compression.js';
-import { ifNoneMatch, NOT_MODIFIED } from '../http/etag.js';
+import { ifNoneMatch, NOT_MODIFIED, strongTag } from '../http/etag.js';
 import type { App, BodyOf, QueryOf } from '../http/types.js';
 import { offsetOf, type Page, pageOf, type Paging } from '../pagination.js';
 import { createPageCodings } from './page-codings.js';
@@ -190,7 +189,7 @@ export function sendPage(reply: FastifyReply, page: Page<unknown>): FastifyReply
 function renderPage(page: Page<unknown>): RenderedPage {
   const body = Buffer.from(JSON.stringify(page), 'utf8');
   const pastEnd = page.page > 1 && page.results.length === 0;
-  return { body, etag: `"${hash('sha256', body, 'base64url').slice(0, 27)}"`, pastEnd };
+  return { body, etag: strongTag(body), pastEnd };
 }
 
 /** page and page_size of a validated list request: the schema's pagingProperties filled them in. */

@@ -997,9 +997,13 @@ export interface FlowGraphData {
 
 /** Parameters of `GET /v1/account/usage`. */
 export interface AccountUsageParams {
-  /** First day, YYYY-MM-DD (UTC), 1970-01-01 or later. Default: 29 days before end_date. */
+  /**
+   * First day (UTC, YYYY-MM-DD, included) of the usage reported, 1970-01-01 or later. Default: 29 days before end_date.
+   */
   start_date?: string;
-  /** Last day, YYYY-MM-DD (UTC), at most 400 days after start_date. Default: today. */
+  /**
+   * Last day (UTC, YYYY-MM-DD, included) of the usage reported. Default: today. Not before start_date, and at most 366 days from it.
+   */
   end_date?: string;
 }
 
@@ -1383,10 +1387,12 @@ export interface HistoricalEventsParams {
   league_id?: number;
   /** Only events this team plays in, home or away (404 when unknown). */
   team_id?: number;
-  /** First day (UTC, YYYY-MM-DD, included) of the events, by start time. Default: 30 days before end_date. */
+  /**
+   * First day (UTC, YYYY-MM-DD, included) of the events, by start time, 1970-01-01 or later. Default: 29 days before end_date.
+   */
   start_date?: string;
   /**
-   * Last day (UTC, YYYY-MM-DD, included) of the events, by start time. Default: today. At most 366 days after start_date, and not before it.
+   * Last day (UTC, YYYY-MM-DD, included) of the events, by start time. Default: today. Not before start_date, and at most 366 days from it.
    */
   end_date?: string;
   /**

@@ -2,11 +2,10 @@ import type { Dataset } from '../../import/index.js';
 import type { EventModel } from './events.js';
 import type { Random } from './random.js';
 import type { TeamModel, World } from './references.js';
+import { DAY_MS, utcDay } from '../../../platform/time.js';
 
 type FlowItem = NonNullable<Dataset['flows']>[number];
 type Game = NonNullable<FlowItem['hit_history']>[number];
-
-const DAY_MS = 24 * 3600 * 1000;
 
 /**
  * The games behind every fact flow's `hits` of `total` (its graph data): `total` games played
@@ -53,7 +52,7 @@ function dayTexts(): (day: number) => string {
   return (day) => {
     let text = texts.get(day);
     if (text === undefined) {
-      text = new Date(day).toISOString().slice(0, 10);
+      text = utcDay(day);
       texts.set(day, text);
     }
     return text;

@@ -8,6 +8,7 @@ import { buildOdds } from './odds.js';
 import { createRandom } from './random.js';
 import { buildWorld, type World } from './references.js';
 import { buildSchedule } from './schedule.js';
+import { DAY_MS } from '../../../platform/time.js';
 
 /**
  * Scale 1: 100,000 odds on the days ahead and 10,000 on the days past, 20,000 flows (600 teams in
@@ -24,7 +25,6 @@ const HIT_HISTORY_SEED = 0x5eed_6a7f;
 const MOVES_SEED = 0x9e3779b9;
 /** Mixed into the seed for the opening times' own stream: how many it draws depends on the hour. */
 const OPENING_SEED = 0x0be7_1a5d;
-const DAY_MS = 86_400_000;
 
 export interface DemoOptions {
   /** Multiplies teams (and their players, so their games), odds and flows; sports, leagues, operators and markets stay. */

@@ -3,6 +3,7 @@ import type { EventModel } from './events.js';
 import { bookPrices, type OddsItem, type Quote } from './odds.js';
 import type { Outlook } from './outlook.js';
 import type { Random } from './random.js';
+import { HOUR_MS } from '../../../platform/time.js';
 
 /**
  * When the odds were quoted and how they moved since, which makes the demo's price history
@@ -14,7 +15,6 @@ import type { Random } from './random.js';
  * that its moneyline, spread and total still agree after the move.
  */
 
-const HOUR_MS = 3_600_000;
 const OPENS_BEFORE_MS = 48 * HOUR_MS;
 const MOVES_BEFORE_MS = [24 * HOUR_MS, HOUR_MS] as const;
 const RECENT_S = 6 * 3600;

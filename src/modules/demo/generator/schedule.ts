@@ -2,6 +2,7 @@ import { dayRange } from '../../events/index.js';
 import type { Matchup } from './offers.js';
 import type { Random } from './random.js';
 import type { LeagueModel, TeamModel, World } from './references.js';
+import { DAY_MS, HOUR_MS } from '../../../platform/time.js';
 
 /**
  * The fixtures of every league over a run of days, as a league's schedule reads: its games on the
@@ -14,8 +15,6 @@ export interface Fixture extends Matchup {
   start: number;
 }
 
-const DAY_MS = 86_400_000;
-const HOUR_MS = 3_600_000;
 /** Two sides that have just met are paired again only when no other pairing is left. */
 const REMATCH_AFTER_MS = 7 * DAY_MS;
 

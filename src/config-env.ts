@@ -1,0 +1,55 @@
+import { type Static, Type } from 'typebox';
+
+/**
+ * Every environment variable the service reads, once: its type, default, bounds and meaning. The
+ * reader (config.ts) parses and checks each value by its schema and names the variable in every
+ * error; the configuration table of docs/operations.md is generated from the same schema, so the
+ * two cannot drift. `x-default` says in words what an unset variable means where no single value does.
+ */
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const MAX_WORKERS = 256;
+
+const Integer = (fallback: number, minimum: number, maximum: number, description: string) => Type.Integer({ default: fallback, minimum, maximum, description });
+const Unset = (description: string, unset = 'unset') => Type.Optional(Type.String({ description, 'x-default': unset }));
+
+export const ENV = Type.Object({
+  PORT: Integer(8080, 0, 65535, 'the port to listen on'),
+  HOST: Type.String({ default: '127.0.0.1', description: 'the address to listen on; `HOST=0.0.0.0` to listen on every interface' }),
+  DATABASE_URL: Type.String({
+    default: 'sqlite:./data/sportsdata.db',
+    pattern: '^(sqlite:|postgres://|postgresql://)',
+    'x-error': 'start with "sqlite:" or "postgres://" (got an unknown scheme)',
+    description: '`sqlite:PATH` (relative to the working directory) or `postgres://user:password@host:5432/database`',
+  }),
+  DATA_DIR: Unset('where a serving process keeps a generated JWT secret (`jwt-secret`) and the demo credentials', "the SQLite file's directory, else `./data`"),
+  NODE_ENV: Unset('`production` requires `JWT_SECRET`; a node on PostgreSQL requires it unless this is `development` or `test`'),
+  JWT_SECRET: Unset('the key that signs access tokens (HS256): the UTF-8 bytes of the value, at least 32 bytes', 'generated (see [Keys and secrets](#keys-and-secrets))'),
+  JWT_PREVIOUS_SECRETS: Unset('older keys, separated by spaces, that still verify tokens: for rotating `JWT_SECRET`'),
+  JWT_ISSUER: Type.String({ default: 'sports-data-api', description: 'the `iss` claim of access tokens' }),
+  JWT_AUDIENCE: Type.String({ default: 'sports-data-api', description: 'the `aud` claim of access tokens' }),
+  ACCESS_TOKEN_TTL: Integer(900, 1, 86_400, 'access-token lifetime, seconds'),
+  REFRESH_TOKEN_TTL: Integer(2_592_000, 60, 31_536_000, 'refresh-token lifetime, seconds (30 days; renewed by each refresh)'),
+  ADMIN_TOKEN: Unset('enables the admin API (at least 32 bytes); unset, every `/admin` path answers 404'),
+  DEMO_DATA: Type.Boolean({ default: true, description: 'on an empty database, create the demo client and the demo dataset (`true`, `1`, `yes` or `false`, `0`, `no`)' }),
+  LOG_LEVEL: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info', description: 'how much the log says' }),
+  PUBLIC_URL: Unset("the service's public origin, e.g. `https://api.example.com` (no path): the issuer of the OAuth metadata at `/.well-known/oauth-authorization-server`. Unset, each request's own origin is used; behind a proxy or load balancer set it, so that OAuth client libraries see the issuer they were configured with"),
+  REDIS_URL: Unset('`redis://…`: changes (client accounts, imports) reach every node through Redis pub/sub within milliseconds, the rate-limit, quota and login-failure counters live there, and the open odds streams of a client are counted there across the nodes, shared by every node and worker (one atomic round trip per request). Unset, one node counts in its own memory. While Redis is away nodes keep serving, count locally (one warning per outage) and changes arrive by the poll'),
+  TIER_LIMITS: Unset('JSON merged over the defaults, field by field, e.g. `{"pro":{"per_minute":1200,"per_day":null}}`; `null` is no cap; a tier with both `null` has no limits and is not counted', 'free 60/minute and 5,000/day; pro 600/minute and 200,000/day; enterprise 6,000/minute, no daily cap'),
+  USAGE_FLUSH_MS: Integer(1000, 10, 600_000, 'how often each node writes its usage counts, in one batch. A node killed outright (kill -9, a crash, the out-of-memory killer) loses at most this much of them: those requests are never billed, and since each client\'s day restarts from the written counts, they are given back to the daily quotas too. A larger value writes less often and risks that much more; a graceful stop writes everything'),
+  USAGE_RETENTION_DAYS: Integer(400, 1, 36_500, 'usage of older days is deleted (hourly, by every node)'),
+  LOGIN_FAILURES_PER_MINUTE: Integer(100, 1, 1_000_000, 'failed logins, refreshes and refused `X-API-Key`s per UTC minute from one source address; past it every further failure from that address is 429 until the minute ends. A credential that verifies is always served'),
+  LOGIN_FAILURES_PER_CLIENT_PER_MINUTE: Integer(10, 1, 1_000_000, 'the same for one client_id from one source address. Never per client_id alone, so nobody can lock a client out from elsewhere'),
+  TRUST_PROXY: Unset('which `X-Forwarded-For` to believe for the source address that the login-failure limits count: a hop count (`1` behind one load balancer) or a comma-separated list of the load balancers\' addresses and CIDRs (`10.0.0.0/8`); off, the TCP peer. `true` is refused: any client could then choose its address. See [Behind a load balancer](#behind-a-load-balancer)', 'off'),
+  CHANGE_POLL_MS: Integer(1000, 10, 3_600_000, 'how often each node reads the change counters from the database: the way changes arrive without Redis, and the fallback with it'),
+  WORKERS: Type.String({ default: '1', description: `processes serving the port (node:cluster), 1 to ${MAX_WORKERS}; \`auto\` = one per core. \`sportsdata serve --workers N\` overrides it` }),
+  SHUTDOWN_DRAIN_MS: Integer(0, 0, 600_000, 'after SIGTERM, `/readyz` answers 503 this long while requests are still served, so a load balancer takes the node out first; behind one, set a few seconds (more than its health-check interval)'),
+  SHUTDOWN_TIMEOUT: Integer(10, 0, 3600, 'seconds, from the end of the drain, within which the process has exited: requests in flight get until then to finish (one whose body is still arriving included), then it exits with code 1 regardless'),
+  HEADERS_TIMEOUT: Integer(10, 1, 600, 'seconds a client has, from the first byte of a request, to send its request line and headers; then 408 `REQUEST_TIMEOUT` and the connection is closed (checked every second). An idle keep-alive connection is not a request'),
+  REQUEST_TIMEOUT: Integer(60, 1, 3600, 'seconds a client has, from the first byte of a request, to send all of it, body included; then 408 and the connection is closed. At least `HEADERS_TIMEOUT`. A 64 MiB import must arrive at about 1.1 MB/s to make it: raise it for large imports over slow links'),
+  HISTORY_RETENTION_DAYS: Integer(730, 1, 36_500, 'price changes older than this many days are deleted, hourly, by every node (docs/decisions/0129)'),
+  STREAM_HEARTBEAT_MS: Integer(15_000, 100, 300_000, 'how often an open odds stream gets a heartbeat comment, so that proxies and load balancers keep it open'),
+});
+
+/** The variables as read: each one parsed by its schema, a default in place of an unset one. */
+export type EnvVariables = Static<typeof ENV>;
