@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 
 /** The longest gap between ticks of a 5 ms interval while `work` runs. */
 async function longestGap<T>(work: () => Promise<T>): Promise<{ result: T; gapMs: number; ms: number }> {
@@ -43,12 +44,12 @@ const BODIES: Array<Record<string, unknown>> = [
 // for 50–340 ms in one block (better-sqlite3 runs the query inside the call).
 describe('long reads of an SQLite file', () => {
   let dir: string;
-  let file: DataHarness;
-  let memory: DataHarness;
+  let file: Reader;
+  let memory: Reader;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sportsdata-long-reads-'));
-    file = await setupData('sqlite', `sqlite:${join(dir, 'db.sqlite')}`);
-    memory = await setupData('sqlite');
+    file = await reader({ dialect: 'sqlite', databaseUrl: `sqlite:${join(dir, 'db.sqlite')}`, dataset: eventsFlowsDataset });
+    memory = await reader({ dialect: 'sqlite', dataset: eventsFlowsDataset });
   });
   afterAll(async () => {
     await file?.t.close();

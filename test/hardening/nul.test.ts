@@ -2,7 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectUnauthorized } from '../auth/auth-helpers.js';
 import { adminHeaders, DIALECTS } from '../helpers/app.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 
 /**
  * PostgreSQL text cannot hold U+0000. A NUL in a client name, or `%00` as a
@@ -21,12 +22,12 @@ function expectCode(res: LightMyRequestResponse, status: number, code: string, f
 }
 
 describe.each(DIALECTS)('U+0000 in text inputs (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   let clientId: string;
   let apiKey: string;
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
     const { account, credentials } = await h.t.ctx.clients.create({ name: 'Existing', tier: 'pro', authMethod: 'both' });
     clientId = account.id;
     apiKey = credentials.apiKey;

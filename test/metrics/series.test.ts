@@ -6,13 +6,14 @@ import { UNAUTHORIZED_REASONS } from '../../src/modules/auth/index.js';
 import { DIALECTS } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { count, sample, scrape } from '../helpers/metrics.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { quietLog } from '../helpers/quiet-log.js';
 
 describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => h.t.close());
 

@@ -2,12 +2,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { importDataset } from '../helpers/data.js';
 import { LEAGUE } from '../fixtures/references.js';
-import { type ReferencesHarness, setupReferences } from './setup.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { referenceDataset } from '../fixtures/references.js';
 
 describe.each(DIALECTS)('reference lists follow the data version (%s)', (dialect) => {
-  let h: ReferencesHarness;
+  let h: Reader;
+  const data = referenceDataset();
   beforeAll(async () => {
-    h = await setupReferences(dialect);
+    h = await reader({ dialect, dataset: { ...data } });
   });
   afterAll(async () => h.t.close());
 
@@ -19,7 +21,7 @@ describe.each(DIALECTS)('reference lists follow the data version (%s)', (dialect
     // The same request again is served from the cache: byte-identical.
     expect((await h.get(url)).body).toBe(JSON.stringify(before));
 
-    const hawks = h.data.teams.find((t) => t.id === 1001);
+    const hawks = data.teams.find((t) => t.id === 1001);
     await importDataset(h.t, {
       teams: [
         { ...hawks, name: 'Atlanta Firebirds' },
