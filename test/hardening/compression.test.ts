@@ -1,7 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/bodies.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
 import { referenceDataset } from '../fixtures/references.js';
@@ -12,21 +13,21 @@ import { referenceDataset } from '../fixtures/references.js';
  * answer large enough to be compressed; small answers go as they are.
  */
 describe.each(DIALECTS)('response compression (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
+  let client: Caller;
   let apiKey: string;
   const TEAMS = '/v1/references/teams?league_key=nba';
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     await importDataset(t, { ...referenceDataset() });
     ({ apiKey } = await onboardClient(t));
+    client = t.as({ apiKey });
   });
   afterAll(async () => t.close());
 
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey, ...headers } });
-
   it('a page of 1 KB or more, in the coding the client prefers; the same content, a weak tag, Vary', async () => {
-    const plain = await get(TEAMS);
+    const plain = await client.get(TEAMS);
     expect(plain.rawPayload.length).toBeGreaterThan(1024);
     expect(plain.headers['content-encoding']).toBeUndefined();
     expect(plain.headers.vary).toBe('accept-encoding');
@@ -43,7 +44,7 @@ describe.each(DIALECTS)('response compression (%s)', (dialect) => {
       ['x-gzip', 'gzip'],
     ];
     for (const [accept, coding] of cases) {
-      const res = await get(TEAMS, { 'accept-encoding': accept });
+      const res = await client.get(TEAMS, { 'accept-encoding': accept });
       expect(res.statusCode, accept).toBe(200);
       expect(res.headers['content-encoding'], accept).toBe(coding);
       expect(res.headers.vary).toBe('accept-encoding');
@@ -56,28 +57,28 @@ describe.each(DIALECTS)('response compression (%s)', (dialect) => {
 
   it('identity when the client accepts none of ours', async () => {
     for (const accept of ['identity', 'br;q=0, gzip;q=0', '*;q=0', 'zstd', 'deflate', 'compress', '']) {
-      const res = await get(TEAMS, { 'accept-encoding': accept });
+      const res = await client.get(TEAMS, { 'accept-encoding': accept });
       expect(res.headers['content-encoding'], accept).toBeUndefined();
       expect(String(res.headers.etag), accept).toMatch(/^"/);
     }
   });
 
   it('If-None-Match with the weak tag of a compressed copy → 304 with that tag and Vary', async () => {
-    const compressed = await get(TEAMS, { 'accept-encoding': 'br' });
+    const compressed = await client.get(TEAMS, { 'accept-encoding': 'br' });
     const weak = String(compressed.headers.etag);
-    const res = await get(TEAMS, { 'accept-encoding': 'br', 'if-none-match': weak });
+    const res = await client.get(TEAMS, { 'accept-encoding': 'br', 'if-none-match': weak });
     expect(res.statusCode).toBe(304);
     expect(res.headers.etag).toBe(weak);
     expect(res.headers.vary).toBe('accept-encoding');
     // The identity copy is the same content: weak comparison matches across codings.
-    expect((await get(TEAMS, { 'if-none-match': weak })).statusCode).toBe(304);
+    expect((await client.get(TEAMS, { 'if-none-match': weak })).statusCode).toBe(304);
   });
 
   it('a page is compressed once per coding: repeated requests get the same bytes, concurrent ones too', async () => {
     const page = `${TEAMS}&page_size=25`;
     for (const coding of ['br', 'gzip']) {
-      const answers = await Promise.all([1, 2, 3].map(() => get(page, { 'accept-encoding': coding })));
-      answers.push(await get(page, { 'accept-encoding': coding }));
+      const answers = await Promise.all([1, 2, 3].map(() => client.get(page, { 'accept-encoding': coding })));
+      answers.push(await client.get(page, { 'accept-encoding': coding }));
       for (const res of answers) {
         expect(res.headers['content-encoding']).toBe(coding);
         expect(res.rawPayload.equals(answers[0]?.rawPayload ?? Buffer.alloc(0))).toBe(true);
@@ -86,11 +87,11 @@ describe.each(DIALECTS)('response compression (%s)', (dialect) => {
   });
 
   it('small answers go as they are, without Vary', async () => {
-    const res = await get('/v1/references/sports?page_size=1', { 'accept-encoding': 'br, gzip' });
+    const res = await client.get('/v1/references/sports?page_size=1', { 'accept-encoding': 'br, gzip' });
     expect(res.rawPayload.length).toBeLessThan(1024);
     expect(res.headers['content-encoding']).toBeUndefined();
     expect(res.headers.vary).toBeUndefined();
-    const account = await get('/v1/account/config', { 'accept-encoding': 'br' });
+    const account = await client.get('/v1/account/config', { 'accept-encoding': 'br' });
     expect(account.headers['content-encoding']).toBeUndefined();
   });
 
