@@ -2,10 +2,10 @@ import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/bodies.js';
 import { DIALECTS } from '../helpers/app.js';
+import { referenceDataset } from '../fixtures/references.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
-import { referenceDataset } from '../fixtures/references.js';
 
 /**
  * Decision 0074: answers of 1 KB or more are compressed (br, gzip) when the client

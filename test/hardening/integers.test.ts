@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, DIALECTS } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { referenceDataset } from '../fixtures/references.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
 import { injectEventStream } from '../helpers/event-stream-inject.js';
-import { referenceDataset } from '../fixtures/references.js';
 
 /**
  * Query strings are coerced to numbers, and "Infinity" coerced to Infinity
