@@ -1,5 +1,5 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { AuthMethod, Tier } from '../../src/modules/auth/index.js';
 import { adminHeaders, buildTestApp, type TestApp, type TestAppOptions } from './app.js';
 import { onboardClient, type OnboardedClient } from './clients.js';
@@ -17,6 +17,11 @@ export interface Answer<T = unknown> extends Omit<LightMyRequestResponse, 'json'
   json<U = T>(): U;
 }
 
+/** The error shape (docs/api.md#errors), for `json<ErrorBody>()` on an answer that failed. */
+export interface ErrorBody {
+  error: { code: string; message: string; request_id: string; reason?: string; details?: Array<{ field: string; rule?: string }> };
+}
+
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
 export type Headers = Record<string, string>;
 
@@ -31,6 +36,8 @@ export interface Caller {
   put<T = unknown>(url: string, body?: unknown, headers?: Headers): Promise<Answer<T>>;
   patch<T = unknown>(url: string, body?: unknown, headers?: Headers): Promise<Answer<T>>;
   delete<T = unknown>(url: string, headers?: Headers): Promise<Answer<T>>;
+  /** A body sent as it is (malformed JSON, a form, bytes) with this content type. */
+  raw<T = unknown>(method: Method, url: string, payload: string | Buffer, contentType?: string): Promise<Answer<T>>;
   /** Any request, with this caller's headers under the request's own. */
   request<T = unknown>(options: InjectOptions): Promise<Answer<T>>;
   /** A call that must answer 200: its body. GET without a body, POST with one. */
@@ -125,6 +132,7 @@ function callerOf(t: TestApp, own: Headers): Caller {
     put: (url, body, headers) => send('PUT', url, body, headers),
     patch: (url, body, headers) => send('PATCH', url, body, headers),
     delete: (url, headers) => send('DELETE', url, undefined, headers),
+    raw: (method, url, payload, contentType = 'application/json') => request({ method, url, headers: { 'content-type': contentType }, payload }),
     request,
     ok,
     page,
@@ -144,6 +152,7 @@ function callerOf(t: TestApp, own: Headers): Caller {
 export interface Reader extends Caller {
   t: Harness;
   apiKey: string;
+  close(): Promise<void>;
 }
 
 export async function reader(options: HarnessOptions & { dataset: Record<string, unknown[]> }): Promise<Reader> {
@@ -151,5 +160,24 @@ export async function reader(options: HarnessOptions & { dataset: Record<string,
   const t = await harness(appOptions);
   await t.import(dataset);
   const { apiKey } = await t.client();
-  return { ...t.as({ apiKey }), t, apiKey };
+  return { ...t.as({ apiKey }), t, apiKey, close: () => t.close() };
+}
+
+/**
+ * A harness (or reader) built before a suite's tests and closed after them, in one line inside a
+ * describe: `const h = forSuite(() => harness({ dialect }))`. Read it only inside a test or a hook.
+ */
+export function forSuite<T extends { close(): Promise<void> }>(build: () => Promise<T>, timeout?: number): T {
+  let built: T | undefined;
+  beforeAll(async () => {
+    built = await build();
+  }, timeout);
+  afterAll(async () => built?.close());
+  const target = {};
+  return new Proxy(target as T, {
+    get(_target, key) {
+      if (built === undefined) throw new Error('the suite has not started');
+      return Reflect.get(built, key);
+    },
+  });
 }

@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { importDataset } from '../helpers/data.js';
 import { LEAGUE } from '../fixtures/references.js';
-import { type Reader, reader } from '../helpers/harness.js';
+import { forSuite, reader } from '../helpers/harness.js';
 import { referenceDataset } from '../fixtures/references.js';
 
 describe.each(DIALECTS)('reference lists follow the data version (%s)', (dialect) => {
-  let h: Reader;
   const data = referenceDataset();
-  beforeAll(async () => {
-    h = await reader({ dialect, dataset: { ...data } });
-  });
-  afterAll(async () => h.t.close());
+  const h = forSuite(() => reader({ dialect, dataset: { ...data } }));
 
   it('after an import that renames a team and adds one, the next request shows both', async () => {
     const url = '/v1/references/teams?league_key=nba&page=1&page_size=5';

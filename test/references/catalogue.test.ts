@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { SPORT } from '../fixtures/references.js';
 import { expectError } from '../helpers/responses.js';
-import { type Reader, reader } from '../helpers/harness.js';
+import { forSuite, reader } from '../helpers/harness.js';
 import { idsOf } from '../helpers/responses.js';
 import { referenceDataset } from '../fixtures/references.js';
 
@@ -11,12 +11,8 @@ import { referenceDataset } from '../fixtures/references.js';
  * odds formats, paginated and searchable like the other reference lists.
  */
 describe.each(DIALECTS)('the rest of the reference lists (%s)', (dialect) => {
-  let h: Reader;
   const data = referenceDataset();
-  beforeAll(async () => {
-    h = await reader({ dialect, dataset: { ...data } });
-  });
-  afterAll(async () => h.t.close());
+  const h = forSuite(() => reader({ dialect, dataset: { ...data } }));
 
   /** The categories whose markets are offered for a sport: a market of the sport, or of every sport. */
   const categoriesOf = (sport: number) => {

@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { LEAGUE, SPORT } from '../fixtures/references.js';
 import { expectError } from '../helpers/responses.js';
-import { type Reader, reader } from '../helpers/harness.js';
+import { forSuite, reader } from '../helpers/harness.js';
 import { idsOf } from '../helpers/responses.js';
 import { referenceDataset } from '../fixtures/references.js';
 
 describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (dialect) => {
-  let h: Reader;
   const data = referenceDataset();
-  beforeAll(async () => {
-    h = await reader({ dialect, dataset: { ...data } });
-  });
-  afterAll(async () => h.t.close());
+  const h = forSuite(() => reader({ dialect, dataset: { ...data } }));
 
   const teamsOf = (...leagues: number[]) => idsOf(data.teams.filter((t) => leagues.includes(t.league_id)));
   const playersOf = (teams: number[]) => idsOf(data.players.filter((p) => teams.includes(p.team_id)));

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { LEAGUE } from '../fixtures/references.js';
 import { expectError } from '../helpers/responses.js';
-import { type Reader, reader } from '../helpers/harness.js';
+import { forSuite, reader } from '../helpers/harness.js';
 import { idsOf } from '../helpers/responses.js';
 import { referenceDataset } from '../fixtures/references.js';
 
@@ -21,12 +21,8 @@ const ENDPOINTS = [
 ] as const;
 
 describe.each(DIALECTS)('reference lists: the paging law (%s)', (dialect) => {
-  let h: Reader;
   const data = referenceDataset();
-  beforeAll(async () => {
-    h = await reader({ dialect, dataset: { ...data } });
-  });
-  afterAll(async () => h.t.close());
+  const h = forSuite(() => reader({ dialect, dataset: { ...data } }));
 
   /** Walks every page of `url` and checks the law against the ids the fixture says it holds. */
   async function expectPagingLaw(url: string, expected: number[], pageSize: number, sizes: number[]): Promise<void> {
