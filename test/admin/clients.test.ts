@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accountWithApiKey, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf, refresh } from '../auth/auth-helpers.js';
 import { DIALECTS } from '../helpers/app.js';
-import { type Harness, harness } from '../helpers/harness.js';
+import { forSuite, harness } from '../helpers/harness.js';
 
 interface ClientBody {
   client_id: string;
@@ -21,11 +21,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
-  let t: Harness;
-  beforeAll(async () => {
-    t = await harness({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   async function create(body: object = { name: 'Acme', tier: 'pro', auth_method: 'both' }): Promise<WithCredentials> {
     const res = await t.admin.post('/admin/v1/clients', body);

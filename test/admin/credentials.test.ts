@@ -1,17 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ApiKeyBody, createdKey, expectDeleted, pageOf, type SecretBody, selfService, withKey } from '../account/credentials-helpers.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf, refresh } from '../auth/auth-helpers.js';
 import { DIALECTS } from '../helpers/app.js';
-import { type Harness, harness } from '../helpers/harness.js';
+import { forSuite, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 
 describe.each(DIALECTS)("admin API: a client's API keys and secrets (%s)", (dialect) => {
-  let t: Harness;
-  beforeAll(async () => {
-    t = await harness({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   it("lists a client's keys and secrets without a secret or a digest, and deletes one: it answers 401 on the next request", async () => {
     const c = await onboardClient(t, { authMethod: 'both' });
@@ -57,11 +53,7 @@ describe.each(DIALECTS)("admin API: a client's API keys and secrets (%s)", (dial
 });
 
 describe.each(DIALECTS)('admin API: offboarding a client (%s)', (dialect) => {
-  let t: Harness;
-  beforeAll(async () => {
-    t = await harness({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   it('ends every credential and token at once: later calls get 401 client_deleted; the client row and its history stay', async () => {
     const c = await onboardClient(t, { authMethod: 'both' });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ApiKeyBody, createdKey, createdSecret, pageOf, type SecretBody, selfService, withKey } from '../account/credentials-helpers.js';
 import { DIALECTS } from '../helpers/app.js';
-import { type Harness, harness } from '../helpers/harness.js';
+import { forSuite, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf, refresh } from './auth-helpers.js';
 
@@ -16,11 +16,7 @@ interface ResetBody {
  * once, not after ACCESS_TOKEN_TTL. Revoking for a reset is not refresh-token theft.
  */
 describe.each(DIALECTS)('an operator reset (%s)', (dialect) => {
-  let t: Harness;
-  beforeAll(async () => {
-    t = await harness({ dialect, env: { LOG_LEVEL: 'info' } });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect, env: { LOG_LEVEL: 'info' } }));
 
   async function reset(clientId: string): Promise<ResetBody> {
     const res = await t.admin.post(`/admin/v1/clients/${clientId}/credentials`);

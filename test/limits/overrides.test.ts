@@ -1,17 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { type Harness, harness } from '../helpers/harness.js';
+import { forSuite, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 import { type CliDatabase, cliDatabase, sportsdata } from '../cli/cli-helpers.js';
 import { startRedis } from '../helpers/redis-server.js';
 
 describe.each(DIALECTS)('per-client overrides through the admin API (%s)', (dialect) => {
-  let t: Harness;
-  beforeAll(async () => {
-    t = await harness({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   it('shows both overrides and the effective limits; null returns to the tier', async () => {
     const { clientId } = await onboardClient(t, { tier: 'enterprise' });
