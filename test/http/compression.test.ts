@@ -1,11 +1,9 @@
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { textOf } from '../helpers/bodies.js';
 import { DIALECTS } from '../helpers/app.js';
 import { referenceDataset } from '../fixtures/references.js';
-import { type Caller, type Harness, harness } from '../helpers/harness.js';
-import { onboardClient } from '../helpers/clients.js';
-import { importDataset } from '../helpers/data.js';
+import { forSuite, reader } from '../helpers/harness.js';
 
 /**
  * Decision 0074: answers of 1 KB or more are compressed (br, gzip) when the client
@@ -13,18 +11,8 @@ import { importDataset } from '../helpers/data.js';
  * answer large enough to be compressed; small answers go as they are.
  */
 describe.each(DIALECTS)('response compression (%s)', (dialect) => {
-  let t: Harness;
-  let client: Caller;
-  let apiKey: string;
+  const client = forSuite(() => reader({ dialect, dataset: { ...referenceDataset() } }));
   const TEAMS = '/v1/references/teams?league_key=nba';
-
-  beforeAll(async () => {
-    t = await harness({ dialect });
-    await importDataset(t, { ...referenceDataset() });
-    ({ apiKey } = await onboardClient(t));
-    client = t.as({ apiKey });
-  });
-  afterAll(async () => t.close());
 
   it('a page of 1 KB or more, in the coding the client prefers; the same content, a weak tag, Vary', async () => {
     const plain = await client.get(TEAMS);
@@ -96,23 +84,23 @@ describe.each(DIALECTS)('response compression (%s)', (dialect) => {
   });
 
   it('other large answers are compressed too (the OpenAPI document, a long error)', async () => {
-    const doc = await t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'gzip' } });
+    const doc = await client.t.app.inject({ method: 'GET', url: '/openapi.json', headers: { 'accept-encoding': 'gzip' } });
     expect(doc.headers['content-encoding']).toBe('gzip');
     expect(doc.headers.vary).toBe('accept-encoding');
     expect(Number(doc.headers['content-length'])).toBe(doc.rawPayload.length);
     expect(JSON.parse(textOf(doc))).toMatchObject({ openapi: '3.1.0' });
     const fields = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`unknown_field_${i}`, i]));
-    const error = await t.app.inject({ method: 'POST', url: '/v1/trends/flows', headers: { 'x-api-key': apiKey, 'accept-encoding': 'br' }, payload: fields });
+    const error = await client.t.app.inject({ method: 'POST', url: '/v1/trends/flows', headers: { 'x-api-key': client.apiKey, 'accept-encoding': 'br' }, payload: fields });
     expect(error.statusCode).toBe(422);
     expect(error.headers['content-encoding']).toBe('br');
     expect(JSON.parse(textOf(error))).toMatchObject({ error: { code: 'VALIDATION_ERROR' } });
   });
 
   it('a compressed request body is not inflated: it is not JSON', async () => {
-    const res = await t.app.inject({
+    const res = await client.t.app.inject({
       method: 'POST',
       url: '/v1/trends/flows',
-      headers: { 'x-api-key': apiKey, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      headers: { 'x-api-key': client.apiKey, 'content-type': 'application/json', 'content-encoding': 'gzip' },
       payload: gzipSync(JSON.stringify({ page: 1 })),
     });
     expect(res.statusCode).toBe(400);

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { type Caller, type Harness, harness } from '../helpers/harness.js';
-import { onboardClient } from '../helpers/clients.js';
+import { forSuite, reader } from '../helpers/harness.js';
 import { importDataset } from '../helpers/data.js';
-import { type ReferenceDataset, referenceDataset } from '../fixtures/references.js';
+import { referenceDataset } from '../fixtures/references.js';
 
 /**
  * List pages carry an ETag (a digest of the bytes sent); a GET with
@@ -11,21 +10,9 @@ import { type ReferenceDataset, referenceDataset } from '../fixtures/references.
  * too, but RFC 9110 gives them no 304. Pages past the end are answered, never cached.
  */
 describe.each(DIALECTS)('ETag and If-None-Match on list pages (%s)', (dialect) => {
-  let t: Harness;
-  let data: ReferenceDataset;
-  let apiKey: string;
-  let client: Caller;
+  const data = referenceDataset();
+  const client = forSuite(() => reader({ dialect, dataset: { ...data } }));
   const TEAMS = '/v1/references/teams?league_key=nba';
-
-  beforeAll(async () => {
-    t = await harness({ dialect });
-    data = referenceDataset();
-    await importDataset(t, { ...data });
-    ({ apiKey } = await onboardClient(t));
-    client = t.as({ apiKey });
-  });
-  afterAll(async () => t.close());
-
 
   async function etagOf(url: string): Promise<string> {
     const res = await client.get(url);
@@ -60,7 +47,7 @@ describe.each(DIALECTS)('ETag and If-None-Match on list pages (%s)', (dialect) =
 
   it('credentials come first: If-None-Match without a credential is 401, not 304', async () => {
     const etag = await etagOf(TEAMS);
-    const res = await t.app.inject({ method: 'GET', url: TEAMS, headers: { 'if-none-match': etag } });
+    const res = await client.t.app.inject({ method: 'GET', url: TEAMS, headers: { 'if-none-match': etag } });
     expect(res.statusCode).toBe(401);
   });
 
@@ -70,7 +57,7 @@ describe.each(DIALECTS)('ETag and If-None-Match on list pages (%s)', (dialect) =
     const lastBefore = await etagOf(teamsPage3);
     const last = data.teams.filter((team) => team.league_id === data.leagues.find((l) => l.key === 'nba')?.id).at(-1);
     if (!last) throw new Error('the fixture has NBA teams');
-    await importDataset(t, { teams: [{ ...last, name: `${last.name} Renamed` }] });
+    await importDataset(client.t, { teams: [{ ...last, name: `${last.name} Renamed` }] });
 
     expect((await client.get(TEAMS, { 'if-none-match': before })).statusCode).toBe(304);
     const changed = await client.get(teamsPage3, { 'if-none-match': lastBefore });
@@ -90,7 +77,7 @@ describe.each(DIALECTS)('ETag and If-None-Match on list pages (%s)', (dialect) =
   });
 
   it('pages past the end answer 200 with empty results and are not kept in the page cache', async () => {
-    const pages = () => t.ctx.readCache.usage().pages.entries;
+    const pages = () => client.t.ctx.readCache.usage().pages.entries;
     await client.get(TEAMS);
     const before = pages();
     for (const page of [4, 99, 5_000, 1_000_000]) {
