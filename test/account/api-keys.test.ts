@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_ACTIVE_CREDENTIALS } from '../../src/modules/clients/index.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, expectUnauthorized, pairOf, refresh } from '../auth/auth-helpers.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 import { type ApiKeyBody, createdKey, expectDeleted, pageOf, selfService, withKey, withToken } from './credentials-helpers.js';
@@ -9,11 +10,7 @@ import { type ApiKeyBody, createdKey, expectDeleted, pageOf, selfService, withKe
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe.each(DIALECTS)('a client manages its own API keys (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   async function client(authMethod: 'api_key' | 'oauth' | 'both' = 'both'): Promise<OnboardedClient> {
     return onboardClient(t, { authMethod });

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_ACTIVE_CREDENTIALS } from '../../src/modules/clients/index.js';
 import { accountWithBearer, expectUnauthorized, oauthLogin, pairOf, refresh } from '../auth/auth-helpers.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 import { createdSecret, expectDeleted, pageOf, type SecretBody, selfService, withKey, withToken } from './credentials-helpers.js';
@@ -9,11 +10,7 @@ import { createdSecret, expectDeleted, pageOf, type SecretBody, selfService, wit
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe.each(DIALECTS)('a client manages its own client secrets (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   it('a new secret works at once beside the old one; a deleted secret and its sessions answer 401 at once', async () => {
     const c = await onboardClient(t, { authMethod: 'oauth' });

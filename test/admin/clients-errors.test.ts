@@ -1,24 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectUnauthorized } from '../auth/auth-helpers.js';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { adminHeaders, DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
 
 const VALID = { name: 'Acme', tier: 'pro', auth_method: 'both' };
 const UNKNOWN_ID = '5b0e1c9e-0000-4000-8000-000000000000';
 
 describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let clientId: string;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     clientId = (await t.ctx.clients.create({ name: 'Existing', tier: 'pro', authMethod: 'both' })).account.id;
   });
   afterAll(async () => t.close());
-
-  const post = (payload: unknown) =>
-    t.app.inject({ method: 'POST', url: '/admin/v1/clients', headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
-  const patch = (payload: unknown) =>
-    t.app.inject({ method: 'PATCH', url: `/admin/v1/clients/${clientId}`, headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
 
   it('is in the document, /openapi.json and the one /docs reads: its paths, the AdminToken scheme and the admin tag', async () => {
     for (const url of ['/openapi.json', '/docs/json']) {
@@ -38,15 +34,15 @@ describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
   });
 
   it('names an unknown tier or auth_method (422)', async () => {
-    expectError(await post({ ...VALID, tier: 'gold' }), 422, 'VALIDATION_ERROR', [{ field: 'tier', rule: 'enum' }]);
-    expectError(await post({ ...VALID, auth_method: 'password' }), 422, 'VALIDATION_ERROR', [{ field: 'auth_method', rule: 'enum' }]);
-    expect((await post({ ...VALID, tier: 'gold' })).json().error.message).toMatch(/tier/);
+    expectError(await t.admin.post('/admin/v1/clients', { ...VALID, tier: 'gold' }), 422, 'VALIDATION_ERROR', [{ field: 'tier', rule: 'enum' }]);
+    expectError(await t.admin.post('/admin/v1/clients', { ...VALID, auth_method: 'password' }), 422, 'VALIDATION_ERROR', [{ field: 'auth_method', rule: 'enum' }]);
+    expect((await t.admin.post<{ error: { message: string } }>('/admin/v1/clients', { ...VALID, tier: 'gold' })).json().error.message).toMatch(/tier/);
   });
 
   it('names a missing field (422)', async () => {
     const { name: _name, ...noName } = VALID;
-    expectError(await post(noName), 422, 'VALIDATION_ERROR', [{ field: 'name', rule: 'required' }]);
-    expectError(await post({}), 422, 'VALIDATION_ERROR', [
+    expectError(await t.admin.post('/admin/v1/clients', noName), 422, 'VALIDATION_ERROR', [{ field: 'name', rule: 'required' }]);
+    expectError(await t.admin.post('/admin/v1/clients', {}), 422, 'VALIDATION_ERROR', [
       { field: 'name', rule: 'required' },
       { field: 'tier', rule: 'required' },
       { field: 'auth_method', rule: 'required' },
@@ -54,18 +50,18 @@ describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
   });
 
   it('refuses an empty, blank or over-long name, an unknown field and a malformed tenant_id (422)', async () => {
-    expectError(await post({ ...VALID, name: '' }), 422, 'VALIDATION_ERROR', [{ field: 'name', rule: 'minLength' }]);
-    expectError(await post({ ...VALID, name: '   ' }), 422, 'VALIDATION_ERROR', [{ field: 'name', rule: 'pattern' }]);
-    expectError(await post({ ...VALID, name: 'x'.repeat(201) }), 422, 'VALIDATION_ERROR', [{ field: 'name', rule: 'maxLength' }]);
-    expect((await post({ ...VALID, name: 'x'.repeat(200) })).statusCode).toBe(201);
-    expectError(await post({ ...VALID, authMethod: 'both' }), 422, 'VALIDATION_ERROR', [{ field: 'authMethod', rule: 'additionalProperties' }]);
-    expectError(await post({ ...VALID, tenant_id: 'acme' }), 422, 'VALIDATION_ERROR', [{ field: 'tenant_id', rule: 'format' }]);
+    expectError(await t.admin.post('/admin/v1/clients', { ...VALID, name: '' }), 422, 'VALIDATION_ERROR', [{ field: 'name', rule: 'minLength' }]);
+    expectError(await t.admin.post('/admin/v1/clients', { ...VALID, name: '   ' }), 422, 'VALIDATION_ERROR', [{ field: 'name', rule: 'pattern' }]);
+    expectError(await t.admin.post('/admin/v1/clients', { ...VALID, name: 'x'.repeat(201) }), 422, 'VALIDATION_ERROR', [{ field: 'name', rule: 'maxLength' }]);
+    expect((await t.admin.post('/admin/v1/clients', { ...VALID, name: 'x'.repeat(200) })).statusCode).toBe(201);
+    expectError(await t.admin.post('/admin/v1/clients', { ...VALID, authMethod: 'both' }), 422, 'VALIDATION_ERROR', [{ field: 'authMethod', rule: 'additionalProperties' }]);
+    expectError(await t.admin.post('/admin/v1/clients', { ...VALID, tenant_id: 'acme' }), 422, 'VALIDATION_ERROR', [{ field: 'tenant_id', rule: 'format' }]);
   });
 
   it('answers a wrong JSON type or malformed JSON with 400', async () => {
-    expectError(await post({ ...VALID, name: 42 }), 400, 'BAD_REQUEST', [{ field: 'name', rule: 'type' }]);
-    expectError(await post([VALID]), 400, 'BAD_REQUEST');
-    expectError(await patch({ disabled: 'yes' }), 400, 'BAD_REQUEST', [{ field: 'disabled', rule: 'type' }]);
+    expectError(await t.admin.post('/admin/v1/clients', { ...VALID, name: 42 }), 400, 'BAD_REQUEST', [{ field: 'name', rule: 'type' }]);
+    expectError(await t.admin.post('/admin/v1/clients', [VALID]), 400, 'BAD_REQUEST');
+    expectError(await t.admin.patch(`/admin/v1/clients/${clientId}`, { disabled: 'yes' }), 400, 'BAD_REQUEST', [{ field: 'disabled', rule: 'type' }]);
     expectError(
       await t.app.inject({ method: 'POST', url: '/admin/v1/clients', headers: { ...adminHeaders, 'content-type': 'application/json' }, payload: '{"name":' }),
       400,
@@ -75,24 +71,24 @@ describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
 
   it('answers an unknown tenant_id with 404 and creates nothing', async () => {
     const before = await t.ctx.clients.count();
-    expectError(await post({ ...VALID, tenant_id: UNKNOWN_ID }), 404, 'NOT_FOUND');
+    expectError(await t.admin.post('/admin/v1/clients', { ...VALID, tenant_id: UNKNOWN_ID }), 404, 'NOT_FOUND');
     expect(await t.ctx.clients.count()).toBe(before);
   });
 
   it('refuses an empty PATCH, an unknown field and bad values (422)', async () => {
-    expectError(await patch({}), 422, 'VALIDATION_ERROR');
+    expectError(await t.admin.patch(`/admin/v1/clients/${clientId}`, {}), 422, 'VALIDATION_ERROR');
     expectError(
       await t.app.inject({ method: 'PATCH', url: `/admin/v1/clients/${clientId}`, headers: adminHeaders }),
       422,
       'VALIDATION_ERROR',
     );
-    expectError(await patch({ disable: true }), 422, 'VALIDATION_ERROR', [{ field: 'disable', rule: 'additionalProperties' }]);
-    expectError(await patch({ tier: 'gold' }), 422, 'VALIDATION_ERROR', [{ field: 'tier', rule: 'enum' }]);
+    expectError(await t.admin.patch(`/admin/v1/clients/${clientId}`, { disable: true }), 422, 'VALIDATION_ERROR', [{ field: 'disable', rule: 'additionalProperties' }]);
+    expectError(await t.admin.patch(`/admin/v1/clients/${clientId}`, { tier: 'gold' }), 422, 'VALIDATION_ERROR', [{ field: 'tier', rule: 'enum' }]);
     expect((await t.ctx.clients.get(clientId)).tier).toBe('pro');
   });
 
   it('refuses page 0 and page_size over 100 (422)', async () => {
-    const list = (query: string) => t.app.inject({ method: 'GET', url: `/admin/v1/clients?${query}`, headers: adminHeaders });
+    const list = (query: string) => t.admin.get(`/admin/v1/clients?${query}`);
     expectError(await list('page=0'), 422, 'VALIDATION_ERROR', [{ field: 'page', rule: 'minimum' }]);
     expectError(await list('page_size=101'), 422, 'VALIDATION_ERROR', [{ field: 'page_size', rule: 'maximum' }]);
     expect((await list('page_size=100')).statusCode).toBe(200);
@@ -100,9 +96,9 @@ describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
 });
 
 describe.each(DIALECTS)('admin API without ADMIN_TOKEN (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { ADMIN_TOKEN: '' } });
+    t = await harness({ dialect, env: { ADMIN_TOKEN: '' } });
   });
   afterAll(async () => t.close());
 

@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { accountWithApiKey, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf, refresh } from '../auth/auth-helpers.js';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
 
 interface ClientBody {
   client_id: string;
@@ -20,17 +21,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
-
-  const admin = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object) =>
-    t.app.inject({ method, url, headers: adminHeaders, ...(payload ? { payload } : {}) });
+  const t = forSuite(() => harness({ dialect }));
 
   async function create(body: object = { name: 'Acme', tier: 'pro', auth_method: 'both' }): Promise<WithCredentials> {
-    const res = await admin('POST', '/admin/v1/clients', body);
+    const res = await t.admin.post('/admin/v1/clients', body);
     expect(res.statusCode, res.body).toBe(201);
     return res.json<WithCredentials>();
   }
@@ -41,7 +35,7 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
   }
 
   it('onboards a client: 201 with the client, its credentials once, and Cache-Control: no-store', async () => {
-    const res = await admin('POST', '/admin/v1/clients', { name: 'Acme', tier: 'pro', auth_method: 'both' });
+    const res = await t.admin.post('/admin/v1/clients', { name: 'Acme', tier: 'pro', auth_method: 'both' });
     expect(res.statusCode).toBe(201);
     expect(res.headers['cache-control']).toBe('no-store');
     const body = res.json<WithCredentials>();
@@ -62,7 +56,7 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
     // The credentials work at once, and the read endpoints never show them again.
     expect((await accountWithApiKey(t, body.api_key)).statusCode).toBe(200);
     pairOf(await oauthLogin(t, body.client_id, body.client_secret));
-    const fetched = await admin('GET', `/admin/v1/clients/${body.client_id}`);
+    const fetched = await t.admin.get(`/admin/v1/clients/${body.client_id}`);
     // Every admin answer is no-store now, not only those with credentials (decision 0031).
     expect(fetched.headers['cache-control']).toBe('no-store');
     expect(fetched.body).not.toContain(body.api_key);
@@ -80,7 +74,7 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
 
   it('lists clients in the paginated shape: every client once, in a stable order', async () => {
     for (let i = 0; i < 5; i++) await create({ name: `Paged ${i}`, tier: 'free', auth_method: 'api_key' });
-    const all = await admin('GET', '/admin/v1/clients?page_size=100');
+    const all = await t.admin.get('/admin/v1/clients?page_size=100');
     const everything = all.json<{ results: ClientBody[]; total_count: number }>();
     const total = everything.total_count;
     expect(total).toBeGreaterThanOrEqual(5);
@@ -91,7 +85,7 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
     const pages = Math.ceil(total / pageSize);
     const seen: string[] = [];
     for (let page = 1; page <= pages + 1; page++) {
-      const res = await admin('GET', `/admin/v1/clients?page=${page}&page_size=${pageSize}`);
+      const res = await t.admin.get(`/admin/v1/clients?page=${page}&page_size=${pageSize}`);
       expect(res.statusCode).toBe(200);
       const body = res.json<{ results: ClientBody[]; total_count: number; page: number; page_size: number; total_pages: number }>();
       expect(body).toMatchObject({ total_count: total, page, page_size: pageSize, total_pages: pages });
@@ -103,7 +97,7 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
   });
 
   it('defaults to page 1 of 20', async () => {
-    const res = await admin('GET', '/admin/v1/clients');
+    const res = await t.admin.get('/admin/v1/clients');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ page: 1, page_size: 20 });
   });
@@ -115,7 +109,7 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
         ['PATCH', `/admin/v1/clients/${id}`],
         ['POST', `/admin/v1/clients/${id}/credentials`],
       ] as const) {
-        const res = await admin(method, url, method === 'PATCH' ? { tier: 'pro' } : undefined);
+        const res = await t.admin.request({ method, url, ...(method === 'PATCH' ? { payload: { tier: 'pro' } } : {}) });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
         expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String), request_id: expect.any(String) } });
       }
@@ -127,21 +121,21 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
     expect((await accountWithApiKey(t, client.api_key)).statusCode).toBe(200);
     t.clock.advance(1000);
 
-    const tiered = clientOf(await admin('PATCH', `/admin/v1/clients/${client.client_id}`, { tier: 'enterprise' }));
+    const tiered = clientOf(await t.admin.patch(`/admin/v1/clients/${client.client_id}`, { tier: 'enterprise' }));
     expect(tiered).toMatchObject({ tier: 'enterprise', auth_method: 'both', disabled: false, created_at: client.created_at });
     expect(new Date(tiered.updated_at).getTime()).toBe(t.clock.now());
     expect((await accountWithApiKey(t, client.api_key)).json()).toMatchObject({ tier: 'enterprise' });
 
-    const disabled = clientOf(await admin('PATCH', `/admin/v1/clients/${client.client_id}`, { disabled: true }));
+    const disabled = clientOf(await t.admin.patch(`/admin/v1/clients/${client.client_id}`, { disabled: true }));
     expect(disabled.disabled).toBe(true);
     expectUnauthorized(await accountWithApiKey(t, client.api_key), 'client_disabled');
     expectUnauthorized(await oauthLogin(t, client.client_id, client.client_secret), 'client_disabled');
 
-    clientOf(await admin('PATCH', `/admin/v1/clients/${client.client_id}`, { disabled: false, auth_method: 'oauth' }));
+    clientOf(await t.admin.patch(`/admin/v1/clients/${client.client_id}`, { disabled: false, auth_method: 'oauth' }));
     expectUnauthorized(await accountWithApiKey(t, client.api_key), 'flow_not_enabled');
     pairOf(await oauthLogin(t, client.client_id, client.client_secret));
 
-    expect(clientOf(await admin('GET', `/admin/v1/clients/${client.client_id}`))).toMatchObject({ auth_method: 'oauth', disabled: false, tier: 'enterprise' });
+    expect(clientOf(await t.admin.get(`/admin/v1/clients/${client.client_id}`))).toMatchObject({ auth_method: 'oauth', disabled: false, tier: 'enterprise' });
   });
 
   it('rotates credentials: new ones shown once, the old key, secret and refresh tokens stop working', async () => {
@@ -150,7 +144,7 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
     // Warm the key cache, so that the test shows invalidation rather than a cold read.
     expect((await accountWithApiKey(t, client.api_key)).statusCode).toBe(200);
 
-    const res = await admin('POST', `/admin/v1/clients/${client.client_id}/credentials`);
+    const res = await t.admin.post(`/admin/v1/clients/${client.client_id}/credentials`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const rotated = res.json<WithCredentials>();

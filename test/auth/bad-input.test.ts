@@ -1,7 +1,7 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential } from '../../src/modules/auth/credentials.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 import { accountWithApiKey, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf } from './auth-helpers.js';
@@ -9,29 +9,25 @@ import { accountWithApiKey, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf 
 const JSON_ENDPOINTS = ['/v1/oauth/login', '/v1/auth/refresh', '/v1/oauth/refresh'];
 
 describe.each(DIALECTS)('bad input on the authentication endpoints (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     client = await onboardClient(t, { authMethod: 'both' });
   });
   afterAll(async () => t.close());
 
-  function post(url: string, payload: string, contentType = 'application/json'): Promise<LightMyRequestResponse> {
-    return t.app.inject({ method: 'POST', url, headers: { 'content-type': contentType }, payload });
-  }
-
   it.each(JSON_ENDPOINTS)('%s: malformed JSON → 400 BAD_REQUEST', async (url) => {
-    for (const payload of ['{"client_id":', '{bad json}', 'undefined', "{'a':1}"]) expectError(await post(url, payload), 400, 'BAD_REQUEST');
+    for (const payload of ['{"client_id":', '{bad json}', 'undefined', "{'a':1}"]) expectError(await t.anonymous.raw('POST', url, payload), 400, 'BAD_REQUEST');
   });
 
   it.each(JSON_ENDPOINTS)('%s: a body that is not a JSON object → 400 BAD_REQUEST', async (url) => {
-    for (const payload of ['[]', '"text"', '42', 'null', 'true']) expectError(await post(url, payload), 400, 'BAD_REQUEST');
+    for (const payload of ['[]', '"text"', '42', 'null', 'true']) expectError(await t.anonymous.raw('POST', url, payload), 400, 'BAD_REQUEST');
   });
 
   it.each(JSON_ENDPOINTS)('%s: a body that is not JSON → 400 BAD_REQUEST', async (url) => {
-    expectError(await post(url, 'refresh_token=abc', 'application/x-www-form-urlencoded'), 400, 'BAD_REQUEST');
+    expectError(await t.anonymous.raw('POST', url, 'refresh_token=abc', 'application/x-www-form-urlencoded'), 400, 'BAD_REQUEST');
   });
 
   it('a wrong JSON type → 400 BAD_REQUEST naming the field', async () => {
@@ -43,7 +39,7 @@ describe.each(DIALECTS)('bad input on the authentication endpoints (%s)', (diale
       ['/v1/oauth/refresh', { refresh_token: { nested: true } }, 'refresh_token'],
     ];
     for (const [url, payload, field] of cases) {
-      const error = expectError(await post(url, JSON.stringify(payload)), 400, 'BAD_REQUEST');
+      const error = expectError(await t.anonymous.raw('POST', url, JSON.stringify(payload)), 400, 'BAD_REQUEST');
       expect(error.details, url).toContainEqual({ field, rule: 'type' });
     }
   });
@@ -57,7 +53,7 @@ describe.each(DIALECTS)('bad input on the authentication endpoints (%s)', (diale
       ['/v1/oauth/refresh', {}, ['refresh_token']],
     ];
     for (const [url, payload, fields] of cases) {
-      const error = expectError(await post(url, JSON.stringify(payload)), 422, 'VALIDATION_ERROR');
+      const error = expectError(await t.anonymous.raw('POST', url, JSON.stringify(payload)), 422, 'VALIDATION_ERROR');
       expect(error.details, url).toEqual(fields.map((field) => ({ field, rule: 'required' })));
       expect(error.message, url).toContain(fields[0]);
     }
@@ -117,11 +113,11 @@ describe.each(DIALECTS)('bad input on the authentication endpoints (%s)', (diale
 });
 
 describe.each(DIALECTS)('malformed credentials are refused before any database access (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     client = await onboardClient(t, { authMethod: 'both' });
   });
   afterAll(async () => t.close());

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential } from '../../src/modules/auth/index.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 import { apiKeyLogin, expectUnauthorized, oauthLogin, pairOf } from './auth-helpers.js';
 
@@ -10,14 +11,14 @@ import { apiKeyLogin, expectUnauthorized, oauthLogin, pairOf } from './auth-help
  * with the reason of the credential at fault, or `credentials_mismatch`.
  */
 describe.each(DIALECTS)('X-API-Key and Authorization: Bearer on one call (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
   let other: OnboardedClient;
   let token: string;
   let otherToken: string;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     client = await onboardClient(t, { authMethod: 'both', name: 'Acme' });
     other = await onboardClient(t, { authMethod: 'both', name: 'Globex' });
     token = pairOf(await oauthLogin(t, client.clientId, client.clientSecret)).access_token;
@@ -25,19 +26,19 @@ describe.each(DIALECTS)('X-API-Key and Authorization: Bearer on one call (%s)', 
   });
   afterAll(async () => t.close());
 
-  const call = (url: string, apiKey: string, accessToken: string) =>
-    t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey, authorization: `Bearer ${accessToken}` } });
+  /** Both credentials on one call. */
+  const both = (apiKey: string, accessToken: string) => t.as({ headers: { 'x-api-key': apiKey, authorization: `Bearer ${accessToken}` } });
 
   it('both naming the same client → served, as that client', async () => {
-    const res = await call('/v1/account/config', client.apiKey, token);
+    const res = await both(client.apiKey, token).get('/v1/account/config');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toMatchObject({ client_id: client.clientId });
-    const data = await call('/v1/references/sports', client.apiKey, token);
+    const data = await both(client.apiKey, token).get('/v1/references/sports');
     expect(data.statusCode, data.body).toBe(200);
   });
 
   it('each valid, but of different clients → 401 credentials_mismatch, either way round', async () => {
-    for (const res of [await call('/v1/account/config', client.apiKey, otherToken), await call('/v1/references/sports', other.apiKey, token)]) {
+    for (const res of [await both(client.apiKey, otherToken).get('/v1/account/config'), await both(other.apiKey, token).get('/v1/references/sports')]) {
       expectUnauthorized(res, 'credentials_mismatch');
       expect(res.headers['www-authenticate']).toBe('Bearer realm="sports-data-api"');
     }
@@ -48,7 +49,7 @@ describe.each(DIALECTS)('X-API-Key and Authorization: Bearer on one call (%s)', 
     // them can leave the signature's bytes as they were (this test failed once that way).
     const [header, payload, signature = ''] = token.split('.');
     const tampered = `${header}.${payload}.${signature.startsWith('A') ? 'B' : 'A'}${signature.slice(1)}`;
-    const res = await call('/v1/account/config', client.apiKey, tampered);
+    const res = await both(client.apiKey, tampered).get('/v1/account/config');
     expectUnauthorized(res, 'token_invalid');
     expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
   });
@@ -57,28 +58,28 @@ describe.each(DIALECTS)('X-API-Key and Authorization: Bearer on one call (%s)', 
     const fresh = pairOf(await oauthLogin(t, client.clientId, client.clientSecret)).access_token;
     t.clock.advance((t.config.accessTokenTtl + 60) * 1000);
     try {
-      expectUnauthorized(await call('/v1/account/config', client.apiKey, fresh), 'token_expired');
+      expectUnauthorized(await both(client.apiKey, fresh).get('/v1/account/config'), 'token_expired');
     } finally {
       t.clock.advance(-(t.config.accessTokenTtl + 60) * 1000);
     }
   });
 
   it('an invalid API key beside a valid token → 401 with the key’s reason', async () => {
-    expectUnauthorized(await call('/v1/account/config', generateCredential('apiKey'), token), 'invalid_credentials');
-    expectUnauthorized(await call('/v1/account/config', 'sdk_nope', token), 'invalid_credentials');
+    expectUnauthorized(await both(generateCredential('apiKey'), token).get('/v1/account/config'), 'invalid_credentials');
+    expectUnauthorized(await both('sdk_nope', token).get('/v1/account/config'), 'invalid_credentials');
   });
 
   it('an API key the account does not allow (auth_method oauth) → 401 flow_not_enabled, though the token is fine', async () => {
     const oauthOnly = await onboardClient(t, { authMethod: 'oauth' });
     const oauthToken = pairOf(await oauthLogin(t, oauthOnly.clientId, oauthOnly.clientSecret)).access_token;
     expect((await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: { authorization: `Bearer ${oauthToken}` } })).statusCode).toBe(200);
-    expectUnauthorized(await call('/v1/account/config', oauthOnly.apiKey, oauthToken), 'flow_not_enabled');
+    expectUnauthorized(await both(oauthOnly.apiKey, oauthToken).get('/v1/account/config'), 'flow_not_enabled');
   });
 
   it('a disabled client → 401 client_disabled with both credentials too', async () => {
     const gone = await onboardClient(t, { authMethod: 'both' });
     const goneToken = pairOf(await apiKeyLogin(t, gone.apiKey)).access_token;
     await t.ctx.clients.update(gone.clientId, { disabled: true });
-    expectUnauthorized(await call('/v1/account/config', gone.apiKey, goneToken), 'client_disabled');
+    expectUnauthorized(await both(gone.apiKey, goneToken).get('/v1/account/config'), 'client_disabled');
   });
 });

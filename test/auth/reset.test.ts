@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type ApiKeyBody, createdKey, createdSecret, pageOf, type SecretBody, selfService, withKey } from '../account/credentials-helpers.js';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf, refresh } from './auth-helpers.js';
 
@@ -15,14 +16,10 @@ interface ResetBody {
  * once, not after ACCESS_TOKEN_TTL. Revoking for a reset is not refresh-token theft.
  */
 describe.each(DIALECTS)('an operator reset (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { LOG_LEVEL: 'info' } });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect, env: { LOG_LEVEL: 'info' } }));
 
   async function reset(clientId: string): Promise<ResetBody> {
-    const res = await t.app.inject({ method: 'POST', url: `/admin/v1/clients/${clientId}/credentials`, headers: adminHeaders });
+    const res = await t.admin.post(`/admin/v1/clients/${clientId}/credentials`);
     expect(res.statusCode, res.body).toBe(200);
     return res.json<ResetBody>();
   }
@@ -59,9 +56,8 @@ describe.each(DIALECTS)('an operator reset (%s)', (dialect) => {
     expectUnauthorized(await refresh(t, 'api_key', apiKeyPair.refresh_token), 'refresh_token_revoked');
     expectUnauthorized(await refresh(t, 'oauth', oauthPair.refresh_token), 'refresh_token_revoked');
 
-    const admin = (url: string) => t.app.inject({ method: 'GET', url, headers: adminHeaders });
-    const listedKeys = pageOf<ApiKeyBody>(await admin(`/admin/v1/clients/${c.clientId}/api-keys`));
-    const listedSecrets = pageOf<SecretBody>(await admin(`/admin/v1/clients/${c.clientId}/secrets`));
+    const listedKeys = pageOf<ApiKeyBody>(await t.admin.get(`/admin/v1/clients/${c.clientId}/api-keys`));
+    const listedSecrets = pageOf<SecretBody>(await t.admin.get(`/admin/v1/clients/${c.clientId}/secrets`));
     expect(listedKeys.results).toEqual([expect.objectContaining({ name: 'operator reset', preview: `sdk_…${fresh.api_key.slice(-4)}` })]);
     expect(listedSecrets.results).toEqual([expect.objectContaining({ name: 'operator reset', secret_preview: `sds_…${fresh.client_secret.slice(-4)}` })]);
 

@@ -7,6 +7,7 @@ import { type AppContext, createContext } from '../../src/context.js';
 import { type DialectName, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrations.js';
 import { buildTestApp, TEST_JWT_SECRET } from '../helpers/app.js';
+import { forSuite } from '../helpers/harness.js';
 
 /**
  * A database the CLI (its own connection, as a separate process would have) and the test share,
@@ -47,6 +48,19 @@ export async function cliDatabase(dialect: DialectName): Promise<CliDatabase> {
 }
 
 /** What another node sees of an X-API-Key after the CLI changed the database: the context learns it on its next poll. */
+/**
+ * A CLI suite's database, made before its tests and closed after them, with the CLI (`run`) and
+ * an API-key check on it: `const { db, run, authenticate } = cliSuite(dialect)` inside a describe.
+ */
+export function cliSuite(dialect: DialectName) {
+  const db = forSuite(() => cliDatabase(dialect));
+  return {
+    db,
+    run: (...args: string[]) => sportsdata(db.env, ...args),
+    authenticate: (apiKey: string) => authenticateApiKey(db, apiKey),
+  };
+}
+
 export async function authenticateApiKey(db: CliDatabase, apiKey: string) {
   await db.ctx.changes.poll();
   return db.ctx.authenticator.authenticate({ 'x-api-key': apiKey });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { authenticateApiKey, type CliDatabase, cliDatabase, sportsdata } from './cli-helpers.js';
+import { cliSuite } from './cli-helpers.js';
 
 interface KeysJson {
   results: Array<{ key_code: string; name: string; preview: string; active: boolean }>;
@@ -12,15 +12,7 @@ interface SecretsJson {
 }
 
 describe.each(DIALECTS)("sportsdata clients: a client's credentials, and offboarding (%s)", (dialect) => {
-  let db: CliDatabase;
-  beforeAll(async () => {
-    db = await cliDatabase(dialect);
-  });
-  afterAll(async () => db.close());
-
-  const run = (...args: string[]) => sportsdata(db.env, ...args);
-
-  const authenticate = (apiKey: string) => authenticateApiKey(db, apiKey);
+  const { db, run, authenticate } = cliSuite(dialect);
 
   it('api-keys and secrets list without secrets; delete-api-key ends a key; the last key of an enabled flow stays', async () => {
     const { account, credentials } = await db.ctx.clients.create({ name: 'Acme', tier: 'pro', authMethod: 'both' });

@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { authenticateApiKey, type CliDatabase, cliDatabase, sportsdata } from './cli-helpers.js';
+import { cliSuite, sportsdata } from './cli-helpers.js';
 
 interface CreatedJson {
   client_id: string;
@@ -18,15 +18,7 @@ interface CreatedJson {
 }
 
 describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
-  let db: CliDatabase;
-  beforeAll(async () => {
-    db = await cliDatabase(dialect);
-  });
-  afterAll(async () => db.close());
-
-  const run = (...args: string[]) => sportsdata(db.env, ...args);
-
-  const authenticate = (apiKey: string) => authenticateApiKey(db, apiKey);
+  const { db, run, authenticate } = cliSuite(dialect);
 
   async function createJson(...extra: string[]): Promise<CreatedJson> {
     const result = await run('clients', 'create', '--name', 'Acme', '--tier', 'pro', '--auth-method', 'both', '--json', ...extra);

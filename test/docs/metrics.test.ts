@@ -1,19 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
+import { adminHeaders, DIALECTS, TEST_ADMIN_TOKEN } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 
 describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
   let accessToken: string;
   let text: string;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     client = await onboardClient(t);
-    const login = await t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': client.apiKey } });
-    expect(login.statusCode, login.body).toBe(200);
-    accessToken = login.json<{ access_token: string }>().access_token;
+    accessToken = (await t.login(client)).access_token;
 
     const requests = [
       { method: 'GET', url: '/healthz' },

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { EVENTS } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
-import { type DataHarness, expectPagingLaw, setupData } from './harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { expectPagingLaw } from '../helpers/paging-law.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 
 const URL = '/v1/events/upcoming-events';
 
@@ -16,11 +18,11 @@ function eventsBetween(from: string, to: string, leagues?: number[]): number[] {
 }
 
 describe.each(DIALECTS)('POST /v1/events/upcoming-events (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   const ids = async (body: Record<string, unknown>) => (await h.page(URL, { page_size: 100, ...body })).results.map((r) => r.id);
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => h.t.close());
 

@@ -40,3 +40,6 @@ export function expectError(
   }
   return error;
 }
+
+/** Ids in the stable order of every list. */
+export const idsOf = (rows: ReadonlyArray<{ id: number }>): number[] => rows.map((r) => r.id).sort((a, b) => a - b);

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll } from 'vitest';
 import type { Dataset } from '../../src/modules/import/import.schemas.js';
 import type { DialectName } from '../../src/platform/db/database.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import type { TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
+import { type Caller, type Harness, harness } from '../helpers/harness.js';
 
 type OddsItem = NonNullable<Dataset['odds']>[number];
 
@@ -83,8 +84,10 @@ export async function clientsOfEachTier(t: TestApp): Promise<TierKeys> {
 }
 
 export interface HistoryApp {
-  t: TestApp;
+  t: Harness;
   keys: TierKeys;
+  /** A client of each tier, calling with its API key. */
+  as: Record<keyof TierKeys, Caller>;
   /** The app's clock when the suite started. */
   now: number;
 }
@@ -93,11 +96,13 @@ export interface HistoryApp {
  * The history suites' app: built before the suite (with a client of each tier, then `prepare`),
  * closed after it. Read its parts inside the tests.
  */
-export function historyApp(dialect: DialectName, prepare: (t: TestApp, now: number) => Promise<void> = async () => {}): HistoryApp {
+export function historyApp(dialect: DialectName, prepare: (t: Harness, now: number) => Promise<void> = async () => {}): HistoryApp {
   let state: HistoryApp | undefined;
   beforeAll(async () => {
-    const t = await buildTestApp({ dialect });
-    state = { t, keys: await clientsOfEachTier(t), now: t.clock.now() };
+    const t = await harness({ dialect });
+    const keys = await clientsOfEachTier(t);
+    const as = { free: t.as({ apiKey: keys.free }), pro: t.as({ apiKey: keys.pro }), enterprise: t.as({ apiKey: keys.enterprise }) };
+    state = { t, keys, as, now: t.clock.now() };
     await prepare(t, state.now);
   }, 180_000);
   afterAll(async () => state?.t.close());
@@ -111,6 +116,9 @@ export function historyApp(dialect: DialectName, prepare: (t: TestApp, now: numb
     },
     get keys() {
       return ready().keys;
+    },
+    get as() {
+      return ready().as;
     },
     get now() {
       return ready().now;

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { adminHeaders, DIALECTS } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
 import { textOf } from '../helpers/bodies.js';
 import { importDataset } from '../helpers/data.js';
 import { type Change, historyApp, historyDataset, odds } from './fixture.js';
@@ -35,14 +35,13 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     await importDataset(t, { odds: dataset.odds.map((o) => (o.id === 1 || o.id === 9 ? { ...o, price_decimal: o.price_decimal + 0.05 } : o)) });
   });
 
-  const get = (url: string, apiKey = h.keys.pro, headers: Record<string, string> = {}) => h.t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey, ...headers } });
   const listed = async (eventId: number): Promise<Change[]> => {
-    const res = await h.t.app.inject({ method: 'POST', url: '/v1/odds/history-by-event', headers: { 'x-api-key': h.keys.pro }, payload: { event_id: eventId, page_size: 100 } });
+    const res = await h.as.pro.post('/v1/odds/history-by-event', { event_id: eventId, page_size: 100 });
     return res.json<{ results: Change[] }>().results;
   };
 
   it('serves one event as a JSON document: the event, and every change as the history list shows it', async () => {
-    const res = await get('/v1/historical/odds/100.json');
+    const res = await h.as.pro.get('/v1/historical/odds/100.json');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(res.headers['content-disposition']).toBe('attachment; filename="odds-history-event-100.json"');
@@ -54,7 +53,7 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
   });
 
   it('serves it as RFC 4180 CSV that a CSV parser reads back into the same changes', async () => {
-    const res = await get('/v1/historical/odds/100.csv');
+    const res = await h.as.pro.get('/v1/historical/odds/100.csv');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8; header=present');
     expect(res.headers['content-disposition']).toBe('attachment; filename="odds-history-event-100.csv"');
@@ -75,7 +74,7 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     const plain = [' home', 'over 2.5', 'a=b', 'Müller over', 'Smith-Jones'];
     const positions = [...formulas, ...plain];
     await importDataset(h.t, { odds: positions.map((position, i) => ({ ...odds(500 + i, 300, 1, 1, position, 2), status: i === 0 ? '@open' : 'open' })) });
-    const res = await get('/v1/historical/odds/300.csv');
+    const res = await h.as.pro.get('/v1/historical/odds/300.csv');
     expect(res.statusCode, res.body).toBe(200);
     const cells = new Map(readCsv(textOf(res)).map((c) => [c.odds_id, c]));
     for (const [i, position] of positions.entries()) {
@@ -88,32 +87,32 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
   it('tags each file: If-None-Match answers 304 until the history changes, and an import that changes nothing keeps the tag', async () => {
     for (const format of ['json', 'csv']) {
       const url = `/v1/historical/odds/100.${format}`;
-      const etag = String((await get(url)).headers.etag);
+      const etag = String((await h.as.pro.get(url)).headers.etag);
       expect(etag).toMatch(/^"[\w-]+"$/);
-      const cached = await get(url, h.keys.pro, { 'if-none-match': etag });
+      const cached = await h.as.pro.get(url, { 'if-none-match': etag });
       expect(cached.statusCode).toBe(304);
       expect(cached.body).toBe('');
       await importDataset(h.t, { odds: [odds(5, 200, 1, 1, 'home', 1.5)] });
-      expect((await get(url, h.keys.pro, { 'if-none-match': etag })).statusCode, 'an import of another event').toBe(304);
+      expect((await h.as.pro.get(url, { 'if-none-match': etag })).statusCode, 'an import of another event').toBe(304);
     }
     const url = '/v1/historical/odds/100.csv';
-    const before = String((await get(url)).headers.etag);
+    const before = String((await h.as.pro.get(url)).headers.etag);
     await importDataset(h.t, { odds: [odds(2, 100, 1, 1, 'away', 2.4)] });
-    const after = await get(url, h.keys.pro, { 'if-none-match': before });
+    const after = await h.as.pro.get(url, { 'if-none-match': before });
     expect(after.statusCode).toBe(200);
     expect(after.headers.etag).not.toBe(before);
   });
 
   it('answers HEAD with the headers of the file and no body', async () => {
-    const head = await h.t.app.inject({ method: 'HEAD', url: '/v1/historical/odds/100.csv', headers: { 'x-api-key': h.keys.pro } });
+    const head = await h.as.pro.request({ method: 'HEAD', url: '/v1/historical/odds/100.csv' });
     expect(head.statusCode).toBe(200);
     expect(head.headers['content-disposition']).toBe('attachment; filename="odds-history-event-100.csv"');
     expect(head.body).toBe('');
   });
 
   it('compresses a file for a client that accepts gzip, as a stream, and weakens its tag', async () => {
-    const plain = await get('/v1/historical/odds/100.csv');
-    const gzipped = await get('/v1/historical/odds/100.csv', h.keys.pro, { 'accept-encoding': 'gzip' });
+    const plain = await h.as.pro.get('/v1/historical/odds/100.csv');
+    const gzipped = await h.as.pro.get('/v1/historical/odds/100.csv', { 'accept-encoding': 'gzip' });
     expect(gzipped.headers['content-encoding']).toBe('gzip');
     expect(gzipped.headers['content-length']).toBeUndefined();
     expect(gzipped.headers.vary).toMatch(/accept-encoding/i);
@@ -124,10 +123,10 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     const start = new Date(h.now - 86_400_000).toISOString().slice(0, 10);
     const end = new Date(h.now + 86_400_000).toISOString().slice(0, 10);
     const url = `/v1/historical/odds.json?league_id=10&start_date=${start}&end_date=${end}`;
-    const ndjson = await get(url, h.keys.pro, { 'accept-encoding': 'br' });
+    const ndjson = await h.as.pro.get(url, { 'accept-encoding': 'br' });
     expect(ndjson.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
     expect(ndjson.headers['content-encoding']).toBe('br');
-    expect(textOf(ndjson)).toBe((await get(url)).body);
+    expect(textOf(ndjson)).toBe((await h.as.pro.get(url)).body);
     expect(textOf(ndjson).length).toBeGreaterThan(0);
   });
 
@@ -136,38 +135,38 @@ describe.each(DIALECTS)('the price history as files (%s)', (dialect) => {
     const end = new Date(h.now + 2 * 86_400_000).toISOString().slice(0, 10);
     const query = `league_id=10&start_date=${start}&end_date=${end}`;
     const expected = [...(await listed(100)), ...(await listed(200))];
-    const csv = await get(`/v1/historical/odds.csv?${query}`);
+    const csv = await h.as.pro.get(`/v1/historical/odds.csv?${query}`);
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="odds-history-league-10-${start}-to-${end}.csv"`);
     expect(readCsv(csv.body).map((c) => c.id)).toEqual(expected.map((c) => c.id));
-    const ndjson = await get(`/v1/historical/odds.json?${query}`);
+    const ndjson = await h.as.pro.get(`/v1/historical/odds.json?${query}`);
     expect(ndjson.statusCode, ndjson.body).toBe(200);
     expect(ndjson.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
     const lines = ndjson.body.split('\n');
     expect(lines.at(-1)).toBe('');
     expect(lines.slice(0, -1).map((line) => JSON.parse(line) as Change)).toEqual(expected);
     const etag = String(ndjson.headers.etag);
-    expect((await get(`/v1/historical/odds.json?${query}`, h.keys.pro, { 'if-none-match': etag })).statusCode).toBe(304);
+    expect((await h.as.pro.get(`/v1/historical/odds.json?${query}`, { 'if-none-match': etag })).statusCode).toBe(304);
     // Another league's range holds no event: a header row only.
-    expect(readCsv((await get(`/v1/historical/odds.csv?league_id=11&start_date=2020-01-01&end_date=2020-01-31`)).body)).toEqual([]);
+    expect(readCsv((await h.as.pro.get(`/v1/historical/odds.csv?league_id=11&start_date=2020-01-01&end_date=2020-01-31`)).body)).toEqual([]);
   });
 
   it('refuses a free client (403 naming the tiers), an unknown event or league (404) and bad input (4xx)', async () => {
     for (const url of ['/v1/historical/odds/100.json', '/v1/historical/odds/100.csv', '/v1/historical/odds.csv?league_id=10', '/v1/historical/odds.json?league_id=10']) {
-      const free = await get(url, h.keys.free);
+      const free = await h.as.free.get(url);
       expect(free.statusCode, url).toBe(403);
       expect(free.json()).toMatchObject({ error: { code: 'FORBIDDEN', message: expect.stringMatching(/pro and enterprise tiers; this client is on the free tier/) } });
-      expect((await get(url, h.keys.enterprise)).statusCode, url).toBe(200);
+      expect((await h.as.enterprise.get(url)).statusCode, url).toBe(200);
     }
-    expect((await get('/v1/historical/odds/999.csv')).statusCode).toBe(404);
-    expect((await get('/v1/historical/odds.csv?league_id=99')).statusCode).toBe(404);
-    expect((await get('/v1/historical/odds.csv')).statusCode).toBe(422);
-    expect((await get('/v1/historical/odds.csv?league_id=10&start_date=2030-01-05&end_date=2030-01-01')).statusCode).toBe(422);
-    expect((await get('/v1/historical/odds/100.csv?format=xml')).statusCode).toBe(422);
-    expect((await get('/v1/historical/odds/abc.csv')).statusCode).toBe(400);
+    expect((await h.as.pro.get('/v1/historical/odds/999.csv')).statusCode).toBe(404);
+    expect((await h.as.pro.get('/v1/historical/odds.csv?league_id=99')).statusCode).toBe(404);
+    expect((await h.as.pro.get('/v1/historical/odds.csv')).statusCode).toBe(422);
+    expect((await h.as.pro.get('/v1/historical/odds.csv?league_id=10&start_date=2030-01-05&end_date=2030-01-01')).statusCode).toBe(422);
+    expect((await h.as.pro.get('/v1/historical/odds/100.csv?format=xml')).statusCode).toBe(422);
+    expect((await h.as.pro.get('/v1/historical/odds/abc.csv')).statusCode).toBe(400);
     // Event 100 exists, but 1e2 is not how an id is written.
-    for (const id of ['1e2', '0x64', '+100', '100.0']) expect((await get(`/v1/historical/odds/${id}.csv`)).statusCode, id).toBe(400);
-    expect((await get('/v1/historical/odds/100.xml')).statusCode).toBe(404);
+    for (const id of ['1e2', '0x64', '+100', '100.0']) expect((await h.as.pro.get(`/v1/historical/odds/${id}.csv`)).statusCode, id).toBe(400);
+    expect((await h.as.pro.get('/v1/historical/odds/100.xml')).statusCode).toBe(404);
   });
 });
 
@@ -179,16 +178,16 @@ describe.each(DIALECTS)('an event with 100,000 recorded changes (%s)', (dialect)
     // 50,000 openings, then 50,000 changes: 100,000 entries.
     await importDataset(t, { ...dataset, odds: rows });
     t.clock.advance(60_000);
-    const res = await t.app.inject({ method: 'POST', url: '/admin/v1/import', headers: adminHeaders, payload: { odds: rows.map((o) => ({ ...o, price_decimal: o.price_decimal + 0.01 })) } });
+    const res = await t.admin.post('/admin/v1/import', { odds: rows.map((o) => ({ ...o, price_decimal: o.price_decimal + 0.01 })) });
     expect(res.statusCode, res.body).toBe(200);
   });
 
   it('exports it as CSV and as JSON, and the CSV read by a CSV parser gives the same changes as the JSON', async () => {
-    const json = await h.t.app.inject({ method: 'GET', url: '/v1/historical/odds/100.json', headers: { 'x-api-key': h.keys.pro } });
+    const json = await h.as.pro.get('/v1/historical/odds/100.json');
     expect(json.statusCode).toBe(200);
     const changes = (JSON.parse(json.body) as { changes: Change[] }).changes;
     expect(changes).toHaveLength(2 * ROWS);
-    const csv = await h.t.app.inject({ method: 'GET', url: '/v1/historical/odds/100.csv', headers: { 'x-api-key': h.keys.pro } });
+    const csv = await h.as.pro.get('/v1/historical/odds/100.csv');
     expect(csv.statusCode).toBe(200);
     expect(readCsv(csv.body)).toEqual(changes);
   }, 120_000);

@@ -25,11 +25,8 @@ describe.each(DIALECTS)('odds_format on the price history and its files (%s)', (
     await importDataset(t, { odds: dataset.odds.map((o) => (o.id === 1 ? { ...o, price_decimal: 2.25 } : o.id === 2 ? { ...o, price_decimal: 1.91 } : o)) });
   });
 
-  const post = (payload: Record<string, unknown>) =>
-    h.t.app.inject({ method: 'POST', url: '/v1/odds/history-by-event', headers: { 'x-api-key': h.keys.pro }, payload: { event_id: 100, page_size: 100, ...payload } });
-  const get = (url: string, headers: Record<string, string> = {}) => h.t.app.inject({ method: 'GET', url, headers: { 'x-api-key': h.keys.pro, ...headers } });
   const listed = async (payload: Record<string, unknown> = {}): Promise<PricedChange[]> => {
-    const res = await post(payload);
+    const res = await h.as.pro.post('/v1/odds/history-by-event', { event_id: 100, page_size: 100, ...payload });
     expect(res.statusCode, res.body).toBe(200);
     return res.json<{ results: PricedChange[] }>().results;
   };
@@ -61,8 +58,8 @@ describe.each(DIALECTS)('odds_format on the price history and its files (%s)', (
   });
 
   it('adds price_from and price_to after the price_decimal columns of the CSV, in the format asked', async () => {
-    const plain = await get('/v1/historical/odds/100.csv');
-    const res = await get('/v1/historical/odds/100.csv?odds_format=fractional');
+    const plain = await h.as.pro.get('/v1/historical/odds/100.csv');
+    const res = await h.as.pro.get('/v1/historical/odds/100.csv?odds_format=fractional');
     expect(res.statusCode, res.body).toBe(200);
     const text = textOf(res);
     expect(text.split('\r\n')[0]).toBe(
@@ -79,27 +76,27 @@ describe.each(DIALECTS)('odds_format on the price history and its files (%s)', (
     const dropped = records.map(({ price_from, price_to, ...rest }) => rest);
     expect(dropped).toEqual(parse(textOf(plain), { bom: true, columns: true, skip_empty_lines: true }));
 
-    const american = parse(textOf(await get('/v1/historical/odds/100.csv?odds_format=american')), { bom: true, columns: true }) as Array<Record<string, string>>;
+    const american = parse(textOf(await h.as.pro.get('/v1/historical/odds/100.csv?odds_format=american')), { bom: true, columns: true }) as Array<Record<string, string>>;
     const move = american.find((r) => r.odds_id === '1' && r.price_decimal_from !== '');
     expect(move).toMatchObject({ price_decimal_from: '1.8', price_decimal_to: '2.25', price_from: '-125', price_to: '125' });
   });
 
   it('adds price to each change of the JSON file and of the NDJSON export', async () => {
-    const res = await get('/v1/historical/odds/100.json?odds_format=american');
+    const res = await h.as.pro.get('/v1/historical/odds/100.json?odds_format=american');
     expect(res.statusCode, res.body).toBe(200);
     const file = JSON.parse(textOf(res)) as { changes: PricedChange[] };
     expect(file.changes).toEqual(await listed({ odds_format: 'american' }));
     for (const change of file.changes) expect(change.price).toEqual(expectedPrice(change, 'american'));
-    expect((JSON.parse(textOf(await get('/v1/historical/odds/100.json'))) as { changes: PricedChange[] }).changes).toEqual(await listed());
+    expect((JSON.parse(textOf(await h.as.pro.get('/v1/historical/odds/100.json'))) as { changes: PricedChange[] }).changes).toEqual(await listed());
 
     const start = new Date(h.now - 86_400_000).toISOString().slice(0, 10);
     const end = new Date(h.now + 2 * 86_400_000).toISOString().slice(0, 10);
-    const ndjson = await get(`/v1/historical/odds.json?league_id=10&start_date=${start}&end_date=${end}&odds_format=implied_probability`);
+    const ndjson = await h.as.pro.get(`/v1/historical/odds.json?league_id=10&start_date=${start}&end_date=${end}&odds_format=implied_probability`);
     expect(ndjson.statusCode, ndjson.body).toBe(200);
     const lines = textOf(ndjson).trim().split('\n').map((line) => JSON.parse(line) as PricedChange);
     expect(lines.length).toBeGreaterThan(0);
     for (const change of lines) expect(change.price).toEqual(expectedPrice(change, 'implied_probability'));
-    const csv = await get(`/v1/historical/odds.csv?league_id=10&start_date=${start}&end_date=${end}&odds_format=american`);
+    const csv = await h.as.pro.get(`/v1/historical/odds.csv?league_id=10&start_date=${start}&end_date=${end}&odds_format=american`);
     expect(textOf(csv).split('\r\n')[0]).toContain(',price_decimal_to,price_from,price_to,line_from,');
   });
 
@@ -108,21 +105,21 @@ describe.each(DIALECTS)('odds_format on the price history and its files (%s)', (
     const end = new Date(h.now + 2 * 86_400_000).toISOString().slice(0, 10);
     for (const url of ['/v1/historical/odds/100.csv', '/v1/historical/odds/100.json', `/v1/historical/odds.csv?league_id=10&start_date=${start}&end_date=${end}`]) {
       const withFormat = (format: string) => `${url}${url.includes('?') ? '&' : '?'}odds_format=${format}`;
-      const plain = String((await get(url)).headers.etag);
-      const american = String((await get(withFormat('american'))).headers.etag);
-      const fractional = String((await get(withFormat('fractional'))).headers.etag);
+      const plain = String((await h.as.pro.get(url)).headers.etag);
+      const american = String((await h.as.pro.get(withFormat('american'))).headers.etag);
+      const fractional = String((await h.as.pro.get(withFormat('fractional'))).headers.etag);
       expect(new Set([plain, american, fractional]).size, url).toBe(3);
-      expect((await get(withFormat('american'), { 'if-none-match': american })).statusCode).toBe(304);
-      expect((await get(withFormat('fractional'), { 'if-none-match': american })).statusCode).toBe(200);
-      expect((await get(url, { 'if-none-match': american })).statusCode).toBe(200);
-      expect((await get(url, { 'if-none-match': plain })).statusCode).toBe(304);
+      expect((await h.as.pro.get(withFormat('american'), { 'if-none-match': american })).statusCode).toBe(304);
+      expect((await h.as.pro.get(withFormat('fractional'), { 'if-none-match': american })).statusCode).toBe(200);
+      expect((await h.as.pro.get(url, { 'if-none-match': american })).statusCode).toBe(200);
+      expect((await h.as.pro.get(url, { 'if-none-match': plain })).statusCode).toBe(304);
     }
   });
 
   it('names each format’s file apart, so that two downloads in a row keep both files', async () => {
     const start = new Date(h.now - 86_400_000).toISOString().slice(0, 10);
     const end = new Date(h.now + 2 * 86_400_000).toISOString().slice(0, 10);
-    const named = async (url: string) => /filename="([^"]+)"/.exec(String((await get(url)).headers['content-disposition']))?.[1];
+    const named = async (url: string) => /filename="([^"]+)"/.exec(String((await h.as.pro.get(url)).headers['content-disposition']))?.[1];
     expect(await named('/v1/historical/odds/100.csv')).toBe('odds-history-event-100.csv');
     expect(await named('/v1/historical/odds/100.csv?odds_format=american')).toBe('odds-history-event-100-american.csv');
     expect(await named('/v1/historical/odds/100.json?odds_format=implied_probability')).toBe('odds-history-event-100-implied_probability.json');
@@ -133,10 +130,10 @@ describe.each(DIALECTS)('odds_format on the price history and its files (%s)', (
 
   it('answers 422 for an unknown odds_format', async () => {
     for (const format of ['hongkong', 'American', '']) {
-      expect((await post({ odds_format: format })).statusCode, format).toBe(422);
-      expect((await get(`/v1/historical/odds/100.csv?odds_format=${format}`)).statusCode, format).toBe(422);
-      expect((await get(`/v1/historical/odds/100.json?odds_format=${format}`)).statusCode, format).toBe(422);
-      expect((await get(`/v1/historical/odds.csv?league_id=10&odds_format=${format}`)).statusCode, format).toBe(422);
+      expect((await h.as.pro.post('/v1/odds/history-by-event', { event_id: 100, page_size: 100, odds_format: format })).statusCode, format).toBe(422);
+      expect((await h.as.pro.get(`/v1/historical/odds/100.csv?odds_format=${format}`)).statusCode, format).toBe(422);
+      expect((await h.as.pro.get(`/v1/historical/odds/100.json?odds_format=${format}`)).statusCode, format).toBe(422);
+      expect((await h.as.pro.get(`/v1/historical/odds.csv?league_id=10&odds_format=${format}`)).statusCode, format).toBe(422);
     }
   });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type ErrorBody, type Harness, harness } from '../helpers/harness.js';
 import { importDataset } from '../helpers/data.js';
 import { smallDataset, snapshot } from './fixture.js';
 
@@ -39,10 +40,10 @@ const BAD: Array<[string, Mutate, { field: string; rule: string }]> = [
 ];
 
 describe.each(DIALECTS)('POST /admin/v1/import refuses bad input and writes nothing (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let stored: Awaited<ReturnType<typeof snapshot>>;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     // A stored dataset the bad imports would change: every one of them must leave it as it is.
     const base = smallDataset();
     await importDataset(t, { ...base, teams: base.teams.slice(0, 2), players: base.players.slice(0, 2), events: base.events.slice(0, 1), odds: base.odds.slice(0, 2), flows: [] });
@@ -50,14 +51,11 @@ describe.each(DIALECTS)('POST /admin/v1/import refuses bad input and writes noth
   });
   afterAll(async () => t.close());
 
-  const post = (payload: string, headers: Record<string, string> = adminHeaders) =>
-    t.app.inject({ method: 'POST', url: '/admin/v1/import', headers: { ...headers, 'content-type': 'application/json' }, payload });
-
   it.each(BAD)('%s → 422 naming array[index].field', async (_name, mutate, detail) => {
     const bad = mutate(smallDataset());
     // The good items of the same dataset rename stored rows: a partial write would show.
     const renamed = { ...(bad as Record<string, unknown>), sports: [{ id: 1, key: 'basketball', name: 'Renamed' }, ...(((bad as { sports?: unknown[] }).sports ?? []).slice(1))] };
-    const res = await post(JSON.stringify(detail.field.startsWith('sports') ? bad : renamed));
+    const res = await t.admin.raw<ErrorBody>('POST', '/admin/v1/import', JSON.stringify(detail.field.startsWith('sports') ? bad : renamed));
     expect(res.statusCode, res.body).toBe(422);
     const body = res.json();
     expect(body.error).toMatchObject({ code: 'VALIDATION_ERROR', request_id: expect.any(String) });
@@ -68,7 +66,7 @@ describe.each(DIALECTS)('POST /admin/v1/import refuses bad input and writes noth
 
   it('reports every problem of the dataset, not only the first', async () => {
     const data = smallDataset();
-    const res = await post(JSON.stringify({ ...data, teams: data.teams.map((x) => ({ ...x, league_id: 999 })) }));
+    const res = await t.admin.raw<ErrorBody>('POST', '/admin/v1/import', JSON.stringify({ ...data, teams: data.teams.map((x) => ({ ...x, league_id: 999 })) }));
     expect(res.statusCode).toBe(422);
     const fields = (res.json().error.details as Array<{ field: string }>).map((d) => d.field);
     expect(fields).toEqual(['teams[0].league_id', 'teams[1].league_id', 'teams[2].league_id', 'teams[3].league_id']);
@@ -76,10 +74,10 @@ describe.each(DIALECTS)('POST /admin/v1/import refuses bad input and writes noth
 
   it('names at most 100 problems, however many there are', async () => {
     const teams = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, key: `t${i}`, name: `T${i}`, league_id: 10, location: '' }));
-    const schema = await post(JSON.stringify({ teams }));
+    const schema = await t.admin.raw<ErrorBody>('POST', '/admin/v1/import', JSON.stringify({ teams }));
     expect(schema.statusCode).toBe(422);
     expect(schema.json().error.details).toHaveLength(100);
-    const references = await post(JSON.stringify({ teams: teams.map(({ location: _l, ...team }) => ({ ...team, league_id: 999 })) }));
+    const references = await t.admin.raw<ErrorBody>('POST', '/admin/v1/import', JSON.stringify({ teams: teams.map(({ location: _l, ...team }) => ({ ...team, league_id: 999 })) }));
     expect(references.statusCode).toBe(422);
     expect(references.json().error.details).toHaveLength(100);
     expect(references.json().error.message).toMatch(/\(and 149 more problems\); nothing was imported$/);
@@ -92,7 +90,7 @@ describe.each(DIALECTS)('POST /admin/v1/import refuses bad input and writes noth
     ['an array for the dataset', JSON.stringify([{ id: 1 }])],
     ['malformed JSON', '{"sports": ['],
   ])('%s → 400 BAD_REQUEST', async (_name, payload) => {
-    const res = await post(payload);
+    const res = await t.admin.raw<ErrorBody>('POST', '/admin/v1/import', payload);
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json().error.code).toBe('BAD_REQUEST');
     expect(await snapshot(t)).toEqual(stored);
@@ -100,10 +98,10 @@ describe.each(DIALECTS)('POST /admin/v1/import refuses bad input and writes noth
 
   it('needs the admin token: 401 without it or with a wrong one', async () => {
     const payload = JSON.stringify({ sports: [{ id: 9, key: 'cricket', name: 'Cricket' }] });
-    const missing = await post(payload, {});
+    const missing = await t.anonymous.raw<ErrorBody>('POST', '/admin/v1/import', payload);
     expect(missing.statusCode).toBe(401);
     expect(missing.json().error).toMatchObject({ code: 'UNAUTHORIZED', reason: 'missing_credentials' });
-    const wrong = await post(payload, { authorization: `Bearer ${'x'.repeat(42)}` });
+    const wrong = await t.as({ headers: { authorization: `Bearer ${'x'.repeat(42)}` } }).raw<ErrorBody>('POST', '/admin/v1/import', payload);
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json().error).toMatchObject({ code: 'UNAUTHORIZED', reason: 'invalid_credentials' });
     expect(await snapshot(t)).toEqual(stored);
@@ -112,9 +110,9 @@ describe.each(DIALECTS)('POST /admin/v1/import refuses bad input and writes noth
 
 describe('POST /admin/v1/import without ADMIN_TOKEN', () => {
   it('does not exist (404)', async () => {
-    const t = await buildTestApp({ dialect: 'sqlite', env: { ADMIN_TOKEN: '' } });
+    const t = await harness({ dialect: 'sqlite', env: { ADMIN_TOKEN: '' } });
     try {
-      const res = await t.app.inject({ method: 'POST', url: '/admin/v1/import', payload: {} });
+      const res = await t.anonymous.post('/admin/v1/import', {});
       expect(res.statusCode).toBe(404);
     } finally {
       await t.close();

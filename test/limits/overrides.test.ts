@@ -1,40 +1,36 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 import { type CliDatabase, cliDatabase, sportsdata } from '../cli/cli-helpers.js';
 import { startRedis } from '../helpers/redis-server.js';
 
 describe.each(DIALECTS)('per-client overrides through the admin API (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
-  const patch = (clientId: string, payload: Record<string, unknown>) => t.app.inject({ method: 'PATCH', url: `/admin/v1/clients/${clientId}`, headers: adminHeaders, payload });
+  const t = forSuite(() => harness({ dialect }));
 
   it('shows both overrides and the effective limits; null returns to the tier', async () => {
     const { clientId } = await onboardClient(t, { tier: 'enterprise' });
-    const shown = await t.app.inject({ method: 'GET', url: `/admin/v1/clients/${clientId}`, headers: adminHeaders });
+    const shown = await t.admin.get(`/admin/v1/clients/${clientId}`);
     expect(shown.json()).toMatchObject({ rate_limit_per_minute: null, daily_quota: null, effective_limits: { per_minute: 6000, per_day: null } });
-    const changed = await patch(clientId, { rate_limit_per_minute: 10, daily_quota: 1000 });
+    const changed = await t.admin.patch(`/admin/v1/clients/${clientId}`, { rate_limit_per_minute: 10, daily_quota: 1000 });
     expect(changed.json()).toMatchObject({ rate_limit_per_minute: 10, daily_quota: 1000, effective_limits: { per_minute: 10, per_day: 1000 } });
-    const listed = await t.app.inject({ method: 'GET', url: '/admin/v1/clients?page_size=100', headers: adminHeaders });
+    const listed = await t.admin.get('/admin/v1/clients?page_size=100');
     expect(listed.json<{ results: Array<{ client_id: string }> }>().results.find((c) => c.client_id === clientId)).toMatchObject({ effective_limits: { per_minute: 10 } });
-    const back = await patch(clientId, { daily_quota: null });
+    const back = await t.admin.patch(`/admin/v1/clients/${clientId}`, { daily_quota: null });
     expect(back.json()).toMatchObject({ rate_limit_per_minute: 10, daily_quota: null, effective_limits: { per_minute: 10, per_day: null } });
   });
 
   it('refuses an override that is not an integer from 1 to 1,000,000,000 (422)', async () => {
     const { clientId } = await onboardClient(t);
     for (const value of [0, -1, 1_000_000_001]) {
-      expectError(await patch(clientId, { rate_limit_per_minute: value }), 422, 'VALIDATION_ERROR', 'rate_limit_per_minute');
-      expectError(await patch(clientId, { daily_quota: value }), 422, 'VALIDATION_ERROR', 'daily_quota');
+      expectError(await t.admin.patch(`/admin/v1/clients/${clientId}`, { rate_limit_per_minute: value }), 422, 'VALIDATION_ERROR', 'rate_limit_per_minute');
+      expectError(await t.admin.patch(`/admin/v1/clients/${clientId}`, { daily_quota: value }), 422, 'VALIDATION_ERROR', 'daily_quota');
     }
     // A wrong JSON type is a 400 (decision 0001).
     for (const value of [1.5, '10', true, {}]) {
-      expectError(await patch(clientId, { rate_limit_per_minute: value }), 400, 'BAD_REQUEST', 'rate_limit_per_minute');
-      expectError(await patch(clientId, { daily_quota: value }), 400, 'BAD_REQUEST', 'daily_quota');
+      expectError(await t.admin.patch(`/admin/v1/clients/${clientId}`, { rate_limit_per_minute: value }), 400, 'BAD_REQUEST', 'rate_limit_per_minute');
+      expectError(await t.admin.patch(`/admin/v1/clients/${clientId}`, { daily_quota: value }), 400, 'BAD_REQUEST', 'daily_quota');
     }
     expect(await t.ctx.clients.get(clientId)).toMatchObject({ rateLimitPerMinute: null, dailyQuota: null });
   });

@@ -6,18 +6,16 @@ import { UNAUTHORIZED_REASONS } from '../../src/modules/auth/index.js';
 import { DIALECTS } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { count, sample, scrape } from '../helpers/metrics.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { quietLog } from '../helpers/quiet-log.js';
 
 describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => h.t.close());
-
-  const inject = (url: string, headers: Record<string, string> = {}, method: 'GET' | 'POST' = 'GET', payload?: Record<string, string>): Promise<LightMyRequestResponse> =>
-    h.t.app.inject({ method, url, headers, ...(payload === undefined ? {} : { payload }) });
 
   it('auth_failures_total counts every 401 by its reason, from the authenticator, the token endpoints and the admin API', async () => {
     const before = await scrape(h.t);
@@ -25,14 +23,14 @@ describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
     const disabled = await onboardClient(h.t);
     await h.t.ctx.clients.update(disabled.clientId, { disabled: true });
     const caused: Array<[string, Promise<LightMyRequestResponse>]> = [
-      ['missing_credentials', inject('/v1/account/config')],
-      ['missing_credentials', inject('/v1/auth/login', {}, 'POST')],
-      ['invalid_credentials', inject('/v1/account/config', { 'x-api-key': 'sdk_not-a-key' })],
-      ['invalid_credentials', inject('/admin/v1/clients', { authorization: 'Bearer wrong-admin-token-wrong-admin-token' })],
-      ['token_invalid', inject('/v1/account/config', { authorization: 'Bearer not.a.jwt' })],
-      ['token_invalid', inject('/v1/auth/refresh', { 'content-type': 'application/json' }, 'POST', { refresh_token: 'sdr_not-a-token' })],
-      ['flow_not_enabled', inject('/v1/account/config', { 'x-api-key': oauthOnly.apiKey })],
-      ['client_disabled', inject('/v1/account/config', { 'x-api-key': disabled.apiKey })],
+      ['missing_credentials', h.t.anonymous.get('/v1/account/config')],
+      ['missing_credentials', h.t.anonymous.post('/v1/auth/login')],
+      ['invalid_credentials', h.t.as({ apiKey: 'sdk_not-a-key' }).get('/v1/account/config')],
+      ['invalid_credentials', h.t.as({ headers: { authorization: 'Bearer wrong-admin-token-wrong-admin-token' } }).get('/admin/v1/clients')],
+      ['token_invalid', h.t.as({ headers: { authorization: 'Bearer not.a.jwt' } }).get('/v1/account/config')],
+      ['token_invalid', h.t.anonymous.post('/v1/auth/refresh', { refresh_token: 'sdr_not-a-token' })],
+      ['flow_not_enabled', h.t.as({ apiKey: oauthOnly.apiKey }).get('/v1/account/config')],
+      ['client_disabled', h.t.as({ apiKey: disabled.apiKey }).get('/v1/account/config')],
     ];
     for (const [reason, response] of caused) {
       const res = await response;
@@ -90,7 +88,7 @@ describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
 
   it('read_cache_requests_total counts the snapshots: a reference table is read whole once per data version', async () => {
     const { apiKey } = await onboardClient(h.t);
-    const sports = (page: number) => inject(`/v1/references/sports?page=${page}&page_size=1`, { 'x-api-key': apiKey });
+    const sports = (page: number) => h.t.as({ apiKey }).get(`/v1/references/sports?page=${page}&page_size=1`);
     const snapshots = (text: string) => [
       count(text, 'read_cache_requests_total', { namespace: 'snapshots', result: 'hit' }),
       count(text, 'read_cache_requests_total', { namespace: 'snapshots', result: 'miss' }),
@@ -111,7 +109,7 @@ describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
     // entry is built from its account); the next two hit the key index.
     const client = await onboardClient(h.t);
     const before = await scrape(h.t);
-    for (let i = 0; i < 3; i++) expect((await inject('/v1/account/config', { 'x-api-key': client.apiKey })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await h.t.as({ apiKey: client.apiKey }).get('/v1/account/config')).statusCode).toBe(200);
     const after = await scrape(h.t);
     const diff = (result: string) =>
       count(after, 'read_cache_requests_total', { namespace: 'clients', result }) - count(before, 'read_cache_requests_total', { namespace: 'clients', result });
@@ -126,7 +124,7 @@ describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
     const client = await onboardClient(h.t, { tier: 'free' });
     await h.t.ctx.clients.update(client.clientId, { rateLimitPerMinute: 1 });
     const statuses: number[] = [];
-    for (let i = 0; i < 3; i++) statuses.push((await inject('/v1/account/config', { 'x-api-key': client.apiKey })).statusCode);
+    for (let i = 0; i < 3; i++) statuses.push((await h.t.as({ apiKey: client.apiKey }).get('/v1/account/config')).statusCode);
     expect(statuses).toEqual([200, 429, 429]);
     const after = await scrape(h.t);
     expect(sample(after, 'rate_limit_rejections_total', { tier: 'free', window: 'minute' })).toBe(2);

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { ODDS } from '../fixtures/events-flows.js';
-import { type DataHarness, expectPagingLaw, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { expectPagingLaw } from '../helpers/paging-law.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
 
 const URL = '/v1/odds/upcoming-odds-by-event';
@@ -14,11 +16,11 @@ function oddsOf(eventId: number, keep: (o: (typeof ODDS)[number]) => boolean = (
 }
 
 describe.each(DIALECTS)('POST /v1/odds/upcoming-odds-by-event (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   const ids = async (body: Record<string, unknown>) => h.allIds(URL, body, 100);
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => h.t.close());
 

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ODDS_FORMATS, priceIn } from '../../src/shared/odds-format.js';
 import { DIALECTS } from '../helpers/app.js';
 import { ODDS } from '../fixtures/events-flows.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
 
 const URL = '/v1/odds/upcoming-odds-by-event';
@@ -19,12 +20,12 @@ interface PricedItem {
  * format, items once.
  */
 describe.each(DIALECTS)('odds in the format asked (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   const priced = async (body: Record<string, unknown>) => (await h.page<PricedItem>(URL, { event_id: 5001, page_size: 100, ...body })).results;
   const fixturePrice = (id: number) => ODDS.find((o) => o.id === id)?.price_decimal;
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => h.t.close());
 

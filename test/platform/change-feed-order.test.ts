@@ -1,7 +1,8 @@
 import type { KyselyPlugin, QueryResult, UnknownRow } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createChangeFeed } from '../../src/platform/cache/change-feed.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
 
 /**
  * A Kysely plugin over the real database that can hold back the result of the next query after
@@ -41,11 +42,7 @@ function resultGate() {
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.each(DIALECTS)('the change feed only moves forward (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   it('a poll that read the counters before a change and answers after it does not move the version back', async () => {
     const gate = resultGate();

@@ -1,13 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { forSuite, harness } from '../helpers/harness.js';
 
 /** The log names a request's id `request_id`, as the error bodies and the X-Request-Id header do. */
 describe('log lines of a request', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect: 'sqlite' });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect: 'sqlite' }));
 
   it('carry request_id, equal to the X-Request-Id answered and the error body, and no reqId', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/v1/references/sports', headers: { 'x-request-id': 'trace-me-42' } });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
-import { expectUnavailable } from '../hardening/unavailable.js';
+import { expectUnavailable } from '../helpers/unavailable.js';
 
 /**
  * A disk that really fills up: a small tmpfs, mounted for the test (root only, as CI runs; a

@@ -1,15 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { importDataset } from '../helpers/data.js';
 import { LEAGUE } from '../fixtures/references.js';
-import { type ReferencesHarness, setupReferences } from './setup.js';
+import { forSuite, reader } from '../helpers/harness.js';
+import { referenceDataset } from '../fixtures/references.js';
 
 describe.each(DIALECTS)('reference lists follow the data version (%s)', (dialect) => {
-  let h: ReferencesHarness;
-  beforeAll(async () => {
-    h = await setupReferences(dialect);
-  });
-  afterAll(async () => h.t.close());
+  const data = referenceDataset();
+  const h = forSuite(() => reader({ dialect, dataset: { ...data } }));
 
   it('after an import that renames a team and adds one, the next request shows both', async () => {
     const url = '/v1/references/teams?league_key=nba&page=1&page_size=5';
@@ -19,7 +17,7 @@ describe.each(DIALECTS)('reference lists follow the data version (%s)', (dialect
     // The same request again is served from the cache: byte-identical.
     expect((await h.get(url)).body).toBe(JSON.stringify(before));
 
-    const hawks = h.data.teams.find((t) => t.id === 1001);
+    const hawks = data.teams.find((t) => t.id === 1001);
     await importDataset(h.t, {
       teams: [
         { ...hawks, name: 'Atlanta Firebirds' },

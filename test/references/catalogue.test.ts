@@ -1,48 +1,47 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { SPORT } from '../fixtures/references.js';
 import { expectError } from '../helpers/responses.js';
-import { idsOf, type ReferencesHarness, setupReferences } from './setup.js';
+import { forSuite, reader } from '../helpers/harness.js';
+import { idsOf } from '../helpers/responses.js';
+import { referenceDataset } from '../fixtures/references.js';
 
 /**
  * Countries, betting-market categories and positions, event periods and the
  * odds formats, paginated and searchable like the other reference lists.
  */
 describe.each(DIALECTS)('the rest of the reference lists (%s)', (dialect) => {
-  let h: ReferencesHarness;
-  beforeAll(async () => {
-    h = await setupReferences(dialect);
-  });
-  afterAll(async () => h.t.close());
+  const data = referenceDataset();
+  const h = forSuite(() => reader({ dialect, dataset: { ...data } }));
 
   /** The categories whose markets are offered for a sport: a market of the sport, or of every sport. */
   const categoriesOf = (sport: number) => {
-    const markets = h.data.betting_markets.filter((m) => m.sport_id === undefined || m.sport_id === sport);
-    const keys = new Set(markets.map((m) => m.category ?? h.data.betting_market_categories.find((c) => c.id === m.category_id)?.key));
-    return idsOf(h.data.betting_market_categories.filter((c) => keys.has(c.key)));
+    const markets = data.betting_markets.filter((m) => m.sport_id === undefined || m.sport_id === sport);
+    const keys = new Set(markets.map((m) => m.category ?? data.betting_market_categories.find((c) => c.id === m.category_id)?.key));
+    return idsOf(data.betting_market_categories.filter((c) => keys.has(c.key)));
   };
 
   it('countries: {id, key, name}, searchable', async () => {
-    expect((await h.page('/v1/references/countries?page_size=2')).results).toEqual(h.data.countries.slice(0, 2));
-    expect(await h.allIds('/v1/references/countries')).toEqual(idsOf(h.data.countries));
-    expect(await h.allIds('/v1/references/countries?search=AN')).toEqual(idsOf(h.data.countries.filter((c) => c.name.toLowerCase().includes('an'))));
+    expect((await h.page('/v1/references/countries?page_size=2')).results).toEqual(data.countries.slice(0, 2));
+    expect(await h.allIds('/v1/references/countries')).toEqual(idsOf(data.countries));
+    expect(await h.allIds('/v1/references/countries?search=AN')).toEqual(idsOf(data.countries.filter((c) => c.name.toLowerCase().includes('an'))));
     expect(await h.allIds('/v1/references/countries?search=united-')).toEqual([1]);
   });
 
   it('betting-market positions: {id, key, name}, searchable', async () => {
-    expect((await h.page('/v1/references/betting-market-positions')).results).toEqual(h.data.betting_market_positions);
-    expect(await h.allIds('/v1/references/betting-market-positions?search=o')).toEqual(idsOf(h.data.betting_market_positions.filter((p) => p.key.includes('o'))));
+    expect((await h.page('/v1/references/betting-market-positions')).results).toEqual(data.betting_market_positions);
+    expect(await h.allIds('/v1/references/betting-market-positions?search=o')).toEqual(idsOf(data.betting_market_positions.filter((p) => p.key.includes('o'))));
   });
 
   describe('betting-market categories', () => {
     it('are records {id, key, name}; every category, also one without markets, when no sport is asked', async () => {
-      expect((await h.page('/v1/references/betting-market-categories')).results).toEqual(h.data.betting_market_categories);
+      expect((await h.page('/v1/references/betting-market-categories')).results).toEqual(data.betting_market_categories);
     });
 
     it('by sport: the categories of the markets offered for it, by sport_id or sport_key', async () => {
       for (const sport of [SPORT.basketball, SPORT.soccer, SPORT.iceHockey]) {
         const expected = categoriesOf(sport);
-        expect(expected.length).toBeLessThan(h.data.betting_market_categories.length);
+        expect(expected.length).toBeLessThan(data.betting_market_categories.length);
         expect(await h.allIds(`/v1/references/betting-market-categories?sport_id=${sport}`)).toEqual(expected);
       }
       // Ice hockey has no markets of its own: only the category of the markets of every sport.
@@ -63,12 +62,12 @@ describe.each(DIALECTS)('the rest of the reference lists (%s)', (dialect) => {
   describe('event periods', () => {
     it('are {id, key, name, sport_id}, by sport_id or sport_key, searchable', async () => {
       expect((await h.page('/v1/references/event-periods?page_size=1')).results).toEqual([{ id: 1, key: 'full-game', name: 'Full Game', sport_id: SPORT.basketball }]);
-      const soccer = idsOf(h.data.event_periods.filter((p) => p.sport_id === SPORT.soccer));
+      const soccer = idsOf(data.event_periods.filter((p) => p.sport_id === SPORT.soccer));
       expect(await h.allIds(`/v1/references/event-periods?sport_id=${SPORT.soccer}`)).toEqual(soccer);
       expect(await h.allIds('/v1/references/event-periods?sport_key=Soccer')).toEqual(soccer);
       // The id wins over the key, which is then not even resolved.
       expect(await h.allIds(`/v1/references/event-periods?sport_id=${SPORT.soccer}&sport_key=curling`)).toEqual(soccer);
-      expect(await h.allIds('/v1/references/event-periods?search=1st%20half')).toEqual(idsOf(h.data.event_periods.filter((p) => p.key === '1st-half')));
+      expect(await h.allIds('/v1/references/event-periods?search=1st%20half')).toEqual(idsOf(data.event_periods.filter((p) => p.key === '1st-half')));
       expect(await h.allIds(`/v1/references/event-periods?sport_id=${SPORT.baseball}`)).toEqual([]);
     });
 

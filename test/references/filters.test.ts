@@ -1,19 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { LEAGUE, SPORT } from '../fixtures/references.js';
 import { expectError } from '../helpers/responses.js';
-import { idsOf, type ReferencesHarness, setupReferences } from './setup.js';
+import { forSuite, reader } from '../helpers/harness.js';
+import { idsOf } from '../helpers/responses.js';
+import { referenceDataset } from '../fixtures/references.js';
 
 describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (dialect) => {
-  let h: ReferencesHarness;
-  beforeAll(async () => {
-    h = await setupReferences(dialect);
-  });
-  afterAll(async () => h.t.close());
+  const data = referenceDataset();
+  const h = forSuite(() => reader({ dialect, dataset: { ...data } }));
 
-  const teamsOf = (...leagues: number[]) => idsOf(h.data.teams.filter((t) => leagues.includes(t.league_id)));
-  const playersOf = (teams: number[]) => idsOf(h.data.players.filter((p) => teams.includes(p.team_id)));
-  const teamId = (key: string, league: number) => h.data.teams.find((t) => t.key === key && t.league_id === league)?.id ?? -1;
+  const teamsOf = (...leagues: number[]) => idsOf(data.teams.filter((t) => leagues.includes(t.league_id)));
+  const playersOf = (teams: number[]) => idsOf(data.players.filter((p) => teams.includes(p.team_id)));
+  const teamId = (key: string, league: number) => data.teams.find((t) => t.key === key && t.league_id === league)?.id ?? -1;
 
   describe('item shapes', () => {
     it('sport {id, key, name}', async () => {
@@ -77,7 +76,7 @@ describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (
     });
 
     it('players, alone and within a league', async () => {
-      const jordans = idsOf(h.data.players.filter((p) => p.name.includes('Jordan')));
+      const jordans = idsOf(data.players.filter((p) => p.name.includes('Jordan')));
       expect(jordans.length).toBeGreaterThan(2);
       expect(await h.allIds('/v1/references/players?search=jordan')).toEqual(jordans);
       const england = playersOf(teamsOf(LEAGUE.premierEngland));
@@ -86,7 +85,7 @@ describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (
 
     it('operators', async () => {
       const bet = await h.allIds('/v1/references/operators?search=bet');
-      expect(bet).toEqual(idsOf(h.data.operators.filter((o) => o.name.toLowerCase().includes('bet'))));
+      expect(bet).toEqual(idsOf(data.operators.filter((o) => o.name.toLowerCase().includes('bet'))));
       expect(bet).toContain(6); // bet365
       expect(bet).not.toContain(1); // DraftKings
       expect(await h.allIds('/v1/references/operators?search=sky-')).toEqual([17]); // key "sky-bet"
@@ -104,7 +103,7 @@ describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (
 
   describe('leagues by sport', () => {
     it('by sport_id and by sport_key (any case)', async () => {
-      const basketball = idsOf(h.data.leagues.filter((l) => l.sport_id === SPORT.basketball));
+      const basketball = idsOf(data.leagues.filter((l) => l.sport_id === SPORT.basketball));
       expect(basketball).toEqual([10, 11, 12]);
       expect(await h.allIds('/v1/references/leagues?sport_id=1')).toEqual(basketball);
       expect(await h.allIds('/v1/references/leagues?sport_key=basketball')).toEqual(basketball);
@@ -112,7 +111,7 @@ describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (
     });
 
     it('the id wins over the key, which is then not even resolved', async () => {
-      const soccer = idsOf(h.data.leagues.filter((l) => l.sport_id === SPORT.soccer));
+      const soccer = idsOf(data.leagues.filter((l) => l.sport_id === SPORT.soccer));
       expect(await h.allIds('/v1/references/leagues?sport_id=2&sport_key=basketball')).toEqual(soccer);
       expect(await h.allIds('/v1/references/leagues?sport_id=2&sport_key=no-such-sport')).toEqual(soccer);
     });
@@ -202,9 +201,9 @@ describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (
 
   describe('betting markets by sport', () => {
     it("a sport's markets and those offered for every sport", async () => {
-      const generic = idsOf(h.data.betting_markets.filter((m) => m.sport_id === undefined));
+      const generic = idsOf(data.betting_markets.filter((m) => m.sport_id === undefined));
       expect(generic).toHaveLength(7);
-      const of = (sport: number) => idsOf(h.data.betting_markets.filter((m) => m.sport_id === sport || m.sport_id === undefined));
+      const of = (sport: number) => idsOf(data.betting_markets.filter((m) => m.sport_id === sport || m.sport_id === undefined));
       expect(await h.allIds('/v1/references/betting-markets?sport_id=1')).toEqual(of(SPORT.basketball));
       expect(await h.allIds('/v1/references/betting-markets?sport_id=2')).toEqual(of(SPORT.soccer));
       expect(await h.allIds('/v1/references/betting-markets?sport_id=3')).toEqual(generic);

@@ -1,8 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { LEAGUE } from '../fixtures/references.js';
 import { expectError } from '../helpers/responses.js';
-import { idsOf, type ReferencesHarness, setupReferences } from './setup.js';
+import { forSuite, reader } from '../helpers/harness.js';
+import { idsOf } from '../helpers/responses.js';
+import { referenceDataset } from '../fixtures/references.js';
 
 const ENDPOINTS = [
   'sports',
@@ -19,11 +21,8 @@ const ENDPOINTS = [
 ] as const;
 
 describe.each(DIALECTS)('reference lists: the paging law (%s)', (dialect) => {
-  let h: ReferencesHarness;
-  beforeAll(async () => {
-    h = await setupReferences(dialect);
-  });
-  afterAll(async () => h.t.close());
+  const data = referenceDataset();
+  const h = forSuite(() => reader({ dialect, dataset: { ...data } }));
 
   /** Walks every page of `url` and checks the law against the ids the fixture says it holds. */
   async function expectPagingLaw(url: string, expected: number[], pageSize: number, sizes: number[]): Promise<void> {
@@ -53,35 +52,35 @@ describe.each(DIALECTS)('reference lists: the paging law (%s)', (dialect) => {
   }
 
   it('teams of one league: 47 teams in pages of 20 are 20, 20, 7', async () => {
-    const nba = idsOf(h.data.teams.filter((t) => t.league_id === LEAGUE.nba));
+    const nba = idsOf(data.teams.filter((t) => t.league_id === LEAGUE.nba));
     expect(nba).toHaveLength(47);
     await expectPagingLaw('/v1/references/teams?league_key=nba', nba, 20, [20, 20, 7]);
   });
 
   it('sports: 5 in pages of 2 are 2, 2, 1', async () => {
-    await expectPagingLaw('/v1/references/sports', idsOf(h.data.sports), 2, [2, 2, 1]);
+    await expectPagingLaw('/v1/references/sports', idsOf(data.sports), 2, [2, 2, 1]);
   });
 
   it('leagues: 13 in pages of 5 are 5, 5, 3', async () => {
-    await expectPagingLaw('/v1/references/leagues', idsOf(h.data.leagues), 5, [5, 5, 3]);
+    await expectPagingLaw('/v1/references/leagues', idsOf(data.leagues), 5, [5, 5, 3]);
   });
 
   it('all teams: 68 in pages of 30 are 30, 30, 8', async () => {
-    await expectPagingLaw('/v1/references/teams', idsOf(h.data.teams), 30, [30, 30, 8]);
+    await expectPagingLaw('/v1/references/teams', idsOf(data.teams), 30, [30, 30, 8]);
   });
 
   it('players: 157 in pages of 50 are 50, 50, 50, 7; 141 NBA players in pages of 100 are 100, 41', async () => {
-    await expectPagingLaw('/v1/references/players', idsOf(h.data.players), 50, [50, 50, 50, 7]);
-    const nbaTeams = new Set(h.data.teams.filter((t) => t.league_id === LEAGUE.nba).map((t) => t.id));
-    await expectPagingLaw('/v1/references/players?league_key=nba', idsOf(h.data.players.filter((p) => nbaTeams.has(p.team_id))), 100, [100, 41]);
+    await expectPagingLaw('/v1/references/players', idsOf(data.players), 50, [50, 50, 50, 7]);
+    const nbaTeams = new Set(data.teams.filter((t) => t.league_id === LEAGUE.nba).map((t) => t.id));
+    await expectPagingLaw('/v1/references/players?league_key=nba', idsOf(data.players.filter((p) => nbaTeams.has(p.team_id))), 100, [100, 41]);
   });
 
   it('operators: 23 in pages of 10 are 10, 10, 3', async () => {
-    await expectPagingLaw('/v1/references/operators', idsOf(h.data.operators), 10, [10, 10, 3]);
+    await expectPagingLaw('/v1/references/operators', idsOf(data.operators), 10, [10, 10, 3]);
   });
 
   it('betting markets: 25 in pages of 10 are 10, 10, 5', async () => {
-    await expectPagingLaw('/v1/references/betting-markets', idsOf(h.data.betting_markets), 10, [10, 10, 5]);
+    await expectPagingLaw('/v1/references/betting-markets', idsOf(data.betting_markets), 10, [10, 10, 5]);
   });
 
   it('an empty filtered list is one page-less answer: total 0, total_pages 0', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
 import { openStream, type SseStream } from '../helpers/sse.js';
@@ -11,11 +12,11 @@ import { type Change, historyDataset, odds } from '../history/fixture.js';
  * naming why, and frees their places under the tier's cap. The others go on.
  */
 describe.each(DIALECTS)('streams end with the credentials that opened them (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let url: string;
   let price = 2;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { STREAM_HEARTBEAT_MS: '200' } });
+    t = await harness({ dialect, env: { STREAM_HEARTBEAT_MS: '200' } });
     url = await t.app.listen({ port: 0, host: '127.0.0.1' });
     await importDataset(t, historyDataset(t.clock.now()));
   });
@@ -24,11 +25,9 @@ describe.each(DIALECTS)('streams end with the credentials that opened them (%s)'
   const byKey = (apiKey: string) => ({ 'x-api-key': apiKey });
   const byToken = (token: string) => ({ authorization: `Bearer ${token}` });
   const stream = (headers: Record<string, string>) => openStream(`${url}/v1/stream/odds?event_ids=100`, headers);
-  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', path: string, headers: Record<string, string>, payload?: Record<string, unknown>) =>
-    t.app.inject({ method, url: path, headers, ...(payload === undefined ? {} : { payload }) });
-  const tokenOf = async (apiKey: string) => (await call('POST', '/v1/auth/login', byKey(apiKey))).json<{ access_token: string }>().access_token;
+  const tokenOf = async (apiKey: string) => (await t.login({ apiKey })).access_token;
   const patch = async (clientId: string, body: Record<string, unknown>) => {
-    expect((await call('PATCH', `/admin/v1/clients/${clientId}`, adminHeaders, body)).statusCode).toBe(200);
+    expect((await t.admin.patch(`/admin/v1/clients/${clientId}`, body)).statusCode).toBe(200);
   };
   /** Moves odds 1 of event 100: one change, which every stream still open receives. */
   const move = async () => {
@@ -52,7 +51,7 @@ describe.each(DIALECTS)('streams end with the credentials that opened them (%s)'
     const old = [await stream(byKey(apiKey)), await stream(byKey(apiKey)), await stream(byKey(apiKey)), await stream(byKey(apiKey)), await stream(byToken(token))];
     expect(old.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
 
-    const reset = await call('POST', `/admin/v1/clients/${clientId}/credentials`, adminHeaders);
+    const reset = await t.admin.post(`/admin/v1/clients/${clientId}/credentials`);
     expect(reset.statusCode).toBe(200);
     for (const s of old) {
       expect(await endOf(s)).toEqual({ reason: 'credentials_revoked', message: expect.stringMatching(/reconnect with a current credential/) });
@@ -67,13 +66,13 @@ describe.each(DIALECTS)('streams end with the credentials that opened them (%s)'
 
   it('deleting an API key ends the streams opened with it and with tokens minted from it (credentials_revoked); the other key’s go on', async () => {
     const { apiKey: kept } = await onboardClient(t, { tier: 'enterprise' });
-    const created = await call('POST', '/v1/account/api-keys', byKey(kept), { name: 'to delete' });
+    const created = await t.as({ apiKey: kept }).post('/v1/account/api-keys', { name: 'to delete' });
     expect(created.statusCode).toBe(201);
     const { api_key: doomed, key_code: code } = created.json<{ api_key: string; key_code: string }>();
     const ending = [await stream(byKey(doomed)), await stream(byToken(await tokenOf(doomed)))];
     const going = [await stream(byKey(kept)), await stream(byToken(await tokenOf(kept)))];
 
-    expect((await call('DELETE', `/v1/account/api-keys/${code}`, byKey(kept))).statusCode).toBe(204);
+    expect((await t.as({ apiKey: kept }).delete(`/v1/account/api-keys/${code}`)).statusCode).toBe(204);
     for (const s of ending) expect(await endOf(s)).toMatchObject({ reason: 'credentials_revoked' });
     await stillStreaming(going);
     for (const s of going) s.close();
@@ -87,7 +86,7 @@ describe.each(DIALECTS)('streams end with the credentials that opened them (%s)'
     await patch(clientId, { auth_method: 'oauth' });
     expect(await endOf(byApiKey)).toEqual({ reason: 'flow_not_enabled', message: expect.stringMatching(/API key flow/) });
     // As the next request with the key is refused.
-    expect((await call('GET', '/v1/account/config', byKey(apiKey))).json<{ error: { reason: string } }>().error.reason).toBe('flow_not_enabled');
+    expect((await t.as({ apiKey: apiKey }).get('/v1/account/config')).json<{ error: { reason: string } }>().error.reason).toBe('flow_not_enabled');
     await stillStreaming([byAccessToken]);
     byAccessToken.close();
   });
@@ -112,7 +111,7 @@ describe.each(DIALECTS)('streams end with the credentials that opened them (%s)'
 
   it('a stream opened with an API key that expires ends when it expires (credential_expired)', async () => {
     const { apiKey } = await onboardClient(t, { tier: 'pro' });
-    const expiring = await call('POST', '/v1/account/api-keys', byKey(apiKey), { name: 'short-lived', expires_at: new Date(t.clock.now() + 1500).toISOString() });
+    const expiring = await t.as({ apiKey: apiKey }).post('/v1/account/api-keys', { name: 'short-lived', expires_at: new Date(t.clock.now() + 1500).toISOString() });
     expect(expiring.statusCode).toBe(201);
     const s = await stream(byKey(expiring.json<{ api_key: string }>().api_key));
     expect(s.status).toBe(200);

@@ -1,19 +1,16 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { digest, generateCredential } from '../../src/modules/auth/credentials.js';
 import { PURGE_GRACE_MS, purgeExpiredRefreshTokens } from '../../src/modules/tokens/tokens.purge.js';
 import { apiKeyLogin, expectUnauthorized, pairOf, refresh } from '../auth/auth-helpers.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { type CliDatabase, cliDatabase, sportsdata } from '../cli/cli-helpers.js';
 
 const REFRESH_TOKEN_TTL_S = 3600;
 
 describe.each(DIALECTS)('purging expired refresh tokens (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { REFRESH_TOKEN_TTL: String(REFRESH_TOKEN_TTL_S) } });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect, env: { REFRESH_TOKEN_TTL: String(REFRESH_TOKEN_TTL_S) } }));
 
   const rows = () => t.database.db.selectFrom('refresh_tokens').select('digest').execute();
 

@@ -1,34 +1,26 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { digest, generateCredential } from '../../src/modules/auth/credentials.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
-import {
-  accountWithBearer,
-  apiKeyLogin,
-  expectUnauthorized,
-  type LoginFlow,
-  oauthLogin,
-  pairOf,
-  refresh,
-  type TokenPairBody,
-} from '../auth/auth-helpers.js';
+import { accountWithBearer, expectUnauthorized, type LoginFlow, pairOf, refresh, type TokenPairBody } from '../auth/auth-helpers.js';
 
 const ACCESS_TOKEN_TTL = 900;
 const REFRESH_TOKEN_TTL = 3600;
 const OTHER: Record<LoginFlow, LoginFlow> = { api_key: 'oauth', oauth: 'api_key' };
 
 describe.each(DIALECTS)('refresh rotation (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL), REFRESH_TOKEN_TTL: String(REFRESH_TOKEN_TTL) } });
+    t = await harness({ dialect, env: { ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL), REFRESH_TOKEN_TTL: String(REFRESH_TOKEN_TTL) } });
     client = await onboardClient(t, { authMethod: 'both' });
   });
   afterAll(async () => t.close());
 
   async function login(flow: LoginFlow): Promise<TokenPairBody> {
-    return pairOf(flow === 'api_key' ? await apiKeyLogin(t, client.apiKey) : await oauthLogin(t, client.clientId, client.clientSecret));
+    return flow === 'api_key' ? t.login(client) : t.oauthLogin(client);
   }
 
   function storedToken(token: string) {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect } from 'vitest';
 import type { DialectName } from '../../src/platform/db/database.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { flowIds } from './expected.js';
 
 export const MIXED_URL = '/v1/trends/mixed-flows';
@@ -14,13 +15,13 @@ type Body = Record<string, unknown>;
  * behind an app, built before the suite and closed after it, and the requests the tests make.
  */
 export function flowFilterSuite(dialect: DialectName) {
-  let started: DataHarness | undefined;
+  let started: Reader | undefined;
   beforeAll(async () => {
-    started = await setupData(dialect);
+    started = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => started?.t.close());
 
-  const harness = (): DataHarness => {
+  const harness = (): Reader => {
     if (started === undefined) throw new Error('the suite has not started');
     return started;
   };

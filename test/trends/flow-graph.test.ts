@@ -3,7 +3,8 @@ import { loadDemoData } from '../../src/modules/demo/index.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { FLOWS, TEAMS } from '../fixtures/events-flows.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
 
 const URL = '/v1/trends/flow-graph-data';
@@ -27,9 +28,9 @@ function expectAgreement(graph: GraphData, flow: { hits: number; total: number }
 /** The games behind a fact flow's hits / total. */
 describe.each(DIALECTS)('GET /v1/trends/flow-graph-data/{fact_flow_id} (%s)', (dialect) => {
   describe('on the fixture', () => {
-    let h: DataHarness;
+    let h: Reader;
     beforeAll(async () => {
-      h = await setupData(dialect);
+      h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
     });
     afterAll(async () => h.t.close());
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { FLOWS } from '../fixtures/events-flows.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
 
 const URL = '/v1/trends/flows-by-id';
@@ -17,7 +18,7 @@ interface ByIdPage {
 
 /** Flows by id keep the order asked and report the ids that name no flow. */
 describe.each(DIALECTS)('POST /v1/trends/flows-by-id (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   const byId = async (body: Record<string, unknown>): Promise<ByIdPage> => {
     const res = await h.post(URL, body);
     expect(res.statusCode, res.body).toBe(200);
@@ -26,7 +27,7 @@ describe.each(DIALECTS)('POST /v1/trends/flows-by-id (%s)', (dialect) => {
   };
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => h.t.close());
 

@@ -2,7 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { importDataset } from '../helpers/data.js';
 import { FLOWS } from '../fixtures/events-flows.js';
-import { type DataHarness, expectPagingLaw, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { expectPagingLaw } from '../helpers/paging-law.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError, type Item } from '../helpers/responses.js';
 import { flowIds, inLeagues, ofType } from './expected.js';
 
@@ -17,12 +19,12 @@ interface FlowBody extends Item {
 }
 
 describe.each(DIALECTS)('POST /v1/trends/flows and /v1/trends/mixed-flows (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   const all = (url: string, body: Record<string, unknown> = {}) => h.allIds(url, body, 25);
   const flows = async (url: string, body: Record<string, unknown>) => (await h.page<FlowBody>(url, { page_size: 25, ...body })).results;
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => h.t.close());
 

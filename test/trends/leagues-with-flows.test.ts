@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { eventById, FLOWS, LEAGUES } from '../fixtures/events-flows.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
 
 const URL = '/v1/trends/leagues-with-available-flows';
@@ -28,7 +29,7 @@ function expectedLeagues(sportId?: number) {
 
 /** The leagues that have flows, with their counts by type, paginated like every list. */
 describe.each(DIALECTS)('GET /v1/trends/leagues-with-available-flows (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   const get = (query: string) => h.get(`${URL}${query}`);
   const page = async (query: string) => {
     const res = await get(query);
@@ -37,7 +38,7 @@ describe.each(DIALECTS)('GET /v1/trends/leagues-with-available-flows (%s)', (dia
   };
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => h.t.close());
 

@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUsageRepository, purgeOldUsage } from '../../src/modules/usage/index.js';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 import { TEN_PAST_NOON } from '../limits/limits-helpers.js';
@@ -14,31 +15,31 @@ interface UsageBody {
 }
 
 describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
-  const asClient = (url: string, method: 'GET' | 'POST' = 'GET', payload?: Record<string, unknown>) =>
-    t.app.inject({ method, url, headers: { 'x-api-key': client.apiKey }, ...(payload === undefined ? {} : { payload }) });
+  let asClient: Caller;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { USAGE_FLUSH_MS: '600000' } });
+    t = await harness({ dialect, env: { USAGE_FLUSH_MS: '600000' } });
     client = await onboardClient(t, { tier: 'pro' });
+    asClient = t.as(client);
   });
   afterAll(async () => t.close());
 
   it('counts every charged call by day and route group: stored counts and the ones not yet written', async () => {
     // Yesterday's requests are written; today's still in memory.
     t.clock.set(TEN_PAST_NOON - 86_400_000);
-    await asClient('/v1/references/sports');
+    await asClient.get('/v1/references/sports');
     await t.ctx.meter.flush();
     t.clock.set(TEN_PAST_NOON);
-    await asClient('/v1/references/sports');
-    await asClient('/v1/references/teams');
-    await asClient('/v1/events/upcoming-events', 'POST', {});
-    await asClient('/v1/odds/upcoming-odds-by-event', 'POST', { event_id: 1 });
-    await asClient('/v1/trends/flows', 'POST', {});
-    await asClient('/v1/account/config');
+    await asClient.get('/v1/references/sports');
+    await asClient.get('/v1/references/teams');
+    await asClient.post('/v1/events/upcoming-events', {});
+    await asClient.post('/v1/odds/upcoming-odds-by-event', { event_id: 1 });
+    await asClient.post('/v1/trends/flows', {});
+    await asClient.get('/v1/account/config');
 
-    const res = await asClient('/v1/account/usage');
+    const res = await asClient.get('/v1/account/usage');
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     const usage = res.json<UsageBody>();
@@ -54,37 +55,37 @@ describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect)
       { date: '2030-01-15', requests: 7, charged: 5, by_group: { references: 2, events: 1, odds: 1, trends: 1, account: 2 } },
     ]);
 
-    const admin = await t.app.inject({ method: 'GET', url: `/admin/v1/clients/${client.clientId}/usage?start_date=2030-01-14&end_date=2030-01-15`, headers: adminHeaders });
+    const admin = await t.admin.get(`/admin/v1/clients/${client.clientId}/usage?start_date=2030-01-14&end_date=2030-01-15`);
     expect(admin.statusCode, admin.body).toBe(200);
     expect(admin.json<UsageBody>().days.map((d) => d.requests)).toEqual([1, 7]);
   });
 
   it('validates the range: ISO dates, end not before start, at most 366 days', async () => {
-    expectError(await asClient('/v1/account/usage?start_date=2030-01-15&end_date=2030-01-14'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'minimum' });
-    expectError(await asClient('/v1/account/usage?start_date=2028-01-01&end_date=2030-01-15'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'maximum' });
-    expectError(await asClient('/v1/account/usage?start_date=2030-02-30'), 422, 'VALIDATION_ERROR', 'start_date');
-    expectError(await asClient('/v1/account/usage?end_date=15.01.2030'), 422, 'VALIDATION_ERROR', 'end_date');
+    expectError(await asClient.get('/v1/account/usage?start_date=2030-01-15&end_date=2030-01-14'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'minimum' });
+    expectError(await asClient.get('/v1/account/usage?start_date=2028-01-01&end_date=2030-01-15'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'maximum' });
+    expectError(await asClient.get('/v1/account/usage?start_date=2030-02-30'), 422, 'VALIDATION_ERROR', 'start_date');
+    expectError(await asClient.get('/v1/account/usage?end_date=15.01.2030'), 422, 'VALIDATION_ERROR', 'end_date');
     // Found by the fuzz test: year 0 answered 200 with days that are no YYYY-MM-DD ("-000001-12-03").
-    expectError(await asClient('/v1/account/usage?end_date=0000-01-01'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'minimum' });
-    expectError(await asClient('/v1/account/usage?start_date=1969-12-31&end_date=1970-01-02'), 422, 'VALIDATION_ERROR', { field: 'start_date', rule: 'minimum' });
-    const first = await asClient('/v1/account/usage?end_date=1970-01-02');
+    expectError(await asClient.get('/v1/account/usage?end_date=0000-01-01'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'minimum' });
+    expectError(await asClient.get('/v1/account/usage?start_date=1969-12-31&end_date=1970-01-02'), 422, 'VALIDATION_ERROR', { field: 'start_date', rule: 'minimum' });
+    const first = await asClient.get('/v1/account/usage?end_date=1970-01-02');
     expect(first.json<UsageBody>().days.map((d) => d.date)).toEqual(['1970-01-01', '1970-01-02']);
-    const year = await asClient('/v1/account/usage?start_date=2029-01-01&end_date=2030-01-01');
+    const year = await asClient.get('/v1/account/usage?start_date=2029-01-01&end_date=2030-01-01');
     expect(year.json<UsageBody>().days).toHaveLength(366);
-    expectError(await asClient('/v1/account/usage?start_date=2029-01-01&end_date=2030-01-02'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'maximum' });
-    const month = await asClient('/v1/account/usage?end_date=2030-01-15');
+    expectError(await asClient.get('/v1/account/usage?start_date=2029-01-01&end_date=2030-01-02'), 422, 'VALIDATION_ERROR', { field: 'end_date', rule: 'maximum' });
+    const month = await asClient.get('/v1/account/usage?end_date=2030-01-15');
     expect(month.json<UsageBody>().days.map((d) => d.date)).toEqual(expect.arrayContaining(['2029-12-17', '2030-01-15']));
     expect(month.json<UsageBody>().days).toHaveLength(30);
-    const one = await asClient('/v1/account/usage?start_date=2030-01-15&end_date=2030-01-15');
+    const one = await asClient.get('/v1/account/usage?start_date=2030-01-15&end_date=2030-01-15');
     expect(one.json<UsageBody>().days.map((d) => d.date)).toEqual(['2030-01-15']);
   });
 
   it('the operator: 404 for an unknown client, and the top clients by requests, paginated', async () => {
-    expectError(await t.app.inject({ method: 'GET', url: '/admin/v1/clients/5b8f2a9e-0000-4000-8000-000000000000/usage', headers: adminHeaders }), 404, 'NOT_FOUND');
+    expectError(await t.admin.get('/admin/v1/clients/5b8f2a9e-0000-4000-8000-000000000000/usage'), 404, 'NOT_FOUND');
     const busy = await onboardClient(t, { tier: 'enterprise', name: 'Busy' });
     for (let i = 0; i < 20; i += 1) await t.app.inject({ method: 'GET', url: '/v1/references/sports', headers: { 'x-api-key': busy.apiKey } });
     await t.ctx.meter.flush();
-    const page = await t.app.inject({ method: 'GET', url: '/admin/v1/usage?start_date=2030-01-01&end_date=2030-01-31&page_size=1', headers: adminHeaders });
+    const page = await t.admin.get('/admin/v1/usage?start_date=2030-01-01&end_date=2030-01-31&page_size=1');
     expect(page.statusCode, page.body).toBe(200);
     expect(page.json()).toEqual({
       results: [{ client_id: busy.clientId, name: 'Busy', tier: 'enterprise', requests: 20 }],
@@ -93,13 +94,13 @@ describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect)
       page_size: 1,
       total_pages: 2,
     });
-    const second = await t.app.inject({ method: 'GET', url: '/admin/v1/usage?start_date=2030-01-01&end_date=2030-01-31&page=2&page_size=1', headers: adminHeaders });
+    const second = await t.admin.get('/admin/v1/usage?start_date=2030-01-01&end_date=2030-01-31&page=2&page_size=1');
     expect(second.json<{ results: Array<{ client_id: string }> }>().results.map((r) => r.client_id)).toEqual([client.clientId]);
   });
 
   it('a write that fails keeps its counts for the next flush', async () => {
     const before = (await t.ctx.usage.report(await t.ctx.clients.get(client.clientId), { from: '2030-01-15', to: '2030-01-15' })).days[0]?.requests ?? 0;
-    await asClient('/v1/references/sports');
+    await asClient.get('/v1/references/sports');
     await sql`alter table usage_daily rename to usage_daily_away`.execute(t.database.db);
     try {
       await t.ctx.meter.flush();

@@ -7,7 +7,7 @@ import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
 import { letOthersReach } from '../helpers/reach.js';
-import { expectUnavailable } from './unavailable.js';
+import { expectUnavailable } from '../helpers/unavailable.js';
 
 /**
  * File permissions do not bind root: as root the test runs with the effective uid of `nobody`

@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 
 /** The longest gap between ticks of a 5 ms interval while `work` runs. */
 async function longestGap<T>(work: () => Promise<T>): Promise<{ result: T; gapMs: number; ms: number }> {
@@ -43,12 +44,12 @@ const BODIES: Array<Record<string, unknown>> = [
 // for 50–340 ms in one block (better-sqlite3 runs the query inside the call).
 describe('long reads of an SQLite file', () => {
   let dir: string;
-  let file: DataHarness;
-  let memory: DataHarness;
+  let file: Reader;
+  let memory: Reader;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sportsdata-long-reads-'));
-    file = await setupData('sqlite', `sqlite:${join(dir, 'db.sqlite')}`);
-    memory = await setupData('sqlite');
+    file = await reader({ dialect: 'sqlite', databaseUrl: `sqlite:${join(dir, 'db.sqlite')}`, dataset: eventsFlowsDataset });
+    memory = await reader({ dialect: 'sqlite', dataset: eventsFlowsDataset });
   });
   afterAll(async () => {
     await file?.t.close();
@@ -80,11 +81,10 @@ describe('long reads of an SQLite file', () => {
 // lookups must come out exactly as from one query, across chunk boundaries.
 describe('reference tables read in chunks', () => {
   const PLAYERS = 4_500;
-  let t: TestApp;
+  let t: Harness;
   let apiKey: string;
-  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
   beforeAll(async () => {
-    t = await buildTestApp({ dialect: 'sqlite' });
+    t = await harness({ dialect: 'sqlite' });
     const teams = Array.from({ length: 3 }, (_, i) => ({ id: i + 1, key: `team-${i + 1}`, name: `Team ${i + 1}`, league_id: 1 }));
     // Ids out of insertion order and with gaps: the order is the id's, not the rows'.
     const players = Array.from({ length: PLAYERS }, (_, i) => ({ id: (PLAYERS - i) * 3, key: `p${PLAYERS - i}`, name: `P ${i}`, team_id: (i % 3) + 1 }));
@@ -96,17 +96,17 @@ describe('reference tables read in chunks', () => {
   it('list every player once, in id order, with each filter', async () => {
     const ids: number[] = [];
     for (let page = 1; page <= PLAYERS / 100; page += 1) {
-      const res = await get(`/v1/references/players?page=${page}&page_size=100`);
+      const res = await t.as({ apiKey }).get(`/v1/references/players?page=${page}&page_size=100`);
       ids.push(...(res.json() as { results: Array<{ id: number }> }).results.map((p) => p.id));
     }
     expect(ids).toEqual(Array.from({ length: PLAYERS }, (_, i) => (i + 1) * 3));
-    expect((await get('/v1/references/players?team_key=team-2&page_size=1')).json()).toMatchObject({ total_count: PLAYERS / 3 });
+    expect((await t.as({ apiKey }).get('/v1/references/players?team_key=team-2&page_size=1')).json()).toMatchObject({ total_count: PLAYERS / 3 });
   });
 
   it('resolve keys on either side of a chunk boundary', async () => {
     // Key pK has id 3K: chunks end at p2000 and p4000.
     for (const key of ['p1', 'p2000', 'p2001', 'p4001', 'team-1.p4500']) {
-      const res = await t.app.inject({ method: 'POST', url: '/v1/trends/flows', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: { player_key: key } });
+      const res = await t.as({ apiKey }).post('/v1/trends/flows', { player_key: key });
       expect(res.statusCode, `${key}: ${res.body}`).toBe(200);
     }
   });

@@ -5,7 +5,7 @@ import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../helpers/embedded-postgres.js';
 import { smallDataset } from '../import/fixture.js';
-import { expectUnavailable } from './unavailable.js';
+import { expectUnavailable } from '../helpers/unavailable.js';
 
 // With PostgreSQL down, /readyz and every request that needed the database
 // answered 500. A private server is stopped here: the run's shared server must stay up.

@@ -1,8 +1,9 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectUnauthorized } from '../auth/auth-helpers.js';
-import { adminHeaders, DIALECTS } from '../helpers/app.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 
 /**
  * PostgreSQL text cannot hold U+0000. A NUL in a client name, or `%00` as a
@@ -21,38 +22,35 @@ function expectCode(res: LightMyRequestResponse, status: number, code: string, f
 }
 
 describe.each(DIALECTS)('U+0000 in text inputs (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   let clientId: string;
   let apiKey: string;
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
     const { account, credentials } = await h.t.ctx.clients.create({ name: 'Existing', tier: 'pro', authMethod: 'both' });
     clientId = account.id;
     apiKey = credentials.apiKey;
   });
   afterAll(async () => h.t.close());
 
-  const admin = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown) =>
-    h.t.app.inject({ method, url, headers: adminHeaders, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) });
-
   it('a client name with a NUL is 422 naming the name, and creates nothing', async () => {
     const before = await h.t.ctx.clients.count();
     for (const name of [`a${NUL}b`, NUL, `${NUL} `, `Acme${NUL}`]) {
-      expectCode(await admin('POST', '/admin/v1/clients', { name, tier: 'pro', auth_method: 'both' }), 422, 'VALIDATION_ERROR', 'name');
+      expectCode(await h.t.admin.post('/admin/v1/clients', { name, tier: 'pro', auth_method: 'both' }), 422, 'VALIDATION_ERROR', 'name');
     }
-    expectCode(await admin('POST', '/admin/v1/clients', { name: 'Acme', tier: 'pro', auth_method: 'both', tenant_id: `${NUL}` }), 422, 'VALIDATION_ERROR', 'tenant_id');
+    expectCode(await h.t.admin.post('/admin/v1/clients', { name: 'Acme', tier: 'pro', auth_method: 'both', tenant_id: `${NUL}` }), 422, 'VALIDATION_ERROR', 'tenant_id');
     expect(await h.t.ctx.clients.count()).toBe(before);
   });
 
   it('a client_id with a NUL, or any other non-UUID, in an admin path is 404 on every client route', async () => {
     for (const id of ['%00', `${clientId}%00`, 'abc%00def', 'not-a-uuid', `${clientId.slice(0, -1)}%00`]) {
-      expectCode(await admin('GET', `/admin/v1/clients/${id}`), 404, 'NOT_FOUND');
-      expectCode(await admin('PATCH', `/admin/v1/clients/${id}`, { tier: 'free' }), 404, 'NOT_FOUND');
-      expectCode(await admin('POST', `/admin/v1/clients/${id}/credentials`), 404, 'NOT_FOUND');
+      expectCode(await h.t.admin.get(`/admin/v1/clients/${id}`), 404, 'NOT_FOUND');
+      expectCode(await h.t.admin.patch(`/admin/v1/clients/${id}`, { tier: 'free' }), 404, 'NOT_FOUND');
+      expectCode(await h.t.admin.post(`/admin/v1/clients/${id}/credentials`), 404, 'NOT_FOUND');
     }
     // The client itself is untouched, and still found by its own id.
-    const res = await admin('GET', `/admin/v1/clients/${clientId}`);
+    const res = await h.t.admin.get(`/admin/v1/clients/${clientId}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json<{ tier: string }>().tier).toBe('pro');
   });
@@ -86,7 +84,7 @@ describe.each(DIALECTS)('U+0000 in text inputs (%s)', (dialect) => {
       [{ events: [{ id: 9990, league_id: 10, start_time: '2030-01-01T00:00:00Z', status: `ok${NUL}`, home_team_id: 100, away_team_id: 101 }] }, 'events[0].status'],
     ];
     for (const [dataset, field] of cases) {
-      expectCode(await admin('POST', '/admin/v1/import', dataset), 422, 'VALIDATION_ERROR', field);
+      expectCode(await h.t.admin.post('/admin/v1/import', dataset), 422, 'VALIDATION_ERROR', field);
     }
     const sports = await h.t.app.inject({ method: 'GET', url: '/v1/references/sports?search=curl', headers: { 'x-api-key': apiKey } });
     expect(sports.json<{ total_count: number }>().total_count).toBe(0);

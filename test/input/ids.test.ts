@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminHeaders, DIALECTS } from '../helpers/app.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 
 /**
  * Every id is an integer from 1 to 2^53−1. PostgreSQL answered 500 for
@@ -61,11 +62,11 @@ const ID_FIELDS: IdField[] = [
 const OUT_OF_RANGE = ['10000000000000000000', '9223372036854775807', '9223372036854775808', String(2 ** 53), '0', '-1', '-9223372036854775808'];
 
 describe.each(DIALECTS)('ids out of 1..2^53−1 are 422 on every endpoint (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   let apiKey: string;
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
     apiKey = (await h.t.ctx.clients.create({ name: 'Ids', tier: 'pro', authMethod: 'both' })).credentials.apiKey;
   });
   afterAll(async () => h.t.close());

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sportsdata } from '../cli/cli-helpers.js';
-import { adminHeaders, buildTestApp, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
+import { adminHeaders, TEST_JWT_SECRET } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
 
 const MiB = 1024 * 1024;
 
@@ -39,11 +40,7 @@ async function measured(run: () => Promise<{ statusCode: number; body: string }>
 // 5.2 GB and blocked it for 25 s. The body limit was 256 MiB, and the whole tree was built
 // before anything looked at its shape.
 describe('POST /admin/v1/import bounds the memory a body may take', () => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect: 'sqlite' });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect: 'sqlite' }));
 
   const post = (payload: Readable | string, headers: Record<string, string> = {}) =>
     t.app.inject({ method: 'POST', url: '/admin/v1/import', headers: { ...adminHeaders, 'content-type': 'application/json', ...headers }, payload });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, reader } from '../helpers/harness.js';
 import { importDataset } from '../helpers/data.js';
-import { type ReferenceDataset, referenceDataset } from '../fixtures/references.js';
+import { referenceDataset } from '../fixtures/references.js';
 
 /**
  * List pages carry an ETag (a digest of the bytes sent); a GET with
@@ -10,23 +10,12 @@ import { type ReferenceDataset, referenceDataset } from '../fixtures/references.
  * too, but RFC 9110 gives them no 304. Pages past the end are answered, never cached.
  */
 describe.each(DIALECTS)('ETag and If-None-Match on list pages (%s)', (dialect) => {
-  let t: TestApp;
-  let data: ReferenceDataset;
-  let apiKey: string;
+  const data = referenceDataset();
+  const client = forSuite(() => reader({ dialect, dataset: { ...data } }));
   const TEAMS = '/v1/references/teams?league_key=nba';
 
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    data = referenceDataset();
-    await importDataset(t, { ...data });
-    ({ apiKey } = await onboardClient(t));
-  });
-  afterAll(async () => t.close());
-
-  const get = (url: string, headers: Record<string, string> = {}) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey, ...headers } });
-
   async function etagOf(url: string): Promise<string> {
-    const res = await get(url);
+    const res = await client.get(url);
     expect(res.statusCode, res.body).toBe(200);
     const etag = res.headers.etag;
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{16,}"$/);
@@ -42,7 +31,7 @@ describe.each(DIALECTS)('ETag and If-None-Match on list pages (%s)', (dialect) =
   it('If-None-Match naming the current tag (or W/ of it, in a list, or *) → 304 with no body, the tag and the data policy', async () => {
     const etag = await etagOf(TEAMS);
     for (const header of [etag, `W/${etag}`, `"other", ${etag}`, '*']) {
-      const res = await get(TEAMS, { 'if-none-match': header });
+      const res = await client.get(TEAMS, { 'if-none-match': header });
       expect(res.statusCode, header).toBe(304);
       expect(res.body).toBe('');
       expect(res.headers.etag).toBe(etag);
@@ -51,14 +40,14 @@ describe.each(DIALECTS)('ETag and If-None-Match on list pages (%s)', (dialect) =
   });
 
   it('If-None-Match naming another tag → 200 with the page', async () => {
-    const res = await get(TEAMS, { 'if-none-match': '"not-the-tag"' });
+    const res = await client.get(TEAMS, { 'if-none-match': '"not-the-tag"' });
     expect(res.statusCode).toBe(200);
     expect(res.json<{ results: unknown[] }>().results.length).toBe(20);
   });
 
   it('credentials come first: If-None-Match without a credential is 401, not 304', async () => {
     const etag = await etagOf(TEAMS);
-    const res = await t.app.inject({ method: 'GET', url: TEAMS, headers: { 'if-none-match': etag } });
+    const res = await client.t.app.inject({ method: 'GET', url: TEAMS, headers: { 'if-none-match': etag } });
     expect(res.statusCode).toBe(401);
   });
 
@@ -68,33 +57,31 @@ describe.each(DIALECTS)('ETag and If-None-Match on list pages (%s)', (dialect) =
     const lastBefore = await etagOf(teamsPage3);
     const last = data.teams.filter((team) => team.league_id === data.leagues.find((l) => l.key === 'nba')?.id).at(-1);
     if (!last) throw new Error('the fixture has NBA teams');
-    await importDataset(t, { teams: [{ ...last, name: `${last.name} Renamed` }] });
+    await importDataset(client.t, { teams: [{ ...last, name: `${last.name} Renamed` }] });
 
-    expect((await get(TEAMS, { 'if-none-match': before })).statusCode).toBe(304);
-    const changed = await get(teamsPage3, { 'if-none-match': lastBefore });
+    expect((await client.get(TEAMS, { 'if-none-match': before })).statusCode).toBe(304);
+    const changed = await client.get(teamsPage3, { 'if-none-match': lastBefore });
     expect(changed.statusCode).toBe(200);
     expect(changed.headers.etag).not.toBe(lastBefore);
     expect(changed.body).toContain('Renamed');
   });
 
   it('a POST list carries an ETag but answers 200 with its page whatever If-None-Match says', async () => {
-    const post = (headers: Record<string, string> = {}) =>
-      t.app.inject({ method: 'POST', url: '/v1/events/upcoming-events', headers: { 'x-api-key': apiKey, ...headers }, payload: {} });
-    const first = await post();
+    const first = await client.post('/v1/events/upcoming-events', {});
     expect(first.statusCode, first.body).toBe(200);
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^"[A-Za-z0-9_-]{16,}"$/);
-    const again = await post({ 'if-none-match': etag });
+    const again = await client.post('/v1/events/upcoming-events', {}, { 'if-none-match': etag });
     expect(again.statusCode).toBe(200);
     expect(again.body).toBe(first.body);
   });
 
   it('pages past the end answer 200 with empty results and are not kept in the page cache', async () => {
-    const pages = () => t.ctx.readCache.usage().pages.entries;
-    await get(TEAMS);
+    const pages = () => client.t.ctx.readCache.usage().pages.entries;
+    await client.get(TEAMS);
     const before = pages();
     for (const page of [4, 99, 5_000, 1_000_000]) {
-      const res = await get(`${TEAMS}&page=${page}`);
+      const res = await client.get(`${TEAMS}&page=${page}`);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ results: [], total_count: 47, page, page_size: 20, total_pages: 3 });
     }

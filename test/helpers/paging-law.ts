@@ -1,47 +1,6 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
-import type { DialectName } from '../../src/platform/db/database.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
-import { importDataset } from '../helpers/data.js';
-import { eventsFlowsDataset } from '../fixtures/events-flows.js';
-import { expectError, type Item, type PageBody } from '../helpers/responses.js';
-
-/** The shared setup of the events, odds and trends suites: an app, the fixture, a client. */
-export interface DataHarness {
-  t: TestApp;
-  post(url: string, body: unknown): Promise<LightMyRequestResponse>;
-  /** GET with the client's API key. */
-  get(url: string): Promise<LightMyRequestResponse>;
-  /** POST expecting 200; the parsed page. */
-  page<T = Item>(url: string, body: unknown): Promise<PageBody<T>>;
-  /** Every id a request lists, following pages (largest allowed page size). */
-  allIds(url: string, body: Record<string, unknown>, pageSize: number): Promise<number[]>;
-}
-
-/** `databaseUrl`: an existing (empty, e.g. file) database instead of a fresh one. */
-export async function setupData(dialect: DialectName, databaseUrl?: string): Promise<DataHarness> {
-  const t = await buildTestApp({ dialect, ...(databaseUrl === undefined ? {} : { databaseUrl }) });
-  await importDataset(t, eventsFlowsDataset);
-  const { apiKey } = await onboardClient(t);
-  const post = (url: string, body: unknown) =>
-    t.app.inject({ method: 'POST', url, headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
-  const page = async <T = Item>(url: string, body: unknown): Promise<PageBody<T>> => {
-    const res = await post(url, body);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json() as PageBody<T>;
-  };
-  const allIds = async (url: string, body: Record<string, unknown>, pageSize: number): Promise<number[]> => {
-    const ids: number[] = [];
-    for (let p = 1; ; p++) {
-      const res = await page(url, { ...body, page: p, page_size: pageSize });
-      ids.push(...res.results.map((r) => r.id));
-      if (p >= res.total_pages) return ids;
-    }
-  };
-  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
-  return { t, post, get, page, allIds };
-}
+import type { Caller } from './harness.js';
+import { expectError } from './responses.js';
 
 /**
  * The paging law on one request: pages of `pageSize` cover `expected` exactly, in order, with
@@ -50,7 +9,7 @@ export async function setupData(dialect: DialectName, databaseUrl?: string): Pro
  * 400 or 422, a wrong JSON type 400.
  */
 export async function expectPagingLaw(
-  h: DataHarness,
+  h: Caller,
   url: string,
   filters: Record<string, unknown>,
   expected: number[],

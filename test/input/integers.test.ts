@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { referenceDataset } from '../fixtures/references.js';
+import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { importDataset } from '../helpers/data.js';
 import { injectEventStream } from '../helpers/event-stream-inject.js';
-import { referenceDataset } from '../fixtures/references.js';
 
 /**
  * Query strings are coerced to numbers, and "Infinity" coerced to Infinity
@@ -33,43 +34,42 @@ function expect400(res: { statusCode: number; body: string; json: <T>() => T }, 
 }
 
 describe.each(DIALECTS)('integers in query strings are finite and in range (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
+  let client: Caller;
   let apiKey: string;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     await importDataset(t, { ...referenceDataset() });
     apiKey = (await onboardClient(t)).apiKey;
+    client = t.as({ apiKey });
   });
   afterAll(async () => t.close());
 
-  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
-  const admin = (query: string) => t.app.inject({ method: 'GET', url: `/admin/v1/clients?${query}`, headers: adminHeaders });
-
   it.each(['9223372036854775808', '1'.padEnd(400, '0'), '-1'.padEnd(400, '0')])('page_size=%s and page=%s on a reference list → 422', async (value) => {
-    expect422(await get(`/v1/references/sports?page_size=${value}`), 'page_size');
-    expect422(await get(`/v1/references/sports?page=${value}`), 'page');
+    expect422(await client.get(`/v1/references/sports?page_size=${value}`), 'page_size');
+    expect422(await client.get(`/v1/references/sports?page=${value}`), 'page');
   });
 
   // Not decimal digits: not an integer at all, whatever JavaScript would make of it (strict-input.test.ts walks every parameter).
   it.each(['Infinity', '-Infinity', '1e308', '-1e308'])('page_size=%s and page=%s on a reference list → 400, as for any value that is not an integer', async (value) => {
-    expect400(await get(`/v1/references/sports?page_size=${value}`), 'page_size');
-    expect400(await get(`/v1/references/sports?page=${value}`), 'page');
+    expect400(await client.get(`/v1/references/sports?page_size=${value}`), 'page_size');
+    expect400(await client.get(`/v1/references/sports?page=${value}`), 'page');
   });
 
   it('sport_id=Infinity does not list every league: 400', async () => {
-    for (const value of ['Infinity', '-Infinity', '1e308']) expect400(await get(`/v1/references/leagues?sport_id=${value}`), 'sport_id');
-    expect422(await get(`/v1/references/leagues?sport_id=${'9'.repeat(400)}`), 'sport_id');
+    for (const value of ['Infinity', '-Infinity', '1e308']) expect400(await client.get(`/v1/references/leagues?sport_id=${value}`), 'sport_id');
+    expect422(await client.get(`/v1/references/leagues?sport_id=${'9'.repeat(400)}`), 'sport_id');
   });
 
   it.each(['1'.padEnd(400, '0'), '9223372036854775808'])('the admin list: page=%s → 422, not 500', async (value) => {
-    expect422(await admin(`page=${value}`), 'page');
-    expect422(await admin(`page_size=${value}`), 'page_size');
+    expect422(await t.admin.get(`/admin/v1/clients?page=${value}`), 'page');
+    expect422(await t.admin.get(`/admin/v1/clients?page_size=${value}`), 'page_size');
   });
 
   it.each(['Infinity', '1e308', '-Infinity'])('the admin list: page=%s → 400, not 500', async (value) => {
-    expect400(await admin(`page=${value}`), 'page');
-    expect400(await admin(`page_size=${value}`), 'page_size');
+    expect400(await t.admin.get(`/admin/v1/clients?page=${value}`), 'page');
+    expect400(await t.admin.get(`/admin/v1/clients?page_size=${value}`), 'page_size');
   });
 
   it('Last-Event-ID is an id like any other, at most 2^53 − 1: past it 422 naming the header, not a stream that never sends', async () => {
@@ -87,14 +87,14 @@ describe.each(DIALECTS)('integers in query strings are finite and in range (%s)'
   });
 
   it(`page is at most ${MAX_PAGE}: past the end is an empty page up to it, 422 beyond`, async () => {
-    const last = await get(`/v1/references/sports?page=${MAX_PAGE}`);
+    const last = await client.get(`/v1/references/sports?page=${MAX_PAGE}`);
     expect(last.statusCode, last.body).toBe(200);
     expect(last.json<{ results: unknown[]; page: number }>()).toMatchObject({ results: [], page: MAX_PAGE });
-    expect422(await get(`/v1/references/sports?page=${MAX_PAGE + 1}`), 'page');
+    expect422(await client.get(`/v1/references/sports?page=${MAX_PAGE + 1}`), 'page');
 
-    const lastClients = await admin(`page=${MAX_PAGE}&page_size=100`);
+    const lastClients = await t.admin.get(`/admin/v1/clients?page=${MAX_PAGE}&page_size=100`);
     expect(lastClients.statusCode, lastClients.body).toBe(200);
-    expect422(await admin(`page=${MAX_PAGE + 1}`), 'page');
+    expect422(await t.admin.get(`/admin/v1/clients?page=${MAX_PAGE + 1}`), 'page');
 
     const headers = { 'x-api-key': apiKey };
     for (const url of ['/v1/trends/flows', '/v1/events/upcoming-events']) {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
-import { expectUnavailable } from './unavailable.js';
+import { expectUnavailable } from '../helpers/unavailable.js';
 
 /**
  * Another process (a CLI import, another worker) holding SQLite's write lock for `holdMs`:
