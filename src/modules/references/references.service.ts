@@ -5,6 +5,7 @@ import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from './key-resolver.js';
 import { ODDS_FORMAT_ITEMS } from './odds-formats.js';
 import { createReferencesRepository, type SportsOfCategory } from './references.repository.js';
+import { createTaxonomyService } from './taxonomy.js';
 import type {
   BettingMarketCategoriesQuery,
   BettingMarketCategoryItem,
@@ -198,6 +199,9 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     eventPeriods: ofSport<EventPeriodsQuery, EventPeriodItem>('event-periods', tables.eventPeriods),
 
     oddsFormats: searchable<OddsFormatsQuery, OddsFormatItem>('odds-formats', tables.oddsFormats),
+
+    /** The flow tag taxonomy and the subnational regions (taxonomy.ts). */
+    taxonomy: createTaxonomyService({ db: deps.db, cache }),
   };
 }
 

@@ -261,6 +261,41 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status from odds order by id`.execute(db);
     },
   },
+  // The flow tag taxonomy and subnational regions: reference records like the others. A tag type's
+  // level and its known values are derived when the table is read, so only the parent is stored.
+  '0014_tags_regions': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      const id = sqlite ? 'integer' : 'bigint';
+      const keyedTable = (table: string) =>
+        db.schema
+          .createTable(table)
+          .addColumn('id', id, (c) => c.primaryKey())
+          .addColumn('key', 'text', (c) => c.notNull())
+          .addColumn('name', 'text', (c) => c.notNull());
+      await keyedTable('tag_dimensions').execute();
+      await keyedTable('tag_types')
+        .addColumn('dimension_id', 'bigint', (c) => c.notNull())
+        .addColumn('parent_id', 'bigint')
+        .addColumn('terminal', 'integer')
+        .addColumn('is_value', 'integer', (c) => c.notNull())
+        // The flow types the tag applies to, comma-separated (`fact,fun`); null: every type.
+        .addColumn('flow_types', 'text')
+        .execute();
+      await keyedTable('subnational_regions')
+        .addColumn('code', 'text', (c) => c.notNull())
+        .addColumn('country_id', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('flow_tags')
+        .addColumn('flow_id', 'bigint', (c) => c.notNull())
+        .addColumn('tag_type_id', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('flow_tags_pk', ['flow_id', 'tag_type_id'])
+        .execute();
+      // The tag_type_ids filter goes from tags to flows.
+      await db.schema.createIndex('flow_tags_tag_idx').on('flow_tags').columns(['tag_type_id', 'flow_id']).execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -7,6 +7,7 @@ import { buildOdds } from './odds.js';
 import { buildMoves, buildPastEvents, buildPastOdds, PAST_SCALE_1 } from './past.js';
 import { createRandom } from './random.js';
 import { buildWorld, type World } from './references.js';
+import { subnationalRegions, tagDimensions, tagTypes, withTags } from './taxonomy.js';
 
 /** Scale 1: 2,000 events, 100,000 odds, 20,000 flows (600 teams in 30 leagues); and the past (past.ts). */
 export const SCALE_1 = { events: 2_000, odds: 100_000, flows: 20_000 } as const;
@@ -62,9 +63,10 @@ export function generateDemo(options: DemoOptions): DemoData {
 
 function datasetOf(world: World, events: readonly EventModel[], odds: NonNullable<Dataset['odds']>, flows: NonNullable<Dataset['flows']>): Required<Dataset> {
   const { categories, categoryIdOf } = marketCategories();
+  const countryRecords = countries();
   return {
     sports: world.sports.map((s) => ({ id: s.id, key: s.def.key, name: s.def.name })),
-    countries: countries(),
+    countries: countryRecords,
     leagues: world.leagues.map((l) => ({
       id: l.id,
       key: l.def.key,
@@ -87,6 +89,9 @@ function datasetOf(world: World, events: readonly EventModel[], odds: NonNullabl
       sport_id: m.def.sport === null ? null : (world.sports.find((s) => s.def.key === m.def.sport)?.id ?? null),
     })),
     event_periods: eventPeriods(world.sports),
+    subnational_regions: subnationalRegions(countryRecords),
+    tag_dimensions: tagDimensions(),
+    tag_types: tagTypes(),
     events: events.map((e) => ({
       id: e.id,
       league_id: e.league.id,
@@ -97,6 +102,6 @@ function datasetOf(world: World, events: readonly EventModel[], odds: NonNullabl
       ...(e.score ? { home_score: e.score.home, away_score: e.score.away } : {}),
     })),
     odds,
-    flows,
+    flows: flows.map(withTags),
   };
 }
