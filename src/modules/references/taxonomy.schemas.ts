@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { Id } from '../../shared/wire.js';
+import { Id, NamedRef } from '../../shared/wire.js';
 import { REFERENCES_MAX_PAGE_SIZE } from './references.schemas.js';
 
 /** The flow types a tag applies to, in our vocabulary (answers never use Odditt's). */
@@ -25,9 +25,6 @@ export const FLOW_TYPE_ALIASES: Readonly<Record<string, TagFlowType>> = {
 export const SEARCH_MODES = ['contains', 'starts_with', 'exact'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
 
-const Ref = (title: string, description: string) =>
-  Type.Object({ id: Id(), key: Type.String(), name: Type.String() }, { title, additionalProperties: false, description });
-
 const FlowTypes = Type.Array(Type.Enum(TAG_FLOW_TYPES), { description: 'The flow types whose flows carry tags of this kind (`fact`, `fun`, `plain`).' });
 
 export const TagDimension = Type.Object(
@@ -45,17 +42,17 @@ export const TagType = Type.Object(
     id: Id('Tag type id; POST /v1/trends/flows filters by it (`tag_type_ids`).'),
     key: Type.String({ description: 'Key, unique among its siblings (not across the taxonomy: see breadcrumbs).' }),
     name: Type.String({ description: 'Display name, e.g. `Home`. Several tag types may share one.' }),
-    dimension: Ref('TagDimensionRef', 'The dimension the tag type belongs to.'),
+    dimension: NamedRef('The dimension the tag type belongs to.'),
     parent_id: Type.Union([Id(), Type.Null()], { description: 'The parent tag type; null at the top of its dimension.' }),
     tag_level: Type.Integer({ minimum: 1, description: 'Depth in the hierarchy: 1 at the top of a dimension, 2 for its children, and so on.' }),
     terminal: Type.Boolean({ description: 'A tag flows carry and can be filtered by; the others group tag types.' }),
     is_value: Type.Boolean({ description: "A value-level leaf, listed in its parent's `known_values`." }),
     has_children: Type.Boolean({ description: 'Whether GET /v1/references/tag-types/{id}/children lists anything without `include_values`.' }),
     flow_types: FlowTypes,
-    breadcrumbs: Type.Array(Ref('TagBreadcrumb', 'An ancestor.'), {
+    breadcrumbs: Type.Array(NamedRef('An ancestor.'), {
       description: 'The ancestors from the top of the dimension down to the parent: they tell apart tag types of the same name (`Venue › Home`, `Side › Home`).',
     }),
-    known_values: Type.Array(Ref('TagValue', 'A value.'), { description: "The tag type's value-level children, in id order; empty when it has none." }),
+    known_values: Type.Array(NamedRef('A value.'), { description: "The tag type's value-level children, in id order; empty when it has none." }),
   },
   { title: 'TagType', additionalProperties: false },
 );
@@ -81,7 +78,7 @@ export const SubnationalRegionPage = PageOf(SubnationalRegion, 'SubnationalRegio
 
 /** A page of children, with the tag type they are the children of. */
 export const TagChildrenPage = Type.Object(
-  { parent: TagType, ...TagTypePage.properties },
+  { parent: Type.Unsafe<TagTypeItem>({ ...TagType, description: 'The tag type whose children the page lists.' }), ...TagTypePage.properties },
   { title: 'TagChildrenPage', additionalProperties: false },
 );
 
@@ -114,7 +111,8 @@ export const TagTypesSearchQuery = query('TagTypesSearchQuery', {
 });
 
 export const TagChildrenParams = Type.Object(
-  { tag_type_id: Id('The tag type to drill into.') },
+  // 101 is Venue, a tag type with children, in every demo dataset (the example of /docs).
+  { tag_type_id: { ...Id('The tag type to drill into.'), example: 101 } },
   { title: 'TagChildrenParams', additionalProperties: false },
 );
 
@@ -126,7 +124,8 @@ export const TagChildrenQuery = query('TagChildrenQuery', {
 });
 
 export const SubnationalRegionsQuery = query('SubnationalRegionsQuery', {
-  country_id: Id('The country whose regions to list (required; an unknown id is 404).'),
+  // 8 is the United States in every demo dataset (the example of /docs).
+  country_id: { ...Id('The country whose regions to list (required; an unknown id is 404).'), example: 8 },
   search: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring of the name, the key or the code.' })),
 });
 
