@@ -54,7 +54,8 @@ export const TagType = Type.Object(
     }),
     known_values: Type.Array(NamedRef('A value.'), { description: "The tag type's value-level children, in id order; empty when it has none." }),
   },
-  { title: 'TagType', additionalProperties: false },
+  // Described as a whole: the children page shows one as its `parent`.
+  { title: 'TagType', additionalProperties: false, description: 'A tag type of the flow tag taxonomy (for a children page, the one whose children it lists).' },
 );
 
 export const SubnationalRegion = Type.Object(
@@ -78,7 +79,7 @@ export const SubnationalRegionPage = PageOf(SubnationalRegion, 'SubnationalRegio
 
 /** A page of children, with the tag type they are the children of. */
 export const TagChildrenPage = Type.Object(
-  { parent: Type.Unsafe<TagTypeItem>({ ...TagType, description: 'The tag type whose children the page lists.' }), ...TagTypePage.properties },
+  { parent: TagType, ...TagTypePage.properties },
   { title: 'TagChildrenPage', additionalProperties: false },
 );
 
