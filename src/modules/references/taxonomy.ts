@@ -3,6 +3,7 @@ import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
+import { searchOf } from './search.js';
 import {
   FLOW_TYPE_ALIASES,
   type SearchMode,
@@ -188,10 +189,6 @@ function flowTypeOf(value: string | undefined): TagFlowType | null {
 
 function appliesTo(flowTypes: readonly TagFlowType[], flowType: TagFlowType | null): boolean {
   return flowType === null || flowTypes.includes(flowType);
-}
-
-function searchOf(search: string | undefined): string | null {
-  return search === undefined || search === '' ? null : search.toLowerCase();
 }
 
 function matches(search: string | null, mode: SearchMode, record: { name: string; key: string }): boolean {

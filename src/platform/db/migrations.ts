@@ -192,14 +192,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012_catalogue': {
     async up(db: Kysely<unknown>) {
       const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-      const id = sqlite ? 'integer' : 'bigint';
       // The rest of the reference lists (decision 0112): keyed records like the others.
-      const keyedTable = (table: string) =>
-        db.schema
-          .createTable(table)
-          .addColumn('id', id, (c) => c.primaryKey())
-          .addColumn('key', 'text', (c) => c.notNull())
-          .addColumn('name', 'text', (c) => c.notNull());
+      const keyedTable = (table: string) => createKeyedTable(db, table);
       for (const table of ['countries', 'betting_market_categories', 'betting_market_positions']) await keyedTable(table).execute();
       await keyedTable('event_periods').addColumn('sport_id', 'bigint', (c) => c.notNull()).execute();
       // Null for markets imported with a category text that names no category record.
@@ -265,14 +259,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   // level and its known values are derived when the table is read, so only the parent is stored.
   '0014_tags_regions': {
     async up(db: Kysely<unknown>) {
-      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-      const id = sqlite ? 'integer' : 'bigint';
-      const keyedTable = (table: string) =>
-        db.schema
-          .createTable(table)
-          .addColumn('id', id, (c) => c.primaryKey())
-          .addColumn('key', 'text', (c) => c.notNull())
-          .addColumn('name', 'text', (c) => c.notNull());
+      const keyedTable = (table: string) => createKeyedTable(db, table);
       await keyedTable('tag_dimensions').execute();
       await keyedTable('tag_types')
         .addColumn('dimension_id', 'bigint', (c) => c.notNull())
@@ -297,6 +284,16 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
     },
   },
 };
+
+/** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */
+function createKeyedTable(db: Kysely<unknown>, table: string) {
+  const id = db.getExecutor().adapter instanceof SqliteAdapter ? 'integer' : 'bigint';
+  return db.schema
+    .createTable(table)
+    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull());
+}
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
 
