@@ -25,7 +25,7 @@ describe.each(DIALECTS)('sportsdata import FILE (%s)', (dialect) => {
     const result = await sportsdata(db.env, 'import', file('small.json', JSON.stringify(smallDataset())), '--json');
     expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toEqual({ upserted: COUNTS });
-    expect((await state()).counts).toEqual({ ...COUNTS, flow_legs: 2 });
+    expect((await state()).counts).toEqual({ ...COUNTS, flow_legs: 2, flow_tags: 2 });
 
     const text = await sportsdata(db.env, 'import', file('sports.json', JSON.stringify({ sports: smallDataset().sports })));
     expect(text.code).toBe(0);

@@ -6,7 +6,8 @@ import type { AppContext } from '../../src/context.js';
  * A small dataset touching every array: 2 sports, 2 countries, 3 leagues, 4 teams, 4 players,
  * 2 operators, 2 market categories, 3 market positions, 3 markets (naming their category by key,
  * by id, and by both), 3 event periods, 2 events, 6 odds, 5 flows (flow 5 is a parlay of flows 1
- * and 2, all of event 100; flow 1 carries its hit history).
+ * and 2, all of event 100; flow 1 carries its hit history and two tags), 2 regions, 2 tag dimensions and
+ * 4 tag types (a parent with a child and a value).
  */
 export function smallDataset(): Required<Dataset> {
   return {
@@ -58,6 +59,20 @@ export function smallDataset(): Required<Dataset> {
       { id: 2, key: '1st-half', name: '1st Half', sport_id: 1 },
       { id: 3, key: 'full-time', name: 'Full Time', sport_id: 2 },
     ],
+    subnational_regions: [
+      { id: 1, key: 'new-jersey', name: 'New Jersey', code: 'NJ', country_id: 1 },
+      { id: 2, key: 'catalonia', name: 'Catalonia', code: 'CT', country_id: 2 },
+    ],
+    tag_dimensions: [
+      { id: 1, key: 'situation', name: 'Situation' },
+      { id: 2, key: 'bet', name: 'Bet' },
+    ],
+    tag_types: [
+      { id: 10, key: 'venue', name: 'Venue', dimension_id: 1 },
+      { id: 11, key: 'home', name: 'Home', dimension_id: 1, parent_id: 10 },
+      { id: 12, key: 'last-10', name: 'Last 10 Games', dimension_id: 1, parent_id: 11, is_value: true, flow_types: ['fact'] },
+      { id: 20, key: 'over', name: 'Over', dimension_id: 2, parent_id: null, terminal: true },
+    ],
     events: [
       { id: 100, league_id: 10, start_time: '2030-01-05T00:30:00Z', home_team_id: 1000, away_team_id: 1001 },
       { id: 200, league_id: 20, start_time: '2030-01-05T20:00:00+01:00', status: 'postponed', home_team_id: 2000, away_team_id: 2001 },
@@ -75,6 +90,7 @@ export function smallDataset(): Required<Dataset> {
         id: 1, flow_type: 'fact', event_id: 100, focus_entity_type: 'team', focus_entity_id: 1000, betting_market_id: 1,
         description: 'Boston Celtics have won 8 of their last 10 home games', hits: 8, total: 10, likelihood: 'likely', price_decimal: 1.8,
         hit_history: HIT_HISTORY,
+        tag_type_ids: [11, 20],
       },
       {
         id: 2, flow_type: 'fun', event_id: 100, focus_entity_type: 'player', focus_entity_id: 5000, betting_market_id: 3, line: 26.5,
@@ -114,12 +130,15 @@ export const COUNTS = {
   betting_market_positions: 3,
   betting_markets: 3,
   event_periods: 3,
+  subnational_regions: 2,
+  tag_dimensions: 2,
+  tag_types: 4,
   events: 2,
   odds: 6,
   flows: 5,
 };
 
-const TABLES = [...(Object.keys(COUNTS) as Array<keyof typeof COUNTS>), 'flow_legs'] as const;
+const TABLES = [...(Object.keys(COUNTS) as Array<keyof typeof COUNTS>), 'flow_legs', 'flow_tags'] as const;
 
 /** Row counts of every data table and a digest of all their rows: equal snapshots, unchanged database. */
 export async function snapshot(t: { ctx: AppContext }): Promise<{ counts: Record<string, number>; digest: string }> {

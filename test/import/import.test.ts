@@ -15,7 +15,7 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
   it('imports every array and reports the counts', async () => {
     expect(await importDataset(t, smallDataset())).toEqual(COUNTS);
     const { counts } = await snapshot(t);
-    expect(counts).toEqual({ ...COUNTS, flow_legs: 2 });
+    expect(counts).toEqual({ ...COUNTS, flow_legs: 2, flow_tags: 2 });
   });
 
   it('reports only the arrays sent; an empty dataset imports nothing', async () => {
@@ -128,6 +128,6 @@ describe.each(DIALECTS)('concurrent imports (%s)', (dialect) => {
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));
     const { counts } = await snapshot(t);
-    expect(counts).toEqual({ ...COUNTS, flow_legs: 2 });
+    expect(counts).toEqual({ ...COUNTS, flow_legs: 2, flow_tags: 2 });
   });
 });

@@ -71,6 +71,12 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
       expect((await list()).page).toBe(1);
     }
     expect((await api.references.oddsFormats()).results.map((f) => f.key)).toContain('fractional');
+    // The flow tag taxonomy and the regions of a country.
+    expect((await api.references.subnationalRegions({ country_id: 1 })).results.map((r) => r.code)).toEqual(['NJ']);
+    expect((await api.references.tagDimensions({ flow_type: 'fact_flow' })).results.map((d) => d.key)).toEqual(['situation', 'bet']);
+    expect((await api.references.tagTypes({ search: 'home' })).results[0]?.breadcrumbs).toEqual([{ id: 10, key: 'venue', name: 'Venue' }]);
+    const children = await api.references.tagTypeChildren({ tag_type_id: 11, include_values: true });
+    expect([children.parent.name, children.results.map((t) => t.name)]).toEqual(['Home', ['Last 10 Games']]);
     const fun = (await api.trends.flows({ event_id: 100, flow_type: 'fun' })).results[0];
     const byId = await api.trends.flowsById({ flow_ids: [fun?.id ?? 0, 999_999] });
     expect(byId.missing_ids).toEqual([999_999]);

@@ -1,6 +1,7 @@
 import { Problems } from './import.checks.js';
 import type { DataTable, ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
+import { checkTagTree } from './import.taxonomy.js';
 
 /**
  * Every reference of a dataset must name a record of the same dataset or one already stored.
@@ -60,6 +61,7 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
 
   const { sports = [], leagues = [], teams = [], players = [], betting_market_categories = [], betting_markets = [], event_periods = [], events = [], odds = [], flows = [] } =
     dataset;
+  const { subnational_regions: regions = [], tag_types: tagTypes = [] } = dataset;
 
   const sportIds = await known(
     'sports',
@@ -98,6 +100,10 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
   );
   const marketIds = await known('betting_markets', ids(betting_markets), [...odds.map((o) => o.betting_market_id), ...flows.map((f) => f.betting_market_id)], [], present);
 
+  const countryIds = await known('countries', ids(dataset.countries), regions.map((r) => r.country_id), [], present);
+  const dimensionIds = await known('tag_dimensions', ids(dataset.tag_dimensions), tagTypes.map((t) => t.dimension_id), [], present);
+  const tagTypeIds = await known('tag_types', ids(tagTypes), flows.flatMap((f) => f.tag_type_ids ?? []), [], present);
+
   const ownEvents = new Map<number, EventFacts>();
   for (const e of events) ownEvents.set(e.id, { league_id: e.league_id, sport_id: sportOfLeague.get(e.league_id) ?? 0 });
   const eventFacts = await known('events', ownEvents, [...odds.map((o) => o.event_id), ...flows.map((f) => f.event_id)], ['league_id', 'sport_id'], (row) => ({
@@ -127,6 +133,9 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
     }
   });
   event_periods.forEach((p, i) => ref(`event_periods[${i}].sport_id`, p.sport_id, sportIds, 'sport'));
+  regions.forEach((r, i) => ref(`subnational_regions[${i}].country_id`, r.country_id, countryIds, 'country'));
+  tagTypes.forEach((t, i) => ref(`tag_types[${i}].dimension_id`, t.dimension_id, dimensionIds, 'tag dimension'));
+  await checkTagTree(dataset, repo, options, problems);
   events.forEach((e, i) => {
     ref(`events[${i}].league_id`, e.league_id, sportOfLeague, 'league');
     ref(`events[${i}].home_team_id`, e.home_team_id, teamIds, 'team');
@@ -142,6 +151,7 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
     if (f.focus_entity_type === 'team') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, teamIds, 'team');
     if (f.focus_entity_type === 'player') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, playerIds, 'player');
     ref(`flows[${i}].betting_market_id`, f.betting_market_id, marketIds, 'betting market');
+    (f.tag_type_ids ?? []).forEach((tagId, j) => ref(`flows[${i}].tag_type_ids[${j}]`, tagId, tagTypeIds, 'tag type'));
     (f.hit_history ?? []).forEach((game, j) => ref(`flows[${i}].hit_history[${j}].opponent_team_id`, game.opponent_team_id, teamIds, 'team'));
     (f.leg_ids ?? []).forEach((legId, j) => {
       const field = `flows[${i}].leg_ids[${j}]`;

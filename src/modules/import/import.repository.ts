@@ -4,7 +4,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
 
 /** The sports-data tables the import writes, in dependency order. */
-export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'odds_history'] as const;
+export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_history'] as const;
 export type DataTable = (typeof DATA_TABLES)[number];
 
 type Row = Record<string, unknown>;
@@ -96,10 +96,17 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
       return found;
     },
 
-    async deleteLegsOf(flowIds: readonly number[]): Promise<void> {
+    /** Drops the legs or the tags of these flows, before the ones they carry now are inserted. */
+    async deleteOfFlows(table: 'flow_legs' | 'flow_tags', flowIds: readonly number[]): Promise<void> {
       for (const chunk of chunks(flowIds, maxParams)) {
-        await trx.deleteFrom('flow_legs').where('flow_id', 'in', [...chunk]).execute();
+        await trx.deleteFrom(table).where('flow_id', 'in', [...chunk]).execute();
       }
+    },
+
+    /** Every stored tag type's place in the tree: a dataset's tag types are checked against the whole taxonomy. */
+    async tagTree(): Promise<Array<{ id: number; dimension_id: number; parent_id: number | null }>> {
+      const rows = await trx.selectFrom('tag_types').select(['id', 'dimension_id', 'parent_id']).execute();
+      return rows.map((r) => ({ id: Number(r.id), dimension_id: Number(r.dimension_id), parent_id: r.parent_id === null ? null : Number(r.parent_id) }));
     },
 
     /**

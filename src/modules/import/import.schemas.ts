@@ -107,6 +107,29 @@ export const EventPeriodItem = item('ImportEventPeriod', {
   sport_id: Id('The sport whose events have this period.'),
 });
 
+export const SubnationalRegionItem = item('ImportSubnationalRegion', {
+  id: Id('Region id.'),
+  key: Key,
+  name: Name('Region name, e.g. `New Jersey`.'),
+  code: Text(10, 'Short code, e.g. `NJ` (ISO 3166-2 without the country prefix).'),
+  country_id: Id('The country of the region.'),
+});
+
+export const TagDimensionItem = item('ImportTagDimension', { id: Id('Tag dimension id.'), key: Key, name: Name('Display name, e.g. `Situation`.') });
+
+export const TagTypeItem = item('ImportTagType', {
+  id: Id('Tag type id.'),
+  key: Key,
+  name: Name('Display name, e.g. `Home`.'),
+  dimension_id: Id('The dimension of the tag type; a child is in its parent\'s.'),
+  parent_id: nullable(Id('The parent tag type; absent or null for a top-level one.')),
+  terminal: Type.Optional(Type.Boolean({ description: 'A tag flows carry and are filtered by (default: it has no children that are not values).' })),
+  is_value: Type.Optional(Type.Boolean({ description: "A value-level leaf: listed in its parent's `known_values` (default false)." })),
+  flow_types: Type.Optional(
+    Type.Array(Type.Enum(FLOW_TYPES), { minItems: 1, uniqueItems: true, description: 'The flow types the tag applies to (default: every type).' }),
+  ),
+});
+
 export const EventItem = item('ImportEvent', {
   id: Id('Event id.'),
   league_id: Id('The league of the event; its sport is derived from it.'),
@@ -160,6 +183,13 @@ export const FlowItem = item('ImportFlow', {
       description: 'Non-empty → a same-event parlay (bet_type parlay) of these flows.',
     }),
   ),
+  tag_type_ids: Type.Optional(
+    Type.Array(Id('A tag type (GET /v1/references/tag-types/search).'), {
+      uniqueItems: true,
+      maxItems: 50,
+      description: 'The tags of the flow; a re-imported flow keeps exactly the ones it carries now (none when absent).',
+    }),
+  ),
   hit_history: Type.Optional(
     Type.Array(HitHistoryEntry, {
       maxItems: MAX_HIT_HISTORY,
@@ -182,6 +212,9 @@ export const Dataset = Type.Object(
     betting_market_positions: list(BettingMarketPositionItem, 'Positions (sides) of betting markets, e.g. home, over.'),
     betting_markets: list(BettingMarketItem, 'Betting markets, each in a category.'),
     event_periods: list(EventPeriodItem, 'Periods of events (halves, quarters, sets), each of a sport.'),
+    subnational_regions: list(SubnationalRegionItem, 'Regions of countries (states, provinces), each of a country.'),
+    tag_dimensions: list(TagDimensionItem, 'The top of the flow tag taxonomy.'),
+    tag_types: list(TagTypeItem, 'Flow tag types, each of a dimension, under a parent or at the top.'),
     events: list(EventItem, 'Events, each of a league, between two of its teams.'),
     odds: list(OddsItem, 'Prices, each of an event, an operator and a market.'),
     flows: list(FlowItem, 'Betting trends, each on an event; parlays name their legs.'),
@@ -203,6 +236,9 @@ export const DATASET_ARRAYS: readonly DatasetArray[] = [
   'betting_market_positions',
   'betting_markets',
   'event_periods',
+  'subnational_regions',
+  'tag_dimensions',
+  'tag_types',
   'events',
   'odds',
   'flows',
@@ -224,6 +260,9 @@ export const ImportResult = Type.Object(
         betting_market_positions: count('Betting market positions'),
         betting_markets: count('Betting markets'),
         event_periods: count('Event periods'),
+        subnational_regions: count('Subnational regions'),
+        tag_dimensions: count('Tag dimensions'),
+        tag_types: count('Tag types'),
         events: count('Events'),
         odds: count('Odds'),
         flows: count('Flows'),

@@ -91,6 +91,7 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
   const { sportOfLeague, eventFacts, marketCategories } = resolved;
   const { sports, countries, leagues, teams, players, operators, betting_market_categories, betting_market_positions, betting_markets, event_periods, events, odds, flows } =
     dataset;
+  const { subnational_regions, tag_dimensions, tag_types } = dataset;
   const keyed = { columns: ['id', 'key', 'name'], row: (r: { id: number; key: string; name: string }) => ({ id: r.id, key: r.key, name: r.name }) };
 
   if (sports) await repo.upsert('sports', keyed.columns, sports, keyed.row);
@@ -140,6 +141,29 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
   }
   if (event_periods) {
     await repo.upsert('event_periods', ['id', 'key', 'name', 'sport_id'], event_periods, (p) => ({ id: p.id, key: p.key, name: p.name, sport_id: p.sport_id }));
+  }
+  if (subnational_regions) {
+    await repo.upsert('subnational_regions', ['id', 'key', 'name', 'code', 'country_id'], subnational_regions, (r) => ({
+      id: r.id,
+      key: r.key,
+      name: r.name,
+      code: r.code,
+      country_id: r.country_id,
+    }));
+  }
+  if (tag_dimensions) await repo.upsert('tag_dimensions', keyed.columns, tag_dimensions, keyed.row);
+  if (tag_types) {
+    await repo.upsert('tag_types', ['id', 'key', 'name', 'dimension_id', 'parent_id', 'terminal', 'is_value', 'flow_types'], tag_types, (t) => ({
+      id: t.id,
+      key: t.key,
+      name: t.name,
+      dimension_id: t.dimension_id,
+      parent_id: orNull(t.parent_id),
+      // Unsaid: decided when the taxonomy is read, from the children the type has then.
+      terminal: t.terminal === undefined ? null : t.terminal ? 1 : 0,
+      is_value: t.is_value === true ? 1 : 0,
+      flow_types: t.flow_types === undefined ? null : t.flow_types.join(','),
+    }));
   }
   if (events) {
     const columns = ['id', 'league_id', 'sport_id', 'start_time', 'status', 'home_team_id', 'away_team_id', 'home_score', 'away_score'];
@@ -210,9 +234,13 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
       };
     });
     // A re-imported flow's legs are replaced by the ones it carries now (none → a single).
-    await repo.deleteLegsOf(flows.map((f) => f.id));
+    const flowIds = flows.map((f) => f.id);
+    await repo.deleteOfFlows('flow_legs', flowIds);
     const legs = flows.flatMap((f) => (f.leg_ids ?? []).map((legId, position) => ({ flow_id: f.id, leg_id: legId, position })));
     await repo.insert('flow_legs', 3, legs);
+    // Tags likewise: the ones a flow carries now.
+    await repo.deleteOfFlows('flow_tags', flowIds);
+    await repo.insert('flow_tags', 2, flows.flatMap((f) => (f.tag_type_ids ?? []).map((tagId) => ({ flow_id: f.id, tag_type_id: tagId }))));
   }
 }
 

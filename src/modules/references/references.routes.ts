@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from 'typebox';
 import type { ModuleRoutes, QueryOf } from '../../platform/http/types.js';
-import type { PagedLists } from '../../platform/lists/paged-lists.js';
+import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
 import {
   BettingMarketCategoriesQuery,
@@ -27,6 +27,17 @@ import {
   TeamsQuery,
 } from './references.schemas.js';
 import type { ReferenceList, ReferencesService } from './references.service.js';
+import {
+  SubnationalRegionPage,
+  SubnationalRegionsQuery,
+  TagChildrenPage,
+  TagChildrenParams,
+  TagChildrenQuery,
+  TagDimensionPage,
+  TagDimensionsQuery,
+  TagTypePage,
+  TagTypesSearchQuery,
+} from './taxonomy.schemas.js';
 
 /** GET /v1/references/*: the reference lists (docs/api.md#references), filters and paging in the query string. */
 export const referencesRoutes: ModuleRoutes<{ lists: PagedLists; references: ReferencesService }> = async (app, { lists, references }) => {
@@ -48,6 +59,35 @@ export const referencesRoutes: ModuleRoutes<{ lists: PagedLists; references: Ref
   route('betting-market-positions', 'List betting-market positions (sides)', BettingMarketPositionsQuery, BettingMarketPositionPage, references.bettingMarketPositions);
   route('event-periods', 'List event periods (halves, quarters, sets), by sport', EventPeriodsQuery, EventPeriodPage, references.eventPeriods, byKey);
   route('odds-format', 'List the odds formats the odds endpoints take', OddsFormatsQuery, OddsFormatPage, references.oddsFormats);
+
+  const { taxonomy } = references;
+  route('subnational-regions', 'List the regions (states, provinces) of a country', SubnationalRegionsQuery, SubnationalRegionPage, taxonomy.subnationalRegions, ['NOT_FOUND']);
+  route('tag-dimensions', 'List the dimensions of the flow tag taxonomy', TagDimensionsQuery, TagDimensionPage, taxonomy.tagDimensions);
+  route('tag-types/search', 'Search the tag types of the flow tag taxonomy', TagTypesSearchQuery, TagTypePage, taxonomy.tagTypesSearch);
+
+  // Not a plain list: the page names the tag type it drills into, and the path carries it.
+  const children = lists.source(taxonomy.tagTypeChildren);
+  app.get(
+    '/v1/references/tag-types/:tag_type_id/children',
+    {
+      config: { policy: { ...REFERENCES, errors: ['NOT_FOUND'] } },
+      schema: {
+        tags: ['references'],
+        summary: 'List the child tag types of a tag type',
+        params: TagChildrenParams,
+        querystring: TagChildrenQuery,
+        response: { 200: TagChildrenPage },
+      },
+    },
+    async (request, reply) => {
+      const { tag_type_id } = request.params;
+      const parent = await taxonomy.tagType(tag_type_id);
+      const { page, page_size } = request.query;
+      const found = await children.page(taxonomy.tagTypeChildren.filters({ ...request.query, tag_type_id }), { page, page_size });
+      const answer = { parent, ...found };
+      return sendPage(reply, answer);
+    },
+  );
 };
 
 /** Reference data: every tier, charged against the minute and the day, kept by the client's own cache. */

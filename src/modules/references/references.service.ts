@@ -5,6 +5,8 @@ import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from './key-resolver.js';
 import { ODDS_FORMAT_ITEMS } from './odds-formats.js';
 import { createReferencesRepository, type SportsOfCategory } from './references.repository.js';
+import { searchOf } from './search.js';
+import { createTaxonomyService } from './taxonomy.js';
 import type {
   BettingMarketCategoriesQuery,
   BettingMarketCategoryItem,
@@ -198,6 +200,9 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     eventPeriods: ofSport<EventPeriodsQuery, EventPeriodItem>('event-periods', tables.eventPeriods),
 
     oddsFormats: searchable<OddsFormatsQuery, OddsFormatItem>('odds-formats', tables.oddsFormats),
+
+    /** The flow tag taxonomy and the subnational regions (taxonomy.ts). */
+    taxonomy: createTaxonomyService({ db: deps.db, cache }),
   };
 }
 
@@ -206,11 +211,6 @@ export type ReferencesService = ReturnType<typeof createReferencesService>;
 /** Keys compare case-insensitively (the key resolver lower-cases them too). */
 function keyOf(key: string | undefined): string | null {
   return key === undefined ? null : key.toLowerCase();
-}
-
-/** An empty search matches everything, exactly like no search. */
-function searchOf(search: string | undefined): string | null {
-  return search === undefined || search === '' ? null : search.toLowerCase();
 }
 
 /** search: a case-insensitive substring of the name or of the plain key. */

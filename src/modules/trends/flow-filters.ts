@@ -24,6 +24,7 @@ export interface FlowFilters {
   operator_keys?: string[];
   betting_market_ids?: number[];
   category_ids?: number[];
+  tag_type_ids?: number[];
   entity_type?: EntityType;
   split?: 'over' | 'under';
   flow_type?: FlowType;
@@ -132,6 +133,8 @@ export function normalizeFlowFilters(body: FlowsRequest, now: number, defaultFlo
   if (operatorKeys) filters.operator_keys = operatorKeys;
   if (markets) filters.betting_market_ids = markets;
   if (categories) filters.category_ids = categories;
+  const tags = idSet(body.tag_type_ids);
+  if (tags) filters.tag_type_ids = tags;
   if (body.betting_market_entity_type !== undefined) filters.entity_type = body.betting_market_entity_type;
   if (body.split_type !== undefined) filters.split = body.split_type;
   const flowType = isFlowType(body.flow_type) ? body.flow_type : defaultFlowType;

@@ -82,12 +82,25 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
         hit_rate: { hits: Number(r.hits), total: Number(r.total), pct: Math.round(Number(r.hit_rate_pct) * 100) / 100 },
         likelihood: r.likelihood,
         implied_probability: decimal === null ? null : impliedProbabilityOf(decimal),
+        tags: [],
         odds: decimal === null ? null : { american: americanOf(decimal), decimal },
         legs: [],
         updated_at: iso(Number(r.updated_at)),
       });
     }
+    for (const tag of await tagsOf(ids)) items.get(Number(tag.flow_id))?.tags.push({ id: Number(tag.id), key: tag.key, name: tag.name });
     return items;
+  }
+
+  function tagsOf(ids: readonly number[]) {
+    return db
+      .selectFrom('flow_tags as ft')
+      .innerJoin('tag_types as t', 't.id', 'ft.tag_type_id')
+      .select(['ft.flow_id', 't.id', 't.key', 't.name'])
+      .where('ft.flow_id', 'in', ids)
+      .orderBy('ft.flow_id')
+      .orderBy('t.id')
+      .execute();
   }
 
   /** Full flow items by id; parlays carry their legs in leg order. */

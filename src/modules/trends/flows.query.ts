@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
 import type { ResolvedFlowFilters } from './flow-filters.js';
 
@@ -10,7 +11,8 @@ import type { ResolvedFlowFilters } from './flow-filters.js';
  * - the bet's market, its category or entity type, and the split: a single's own bet, or for a
  *   parlay one leg whose bet matches them all;
  * - implied probability: the flow's own (a parlay's is its price's);
- * - event start range: [starts_from, starts_before) on the event's start time.
+ * - event start range: [starts_from, starts_before) on the event's start time;
+ * - tag_type_ids: flows tagged with one of the tag types or with one of their descendants.
  * Up to every flow (200,000 at --scale 10): read off the event loop (Database.readIds).
  */
 export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Float64Array> {
@@ -34,6 +36,18 @@ export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Flo
       if (before !== undefined) events = events.where('start_time', '<', before);
       return events;
     });
+  }
+
+  const tags = f.tag_type_ids;
+  if (tags) {
+    // The taxonomy is a forest (the import refuses cycles); UNION also stops at a repeated row.
+    q = q.where(
+      sql<boolean>`f.id in (select ft.flow_id from flow_tags ft where ft.tag_type_id in (
+        with recursive tagged(id) as (
+          select id from tag_types where id in (${sql.join(tags)})
+          union select c.id from tag_types c join tagged on c.parent_id = tagged.id
+        ) select id from tagged))`,
+    );
   }
 
   const teams = f.team_ids;

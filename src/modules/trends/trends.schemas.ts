@@ -57,6 +57,9 @@ const flowFields = {
   implied_probability: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], {
     description: 'The chance the price implies, 1/d as a fraction from 0 to 1, to 4 decimals; null without a price.',
   }),
+  tags: Type.Array(NamedRef('A tag type (GET /v1/references/tag-types/search; its breadcrumbs say where it sits).'), {
+    description: 'The tags of the flow from the flow tag taxonomy, in id order; empty when it has none.',
+  }),
   odds: Type.Union(
     [
       Type.Object(
@@ -133,6 +136,9 @@ function flowFilters<T extends TSchema>(flowType: T) {
     betting_market_id: id('betting_market_ids'),
     betting_market_category_ids: ids(`Flows of bets in markets of these categories (GET /v1/references/betting-market-categories). ${ofBet}`),
     betting_market_category_id: id('betting_market_category_ids'),
+    tag_type_ids: ids(
+      'Flows tagged with one of these tag types or with one of their descendants (GET /v1/references/tag-types/search, /children); an unknown id matches nothing.',
+    ),
     betting_market_entity_type: Type.Optional(
       Type.Enum(ENTITY_TYPES, { description: `Flows of bets in markets about a \`team\`, a \`player\` or the \`event\` (the market's entity_type). ${ofBet}` }),
     ),

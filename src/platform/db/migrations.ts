@@ -192,14 +192,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0012_catalogue': {
     async up(db: Kysely<unknown>) {
       const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-      const id = sqlite ? 'integer' : 'bigint';
       // The rest of the reference lists (decision 0112): keyed records like the others.
-      const keyedTable = (table: string) =>
-        db.schema
-          .createTable(table)
-          .addColumn('id', id, (c) => c.primaryKey())
-          .addColumn('key', 'text', (c) => c.notNull())
-          .addColumn('name', 'text', (c) => c.notNull());
+      const keyedTable = (table: string) => createKeyedTable(db, table);
       for (const table of ['countries', 'betting_market_categories', 'betting_market_positions']) await keyedTable(table).execute();
       await keyedTable('event_periods').addColumn('sport_id', 'bigint', (c) => c.notNull()).execute();
       // Null for markets imported with a category text that names no category record.
@@ -261,7 +255,45 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status from odds order by id`.execute(db);
     },
   },
+  // The flow tag taxonomy and subnational regions: reference records like the others. A tag type's
+  // level and its known values are derived when the table is read, so only the parent is stored.
+  '0014_tags_regions': {
+    async up(db: Kysely<unknown>) {
+      const keyedTable = (table: string) => createKeyedTable(db, table);
+      await keyedTable('tag_dimensions').execute();
+      await keyedTable('tag_types')
+        .addColumn('dimension_id', 'bigint', (c) => c.notNull())
+        .addColumn('parent_id', 'bigint')
+        .addColumn('terminal', 'integer')
+        .addColumn('is_value', 'integer', (c) => c.notNull())
+        // The flow types the tag applies to, comma-separated (`fact,fun`); null: every type.
+        .addColumn('flow_types', 'text')
+        .execute();
+      await keyedTable('subnational_regions')
+        .addColumn('code', 'text', (c) => c.notNull())
+        .addColumn('country_id', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('flow_tags')
+        .addColumn('flow_id', 'bigint', (c) => c.notNull())
+        .addColumn('tag_type_id', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('flow_tags_pk', ['flow_id', 'tag_type_id'])
+        .execute();
+      // The tag_type_ids filter goes from tags to flows.
+      await db.schema.createIndex('flow_tags_tag_idx').on('flow_tags').columns(['tag_type_id', 'flow_id']).execute();
+    },
+  },
 };
+
+/** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */
+function createKeyedTable(db: Kysely<unknown>, table: string) {
+  const id = db.getExecutor().adapter instanceof SqliteAdapter ? 'integer' : 'bigint';
+  return db.schema
+    .createTable(table)
+    .addColumn('id', id, (c) => c.primaryKey())
+    .addColumn('key', 'text', (c) => c.notNull())
+    .addColumn('name', 'text', (c) => c.notNull());
+}
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
 

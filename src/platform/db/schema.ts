@@ -27,6 +27,10 @@ export interface Schema {
   odds: OddsTable;
   flows: FlowsTable;
   flow_legs: FlowLegsTable;
+  tag_dimensions: KeyedTable;
+  tag_types: TagTypesTable;
+  flow_tags: FlowTagsTable;
+  subnational_regions: SubnationalRegionsTable;
   usage_daily: UsageDailyTable;
   odds_history: OddsHistoryTable;
 }
@@ -253,6 +257,36 @@ export interface OddsHistoryTable {
   line_to: number | null;
   status_from: string | null;
   status_to: string;
+}
+
+/** A node of the flow tag taxonomy (docs/data.md#flow-tags). */
+export interface TagTypesTable {
+  id: number;
+  key: string;
+  name: string;
+  dimension_id: number;
+  /** null: a top-level tag type of its dimension. */
+  parent_id: number | null;
+  /** 0/1: a tag flows carry and are filtered by; null: decided on read (no children but values). */
+  terminal: number | null;
+  /** 0/1: a value-level leaf, listed in its parent's known_values. */
+  is_value: number;
+  /** Comma-separated flow types (`fact,fun`); null: every type. */
+  flow_types: string | null;
+}
+
+export interface FlowTagsTable {
+  flow_id: number;
+  tag_type_id: number;
+}
+
+export interface SubnationalRegionsTable {
+  id: number;
+  key: string;
+  name: string;
+  /** The region's short code, e.g. `NJ`. */
+  code: string;
+  country_id: number;
 }
 
 export interface FlowLegsTable {

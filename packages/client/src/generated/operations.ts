@@ -4,7 +4,7 @@
 import { bindCall, bindCallWith, bindPaged, type Invoker } from '../bind.js';
 import type { OperationSpec } from '../endpoint.js';
 import type { Api } from './namespaces.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesTeamsParams, SportPage, TeamPage, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
 
 /** Where each operation's parameters go. */
 export const OPERATIONS = {
@@ -27,6 +27,10 @@ export const OPERATIONS = {
   'GET /v1/references/betting-market-positions': { method: 'GET', path: '/v1/references/betting-market-positions', body: false, idempotent: true },
   'GET /v1/references/event-periods': { method: 'GET', path: '/v1/references/event-periods', body: false, idempotent: true },
   'GET /v1/references/odds-format': { method: 'GET', path: '/v1/references/odds-format', body: false, idempotent: true },
+  'GET /v1/references/subnational-regions': { method: 'GET', path: '/v1/references/subnational-regions', body: false, idempotent: true },
+  'GET /v1/references/tag-dimensions': { method: 'GET', path: '/v1/references/tag-dimensions', body: false, idempotent: true },
+  'GET /v1/references/tag-types/search': { method: 'GET', path: '/v1/references/tag-types/search', body: false, idempotent: true },
+  'GET /v1/references/tag-types/{tag_type_id}/children': { method: 'GET', path: '/v1/references/tag-types/{tag_type_id}/children', body: false, idempotent: true },
   'POST /v1/events/upcoming-events': { method: 'POST', path: '/v1/events/upcoming-events', body: true, idempotent: true },
   'POST /v1/odds/upcoming-odds-by-event': { method: 'POST', path: '/v1/odds/upcoming-odds-by-event', body: true, idempotent: true },
   'POST /v1/odds/history-by-event': { method: 'POST', path: '/v1/odds/history-by-event', body: true, idempotent: true },
@@ -65,6 +69,10 @@ export function bindApi(invoker: Invoker): Api {
       bettingMarketPositions: bindPaged<ReferencesBettingMarketPositionsParams, BettingMarketPositionPage>(invoker, OPERATIONS['GET /v1/references/betting-market-positions']),
       eventPeriods: bindPaged<ReferencesEventPeriodsParams, EventPeriodPage>(invoker, OPERATIONS['GET /v1/references/event-periods']),
       oddsFormats: bindPaged<ReferencesOddsFormatsParams, OddsFormatPage>(invoker, OPERATIONS['GET /v1/references/odds-format']),
+      subnationalRegions: bindPaged<ReferencesSubnationalRegionsParams, SubnationalRegionPage>(invoker, OPERATIONS['GET /v1/references/subnational-regions']),
+      tagDimensions: bindPaged<ReferencesTagDimensionsParams, TagDimensionPage>(invoker, OPERATIONS['GET /v1/references/tag-dimensions']),
+      tagTypes: bindPaged<ReferencesTagTypesParams, TagTypePage>(invoker, OPERATIONS['GET /v1/references/tag-types/search']),
+      tagTypeChildren: bindPaged<ReferencesTagTypeChildrenParams, TagChildrenPage>(invoker, OPERATIONS['GET /v1/references/tag-types/{tag_type_id}/children']),
     },
     events: {
       upcoming: bindPaged<EventsUpcomingParams, EventsPage>(invoker, OPERATIONS['POST /v1/events/upcoming-events']),

@@ -519,6 +519,141 @@ export interface OddsFormat {
   description: string;
 }
 
+/** One page of {@link SubnationalRegion} items, in the shape every list answers. */
+export interface SubnationalRegionPage {
+  /** Items of the current page. */
+  results: SubnationalRegion[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link SubnationalRegionPage}. */
+export interface SubnationalRegion {
+  /** Region id. */
+  id: number;
+  /** Region key, e.g. `new-jersey`. */
+  key: string;
+  /** Region name, e.g. `New Jersey`. */
+  name: string;
+  /** Short code, e.g. `NJ` (ISO 3166-2 without the country prefix). */
+  code: string;
+  /** The country (GET /v1/references/countries). */
+  country_id: number;
+}
+
+/** One page of {@link TagDimension} items, in the shape every list answers. */
+export interface TagDimensionPage {
+  /** Items of the current page. */
+  results: TagDimension[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link TagDimensionPage}. */
+export interface TagDimension {
+  /** Dimension id. */
+  id: number;
+  /** Dimension key, e.g. `situation`; the `dimension` filter of the tag-type search takes it. */
+  key: string;
+  /** Display name, e.g. `Situation`. */
+  name: string;
+  /** The flow types whose flows carry tags of this kind (`fact`, `fun`, `plain`). */
+  flow_types: Array<'fact' | 'fun' | 'plain'>;
+}
+
+/** One page of {@link TagType} items, in the shape every list answers. */
+export interface TagTypePage {
+  /** Items of the current page. */
+  results: TagType[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** A tag type of the flow tag taxonomy (for a children page, the one whose children it lists). */
+export interface TagType {
+  /** Tag type id; POST /v1/trends/flows filters by it (`tag_type_ids`). */
+  id: number;
+  /** Key, unique among its siblings (not across the taxonomy: see breadcrumbs). */
+  key: string;
+  /** Display name, e.g. `Home`. Several tag types may share one. */
+  name: string;
+  /** The dimension the tag type belongs to. */
+  dimension: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The parent tag type; null at the top of its dimension. */
+  parent_id: number | null;
+  /** Depth in the hierarchy: 1 at the top of a dimension, 2 for its children, and so on. */
+  tag_level: number;
+  /** A tag flows carry and can be filtered by; the others group tag types. */
+  terminal: boolean;
+  /** A value-level leaf, listed in its parent's `known_values`. */
+  is_value: boolean;
+  /** Whether GET /v1/references/tag-types/{id}/children lists anything without `include_values`. */
+  has_children: boolean;
+  /** The flow types whose flows carry tags of this kind (`fact`, `fun`, `plain`). */
+  flow_types: Array<'fact' | 'fun' | 'plain'>;
+  /**
+   * The ancestors from the top of the dimension down to the parent: they tell apart tag types of the same name (`Venue › Home`, `Side › Home`).
+   */
+  breadcrumbs: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  }[];
+  /** The tag type's value-level children, in id order; empty when it has none. */
+  known_values: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  }[];
+}
+
+/** One page of {@link TagType} items, in the shape every list answers. */
+export interface TagChildrenPage {
+  /** A tag type of the flow tag taxonomy (for a children page, the one whose children it lists). */
+  parent: TagType;
+  /** Items of the current page. */
+  results: TagType[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
 /** One page of {@link Event} items, in the shape every list answers. */
 export interface EventsPage {
   /** Items of the current page. */
@@ -802,6 +937,15 @@ export interface Flow {
   likelihood: 'likely' | 'possible' | 'longshot';
   /** The chance the price implies, 1/d as a fraction from 0 to 1, to 4 decimals; null without a price. */
   implied_probability: number | null;
+  /** The tags of the flow from the flow tag taxonomy, in id order; empty when it has none. */
+  tags: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  }[];
   /** A typical price for the bet (for a parlay, the parlay price); null without one. */
   odds: {
     /** American odds of the price (see the odds item). */
@@ -893,6 +1037,15 @@ export interface FlowLeg {
   likelihood: 'likely' | 'possible' | 'longshot';
   /** The chance the price implies, 1/d as a fraction from 0 to 1, to 4 decimals; null without a price. */
   implied_probability: number | null;
+  /** The tags of the flow from the flow tag taxonomy, in id order; empty when it has none. */
+  tags: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  }[];
   /** A typical price for the bet (for a parlay, the parlay price); null without one. */
   odds: {
     /** American odds of the price (see the odds item). */
@@ -1289,6 +1442,112 @@ export interface ReferencesOddsFormatsParams {
   search?: string;
 }
 
+/** Parameters of `GET /v1/references/subnational-regions`. */
+export interface ReferencesSubnationalRegionsParams {
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+  /** The country whose regions to list (required; an unknown id is 404). */
+  country_id: number;
+  /** Case-insensitive substring of the name, the key or the code. */
+  search?: string;
+}
+
+/** Parameters of `GET /v1/references/tag-dimensions`. */
+export interface ReferencesTagDimensionsParams {
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+  /**
+   * Only what applies to flows of this type: ours (`fact`, `fun`, `plain`) or Odditt's (`fact_flow`, `fun_flow`, `fact_flow_parlay`, `fun_flow_parlay`, `plain_flow_parlay`, read as fact, fun and plain).
+   */
+  flow_type?: 'fact' | 'fun' | 'plain' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
+}
+
+/** Parameters of `GET /v1/references/tag-types/search`. */
+export interface ReferencesTagTypesParams {
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+  /** Matched case-insensitively against the name and the key, as search_mode says. */
+  search?: string;
+  /**
+   * `starts_with` (the default here): the name or key begins with the search; `contains`: includes it anywhere; `exact`: is it.
+   *
+   * @defaultValue `"starts_with"`
+   */
+  search_mode?: 'contains' | 'starts_with' | 'exact';
+  /** Only tag types of the dimension with this key (e.g. `situation`); an unknown key lists nothing. */
+  dimension?: string;
+  /**
+   * Only what applies to flows of this type: ours (`fact`, `fun`, `plain`) or Odditt's (`fact_flow`, `fun_flow`, `fact_flow_parlay`, `fun_flow_parlay`, `plain_flow_parlay`, read as fact, fun and plain).
+   */
+  flow_type?: 'fact' | 'fun' | 'plain' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
+  /**
+   * true: only terminal tag types (those flows carry and are filtered by).
+   *
+   * @defaultValue `false`
+   */
+  terminal_only?: boolean;
+  /** Only tag types at this depth (1: the top of a dimension). */
+  tag_level?: number;
+}
+
+/** Parameters of `GET /v1/references/tag-types/{tag_type_id}/children`. */
+export interface ReferencesTagTypeChildrenParams {
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+  /**
+   * true: value-level children are listed too; by default they are not, the parent's `known_values` holds them.
+   *
+   * @defaultValue `false`
+   */
+  include_values?: boolean;
+  /**
+   * Only what applies to flows of this type: ours (`fact`, `fun`, `plain`) or Odditt's (`fact_flow`, `fun_flow`, `fact_flow_parlay`, `fun_flow_parlay`, `plain_flow_parlay`, read as fact, fun and plain).
+   */
+  flow_type?: 'fact' | 'fun' | 'plain' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
+  /** The tag type to drill into. */
+  tag_type_id: number;
+}
+
 /** Parameters of `POST /v1/events/upcoming-events`. */
 export interface EventsUpcomingParams {
   /** The day to list, YYYY-MM-DD, read in `timezone`. Default: today in `timezone`. */
@@ -1460,6 +1719,10 @@ export interface TrendsFlowsParams {
   /** Same as a one-item betting_market_category_ids. */
   betting_market_category_id?: number;
   /**
+   * Flows tagged with one of these tag types or with one of their descendants (GET /v1/references/tag-types/search, /children); an unknown id matches nothing.
+   */
+  tag_type_ids?: number[];
+  /**
    * Flows of bets in markets about a `team`, a `player` or the `event` (the market's entity_type). A parlay matches when one of its legs matches every such filter on the bet.
    */
   betting_market_entity_type?: 'team' | 'player' | 'event';
@@ -1559,6 +1822,10 @@ export interface TrendsMixedFlowsParams {
   betting_market_category_ids?: number[];
   /** Same as a one-item betting_market_category_ids. */
   betting_market_category_id?: number;
+  /**
+   * Flows tagged with one of these tag types or with one of their descendants (GET /v1/references/tag-types/search, /children); an unknown id matches nothing.
+   */
+  tag_type_ids?: number[];
   /**
    * Flows of bets in markets about a `team`, a `player` or the `event` (the market's entity_type). A parlay matches when one of its legs matches every such filter on the bet.
    */

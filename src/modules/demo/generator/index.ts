@@ -9,6 +9,7 @@ import { createRandom } from './random.js';
 import { buildWorld, type World } from './references.js';
 import { buildSchedule } from './schedule.js';
 import { DAY_MS } from '../../../platform/time.js';
+import { subnationalRegions, tagDimensions, tagTypes, withTags } from './taxonomy.js';
 
 /**
  * Scale 1: 100,000 odds on the days ahead and 10,000 on the days past, 20,000 flows (600 teams in
@@ -76,9 +77,10 @@ export function generateDemo(options: DemoOptions): DemoData {
 
 function datasetOf(world: World, events: readonly EventModel[], odds: NonNullable<Dataset['odds']>, flows: NonNullable<Dataset['flows']>): Required<Dataset> {
   const { categories, categoryIdOf } = marketCategories();
+  const countryRecords = countries();
   return {
     sports: world.sports.map((s) => ({ id: s.id, key: s.def.key, name: s.def.name })),
-    countries: countries(),
+    countries: countryRecords,
     leagues: world.leagues.map((l) => ({
       id: l.id,
       key: l.def.key,
@@ -101,6 +103,9 @@ function datasetOf(world: World, events: readonly EventModel[], odds: NonNullabl
       sport_id: m.def.sport === null ? null : (world.sports.find((s) => s.def.key === m.def.sport)?.id ?? null),
     })),
     event_periods: eventPeriods(world.sports),
+    subnational_regions: subnationalRegions(countryRecords),
+    tag_dimensions: tagDimensions(),
+    tag_types: tagTypes(),
     events: events.map((e) => ({
       id: e.id,
       league_id: e.league.id,
@@ -111,6 +116,6 @@ function datasetOf(world: World, events: readonly EventModel[], odds: NonNullabl
       ...(e.score ? { home_score: e.score.home, away_score: e.score.away } : {}),
     })),
     odds,
-    flows,
+    flows: flows.map(withTags),
   };
 }

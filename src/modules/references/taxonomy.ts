@@ -1,0 +1,206 @@
+import type { Kysely } from 'kysely';
+import type { ReadCache } from '../../platform/cache/read-cache.js';
+import type { Schema } from '../../platform/db/schema.js';
+import { ApiError } from '../../platform/errors.js';
+import type { ListSource } from '../../platform/lists/paged-lists.js';
+import { searchOf } from './search.js';
+import {
+  FLOW_TYPE_ALIASES,
+  type SearchMode,
+  type SubnationalRegionItem,
+  type SubnationalRegionsQuery,
+  TAG_FLOW_TYPES,
+  type TagChildrenQuery,
+  type TagDimensionItem,
+  type TagDimensionsQuery,
+  type TagFlowType,
+  type TagTypeItem,
+  type TagTypesSearchQuery,
+} from './taxonomy.schemas.js';
+
+/** A list of the taxonomy: its source and how a request becomes its filters. */
+export interface TaxonomyList<Q, F, T> extends ListSource<F, T> {
+  filters(query: Q): F;
+}
+
+/** The whole taxonomy, read once per data version (hundreds of rows), items already in the API's shape. */
+interface Taxonomy {
+  dimensions: TagDimensionItem[];
+  tagTypes: TagTypeItem[];
+  dimensionById: ReadonlyMap<number, TagDimensionItem>;
+  tagTypeById: ReadonlyMap<number, TagTypeItem>;
+  /** Each tag type's children, in id order. */
+  childrenOf: ReadonlyMap<number, readonly TagTypeItem[]>;
+}
+
+/**
+ * The flow tag taxonomy (dimension → tag type → child types → values) and the subnational regions
+ * (docs/api.md#flow-tags). Like the other reference tables, each is read whole once per data version.
+ */
+export function createTaxonomyService(deps: { db: Kysely<Schema>; cache: Pick<ReadCache, 'snapshot'> }) {
+  const { db, cache } = deps;
+  const taxonomy = cache.snapshot('references:tag-taxonomy', () => loadTaxonomy(db));
+  const regions = cache.snapshot('references:subnational-regions', async () => {
+    const rows = await db.selectFrom('subnational_regions').select(['id', 'key', 'name', 'code', 'country_id']).orderBy('id').execute();
+    const items = rows.map((r) => ({ id: Number(r.id), key: r.key, name: r.name, code: r.code, country_id: Number(r.country_id) }));
+    const countries = new Set((await db.selectFrom('countries').select('id').execute()).map((r) => Number(r.id)));
+    return { items, byId: new Map(items.map((item) => [item.id, item])), countries };
+  });
+
+  const tagItems = async (ids: readonly number[]) => pick((await taxonomy()).tagTypeById, ids);
+
+  const tagDimensions: TaxonomyList<TagDimensionsQuery, readonly [TagFlowType | null], TagDimensionItem> = {
+    name: 'tag-dimensions',
+    filters: (q) => [flowTypeOf(q.flow_type)] as const,
+    async ids([flowType]) {
+      return (await taxonomy()).dimensions.filter((d) => appliesTo(d.flow_types, flowType)).map((d) => d.id);
+    },
+    items: async (ids) => pick((await taxonomy()).dimensionById, ids),
+  };
+
+  type SearchFilters = readonly [search: string | null, mode: SearchMode, dimension: string | null, flowType: TagFlowType | null, terminalOnly: boolean, level: number | null];
+  const tagTypesSearch: TaxonomyList<TagTypesSearchQuery, SearchFilters, TagTypeItem> = {
+    name: 'tag-types',
+    filters: (q) =>
+      [
+        searchOf(q.search),
+        q.search_mode ?? 'starts_with',
+        q.dimension === undefined ? null : q.dimension.toLowerCase(),
+        flowTypeOf(q.flow_type),
+        q.terminal_only === true,
+        q.tag_level ?? null,
+      ] as const,
+    async ids([search, mode, dimension, flowType, terminalOnly, level]) {
+      // Values are not searched: their parent's known_values lists them.
+      return (await taxonomy()).tagTypes
+        .filter(
+          (t) =>
+            !t.is_value &&
+            matches(search, mode, t) &&
+            (dimension === null || t.dimension.key.toLowerCase() === dimension) &&
+            appliesTo(t.flow_types, flowType) &&
+            (!terminalOnly || t.terminal) &&
+            (level === null || t.tag_level === level),
+        )
+        .map((t) => t.id);
+    },
+    items: tagItems,
+  };
+
+  type ChildrenFilters = readonly [parent: number, includeValues: boolean, flowType: TagFlowType | null];
+  const tagTypeChildren: TaxonomyList<TagChildrenQuery & { tag_type_id: number }, ChildrenFilters, TagTypeItem> = {
+    name: 'tag-type-children',
+    filters: (q) => [q.tag_type_id, q.include_values === true, flowTypeOf(q.flow_type)] as const,
+    async ids([parent, includeValues, flowType]) {
+      const children = (await taxonomy()).childrenOf.get(parent) ?? [];
+      return children.filter((t) => (includeValues || !t.is_value) && appliesTo(t.flow_types, flowType)).map((t) => t.id);
+    },
+    items: tagItems,
+  };
+
+  const subnationalRegions: TaxonomyList<SubnationalRegionsQuery, readonly [number, string | null], SubnationalRegionItem> = {
+    name: 'subnational-regions',
+    filters: (q) => [q.country_id, searchOf(q.search)] as const,
+    async ids([country, search]) {
+      const table = await regions();
+      if (!table.countries.has(country)) throw new ApiError('NOT_FOUND', `no country with country_id ${country}`);
+      return table.items
+        .filter((r) => r.country_id === country && (search === null || [r.name, r.key, r.code].some((text) => text.toLowerCase().includes(search))))
+        .map((r) => r.id);
+    },
+    items: async (ids) => pick((await regions()).byId, ids),
+  };
+
+  return {
+    tagDimensions,
+    tagTypesSearch,
+    tagTypeChildren,
+    subnationalRegions,
+    /** The tag type a children request drills into: 404 when there is none. */
+    async tagType(id: number): Promise<TagTypeItem> {
+      const found = (await taxonomy()).tagTypeById.get(id);
+      if (found === undefined) throw new ApiError('NOT_FOUND', `no tag type with tag_type_id ${id}`);
+      return found;
+    },
+  };
+}
+
+export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
+
+async function loadTaxonomy(db: Kysely<Schema>): Promise<Taxonomy> {
+  const dimensionRows = await db.selectFrom('tag_dimensions').select(['id', 'key', 'name']).orderBy('id').execute();
+  const rows = (await db.selectFrom('tag_types').selectAll().orderBy('id').execute()).map((r) => ({
+    ...r,
+    id: Number(r.id),
+    dimension_id: Number(r.dimension_id),
+    parent_id: r.parent_id === null ? null : Number(r.parent_id),
+  }));
+  const rowById = new Map(rows.map((r) => [r.id, r]));
+  const dimensionRef = new Map(dimensionRows.map((d) => [Number(d.id), { id: Number(d.id), key: d.key, name: d.name }]));
+  const childRows = new Map<number, typeof rows>();
+  for (const r of rows) if (r.parent_id !== null) childRows.set(r.parent_id, [...(childRows.get(r.parent_id) ?? []), r]);
+
+  const tagTypes = rows.map((r): TagTypeItem => {
+    // The import keeps the taxonomy a forest, so the walk up ends at the top of the dimension.
+    const breadcrumbs: TagTypeItem['breadcrumbs'] = [];
+    for (let up = r.parent_id === null ? undefined : rowById.get(r.parent_id); up !== undefined; up = up.parent_id === null ? undefined : rowById.get(up.parent_id)) {
+      breadcrumbs.unshift({ id: up.id, key: up.key, name: up.name });
+    }
+    const children = childRows.get(r.id) ?? [];
+    const values = children.filter((c) => c.is_value === 1);
+    const groups = children.length > values.length;
+    return {
+      id: r.id,
+      key: r.key,
+      name: r.name,
+      dimension: dimensionRef.get(r.dimension_id) ?? { id: r.dimension_id, key: '', name: '' },
+      parent_id: r.parent_id,
+      tag_level: breadcrumbs.length + 1,
+      // Unsaid by the import: a tag type is terminal when it groups no other tag types.
+      terminal: r.terminal === null ? !groups : r.terminal === 1,
+      is_value: r.is_value === 1,
+      has_children: groups,
+      flow_types: flowTypesOf(r.flow_types),
+      breadcrumbs,
+      known_values: values.map((v) => ({ id: v.id, key: v.key, name: v.name })),
+    };
+  });
+  const tagTypeById = new Map(tagTypes.map((t) => [t.id, t]));
+  const childrenOf = new Map<number, TagTypeItem[]>();
+  for (const t of tagTypes) if (t.parent_id !== null) childrenOf.set(t.parent_id, [...(childrenOf.get(t.parent_id) ?? []), t]);
+
+  const dimensions = dimensionRows.map((d): TagDimensionItem => {
+    const types = new Set(tagTypes.filter((t) => t.dimension.id === Number(d.id)).flatMap((t) => t.flow_types));
+    return { id: Number(d.id), key: d.key, name: d.name, flow_types: TAG_FLOW_TYPES.filter((type) => types.has(type)) };
+  });
+  return { dimensions, tagTypes, dimensionById: new Map(dimensions.map((d) => [d.id, d])), tagTypeById, childrenOf };
+}
+
+/** Stored comma-separated; null is every type. */
+function flowTypesOf(stored: string | null): TagFlowType[] {
+  if (stored === null) return [...TAG_FLOW_TYPES];
+  const listed = new Set(stored.split(','));
+  return TAG_FLOW_TYPES.filter((type) => listed.has(type));
+}
+
+function flowTypeOf(value: string | undefined): TagFlowType | null {
+  return value === undefined ? null : (FLOW_TYPE_ALIASES[value] ?? null);
+}
+
+function appliesTo(flowTypes: readonly TagFlowType[], flowType: TagFlowType | null): boolean {
+  return flowType === null || flowTypes.includes(flowType);
+}
+
+function matches(search: string | null, mode: SearchMode, record: { name: string; key: string }): boolean {
+  if (search === null) return true;
+  return [record.name.toLowerCase(), record.key.toLowerCase()].some((text) =>
+    mode === 'exact' ? text === search : mode === 'starts_with' ? text.startsWith(search) : text.includes(search),
+  );
+}
+
+function pick<T>(byId: ReadonlyMap<number, T>, ids: readonly number[]): Map<number, T> {
+  return new Map(ids.flatMap((id) => {
+    const item = byId.get(id);
+    return item === undefined ? [] : [[id, item] as const];
+  }));
+}
