@@ -1,7 +1,17 @@
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
-import { FlowGraphData, FlowGraphParams, FlowsByIdBody, FlowsByIdPage, LeaguesWithFlowsPage, LeaguesWithFlowsQuery } from './lookups.schemas.js';
+import {
+  BY_SELECTION_PAGE_SIZE,
+  FlowGraphData,
+  FlowGraphParams,
+  FlowsByIdBody,
+  FlowsByIdPage,
+  FlowsBySelectionBody,
+  FlowsBySelectionPage,
+  LeaguesWithFlowsPage,
+  LeaguesWithFlowsQuery,
+} from './lookups.schemas.js';
 import { FlowsBody, FlowsPage, MixedFlowsBody } from './trends.schemas.js';
 import type { TrendsService } from './trends.service.js';
 
@@ -60,6 +70,23 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
       },
     },
     async (request, reply) => sendPage(reply, await trends.flowsById(request.body)),
+  );
+
+  app.post(
+    '/v1/trends/by-betting-market-position',
+    {
+      config: { policy: TRENDS },
+      schema: {
+        tags: ['trends'],
+        summary: 'Flows on selections',
+        description:
+          'The flows on these selections (`event_betting_market_position_id` of odds items and flows): the singles that bet on one, and the parlays ' +
+          `with a leg on one, by id, as page 1 of pages of ${BY_SELECTION_PAGE_SIZE}. An id that names no selection matches nothing.`,
+        body: FlowsBySelectionBody,
+        response: { 200: FlowsBySelectionPage },
+      },
+    },
+    async (request, reply) => sendPage(reply, await trends.flowsBySelection(request.body)),
   );
 
   lists.get(app, {

@@ -507,10 +507,10 @@ export interface OddsFormatPage {
 
 /** An item of the `results` of {@link OddsFormatPage}. */
 export interface OddsFormat {
-  /** Odds format id (1 to 4, in the order of the list). */
+  /** Odds format id (1 to 6, in the order of the list). */
   id: number;
   /** The value of `odds_format` on the odds endpoints. */
-  key: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  key: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /** Display name, e.g. `American`. */
   name: string;
   /** The JSON type of `price` in this format. */
@@ -613,6 +613,10 @@ export interface Odds {
     /** Display name of the record. */
     name: string;
   };
+  /**
+   * The selection priced: its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+   */
+  event_betting_market_position_id: number | null;
   /**
    * The selection priced: `home`, `away`, `draw`, `over`, `under`, `yes`, `no`, or a team or player name (with over/under for their props).
    */
@@ -781,6 +785,10 @@ export interface Flow {
     /** Display name of the record. */
     name: string;
   } | null;
+  /**
+   * The selection a single bets on; null for a parlay (its legs name theirs): its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+   */
+  event_betting_market_position_id: number | null;
   /** The handicap or total of the bet, e.g. 221.5; null when the market has no line. */
   line: number | null;
   /** Which side of the line the bet takes; null for bets without an over/under. */
@@ -809,6 +817,10 @@ export interface Flow {
     /** Decimal odds: the total returned per unit staked. */
     decimal: number;
   } | null;
+  /**
+   * Only when the request asks a format (`odds_format`, or `product_mode`): the price of `odds` in it (as odds items show it), null without a price.
+   */
+  price?: number | string | null;
   /** A parlay's legs, in order, as flow items; empty for a single. */
   legs: FlowLeg[];
   /** When the flow was last imported, ISO 8601, UTC. */
@@ -872,6 +884,10 @@ export interface FlowLeg {
     /** Display name of the record. */
     name: string;
   } | null;
+  /**
+   * The selection a single bets on; null for a parlay (its legs name theirs): its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+   */
+  event_betting_market_position_id: number | null;
   /** The handicap or total of the bet, e.g. 221.5; null when the market has no line. */
   line: number | null;
   /** Which side of the line the bet takes; null for bets without an over/under. */
@@ -900,6 +916,10 @@ export interface FlowLeg {
     /** Decimal odds: the total returned per unit staked. */
     decimal: number;
   } | null;
+  /**
+   * Only when the request asks a format (`odds_format`, or `product_mode`): the price of `odds` in it (as odds items show it), null without a price.
+   */
+  price?: number | string | null;
   /** Always empty: a leg is a single flow. */
   legs: Record<string, unknown>[];
   /** When the flow was last imported, ISO 8601, UTC. */
@@ -924,6 +944,20 @@ export interface FlowsByIdPage {
    * The ids asked for that name no flow (of `flow_type`, when given), in the order asked. Empty when every flow was found.
    */
   missing_ids: number[];
+}
+
+/** One page of {@link Flow} items, in the shape every list answers. */
+export interface FlowsBySelectionPage {
+  /** Items of the current page. */
+  results: Flow[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
 }
 
 /** One page of {@link LeagueWithFlows} items, in the shape every list answers. */
@@ -1328,9 +1362,9 @@ export interface OddsUpcomingByEventParams {
   /** Only odds of these betting markets. */
   betting_market_ids?: number[];
   /**
-   * The format of each item's `price`: `decimal`, `american`, `fractional` or `implied_probability` (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
+   * The format of each item's `price`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` (the decimal payout) or `percent` (the implied probability in percent) (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
    */
-  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
    * Page number, 1-indexed, at most 1000000.
    *
@@ -1358,9 +1392,9 @@ export interface OddsHistoryByEventParams {
   /** Only changes before this instant; not before `since`. */
   until?: string;
   /**
-   * The format of each change's `price: {from, to}`: `decimal`, `american`, `fractional` or `implied_probability` (GET /v1/references/odds-format). Without it the changes have no `price`; `price_decimal` is always there.
+   * The format of each change's `price: {from, to}`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` or `percent` (GET /v1/references/odds-format). Without it the changes have no `price`; `price_decimal` is always there.
    */
-  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
    * Page number, 1-indexed, at most 1000000.
    *
@@ -1605,6 +1639,24 @@ export interface TrendsFlowsByIdParams {
   flow_ids: number[];
   /** Only flows of this type: an id of a flow of another type is reported in `missing_ids`. Default: any type. */
   flow_type?: 'fact' | 'fun' | 'plain';
+}
+
+/** Parameters of `POST /v1/trends/by-betting-market-position`. */
+export interface TrendsBySelectionParams {
+  /** The selections, 1 to 100 ids; a repeated id counts once, an id that names no selection matches nothing. */
+  event_betting_market_position_ids: number[];
+  /**
+   * Adds `price` to each flow and leg, in this format (GET /v1/references/odds-format), beside `odds {american, decimal}`. Default: the format of `product_mode` when it is given, else none (no `price`).
+   */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /**
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   */
+  product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
+  /**
+   * Accepted for Odditt's clients and ignored: `use_cartoon_images` changes only images and copy that this API does not serve.
+   */
+  use_cartoon_images?: boolean;
 }
 
 /** Parameters of `GET /v1/trends/leagues-with-available-flows`. */
