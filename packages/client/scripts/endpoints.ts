@@ -38,6 +38,7 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['trends.bySelection', 'POST /v1/trends/by-betting-market-position'],
   ['trends.leaguesWithAvailableFlows', 'GET /v1/trends/leagues-with-available-flows'],
   ['trends.flowGraphData', 'GET /v1/trends/flow-graph-data/{fact_flow_id}'],
+  ['trends.flowTooltip', 'GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}'],
 ];
 
 /**

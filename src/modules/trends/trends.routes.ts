@@ -13,6 +13,7 @@ import {
   LeaguesWithFlowsQuery,
 } from './lookups.schemas.js';
 import { FlowsBody, FlowsPage, MixedFlowsBody } from './trends.schemas.js';
+import { FlowTooltip, FlowTooltipParams } from './flow-tooltip.js';
 import type { TrendsService } from './trends.service.js';
 
 const FILTERS_HELP =
@@ -116,5 +117,22 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
       },
     },
     async (request) => trends.flowGraph(request.params.fact_flow_id),
+  );
+
+  app.get(
+    '/v1/trends/flow-tooltip/:flow_type/:flow_id',
+    {
+      config: byId,
+      schema: {
+        tags: ['trends'],
+        summary: "A flow's tooltip",
+        description:
+          'The short payload a tooltip shows for one fact or fun flow: its sentence, hit rate, sample size, price, and for a parlay its legs. ' +
+          'An id that names no flow of that type is 404.',
+        params: FlowTooltipParams,
+        response: { 200: FlowTooltip },
+      },
+    },
+    async (request) => trends.flowTooltip(request.params),
   );
 };

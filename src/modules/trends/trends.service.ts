@@ -7,6 +7,7 @@ import { createFlowItemLoader } from './flow-items.js';
 import { type FlowFilters, normalizeFlowFilters, resolveFlowFilters } from './flow-filters.js';
 import { createFlowsById } from './flows-by-id.js';
 import { createFlowsBySelection } from './flows-by-selection.js';
+import { createFlowTooltip } from './flow-tooltip.js';
 import { flowIds } from './flows.query.js';
 import { leaguesWithFlows } from './leagues-with-flows.js';
 import type { FlowItem, FlowsBody, MixedFlowsBody } from './trends.schemas.js';
@@ -38,6 +39,7 @@ export function createTrendsService(deps: { database: Database; keys: KeyResolve
     flowsBySelection: createFlowsBySelection(database.db, flowItems),
     leaguesWithFlows: leaguesWithFlows(database.db, keys),
     flowGraph: createFlowGraph(database.db),
+    flowTooltip: createFlowTooltip(flowItems),
   };
 }
 

@@ -4,7 +4,7 @@
 import { bindCall, bindCallWith, bindPaged, type Invoker } from '../bind.js';
 import type { OperationSpec } from '../endpoint.js';
 import type { Api } from './namespaces.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesTeamsParams, SportPage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesTeamsParams, SportPage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
 
 /** Where each operation's parameters go. */
 export const OPERATIONS = {
@@ -37,6 +37,7 @@ export const OPERATIONS = {
   'POST /v1/trends/by-betting-market-position': { method: 'POST', path: '/v1/trends/by-betting-market-position', body: true, idempotent: true },
   'GET /v1/trends/leagues-with-available-flows': { method: 'GET', path: '/v1/trends/leagues-with-available-flows', body: false, idempotent: true },
   'GET /v1/trends/flow-graph-data/{fact_flow_id}': { method: 'GET', path: '/v1/trends/flow-graph-data/{fact_flow_id}', body: false, idempotent: true },
+  'GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}': { method: 'GET', path: '/v1/trends/flow-tooltip/{flow_type}/{flow_id}', body: false, idempotent: true },
 } as const satisfies Readonly<Record<string, OperationSpec>>;
 
 /** The typed methods, each sending its operation through the invoker. */
@@ -84,6 +85,7 @@ export function bindApi(invoker: Invoker): Api {
       bySelection: bindPaged<TrendsBySelectionParams, FlowsBySelectionPage>(invoker, OPERATIONS['POST /v1/trends/by-betting-market-position']),
       leaguesWithAvailableFlows: bindPaged<TrendsLeaguesWithAvailableFlowsParams, LeaguesWithFlowsPage>(invoker, OPERATIONS['GET /v1/trends/leagues-with-available-flows']),
       flowGraphData: bindCallWith<TrendsFlowGraphDataParams, FlowGraphData>(invoker, OPERATIONS['GET /v1/trends/flow-graph-data/{fact_flow_id}']),
+      flowTooltip: bindCallWith<TrendsFlowTooltipParams, FlowTooltip>(invoker, OPERATIONS['GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}']),
     },
   };
 }

@@ -1029,6 +1029,62 @@ export interface FlowGraphData {
   }[];
 }
 
+/** The short payload a flow tooltip shows. */
+export interface FlowTooltip {
+  /** The flow. */
+  flow_id: number;
+  /** As asked. */
+  flow_type: 'fact' | 'fun';
+  /** A single bet, or a parlay of `legs`. */
+  bet_type: 'single' | 'parlay';
+  /** The flow's trend in words (the item's `description`). */
+  sentence: string;
+  /** How often the trend held, as on the flow item. */
+  hit_rate: {
+    /** Hits in the sample. */
+    hits: number;
+    /** The sample: past games counted. */
+    total: number;
+    /** hits / total × 100, to 2 decimals. */
+    pct: number;
+  };
+  /** The sample, `hit_rate.total`. */
+  sample_size: number;
+  /** The price, as the flow item shows it in `odds`; null without one. */
+  odds: {
+    /** American odds. */
+    american: number;
+    /** Decimal odds. */
+    decimal: number;
+  } | null;
+  /** 1/d of the price, to 4 decimals; null without a price. */
+  implied_probability: number | null;
+  /** A parlay's legs, in order; empty for a single. */
+  legs: Array<{
+    /** The leg, a single flow. */
+    flow_id: number;
+    /** The leg's trend in words. */
+    sentence: string;
+    /**
+     * The selection the leg bets on: its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+     */
+    event_betting_market_position_id: number | null;
+    /** The leg's market by name. */
+    betting_market: string | null;
+    /** The leg's line; null without one. */
+    line: number | null;
+    /** The leg's side of the line; null without one. */
+    split: 'over' | 'under' | null;
+    /** The price, as the flow item shows it in `odds`; null without one. */
+    odds: {
+      /** American odds. */
+      american: number;
+      /** Decimal odds. */
+      decimal: number;
+    } | null;
+  }>;
+}
+
 /** Parameters of `GET /v1/account/usage`. */
 export interface AccountUsageParams {
   /** First day, YYYY-MM-DD (UTC), 1970-01-01 or later. Default: 29 days before end_date. */
@@ -1683,4 +1739,12 @@ export interface TrendsLeaguesWithAvailableFlowsParams {
 export interface TrendsFlowGraphDataParams {
   /** The id of a fact flow. */
   fact_flow_id: number;
+}
+
+/** Parameters of `GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}`. */
+export interface TrendsFlowTooltipParams {
+  /** `fact` or `fun`: the type of the flow (another type, or a flow of the other type, is 404). */
+  flow_type: 'fact' | 'fun';
+  /** The flow id. */
+  flow_id: number;
 }
