@@ -21,6 +21,13 @@ export const ProductModeField = Type.Optional(
   }),
 );
 
+/**
+ * Fields Odditt's clients send that change only how Odditt's apps draw a flow (images, copy), not
+ * which flows answer: accepted and ignored, so that a client that always sends them is served.
+ */
+export const IgnoredPresentation = (name: string) =>
+  Type.Optional(Type.Boolean({ description: `Accepted for Odditt's clients and ignored: ${name} changes only images and copy that this API does not serve.` }));
+
 /** The format a request asks prices in: its own, else its product mode's; undefined: no `price`. */
 export function formatAsked(body: { odds_format?: OddsFormat | undefined; product_mode?: ProductMode | undefined }): OddsFormat | undefined {
   return body.odds_format ?? (body.product_mode === undefined ? undefined : FORMAT_OF_MODE[body.product_mode]);

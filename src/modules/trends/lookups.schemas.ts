@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { Id, MAX_FILTER_ITEMS, MAX_ID, TeamRef } from '../../shared/wire.js';
 import { League } from '../references/index.js';
-import { OddsFormatField, ProductModeField } from './flow-price.js';
+import { IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
 import { FLOW_TYPES, FlowItem } from './trends.schemas.js';
 
 /**
@@ -11,6 +11,8 @@ import { FLOW_TYPES, FlowItem } from './trends.schemas.js';
  */
 
 // ---- POST /v1/trends/flows-by-id ----
+/** Odditt's flow_type values, input aliases of ours (answers keep ours). */
+export const ODDITT_FLOW_TYPES = ['fact_flow', 'fun_flow', 'fact_flow_parlay', 'fun_flow_parlay', 'plain_flow_parlay'] as const;
 
 export const FlowsByIdBody = Type.Object(
   {
@@ -20,13 +22,23 @@ export const FlowsByIdBody = Type.Object(
       description: `The flows to get, 1 to ${MAX_FILTER_ITEMS} ids. The page lists the flows found in this order; a repeated id counts once.`,
     }),
     flow_type: Type.Optional(
-      Type.Enum(FLOW_TYPES, { description: 'Only flows of this type: an id of a flow of another type is reported in `missing_ids`. Default: any type.' }),
+      Type.Enum([...FLOW_TYPES, ...ODDITT_FLOW_TYPES], {
+        description:
+          'Only flows of this type: an id of a flow of another type is reported in `missing_ids`. Default: any type. Odditt\'s values are read as ' +
+          'ours: `fact_flow`, `fun_flow` as `fact`, `fun`; `fact_flow_parlay`, `fun_flow_parlay`, `plain_flow_parlay` as that type and a parlay.',
+      }),
+    ),
+    fact_flow_type: Type.Optional(
+      Type.Enum(['base', 'expanded'], {
+        description: "Odditt's kind of fact flow: every flow here is a `base` flow, so `base` changes nothing and `expanded` finds none (all in `missing_ids`).",
+      }),
     ),
   },
   // Flows 3, 1 and 2 exist in every demo dataset.
   { title: 'FlowsByIdBody', additionalProperties: false, examples: [{ flow_ids: [3, 1, 2] }] },
 );
 export type FlowsByIdBody = Static<typeof FlowsByIdBody>;
+
 
 const FlowsPageFields = PageOf(FlowItem, 'FlowsByIdPage').properties;
 
@@ -49,10 +61,6 @@ export type FlowsByIdPage = Static<typeof FlowsByIdPage>;
 
 /** The flows on selections, at most this many in the answer (the first, by id). */
 export const BY_SELECTION_PAGE_SIZE = 500;
-
-/** Fields Odditt's clients send that change only how Odditt draws a flow, not what it is: accepted, ignored. */
-export const IgnoredPresentation = (name: string) =>
-  Type.Optional(Type.Boolean({ description: `Accepted for Odditt's clients and ignored: ${name} changes only images and copy that this API does not serve.` }));
 
 export const FlowsBySelectionBody = Type.Object(
   {

@@ -1,6 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { FlowPrice } from './flow-price.js';
+import { FlowPrice, IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
 import { Id, MAX_FILTER_ITEMS, NamedRef, SelectionId, TeamRef } from '../../shared/wire.js';
 
 export const FLOWS_MAX_PAGE_SIZE = 25;
@@ -139,9 +139,27 @@ function flowFilters<T extends TSchema>(flowType: T) {
     betting_market_entity_type: Type.Optional(
       Type.Enum(ENTITY_TYPES, { description: `Flows of bets in markets about a \`team\`, a \`player\` or the \`event\` (the market's entity_type). ${ofBet}` }),
     ),
-    split_type: Type.Optional(Type.Enum(SPLITS, { description: `Flows of bets on this side of the line (the item field \`split\`). ${ofBet}` })),
+    split_type: Type.Optional(
+      Type.Enum([...SPLITS, 'overs', 'unders'], {
+        description: `Flows of bets on this side of the line (the item field \`split\`); Odditt's \`overs\` and \`unders\` are read as \`over\` and \`under\`. ${ofBet}`,
+      }),
+    ),
     flow_type: flowType,
-    bet_type: Type.Optional(Type.Enum(['single', 'parlay', 'singles'], { description: '`singles` is accepted for `single`.' })),
+    bet_type: Type.Optional(
+      Type.Enum(['single', 'parlay', 'singles', 'same_game_parlay'], {
+        description: '`singles` is read as `single`, and Odditt\'s `same_game_parlay` as `parlay` (every parlay here is a same-event parlay).',
+      }),
+    ),
+    focus_entity_type_id: Type.Optional(
+      Type.Enum([1, 2, 3], { description: "Odditt's focus filter: flows about a team (1), a player (2) or the event (3) (the item field `focus_entity.type`)." }),
+    ),
+    team_split: Type.Optional(
+      Type.Enum(['home', 'away'], { description: 'Flows about the home (or away) team of their event: `focus_entity` is that team.' }),
+    ),
+    odds_format: OddsFormatField,
+    product_mode: ProductModeField,
+    use_cartoon_images: IgnoredPresentation('`use_cartoon_images`'),
+    include_star_sign_content: IgnoredPresentation('`include_star_sign_content`'),
     likelihood_type: Type.Optional(Type.Enum(LIKELIHOODS, { description: 'Only flows of this likelihood (the item field `likelihood`).' })),
     min_hit_rate_threshold: percent('Hit rate (`hit_rate.pct`) at least this, in percent from 0 to 100, inclusive: 70 means 70 %.'),
     max_hit_rate_threshold: percent('Hit rate (`hit_rate.pct`) at most this, in percent from 0 to 100, inclusive.'),

@@ -1548,17 +1548,41 @@ export interface TrendsFlowsParams {
    */
   betting_market_entity_type?: 'team' | 'player' | 'event';
   /**
-   * Flows of bets on this side of the line (the item field `split`). A parlay matches when one of its legs matches every such filter on the bet.
+   * Flows of bets on this side of the line (the item field `split`); Odditt's `overs` and `unders` are read as `over` and `under`. A parlay matches when one of its legs matches every such filter on the bet.
    */
-  split_type?: 'over' | 'under';
+  split_type?: 'over' | 'under' | 'overs' | 'unders';
   /**
    * The flow type to list (default fact).
    *
    * @defaultValue `"fact"`
    */
   flow_type?: 'fact' | 'fun' | 'plain';
-  /** `singles` is accepted for `single`. */
-  bet_type?: 'single' | 'parlay' | 'singles';
+  /**
+   * `singles` is read as `single`, and Odditt's `same_game_parlay` as `parlay` (every parlay here is a same-event parlay).
+   */
+  bet_type?: 'single' | 'parlay' | 'singles' | 'same_game_parlay';
+  /**
+   * Odditt's focus filter: flows about a team (1), a player (2) or the event (3) (the item field `focus_entity.type`).
+   */
+  focus_entity_type_id?: 1 | 2 | 3;
+  /** Flows about the home (or away) team of their event: `focus_entity` is that team. */
+  team_split?: 'home' | 'away';
+  /**
+   * Adds `price` to each flow and leg, in this format (GET /v1/references/odds-format), beside `odds {american, decimal}`. Default: the format of `product_mode` when it is given, else none (no `price`).
+   */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /**
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   */
+  product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
+  /**
+   * Accepted for Odditt's clients and ignored: `use_cartoon_images` changes only images and copy that this API does not serve.
+   */
+  use_cartoon_images?: boolean;
+  /**
+   * Accepted for Odditt's clients and ignored: `include_star_sign_content` changes only images and copy that this API does not serve.
+   */
+  include_star_sign_content?: boolean;
   /** Only flows of this likelihood (the item field `likelihood`). */
   likelihood_type?: 'likely' | 'possible' | 'longshot';
   /** Hit rate (`hit_rate.pct`) at least this, in percent from 0 to 100, inclusive: 70 means 70 %. */
@@ -1648,13 +1672,37 @@ export interface TrendsMixedFlowsParams {
    */
   betting_market_entity_type?: 'team' | 'player' | 'event';
   /**
-   * Flows of bets on this side of the line (the item field `split`). A parlay matches when one of its legs matches every such filter on the bet.
+   * Flows of bets on this side of the line (the item field `split`); Odditt's `overs` and `unders` are read as `over` and `under`. A parlay matches when one of its legs matches every such filter on the bet.
    */
-  split_type?: 'over' | 'under';
+  split_type?: 'over' | 'under' | 'overs' | 'unders';
   /** Narrows the mix to one type (default: every type). */
   flow_type?: 'fact' | 'fun' | 'plain';
-  /** `singles` is accepted for `single`. */
-  bet_type?: 'single' | 'parlay' | 'singles';
+  /**
+   * `singles` is read as `single`, and Odditt's `same_game_parlay` as `parlay` (every parlay here is a same-event parlay).
+   */
+  bet_type?: 'single' | 'parlay' | 'singles' | 'same_game_parlay';
+  /**
+   * Odditt's focus filter: flows about a team (1), a player (2) or the event (3) (the item field `focus_entity.type`).
+   */
+  focus_entity_type_id?: 1 | 2 | 3;
+  /** Flows about the home (or away) team of their event: `focus_entity` is that team. */
+  team_split?: 'home' | 'away';
+  /**
+   * Adds `price` to each flow and leg, in this format (GET /v1/references/odds-format), beside `odds {american, decimal}`. Default: the format of `product_mode` when it is given, else none (no `price`).
+   */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /**
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   */
+  product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
+  /**
+   * Accepted for Odditt's clients and ignored: `use_cartoon_images` changes only images and copy that this API does not serve.
+   */
+  use_cartoon_images?: boolean;
+  /**
+   * Accepted for Odditt's clients and ignored: `include_star_sign_content` changes only images and copy that this API does not serve.
+   */
+  include_star_sign_content?: boolean;
   /** Only flows of this likelihood (the item field `likelihood`). */
   likelihood_type?: 'likely' | 'possible' | 'longshot';
   /** Hit rate (`hit_rate.pct`) at least this, in percent from 0 to 100, inclusive: 70 means 70 %. */
@@ -1693,8 +1741,14 @@ export interface TrendsMixedFlowsParams {
 export interface TrendsFlowsByIdParams {
   /** The flows to get, 1 to 100 ids. The page lists the flows found in this order; a repeated id counts once. */
   flow_ids: number[];
-  /** Only flows of this type: an id of a flow of another type is reported in `missing_ids`. Default: any type. */
-  flow_type?: 'fact' | 'fun' | 'plain';
+  /**
+   * Only flows of this type: an id of a flow of another type is reported in `missing_ids`. Default: any type. Odditt's values are read as ours: `fact_flow`, `fun_flow` as `fact`, `fun`; `fact_flow_parlay`, `fun_flow_parlay`, `plain_flow_parlay` as that type and a parlay.
+   */
+  flow_type?: 'fact' | 'fun' | 'plain' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
+  /**
+   * Odditt's kind of fact flow: every flow here is a `base` flow, so `base` changes nothing and `expanded` finds none (all in `missing_ids`).
+   */
+  fact_flow_type?: 'base' | 'expanded';
 }
 
 /** Parameters of `POST /v1/trends/by-betting-market-position`. */
