@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import { lineKeyOf } from '../../platform/db/migrations.js';
-import type { Schema } from '../../platform/db/schema.js';
+import type { Schema, SelectionsTable } from '../../platform/db/schema.js';
 import { Problems } from './import.checks.js';
 import type { Dataset } from './import.schemas.js';
 
@@ -8,15 +8,7 @@ type OddsItem = NonNullable<Dataset['odds']>[number];
 type FlowItem = NonNullable<Dataset['flows']>[number];
 
 /** What names a selection: two odds rows (or a flow and an odds row) with the same key bet on the same thing. */
-interface SelectionKey {
-  event_id: number;
-  betting_market_id: number;
-  period: string;
-  position: string;
-  line: number | null;
-  line_key: string;
-  player: string;
-}
+type SelectionKey = Omit<SelectionsTable, 'id'>;
 
 /** Rows per statement: far below either engine's bind-parameter ceiling. */
 const CHUNK = 1_000;

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { notFound } from '../../platform/errors.js';
 import { Id, MAX_ID, SelectionId } from '../../shared/wire.js';
-import type { FlowItem, FlowLegItem } from './trends.schemas.js';
+import { type FlowItem, type FlowLegItem, HitRate } from './trends.schemas.js';
 
 /** The flow types a tooltip is for, as Odditt names them in the path. */
 export const TOOLTIP_FLOW_TYPES = ['fact', 'fun'] as const;
@@ -48,14 +48,7 @@ export const FlowTooltip = Type.Object(
     flow_type: Type.Enum(TOOLTIP_FLOW_TYPES, { description: 'As asked.' }),
     bet_type: Type.Enum(['single', 'parlay'], { description: 'A single bet, or a parlay of `legs`.' }),
     sentence: Type.String({ description: "The flow's trend in words (the item's `description`)." }),
-    hit_rate: Type.Object(
-      {
-        hits: Type.Integer({ minimum: 0, description: 'Hits in the sample.' }),
-        total: Type.Integer({ minimum: 0, description: 'The sample: past games counted.' }),
-        pct: Type.Number({ minimum: 0, maximum: 100, description: 'hits / total × 100, to 2 decimals.' }),
-      },
-      { additionalProperties: false, description: 'How often the trend held, as on the flow item.' },
-    ),
+    hit_rate: HitRate,
     sample_size: Type.Integer({ minimum: 0, description: 'The sample, `hit_rate.total`.' }),
     odds: Odds,
     implied_probability: Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: '1/d of the price, to 4 decimals; null without a price.' }),

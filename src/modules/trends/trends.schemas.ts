@@ -13,6 +13,16 @@ export const STARTING_SOON_HOURS = 3;
 
 // ---- Items ----
 
+/** How often a trend held; the flow item's and the tooltip's. */
+export const HitRate = Type.Object(
+  {
+    hits: Type.Integer({ minimum: 0, description: 'How many times in the sample the bet would have won.' }),
+    total: Type.Integer({ minimum: 0, description: 'The sample: how many past games (or meetings, or season games) were counted.' }),
+    pct: Type.Number({ minimum: 0, maximum: 100, description: 'hits / total × 100, a percentage to 2 decimals (the hit-rate filters compare with it).' }),
+  },
+  { additionalProperties: false, description: 'How often the trend held: `hits` of the last `total`.' },
+);
+
 const flowFields = {
   id: Type.Integer({ description: 'Flow id.' }),
   flow_type: Type.Enum(FLOW_TYPES, {
@@ -45,14 +55,7 @@ const flowFields = {
   line: Type.Union([Type.Number(), Type.Null()], { description: 'The handicap or total of the bet, e.g. 221.5; null when the market has no line.' }),
   split: Type.Union([Type.Enum(['over', 'under']), Type.Null()], { description: 'Which side of the line the bet takes; null for bets without an over/under.' }),
   description: Type.String({ description: 'The trend in words, e.g. "Boston Hawks have covered the spread in 8 of their last 10 road games".' }),
-  hit_rate: Type.Object(
-    {
-      hits: Type.Integer({ minimum: 0, description: 'How many times in the sample the bet would have won.' }),
-      total: Type.Integer({ minimum: 0, description: 'The sample: how many past games (or meetings, or season games) were counted.' }),
-      pct: Type.Number({ minimum: 0, maximum: 100, description: 'hits / total × 100, a percentage to 2 decimals (the hit-rate filters compare with it).' }),
-    },
-    { additionalProperties: false, description: 'How often the trend held: `hits` of the last `total`.' },
-  ),
+  hit_rate: HitRate,
   likelihood: Type.Enum(LIKELIHOODS, {
     description: 'How likely the bet is to win, from its price: `likely`, `possible` or `longshot`. See docs/data.md#likelihood.',
   }),

@@ -1039,13 +1039,13 @@ export interface FlowTooltip {
   bet_type: 'single' | 'parlay';
   /** The flow's trend in words (the item's `description`). */
   sentence: string;
-  /** How often the trend held, as on the flow item. */
+  /** How often the trend held: `hits` of the last `total`. */
   hit_rate: {
-    /** Hits in the sample. */
+    /** How many times in the sample the bet would have won. */
     hits: number;
-    /** The sample: past games counted. */
+    /** The sample: how many past games (or meetings, or season games) were counted. */
     total: number;
-    /** hits / total × 100, to 2 decimals. */
+    /** hits / total × 100, a percentage to 2 decimals (the hit-rate filters compare with it). */
     pct: number;
   };
   /** The sample, `hit_rate.total`. */
