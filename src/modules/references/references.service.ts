@@ -47,6 +47,7 @@ interface SportScoped {
   sport_id?: number;
   sport_key?: string;
   search?: string;
+  search_mode?: SearchMode;
 }
 
 /** A table row: the item the API shows, with what filters need beyond it. */
@@ -99,7 +100,8 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     });
 
   /** sport_id or sport_key, the id winning (the key then not resolved), and search. */
-  const sportFilters = (q: SportScoped) => [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search)] as const;
+  const sportFilters = (q: SportScoped) =>
+    [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search, q.search_mode)] as const;
   const sportOf = (id: number | null, key: string | null) => keys.scope('sport', { id, key }, { id: 'sport_id', key: 'sport_key' });
 
   /** A list of records that each belong to one sport, filtered by sport and search. */
@@ -146,7 +148,7 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     teams: list({
       name: 'teams',
       table: tables.teams,
-      filters: (q: TeamsQuery) => [q.league_id ?? null, q.league_id === undefined ? keyOf(q.league_key) : null, searchOf(q.search)] as const,
+      filters: (q: TeamsQuery) => [q.league_id ?? null, q.league_id === undefined ? keyOf(q.league_key) : null, searchOf(q.search, q.search_mode)] as const,
       keep: async ([leagueId, leagueKey, search]) => {
         const league = await keys.scope('league', { id: leagueId, key: leagueKey }, { id: 'league_id', key: 'league_key' });
         return ({ item }: Row<TeamItem>) => (league === undefined || item.league_id === league) && matches(search, item);
@@ -157,7 +159,7 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
       name: 'players',
       table: tables.players,
       filters: (q: PlayersQuery) =>
-        [q.team_id ?? null, q.team_id === undefined ? keyOf(q.team_key) : null, keyOf(q.league_key), searchOf(q.search)] as const,
+        [q.team_id ?? null, q.team_id === undefined ? keyOf(q.team_key) : null, keyOf(q.league_key), searchOf(q.search, q.search_mode)] as const,
       keep: async ([teamId, teamKey, leagueKey, search]) => {
         const team = await keys.scope('team', { id: teamId, key: teamKey }, { id: 'team_id', key: 'team_key' });
         const league = leagueKey === null ? null : await keys.resolve('league', leagueKey, 'league_key');
@@ -171,9 +173,10 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     bettingMarkets: list({
       name: 'betting-markets',
       table: tables.bettingMarkets,
-      filters: (q: BettingMarketsQuery) => [q.sport_id ?? null, searchOf(q.search)] as const,
-      keep: async ([sportId, search]) => {
-        const sport = sportId === null ? null : await keys.requireId('sport', sportId, 'sport_id');
+      filters: (q: BettingMarketsQuery) => [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search)] as const,
+      keep: async ([sportId, sportKey, search]) => {
+        const sport =
+          sportId !== null ? await keys.requireId('sport', sportId, 'sport_id') : sportKey !== null ? await keys.resolve('sport', sportKey, 'sport_key') : null;
         // A market without a sport (e.g. a generic moneyline) is offered for every sport.
         return (m: { item: BettingMarketItem; sportId: number | null }) =>
           (sport === null || m.sportId === null || m.sportId === sport) && matches(search, m.item);
@@ -209,11 +212,26 @@ function keyOf(key: string | undefined): string | null {
 }
 
 /** An empty search matches everything, exactly like no search. */
-function searchOf(search: string | undefined): string | null {
-  return search === undefined || search === '' ? null : search.toLowerCase();
+/** How `search` compares (Odditt's search_mode): `contains` by default. */
+type SearchMode = 'contains' | 'starts_with' | 'exact';
+interface Search {
+  text: string;
+  mode: SearchMode;
 }
 
-/** search: a case-insensitive substring of the name or of the plain key. */
-function matches(search: string | null, record: { name: string; key: string }): boolean {
-  return search === null || record.name.toLowerCase().includes(search) || record.key.toLowerCase().includes(search);
+function searchOf(search: string | undefined, mode: SearchMode = 'contains'): Search | null {
+  return search === undefined || search === '' ? null : { text: search.toLowerCase(), mode };
+}
+
+const COMPARE: Record<SearchMode, (value: string, text: string) => boolean> = {
+  contains: (value, text) => value.includes(text),
+  starts_with: (value, text) => value.startsWith(text),
+  exact: (value, text) => value === text,
+};
+
+/** search: the name or the plain key, case-insensitive, holds the text (or starts with it, or is it). */
+function matches(search: Search | null, record: { name: string; key: string }): boolean {
+  if (search === null) return true;
+  const compare = COMPARE[search.mode];
+  return compare(record.name.toLowerCase(), search.text) || compare(record.key.toLowerCase(), search.text);
 }

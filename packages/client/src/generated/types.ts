@@ -1189,6 +1189,10 @@ export interface ReferencesLeaguesParams {
   sport_key?: string;
   /** Case-insensitive substring of the name or of the (plain) key. */
   search?: string;
+  /**
+   * How `search` compares with the name and the key: `contains` (the default), `starts_with`, or `exact` (the whole name or key, case-insensitive).
+   */
+  search_mode?: 'contains' | 'starts_with' | 'exact';
 }
 
 /** Parameters of `GET /v1/references/teams`. */
@@ -1211,6 +1215,10 @@ export interface ReferencesTeamsParams {
   league_key?: string;
   /** Case-insensitive substring of the name or of the (plain) key. */
   search?: string;
+  /**
+   * How `search` compares with the name and the key: `contains` (the default), `starts_with`, or `exact` (the whole name or key, case-insensitive).
+   */
+  search_mode?: 'contains' | 'starts_with' | 'exact';
 }
 
 /** Parameters of `GET /v1/references/players`. */
@@ -1235,6 +1243,10 @@ export interface ReferencesPlayersParams {
   league_key?: string;
   /** Case-insensitive substring of the name or of the (plain) key. */
   search?: string;
+  /**
+   * How `search` compares with the name and the key: `contains` (the default), `starts_with`, or `exact` (the whole name or key, case-insensitive).
+   */
+  search_mode?: 'contains' | 'starts_with' | 'exact';
 }
 
 /** Parameters of `GET /v1/references/operators`. */
@@ -1269,8 +1281,12 @@ export interface ReferencesBettingMarketsParams {
    * @defaultValue `20`
    */
   page_size?: number;
-  /** Only markets offered for this sport: those of the sport and those not tied to any sport. */
+  /**
+   * Only markets offered for this sport: those of the sport and those not tied to any sport. Wins over sport_key.
+   */
   sport_id?: number;
+  /** The same, by the sport key (an unknown key is 404). */
+  sport_key?: string;
   /** Case-insensitive substring of the name or of the (plain) key. */
   search?: string;
 }
