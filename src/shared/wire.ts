@@ -79,3 +79,12 @@ export const Label = (maxLength: number, description?: string) =>
     ...matching('^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$', 'text that is not only blanks, without U+0000 (NUL)'),
     ...(description ? { description } : {}),
   });
+
+/**
+ * Odditt's `schema_version` of the historical endpoints: the payload version asked. One exists,
+ * `v1`, the default; another is 422 naming it, so that a client asking a later one learns at once.
+ */
+export const SCHEMA_VERSIONS = ['v1'] as const;
+export const SchemaVersion = Type.Optional(
+  Type.Enum(SCHEMA_VERSIONS, { description: 'The payload schema version: `v1`, the only one and the default (another value is 422).' }),
+);

@@ -1495,6 +1495,8 @@ export interface HistoricalEventsParams {
    * Last day (UTC, YYYY-MM-DD, included) of the events, by start time. Default: today. At most 366 days after start_date, and not before it.
    */
   end_date?: string;
+  /** The payload schema version: `v1`, the only one and the default (another value is 422). */
+  schema_version?: 'v1';
   /**
    * Page number, 1-indexed, at most 1000000.
    *
