@@ -22,6 +22,15 @@ const KeyedRef = (fields: { id: string; key: string; name: string }) => (descrip
   );
 
 /**
+ * A selection's own id (Odditt's event_betting_market_position_id): stable across imports, shared by
+ * the odds rows that price the selection and the flows that bet on it.
+ */
+export const SelectionId = (what: string) =>
+  Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: `${what}: its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.`,
+  });
+
+/**
  * A reference to a keyed record (an operator, a betting market) inside another item. A function,
  * so that each place says what the reference is: every field of the document has a description.
  */
@@ -65,3 +74,12 @@ export const Label = (maxLength: number, description?: string) =>
     ...matching('^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$', 'text that is not only blanks, without U+0000 (NUL)'),
     ...(description ? { description } : {}),
   });
+
+/**
+ * Odditt's `schema_version` of the historical endpoints: the payload version asked. One exists,
+ * `v1`, the default; another is 422 naming it, so that a client asking a later one learns at once.
+ */
+export const SCHEMA_VERSIONS = ['v1'] as const;
+export const SchemaVersion = Type.Optional(
+  Type.Enum(SCHEMA_VERSIONS, { description: 'The payload schema version: `v1`, the only one and the default (another value is 422).' }),
+);

@@ -40,6 +40,17 @@ describe.each(DIALECTS)('GET /v1/historical/events (%s)', (dialect) => {
     expect(page.results[1]).toMatchObject({ status: 'live', home_score: 40, away_score: 38 });
   });
 
+  it("takes Odditt's schema_version: v1 is the default; another is 422 naming the versions there are", async () => {
+    expect(await ids({ schema_version: 'v1' })).toEqual(await ids({}));
+    const res = await list({ schema_version: 'v2' });
+    expect(res.statusCode, res.body).toBe(422);
+    expect(res.json<{ error: { code: string; message: string } }>().error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('v1') });
+    const file = await h.t.app.inject({ method: 'GET', url: '/v1/historical/odds/100.json?schema_version=v2', headers: { 'x-api-key': h.keys.pro } });
+    expect(file.statusCode, file.body).toBe(422);
+    const fileV1 = await h.t.app.inject({ method: 'GET', url: '/v1/historical/odds/100.json?schema_version=v1', headers: { 'x-api-key': h.keys.pro } });
+    expect(fileV1.statusCode, fileV1.body).toBe(200);
+  });
+
   it('takes a range of UTC days, and filters by sport, league and team', async () => {
     expect(await ids({ start_date: day(h.now - 60 * DAY), end_date: day(h.now) })).toEqual([400, 100, 300]);
     expect(await ids({ start_date: day(h.now - 40 * DAY), end_date: day(h.now - 40 * DAY) })).toEqual([400]);

@@ -114,16 +114,20 @@ describe.each(DIALECTS)('more flow filters (%s)', (dialect) => {
     });
   });
 
-  it("Odditt's presentation-only fields are unknown fields: 422 naming them, never ignored", async () => {
+  it("Odditt's presentation-only fields are accepted and ignored: the same flows as without them (decision 0205)", async () => {
+    const plain = await post(MIXED_URL, { sport_id: 1 });
+    expect(plain.statusCode).toBe(200);
     for (const [field, value] of [
       ['use_cartoon_images', true],
-      ['include_deeplinks', true],
-      ['product_mode', 'b2b'],
       ['include_star_sign_content', false],
     ] as const) {
       for (const url of [MIXED_URL, FLOWS_URL]) {
-        expectError(await post(url, { sport_id: 1, [field]: value }), 422, 'VALIDATION_ERROR', { field, rule: 'additionalProperties' });
+        const res = await post(url, { sport_id: 1, [field]: value });
+        expect(res.statusCode, res.body).toBe(200);
+        expect(res.json()).toEqual((await post(url, { sport_id: 1 })).json());
       }
+      // A wrong type is still refused.
+      expectError(await post(MIXED_URL, { sport_id: 1, [field]: 'yes' }), 400, 'BAD_REQUEST');
     }
   });
 

@@ -39,8 +39,10 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['trends.flows', 'POST /v1/trends/flows'],
   ['trends.mixedFlows', 'POST /v1/trends/mixed-flows'],
   ['trends.flowsById', 'POST /v1/trends/flows-by-id'],
+  ['trends.bySelection', 'POST /v1/trends/by-betting-market-position'],
   ['trends.leaguesWithAvailableFlows', 'GET /v1/trends/leagues-with-available-flows'],
   ['trends.flowGraphData', 'GET /v1/trends/flow-graph-data/{fact_flow_id}'],
+  ['trends.flowTooltip', 'GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}'],
 ];
 
 /**

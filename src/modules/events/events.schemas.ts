@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { dateRangeProperties } from '../../shared/date-range.js';
 import { EVENT_STATUSES } from '../../shared/event-status.js';
-import { Id, TeamRef } from '../../shared/wire.js';
+import { Id, SchemaVersion, TeamRef } from '../../shared/wire.js';
 
 export const EVENTS_MAX_PAGE_SIZE = 100;
 
@@ -62,6 +62,7 @@ export const HistoricalEventsQuery = Type.Object(
     league_id: Type.Optional({ ...Id('Only events of this league (404 when unknown).'), example: 12 }),
     team_id: Type.Optional(Id('Only events this team plays in, home or away (404 when unknown).')),
     ...dateRangeProperties('the events, by start time'),
+    schema_version: SchemaVersion,
     ...pagingProperties(EVENTS_MAX_PAGE_SIZE),
   },
   { additionalProperties: false },

@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { dateRangeProperties } from '../../shared/date-range.js';
 import { ODDS_FORMATS } from '../../shared/odds-format.js';
-import { Id, MAX_FILTER_ITEMS } from '../../shared/wire.js';
+import { Id, MAX_FILTER_ITEMS, SchemaVersion } from '../../shared/wire.js';
 import { PRICE_FORMS } from '../odds/index.js';
 
 export const HISTORY_MAX_PAGE_SIZE = 100;
@@ -20,7 +20,7 @@ const Change = <T extends TSchema>(to: T, description: string) =>
 /** The optional `odds_format` of the history list and files: with it, each change gains `price` in that format. */
 const OddsFormat = Type.Enum(ODDS_FORMATS, {
   description:
-    'The format of each change\'s `price: {from, to}`: `decimal`, `american`, `fractional` or `implied_probability` ' +
+    'The format of each change\'s `price: {from, to}`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` or `percent` ' +
     '(GET /v1/references/odds-format). Without it the changes have no `price`; `price_decimal` is always there.',
 });
 
@@ -95,7 +95,7 @@ export const EventFileParams = Type.Object({ event_id: { ...Id('The event.'), ex
 export type EventFileParams = Static<typeof EventFileParams>;
 
 /** The query of a history file or export: `odds_format` adds `price` to each change (in CSV, the columns price_from and price_to). */
-const formatQuery = { odds_format: Type.Optional(OddsFormat) };
+const formatQuery = { odds_format: Type.Optional(OddsFormat), schema_version: SchemaVersion };
 
 export const EventFileQuery = Type.Object(formatQuery, { additionalProperties: false });
 export type EventFileQuery = Static<typeof EventFileQuery>;

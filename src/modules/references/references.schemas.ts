@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { ODDS_FORMATS } from '../../shared/odds-format.js';
 import { Id } from '../../shared/wire.js';
+import { SEARCH_MODES } from './search.js';
 
 /** page_size maximum of every reference list (docs/api.md#references). */
 export const REFERENCES_MAX_PAGE_SIZE = 100;
@@ -112,7 +113,7 @@ export const EventPeriod = Type.Object(
 
 export const OddsFormat = Type.Object(
   {
-    id: Id('Odds format id (1 to 4, in the order of the list).'),
+    id: Id('Odds format id (1 to 6, in the order of the list).'),
     key: Type.Enum(ODDS_FORMATS, { description: 'The value of `odds_format` on the odds endpoints.' }),
     name: Type.String({ description: 'Display name, e.g. `American`.' }),
     value_type: Type.Enum(['number', 'integer', 'string'], { description: 'The JSON type of `price` in this format.' }),
@@ -152,6 +153,12 @@ const search = Type.String({
   description: 'Case-insensitive substring of the name or of the (plain) key.',
 });
 
+const searchMode = Type.Optional(
+  Type.Enum(SEARCH_MODES, {
+    description: 'How `search` compares with the name and the key: `contains` (the default), `starts_with`, or `exact` (the whole name or key, case-insensitive).',
+  }),
+);
+
 /** Unknown query parameters are rejected (422 naming them): a misspelt filter must not silently list everything. */
 const query = <P extends Parameters<typeof Type.Object>[0]>(title: string, properties: P) =>
   Type.Object({ ...pagingProperties(REFERENCES_MAX_PAGE_SIZE), ...properties }, { title, additionalProperties: false });
@@ -164,12 +171,13 @@ const sportScope = (what: string) => ({
   sport_key: Type.Optional(Key(`Only ${what} of the sport with this key.`)),
 });
 
-export const LeaguesQuery = query('LeaguesQuery', { ...sportScope('leagues'), search: Type.Optional(search) });
+export const LeaguesQuery = query('LeaguesQuery', { ...sportScope('leagues'), search: Type.Optional(search), search_mode: searchMode });
 
 export const TeamsQuery = query('TeamsQuery', {
   league_id: Type.Optional(Id('Only teams of this league. Wins over league_key.')),
   league_key: Type.Optional(Key('Only teams of this league: `nba` or qualified `united-states.nba`; a key shared by several leagues is 409.')),
   search: Type.Optional(search),
+  search_mode: searchMode,
 });
 
 export const PlayersQuery = query('PlayersQuery', {
@@ -177,12 +185,14 @@ export const PlayersQuery = query('PlayersQuery', {
   team_key: Type.Optional(Key('Only players of this team: plain key or qualified `league.team` / `country.league.team`.')),
   league_key: Type.Optional(Key('Only players of teams in this league (`nba` or `united-states.nba`).')),
   search: Type.Optional(search),
+  search_mode: searchMode,
 });
 
 export const OperatorsQuery = query('OperatorsQuery', { search: Type.Optional(search) });
 
 export const BettingMarketsQuery = query('BettingMarketsQuery', {
-  sport_id: Type.Optional(Id('Only markets offered for this sport: those of the sport and those not tied to any sport.')),
+  sport_id: Type.Optional(Id('Only markets offered for this sport: those of the sport and those not tied to any sport. Wins over sport_key.')),
+  sport_key: Type.Optional(Key('The same, by the sport key (an unknown key is 404).')),
   search: Type.Optional(search),
 });
 

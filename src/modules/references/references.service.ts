@@ -5,7 +5,7 @@ import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from './key-resolver.js';
 import { ODDS_FORMAT_ITEMS } from './odds-formats.js';
 import { createReferencesRepository, type SportsOfCategory } from './references.repository.js';
-import { searchOf } from './search.js';
+import { matches, type SearchMode, searchOf } from './search.js';
 import { createTaxonomyService } from './taxonomy.js';
 import type {
   BettingMarketCategoriesQuery,
@@ -49,6 +49,7 @@ interface SportScoped {
   sport_id?: number;
   sport_key?: string;
   search?: string;
+  search_mode?: SearchMode;
 }
 
 /** A table row: the item the API shows, with what filters need beyond it. */
@@ -96,12 +97,13 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     list({
       name,
       table,
-      filters: (q: Q) => [searchOf(q.search)] as const,
-      keep: async ([search]) => (row: Row<T>) => matches(search, row.item),
+      filters: (q: Q) => [searchOf(q.search, 'contains')] as const,
+      keep: async ([search]) => (row: Row<T>) => matches(search, row.item.name, row.item.key),
     });
 
   /** sport_id or sport_key, the id winning (the key then not resolved), and search. */
-  const sportFilters = (q: SportScoped) => [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search)] as const;
+  const sportFilters = (q: SportScoped) =>
+    [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search, q.search_mode ?? 'contains')] as const;
   const sportOf = (id: number | null, key: string | null) => keys.scope('sport', { id, key }, { id: 'sport_id', key: 'sport_key' });
 
   /** A list of records that each belong to one sport, filtered by sport and search. */
@@ -112,7 +114,7 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
       filters: (q: Q) => sportFilters(q),
       keep: async ([sportId, sportKey, search]) => {
         const sport = await sportOf(sportId, sportKey);
-        return ({ item }: Row<T>) => (sport === undefined || item.sport_id === sport) && matches(search, item);
+        return ({ item }: Row<T>) => (sport === undefined || item.sport_id === sport) && matches(search, item.name, item.key);
       },
     });
 
@@ -148,10 +150,10 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     teams: list({
       name: 'teams',
       table: tables.teams,
-      filters: (q: TeamsQuery) => [q.league_id ?? null, q.league_id === undefined ? keyOf(q.league_key) : null, searchOf(q.search)] as const,
+      filters: (q: TeamsQuery) => [q.league_id ?? null, q.league_id === undefined ? keyOf(q.league_key) : null, searchOf(q.search, q.search_mode ?? 'contains')] as const,
       keep: async ([leagueId, leagueKey, search]) => {
         const league = await keys.scope('league', { id: leagueId, key: leagueKey }, { id: 'league_id', key: 'league_key' });
-        return ({ item }: Row<TeamItem>) => (league === undefined || item.league_id === league) && matches(search, item);
+        return ({ item }: Row<TeamItem>) => (league === undefined || item.league_id === league) && matches(search, item.name, item.key);
       },
     }),
 
@@ -159,12 +161,12 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
       name: 'players',
       table: tables.players,
       filters: (q: PlayersQuery) =>
-        [q.team_id ?? null, q.team_id === undefined ? keyOf(q.team_key) : null, keyOf(q.league_key), searchOf(q.search)] as const,
+        [q.team_id ?? null, q.team_id === undefined ? keyOf(q.team_key) : null, keyOf(q.league_key), searchOf(q.search, q.search_mode ?? 'contains')] as const,
       keep: async ([teamId, teamKey, leagueKey, search]) => {
         const team = await keys.scope('team', { id: teamId, key: teamKey }, { id: 'team_id', key: 'team_key' });
         const league = leagueKey === null ? null : await keys.resolve('league', leagueKey, 'league_key');
         return (p: { item: PlayerItem; leagueId: number }) =>
-          (team === undefined || p.item.team_id === team) && (league === null || p.leagueId === league) && matches(search, p.item);
+          (team === undefined || p.item.team_id === team) && (league === null || p.leagueId === league) && matches(search, p.item.name, p.item.key);
       },
     }),
 
@@ -173,12 +175,13 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     bettingMarkets: list({
       name: 'betting-markets',
       table: tables.bettingMarkets,
-      filters: (q: BettingMarketsQuery) => [q.sport_id ?? null, searchOf(q.search)] as const,
-      keep: async ([sportId, search]) => {
-        const sport = sportId === null ? null : await keys.requireId('sport', sportId, 'sport_id');
+      filters: (q: BettingMarketsQuery) => [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search, 'contains')] as const,
+      keep: async ([sportId, sportKey, search]) => {
+        const sport =
+          sportId !== null ? await keys.requireId('sport', sportId, 'sport_id') : sportKey !== null ? await keys.resolve('sport', sportKey, 'sport_key') : null;
         // A market without a sport (e.g. a generic moneyline) is offered for every sport.
         return (m: { item: BettingMarketItem; sportId: number | null }) =>
-          (sport === null || m.sportId === null || m.sportId === sport) && matches(search, m.item);
+          (sport === null || m.sportId === null || m.sportId === sport) && matches(search, m.item.name, m.item.key);
       },
     }),
 
@@ -191,7 +194,7 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
       keep: async ([sportId, sportKey, search]) => {
         const sport = await sportOf(sportId, sportKey);
         return (c: { item: BettingMarketCategoryItem; sports: SportsOfCategory }) =>
-          (sport === undefined || c.sports === 'every' || c.sports.has(sport)) && matches(search, c.item);
+          (sport === undefined || c.sports === 'every' || c.sports.has(sport)) && matches(search, c.item.name, c.item.key);
       },
     }),
 
@@ -213,7 +216,3 @@ function keyOf(key: string | undefined): string | null {
   return key === undefined ? null : key.toLowerCase();
 }
 
-/** search: a case-insensitive substring of the name or of the plain key. */
-function matches(search: string | null, record: { name: string; key: string }): boolean {
-  return search === null || record.name.toLowerCase().includes(search) || record.key.toLowerCase().includes(search);
-}

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { Id, NamedRef } from '../../shared/wire.js';
 import { REFERENCES_MAX_PAGE_SIZE } from './references.schemas.js';
+import { SEARCH_MODES } from './search.js';
 
 /** The flow types a tag applies to, in our vocabulary (answers never use Odditt's). */
 export const TAG_FLOW_TYPES = ['fact', 'fun', 'plain'] as const;
@@ -22,8 +23,6 @@ export const FLOW_TYPE_ALIASES: Readonly<Record<string, TagFlowType>> = {
   plain_flow_parlay: 'plain',
 };
 
-export const SEARCH_MODES = ['contains', 'starts_with', 'exact'] as const;
-export type SearchMode = (typeof SEARCH_MODES)[number];
 
 const FlowTypes = Type.Array(Type.Enum(TAG_FLOW_TYPES), { description: 'The flow types whose flows carry tags of this kind (`fact`, `fun`, `plain`).' });
 

@@ -3,10 +3,9 @@ import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
-import { searchOf } from './search.js';
+import { matches, type Search, searchOf } from './search.js';
 import {
   FLOW_TYPE_ALIASES,
-  type SearchMode,
   type SubnationalRegionItem,
   type SubnationalRegionsQuery,
   TAG_FLOW_TYPES,
@@ -58,25 +57,24 @@ export function createTaxonomyService(deps: { db: Kysely<Schema>; cache: Pick<Re
     items: async (ids) => pick((await taxonomy()).dimensionById, ids),
   };
 
-  type SearchFilters = readonly [search: string | null, mode: SearchMode, dimension: string | null, flowType: TagFlowType | null, terminalOnly: boolean, level: number | null];
+  type SearchFilters = readonly [search: Search | null, dimension: string | null, flowType: TagFlowType | null, terminalOnly: boolean, level: number | null];
   const tagTypesSearch: TaxonomyList<TagTypesSearchQuery, SearchFilters, TagTypeItem> = {
     name: 'tag-types',
     filters: (q) =>
       [
-        searchOf(q.search),
-        q.search_mode ?? 'starts_with',
+        searchOf(q.search, q.search_mode ?? 'starts_with'),
         q.dimension === undefined ? null : q.dimension.toLowerCase(),
         flowTypeOf(q.flow_type),
         q.terminal_only === true,
         q.tag_level ?? null,
       ] as const,
-    async ids([search, mode, dimension, flowType, terminalOnly, level]) {
+    async ids([search, dimension, flowType, terminalOnly, level]) {
       // Values are not searched: their parent's known_values lists them.
       return (await taxonomy()).tagTypes
         .filter(
           (t) =>
             !t.is_value &&
-            matches(search, mode, t) &&
+            matches(search, t.name, t.key) &&
             (dimension === null || t.dimension.key.toLowerCase() === dimension) &&
             appliesTo(t.flow_types, flowType) &&
             (!terminalOnly || t.terminal) &&
@@ -98,14 +96,14 @@ export function createTaxonomyService(deps: { db: Kysely<Schema>; cache: Pick<Re
     items: tagItems,
   };
 
-  const subnationalRegions: TaxonomyList<SubnationalRegionsQuery, readonly [number, string | null], SubnationalRegionItem> = {
+  const subnationalRegions: TaxonomyList<SubnationalRegionsQuery, readonly [number, Search | null], SubnationalRegionItem> = {
     name: 'subnational-regions',
-    filters: (q) => [q.country_id, searchOf(q.search)] as const,
+    filters: (q) => [q.country_id, searchOf(q.search, 'contains')] as const,
     async ids([country, search]) {
       const table = await regions();
       if (!table.countries.has(country)) throw new ApiError('NOT_FOUND', `no country with country_id ${country}`);
       return table.items
-        .filter((r) => r.country_id === country && (search === null || [r.name, r.key, r.code].some((text) => text.toLowerCase().includes(search))))
+        .filter((r) => r.country_id === country && matches(search, r.name, r.key, r.code))
         .map((r) => r.id);
     },
     items: async (ids) => pick((await regions()).byId, ids),
@@ -189,13 +187,6 @@ function flowTypeOf(value: string | undefined): TagFlowType | null {
 
 function appliesTo(flowTypes: readonly TagFlowType[], flowType: TagFlowType | null): boolean {
   return flowType === null || flowTypes.includes(flowType);
-}
-
-function matches(search: string | null, mode: SearchMode, record: { name: string; key: string }): boolean {
-  if (search === null) return true;
-  return [record.name.toLowerCase(), record.key.toLowerCase()].some((text) =>
-    mode === 'exact' ? text === search : mode === 'starts_with' ? text.startsWith(search) : text.includes(search),
-  );
 }
 
 function pick<T>(byId: ReadonlyMap<number, T>, ids: readonly number[]): Map<number, T> {

@@ -1,6 +1,8 @@
 import type { BetType, EntityType, FlowType, Likelihood } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/errors.js';
 import { idSet, keySet } from '../../shared/filters.js';
+import type { OddsFormat } from '../../shared/odds-format.js';
+import { formatAsked } from './flow-price.js';
 import type { KeyResolver } from '../references/index.js';
 import { FLOW_TYPES, type FlowsBody, LIKELIHOODS, STARTING_SOON_HOURS } from './trends.schemas.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS } from '../../platform/time.js';
@@ -27,6 +29,10 @@ export interface FlowFilters {
   tag_type_ids?: number[];
   entity_type?: EntityType;
   split?: 'over' | 'under';
+  focus_type?: EntityType;
+  team_split?: 'home' | 'away';
+  /** The format of `price` (a view of the items, not a filter): pages are cached per format. */
+  price_format?: OddsFormat;
   flow_type?: FlowType;
   bet_type?: BetType;
   likelihood?: Likelihood;
@@ -74,6 +80,9 @@ function startingSoon(now: number): { from: number; before: number } {
   const from = Math.floor(now / MINUTE_MS) * MINUTE_MS;
   return { from, before: from + STARTING_SOON_HOURS * HOUR_MS };
 }
+
+/** Odditt's focus_entity_type_id values. */
+const FOCUS_TYPES: Record<1 | 2 | 3, EntityType> = { 1: 'team', 2: 'player', 3: 'event' };
 
 const isFlowType = (value: string | undefined): value is FlowType => FLOW_TYPES.some((t) => t === value);
 const isLikelihood = (value: string | undefined): value is Likelihood => LIKELIHOODS.some((l) => l === value);
@@ -136,10 +145,12 @@ export function normalizeFlowFilters(body: FlowsRequest, now: number, defaultFlo
   const tags = idSet(body.tag_type_ids);
   if (tags) filters.tag_type_ids = tags;
   if (body.betting_market_entity_type !== undefined) filters.entity_type = body.betting_market_entity_type;
-  if (body.split_type !== undefined) filters.split = body.split_type;
+  if (body.split_type !== undefined) filters.split = body.split_type === 'overs' || body.split_type === 'over' ? 'over' : 'under';
+  if (body.focus_entity_type_id !== undefined) filters.focus_type = FOCUS_TYPES[body.focus_entity_type_id];
+  if (body.team_split !== undefined) filters.team_split = body.team_split;
   const flowType = isFlowType(body.flow_type) ? body.flow_type : defaultFlowType;
   if (flowType) filters.flow_type = flowType;
-  if (body.bet_type !== undefined) filters.bet_type = body.bet_type === 'parlay' ? 'parlay' : 'single';
+  if (body.bet_type !== undefined) filters.bet_type = body.bet_type === 'parlay' || body.bet_type === 'same_game_parlay' ? 'parlay' : 'single';
   if (isLikelihood(body.likelihood_type)) filters.likelihood = body.likelihood_type;
   if (hitRate.min !== undefined) filters.min_hit_rate = hitRate.min;
   if (hitRate.max !== undefined) filters.max_hit_rate = hitRate.max;
@@ -147,12 +158,14 @@ export function normalizeFlowFilters(body: FlowsRequest, now: number, defaultFlo
   if (implied.max !== undefined) filters.max_implied = implied.max;
   if (from !== undefined) filters.starts_from = from;
   if (before !== undefined) filters.starts_before = before;
+  const format = formatAsked(body);
+  if (format !== undefined) filters.price_format = format;
   return filters;
 }
 
 /** Replaces keys by ids (404 for an unknown key, 409 for an ambiguous one). */
 export async function resolveFlowFilters(keys: KeyResolver, filters: FlowFilters): Promise<ResolvedFlowFilters> {
-  const { sport_key, league_key, team_key, player_key, operator_keys, ...resolved } = filters;
+  const { sport_key, league_key, team_key, player_key, operator_keys, price_format: _view, ...resolved } = filters;
   if (sport_key !== undefined) resolved.sport_ids = [await keys.resolve('sport', sport_key, 'sport_key')];
   if (league_key !== undefined) resolved.league_ids = [await keys.resolve('league', league_key, 'league_key')];
   if (team_key !== undefined) resolved.team_ids = [await keys.resolve('team', team_key, 'team_key')];

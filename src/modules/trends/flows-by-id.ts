@@ -1,4 +1,5 @@
 import { pageOf } from '../../platform/pagination.js';
+import type { FlowType } from '../../platform/db/schema.js';
 import type { FlowsByIdBody, FlowsByIdPage } from './lookups.schemas.js';
 import type { FlowItem } from './trends.schemas.js';
 
@@ -9,14 +10,35 @@ import type { FlowItem } from './trends.schemas.js';
 export function createFlowsById(flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
   return async function flowsById(body: FlowsByIdBody): Promise<FlowsByIdPage> {
     const asked = [...new Set(body.flow_ids)];
-    const found = await flowItems(asked);
+    const found = body.fact_flow_type === 'expanded' ? new Map<number, FlowItem>() : await flowItems(asked);
+    const wanted = wantedOf(body.flow_type);
     const results: FlowItem[] = [];
     const missing: number[] = [];
     for (const id of asked) {
       const flow = found.get(id);
-      if (flow !== undefined && (body.flow_type === undefined || flow.flow_type === body.flow_type)) results.push(flow);
+      if (flow !== undefined && (wanted.type === undefined || flow.flow_type === wanted.type) && (!wanted.parlay || flow.bet_type === 'parlay')) results.push(flow);
       else missing.push(id);
     }
     return { ...pageOf(results, results.length, { page: 1, page_size: asked.length }), missing_ids: missing };
   };
+}
+
+/** Odditt's flow_type values as ours: the type, and whether only parlays are meant. */
+function wantedOf(flowType: FlowsByIdBody['flow_type']): { type?: FlowType; parlay: boolean } {
+  switch (flowType) {
+    case undefined:
+      return { parlay: false };
+    case 'fact_flow':
+      return { type: 'fact', parlay: false };
+    case 'fun_flow':
+      return { type: 'fun', parlay: false };
+    case 'fact_flow_parlay':
+      return { type: 'fact', parlay: true };
+    case 'fun_flow_parlay':
+      return { type: 'fun', parlay: true };
+    case 'plain_flow_parlay':
+      return { type: 'plain', parlay: true };
+    default:
+      return { type: flowType, parlay: false };
+  }
 }

@@ -49,6 +49,13 @@ export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Flo
         ) select id from tagged))`,
     );
   }
+  if (f.focus_type) q = q.where('f.focus_entity_type', '=', f.focus_type);
+  if (f.team_split) {
+    const side = f.team_split === 'home' ? 'home_team_id' : 'away_team_id';
+    q = q
+      .where('f.focus_entity_type', '=', 'team')
+      .where(({ eb, selectFrom }) => eb('f.focus_entity_id', '=', selectFrom('events as se').select(`se.${side}`).whereRef('se.id', '=', 'f.event_id')));
+  }
 
   const teams = f.team_ids;
   if (teams) {

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { Id, MAX_FILTER_ITEMS, MAX_ID, TeamRef } from '../../shared/wire.js';
 import { League } from '../references/index.js';
+import { IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
 import { FLOW_TYPES, FlowItem } from './trends.schemas.js';
 
 /**
@@ -10,6 +11,8 @@ import { FLOW_TYPES, FlowItem } from './trends.schemas.js';
  */
 
 // ---- POST /v1/trends/flows-by-id ----
+/** Odditt's flow_type values, input aliases of ours (answers keep ours). */
+export const ODDITT_FLOW_TYPES = ['fact_flow', 'fun_flow', 'fact_flow_parlay', 'fun_flow_parlay', 'plain_flow_parlay'] as const;
 
 export const FlowsByIdBody = Type.Object(
   {
@@ -19,13 +22,23 @@ export const FlowsByIdBody = Type.Object(
       description: `The flows to get, 1 to ${MAX_FILTER_ITEMS} ids. The page lists the flows found in this order; a repeated id counts once.`,
     }),
     flow_type: Type.Optional(
-      Type.Enum(FLOW_TYPES, { description: 'Only flows of this type: an id of a flow of another type is reported in `missing_ids`. Default: any type.' }),
+      Type.Enum([...FLOW_TYPES, ...ODDITT_FLOW_TYPES], {
+        description:
+          'Only flows of this type: an id of a flow of another type is reported in `missing_ids`. Default: any type. Odditt\'s values are read as ' +
+          'ours: `fact_flow`, `fun_flow` as `fact`, `fun`; `fact_flow_parlay`, `fun_flow_parlay`, `plain_flow_parlay` as that type and a parlay.',
+      }),
+    ),
+    fact_flow_type: Type.Optional(
+      Type.Enum(['base', 'expanded'], {
+        description: "Odditt's kind of fact flow: every flow here is a `base` flow, so `base` changes nothing and `expanded` finds none (all in `missing_ids`).",
+      }),
     ),
   },
   // Flows 3, 1 and 2 exist in every demo dataset.
   { title: 'FlowsByIdBody', additionalProperties: false, examples: [{ flow_ids: [3, 1, 2] }] },
 );
 export type FlowsByIdBody = Static<typeof FlowsByIdBody>;
+
 
 const FlowsPageFields = PageOf(FlowItem, 'FlowsByIdPage').properties;
 
@@ -43,6 +56,33 @@ export const FlowsByIdPage = Type.Object(
   },
 );
 export type FlowsByIdPage = Static<typeof FlowsByIdPage>;
+
+// ---- POST /v1/trends/by-betting-market-position ----
+
+/** The flows on selections, at most this many in the answer (the first, by id). */
+export const BY_SELECTION_PAGE_SIZE = 500;
+
+export const FlowsBySelectionBody = Type.Object(
+  {
+    event_betting_market_position_ids: Type.Array(Id('A selection id: `event_betting_market_position_id` of an odds item or a flow.'), {
+      minItems: 1,
+      maxItems: MAX_FILTER_ITEMS,
+      description: `The selections, 1 to ${MAX_FILTER_ITEMS} ids; a repeated id counts once, an id that names no selection matches nothing.`,
+    }),
+    odds_format: OddsFormatField,
+    product_mode: ProductModeField,
+    use_cartoon_images: IgnoredPresentation('`use_cartoon_images`'),
+  },
+  // The selections of the first demo event: the odds rows open them first, and that event's flows (flow 1 among them) bet on some.
+  {
+    title: 'FlowsBySelectionBody',
+    additionalProperties: false,
+    examples: [{ event_betting_market_position_ids: Array.from({ length: 20 }, (_, i) => i + 1), odds_format: 'american' }],
+  },
+);
+export type FlowsBySelectionBody = Static<typeof FlowsBySelectionBody>;
+
+export const FlowsBySelectionPage = PageOf(FlowItem, 'FlowsBySelectionPage');
 
 // ---- GET /v1/trends/leagues-with-available-flows ----
 

@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { Id, MAX_FILTER_ITEMS, NamedRef, TeamRef } from '../../shared/wire.js';
+import { FlowPrice, IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
+import { Id, MAX_FILTER_ITEMS, NamedRef, SelectionId, TeamRef } from '../../shared/wire.js';
 
 export const FLOWS_MAX_PAGE_SIZE = 25;
 export const FLOW_TYPES = ['fact', 'fun', 'plain'] as const;
@@ -11,6 +12,16 @@ export const SPLITS = ['over', 'under'] as const;
 export const STARTING_SOON_HOURS = 3;
 
 // ---- Items ----
+
+/** How often a trend held; the flow item's and the tooltip's. */
+export const HitRate = Type.Object(
+  {
+    hits: Type.Integer({ minimum: 0, description: 'How many times in the sample the bet would have won.' }),
+    total: Type.Integer({ minimum: 0, description: 'The sample: how many past games (or meetings, or season games) were counted.' }),
+    pct: Type.Number({ minimum: 0, maximum: 100, description: 'hits / total × 100, a percentage to 2 decimals (the hit-rate filters compare with it).' }),
+  },
+  { additionalProperties: false, description: 'How often the trend held: `hits` of the last `total`.' },
+);
 
 const flowFields = {
   id: Type.Integer({ description: 'Flow id.' }),
@@ -40,17 +51,11 @@ const flowFields = {
   betting_market: Type.Union([NamedRef('The betting market.'), Type.Null()], {
     description: 'The betting market of the bet; null for a parlay (its legs name theirs).',
   }),
+  event_betting_market_position_id: SelectionId('The selection a single bets on; null for a parlay (its legs name theirs)'),
   line: Type.Union([Type.Number(), Type.Null()], { description: 'The handicap or total of the bet, e.g. 221.5; null when the market has no line.' }),
   split: Type.Union([Type.Enum(['over', 'under']), Type.Null()], { description: 'Which side of the line the bet takes; null for bets without an over/under.' }),
   description: Type.String({ description: 'The trend in words, e.g. "Boston Hawks have covered the spread in 8 of their last 10 road games".' }),
-  hit_rate: Type.Object(
-    {
-      hits: Type.Integer({ minimum: 0, description: 'How many times in the sample the bet would have won.' }),
-      total: Type.Integer({ minimum: 0, description: 'The sample: how many past games (or meetings, or season games) were counted.' }),
-      pct: Type.Number({ minimum: 0, maximum: 100, description: 'hits / total × 100, a percentage to 2 decimals (the hit-rate filters compare with it).' }),
-    },
-    { additionalProperties: false, description: 'How often the trend held: `hits` of the last `total`.' },
-  ),
+  hit_rate: HitRate,
   likelihood: Type.Enum(LIKELIHOODS, {
     description: 'How likely the bet is to win, from its price: `likely`, `possible` or `longshot`. See docs/data.md#likelihood.',
   }),
@@ -73,6 +78,7 @@ const flowFields = {
     ],
     { description: 'A typical price for the bet (for a parlay, the parlay price); null without one.' },
   ),
+  price: FlowPrice,
 };
 
 /** A parlay's leg: a flow item of its own. Legs are single flows, so a leg's `legs` is empty. */
@@ -142,9 +148,27 @@ function flowFilters<T extends TSchema>(flowType: T) {
     betting_market_entity_type: Type.Optional(
       Type.Enum(ENTITY_TYPES, { description: `Flows of bets in markets about a \`team\`, a \`player\` or the \`event\` (the market's entity_type). ${ofBet}` }),
     ),
-    split_type: Type.Optional(Type.Enum(SPLITS, { description: `Flows of bets on this side of the line (the item field \`split\`). ${ofBet}` })),
+    split_type: Type.Optional(
+      Type.Enum([...SPLITS, 'overs', 'unders'], {
+        description: `Flows of bets on this side of the line (the item field \`split\`); Odditt's \`overs\` and \`unders\` are read as \`over\` and \`under\`. ${ofBet}`,
+      }),
+    ),
     flow_type: flowType,
-    bet_type: Type.Optional(Type.Enum(['single', 'parlay', 'singles'], { description: '`singles` is accepted for `single`.' })),
+    bet_type: Type.Optional(
+      Type.Enum(['single', 'parlay', 'singles', 'same_game_parlay'], {
+        description: '`singles` is read as `single`, and Odditt\'s `same_game_parlay` as `parlay` (every parlay here is a same-event parlay).',
+      }),
+    ),
+    focus_entity_type_id: Type.Optional(
+      Type.Enum([1, 2, 3], { description: "Odditt's focus filter: flows about a team (1), a player (2) or the event (3) (the item field `focus_entity.type`)." }),
+    ),
+    team_split: Type.Optional(
+      Type.Enum(['home', 'away'], { description: 'Flows about the home (or away) team of their event: `focus_entity` is that team.' }),
+    ),
+    odds_format: OddsFormatField,
+    product_mode: ProductModeField,
+    use_cartoon_images: IgnoredPresentation('`use_cartoon_images`'),
+    include_star_sign_content: IgnoredPresentation('`include_star_sign_content`'),
     likelihood_type: Type.Optional(Type.Enum(LIKELIHOODS, { description: 'Only flows of this likelihood (the item field `likelihood`).' })),
     min_hit_rate_threshold: percent('Hit rate (`hit_rate.pct`) at least this, in percent from 0 to 100, inclusive: 70 means 70 %.'),
     max_hit_rate_threshold: percent('Hit rate (`hit_rate.pct`) at most this, in percent from 0 to 100, inclusive.'),

@@ -6,6 +6,9 @@ import { createFlowGraph } from './flow-graph.js';
 import { createFlowItemLoader } from './flow-items.js';
 import { type FlowFilters, normalizeFlowFilters, resolveFlowFilters } from './flow-filters.js';
 import { createFlowsById } from './flows-by-id.js';
+import { createFlowsBySelection } from './flows-by-selection.js';
+import { createFlowTooltip } from './flow-tooltip.js';
+import { withPrice } from './flow-price.js';
 import { flowIds } from './flows.query.js';
 import { leaguesWithFlows } from './leagues-with-flows.js';
 import type { FlowItem, FlowsBody, MixedFlowsBody } from './trends.schemas.js';
@@ -25,6 +28,8 @@ export function createTrendsService(deps: { database: Database; keys: KeyResolve
     /** By id; keys are replaced by ids (404 unknown, 409 ambiguous), then one query. */
     ids: async (filters) => flowIds(database, await resolveFlowFilters(keys, filters)),
     items: flowItems,
+    /** With odds_format (or product_mode), each flow and leg gains `price` in it (decision 0111: nothing new unasked). */
+    view: (item, filters) => withPrice(item, filters.price_format),
   };
 
   return {
@@ -34,8 +39,10 @@ export function createTrendsService(deps: { database: Database; keys: KeyResolve
     /** /v1/trends/mixed-flows: flows of every type; flow_type narrows the mix when given. */
     mixedFilters: (body: MixedFlowsBody): FlowFilters => normalizeFlowFilters(body, clock.now()),
     flowsById: createFlowsById(flowItems),
+    flowsBySelection: createFlowsBySelection(database.db, flowItems),
     leaguesWithFlows: leaguesWithFlows(database.db, keys),
     flowGraph: createFlowGraph(database.db),
+    flowTooltip: createFlowTooltip(flowItems),
   };
 }
 

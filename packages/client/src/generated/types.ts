@@ -507,10 +507,10 @@ export interface OddsFormatPage {
 
 /** An item of the `results` of {@link OddsFormatPage}. */
 export interface OddsFormat {
-  /** Odds format id (1 to 4, in the order of the list). */
+  /** Odds format id (1 to 6, in the order of the list). */
   id: number;
   /** The value of `odds_format` on the odds endpoints. */
-  key: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  key: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /** Display name, e.g. `American`. */
   name: string;
   /** The JSON type of `price` in this format. */
@@ -749,6 +749,10 @@ export interface Odds {
     name: string;
   };
   /**
+   * The selection priced: its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+   */
+  event_betting_market_position_id: number | null;
+  /**
    * The selection priced: `home`, `away`, `draw`, `over`, `under`, `yes`, `no`, or a team or player name (with over/under for their props).
    */
   position: string;
@@ -916,6 +920,10 @@ export interface Flow {
     /** Display name of the record. */
     name: string;
   } | null;
+  /**
+   * The selection a single bets on; null for a parlay (its legs name theirs): its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+   */
+  event_betting_market_position_id: number | null;
   /** The handicap or total of the bet, e.g. 221.5; null when the market has no line. */
   line: number | null;
   /** Which side of the line the bet takes; null for bets without an over/under. */
@@ -953,6 +961,10 @@ export interface Flow {
     /** Decimal odds: the total returned per unit staked. */
     decimal: number;
   } | null;
+  /**
+   * Only when the request asks a format (`odds_format`, or `product_mode`): the price of `odds` in it (as odds items show it), null without a price.
+   */
+  price?: number | string | null;
   /** A parlay's legs, in order, as flow items; empty for a single. */
   legs: FlowLeg[];
   /** When the flow was last imported, ISO 8601, UTC. */
@@ -1016,6 +1028,10 @@ export interface FlowLeg {
     /** Display name of the record. */
     name: string;
   } | null;
+  /**
+   * The selection a single bets on; null for a parlay (its legs name theirs): its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+   */
+  event_betting_market_position_id: number | null;
   /** The handicap or total of the bet, e.g. 221.5; null when the market has no line. */
   line: number | null;
   /** Which side of the line the bet takes; null for bets without an over/under. */
@@ -1053,6 +1069,10 @@ export interface FlowLeg {
     /** Decimal odds: the total returned per unit staked. */
     decimal: number;
   } | null;
+  /**
+   * Only when the request asks a format (`odds_format`, or `product_mode`): the price of `odds` in it (as odds items show it), null without a price.
+   */
+  price?: number | string | null;
   /** Always empty: a leg is a single flow. */
   legs: Record<string, unknown>[];
   /** When the flow was last imported, ISO 8601, UTC. */
@@ -1077,6 +1097,20 @@ export interface FlowsByIdPage {
    * The ids asked for that name no flow (of `flow_type`, when given), in the order asked. Empty when every flow was found.
    */
   missing_ids: number[];
+}
+
+/** One page of {@link Flow} items, in the shape every list answers. */
+export interface FlowsBySelectionPage {
+  /** Items of the current page. */
+  results: Flow[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
 }
 
 /** One page of {@link LeagueWithFlows} items, in the shape every list answers. */
@@ -1146,6 +1180,62 @@ export interface FlowGraphData {
     /** Whether the bet would have won in that game. */
     hit: boolean;
   }[];
+}
+
+/** The short payload a flow tooltip shows. */
+export interface FlowTooltip {
+  /** The flow. */
+  flow_id: number;
+  /** As asked. */
+  flow_type: 'fact' | 'fun';
+  /** A single bet, or a parlay of `legs`. */
+  bet_type: 'single' | 'parlay';
+  /** The flow's trend in words (the item's `description`). */
+  sentence: string;
+  /** How often the trend held: `hits` of the last `total`. */
+  hit_rate: {
+    /** How many times in the sample the bet would have won. */
+    hits: number;
+    /** The sample: how many past games (or meetings, or season games) were counted. */
+    total: number;
+    /** hits / total × 100, a percentage to 2 decimals (the hit-rate filters compare with it). */
+    pct: number;
+  };
+  /** The sample, `hit_rate.total`. */
+  sample_size: number;
+  /** The price, as the flow item shows it in `odds`; null without one. */
+  odds: {
+    /** American odds. */
+    american: number;
+    /** Decimal odds. */
+    decimal: number;
+  } | null;
+  /** 1/d of the price, to 4 decimals; null without a price. */
+  implied_probability: number | null;
+  /** A parlay's legs, in order; empty for a single. */
+  legs: Array<{
+    /** The leg, a single flow. */
+    flow_id: number;
+    /** The leg's trend in words. */
+    sentence: string;
+    /**
+     * The selection the leg bets on: its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+     */
+    event_betting_market_position_id: number | null;
+    /** The leg's market by name. */
+    betting_market: string | null;
+    /** The leg's line; null without one. */
+    line: number | null;
+    /** The leg's side of the line; null without one. */
+    split: 'over' | 'under' | null;
+    /** The price, as the flow item shows it in `odds`; null without one. */
+    odds: {
+      /** American odds. */
+      american: number;
+      /** Decimal odds. */
+      decimal: number;
+    } | null;
+  }>;
 }
 
 /** Parameters of `GET /v1/account/usage`. */
@@ -1256,6 +1346,10 @@ export interface ReferencesLeaguesParams {
   sport_key?: string;
   /** Case-insensitive substring of the name or of the (plain) key. */
   search?: string;
+  /**
+   * How `search` compares with the name and the key: `contains` (the default), `starts_with`, or `exact` (the whole name or key, case-insensitive).
+   */
+  search_mode?: 'contains' | 'starts_with' | 'exact';
 }
 
 /** Parameters of `GET /v1/references/teams`. */
@@ -1278,6 +1372,10 @@ export interface ReferencesTeamsParams {
   league_key?: string;
   /** Case-insensitive substring of the name or of the (plain) key. */
   search?: string;
+  /**
+   * How `search` compares with the name and the key: `contains` (the default), `starts_with`, or `exact` (the whole name or key, case-insensitive).
+   */
+  search_mode?: 'contains' | 'starts_with' | 'exact';
 }
 
 /** Parameters of `GET /v1/references/players`. */
@@ -1302,6 +1400,10 @@ export interface ReferencesPlayersParams {
   league_key?: string;
   /** Case-insensitive substring of the name or of the (plain) key. */
   search?: string;
+  /**
+   * How `search` compares with the name and the key: `contains` (the default), `starts_with`, or `exact` (the whole name or key, case-insensitive).
+   */
+  search_mode?: 'contains' | 'starts_with' | 'exact';
 }
 
 /** Parameters of `GET /v1/references/operators`. */
@@ -1336,8 +1438,12 @@ export interface ReferencesBettingMarketsParams {
    * @defaultValue `20`
    */
   page_size?: number;
-  /** Only markets offered for this sport: those of the sport and those not tied to any sport. */
+  /**
+   * Only markets offered for this sport: those of the sport and those not tied to any sport. Wins over sport_key.
+   */
   sport_id?: number;
+  /** The same, by the sport key (an unknown key is 404). */
+  sport_key?: string;
   /** Case-insensitive substring of the name or of the (plain) key. */
   search?: string;
 }
@@ -1591,9 +1697,9 @@ export interface OddsUpcomingByEventParams {
   /** Only odds of these betting markets. */
   betting_market_ids?: number[];
   /**
-   * The format of each item's `price`: `decimal`, `american`, `fractional` or `implied_probability` (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
+   * The format of each item's `price`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` (the decimal payout) or `percent` (the implied probability in percent) (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
    */
-  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
    * Page number, 1-indexed, at most 1000000.
    *
@@ -1621,9 +1727,9 @@ export interface OddsHistoryByEventParams {
   /** Only changes before this instant; not before `since`. */
   until?: string;
   /**
-   * The format of each change's `price: {from, to}`: `decimal`, `american`, `fractional` or `implied_probability` (GET /v1/references/odds-format). Without it the changes have no `price`; `price_decimal` is always there.
+   * The format of each change's `price: {from, to}`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` or `percent` (GET /v1/references/odds-format). Without it the changes have no `price`; `price_decimal` is always there.
    */
-  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
    * Page number, 1-indexed, at most 1000000.
    *
@@ -1654,6 +1760,8 @@ export interface HistoricalEventsParams {
    * Last day (UTC, YYYY-MM-DD, included) of the events, by start time. Default: today. Not before start_date, and at most 366 days from it.
    */
   end_date?: string;
+  /** The payload schema version: `v1`, the only one and the default (another value is 422). */
+  schema_version?: 'v1';
   /**
    * Page number, 1-indexed, at most 1000000.
    *
@@ -1727,17 +1835,41 @@ export interface TrendsFlowsParams {
    */
   betting_market_entity_type?: 'team' | 'player' | 'event';
   /**
-   * Flows of bets on this side of the line (the item field `split`). A parlay matches when one of its legs matches every such filter on the bet.
+   * Flows of bets on this side of the line (the item field `split`); Odditt's `overs` and `unders` are read as `over` and `under`. A parlay matches when one of its legs matches every such filter on the bet.
    */
-  split_type?: 'over' | 'under';
+  split_type?: 'over' | 'under' | 'overs' | 'unders';
   /**
    * The flow type to list (default fact).
    *
    * @defaultValue `"fact"`
    */
   flow_type?: 'fact' | 'fun' | 'plain';
-  /** `singles` is accepted for `single`. */
-  bet_type?: 'single' | 'parlay' | 'singles';
+  /**
+   * `singles` is read as `single`, and Odditt's `same_game_parlay` as `parlay` (every parlay here is a same-event parlay).
+   */
+  bet_type?: 'single' | 'parlay' | 'singles' | 'same_game_parlay';
+  /**
+   * Odditt's focus filter: flows about a team (1), a player (2) or the event (3) (the item field `focus_entity.type`).
+   */
+  focus_entity_type_id?: 1 | 2 | 3;
+  /** Flows about the home (or away) team of their event: `focus_entity` is that team. */
+  team_split?: 'home' | 'away';
+  /**
+   * Adds `price` to each flow and leg, in this format (GET /v1/references/odds-format), beside `odds {american, decimal}`. Default: the format of `product_mode` when it is given, else none (no `price`).
+   */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /**
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   */
+  product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
+  /**
+   * Accepted for Odditt's clients and ignored: `use_cartoon_images` changes only images and copy that this API does not serve.
+   */
+  use_cartoon_images?: boolean;
+  /**
+   * Accepted for Odditt's clients and ignored: `include_star_sign_content` changes only images and copy that this API does not serve.
+   */
+  include_star_sign_content?: boolean;
   /** Only flows of this likelihood (the item field `likelihood`). */
   likelihood_type?: 'likely' | 'possible' | 'longshot';
   /** Hit rate (`hit_rate.pct`) at least this, in percent from 0 to 100, inclusive: 70 means 70 %. */
@@ -1831,13 +1963,37 @@ export interface TrendsMixedFlowsParams {
    */
   betting_market_entity_type?: 'team' | 'player' | 'event';
   /**
-   * Flows of bets on this side of the line (the item field `split`). A parlay matches when one of its legs matches every such filter on the bet.
+   * Flows of bets on this side of the line (the item field `split`); Odditt's `overs` and `unders` are read as `over` and `under`. A parlay matches when one of its legs matches every such filter on the bet.
    */
-  split_type?: 'over' | 'under';
+  split_type?: 'over' | 'under' | 'overs' | 'unders';
   /** Narrows the mix to one type (default: every type). */
   flow_type?: 'fact' | 'fun' | 'plain';
-  /** `singles` is accepted for `single`. */
-  bet_type?: 'single' | 'parlay' | 'singles';
+  /**
+   * `singles` is read as `single`, and Odditt's `same_game_parlay` as `parlay` (every parlay here is a same-event parlay).
+   */
+  bet_type?: 'single' | 'parlay' | 'singles' | 'same_game_parlay';
+  /**
+   * Odditt's focus filter: flows about a team (1), a player (2) or the event (3) (the item field `focus_entity.type`).
+   */
+  focus_entity_type_id?: 1 | 2 | 3;
+  /** Flows about the home (or away) team of their event: `focus_entity` is that team. */
+  team_split?: 'home' | 'away';
+  /**
+   * Adds `price` to each flow and leg, in this format (GET /v1/references/odds-format), beside `odds {american, decimal}`. Default: the format of `product_mode` when it is given, else none (no `price`).
+   */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /**
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   */
+  product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
+  /**
+   * Accepted for Odditt's clients and ignored: `use_cartoon_images` changes only images and copy that this API does not serve.
+   */
+  use_cartoon_images?: boolean;
+  /**
+   * Accepted for Odditt's clients and ignored: `include_star_sign_content` changes only images and copy that this API does not serve.
+   */
+  include_star_sign_content?: boolean;
   /** Only flows of this likelihood (the item field `likelihood`). */
   likelihood_type?: 'likely' | 'possible' | 'longshot';
   /** Hit rate (`hit_rate.pct`) at least this, in percent from 0 to 100, inclusive: 70 means 70 %. */
@@ -1876,8 +2032,32 @@ export interface TrendsMixedFlowsParams {
 export interface TrendsFlowsByIdParams {
   /** The flows to get, 1 to 100 ids. The page lists the flows found in this order; a repeated id counts once. */
   flow_ids: number[];
-  /** Only flows of this type: an id of a flow of another type is reported in `missing_ids`. Default: any type. */
-  flow_type?: 'fact' | 'fun' | 'plain';
+  /**
+   * Only flows of this type: an id of a flow of another type is reported in `missing_ids`. Default: any type. Odditt's values are read as ours: `fact_flow`, `fun_flow` as `fact`, `fun`; `fact_flow_parlay`, `fun_flow_parlay`, `plain_flow_parlay` as that type and a parlay.
+   */
+  flow_type?: 'fact' | 'fun' | 'plain' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
+  /**
+   * Odditt's kind of fact flow: every flow here is a `base` flow, so `base` changes nothing and `expanded` finds none (all in `missing_ids`).
+   */
+  fact_flow_type?: 'base' | 'expanded';
+}
+
+/** Parameters of `POST /v1/trends/by-betting-market-position`. */
+export interface TrendsBySelectionParams {
+  /** The selections, 1 to 100 ids; a repeated id counts once, an id that names no selection matches nothing. */
+  event_betting_market_position_ids: number[];
+  /**
+   * Adds `price` to each flow and leg, in this format (GET /v1/references/odds-format), beside `odds {american, decimal}`. Default: the format of `product_mode` when it is given, else none (no `price`).
+   */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /**
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   */
+  product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
+  /**
+   * Accepted for Odditt's clients and ignored: `use_cartoon_images` changes only images and copy that this API does not serve.
+   */
+  use_cartoon_images?: boolean;
 }
 
 /** Parameters of `GET /v1/trends/leagues-with-available-flows`. */
@@ -1904,4 +2084,12 @@ export interface TrendsLeaguesWithAvailableFlowsParams {
 export interface TrendsFlowGraphDataParams {
   /** The id of a fact flow. */
   fact_flow_id: number;
+}
+
+/** Parameters of `GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}`. */
+export interface TrendsFlowTooltipParams {
+  /** `fact` or `fun`: the type of the flow (another type, or a flow of the other type, is 404). */
+  flow_type: 'fact' | 'fun';
+  /** The flow id. */
+  flow_id: number;
 }
