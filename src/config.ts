@@ -73,6 +73,18 @@ export interface Config {
    * OAuth issuer identifier of the RFC 8414 metadata. Unset: the origin each request came to.
    */
   readonly publicUrl: string | undefined;
+  /**
+   * CHECK_ENDPOINT_KEY: the AES-256-GCM key (32 bytes) the clients' check-endpoint tokens are
+   * encrypted with at rest. Unset outside production: a serving process generates one into the
+   * data directory (check-endpoint-key.ts).
+   */
+  readonly checkEndpointKey: Buffer | undefined;
+  /** OUTBOUND_ALLOW_CIDRS: ranges outbound calls may reach although they are private, loopback or link-local. */
+  readonly outboundAllowCidrs: readonly string[];
+  /** OUTBOUND_CALLS_PER_MINUTE: calls to its check endpoint one client may cause per UTC minute. */
+  readonly outboundCallsPerMinute: number;
+  /** OUTBOUND_TIMEOUT_MS: how long a check endpoint has to answer one call. */
+  readonly outboundTimeoutMs: number;
 }
 
 export class ConfigError extends Error {
@@ -128,6 +140,10 @@ export function loadConfig(env: Env = process.env): Config {
 
   const jwtSecrets = readJwtSecrets(env, nodeEnv, problems);
   const publicUrl = origin(env, 'PUBLIC_URL', problems);
+  const checkEndpointKey = readCheckEndpointKey(env, nodeEnv, problems);
+  const outboundAllowCidrs = readCidrs(env, 'OUTBOUND_ALLOW_CIDRS', problems);
+  const outboundCallsPerMinute = integer(env, 'OUTBOUND_CALLS_PER_MINUTE', 600, 1, 1_000_000, problems);
+  const outboundTimeoutMs = integer(env, 'OUTBOUND_TIMEOUT_MS', 5000, 10, 60_000, problems);
 
   if (problems.length > 0) {
     // One problem is one line; several are listed, so that one start-up names them all.
@@ -163,7 +179,42 @@ export function loadConfig(env: Env = process.env): Config {
     historyRetentionDays,
     streamHeartbeatMs,
     publicUrl,
+    checkEndpointKey,
+    outboundAllowCidrs,
+    outboundCallsPerMinute,
+    outboundTimeoutMs,
   });
+}
+
+const CHECK_ENDPOINT_KEY_BYTES = 32;
+
+/** 32 bytes, written as 64 hex digits or in base64 (either alphabet). */
+export function parseCheckEndpointKey(raw: string): Buffer | undefined {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64url') : undefined;
+  return bytes?.length === CHECK_ENDPOINT_KEY_BYTES ? bytes : undefined;
+}
+
+function readCheckEndpointKey(env: Env, nodeEnv: string | undefined, problems: string[]): Buffer | undefined {
+  const raw = nonEmpty(env.CHECK_ENDPOINT_KEY);
+  if (raw === undefined) {
+    if (nodeEnv === 'production') problems.push('CHECK_ENDPOINT_KEY is required when NODE_ENV=production');
+    return undefined;
+  }
+  const key = parseCheckEndpointKey(raw);
+  if (key === undefined) problems.push('CHECK_ENDPOINT_KEY must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)');
+  return key;
+}
+
+/** A comma-separated list of addresses and CIDRs (IPv4 or IPv6); empty when unset. */
+function readCidrs(env: Env, name: string, problems: string[]): readonly string[] {
+  const raw = nonEmpty(env[name]);
+  if (raw === undefined) return Object.freeze([]);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+  if (entries.some((entry) => !isCidr(entry))) {
+    problems.push(`${name} must be a comma-separated list of addresses or CIDRs, such as 127.0.0.0/8,::1/128`);
+    return Object.freeze([]);
+  }
+  return Object.freeze(entries);
 }
 
 function readJwtSecrets(env: Env, nodeEnv: string | undefined, problems: string[]): string[] {
@@ -238,7 +289,11 @@ function readTrustProxy(raw: string | undefined, problems: string[]): false | nu
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function isTrustedProxy(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
+  return PROXY_NAMES.has(entry) || isCidr(entry);
+}
+
+/** An IPv4 or IPv6 address, with or without a prefix length. */
+function isCidr(entry: string): boolean {
   const [address = '', prefix, ...rest] = entry.split('/');
   const version = isIP(address);
   if (version === 0 || rest.length > 0) return false;

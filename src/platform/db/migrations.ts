@@ -261,6 +261,25 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status from odds order by id`.execute(db);
     },
   },
+  '0016_check_endpoints': {
+    async up(db: Kysely<unknown>) {
+      // One per client. The token is stored encrypted (AES-256-GCM: iv, tag and ciphertext in one
+      // base64url text) beside its masked preview, so that reading the configuration never decrypts it.
+      await db.schema
+        .createTable('check_endpoints')
+        .addColumn('client_id', 'text', (c) => c.primaryKey().references('clients.id'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('method', 'text', (c) => c.notNull())
+        .addColumn('auth_token_sealed', 'text', (c) => c.notNull())
+        .addColumn('auth_token_preview', 'text', (c) => c.notNull())
+        .addColumn('auth_header_name', 'text', (c) => c.notNull())
+        .addColumn('auth_scheme', 'text', (c) => c.notNull())
+        .addColumn('allow_multiple', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
