@@ -9,7 +9,9 @@
  * floating-point arithmetic gives −312 and 0.1562.
  */
 
-export const ODDS_FORMATS = ['decimal', 'american', 'fractional', 'implied_probability'] as const;
+// `multiplier` and `percent` are Odditt's names (its clients send them): the decimal payout, and
+// the implied probability in percent.
+export const ODDS_FORMATS = ['decimal', 'american', 'fractional', 'implied_probability', 'multiplier', 'percent'] as const;
 export type OddsFormat = (typeof ODDS_FORMATS)[number];
 
 /** The price of `priceDecimal` in `format`: a string for `fractional`, a number for the others. */
@@ -26,6 +28,10 @@ export function priceIn(format: OddsFormat, priceDecimal: number): number | stri
       return fractionalOf(priceDecimal);
     case 'implied_probability':
       return impliedProbabilityOf(priceDecimal);
+    case 'multiplier':
+      return priceDecimal;
+    case 'percent':
+      return impliedPercentOf(priceDecimal);
   }
 }
 
@@ -49,6 +55,13 @@ export function impliedProbabilityOf(priceDecimal: number): number {
   const price = exactValue(priceDecimal);
   if (price === undefined || price.n <= price.d) return 1;
   return Number(roundedQuotient(10_000n * price.d, price.n)) / 10_000;
+}
+
+/** The probability a price implies in percent, 100/d to 2 decimals (the implied probability × 100, exactly). */
+export function impliedPercentOf(priceDecimal: number): number {
+  const price = exactValue(priceDecimal);
+  if (price === undefined || price.n <= price.d) return 100;
+  return Number(roundedQuotient(10_000n * price.d, price.n)) / 100;
 }
 
 /** A positive rational n/d in lowest terms. */

@@ -15,6 +15,15 @@ export function iso(ms: number): string {
 export const MAX_FILTER_ITEMS = 100;
 
 /**
+ * A selection's own id (Odditt's event_betting_market_position_id): stable across imports, shared by
+ * the odds rows that price the selection and the flows that bet on it.
+ */
+export const SelectionId = (what: string) =>
+  Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description: `${what}: its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.`,
+  });
+
+/**
  * A reference to a keyed record (an operator, a betting market) inside another item. A function,
  * so that each place says what the reference is: every field of the document has a description.
  */

@@ -29,6 +29,7 @@ describe.each(DIALECTS)('POST /v1/odds/upcoming-odds-by-event (%s)', (dialect) =
       event_id: 5001,
       operator: { id: 1, key: 'draftkings', name: 'DraftKings' },
       betting_market: { id: 1, key: 'moneyline', name: 'Moneyline' },
+      event_betting_market_position_id: 1,
       position: 'home',
       line: null,
       price: { american: -110, decimal: 1.91, implied_probability: 0.5236 },

@@ -7,9 +7,6 @@ import { type Received, startStandIn } from './stand-in.js';
 
 const TOKEN = 'operator-token-Zq81-never-shown';
 
-/** INTERIM until the selections land on this branch: flows' selection column. */
-const flowsDb = (t: TestApp) => t.database.db.withTables<{ flows: { selection_id: number | null } }>();
-
 /** The small dataset, with flow 1 naming its side: each single then bets on a selection. */
 function dataset() {
   const data = smallDataset();
@@ -28,7 +25,7 @@ describe.each(DIALECTS)('POST /v1/trends/flows/quote (%s)', (dialect) => {
     t = await buildTestApp({ dialect, env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128', OUTBOUND_TIMEOUT_MS: '1000' } });
     await importDataset(t, dataset());
     pro = await onboardClient(t, { tier: 'pro', authMethod: 'api_key' });
-    for (const flow of await flowsDb(t).selectFrom('flows').select(['id', 'selection_id']).execute()) {
+    for (const flow of await t.database.db.selectFrom('flows').select(['id', 'selection_id']).execute()) {
       if (flow.selection_id !== null) selection[Number(flow.id)] = Number(flow.selection_id);
     }
   });
@@ -174,7 +171,7 @@ describe.each(DIALECTS)('quotes without loopback opened (%s)', (dialect) => {
   afterAll(async () => t.close());
 
   const selectionOf = async (flowId: number) =>
-    Number((await flowsDb(t).selectFrom('flows').select('selection_id').where('id', '=', flowId).executeTakeFirstOrThrow()).selection_id);
+    Number((await t.database.db.selectFrom('flows').select('selection_id').where('id', '=', flowId).executeTakeFirstOrThrow()).selection_id);
   const quote = (items: object[]) => t.app.inject({ method: 'POST', url: '/v1/trends/flows/quote', headers: { 'x-api-key': client.apiKey }, payload: items });
 
   it('answers our own sandbox in process, the same for the same payload', async () => {

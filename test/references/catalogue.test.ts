@@ -80,15 +80,17 @@ describe.each(DIALECTS)('the rest of the reference lists (%s)', (dialect) => {
     });
   });
 
-  it('odds formats: the four formats in order, with the JSON type of their price', async () => {
+  it('odds formats: the six formats in order (Odditt\'s multiplier and percent last), with the JSON type of their price', async () => {
     const page = await h.page<{ key: string; value_type: string }>('/v1/references/odds-format');
     expect(page.results.map((f) => [f.id, f.key, f.value_type])).toEqual([
       [1, 'decimal', 'number'],
       [2, 'american', 'integer'],
       [3, 'fractional', 'string'],
       [4, 'implied_probability', 'number'],
+      [5, 'multiplier', 'number'],
+      [6, 'percent', 'number'],
     ]);
     expect(await h.allIds('/v1/references/odds-format?search=frac')).toEqual([3]);
-    expect((await h.page('/v1/references/odds-format?page=2&page_size=3')).results.map((f) => f.id)).toEqual([4]);
+    expect((await h.page('/v1/references/odds-format?page=2&page_size=3')).results.map((f) => f.id)).toEqual([4, 5, 6]);
   });
 });

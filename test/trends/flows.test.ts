@@ -42,6 +42,8 @@ describe.each(DIALECTS)('POST /v1/trends/flows and /v1/trends/mixed-flows (%s)',
       },
       focus_entity: { type: 'player', id: 1004, name: 'Jake Smith' },
       betting_market: { id: 3, key: 'player-points', name: 'Player points' },
+      // The fixture's odds open selections 1 to 7; this over is the first a flow opens.
+      event_betting_market_position_id: 8,
       line: 25.5,
       split: 'over',
       description: 'Trend 1',

@@ -38,10 +38,12 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['trends.flows', 'POST /v1/trends/flows'],
   ['trends.mixedFlows', 'POST /v1/trends/mixed-flows'],
   ['trends.flowsById', 'POST /v1/trends/flows-by-id'],
+  ['trends.bySelection', 'POST /v1/trends/by-betting-market-position'],
   ['trends.leaguesWithAvailableFlows', 'GET /v1/trends/leagues-with-available-flows'],
   ['trends.flowGraphData', 'GET /v1/trends/flow-graph-data/{fact_flow_id}'],
   ['trends.quote', 'POST /v1/trends/flows/quote'],
   ['trends.quoteSandbox', 'POST /v1/trends/flows/quote-sandbox'],
+  ['trends.flowTooltip', 'GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}'],
 ];
 
 /**

@@ -20,7 +20,7 @@ const Change = <T extends TSchema>(to: T, description: string) =>
 /** The optional `odds_format` of the history list and files: with it, each change gains `price` in that format. */
 const OddsFormat = Type.Enum(ODDS_FORMATS, {
   description:
-    'The format of each change\'s `price: {from, to}`: `decimal`, `american`, `fractional` or `implied_probability` ' +
+    'The format of each change\'s `price: {from, to}`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` or `percent` ' +
     '(GET /v1/references/odds-format). Without it the changes have no `price`; `price_decimal` is always there.',
 });
 

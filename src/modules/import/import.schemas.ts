@@ -128,6 +128,9 @@ export const OddsItem = item('ImportOdds', {
   price_decimal: Type.Number({ exclusiveMinimum: 1, description: 'Decimal price; the other formats are derived.' }),
   status: nullable(Text(40, 'Default `open`.')),
   updated_at: nullable(DateTime('When the price last changed; default: the time of the import. Also the time a change is recorded in the price history.')),
+  event_betting_market_position_id: nullable(
+    Id('The feed\'s own id of the selection (event, market, position, line): used when the selection is first seen; a selection already stored keeps its id.'),
+  ),
 });
 
 /** The most past games one flow's hit history holds. */
@@ -148,6 +151,7 @@ export const FlowItem = item('ImportFlow', {
   betting_market_id: nullable(Id('The market the flow is about.')),
   line: nullable(Type.Number({ description: 'Handicap or total line of the bet, when it has one.' })),
   split: nullableEnum(SPLITS, 'Over or under the line.'),
+  position: nullable(Text(200, 'The selection a single bets on, as its odds rows name it (e.g. home, over); default: `split`. Gives the flow its event_betting_market_position_id.')),
   description: Text(1000, 'The trend in words.'),
   hits: Type.Integer({ minimum: 0, maximum: MAX_COUNT, description: 'How often the trend hit; at most `total`.' }),
   total: Type.Integer({ minimum: 1, maximum: MAX_COUNT, description: 'Out of how many.' }),

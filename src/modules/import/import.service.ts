@@ -1,12 +1,15 @@
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
+import type { Schema } from '../../platform/db/schema.js';
+import type { Transaction } from 'kysely';
 import { impliedProbabilityOf } from '../../shared/odds-format.js';
 import { DEFAULT_EVENT_STATUS } from '../../shared/event-status.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { changedAtOf, DEFAULT_ODDS_STATUS, recordPriceChanges } from './import.history.js';
 import { checkReferences, type Resolved } from './import.references.js';
 import { createImportRepository, type ImportRepository } from './import.repository.js';
+import { assignSelections } from './import.selections.js';
 import { DATASET_ARRAYS, type Dataset, type ImportResult } from './import.schemas.js';
 
 export interface ImportOptions {
@@ -51,7 +54,7 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
       if (replace) await repo.deleteAllData();
-      await write(repo, dataset, resolved, now, replace);
+      await write(repo, trx, dataset, resolved, now, replace);
       return true;
     });
     // After commit: this node's caches drop now, other nodes' within one poll.
@@ -87,7 +90,7 @@ function countsOf(dataset: Dataset): Upserted {
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
 /** Upserts in dependency order, computing the derived columns; then refreshes stored rows a move affects. */
-async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number, replace: boolean): Promise<void> {
+async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: Dataset, resolved: Resolved, now: number, replace: boolean): Promise<void> {
   const { sportOfLeague, eventFacts, marketCategories } = resolved;
   const { sports, countries, leagues, teams, players, operators, betting_market_categories, betting_market_positions, betting_markets, event_periods, events, odds, flows } =
     dataset;
@@ -156,13 +159,14 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
     }));
   }
   await repo.refreshDerived(resolved.movedLeagueIds, resolved.movedEventIds);
+  const selections = await assignSelections(trx, odds ?? [], flows ?? []);
 
   if (odds) {
     // Before the upsert: the history compares the dataset with the rows as they were. Into an
     // empty table (a first load, a replace) every row opens: recorded after it, set-based.
     const fresh = replace || (await repo.isEmptyTable('odds'));
     if (!fresh) await recordPriceChanges(repo, odds, now);
-    const columns = ['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at'];
+    const columns = ['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at', 'selection_id'];
     await repo.upsert('odds', columns, odds, (o) => ({
       id: o.id,
       event_id: o.event_id,
@@ -173,6 +177,7 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
       price_decimal: o.price_decimal,
       status: o.status ?? DEFAULT_ODDS_STATUS,
       updated_at: changedAtOf(o, now),
+      selection_id: selections.ofOdds.get(o.id),
     }));
     if (fresh) await repo.recordOpenings();
   }
@@ -180,7 +185,7 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
     const columns = [
       'id', 'flow_type', 'bet_type', 'event_id', 'sport_id', 'league_id', 'focus_entity_type', 'focus_entity_id', 'betting_market_id',
       'line', 'split', 'description', 'hits', 'total', 'hit_rate_pct', 'likelihood', 'price_decimal', 'implied_probability', 'hit_history',
-      'updated_at',
+      'updated_at', 'selection_id',
     ];
     await repo.upsert('flows', columns, flows, (f) => {
       const event = eventFacts.get(f.event_id);
@@ -207,6 +212,7 @@ async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolve
         implied_probability: f.price_decimal === null || f.price_decimal === undefined ? null : impliedProbabilityOf(f.price_decimal),
         hit_history: f.hit_history === undefined ? null : hitHistoryOf(f.hit_history),
         updated_at: now,
+        selection_id: selections.ofFlows.get(f.id) ?? null,
       };
     });
     // A re-imported flow's legs are replaced by the ones it carries now (none → a single).

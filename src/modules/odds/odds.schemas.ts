@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { ODDS_FORMATS } from '../../shared/odds-format.js';
-import { Id, MAX_FILTER_ITEMS, NamedRef } from '../../shared/wire.js';
+import { Id, MAX_FILTER_ITEMS, NamedRef, SelectionId } from '../../shared/wire.js';
 
 export const ODDS_MAX_PAGE_SIZE = 100;
 
@@ -25,7 +25,7 @@ export const Price = Type.Object(
 /** A price in the `odds_format` asked, one schema per JSON type (priceIn, src/shared/odds-format.ts). */
 export const PRICE_FORMS = [
   Type.Integer({ description: '`odds_format: american`: a signed integer, e.g. 125 for 2.25 and −125 for 1.80.', example: 125 }),
-  Type.Number({ description: '`odds_format: decimal`: the decimal price d (2.25); `implied_probability`: 1/d from 0 to 1, to 4 decimals (0.4444).', example: 2.25 }),
+  Type.Number({ description: '`odds_format: decimal`: the decimal price d (2.25); `implied_probability`: 1/d from 0 to 1, to 4 decimals (0.4444); `multiplier`: d (2.25); `percent`: 100/d to 2 decimals (44.44).', example: 2.25 }),
   Type.String({ pattern: '^[0-9]+/[0-9]+$', description: '`odds_format: fractional`: d − 1 as an exact reduced fraction, e.g. "5/4" for 2.25.', example: '5/4' }),
 ] as const;
 
@@ -48,6 +48,7 @@ export const OddsItem = Type.Object(
     event_id: Type.Integer({ description: 'The event priced.' }),
     operator: NamedRef('The operator (sportsbook) offering the price.'),
     betting_market: NamedRef('The betting market priced.'),
+    event_betting_market_position_id: SelectionId('The selection priced'),
     position: Type.String({
       description: 'The selection priced: `home`, `away`, `draw`, `over`, `under`, `yes`, `no`, or a team or player name (with over/under for their props).',
       example: 'home',
@@ -83,7 +84,7 @@ export const OddsByEventBody = Type.Object(
     odds_format: Type.Optional(
       Type.Enum(ODDS_FORMATS, {
         description:
-          'The format of each item\'s `price`: `decimal`, `american`, `fractional` or `implied_probability` (GET /v1/references/odds-format). ' +
+          'The format of each item\'s `price`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` (the decimal payout) or `percent` (the implied probability in percent) (GET /v1/references/odds-format). ' +
           'Without it `price` is the object of all three numeric forms; `price_decimal` is always there.',
       }),
     ),

@@ -4,13 +4,6 @@ import { americanOf } from '../../shared/odds-format.js';
 import { iso, teamRef } from '../../shared/wire.js';
 import type { PositionMap, QuoteItem, QuotePayload } from './quotes.schemas.js';
 
-/** INTERIM until the selections land on this branch: the tables they add. */
-type SelectionTables = {
-  selections: { id: number; event_id: number; betting_market_id: number; period: string; position: string; line: number | null; player: string };
-  flows: { selection_id: number | null };
-  odds: { selection_id: number | null };
-};
-
 /** One quote item made ready to send, or why it cannot be (its item answers 404). */
 export type Hydrated = { readonly payload: QuotePayload; readonly problem?: undefined } | { readonly payload?: undefined; readonly problem: string };
 
@@ -32,8 +25,7 @@ const FLOW_TYPES: Readonly<Record<QuoteItem['flow_type'], { type: FlowType; parl
  * event, market, position, line, period, player and our current prices. Three queries for the
  * whole batch, whatever its size.
  */
-export function createHydrator(schemaDb: Kysely<Schema>) {
-  const db = schemaDb.withTables<SelectionTables>();
+export function createHydrator(db: Kysely<Schema>) {
   return async function hydrate(items: readonly QuoteItem[]): Promise<Hydrated[]> {
     const flowIds = [...new Set(items.map((item) => item.flow_id))];
     const flows = await db.selectFrom('flows').select(['id', 'flow_type', 'bet_type', 'selection_id']).where('id', 'in', flowIds).execute();
@@ -76,7 +68,7 @@ export function createHydrator(schemaDb: Kysely<Schema>) {
   };
 }
 
-async function positionMaps(db: Kysely<Schema & SelectionTables>, ids: readonly number[]): Promise<Map<number, PositionMap>> {
+async function positionMaps(db: Kysely<Schema>, ids: readonly number[]): Promise<Map<number, PositionMap>> {
   const maps = new Map<number, PositionMap>();
   if (ids.length === 0) return maps;
   const selections = await db

@@ -23,6 +23,16 @@ const DETAILS: Record<OddsFormat, Omit<OddsFormatItem, 'id' | 'key'>> = {
     value_type: 'number',
     description: 'The chance the price implies, 1/d, a fraction from 0 to 1 to 4 decimals: 2.25 is 0.4444, 2.00 is 0.5.',
   },
+  multiplier: {
+    name: 'Multiplier',
+    value_type: 'number',
+    description: 'The payout multiplier, as DFS apps show it: the decimal price d, stake included: 2.25 is 2.25 (Odditt\'s name).',
+  },
+  percent: {
+    name: 'Percent',
+    value_type: 'number',
+    description: 'The chance the price implies in percent, 100/d to 2 decimals, as prediction markets show it: 2.25 is 44.44, 2.00 is 50 (Odditt\'s name).',
+  },
 };
 
 /** The formats in the order of ODDS_FORMATS, numbered from 1. */

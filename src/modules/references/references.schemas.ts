@@ -112,7 +112,7 @@ export const EventPeriod = Type.Object(
 
 export const OddsFormat = Type.Object(
   {
-    id: Id('Odds format id (1 to 4, in the order of the list).'),
+    id: Id('Odds format id (1 to 6, in the order of the list).'),
     key: Type.Enum(ODDS_FORMATS, { description: 'The value of `odds_format` on the odds endpoints.' }),
     name: Type.String({ description: 'Display name, e.g. `American`.' }),
     value_type: Type.Enum(['number', 'integer', 'string'], { description: 'The JSON type of `price` in this format.' }),

@@ -40,6 +40,7 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
         'f.likelihood',
         'f.price_decimal',
         'f.updated_at',
+        'f.selection_id',
         'e.start_time',
         'e.home_team_id',
         'e.away_team_id',
@@ -76,6 +77,7 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
         },
         betting_market:
           r.betting_market_id === null ? null : { id: Number(r.betting_market_id), key: r.market_key ?? '', name: r.market_name ?? '' },
+        event_betting_market_position_id: r.selection_id === null ? null : Number(r.selection_id),
         line: r.line === null ? null : Number(r.line),
         split: r.split,
         description: r.description,

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { Id, MAX_FILTER_ITEMS, MAX_ID, TeamRef } from '../../shared/wire.js';
 import { League } from '../references/index.js';
+import { OddsFormatField, ProductModeField } from './flow-price.js';
 import { FLOW_TYPES, FlowItem } from './trends.schemas.js';
 
 /**
@@ -43,6 +44,37 @@ export const FlowsByIdPage = Type.Object(
   },
 );
 export type FlowsByIdPage = Static<typeof FlowsByIdPage>;
+
+// ---- POST /v1/trends/by-betting-market-position ----
+
+/** The flows on selections, at most this many in the answer (the first, by id). */
+export const BY_SELECTION_PAGE_SIZE = 500;
+
+/** Fields Odditt's clients send that change only how Odditt draws a flow, not what it is: accepted, ignored. */
+export const IgnoredPresentation = (name: string) =>
+  Type.Optional(Type.Boolean({ description: `Accepted for Odditt's clients and ignored: ${name} changes only images and copy that this API does not serve.` }));
+
+export const FlowsBySelectionBody = Type.Object(
+  {
+    event_betting_market_position_ids: Type.Array(Id('A selection id: `event_betting_market_position_id` of an odds item or a flow.'), {
+      minItems: 1,
+      maxItems: MAX_FILTER_ITEMS,
+      description: `The selections, 1 to ${MAX_FILTER_ITEMS} ids; a repeated id counts once, an id that names no selection matches nothing.`,
+    }),
+    odds_format: OddsFormatField,
+    product_mode: ProductModeField,
+    use_cartoon_images: IgnoredPresentation('`use_cartoon_images`'),
+  },
+  // The selections of the first demo event: the odds rows open them first, and that event's flows (flow 1 among them) bet on some.
+  {
+    title: 'FlowsBySelectionBody',
+    additionalProperties: false,
+    examples: [{ event_betting_market_position_ids: Array.from({ length: 20 }, (_, i) => i + 1), odds_format: 'american' }],
+  },
+);
+export type FlowsBySelectionBody = Static<typeof FlowsBySelectionBody>;
+
+export const FlowsBySelectionPage = PageOf(FlowItem, 'FlowsBySelectionPage');
 
 // ---- GET /v1/trends/leagues-with-available-flows ----
 

@@ -1,8 +1,19 @@
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
-import { FlowGraphData, FlowGraphParams, FlowsByIdBody, FlowsByIdPage, LeaguesWithFlowsPage, LeaguesWithFlowsQuery } from './lookups.schemas.js';
+import {
+  BY_SELECTION_PAGE_SIZE,
+  FlowGraphData,
+  FlowGraphParams,
+  FlowsByIdBody,
+  FlowsByIdPage,
+  FlowsBySelectionBody,
+  FlowsBySelectionPage,
+  LeaguesWithFlowsPage,
+  LeaguesWithFlowsQuery,
+} from './lookups.schemas.js';
 import { FlowsBody, FlowsPage, MixedFlowsBody } from './trends.schemas.js';
+import { FlowTooltip, FlowTooltipParams } from './flow-tooltip.js';
 import type { TrendsService } from './trends.service.js';
 
 const FILTERS_HELP =
@@ -62,6 +73,23 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     async (request, reply) => sendPage(reply, await trends.flowsById(request.body)),
   );
 
+  app.post(
+    '/v1/trends/by-betting-market-position',
+    {
+      config: { policy: TRENDS },
+      schema: {
+        tags: ['trends'],
+        summary: 'Flows on selections',
+        description:
+          'The flows on these selections (`event_betting_market_position_id` of odds items and flows): the singles that bet on one, and the parlays ' +
+          `with a leg on one, by id, as page 1 of pages of ${BY_SELECTION_PAGE_SIZE}. An id that names no selection matches nothing.`,
+        body: FlowsBySelectionBody,
+        response: { 200: FlowsBySelectionPage },
+      },
+    },
+    async (request, reply) => sendPage(reply, await trends.flowsBySelection(request.body)),
+  );
+
   lists.get(app, {
     url: '/v1/trends/leagues-with-available-flows',
     tag: 'trends',
@@ -89,5 +117,22 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
       },
     },
     async (request) => trends.flowGraph(request.params.fact_flow_id),
+  );
+
+  app.get(
+    '/v1/trends/flow-tooltip/:flow_type/:flow_id',
+    {
+      config: byId,
+      schema: {
+        tags: ['trends'],
+        summary: "A flow's tooltip",
+        description:
+          'The short payload a tooltip shows for one fact or fun flow: its sentence, hit rate, sample size, price, and for a parlay its legs. ' +
+          'An id that names no flow of that type is 404.',
+        params: FlowTooltipParams,
+        response: { 200: FlowTooltip },
+      },
+    },
+    async (request) => trends.flowTooltip(request.params),
   );
 };

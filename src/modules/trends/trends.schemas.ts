@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { Id, MAX_FILTER_ITEMS, NamedRef, TeamRef } from '../../shared/wire.js';
+import { FlowPrice } from './flow-price.js';
+import { Id, MAX_FILTER_ITEMS, NamedRef, SelectionId, TeamRef } from '../../shared/wire.js';
 
 export const FLOWS_MAX_PAGE_SIZE = 25;
 export const FLOW_TYPES = ['fact', 'fun', 'plain'] as const;
@@ -40,6 +41,7 @@ const flowFields = {
   betting_market: Type.Union([NamedRef('The betting market.'), Type.Null()], {
     description: 'The betting market of the bet; null for a parlay (its legs name theirs).',
   }),
+  event_betting_market_position_id: SelectionId('The selection a single bets on; null for a parlay (its legs name theirs)'),
   line: Type.Union([Type.Number(), Type.Null()], { description: 'The handicap or total of the bet, e.g. 221.5; null when the market has no line.' }),
   split: Type.Union([Type.Enum(['over', 'under']), Type.Null()], { description: 'Which side of the line the bet takes; null for bets without an over/under.' }),
   description: Type.String({ description: 'The trend in words, e.g. "Boston Hawks have covered the spread in 8 of their last 10 road games".' }),
@@ -70,6 +72,7 @@ const flowFields = {
     ],
     { description: 'A typical price for the bet (for a parlay, the parlay price); null without one.' },
   ),
+  price: FlowPrice,
 };
 
 /** A parlay's leg: a flow item of its own. Legs are single flows, so a leg's `legs` is empty. */

@@ -6,6 +6,8 @@ import { createFlowGraph } from './flow-graph.js';
 import { createFlowItemLoader } from './flow-items.js';
 import { type FlowFilters, normalizeFlowFilters, resolveFlowFilters } from './flow-filters.js';
 import { createFlowsById } from './flows-by-id.js';
+import { createFlowsBySelection } from './flows-by-selection.js';
+import { createFlowTooltip } from './flow-tooltip.js';
 import { flowIds } from './flows.query.js';
 import { leaguesWithFlows } from './leagues-with-flows.js';
 import type { FlowItem, FlowsBody, MixedFlowsBody } from './trends.schemas.js';
@@ -34,8 +36,10 @@ export function createTrendsService(deps: { database: Database; keys: KeyResolve
     /** /v1/trends/mixed-flows: flows of every type; flow_type narrows the mix when given. */
     mixedFilters: (body: MixedFlowsBody): FlowFilters => normalizeFlowFilters(body, clock.now()),
     flowsById: createFlowsById(flowItems),
+    flowsBySelection: createFlowsBySelection(database.db, flowItems),
     leaguesWithFlows: leaguesWithFlows(database.db, keys),
     flowGraph: createFlowGraph(database.db),
+    flowTooltip: createFlowTooltip(flowItems),
   };
 }
 

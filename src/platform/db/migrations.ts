@@ -261,6 +261,37 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status from odds order by id`.execute(db);
     },
   },
+  // Selections with their own id (docs/decisions/0204): assigned once, when first seen, and never recomputed.
+  '0014_selections': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      const id = sqlite ? 'integer' : 'bigint';
+      // The key's parts are text with '' for "none": a unique index treats NULLs as distinct,
+      // so a selection without a line would otherwise get a new id at every import.
+      await db.schema
+        .createTable('selections')
+        .addColumn('id', id, (c) => c.primaryKey())
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('betting_market_id', 'bigint', (c) => c.notNull())
+        .addColumn('period', 'text', (c) => c.notNull())
+        .addColumn('position', 'text', (c) => c.notNull())
+        .addColumn('line', 'double precision')
+        .addColumn('line_key', 'text', (c) => c.notNull())
+        .addColumn('player', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createIndex('selections_key_idx')
+        .on('selections')
+        .columns(['event_id', 'betting_market_id', 'period', 'position', 'line_key', 'player'])
+        .unique()
+        .execute();
+      await db.schema.alterTable('odds').addColumn('selection_id', 'bigint').execute();
+      await db.schema.alterTable('flows').addColumn('selection_id', 'bigint').execute();
+      await db.schema.createIndex('flows_selection_idx').on('flows').columns(['selection_id', 'id']).execute();
+      // Odds stored before this migration are "first seen" now, in id order; flows get theirs at their next import.
+      await backfillSelections(db as Kysely<Schema>);
+    },
+  },
   '0016_check_endpoints': {
     async up(db: Kysely<unknown>) {
       // One per client. The token is stored encrypted (AES-256-GCM: iv, tag and ciphertext in one
@@ -281,6 +312,36 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
     },
   },
 };
+
+async function backfillSelections(db: Kysely<Schema>): Promise<void> {
+  const tuples = await db
+    .selectFrom('odds')
+    .select(['event_id', 'betting_market_id', 'position', 'line', (eb) => eb.fn.min('id').as('first_id')])
+    .groupBy(['event_id', 'betting_market_id', 'position', 'line'])
+    .orderBy('first_id')
+    .execute();
+  const rows = tuples.map((t, index) => ({
+    id: index + 1,
+    event_id: Number(t.event_id),
+    betting_market_id: Number(t.betting_market_id),
+    period: '',
+    position: t.position,
+    line: t.line === null ? null : Number(t.line),
+    line_key: lineKeyOf(t.line),
+    player: '',
+  }));
+  for (let start = 0; start < rows.length; start += 1_000) await db.insertInto('selections').values(rows.slice(start, start + 1_000)).execute();
+  await sql`
+    update odds set selection_id = (
+      select s.id from selections s
+      where s.event_id = odds.event_id and s.betting_market_id = odds.betting_market_id and s.position = odds.position
+        and s.period = '' and s.player = '' and (s.line = odds.line or (s.line is null and odds.line is null)))`.execute(db);
+}
+
+/** A line as a selection key holds it: '' for none, else the number as JavaScript prints it. */
+export function lineKeyOf(line: number | string | null | undefined): string {
+  return line === null || line === undefined ? '' : String(Number(line));
+}
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };
 

@@ -27,6 +27,7 @@ export interface Schema {
   odds: OddsTable;
   flows: FlowsTable;
   flow_legs: FlowLegsTable;
+  selections: SelectionsTable;
   usage_daily: UsageDailyTable;
   odds_history: OddsHistoryTable;
   check_endpoints: CheckEndpointsTable;
@@ -198,6 +199,25 @@ export interface OddsTable {
   price_decimal: number;
   status: string;
   updated_at: number;
+  /** The selection priced (SelectionsTable); null only between the migration and the rows' next import. */
+  selection_id: number | null;
+}
+
+/**
+ * A priced selection with its own id (Odditt's event_betting_market_position_id), keyed by event,
+ * market, period, position, line and player; assigned once when first seen, never recomputed.
+ * Key parts are '' for "none" (period and player until odds rows carry them).
+ */
+export interface SelectionsTable {
+  id: number;
+  event_id: number;
+  betting_market_id: number;
+  period: string;
+  position: string;
+  line: number | null;
+  /** The line as the key holds it: '' for none, else the number as JavaScript prints it. */
+  line_key: string;
+  player: string;
 }
 
 export type FlowType = 'fact' | 'fun' | 'plain';
@@ -230,6 +250,8 @@ export interface FlowsTable {
   /** The games behind hits / total, a JSON array of {date, opponent_team_id, hit}; null when not imported. */
   hit_history: string | null;
   updated_at: number;
+  /** The selection the single bets on; null for a parlay and for a flow naming no position. */
+  selection_id: number | null;
 }
 
 /**

@@ -535,10 +535,10 @@ export interface OddsFormatPage {
 
 /** An item of the `results` of {@link OddsFormatPage}. */
 export interface OddsFormat {
-  /** Odds format id (1 to 4, in the order of the list). */
+  /** Odds format id (1 to 6, in the order of the list). */
   id: number;
   /** The value of `odds_format` on the odds endpoints. */
-  key: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  key: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /** Display name, e.g. `American`. */
   name: string;
   /** The JSON type of `price` in this format. */
@@ -641,6 +641,10 @@ export interface Odds {
     /** Display name of the record. */
     name: string;
   };
+  /**
+   * The selection priced: its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+   */
+  event_betting_market_position_id: number | null;
   /**
    * The selection priced: `home`, `away`, `draw`, `over`, `under`, `yes`, `no`, or a team or player name (with over/under for their props).
    */
@@ -809,6 +813,10 @@ export interface Flow {
     /** Display name of the record. */
     name: string;
   } | null;
+  /**
+   * The selection a single bets on; null for a parlay (its legs name theirs): its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+   */
+  event_betting_market_position_id: number | null;
   /** The handicap or total of the bet, e.g. 221.5; null when the market has no line. */
   line: number | null;
   /** Which side of the line the bet takes; null for bets without an over/under. */
@@ -837,6 +845,10 @@ export interface Flow {
     /** Decimal odds: the total returned per unit staked. */
     decimal: number;
   } | null;
+  /**
+   * Only when the request asks a format (`odds_format`, or `product_mode`): the price of `odds` in it (as odds items show it), null without a price.
+   */
+  price?: number | string | null;
   /** A parlay's legs, in order, as flow items; empty for a single. */
   legs: FlowLeg[];
   /** When the flow was last imported, ISO 8601, UTC. */
@@ -900,6 +912,10 @@ export interface FlowLeg {
     /** Display name of the record. */
     name: string;
   } | null;
+  /**
+   * The selection a single bets on; null for a parlay (its legs name theirs): its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+   */
+  event_betting_market_position_id: number | null;
   /** The handicap or total of the bet, e.g. 221.5; null when the market has no line. */
   line: number | null;
   /** Which side of the line the bet takes; null for bets without an over/under. */
@@ -928,6 +944,10 @@ export interface FlowLeg {
     /** Decimal odds: the total returned per unit staked. */
     decimal: number;
   } | null;
+  /**
+   * Only when the request asks a format (`odds_format`, or `product_mode`): the price of `odds` in it (as odds items show it), null without a price.
+   */
+  price?: number | string | null;
   /** Always empty: a leg is a single flow. */
   legs: Record<string, unknown>[];
   /** When the flow was last imported, ISO 8601, UTC. */
@@ -952,6 +972,20 @@ export interface FlowsByIdPage {
    * The ids asked for that name no flow (of `flow_type`, when given), in the order asked. Empty when every flow was found.
    */
   missing_ids: number[];
+}
+
+/** One page of {@link Flow} items, in the shape every list answers. */
+export interface FlowsBySelectionPage {
+  /** Items of the current page. */
+  results: Flow[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
 }
 
 /** One page of {@link LeagueWithFlows} items, in the shape every list answers. */
@@ -1085,6 +1119,62 @@ export interface QuoteSandboxResponse {
    * The legs as sent, each with its own button_payload and odds fields (null when the leg failed, with `failure_reason`).
    */
   event_betting_market_position_maps: Record<string, unknown>[];
+}
+
+/** The short payload a flow tooltip shows. */
+export interface FlowTooltip {
+  /** The flow. */
+  flow_id: number;
+  /** As asked. */
+  flow_type: 'fact' | 'fun';
+  /** A single bet, or a parlay of `legs`. */
+  bet_type: 'single' | 'parlay';
+  /** The flow's trend in words (the item's `description`). */
+  sentence: string;
+  /** How often the trend held, as on the flow item. */
+  hit_rate: {
+    /** Hits in the sample. */
+    hits: number;
+    /** The sample: past games counted. */
+    total: number;
+    /** hits / total × 100, to 2 decimals. */
+    pct: number;
+  };
+  /** The sample, `hit_rate.total`. */
+  sample_size: number;
+  /** The price, as the flow item shows it in `odds`; null without one. */
+  odds: {
+    /** American odds. */
+    american: number;
+    /** Decimal odds. */
+    decimal: number;
+  } | null;
+  /** 1/d of the price, to 4 decimals; null without a price. */
+  implied_probability: number | null;
+  /** A parlay's legs, in order; empty for a single. */
+  legs: Array<{
+    /** The leg, a single flow. */
+    flow_id: number;
+    /** The leg's trend in words. */
+    sentence: string;
+    /**
+     * The selection the leg bets on: its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+     */
+    event_betting_market_position_id: number | null;
+    /** The leg's market by name. */
+    betting_market: string | null;
+    /** The leg's line; null without one. */
+    line: number | null;
+    /** The leg's side of the line; null without one. */
+    split: 'over' | 'under' | null;
+    /** The price, as the flow item shows it in `odds`; null without one. */
+    odds: {
+      /** American odds. */
+      american: number;
+      /** Decimal odds. */
+      decimal: number;
+    } | null;
+  }>;
 }
 
 /** Parameters of `GET /v1/account/usage`. */
@@ -1444,9 +1534,9 @@ export interface OddsUpcomingByEventParams {
   /** Only odds of these betting markets. */
   betting_market_ids?: number[];
   /**
-   * The format of each item's `price`: `decimal`, `american`, `fractional` or `implied_probability` (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
+   * The format of each item's `price`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` (the decimal payout) or `percent` (the implied probability in percent) (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
    */
-  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
    * Page number, 1-indexed, at most 1000000.
    *
@@ -1474,9 +1564,9 @@ export interface OddsHistoryByEventParams {
   /** Only changes before this instant; not before `since`. */
   until?: string;
   /**
-   * The format of each change's `price: {from, to}`: `decimal`, `american`, `fractional` or `implied_probability` (GET /v1/references/odds-format). Without it the changes have no `price`; `price_decimal` is always there.
+   * The format of each change's `price: {from, to}`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` or `percent` (GET /v1/references/odds-format). Without it the changes have no `price`; `price_decimal` is always there.
    */
-  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability';
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
    * Page number, 1-indexed, at most 1000000.
    *
@@ -1723,6 +1813,24 @@ export interface TrendsFlowsByIdParams {
   flow_type?: 'fact' | 'fun' | 'plain';
 }
 
+/** Parameters of `POST /v1/trends/by-betting-market-position`. */
+export interface TrendsBySelectionParams {
+  /** The selections, 1 to 100 ids; a repeated id counts once, an id that names no selection matches nothing. */
+  event_betting_market_position_ids: number[];
+  /**
+   * Adds `price` to each flow and leg, in this format (GET /v1/references/odds-format), beside `odds {american, decimal}`. Default: the format of `product_mode` when it is given, else none (no `price`).
+   */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /**
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   */
+  product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
+  /**
+   * Accepted for Odditt's clients and ignored: `use_cartoon_images` changes only images and copy that this API does not serve.
+   */
+  use_cartoon_images?: boolean;
+}
+
 /** Parameters of `GET /v1/trends/leagues-with-available-flows`. */
 export interface TrendsLeaguesWithAvailableFlowsParams {
   /**
@@ -1767,4 +1875,12 @@ export interface TrendsQuoteSandboxParams {
   region?: string;
   /** The hydrated legs, as the quote endpoint sends them. */
   event_betting_market_position_maps: Record<string, unknown>[];
+}
+
+/** Parameters of `GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}`. */
+export interface TrendsFlowTooltipParams {
+  /** `fact` or `fun`: the type of the flow (another type, or a flow of the other type, is 404). */
+  flow_type: 'fact' | 'fun';
+  /** The flow id. */
+  flow_id: number;
 }

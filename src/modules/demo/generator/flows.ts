@@ -92,6 +92,8 @@ function singleFlow(random: Random, id: number, event: EventModel, selection: Se
   if (focus.type === 'player') flow.focus_entity_id = focus.player.id;
   if (selection.line !== null) flow.line = selection.line;
   if (selection.split !== null) flow.split = selection.split;
+  // The selection as its odds rows name it: the flow then shares their event_betting_market_position_id.
+  flow.position = selection.position;
   return { flow, rate };
 }
 

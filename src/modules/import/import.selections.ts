@@ -1,0 +1,122 @@
+import type { Transaction } from 'kysely';
+import { lineKeyOf } from '../../platform/db/migrations.js';
+import type { Schema } from '../../platform/db/schema.js';
+import { Problems } from './import.checks.js';
+import type { Dataset } from './import.schemas.js';
+
+type OddsItem = NonNullable<Dataset['odds']>[number];
+type FlowItem = NonNullable<Dataset['flows']>[number];
+
+/** What names a selection: two odds rows (or a flow and an odds row) with the same key bet on the same thing. */
+interface SelectionKey {
+  event_id: number;
+  betting_market_id: number;
+  period: string;
+  position: string;
+  line: number | null;
+  line_key: string;
+  player: string;
+}
+
+/** Rows per statement: far below either engine's bind-parameter ceiling. */
+const CHUNK = 1_000;
+
+const nameOf = (k: Omit<SelectionKey, 'line'>): string =>
+  JSON.stringify([k.event_id, k.betting_market_id, k.period, k.position, k.line_key, k.player]);
+
+function keyOf(event_id: number, betting_market_id: number, position: string, line: number | null | undefined): SelectionKey {
+  // Period and player stay empty until the feed's rows carry them; adding them later opens new keys, never renames old ones.
+  return { event_id, betting_market_id, period: '', position, line: line ?? null, line_key: lineKeyOf(line), player: '' };
+}
+
+/** The selection a single flow bets on: its market with its position (or its over/under side) and its line. */
+export function flowSelectionKey(flow: FlowItem): SelectionKey | undefined {
+  const position = flow.position ?? flow.split;
+  if ((flow.leg_ids ?? []).length > 0 || flow.betting_market_id === undefined || flow.betting_market_id === null || !position) return undefined;
+  return keyOf(flow.event_id, flow.betting_market_id, position, flow.line);
+}
+
+/**
+ * Gives every selection of the dataset its id, in the import's transaction (imports run one at a
+ * time, so the next free id cannot be taken by another): a stored selection keeps the id it has,
+ * whatever the dataset says; a new one takes the feed's `event_betting_market_position_id` when the
+ * odds row sends one, else the next id after the largest stored. A feed id already naming another
+ * selection is refused (422, nothing written). Returns the id per odds id and per flow id.
+ */
+export async function assignSelections(
+  trx: Transaction<Schema>,
+  odds: readonly OddsItem[],
+  flows: readonly FlowItem[],
+): Promise<{ ofOdds: Map<number, number>; ofFlows: Map<number, number> }> {
+  const wanted = new Map<string, { key: SelectionKey; feedId: number | undefined; field: string }>();
+  const want = (key: SelectionKey, feedId: number | null | undefined, field: string) => {
+    const name = nameOf(key);
+    const known = wanted.get(name);
+    if (known === undefined) wanted.set(name, { key, feedId: feedId ?? undefined, field });
+    else if (known.feedId === undefined && feedId !== null && feedId !== undefined) wanted.set(name, { key, feedId, field });
+  };
+  odds.forEach((o, index) => want(keyOf(o.event_id, o.betting_market_id, o.position, o.line), o.event_betting_market_position_id, `odds[${index}]`));
+  flows.forEach((f) => {
+    const key = flowSelectionKey(f);
+    if (key) want(key, undefined, '');
+  });
+
+  const ids = await storedIds(trx, [...new Set([...wanted.values()].map((w) => w.key.event_id))]);
+  const fresh = [...wanted.entries()].filter(([name]) => !ids.has(name));
+  const feedIds = fresh.flatMap(([, w]) => (w.feedId === undefined ? [] : [w.feedId]));
+  const taken = new Set<number>();
+  for (let start = 0; start < feedIds.length; start += CHUNK) {
+    const rows = await trx.selectFrom('selections').select('id').where('id', 'in', feedIds.slice(start, start + CHUNK)).execute();
+    for (const row of rows) taken.add(Number(row.id));
+  }
+  const problems = new Problems();
+  const claimed = new Set<number>();
+  for (const [, w] of fresh) {
+    if (w.feedId === undefined) continue;
+    if (taken.has(w.feedId) || claimed.has(w.feedId)) {
+      problems.add(`${w.field}.event_betting_market_position_id`, 'unique', 'names another selection (event, market, position, line) already');
+    }
+    claimed.add(w.feedId);
+  }
+  problems.throwIfAny();
+
+  const max = await trx.selectFrom('selections').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+  let next = Number(max?.max ?? 0);
+  for (const id of claimed) next = Math.max(next, id);
+  next += 1;
+  const rows: Array<SelectionKey & { id: number }> = [];
+  for (const [name, w] of fresh) {
+    const id = w.feedId ?? next++;
+    ids.set(name, id);
+    rows.push({ id, ...w.key });
+  }
+  for (let start = 0; start < rows.length; start += CHUNK) await trx.insertInto('selections').values(rows.slice(start, start + CHUNK)).execute();
+
+  const idOf = (key: SelectionKey) => ids.get(nameOf(key));
+  const ofOdds = new Map<number, number>();
+  for (const o of odds) {
+    const id = idOf(keyOf(o.event_id, o.betting_market_id, o.position, o.line));
+    if (id !== undefined) ofOdds.set(o.id, id);
+  }
+  const ofFlows = new Map<number, number>();
+  for (const f of flows) {
+    const key = flowSelectionKey(f);
+    const id = key && idOf(key);
+    if (id !== undefined) ofFlows.set(f.id, id);
+  }
+  return { ofOdds, ofFlows };
+}
+
+/** The stored selections of these events, by key name. */
+async function storedIds(trx: Transaction<Schema>, eventIds: readonly number[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (let start = 0; start < eventIds.length; start += CHUNK) {
+    const rows = await trx
+      .selectFrom('selections')
+      .select(['id', 'event_id', 'betting_market_id', 'period', 'position', 'line_key', 'player'])
+      .where('event_id', 'in', eventIds.slice(start, start + CHUNK))
+      .execute();
+    for (const r of rows) ids.set(nameOf({ ...r, event_id: Number(r.event_id), betting_market_id: Number(r.betting_market_id) }), Number(r.id));
+  }
+  return ids;
+}
