@@ -83,6 +83,8 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     const sandboxUrl = `${server.baseUrl}/v1/trends/flows/quote-sandbox`;
     expect((await api.account.setCheckEndpoint({ url: sandboxUrl, method: 'POST', auth_token: 'sandbox-token-1234' })).data).toMatchObject({ url: sandboxUrl, auth_token_preview: '…1234' });
     expect((await api.account.checkEndpoint()).data?.allow_multiple).toBe(false);
+    const priceable = { ...quoteItem, event_betting_market_position_ids: [fun?.event_betting_market_position_id ?? 0] };
+    expect((await api.trends.quote({ items: [priceable] })).map((r) => r.status)).toEqual([200]);
     const priced = await api.trends.quoteSandbox({ flow_id: 1, flow_type: 'fact', country: 'US', event_betting_market_position_maps: [{ event_betting_market_position_id: 11 }] });
     expect(priced.flow_id).toBe(1);
     expect(await api.account.deleteCheckEndpoint()).toEqual({ success: true, data: null });
