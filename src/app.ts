@@ -27,6 +27,7 @@ import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
+import { createHydrator, createQuoteService, MAX_ANSWER_BYTES, quotesRoutes } from './modules/quotes/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
 import { createStreamSlots, streamRoutes } from './modules/stream/index.js';
 import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
@@ -115,12 +116,21 @@ function trustProxyOption(trust: AppContext['config']['trustProxy']): boolean | 
  * context), in the order the document lists them.
  */
 function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
-  const { config, database, clock, changes, keyring, clients, credentials, directory, authenticator, readCache, keys, metrics, failures, limits, usage } = ctx;
+  const { config, database, clock, changes, keyring, clients, credentials, directory, authenticator, readCache, keys, metrics, failures, limits, usage, counters, checkEndpoints, outboundRules } = ctx;
   const { db } = database;
   const lists = createPagedLists(readCache);
   // One token service behind the contract's JSON endpoints and the standard OAuth ones: one set of rules.
   const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
   const events = createEventsService({ db, clock, keys });
+  const quotes = createQuoteService({
+    endpoints: checkEndpoints,
+    hydrate: createHydrator(db),
+    counters,
+    clock,
+    outbound: { rules: outboundRules, timeoutMs: config.outboundTimeoutMs, maxAnswerBytes: MAX_ANSWER_BYTES },
+    callsPerMinute: config.outboundCallsPerMinute,
+    metrics,
+  });
   return [
     (app) => healthRoutes(app, { database, draining: ctx.draining, redis: redisProbe(ctx) }),
     (app) => tokensRoutes(app, { authenticator, failures, tokens }),
@@ -142,6 +152,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
         heartbeatMs: config.streamHeartbeatMs,
       }),
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys, clock }) }),
+    (app) => quotesRoutes(app, { endpoints: checkEndpoints, quotes, publicUrl: config.publicUrl }),
     (app) => adminRoutes(app, { clients, credentials, clock, limits }),
     (app) => importRoutes(app, { importer: createImportService({ database, clock, changes }) }),
     (app) => docsRoutes(app),

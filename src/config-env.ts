@@ -49,6 +49,15 @@ export const ENV = Type.Object({
   REQUEST_TIMEOUT: Integer(60, 1, 3600, 'seconds a client has, from the first byte of a request, to send all of it, body included; then 408 and the connection is closed. At least `HEADERS_TIMEOUT`. A 64 MiB import must arrive at about 1.1 MB/s to make it: raise it for large imports over slow links'),
   HISTORY_RETENTION_DAYS: Integer(730, 1, 36_500, 'price changes older than this many days are deleted, hourly, by every node (docs/decisions/0129)'),
   STREAM_HEARTBEAT_MS: Integer(15_000, 100, 300_000, 'how often an open odds stream gets a heartbeat comment, so that proxies and load balancers keep it open'),
+  CHECK_ENDPOINT_KEY: Unset(
+    'the AES-256-GCM key that encrypts the clients\' check-endpoint tokens at rest: 32 bytes as 64 hex digits or in base64 (`openssl rand -base64 32`). Required with `NODE_ENV=production`, and on PostgreSQL unless `NODE_ENV` is `development` or `test`',
+    'generated (see [Keys and secrets](#keys-and-secrets))',
+  ),
+  OUTBOUND_ALLOW_CIDRS: Unset(
+    'addresses and CIDRs, comma-separated, that calls to clients\' check endpoints may reach although they are loopback, private, link-local or otherwise internal (`10.20.0.0/16,::1/128`); unset, only public addresses are called. See [Calls to clients\' endpoints](#calls-to-clients-endpoints)',
+  ),
+  OUTBOUND_CALLS_PER_MINUTE: Integer(600, 1, 1_000_000, 'calls to its check endpoint one client\'s quotes may make per UTC minute; past it an item answers 429 without a call'),
+  OUTBOUND_TIMEOUT_MS: Integer(5000, 10, 60_000, 'how long a check endpoint has to answer one call before its items answer 504'),
 });
 
 /** The variables as read: each one parsed by its schema, a default in place of an unset one. */

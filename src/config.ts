@@ -40,6 +40,8 @@ export function loadConfig(env: Env = process.env) {
   }
   const jwtSecrets = readJwtSecrets(v, problems);
   const publicUrl = origin('PUBLIC_URL', v.PUBLIC_URL, problems);
+  const checkEndpointKey = readCheckEndpointKey(v, problems);
+  const outboundAllowCidrs = readCidrs('OUTBOUND_ALLOW_CIDRS', v.OUTBOUND_ALLOW_CIDRS, problems);
 
   if (problems.length > 0) {
     // One problem is one line; several are listed, so that one start-up names them all.
@@ -84,6 +86,17 @@ export function loadConfig(env: Env = process.env) {
     streamHeartbeatMs: v.STREAM_HEARTBEAT_MS,
     /** PUBLIC_URL's origin, without a trailing slash. */
     publicUrl,
+    /**
+     * The AES-256-GCM key (32 bytes) the clients' check-endpoint tokens are encrypted with at rest.
+     * Unset outside production: a serving process generates one into the data directory (check-endpoint-key.ts).
+     */
+    checkEndpointKey,
+    /** Ranges outbound calls may reach although they are private, loopback or link-local. */
+    outboundAllowCidrs,
+    /** Calls to its check endpoint one client may cause per UTC minute. */
+    outboundCallsPerMinute: v.OUTBOUND_CALLS_PER_MINUTE,
+    /** How long a check endpoint has to answer one call. */
+    outboundTimeoutMs: v.OUTBOUND_TIMEOUT_MS,
   });
 }
 
@@ -205,7 +218,11 @@ function readTrustProxy(raw: string | undefined, problems: string[]): false | nu
 const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
 
 function isTrustedProxy(entry: string): boolean {
-  if (PROXY_NAMES.has(entry)) return true;
+  return PROXY_NAMES.has(entry) || isCidr(entry);
+}
+
+/** An IPv4 or IPv6 address, with or without a prefix length. */
+function isCidr(entry: string): boolean {
   const [address = '', prefix, ...rest] = entry.split('/');
   const version = isIP(address);
   if (version === 0 || rest.length > 0) return false;
@@ -220,6 +237,36 @@ function isTrustedProxy(entry: string): boolean {
 export function workersProblem(workers: number, redisUrl: string | undefined): string | undefined {
   if (workers <= 1 || redisUrl !== undefined) return undefined;
   return `${workers} workers need REDIS_URL: rate limits, quotas and login-failure limits are counted per client across every worker, which one process's memory cannot do (decision 0090); set REDIS_URL or serve with one worker`;
+}
+
+const CHECK_ENDPOINT_KEY_BYTES = 32;
+
+/** 32 bytes, written as 64 hex digits or in base64 (either alphabet). */
+export function parseCheckEndpointKey(raw: string): Buffer | undefined {
+  const bytes = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64url') : undefined;
+  return bytes?.length === CHECK_ENDPOINT_KEY_BYTES ? bytes : undefined;
+}
+
+function readCheckEndpointKey(v: EnvVariables, problems: string[]): Buffer | undefined {
+  const raw = v.CHECK_ENDPOINT_KEY;
+  if (raw === undefined) {
+    if (v.NODE_ENV === 'production') problems.push('CHECK_ENDPOINT_KEY is required when NODE_ENV=production');
+    return undefined;
+  }
+  const key = parseCheckEndpointKey(raw);
+  if (key === undefined) problems.push('CHECK_ENDPOINT_KEY must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)');
+  return key;
+}
+
+/** A comma-separated list of addresses and CIDRs (IPv4 or IPv6); empty when unset. */
+function readCidrs(name: string, raw: string | undefined, problems: string[]): readonly string[] {
+  if (raw === undefined) return Object.freeze([]);
+  const entries = raw.split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+  if (entries.some((entry) => !isCidr(entry))) {
+    problems.push(`${name} must be a comma-separated list of addresses or CIDRs, such as 127.0.0.0/8,::1/128`);
+    return Object.freeze([]);
+  }
+  return Object.freeze(entries);
 }
 
 function defaultDataDir(databaseUrl: string): string {

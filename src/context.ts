@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
 import { type Background, createBackground } from './platform/background.js';
 import { type ChangeFeed, createChangeFeed } from './platform/cache/change-feed.js';
@@ -11,6 +12,7 @@ import { createMemoryStore } from './platform/counters/memory-store.js';
 import { createRedisStore } from './platform/counters/redis-store.js';
 import type { Database } from './platform/db/database.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
+import { type AddressRules, createAddressRules } from './platform/outbound/address-rules.js';
 import {
   type Authenticator,
   createAuthenticator,
@@ -30,6 +32,7 @@ import {
   type CredentialsService,
 } from './modules/clients/index.js';
 import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
+import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './modules/quotes/index.js';
 import { createHistoryPurgeJob } from './modules/history/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
@@ -71,6 +74,10 @@ export interface AppContext {
   /** Charged requests by usage group (a step of the route policies), counted in memory and written in batches. */
   readonly meter: UsageMeter;
   readonly usage: UsageService;
+  /** Where outbound calls to clients' URLs may go (OUTBOUND_ALLOW_CIDRS over the denied ranges). */
+  readonly outboundRules: AddressRules;
+  /** The clients' check endpoints, their tokens sealed under CHECK_ENDPOINT_KEY. */
+  readonly checkEndpoints: CheckEndpoints;
   /**
    * The process's background jobs (process metrics and their sharing with a cluster primary,
    * change-feed polling, refresh-token purge, credentials' last-use writes, the limit store's
@@ -126,6 +133,11 @@ export function createContext(deps: { config: Config; database: Database; clock?
     limits: { perAddress: config.loginFailuresPerMinute, perClientAddress: config.loginFailuresPerClientPerMinute },
   });
   const usage = createUsageService({ repository: usageRepository, meter, limiter, clock });
+  const outboundRules = createAddressRules(config.outboundAllowCidrs);
+  // A serving process always has a key (withCheckEndpointKey); a context built otherwise (tests,
+  // the CLI, benchmarks) gets one for its own life: what it seals dies with it, and it opens nothing older.
+  const cipher = createTokenCipher(config.checkEndpointKey ?? randomBytes(32));
+  const checkEndpoints = createCheckEndpoints({ db, clock, cipher, rules: outboundRules });
   // Stopped in reverse: the last usage counts are written before the change feed stops.
   const background = createBackground([
     metrics,
@@ -156,6 +168,8 @@ export function createContext(deps: { config: Config; database: Database; clock?
     failures,
     meter,
     usage,
+    outboundRules,
+    checkEndpoints,
     background,
     redis,
     draining,

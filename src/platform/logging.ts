@@ -18,6 +18,9 @@ export const REDACTED_PATHS = [
   'body.refresh_token',
   // The revocation endpoint's form (RFC 7009): `token` is a refresh or access token.
   'body.token',
+  // A client's check-endpoint credential, sent to us to be stored encrypted.
+  'body.auth_token',
+  '*.auth_token',
   '*.api_key',
   '*.client_secret',
   '*.refresh_token',

@@ -17,6 +17,9 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['account.secrets', 'GET /v1/account/secrets'],
   ['account.secrets.create', 'POST /v1/account/secret'],
   ['account.secrets.delete', 'DELETE /v1/account/secrets/{secret_code}'],
+  ['account.checkEndpoint', 'GET /v1/account/check-endpoint'],
+  ['account.setCheckEndpoint', 'POST /v1/account/check-endpoint'],
+  ['account.deleteCheckEndpoint', 'DELETE /v1/account/check-endpoint'],
   ['references.sports', 'GET /v1/references/sports'],
   ['references.leagues', 'GET /v1/references/leagues'],
   ['references.teams', 'GET /v1/references/teams'],
@@ -42,6 +45,8 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['trends.bySelection', 'POST /v1/trends/by-betting-market-position'],
   ['trends.leaguesWithAvailableFlows', 'GET /v1/trends/leagues-with-available-flows'],
   ['trends.flowGraphData', 'GET /v1/trends/flow-graph-data/{fact_flow_id}'],
+  ['trends.quote', 'POST /v1/trends/flows/quote'],
+  ['trends.quoteSandbox', 'POST /v1/trends/flows/quote-sandbox'],
   ['trends.flowTooltip', 'GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}'],
 ];
 

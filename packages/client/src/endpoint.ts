@@ -77,6 +77,8 @@ export interface OperationSpec {
   readonly path: string;
   /** The parameters other than the path's go in a JSON body; otherwise in the query string. */
   readonly body: boolean;
+  /** The parameter whose value is the whole body, when the body is a JSON array rather than an object. */
+  readonly arrayBody?: string;
   /** Safe to send again after a network error or a 5xx: every read, the POST lists included. */
   readonly idempotent: boolean;
 }

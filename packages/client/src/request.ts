@@ -20,6 +20,7 @@ export function place(spec: OperationSpec, params: object | undefined): Placed {
     rest.delete(name);
     return encodeURIComponent(String(value));
   });
+  if (spec.arrayBody !== undefined) return { target: path, body: JSON.stringify(rest.get(spec.arrayBody) ?? []) };
   if (spec.body) return { target: path, body: JSON.stringify(Object.fromEntries(rest)) };
   const query = new URLSearchParams();
   for (const [name, value] of rest) {

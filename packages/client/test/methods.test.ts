@@ -83,6 +83,18 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     expect((await api.trends.leaguesWithAvailableFlows({ sport_key: 'basketball' })).page).toBe(1);
     await expect(api.trends.flowGraphData({ fact_flow_id: 999_999 })).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
 
+    // Quotes: none without a check endpoint; the endpoint set, read and removed; the sandbox priced directly.
+    const quoteItem = { flow_id: fun?.id ?? 0, flow_type: 'fun' as const, event_betting_market_position_ids: [1], country: 'US' };
+    await expect(api.trends.quote({ items: [quoteItem] })).rejects.toMatchObject({ status: 412, code: 'PRECONDITION_FAILED' });
+    const sandboxUrl = `${server.baseUrl}/v1/trends/flows/quote-sandbox`;
+    expect((await api.account.setCheckEndpoint({ url: sandboxUrl, method: 'POST', auth_token: 'sandbox-token-1234' })).data).toMatchObject({ url: sandboxUrl, auth_token_preview: '…1234' });
+    expect((await api.account.checkEndpoint()).data?.allow_multiple).toBe(false);
+    const priceable = { ...quoteItem, event_betting_market_position_ids: [fun?.event_betting_market_position_id ?? 0] };
+    expect((await api.trends.quote({ items: [priceable] })).map((r) => r.status)).toEqual([200]);
+    const priced = await api.trends.quoteSandbox({ flow_id: 1, flow_type: 'fact', country: 'US', event_betting_market_position_maps: [{ event_betting_market_position_id: 11 }] });
+    expect(priced.flow_id).toBe(1);
+    expect(await api.account.deleteCheckEndpoint()).toEqual({ success: true, data: null });
+
     // Each operation of the table was sent, with its parameters where the document puts them.
     const sent = new Set(requests.map((r) => `${r.method} ${new URL(r.url).pathname}`));
     for (const spec of Object.values(OPERATIONS)) {

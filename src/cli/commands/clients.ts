@@ -5,6 +5,7 @@ import { isLimit, LIMIT_MAX } from '../../modules/limits/index.js';
 import type { AppContext } from '../../context.js';
 import { DEFAULT_PAGE_SIZE, pageOf } from '../../platform/pagination.js';
 import { type Cli, fields, integerIn, type RegisterCommands, table } from '../runtime.js';
+import { registerCheckEndpoint } from './check-endpoint.js';
 import { registerClientCredentials } from './client-credentials.js';
 
 const SHOWN_ONCE = 'Store the API key and client secret now: they will not be shown again.';
@@ -133,6 +134,7 @@ export const registerClients: RegisterCommands = (program, cli) => {
     });
 
   registerClientCredentials(clients, cli);
+  registerCheckEndpoint(clients, cli);
 };
 
 interface UpdateOptions {

@@ -314,6 +314,25 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await backfillSelections(db as Kysely<Schema>);
     },
   },
+  '0016_check_endpoints': {
+    async up(db: Kysely<unknown>) {
+      // One per client. The token is stored encrypted (AES-256-GCM: iv, tag and ciphertext in one
+      // base64url text) beside its masked preview, so that reading the configuration never decrypts it.
+      await db.schema
+        .createTable('check_endpoints')
+        .addColumn('client_id', 'text', (c) => c.primaryKey().references('clients.id'))
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('method', 'text', (c) => c.notNull())
+        .addColumn('auth_token_sealed', 'text', (c) => c.notNull())
+        .addColumn('auth_token_preview', 'text', (c) => c.notNull())
+        .addColumn('auth_header_name', 'text', (c) => c.notNull())
+        .addColumn('auth_scheme', 'text', (c) => c.notNull())
+        .addColumn('allow_multiple', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

@@ -34,6 +34,7 @@ export interface Schema {
   selections: SelectionsTable;
   usage_daily: UsageDailyTable;
   odds_history: OddsHistoryTable;
+  check_endpoints: CheckEndpointsTable;
 }
 
 export interface TenantsTable {
@@ -330,3 +331,20 @@ export interface UsageDailyTable {
 }
 
 export type ChangeVersionName = 'clients' | 'data';
+
+/** A client's check endpoint, the pricing URL quotes are sent to (one per client). */
+export interface CheckEndpointsTable {
+  client_id: string;
+  url: string;
+  method: string;
+  /** The auth token, AES-256-GCM encrypted under CHECK_ENDPOINT_KEY; never stored in clear. */
+  auth_token_sealed: string;
+  /** What answers show of the token: its last four characters. */
+  auth_token_preview: string;
+  auth_header_name: string;
+  /** Empty: the header carries the token alone. */
+  auth_scheme: string;
+  allow_multiple: number;
+  created_at: number;
+  updated_at: number;
+}

@@ -198,6 +198,7 @@ const RESPONSES: Record<ErrorCode, ErrorResponse> = {
     name: 'Conflict',
     description: "The request conflicts with the account's state, e.g. deleting its last API key while auth_method enables API keys, an 11th active key, or a change to a deleted client; the message says why.",
   },
+  PRECONDITION_FAILED: { name: 'PreconditionFailed', description: 'The account lacks what the operation needs first, e.g. a quote without a check endpoint; the message says what.' },
   PAYLOAD_TOO_LARGE: { name: 'PayloadTooLarge', description: 'The body is larger than the endpoint accepts (1 MiB unless stated).' },
   URI_TOO_LONG: { name: 'UriTooLong', description: 'A path segment is longer than 100 characters.' },
   VALIDATION_ERROR: { name: 'ValidationError', description: 'A field breaks a rule (e.g. page 0, page_size over the maximum, a missing field); `details` names each field.' },

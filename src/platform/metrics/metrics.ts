@@ -46,7 +46,13 @@ export interface Metrics extends BackgroundJob {
   connectionWait(seconds: number): void;
   /** How long after its commit this process saw a change made by another process. */
   changeLag(name: ChangeVersionName, seconds: number): void;
+  /** One call to a client's check endpoint (or one refused by its cap), by outcome, and how long it took. */
+  outboundCall(outcome: OutboundOutcome, seconds: number): void;
 }
+
+/** How an outbound call ended: answered, an unusable answer, refused by the address rules, failed, timed out, or over the client's cap. */
+export const OUTBOUND_OUTCOMES = ['answered', 'unusable', 'refused', 'failed', 'timeout', 'capped'] as const;
+export type OutboundOutcome = (typeof OUTBOUND_OUTCOMES)[number];
 
 /**
  * The series of one app (one per process in production; tests build many, each with its own
@@ -100,6 +106,21 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   const lagByName = new Map(CHANGE_NAMES.map((name) => [name, changeLags.labels({ name })] as const));
   for (const name of CHANGE_NAMES) changeLags.zero({ name });
 
+  const outboundCalls = new Counter({
+    name: 'outbound_calls_total',
+    help: "Calls to clients' check endpoints, by outcome (capped: refused by the client's calls per minute, never sent).",
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const outboundDurations = new Histogram({
+    name: 'outbound_call_duration_seconds',
+    help: "Time from sending a call to a client's check endpoint to its outcome, for the calls sent.",
+    buckets: [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const outboundByOutcome = new Map(OUTBOUND_OUTCOMES.map((outcome) => [outcome, outboundCalls.labels({ outcome })] as const));
+  for (const child of outboundByOutcome.values()) child.inc(0);
+
   return {
     name: 'metrics',
     registry,
@@ -119,6 +140,10 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     },
     connectionWait: (seconds) => connectionWaits.observe(seconds),
     changeLag: (name, seconds) => lagByName.get(name)?.observe(seconds),
+    outboundCall(outcome, seconds) {
+      outboundByOutcome.get(outcome)?.inc();
+      if (outcome !== 'capped') outboundDurations.observe(seconds);
+    },
 
     start() {
       // The process's collectors start at the first start in the process and run until it exits

@@ -124,7 +124,10 @@ function operationsSource(endpoints: Endpoint[]): string {
     return `{\n${members}${indent}}`;
   };
   const operations = endpoints
-    .map((e) => `  ${quote(e.key)}: { method: ${quote(e.method)}, path: ${quote(e.path)}, body: ${e.body}, idempotent: ${e.idempotent} },\n`)
+    .map(
+      (e) =>
+        `  ${quote(e.key)}: { method: ${quote(e.method)}, path: ${quote(e.path)}, body: ${e.body}, ${e.arrayBody === undefined ? '' : `arrayBody: ${quote(e.arrayBody)}, `}idempotent: ${e.idempotent} },\n`,
+    )
     .join('');
   const binders = ['bindCall', 'bindCallWith', 'bindPaged'].filter((name) => endpoints.some((e) => binder(e).startsWith(`${name}<`)));
   return `${HEADER}

@@ -20,9 +20,14 @@ export interface Endpoint {
   paged: boolean;
   /** The parameters (other than path ones) go in a JSON body rather than the query string. */
   body: boolean;
+  /** The parameter whose value is the whole body, for an operation whose body is an array. */
+  arrayBody?: string;
   /** Safe to send again: every GET, and every list (the POST lists are reads). */
   idempotent: boolean;
 }
+
+/** The parameter that carries an array body. */
+const ARRAY_BODY_PARAM = 'items';
 
 const PAGE_FIELDS = ['results', 'total_count', 'page', 'page_size', 'total_pages'];
 
@@ -71,7 +76,9 @@ export function readEndpoint(document: Json, types: SchemaTypes, name: string, k
   const parameters = (Array.isArray(operation.parameters) ? operation.parameters : []).map(json).filter((p) => p.in === 'path' || p.in === 'query');
   const bodySchema = followRef(document, json(json(json(json(operation.requestBody).content)['application/json']).schema));
   const body = Object.keys(bodySchema).length > 0;
-  if (body && bodySchema.type !== 'object') throw new Error(`${key}: a JSON body that is not an object is not supported`);
+  // An array body (the one is Odditt's quote batch) is given as one parameter, `items`, sent as the body itself.
+  const arrayBody = body && bodySchema.type === 'array' ? ARRAY_BODY_PARAM : undefined;
+  if (body && arrayBody === undefined && bodySchema.type !== 'object') throw new Error(`${key}: a JSON body that is neither an object nor an array is not supported`);
 
   // Path and query parameters, then the body's fields: one object, as a caller writes it.
   const members: string[] = [];
@@ -84,6 +91,7 @@ export function readEndpoint(document: Json, types: SchemaTypes, name: string, k
     members.push(`${propertyDoc(schema, '  ', description)}  ${propertyKey(field)}${required ? '' : '?'}: ${types.type(schema, '  ')};\n`);
   };
   for (const p of parameters) add(String(p.name), json(p.schema), p.required === true, p.description);
+  if (arrayBody !== undefined) add(arrayBody, bodySchema, true, bodySchema.description);
   const requiredFields = new Set(Array.isArray(bodySchema.required) ? bodySchema.required : []);
   for (const [field, schema] of Object.entries(json(bodySchema.properties))) add(field, json(schema), requiredFields.has(field), json(schema).description);
 
@@ -113,6 +121,7 @@ export function readEndpoint(document: Json, types: SchemaTypes, name: string, k
     response,
     paged,
     body,
+    ...(arrayBody === undefined ? {} : { arrayBody }),
     idempotent: method === 'GET' || paged,
   };
   return paramsDeclaration === undefined ? { endpoint } : { endpoint, paramsDeclaration };

@@ -6,7 +6,7 @@ export interface ErrorBody {
   /** What went wrong. */
   error: {
     /** Machine-readable error code; the HTTP status follows from it. */
-    code: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'REQUEST_TIMEOUT' | 'AMBIGUOUS_LOOKUP' | 'CONFLICT' | 'PAYLOAD_TOO_LARGE' | 'URI_TOO_LONG' | 'VALIDATION_ERROR' | 'RATE_LIMIT_EXCEEDED' | 'HEADERS_TOO_LARGE' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
+    code: 'BAD_REQUEST' | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'METHOD_NOT_ALLOWED' | 'REQUEST_TIMEOUT' | 'AMBIGUOUS_LOOKUP' | 'CONFLICT' | 'PRECONDITION_FAILED' | 'PAYLOAD_TOO_LARGE' | 'URI_TOO_LONG' | 'VALIDATION_ERROR' | 'RATE_LIMIT_EXCEEDED' | 'HEADERS_TOO_LARGE' | 'INTERNAL_ERROR' | 'SERVICE_UNAVAILABLE';
     /** Human-readable explanation. Never contains credentials or internals. */
     message: string;
     /** Also in the X-Request-Id header; quote it when reporting a problem. */
@@ -205,6 +205,34 @@ export interface CreatedClientSecret {
   secret_preview: string;
   /** When the secret was created (ISO 8601, UTC). */
   created_at: string;
+}
+
+/** The answer of `GET /v1/account/check-endpoint`. */
+export interface CheckEndpointAnswer {
+  /** Always true on 200 (Odditt's envelope). */
+  success: boolean;
+  /** The check endpoint; null when none is set (or after a delete). */
+  data: CheckEndpoint | null;
+}
+
+/** The registered check endpoint. */
+export interface CheckEndpoint {
+  /** The URL called. */
+  url: string;
+  /** The HTTP method of the calls. */
+  method: string;
+  /** The header carrying the credential. */
+  auth_header_name: string;
+  /** The prefix before the token; empty: the raw token. */
+  auth_scheme: string;
+  /** The last 4 characters of the token after `…` (only `…` for a token shorter than 8). Never the token. */
+  auth_token_preview: string;
+  /** One call with an array (true) or one call per flow (false). */
+  allow_multiple: boolean;
+  /** When the endpoint was first set (ISO 8601, UTC). */
+  created_at: string;
+  /** When it was last set (ISO 8601, UTC). */
+  updated_at: string;
 }
 
 /** One page of {@link Sport} items, in the shape every list answers. */
@@ -1182,6 +1210,70 @@ export interface FlowGraphData {
   }[];
 }
 
+/** 1 to 50 flows to price: a JSON array (Odditt's shape), the one request body that is not an object. */
+export type QuoteBatch = QuoteItem[];
+
+/** As the API answers it. */
+export interface QuoteItem {
+  /** The flow to price. */
+  flow_id: number;
+  /** The flow's type: ours (fact, fun, plain) or Odditt's names. */
+  flow_type: 'fact' | 'fun' | 'plain' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
+  /**
+   * The flow's selections to price: one for a single, its legs' for a parlay. An id that is not the flow's makes this item 404.
+   */
+  event_betting_market_position_ids: number[];
+  /** ISO 3166-1 alpha-2 country code (e.g. US), upper-cased. */
+  country: string;
+  /** Sub-national region code (e.g. NJ), upper-cased. */
+  region?: string;
+}
+
+/** One entry per item, in input order. */
+export type QuoteResults = QuoteResult[];
+
+/** As the API answers it. */
+export interface QuoteResult {
+  /** The flow, as asked. */
+  flow_id: number;
+  /** The flow type, as asked. */
+  flow_type: string;
+  /**
+   * 200: priced; 404: the flow, or one of its ids, is unknown; 429: the outbound cap of the minute was reached; 500: our error; 502: the endpoint answered non-2xx, not JSON, too large, or could not be reached or was refused; 504: it did not answer in time.
+   */
+  status: number;
+  /** The check endpoint's answer on 200; otherwise `{error: {code, message}}`. */
+  body: unknown;
+}
+
+/** The answer of `POST /v1/trends/flows/quote-sandbox`. */
+export interface QuoteSandboxResponse {
+  /** As sent. */
+  flow_id: number;
+  /** As sent. */
+  flow_type: string;
+  /** Synthetic bet-slip id (`FD-MOCK-…`); null when the leg failed or the parlay cannot be combined. */
+  button_payload: string | null;
+  /** Decimal odds (the parlay's combined odds); null on failure. */
+  decimal_odds_value: number | null;
+  /** American odds as a string with its sign (+150, -200); null on failure. */
+  american_odds_value: string | null;
+  /** Fractional odds (3/2); null on failure. */
+  fractional_odds_value: string | null;
+  /** Implied probability, 0 to 1; null on failure. */
+  odds_implied_probability: number | null;
+  /** Payout per unit staked (the decimal odds); null on failure. */
+  payout_multiplier: number | null;
+  /** Parlays only: false when a leg failed or the combination was refused. */
+  is_combinable?: boolean;
+  /** Parlays only: why it cannot be combined; null when it can. */
+  parlay_failure_reason?: string | null;
+  /**
+   * The legs as sent, each with its own button_payload and odds fields (null when the leg failed, with `failure_reason`).
+   */
+  event_betting_market_position_maps: Record<string, unknown>[];
+}
+
 /** The short payload a flow tooltip shows. */
 export interface FlowTooltip {
   /** The flow. */
@@ -1306,6 +1398,30 @@ export interface AccountSecretsCreateParams {
 export interface AccountSecretsDeleteParams {
   /** The secret_code of the client secret. */
   secret_code: string;
+}
+
+/** Parameters of `POST /v1/account/check-endpoint`. */
+export interface AccountSetCheckEndpointParams {
+  /**
+   * Absolute http(s) URL of your pricing endpoint (https recommended). It may not resolve to a loopback, private, link-local or metadata address, unless the operator allowed the range (OUTBOUND_ALLOW_CIDRS); this service's own `/v1/trends/flows/quote-sandbox` is always accepted and answered in process.
+   */
+  url: string;
+  /** HTTP method of the calls: `POST`. */
+  method: 'POST';
+  /** The credential sent with every call. Stored encrypted, never returned. */
+  auth_token: string;
+  /** Header carrying the credential. Default `Authorization`. */
+  auth_header_name?: string;
+  /**
+   * Prefix before the token in the header. Default `Bearer` when auth_header_name is absent, else none; empty: the raw token.
+   */
+  auth_scheme?: string;
+  /**
+   * True: one call with the array of every hydrated payload; false (default): one call per flow, in parallel.
+   *
+   * @defaultValue `false`
+   */
+  allow_multiple?: boolean;
 }
 
 /** Parameters of `GET /v1/references/sports`. */
@@ -2084,6 +2200,26 @@ export interface TrendsLeaguesWithAvailableFlowsParams {
 export interface TrendsFlowGraphDataParams {
   /** The id of a fact flow. */
   fact_flow_id: number;
+}
+
+/** Parameters of `POST /v1/trends/flows/quote`. */
+export interface TrendsQuoteParams {
+  /** 1 to 50 flows to price: a JSON array (Odditt's shape), the one request body that is not an object. */
+  items: QuoteBatch;
+}
+
+/** Parameters of `POST /v1/trends/flows/quote-sandbox`. */
+export interface TrendsQuoteSandboxParams {
+  /** The flow priced. */
+  flow_id: number;
+  /** The flow type. */
+  flow_type: string;
+  /** Country code. */
+  country: string;
+  /** Region code. */
+  region?: string;
+  /** The hydrated legs, as the quote endpoint sends them. */
+  event_betting_market_position_maps: Record<string, unknown>[];
 }
 
 /** Parameters of `GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}`. */

@@ -1,0 +1,128 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { CheckEndpointsTable, Schema } from '../../platform/db/schema.js';
+import { validationError } from '../../platform/errors.js';
+import type { AddressRules } from '../../platform/outbound/address-rules.js';
+import { iso } from '../../shared/wire.js';
+import type { CheckEndpointData, SetCheckEndpointBody } from './check-endpoint.schemas.js';
+import type { TokenCipher } from './token-cipher.js';
+
+export const SANDBOX_PATH = '/v1/trends/flows/quote-sandbox';
+
+/** Where quotes go for one client, with its credential opened: held in memory for one request only. */
+export interface QuoteTarget {
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly allowMultiple: boolean;
+}
+
+export interface CheckEndpoints {
+  view(clientId: string): Promise<CheckEndpointData | null>;
+  /** `ownOrigins`: the origins this service answers on, whose sandbox URL is accepted whatever its address. */
+  set(clientId: string, body: SetCheckEndpointBody, ownOrigins: readonly string[]): Promise<CheckEndpointData>;
+  remove(clientId: string): Promise<void>;
+  target(clientId: string): Promise<QuoteTarget | undefined>;
+}
+
+export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; cipher: TokenCipher; rules: AddressRules }): CheckEndpoints {
+  const { db, clock, cipher, rules } = deps;
+  const row = (clientId: string) => db.selectFrom('check_endpoints').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+
+  return {
+    async view(clientId) {
+      const found = await row(clientId);
+      return found === undefined ? null : viewOf(found);
+    },
+
+    async set(clientId, body, ownOrigins) {
+      const url = endpointUrl(body.url);
+      if (!isOwnSandbox(url, ownOrigins)) await rejectInwardAddress(url, rules);
+      const headerName = body.auth_header_name ?? 'Authorization';
+      // Odditt's default: Bearer with the default header; a header of your own takes the raw token unless told otherwise.
+      const scheme = body.auth_scheme ?? (body.auth_header_name === undefined ? 'Bearer' : '');
+      const now = clock.now();
+      const fields = {
+        url: url.href,
+        method: body.method,
+        auth_token_sealed: cipher.seal(body.auth_token),
+        auth_token_preview: previewOf(body.auth_token),
+        auth_header_name: headerName,
+        auth_scheme: scheme,
+        allow_multiple: body.allow_multiple === true ? 1 : 0,
+        updated_at: now,
+      };
+      await db
+        .insertInto('check_endpoints')
+        .values({ client_id: clientId, created_at: now, ...fields })
+        .onConflict((oc) => oc.column('client_id').doUpdateSet(fields))
+        .execute();
+      const stored = await row(clientId);
+      if (stored === undefined) throw new Error('the check endpoint just written is missing');
+      return viewOf(stored);
+    },
+
+    async remove(clientId) {
+      await db.deleteFrom('check_endpoints').where('client_id', '=', clientId).execute();
+    },
+
+    async target(clientId) {
+      const found = await row(clientId);
+      if (found === undefined) return undefined;
+      const token = cipher.open(found.auth_token_sealed);
+      const value = found.auth_scheme === '' ? token : `${found.auth_scheme} ${token}`;
+      return { url: new URL(found.url), headers: { [found.auth_header_name.toLowerCase()]: value }, allowMultiple: found.allow_multiple === 1 };
+    },
+  };
+}
+
+/** Whether a URL is this service's own sandbox, which quotes answer in process instead of calling. */
+export function isOwnSandbox(url: URL, ownOrigins: readonly string[]): boolean {
+  return url.pathname === SANDBOX_PATH && url.search === '' && ownOrigins.includes(url.origin);
+}
+
+function viewOf(row: CheckEndpointsTable): CheckEndpointData {
+  return {
+    url: row.url,
+    method: row.method,
+    auth_header_name: row.auth_header_name,
+    auth_scheme: row.auth_scheme,
+    auth_token_preview: row.auth_token_preview,
+    allow_multiple: row.allow_multiple === 1,
+    created_at: iso(Number(row.created_at)),
+    updated_at: iso(Number(row.updated_at)),
+  };
+}
+
+/** Four characters tell tokens apart; a short token shows none, or the preview would be most of it. */
+function previewOf(token: string): string {
+  return token.length < 8 ? '…' : `…${token.slice(-4)}`;
+}
+
+/** An absolute http(s) URL without credentials or fragment: what a call can be sent to as it is. */
+function endpointUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw validationError('url', 'format', 'url must be an absolute http(s) URL');
+  }
+  if (!['http:', 'https:'].includes(url.protocol)) throw validationError('url', 'format', 'url must be an absolute http(s) URL');
+  if (url.username !== '' || url.password !== '') throw validationError('url', 'format', 'url may not carry a user or password: send the credential as auth_token');
+  if (url.hash !== '') throw validationError('url', 'format', 'url may not carry a fragment');
+  return url;
+}
+
+/**
+ * Refuses at once what every call would refuse: a literal address, or a name that resolves, to
+ * a range outbound calls may not reach. A name that does not resolve yet is accepted; each call
+ * resolves and checks it again, so a later change of its DNS is caught there.
+ */
+async function rejectInwardAddress(url: URL, rules: AddressRules): Promise<void> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  const addresses = isIP(host) !== 0 ? [host] : await lookup(host, { all: true }).then((found) => found.map((a) => a.address), () => []);
+  if (addresses.some((address) => !rules.permits(address))) {
+    throw validationError('url', 'address', 'url resolves to a loopback, private, link-local or metadata address, which outbound calls may not reach');
+  }
+}

@@ -1,0 +1,115 @@
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP, type LookupFunction, type Socket } from 'node:net';
+import type { AddressRules } from './address-rules.js';
+
+/** What one outbound JSON call gave: the answer, or why there is none. */
+export type OutboundResult =
+  | { readonly kind: 'answered'; readonly status: number; readonly body: unknown }
+  /** The answer was not 2xx, not JSON, or larger than the cap. */
+  | { readonly kind: 'unusable'; readonly status: number | null; readonly reason: string }
+  /** Nothing was sent: the address is one outbound calls may not reach, or the host does not resolve. */
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'failed'; readonly reason: string }
+  | { readonly kind: 'timeout' };
+
+export interface OutboundCall {
+  readonly url: URL;
+  /** Sent as they are: the caller puts the credential here and keeps it out of every log. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: unknown;
+}
+
+export interface OutboundLimits {
+  readonly rules: AddressRules;
+  readonly timeoutMs: number;
+  readonly maxAnswerBytes: number;
+}
+
+class Refused extends Error {}
+
+/**
+ * POSTs JSON to a URL a client gave, guarded against being pointed inwards. The host is resolved
+ * once, every address checked, and the connection made to a checked address through `lookup`, so
+ * a name that resolves elsewhere on a second query (DNS rebinding) cannot slip past; the peer's
+ * address is checked again once connected, which covers a literal address and anything a lookup
+ * did not see. No redirect is followed (a 3xx is an unusable answer), the whole call has one
+ * deadline, and an answer past the cap is cut off.
+ */
+export function postJson(call: OutboundCall, limits: OutboundLimits): Promise<OutboundResult> {
+  const { url } = call;
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0 && !limits.rules.permits(host)) return Promise.resolve({ kind: 'refused', reason: 'the address is not one outbound calls may reach' });
+  const payload = Buffer.from(JSON.stringify(call.body), 'utf8');
+  const lookup: LookupFunction = (hostname, options, callback) => {
+    dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses: LookupAddress[]) => {
+      if (error) return callback(error, '', 0);
+      // Every address must be allowed: a name with one public and one internal address could
+      // otherwise be steered to the internal one by whichever the connection happens to try.
+      const first = addresses[0];
+      if (first === undefined || addresses.some((a) => !limits.rules.permits(a.address))) {
+        return callback(new Refused('the host resolves to an address outbound calls may not reach'), '', 0);
+      }
+      if (options.all) return callback(null, [first]);
+      return callback(null, first.address, first.family);
+    });
+  };
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: OutboundResult) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(result);
+      req.destroy();
+    };
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, {
+      method: 'POST',
+      lookup,
+      // A fresh connection per call: a pooled socket would skip the address check of this call.
+      agent: false,
+      headers: { ...call.headers, 'content-type': 'application/json', accept: 'application/json', 'content-length': String(payload.length) },
+    });
+    const timer = setTimeout(() => settle({ kind: 'timeout' }), limits.timeoutMs);
+    req.on('socket', (socket: Socket) => {
+      socket.once('connect', () => {
+        const peer = socket.remoteAddress;
+        if (peer === undefined || !limits.rules.permits(peer)) settle({ kind: 'refused', reason: 'the connected address is not one outbound calls may reach' });
+      });
+    });
+    req.on('error', (error) => {
+      if (error instanceof Refused) settle({ kind: 'refused', reason: error.message });
+      else settle({ kind: 'failed', reason: connectionReason(error) });
+    });
+    req.on('response', (res: IncomingMessage) => readAnswer(res, limits.maxAnswerBytes, settle));
+    req.end(payload);
+  });
+}
+
+function readAnswer(res: IncomingMessage, maxBytes: number, settle: (result: OutboundResult) => void): void {
+  const status = res.statusCode ?? 0;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  res.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) settle({ kind: 'unusable', status, reason: `the answer is larger than ${maxBytes} bytes` });
+    else chunks.push(chunk);
+  });
+  res.on('error', () => settle({ kind: 'failed', reason: 'the connection broke during the answer' }));
+  res.on('end', () => {
+    if (status < 200 || status > 299) return settle({ kind: 'unusable', status, reason: `the endpoint answered ${status}` });
+    try {
+      settle({ kind: 'answered', status, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
+    } catch {
+      settle({ kind: 'unusable', status, reason: 'the answer is not JSON' });
+    }
+  });
+}
+
+/** A line about a failed connection that names its kind, never the request's headers. */
+function connectionReason(error: Error): string {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === undefined ? 'the connection failed' : `the connection failed (${code})`;
+}
