@@ -2,7 +2,7 @@
 // scripts/endpoints.ts. Do not edit: change the server or the table, and generate again.
 
 import type { Call, CallWith, CallWithRequired, PagedCall, PagedCallWithRequired } from '../endpoint.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, CheckEndpointAnswer, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage } from './types.js';
 
 export interface AccountApiKeysApi extends PagedCall<AccountApiKeysParams, ApiKeysPage> {
   /**
@@ -80,6 +80,30 @@ export interface AccountApi {
    * `GET /v1/account/secrets`
    */
   secrets: AccountSecretsApi;
+  /**
+   * The check endpoint
+   *
+   * The registered check endpoint, with its token masked; `data: null` when none is set.
+   *
+   * `GET /v1/account/check-endpoint`
+   */
+  checkEndpoint: Call<CheckEndpointAnswer>;
+  /**
+   * Set the check endpoint
+   *
+   * Stores (or replaces) the one URL quotes are priced at, with the credential sent to it (stored encrypted, never returned). A URL whose host is or resolves to a loopback, private, link-local or metadata address is 422.
+   *
+   * `POST /v1/account/check-endpoint`
+   */
+  setCheckEndpoint: CallWithRequired<AccountSetCheckEndpointParams, CheckEndpointAnswer>;
+  /**
+   * Delete the check endpoint
+   *
+   * Forgets the endpoint and its credential; 200 also when none was set.
+   *
+   * `DELETE /v1/account/check-endpoint`
+   */
+  deleteCheckEndpoint: Call<CheckEndpointAnswer>;
 }
 
 /**
@@ -297,6 +321,16 @@ export interface TrendsApi {
    */
   flowsById: PagedCallWithRequired<TrendsFlowsByIdParams, FlowsByIdPage>;
   /**
+   * Flows on selections
+   *
+   * The flows on these selections (`event_betting_market_position_id` of odds items and flows): the singles that bet on one, and the parlays with a leg on one, by id, as page 1 of pages of 500. An id that names no selection matches nothing.
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `POST /v1/trends/by-betting-market-position`
+   */
+  bySelection: PagedCallWithRequired<TrendsBySelectionParams, FlowsBySelectionPage>;
+  /**
    * Leagues with flows, and how many of each type
    *
    * The leagues that have at least one flow, by id, each with its flow counts by type; by sport_id or sport_key. page_size at most 100.
@@ -314,6 +348,30 @@ export interface TrendsApi {
    * `GET /v1/trends/flow-graph-data/{fact_flow_id}`
    */
   flowGraphData: CallWithRequired<TrendsFlowGraphDataParams, FlowGraphData>;
+  /**
+   * Quote flows at your check endpoint
+   *
+   * A JSON array of 1 to 50 flows (the one body that is an array, as in Odditt). Each is hydrated into the payload your check endpoint receives (`event_betting_market_position_maps`) and sent, at most 8 calls at a time, one per flow or one with the array (`allow_multiple`), each with 5 s to answer and 256 KiB of answer. One entry per flow, in input order, each with its own status. 412 when no check endpoint is set.
+   *
+   * `POST /v1/trends/flows/quote`
+   */
+  quote: CallWithRequired<TrendsQuoteParams, QuoteResults>;
+  /**
+   * The sandbox operator
+   *
+   * A stand-in for a sportsbook's pricing endpoint: takes one hydrated payload (what quotes send) and answers synthetic prices, the same for the same payload, with about 15% of legs failing and of parlays refusing to combine. Set it as your check endpoint to try quotes end to end: this service then answers it in process. Not for production traffic.
+   *
+   * `POST /v1/trends/flows/quote-sandbox`
+   */
+  quoteSandbox: CallWithRequired<TrendsQuoteSandboxParams, QuoteSandboxResponse>;
+  /**
+   * A flow's tooltip
+   *
+   * The short payload a tooltip shows for one fact or fun flow: its sentence, hit rate, sample size, price, and for a parlay its legs. An id that names no flow of that type is 404.
+   *
+   * `GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}`
+   */
+  flowTooltip: CallWithRequired<TrendsFlowTooltipParams, FlowTooltip>;
 }
 
 /** Every method of the API, by namespace. */

@@ -4,7 +4,7 @@
 import { bindCall, bindCallWith, bindPaged, type Invoker } from '../bind.js';
 import type { OperationSpec } from '../endpoint.js';
 import type { Api } from './namespaces.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, CheckEndpointAnswer, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage } from './types.js';
 
 /** Where each operation's parameters go. */
 export const OPERATIONS = {
@@ -16,6 +16,9 @@ export const OPERATIONS = {
   'GET /v1/account/secrets': { method: 'GET', path: '/v1/account/secrets', body: false, idempotent: true },
   'POST /v1/account/secret': { method: 'POST', path: '/v1/account/secret', body: true, idempotent: false },
   'DELETE /v1/account/secrets/{secret_code}': { method: 'DELETE', path: '/v1/account/secrets/{secret_code}', body: false, idempotent: false },
+  'GET /v1/account/check-endpoint': { method: 'GET', path: '/v1/account/check-endpoint', body: false, idempotent: true },
+  'POST /v1/account/check-endpoint': { method: 'POST', path: '/v1/account/check-endpoint', body: true, idempotent: false },
+  'DELETE /v1/account/check-endpoint': { method: 'DELETE', path: '/v1/account/check-endpoint', body: false, idempotent: false },
   'GET /v1/references/sports': { method: 'GET', path: '/v1/references/sports', body: false, idempotent: true },
   'GET /v1/references/leagues': { method: 'GET', path: '/v1/references/leagues', body: false, idempotent: true },
   'GET /v1/references/teams': { method: 'GET', path: '/v1/references/teams', body: false, idempotent: true },
@@ -38,8 +41,12 @@ export const OPERATIONS = {
   'POST /v1/trends/flows': { method: 'POST', path: '/v1/trends/flows', body: true, idempotent: true },
   'POST /v1/trends/mixed-flows': { method: 'POST', path: '/v1/trends/mixed-flows', body: true, idempotent: true },
   'POST /v1/trends/flows-by-id': { method: 'POST', path: '/v1/trends/flows-by-id', body: true, idempotent: true },
+  'POST /v1/trends/by-betting-market-position': { method: 'POST', path: '/v1/trends/by-betting-market-position', body: true, idempotent: true },
   'GET /v1/trends/leagues-with-available-flows': { method: 'GET', path: '/v1/trends/leagues-with-available-flows', body: false, idempotent: true },
   'GET /v1/trends/flow-graph-data/{fact_flow_id}': { method: 'GET', path: '/v1/trends/flow-graph-data/{fact_flow_id}', body: false, idempotent: true },
+  'POST /v1/trends/flows/quote': { method: 'POST', path: '/v1/trends/flows/quote', body: true, arrayBody: 'items', idempotent: false },
+  'POST /v1/trends/flows/quote-sandbox': { method: 'POST', path: '/v1/trends/flows/quote-sandbox', body: true, idempotent: false },
+  'GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}': { method: 'GET', path: '/v1/trends/flow-tooltip/{flow_type}/{flow_id}', body: false, idempotent: true },
 } as const satisfies Readonly<Record<string, OperationSpec>>;
 
 /** The typed methods, each sending its operation through the invoker. */
@@ -56,6 +63,9 @@ export function bindApi(invoker: Invoker): Api {
         create: bindCallWith<AccountSecretsCreateParams, CreatedClientSecret>(invoker, OPERATIONS['POST /v1/account/secret']),
         delete: bindCallWith<AccountSecretsDeleteParams, void>(invoker, OPERATIONS['DELETE /v1/account/secrets/{secret_code}']),
       }),
+      checkEndpoint: bindCall<CheckEndpointAnswer>(invoker, OPERATIONS['GET /v1/account/check-endpoint']),
+      setCheckEndpoint: bindCallWith<AccountSetCheckEndpointParams, CheckEndpointAnswer>(invoker, OPERATIONS['POST /v1/account/check-endpoint']),
+      deleteCheckEndpoint: bindCall<CheckEndpointAnswer>(invoker, OPERATIONS['DELETE /v1/account/check-endpoint']),
     },
     references: {
       sports: bindPaged<ReferencesSportsParams, SportPage>(invoker, OPERATIONS['GET /v1/references/sports']),
@@ -88,8 +98,12 @@ export function bindApi(invoker: Invoker): Api {
       flows: bindPaged<TrendsFlowsParams, FlowsPage>(invoker, OPERATIONS['POST /v1/trends/flows']),
       mixedFlows: bindPaged<TrendsMixedFlowsParams, FlowsPage>(invoker, OPERATIONS['POST /v1/trends/mixed-flows']),
       flowsById: bindPaged<TrendsFlowsByIdParams, FlowsByIdPage>(invoker, OPERATIONS['POST /v1/trends/flows-by-id']),
+      bySelection: bindPaged<TrendsBySelectionParams, FlowsBySelectionPage>(invoker, OPERATIONS['POST /v1/trends/by-betting-market-position']),
       leaguesWithAvailableFlows: bindPaged<TrendsLeaguesWithAvailableFlowsParams, LeaguesWithFlowsPage>(invoker, OPERATIONS['GET /v1/trends/leagues-with-available-flows']),
       flowGraphData: bindCallWith<TrendsFlowGraphDataParams, FlowGraphData>(invoker, OPERATIONS['GET /v1/trends/flow-graph-data/{fact_flow_id}']),
+      quote: bindCallWith<TrendsQuoteParams, QuoteResults>(invoker, OPERATIONS['POST /v1/trends/flows/quote']),
+      quoteSandbox: bindCallWith<TrendsQuoteSandboxParams, QuoteSandboxResponse>(invoker, OPERATIONS['POST /v1/trends/flows/quote-sandbox']),
+      flowTooltip: bindCallWith<TrendsFlowTooltipParams, FlowTooltip>(invoker, OPERATIONS['GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}']),
     },
   };
 }
