@@ -33,10 +33,10 @@ const startDescription = (what: string) =>
 const endDescription = (what: string) =>
   `Last day (UTC, YYYY-MM-DD, included) of ${what}. Default: today. Not before start_date, and at most ${MAX_RANGE_DAYS} days from it.`;
 
-/** The two query parameters, described once. */
-export const dateRangeProperties = (what: string) => ({
-  start_date: Type.Optional(Type.String({ format: 'date', description: startDescription(what) })),
-  end_date: Type.Optional(Type.String({ format: 'date', description: endDescription(what) })),
+/** The two query parameters, described once; `note` ends both descriptions. */
+export const dateRangeProperties = (what: string, note = '') => ({
+  start_date: Type.Optional(Type.String({ format: 'date', description: `${startDescription(what)}${note}` })),
+  end_date: Type.Optional(Type.String({ format: 'date', description: `${endDescription(what)}${note}` })),
 });
 
 /**

@@ -186,8 +186,7 @@ export const TeamsQuery = query('TeamsQuery', {
   league_key: Type.Optional(Key('Only teams of this league: `nba` or qualified `united-states.nba`; a key shared by several leagues is 409.')),
   search: Type.Optional(search),
   search_mode: searchMode,
-  // Without either day, no date filter: the defaults of the one date-range rule apply once one is given.
-  ...dateRangeProperties('the events (home or away) a team must have, by start time; without start_date and end_date, no date filter'),
+  ...dateRangeProperties('the events a team must have (home or away), by start time', ' Without start_date and end_date, no date filter.'),
 });
 
 export const PlayersQuery = query('PlayersQuery', {

@@ -1565,11 +1565,11 @@ export interface ReferencesTeamsParams {
    */
   search_mode?: 'contains' | 'starts_with' | 'exact';
   /**
-   * First day (UTC, YYYY-MM-DD, included) of the events (home or away) a team must have, by start time; without start_date and end_date, no date filter, 1970-01-01 or later. Default: 29 days before end_date.
+   * First day (UTC, YYYY-MM-DD, included) of the events a team must have (home or away), by start time, 1970-01-01 or later. Default: 29 days before end_date. Without start_date and end_date, no date filter.
    */
   start_date?: string;
   /**
-   * Last day (UTC, YYYY-MM-DD, included) of the events (home or away) a team must have, by start time; without start_date and end_date, no date filter. Default: today. Not before start_date, and at most 366 days from it.
+   * Last day (UTC, YYYY-MM-DD, included) of the events a team must have (home or away), by start time. Default: today. Not before start_date, and at most 366 days from it. Without start_date and end_date, no date filter.
    */
   end_date?: string;
 }
