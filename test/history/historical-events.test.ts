@@ -40,6 +40,24 @@ describe.each(DIALECTS)('GET /v1/historical/events (%s)', (dialect) => {
     expect(page.results[1]).toMatchObject({ status: 'live', home_score: 40, away_score: 38 });
   });
 
+  it("names each event's price-history files for every tier; the files keep their own tier rule", async () => {
+    const res = await list({});
+    expect(res.statusCode, res.body).toBe(200);
+    const events = res.json<{ results: Array<{ id: number; json_url: string; csv_url: string }> }>().results;
+    expect(events.map((e) => [e.id, e.json_url, e.csv_url])).toEqual([
+      [100, '/v1/historical/odds/100.json', '/v1/historical/odds/100.csv'],
+      [300, '/v1/historical/odds/300.json', '/v1/historical/odds/300.csv'],
+    ]);
+    const [first] = events;
+    if (first === undefined) throw new Error('no event');
+    for (const url of [first.json_url, first.csv_url]) {
+      expect((await h.as.free.get(url)).statusCode, url).toBe(403);
+      const pro = await h.as.pro.get(url);
+      expect(pro.statusCode, url).toBe(200);
+      expect(pro.headers['content-type'], url).toMatch(url.endsWith('.csv') ? /^text\/csv/ : /^application\/json/);
+    }
+  });
+
   it("takes Odditt's schema_version: v1 is the default; another is 422 naming the versions there are", async () => {
     expect(await ids({ schema_version: 'v1' })).toEqual(await ids({}));
     const res = await list({ schema_version: 'v2' });

@@ -1,6 +1,6 @@
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
-import { type OddsFormat, priceIn } from '../../src/shared/odds-format.js';
+import { ODDS_FORMATS, type OddsFormat, priceIn } from '../../src/shared/odds-format.js';
 import { DIALECTS } from '../helpers/app.js';
 import { textOf } from '../helpers/bodies.js';
 import { importDataset } from '../helpers/data.js';
@@ -31,7 +31,7 @@ describe.each(DIALECTS)('odds_format on the price history and its files (%s)', (
     return res.json<{ results: PricedChange[] }>().results;
   };
 
-  it.each(['american', 'fractional', 'decimal', 'implied_probability'] as const)(
+  it.each(ODDS_FORMATS)(
     'history-by-event with odds_format %s: price {from, to} as priceIn gives it, price_decimal unchanged',
     async (format) => {
       const plain = await listed();
@@ -51,6 +51,9 @@ describe.each(DIALECTS)('odds_format on the price history and its files (%s)', (
     expect(moved(fractional)).toEqual({ from: '4/5', to: '5/4' });
     expect(opening(american)).toEqual({ from: null, to: 105 });
     expect(opening(fractional)).toEqual({ from: null, to: '21/20' });
+    // Odditt's names: the payout multiplier is the decimal price, percent the implied probability × 100.
+    expect(moved(await listed({ odds_format: 'multiplier' }))).toEqual({ from: 1.8, to: 2.25 });
+    expect(moved(await listed({ odds_format: 'percent' }))).toEqual({ from: 55.56, to: 44.44 });
   });
 
   it('leaves items without price when no odds_format is given', async () => {

@@ -22,9 +22,9 @@ describe.each(DIALECTS)('reference lists: filters, keys and item shapes (%s)', (
     it('league with its qualified key and country, or country null', async () => {
       const body = await h.page('/v1/references/leagues?sport_id=1');
       expect(body.results).toEqual([
-        { id: 10, key: 'nba', qualified_key: 'united-states.nba', name: 'National Basketball Association', sport_id: 1, country: { key: 'united-states', name: 'United States' } },
-        { id: 11, key: 'euroleague', qualified_key: 'euroleague', name: 'EuroLeague', sport_id: 1, country: null },
-        { id: 12, key: 'ncaab', qualified_key: 'united-states.ncaab', name: "NCAA Men's Basketball", sport_id: 1, country: { key: 'united-states', name: 'United States' } },
+        { id: 10, key: 'nba', qualified_key: 'united-states.nba', name: 'National Basketball Association', sport_id: 1, country: { key: 'united-states', name: 'United States' }, is_popular: true },
+        { id: 11, key: 'euroleague', qualified_key: 'euroleague', name: 'EuroLeague', sport_id: 1, country: null, is_popular: false },
+        { id: 12, key: 'ncaab', qualified_key: 'united-states.ncaab', name: "NCAA Men's Basketball", sport_id: 1, country: { key: 'united-states', name: 'United States' }, is_popular: false },
       ]);
     });
 

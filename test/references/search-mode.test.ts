@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { referenceDataset } from '../fixtures/references.js';
 import { DIALECTS } from '../helpers/app.js';
+import { forSuite, reader } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
-import { type ReferencesHarness, setupReferences } from './setup.js';
 
 type Mode = 'contains' | 'starts_with' | 'exact';
 const holds: Record<Mode, (value: string, text: string) => boolean> = {
@@ -12,11 +13,8 @@ const holds: Record<Mode, (value: string, text: string) => boolean> = {
 
 /** Odditt's search_mode on leagues, teams and players, and sport_key on betting markets. */
 describe.each(DIALECTS)('search_mode and sport_key on the references (%s)', (dialect) => {
-  let h: ReferencesHarness;
-  beforeAll(async () => {
-    h = await setupReferences(dialect);
-  });
-  afterAll(async () => h.t.close());
+  const data = referenceDataset();
+  const h = forSuite(() => reader({ dialect, dataset: { ...data } }));
 
   const expected = (rows: ReadonlyArray<{ id: number; key: string; name: string }>, text: string, mode: Mode) =>
     rows
@@ -26,9 +24,9 @@ describe.each(DIALECTS)('search_mode and sport_key on the references (%s)', (dia
 
   it('contains (the default), starts_with and exact compare search with the name or the key', async () => {
     const lists = [
-      ['leagues', h.data.leagues],
-      ['teams', h.data.teams],
-      ['players', h.data.players],
+      ['leagues', data.leagues],
+      ['teams', data.teams],
+      ['players', data.players],
     ] as const;
     for (const [list, rows] of lists) {
       const first = rows[0];
@@ -48,7 +46,7 @@ describe.each(DIALECTS)('search_mode and sport_key on the references (%s)', (dia
   });
 
   it('betting-markets take sport_key as sport_id; an unknown key is 404', async () => {
-    const sport = h.data.sports[0];
+    const sport = data.sports[0];
     if (!sport) throw new Error('fixture: no sport');
     expect(await h.allIds(`/v1/references/betting-markets?sport_key=${sport.key}`)).toEqual(await h.allIds(`/v1/references/betting-markets?sport_id=${sport.id}`));
     expectError(await h.get('/v1/references/betting-markets?sport_key=no-such-sport'), 404, 'NOT_FOUND');

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
+import { type Reader, reader } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
 
 /** The tooltip of a fact or fun flow: its sentence, hit rate, sample, price, and a parlay's legs. */
 describe.each(DIALECTS)('GET /v1/trends/flow-tooltip/{flow_type}/{flow_id} (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => h.t.close());
 

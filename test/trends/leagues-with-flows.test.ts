@@ -21,6 +21,7 @@ function expectedLeagues(sportId?: number) {
         name: league.name,
         sport_id: league.sport_id,
         country: { key: league.country_key, name: league.country_name },
+        is_popular: false,
         flow_counts: { fact: of('fact'), fun: of('fun'), plain: of('plain'), total: flows.length },
       },
     ];

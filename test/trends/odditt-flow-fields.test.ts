@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { eventById, FLOWS } from '../fixtures/events-flows.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
+import { type Reader, reader } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
 import { flowIds, ofBetType, onSplit, withBet } from './expected.js';
 
@@ -25,7 +26,7 @@ interface Flow {
  * input aliases of ours (the answers keep ours), its filters filter, its formats add `price`.
  */
 describe.each(DIALECTS)("Odditt's flow fields (%s)", (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   const every = async (body: Record<string, unknown>): Promise<Flow[]> => {
     const flows: Flow[] = [];
     for (let page = 1; ; page++) {
@@ -37,7 +38,7 @@ describe.each(DIALECTS)("Odditt's flow fields (%s)", (dialect) => {
   const ids = (flows: Flow[]) => flows.map((f) => f.id);
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect, dataset: eventsFlowsDataset });
   });
   afterAll(async () => h.t.close());
 
@@ -74,6 +75,11 @@ describe.each(DIALECTS)("Odditt's flow fields (%s)", (dialect) => {
     expect((await parlay({ product_mode: 'dfs' }))?.price).toBe(3.5);
     expect((await parlay({ product_mode: 'prediction_market' }))?.price).toBe(28.57);
     expect((await parlay({ product_mode: 'prediction_market', odds_format: 'fractional' }))?.price).toBe('5/2');
+    // Odditt's formats asked by name, on the mixed list too: multiplier is the decimal payout, percent 100/d.
+    expect((await parlay({ odds_format: 'multiplier' }))?.price).toBe(3.5);
+    expect((await parlay({ odds_format: 'percent' }))?.price).toBe(28.57);
+    const mixed = (await every({ odds_format: 'percent' })).find((f) => f.id === 9000);
+    expect(mixed?.price).toBe(28.57);
     // A flow without a price has price null.
     const unpriced = (await every({ odds_format: 'decimal' })).find((f) => f.odds === null);
     expect(unpriced?.price).toBeNull();

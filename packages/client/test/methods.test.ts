@@ -29,6 +29,8 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
   it('every method of the table answers its typed result', async () => {
     expect(await api.account.config()).toMatchObject({ client_id: client.clientId, tier: 'pro', auth_method: 'both' });
     expect((await api.account.usage({ start_date: '2030-01-05', end_date: '2030-01-05' })).days).toHaveLength(1);
+    // A date-time, as Odditt's client sends it, stands for its UTC day.
+    expect((await api.account.usage({ start_date: '2030-01-04T23:30:00.000000-0100', end_date: '2030-01-05T08:00:00' })).days.map((d) => d.date)).toEqual(['2030-01-05']);
     const created = await api.account.apiKeys.create({ name: 'rotation' });
     expect(created.api_key).toMatch(/^sdk_/);
     expect((await api.account.apiKeys()).results.map((k) => k.key_code)).toContain(created.key_code);
@@ -41,6 +43,10 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     expect((await api.references.sports()).results.map((s) => s.key)).toEqual(['basketball', 'soccer']);
     expect((await api.references.leagues({ sport_key: 'basketball' })).total_count).toBe(2);
     expect((await api.references.teams({ league_key: 'nba' })).results.map((t) => t.name)).toEqual(['Boston Celtics', 'New York Knicks']);
+    expect((await api.references.leagues({ country_id: 2 })).results.map((l) => [l.key, l.is_popular])).toEqual([['la-liga', false]]);
+    expect((await api.references.leagues({ is_popular: true })).total_count).toBe(0);
+    expect((await api.references.teams({ start_date: '2030-01-05', end_date: '2030-01-05', league_id: 10 })).results.map((t) => t.id)).toEqual([1000, 1001]);
+    expect((await api.references.teams({ end_date: '2030-01-04' })).total_count).toBe(0);
     expect((await api.references.players({ team_key: 'boston-celtics' })).results[0]?.name).toBe('Jayson Tatum');
     expect((await api.references.operators({ search: 'king' })).results).toHaveLength(1);
     expect((await api.references.bettingMarkets({ sport_id: 1 })).total_count).toBe(3);
@@ -58,7 +64,8 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     const history = await api.odds.historyByEvent({ event_id: 100, odds_format: 'american' });
     expect(history.total_count).toBeGreaterThan(0);
     expect(history.results.every((c) => c.price_decimal.from === null && Number.isInteger(c.price?.to))).toBe(true);
-    expect((await api.historical.events({ start_date: '2030-01-05', end_date: '2030-01-05' })).results.map((e) => e.id)).toContain(100);
+    const historical = await api.historical.events({ start_date: '2030-01-05', end_date: '2030-01-05' });
+    expect(historical.results.find((e) => e.id === 100)).toMatchObject({ json_url: '/v1/historical/odds/100.json', csv_url: '/v1/historical/odds/100.csv' });
 
     // The rest of the catalogue: every list answers its page (the small dataset may hold none of some).
     for (const list of [
@@ -82,6 +89,12 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     expect(byId.missing_ids).toEqual([999_999]);
     expect((await api.trends.leaguesWithAvailableFlows({ sport_key: 'basketball' })).page).toBe(1);
     await expect(api.trends.flowGraphData({ fact_flow_id: 999_999 })).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+    // The flows on a selection, and one flow's tooltip.
+    const selection = fun?.event_betting_market_position_id ?? 0;
+    const onSelection = await api.trends.bySelection({ event_betting_market_position_ids: [selection], odds_format: 'percent' });
+    expect(onSelection.results.map((f) => f.id)).toContain(fun?.id);
+    expect((await api.trends.flowTooltip({ flow_type: 'fun', flow_id: fun?.id ?? 0 })).flow_id).toBe(fun?.id);
+    await expect(api.trends.flowTooltip({ flow_type: 'fact', flow_id: fun?.id ?? 0 })).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
 
     // Quotes: none without a check endpoint; the endpoint set, read and removed; the sandbox priced directly.
     const quoteItem = { flow_id: fun?.id ?? 0, flow_type: 'fun' as const, event_betting_market_position_ids: [1], country: 'US' };
@@ -98,7 +111,7 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     // Each operation of the table was sent, with its parameters where the document puts them.
     const sent = new Set(requests.map((r) => `${r.method} ${new URL(r.url).pathname}`));
     for (const spec of Object.values(OPERATIONS)) {
-      const path = spec.path.replace(/\{[^}]+\}/, '[^/]+');
+      const path = spec.path.replace(/\{[^}]+\}/g, '[^/]+');
       expect([...sent].some((s) => new RegExp(`^${spec.method} ${path}$`).test(s)), `${spec.method} ${spec.path}`).toBe(true);
     }
     expect(requests.find((r) => r.url.includes('/v1/references/teams'))?.url).toBe(`${server.baseUrl}/v1/references/teams?league_key=nba`);

@@ -56,6 +56,27 @@ export type UpcomingEventsBody = Static<typeof UpcomingEventsBody>;
 
 export const EventsPage = PageOf(EventItem, 'EventsPage');
 
+/** A historical event: an event with where its price-history files are. */
+export const HistoricalEventItem = Type.Object(
+  {
+    ...EventItem.properties,
+    json_url: Type.String({
+      description:
+        "The event's price history as a JSON file (GET /v1/historical/odds/{event_id}.json), relative to the API's base URL. " +
+        'Listed for every tier; the file itself is for pro and enterprise (403 below).',
+      example: '/v1/historical/odds/12345.json',
+    }),
+    csv_url: Type.String({
+      description: 'The same history as a CSV file (GET /v1/historical/odds/{event_id}.csv), relative; pro and enterprise.',
+      example: '/v1/historical/odds/12345.csv',
+    }),
+  },
+  { title: 'HistoricalEvent', additionalProperties: false },
+);
+export type HistoricalEventItem = Static<typeof HistoricalEventItem>;
+
+export const HistoricalEventsPage = PageOf(HistoricalEventItem, 'HistoricalEventsPage');
+
 export const HistoricalEventsQuery = Type.Object(
   {
     sport_id: Type.Optional(Id('Only events of this sport (404 when unknown).')),

@@ -5,7 +5,7 @@ import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from '../references/index.js';
 import { dayRange, todayIn } from './day-range.js';
 import { createEventsRepository } from './events.repository.js';
-import type { EventItem, HistoricalEventsQuery, UpcomingEventsBody } from './events.schemas.js';
+import type { EventItem, HistoricalEventItem, HistoricalEventsQuery, UpcomingEventsBody } from './events.schemas.js';
 import { utcDays } from '../../shared/date-range.js';
 import { MINUTE_MS } from '../../platform/time.js';
 
@@ -54,7 +54,7 @@ export function createEventsService(deps: { db: Kysely<Schema>; clock: Clock; ke
     items: (ids) => repository.items(ids),
   };
 
-  const historical: ListSource<HistoricalFilters, EventItem> & { filters(query: HistoricalEventsQuery): HistoricalFilters } = {
+  const historical: ListSource<HistoricalFilters, HistoricalEventItem> & { filters(query: HistoricalEventsQuery): HistoricalFilters } = {
     name: 'historical-events',
 
     /**
@@ -76,13 +76,24 @@ export function createEventsService(deps: { db: Kysely<Schema>; clock: Clock; ke
       return end <= start ? [] : repository.idsBetween({ start, end, sportId, leagueId, teamId });
     },
 
-    items: (ids) => repository.items(ids),
+    async items(ids) {
+      const events = await repository.items(ids);
+      return new Map([...events].map(([id, event]) => [id, { ...event, ...historyFilesOf(id) }]));
+    },
   };
 
   /** One event as the lists show it; undefined when there is none. */
   const item = async (id: number): Promise<EventItem | undefined> => (await repository.items([id])).get(id);
 
   return { upcoming, historical, item };
+}
+
+/**
+ * Where an event's price-history files are (the history module serves them), relative to the
+ * API's base URL: a client behind a proxy or on another host joins them to the URL it calls.
+ */
+function historyFilesOf(eventId: number): Pick<HistoricalEventItem, 'json_url' | 'csv_url'> {
+  return { json_url: `/v1/historical/odds/${eventId}.json`, csv_url: `/v1/historical/odds/${eventId}.csv` };
 }
 
 /** UTC instants [start, end): the days asked for, up to the current minute. */

@@ -53,6 +53,7 @@ export const LeagueItem = item('ImportLeague', {
   sport_id: Id('The sport of the league.'),
   country_key: nullable(Key),
   country_name: nullable(Name('Country name; null or absent for an international league.')),
+  is_popular: Type.Optional(Type.Boolean({ description: 'A league clients feature first (GET /v1/references/leagues?is_popular=true); default false.' })),
 });
 
 export const TeamItem = item('ImportTeam', {

@@ -100,13 +100,14 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
   if (sports) await repo.upsert('sports', keyed.columns, sports, keyed.row);
   if (countries) await repo.upsert('countries', keyed.columns, countries, keyed.row);
   if (leagues) {
-    await repo.upsert('leagues', ['id', 'key', 'name', 'sport_id', 'country_key', 'country_name'], leagues, (l) => ({
+    await repo.upsert('leagues', ['id', 'key', 'name', 'sport_id', 'country_key', 'country_name', 'is_popular'], leagues, (l) => ({
       id: l.id,
       key: l.key,
       name: l.name,
       sport_id: l.sport_id,
       country_key: orNull(l.country_key),
       country_name: orNull(l.country_name),
+      is_popular: l.is_popular === true ? 1 : 0,
     }));
   }
   if (teams) {

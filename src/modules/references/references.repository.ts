@@ -54,6 +54,7 @@ export function createReferencesRepository(db: Kysely<Schema>): ReferencesReposi
         name: r.name,
         sport_id: r.sport_id,
         country: r.country_key ? { key: r.country_key, name: r.country_name ?? r.country_key } : null,
+        is_popular: Number(r.is_popular) === 1,
       }));
     },
 

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { dateRangeProperties } from '../../shared/date-range.js';
 import { ODDS_FORMATS } from '../../shared/odds-format.js';
 import { Id } from '../../shared/wire.js';
 import { SEARCH_MODES } from './search.js';
@@ -30,6 +31,7 @@ export const League = Type.Object(
     name: Type.String({ description: 'Display name, e.g. `NBA`.' }),
     sport_id: Id('Sport of the league.'),
     country: Type.Union([Country, Type.Null()], { description: 'Country of the league; null for international leagues.' }),
+    is_popular: Type.Boolean({ description: 'A league clients feature first, as the data provider marks it (false unless it says so).' }),
   },
   { title: 'League', additionalProperties: false },
 );
@@ -171,13 +173,20 @@ const sportScope = (what: string) => ({
   sport_key: Type.Optional(Key(`Only ${what} of the sport with this key.`)),
 });
 
-export const LeaguesQuery = query('LeaguesQuery', { ...sportScope('leagues'), search: Type.Optional(search), search_mode: searchMode });
+export const LeaguesQuery = query('LeaguesQuery', {
+  ...sportScope('leagues'),
+  country_id: Type.Optional(Id('Only leagues of this country (GET /v1/references/countries); an unknown id is 404. International leagues have none.')),
+  is_popular: Type.Optional(Type.Boolean({ description: 'true: only the popular leagues; false: only the others. Absent: both.' })),
+  search: Type.Optional(search),
+  search_mode: searchMode,
+});
 
 export const TeamsQuery = query('TeamsQuery', {
   league_id: Type.Optional(Id('Only teams of this league. Wins over league_key.')),
   league_key: Type.Optional(Key('Only teams of this league: `nba` or qualified `united-states.nba`; a key shared by several leagues is 409.')),
   search: Type.Optional(search),
   search_mode: searchMode,
+  ...dateRangeProperties('the events a team must have (home or away), by start time', ' Without start_date and end_date, no date filter.'),
 });
 
 export const PlayersQuery = query('PlayersQuery', {

@@ -1,4 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import { ApiError } from '../../platform/errors.js';
+import { type UtcDays, utcDays } from '../../shared/date-range.js';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
@@ -67,8 +70,8 @@ interface Table<R extends Row<{ id: number }>> {
  * teams, some thousands of players): each is read whole once per data version, already in the
  * shape the API shows, and a list's ids are the rows its filters keep, in id order.
  */
-export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyResolver; cache: Pick<ReadCache, 'snapshot'> }) {
-  const { keys, cache } = deps;
+export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyResolver; cache: Pick<ReadCache, 'snapshot'>; clock: Clock }) {
+  const { keys, cache, clock } = deps;
   const repository = createReferencesRepository(deps.db);
 
   const tableOf = <R extends Row<{ id: number }>>(label: string, load: () => Promise<R[]>) =>
@@ -105,6 +108,23 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
   const sportFilters = (q: SportScoped) =>
     [q.sport_id ?? null, q.sport_id === undefined ? keyOf(q.sport_key) : null, searchOf(q.search, q.search_mode ?? 'contains')] as const;
   const sportOf = (id: number | null, key: string | null) => keys.scope('sport', { id, key }, { id: 'sport_id', key: 'sport_key' });
+
+  /** Leagues name their country by key: the key of the country record with this id; 404 for none. */
+  const countryKeyOf = async (id: number): Promise<string> => {
+    const country = (await tables.countries()).byId.get(id);
+    if (country === undefined) throw new ApiError('NOT_FOUND', `no country with country_id ${id}`);
+    return country.key;
+  };
+
+  /** The teams with an event, home or away, starting in [start, end). */
+  const teamsWithEvents = async ({ start, end }: UtcDays): Promise<ReadonlySet<number>> => {
+    const inRange = deps.db.selectFrom('events').where('start_time', '>=', start).where('start_time', '<', end);
+    const rows = await inRange
+      .select('home_team_id as team_id')
+      .union(inRange.select('away_team_id as team_id'))
+      .execute();
+    return new Set(rows.map((r) => Number(r.team_id)));
+  };
 
   /** A list of records that each belong to one sport, filtered by sport and search. */
   const ofSport = <Q extends SportScoped, T extends Keyed & { sport_id: number }>(name: string, table: () => Promise<Table<Row<T>>>) =>
@@ -145,15 +165,38 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
   return {
     sports: searchable<SportsQuery, SportItem>('sports', tables.sports),
 
-    leagues: ofSport<LeaguesQuery, LeagueItem>('leagues', tables.leagues),
+    leagues: list({
+      name: 'leagues',
+      table: tables.leagues,
+      filters: (q: LeaguesQuery) => [...sportFilters(q), q.country_id ?? null, q.is_popular ?? null] as const,
+      keep: async ([sportId, sportKey, search, countryId, popular]) => {
+        const sport = await sportOf(sportId, sportKey);
+        const country = countryId === null ? null : await countryKeyOf(countryId);
+        return ({ item }: Row<LeagueItem>) =>
+          (sport === undefined || item.sport_id === sport) &&
+          (country === null || item.country?.key === country) &&
+          (popular === null || item.is_popular === popular) &&
+          matches(search, item.name, item.key);
+      },
+    }),
 
     teams: list({
       name: 'teams',
       table: tables.teams,
-      filters: (q: TeamsQuery) => [q.league_id ?? null, q.league_id === undefined ? keyOf(q.league_key) : null, searchOf(q.search, q.search_mode ?? 'contains')] as const,
-      keep: async ([leagueId, leagueKey, search]) => {
+      // The days are resolved here, against the clock, so that a filter names the days it covers
+      // (the defaults included) and a cached list of ids is never one of another day's range.
+      filters: (q: TeamsQuery) =>
+        [
+          q.league_id ?? null,
+          q.league_id === undefined ? keyOf(q.league_key) : null,
+          searchOf(q.search, q.search_mode ?? 'contains'),
+          q.start_date === undefined && q.end_date === undefined ? null : utcDays(q, clock.now()),
+        ] as const,
+      keep: async ([leagueId, leagueKey, search, days]) => {
         const league = await keys.scope('league', { id: leagueId, key: leagueKey }, { id: 'league_id', key: 'league_key' });
-        return ({ item }: Row<TeamItem>) => (league === undefined || item.league_id === league) && matches(search, item.name, item.key);
+        const played = days === null ? null : await teamsWithEvents(days);
+        return ({ item }: Row<TeamItem>) =>
+          (league === undefined || item.league_id === league) && (played === null || played.has(item.id)) && matches(search, item.name, item.key);
       },
     }),
 

@@ -47,6 +47,7 @@ export function leaguesWithFlows(db: Kysely<Schema>, keys: KeyResolver): ListSou
             name: league.name,
             sport_id: Number(league.sport_id),
             country: league.country_key ? { key: league.country_key, name: league.country_name ?? league.country_key } : null,
+            is_popular: Number(league.is_popular) === 1,
             flow_counts: { fact, fun, plain, total: fact + fun + plain },
           };
           return [item.id, item];

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { dateRangeProperties } from '../../shared/date-range.js';
+import { dayOrDateTimeRangeProperties } from '../../shared/date-range.js';
 import { TIERS } from '../auth/index.js';
 import { USAGE_GROUP_NAMES, USAGE_GROUPS } from '../policy/index.js';
 
@@ -8,7 +8,7 @@ export const TOP_PAGE_SIZE_MAX = 100;
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
 const Limit = (description: string) => Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], { description });
-const dateProperties = dateRangeProperties('the usage reported');
+const dateProperties = dayOrDateTimeRangeProperties('the usage reported');
 
 export const UsageQuery = Type.Object(dateProperties, { additionalProperties: false });
 export type UsageQuery = Static<typeof UsageQuery>;

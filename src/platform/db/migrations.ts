@@ -333,6 +333,12 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  // Odditt's clients ask for the leagues worth featuring first; an import that does not say is "not popular".
+  '0017_league_popular': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('leagues').addColumn('is_popular', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

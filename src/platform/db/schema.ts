@@ -125,6 +125,8 @@ export interface LeaguesTable {
   sport_id: number;
   country_key: string | null;
   country_name: string | null;
+  /** 1 for a league clients feature first, else 0. */
+  is_popular: number;
 }
 
 export interface TeamsTable {

@@ -287,6 +287,8 @@ export interface League {
   sport_id: number;
   /** Country of the league; null for international leagues. */
   country: Country | null;
+  /** A league clients feature first, as the data provider marks it (false unless it says so). */
+  is_popular: boolean;
 }
 
 /** The `country` of {@link League}. */
@@ -877,6 +879,68 @@ export interface PriceChange {
   };
 }
 
+/** One page of {@link HistoricalEvent} items, in the shape every list answers. */
+export interface HistoricalEventsPage {
+  /** Items of the current page. */
+  results: HistoricalEvent[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link HistoricalEventsPage}. */
+export interface HistoricalEvent {
+  /** Event id. */
+  id: number;
+  /** Sport of the event (that of its league). */
+  sport_id: number;
+  /** League the event belongs to. */
+  league_id: number;
+  /** The league's key (plain, as in the league item's `key`). */
+  league_key: string;
+  /** Scheduled start, ISO 8601, UTC. */
+  start_time: string;
+  /**
+   * As the data feed last reported it: `scheduled` (the default), `live`, `final`, `postponed` or `cancelled`. The service does not move it as time passes. See docs/data.md#events.
+   */
+  status: 'scheduled' | 'live' | 'final' | 'postponed' | 'cancelled';
+  /** The home team (in tennis, the first-named player). */
+  home_team: {
+    /** Team id (as in GET /v1/references/teams). */
+    id: number;
+    /** Team key, unique within its league. */
+    key: string;
+    /** Team name; in tennis, the player. */
+    name: string;
+  };
+  /** The away team (in tennis, the second-named player). */
+  away_team: {
+    /** Team id (as in GET /v1/references/teams). */
+    id: number;
+    /** Team key, unique within its league. */
+    key: string;
+    /** Team name; in tennis, the player. */
+    name: string;
+  };
+  /**
+   * The home side's score as the feed last reported it (live or final; sets in tennis); null when the feed has none.
+   */
+  home_score: number | null;
+  /** The away side's score; null exactly when home_score is. */
+  away_score: number | null;
+  /**
+   * The event's price history as a JSON file (GET /v1/historical/odds/{event_id}.json), relative to the API's base URL. Listed for every tier; the file itself is for pro and enterprise (403 below).
+   */
+  json_url: string;
+  /** The same history as a CSV file (GET /v1/historical/odds/{event_id}.csv), relative; pro and enterprise. */
+  csv_url: string;
+}
+
 /** One page of {@link Flow} items, in the shape every list answers. */
 export interface FlowsPage {
   /** Items of the current page. */
@@ -1169,6 +1233,8 @@ export interface LeagueWithFlows {
   sport_id: number;
   /** Country of the league; null for international leagues. */
   country: Country | null;
+  /** A league clients feature first, as the data provider marks it (false unless it says so). */
+  is_popular: boolean;
   /** How many flows the league has, by type (singles and parlays alike, as the flow lists count them). */
   flow_counts: {
     /** Fact flows of the league. */
@@ -1333,11 +1399,11 @@ export interface FlowTooltip {
 /** Parameters of `GET /v1/account/usage`. */
 export interface AccountUsageParams {
   /**
-   * First day (UTC, YYYY-MM-DD, included) of the usage reported, 1970-01-01 or later. Default: 29 days before end_date.
+   * First day (UTC, YYYY-MM-DD, included) of the usage reported, 1970-01-01 or later. Default: 29 days before end_date. Also an ISO 8601 date-time, which stands for its UTC day; without an offset it is read as UTC.
    */
   start_date?: string;
   /**
-   * Last day (UTC, YYYY-MM-DD, included) of the usage reported. Default: today. Not before start_date, and at most 366 days from it.
+   * Last day (UTC, YYYY-MM-DD, included) of the usage reported. Default: today. Not before start_date, and at most 366 days from it. Also an ISO 8601 date-time, which stands for its UTC day; without an offset it is read as UTC.
    */
   end_date?: string;
 }
@@ -1460,6 +1526,12 @@ export interface ReferencesLeaguesParams {
   sport_id?: number;
   /** Only leagues of the sport with this key. */
   sport_key?: string;
+  /**
+   * Only leagues of this country (GET /v1/references/countries); an unknown id is 404. International leagues have none.
+   */
+  country_id?: number;
+  /** true: only the popular leagues; false: only the others. Absent: both. */
+  is_popular?: boolean;
   /** Case-insensitive substring of the name or of the (plain) key. */
   search?: string;
   /**
@@ -1492,6 +1564,14 @@ export interface ReferencesTeamsParams {
    * How `search` compares with the name and the key: `contains` (the default), `starts_with`, or `exact` (the whole name or key, case-insensitive).
    */
   search_mode?: 'contains' | 'starts_with' | 'exact';
+  /**
+   * First day (UTC, YYYY-MM-DD, included) of the events a team must have (home or away), by start time, 1970-01-01 or later. Default: 29 days before end_date. Without start_date and end_date, no date filter.
+   */
+  start_date?: string;
+  /**
+   * Last day (UTC, YYYY-MM-DD, included) of the events a team must have (home or away), by start time. Default: today. Not before start_date, and at most 366 days from it. Without start_date and end_date, no date filter.
+   */
+  end_date?: string;
 }
 
 /** Parameters of `GET /v1/references/players`. */

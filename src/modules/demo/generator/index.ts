@@ -88,6 +88,7 @@ function datasetOf(world: World, events: readonly EventModel[], odds: NonNullabl
       sport_id: l.sport.id,
       country_key: l.def.country?.key ?? null,
       country_name: l.def.country?.name ?? null,
+      is_popular: l.def.popular === true,
     })),
     teams: world.teams.map((t) => ({ id: t.id, key: t.key, name: t.name, abbreviation: t.abbreviation, location: t.location, league_id: t.league.id })),
     players: world.players.map((p) => ({ id: p.id, key: p.key, name: p.name, position: p.position, team_id: p.team.id })),
