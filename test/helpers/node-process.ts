@@ -51,12 +51,17 @@ let databases = 0;
  * A test server's environment: the test secrets, the admin API, no demo data, and (unless
  * `changes` says otherwise) an SQLite file of its own in `dataDir`.
  */
+/** 32 bytes in hex: a check-endpoint key every test node of a database shares. */
+export const TEST_CHECK_ENDPOINT_KEY = '5e'.repeat(32);
+
 export function nodeEnv(dataDir: string, changes: Record<string, string> = {}): Record<string, string> {
   databases += 1;
   return {
     DATABASE_URL: `sqlite:${join(dataDir, `node-${process.pid}-${databases}.db`)}`,
     DATA_DIR: dataDir,
     JWT_SECRET: TEST_JWT_SECRET,
+    // Nodes on one PostgreSQL database share it, as they share JWT_SECRET.
+    CHECK_ENDPOINT_KEY: TEST_CHECK_ENDPOINT_KEY,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     DEMO_DATA: 'false',
     ...changes,
