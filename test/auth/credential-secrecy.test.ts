@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateCredential } from '../../src/modules/auth/credentials.js';
 import { DIALECTS } from '../helpers/app.js';
 import type { OnboardedClient } from '../helpers/clients.js';
-import { type Harness, harness } from '../helpers/harness.js';
+import { forSuite, type Harness, harness } from '../helpers/harness.js';
 import { basicOf, revoke, token } from '../oauth/oauth-helpers.js';
 import { createdKey, createdSecret, selfService, withToken } from '../account/credentials-helpers.js';
 import { pairOf, refresh } from './auth-helpers.js';
@@ -72,13 +72,8 @@ async function exerciseEveryFlow(t: Harness, client: OnboardedClient): Promise<s
 }
 
 describe.each(DIALECTS)('no credential in the logs (%s)', (dialect) => {
-  let t: Harness;
-
-  beforeAll(async () => {
-    // The server's real logger at its most talkative level, writing into a buffer.
-    t = await harness({ dialect, env: { LOG_LEVEL: 'trace' } });
-  });
-  afterAll(async () => t.close());
+  // The server's real logger at its most talkative level, writing into a buffer.
+  const t = forSuite(() => harness({ dialect, env: { LOG_LEVEL: 'trace' } }));
 
   it('logs none of the issued access tokens, refresh tokens, API keys and client secrets, nor their first 24 characters', async () => {
     const secrets = await exerciseEveryFlow(t, await t.client({ authMethod: 'both' }));
@@ -99,12 +94,7 @@ describe.each(DIALECTS)('no credential in the logs (%s)', (dialect) => {
 });
 
 describe.each(DIALECTS)('credentials at rest (%s)', (dialect) => {
-  let t: Harness;
-
-  beforeAll(async () => {
-    t = await harness({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   it('stores no API key, client secret or refresh token in plaintext (only digests)', async () => {
     const client = await t.client({ authMethod: 'both' });

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
 import { buildTestApp, DIALECTS } from '../helpers/app.js';
-import { type Answer, type Harness, harness, type Method } from '../helpers/harness.js';
+import { type Answer, forSuite, type Harness, harness, type Method } from '../helpers/harness.js';
 import { listen, openSocket, parseResponses, type RawResponse, rawExchange, readUntilClose } from './raw-http.js';
 
 /**
@@ -150,11 +150,7 @@ describe.each(DIALECTS)('answers while shutting down (%s)', (dialect) => {
 });
 
 describe.each(DIALECTS)('405 without ADMIN_TOKEN (%s)', (dialect) => {
-  let t: Harness;
-  beforeAll(async () => {
-    t = await harness({ dialect, env: { ADMIN_TOKEN: '' } });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect, env: { ADMIN_TOKEN: '' } }));
 
   it('does not reveal the admin API: another method on an admin path is 404, as every admin route is', async () => {
     expectInjected(await t.anonymous.delete('/admin/v1/clients'), 404, 'NOT_FOUND');

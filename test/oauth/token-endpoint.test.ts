@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import type { OnboardedClient } from '../helpers/clients.js';
-import { type Harness, harness } from '../helpers/harness.js';
+import { forSuite, harness } from '../helpers/harness.js';
 import { expectUnauthorized, pairOf, refresh, type TokenPairBody } from '../auth/auth-helpers.js';
 import { basic, basicOf, expectOAuthError, token } from './oauth-helpers.js';
 
@@ -10,16 +10,12 @@ const BASIC_CHALLENGE = 'Basic realm="sports-data-api"';
 
 /** POST /v1/oauth/token (RFC 6749), decision 0072. */
 describe.each(DIALECTS)('the OAuth 2.0 token endpoint (%s)', (dialect) => {
-  let t: Harness;
+  const t = forSuite(() => harness({ dialect }));
   let client: OnboardedClient;
   let other: OnboardedClient;
-
   beforeAll(async () => {
-    t = await harness({ dialect });
-    client = await t.client({ authMethod: 'both' });
-    other = await t.client({ authMethod: 'oauth' });
+    [client, other] = [await t.client({ authMethod: 'both' }), await t.client({ authMethod: 'oauth' })];
   });
-  afterAll(async () => t.close());
 
   const grant = async (form: Record<string, string>, headers = basicOf(client)) => {
     const res = await token(t, form, headers);

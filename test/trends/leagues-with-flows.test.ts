@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { eventById, FLOWS, LEAGUES } from '../fixtures/events-flows.js';
-import { type Reader, reader } from '../helpers/harness.js';
+import { forSuite, reader } from '../helpers/harness.js';
 import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
 
@@ -29,12 +29,7 @@ function expectedLeagues(sportId?: number) {
 
 /** The leagues that have flows, with their counts by type, paginated like every list. */
 describe.each(DIALECTS)('GET /v1/trends/leagues-with-available-flows (%s)', (dialect) => {
-  let h: Reader;
-
-  beforeAll(async () => {
-    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
-  });
-  afterAll(async () => h.t.close());
+  const h = forSuite(() => reader({ dialect, dataset: eventsFlowsDataset }));
 
   it('lists every league with flows, by id, with its flows counted by type', async () => {
     const expected = expectedLeagues();
