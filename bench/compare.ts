@@ -7,7 +7,7 @@ import { bearerFor } from './scenarios/data.js';
  * `npx tsx bench/compare.ts --before DIR [--after DIR] [--path P] [--api-key] [--login] [--rounds 6] [--seconds 4]`:
  * two builds of the API (each DIR a checkout with its `dist/` built and its node_modules; --after
  * defaults to this one) on one demo database, loaded in turn, round after round, with the same
- * request. Reports each one's median server CPU time per request and req/s: the way to tell what
+ * request. Reports each one's median server CPU time per request, req/s and p99 latency: the way to tell what
  * one change to the hot path gains on a machine too noisy for absolute figures (decision 0148).
  * Each round starts both servers afresh: one process's JIT can settle a few µs per request above
  * or below another's of the same build (decision 0148), and a comparison of two processes would
@@ -28,7 +28,8 @@ const seconds = Number(flag('seconds') ?? 4);
 const demoDb = localDemo('compare');
 
 const login = args.includes('--login');
-const results = { before: [] as Array<{ cpu: number; rps: number }>, after: [] as Array<{ cpu: number; rps: number }> };
+type Round = { cpu: number; rps: number; p99: number };
+const results = { before: [] as Round[], after: [] as Round[] };
 let request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string> } | undefined;
 try {
   for (let round = 0; round < rounds; round += 1) {
@@ -43,7 +44,7 @@ try {
       for (const side of round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)) {
         const { url, child } = servers[side];
         const m = await measure(url, { name: side, pid: child.pid, requests: [request] }, { connections: 50, seconds, warmupSeconds: 2 });
-        results[side].push({ cpu: m.cpuPerRequest ?? Number.NaN, rps: m.reqPerSec });
+        results[side].push({ cpu: m.cpuPerRequest ?? Number.NaN, rps: m.reqPerSec, p99: m.p99 });
       }
     } finally {
       for (const server of Object.values(servers)) await server.stop();
@@ -53,7 +54,8 @@ try {
   for (const side of ['before', 'after'] as const) {
     const cpu = median(results[side].map((r) => r.cpu));
     const rps = median(results[side].map((r) => r.rps));
-    process.stdout.write(`${side} (${builds[side]}): ${cpu.toFixed(1)} µs CPU/request, ${Math.round(rps)} req/s (medians of ${rounds}); CPU per round: ${results[side].map((r) => r.cpu.toFixed(1)).join(' ')}\n`);
+    const p99 = median(results[side].map((r) => r.p99));
+    process.stdout.write(`${side} (${builds[side]}): ${cpu.toFixed(1)} µs CPU/request, ${Math.round(rps)} req/s, p99 ${p99} ms (medians of ${rounds}); CPU per round: ${results[side].map((r) => r.cpu.toFixed(1)).join(' ')}\n`);
   }
   const gain = median(results.before.map((r) => r.cpu)) - median(results.after.map((r) => r.cpu));
   process.stdout.write(`${request?.method} ${request?.path} (${request && 'x-api-key' in request.headers ? 'X-API-Key' : 'Bearer'}): after saves ${gain.toFixed(1)} µs of server CPU per request\n`);

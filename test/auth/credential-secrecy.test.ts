@@ -1,76 +1,63 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateCredential } from '../../src/modules/auth/credentials.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import type { OnboardedClient } from '../helpers/clients.js';
+import { forSuite, type Harness, harness } from '../helpers/harness.js';
 import { basicOf, revoke, token } from '../oauth/oauth-helpers.js';
 import { createdKey, createdSecret, selfService, withToken } from '../account/credentials-helpers.js';
-import { accountWithApiKey, accountWithBearer, apiKeyLogin, oauthLogin, pairOf, refresh } from './auth-helpers.js';
+import { pairOf, refresh } from './auth-helpers.js';
 
 /**
  * Runs every authentication flow, successful and failed, and collects each credential that
  * crossed the wire: the suites below then look for them where they must never be.
  */
-async function exerciseEveryFlow(t: TestApp, client: OnboardedClient): Promise<string[]> {
+async function exerciseEveryFlow(t: Harness, client: OnboardedClient): Promise<string[]> {
   const secrets: string[] = [client.apiKey, client.clientSecret];
   const keep = (pair: { access_token: string; refresh_token: string }) => {
     secrets.push(pair.access_token, pair.refresh_token);
     return pair;
   };
 
-  const apiKeyPair = keep(pairOf(await apiKeyLogin(t, client.apiKey)));
-  const oauthPair = keep(pairOf(await oauthLogin(t, client.clientId, client.clientSecret)));
+  const apiKeyPair = keep(await t.login(client));
+  const oauthPair = keep(await t.oauthLogin(client));
   const apiKeyNext = keep(pairOf(await refresh(t, 'api_key', apiKeyPair.refresh_token)));
   keep(pairOf(await refresh(t, 'oauth', oauthPair.refresh_token)));
   // Reuse of a rotated token: revokes the family, and logs a warning about it.
   expect((await refresh(t, 'api_key', apiKeyPair.refresh_token)).statusCode).toBe(401);
   expect((await refresh(t, 'api_key', apiKeyNext.refresh_token)).statusCode).toBe(401);
   // A pair at the wrong refresh endpoint.
-  const wrongFlow = keep(pairOf(await oauthLogin(t, client.clientId, client.clientSecret)));
+  const wrongFlow = keep(await t.oauthLogin(client));
   expect((await refresh(t, 'api_key', wrongFlow.refresh_token)).statusCode).toBe(401);
 
-  expect((await accountWithBearer(t, oauthPair.access_token)).statusCode).toBe(200);
-  expect((await accountWithApiKey(t, client.apiKey)).statusCode).toBe(200);
+  expect((await t.as({ accessToken: oauthPair.access_token }).get('/v1/account/config')).statusCode).toBe(200);
+  expect((await t.as(client).get('/v1/account/config')).statusCode).toBe(200);
 
   // Credentials created and deleted by the client itself (decision 0100): shown once in a 201, then used.
   const me = selfService(t, withToken(apiKeyNext.access_token));
   const key = createdKey(await me.createKey({ name: 'rotation' }));
   const secret = createdSecret(await me.createSecret({ name: 'rotation' }));
   secrets.push(key.api_key, secret.client_secret);
-  keep(pairOf(await apiKeyLogin(t, key.api_key)));
-  keep(pairOf(await oauthLogin(t, client.clientId, secret.client_secret)));
+  keep(await t.login({ apiKey: key.api_key }));
+  keep(await t.oauthLogin({ clientId: client.clientId, clientSecret: secret.client_secret }));
   expect((await me.deleteKey(key.key_code)).statusCode).toBe(204);
-  expect((await accountWithApiKey(t, key.api_key)).statusCode).toBe(401);
+  expect((await t.as({ apiKey: key.api_key }).get('/v1/account/config')).statusCode).toBe(401);
 
   // Failed logins with wrong, but well-formed, credentials, and a malformed body around a secret.
   const wrongSecret = generateCredential('clientSecret');
   const wrongKey = generateCredential('apiKey');
   secrets.push(wrongSecret, wrongKey);
-  expect((await oauthLogin(t, client.clientId, wrongSecret)).statusCode).toBe(401);
-  expect((await apiKeyLogin(t, wrongKey)).statusCode).toBe(401);
-  expect((await accountWithApiKey(t, wrongKey)).statusCode).toBe(401);
-  const malformed = await t.app.inject({
-    method: 'POST',
-    url: '/v1/oauth/login',
-    headers: { 'content-type': 'application/json' },
-    payload: `{"client_id":"${client.clientId}","client_secret":"${client.clientSecret}"`,
-  });
+  expect((await t.anonymous.post('/v1/oauth/login', { client_id: client.clientId, client_secret: wrongSecret })).statusCode).toBe(401);
+  expect((await t.as({ apiKey: wrongKey }).post('/v1/auth/login')).statusCode).toBe(401);
+  expect((await t.as({ apiKey: wrongKey }).get('/v1/account/config')).statusCode).toBe(401);
+  const malformed = await t.anonymous.raw('POST', '/v1/oauth/login', `{"client_id":"${client.clientId}","client_secret":"${client.clientSecret}"`);
   expect(malformed.statusCode).toBe(400);
-  const wrongType = await t.app.inject({ method: 'POST', url: '/v1/oauth/login', payload: { client_id: 5, client_secret: client.clientSecret } });
+  const wrongType = await t.anonymous.post('/v1/oauth/login', { client_id: 5, client_secret: client.clientSecret });
   expect(wrongType.statusCode).toBe(400);
   // Both credentials on one call (served: one client), a mismatched pair (401), and a credential in a URL.
-  const both = await t.app.inject({
-    method: 'GET',
-    url: '/v1/account/config',
-    headers: { 'x-api-key': client.apiKey, authorization: `Bearer ${oauthPair.access_token}` },
-  });
-  expect(both.statusCode).toBe(200);
-  const mismatched = await t.app.inject({
-    method: 'GET',
-    url: '/v1/account/config',
-    headers: { 'x-api-key': wrongKey, authorization: `Bearer ${oauthPair.access_token}` },
-  });
-  expect(mismatched.statusCode).toBe(401);
-  await t.app.inject({ method: 'GET', url: `/v1/account/config?api_key=${client.apiKey}&access_token=${oauthPair.access_token}` });
+  const both = (apiKey: string) => t.as({ headers: { 'x-api-key': apiKey, authorization: `Bearer ${oauthPair.access_token}` } });
+  expect((await both(client.apiKey).get('/v1/account/config')).statusCode).toBe(200);
+  expect((await both(wrongKey).get('/v1/account/config')).statusCode).toBe(401);
+  await t.anonymous.get(`/v1/account/config?api_key=${client.apiKey}&access_token=${oauthPair.access_token}`);
 
   // The standard OAuth endpoints (decision 0072): form bodies, Basic credentials, failures among them.
   const post = { client_id: client.clientId, client_secret: client.clientSecret };
@@ -85,16 +72,11 @@ async function exerciseEveryFlow(t: TestApp, client: OnboardedClient): Promise<s
 }
 
 describe.each(DIALECTS)('no credential in the logs (%s)', (dialect) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    // The server's real logger at its most talkative level, writing into a buffer.
-    t = await buildTestApp({ dialect, env: { LOG_LEVEL: 'trace' } });
-  });
-  afterAll(async () => t.close());
+  // The server's real logger at its most talkative level, writing into a buffer.
+  const t = forSuite(() => harness({ dialect, env: { LOG_LEVEL: 'trace' } }));
 
   it('logs none of the issued access tokens, refresh tokens, API keys and client secrets, nor their first 24 characters', async () => {
-    const secrets = await exerciseEveryFlow(t, await onboardClient(t, { authMethod: 'both' }));
+    const secrets = await exerciseEveryFlow(t, await t.client({ authMethod: 'both' }));
     const logs = t.logs();
     // The logger really wrote: one JSON line per request at least, the reuse warning among them.
     expect(logs.split('\n').filter((line) => line.trim() !== '').length).toBeGreaterThan(20);
@@ -112,15 +94,10 @@ describe.each(DIALECTS)('no credential in the logs (%s)', (dialect) => {
 });
 
 describe.each(DIALECTS)('credentials at rest (%s)', (dialect) => {
-  let t: TestApp;
-
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   it('stores no API key, client secret or refresh token in plaintext (only digests)', async () => {
-    const client = await onboardClient(t, { authMethod: 'both' });
+    const client = await t.client({ authMethod: 'both' });
     const secrets = (await exerciseEveryFlow(t, client)).filter((s) => !s.startsWith('eyJ'));
     const { db } = t.database;
     const rows = {

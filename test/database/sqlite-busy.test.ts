@@ -4,9 +4,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import type { OnboardedClient } from '../helpers/clients.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { expectUnavailable } from '../helpers/unavailable.js';
 
 /**
@@ -28,11 +27,11 @@ async function holdWriteLock(file: string, holdMs: number): Promise<{ exited: Pr
 }
 
 /** Milliseconds of the slowest of a few /healthz calls made one after another. */
-async function slowestHealthz(t: TestApp, calls: number): Promise<number> {
+async function slowestHealthz(t: Harness, calls: number): Promise<number> {
   let slowest = 0;
   for (let i = 0; i < calls; i += 1) {
     const started = performance.now();
-    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await t.anonymous.get('/healthz')).statusCode).toBe(200);
     slowest = Math.max(slowest, performance.now() - started);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -44,12 +43,12 @@ async function slowestHealthz(t: TestApp, calls: number): Promise<number> {
 // "database is locked".
 describe('an SQLite file locked by another writer', () => {
   let dir: string;
-  let t: TestApp;
-  let apiKey: string;
+  let t: Harness;
+  let client: OnboardedClient;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sportsdata-busy-'));
-    t = await buildTestApp({ dialect: 'sqlite', databaseUrl: `sqlite:${join(dir, 'db.sqlite')}` });
-    apiKey = (await onboardClient(t)).apiKey;
+    t = await harness({ dialect: 'sqlite', databaseUrl: `sqlite:${join(dir, 'db.sqlite')}` });
+    client = await t.client();
   });
   afterAll(async () => {
     await t?.close();
@@ -59,22 +58,22 @@ describe('an SQLite file locked by another writer', () => {
   it('a login waits for the lock without blocking the event loop, then succeeds', async () => {
     const child = await holdWriteLock(join(dir, 'db.sqlite'), 1500);
     const started = performance.now();
-    const login = apiKeyLogin(t, apiKey);
+    const login = t.login(client);
     // Generous: a correctness bound (the loop is free), not a performance figure.
     expect(await slowestHealthz(t, 8)).toBeLessThan(500);
-    pairOf(await login);
+    await login;
     expect(performance.now() - started).toBeGreaterThan(1000);
     await child.exited;
   });
 
   it('a lock held longer than the wait (5 s) answers 503 with Retry-After, not 500', async () => {
     const child = await holdWriteLock(join(dir, 'db.sqlite'), 7000);
-    const login = apiKeyLogin(t, apiKey);
+    const login = t.as(client).post('/v1/auth/login');
     expect(await slowestHealthz(t, 5)).toBeLessThan(500);
     expectUnavailable(await login);
     // The database is busy, not broken: the node stays ready.
-    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    expect((await t.anonymous.get('/readyz')).statusCode).toBe(200);
     await child.exited;
-    pairOf(await apiKeyLogin(t, apiKey));
+    await t.login(client);
   });
 });

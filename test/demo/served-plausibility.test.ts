@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAGUES } from '../../src/modules/demo/generator/catalog.js';
 import { loadDemoData } from '../../src/modules/demo/index.js';
 import { manualClock } from '../../src/platform/clock.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import type { PageBody } from '../helpers/responses.js';
 import {
   alternateProblems,
@@ -51,22 +51,12 @@ const ZONE_OF_LEAGUE = new Map(LEAGUES.map((l) => [l.key, l.zone]));
 const day = (offset: number) => new Date(Math.floor(NOW / DAY_MS) * DAY_MS + offset * DAY_MS).toISOString().slice(0, 10);
 
 describe.each(DIALECTS)('the demo dataset as the API serves it (%s)', (dialect) => {
-  let t: TestApp;
-  let apiKey: string;
+  let t: Harness;
+  let me: Caller;
   let games: GameRecord[];
   let markets: BookMarket[];
   let sportOfEvent: Map<number, string>;
 
-  const get = async <T>(url: string): Promise<T> => {
-    const res = await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<T>();
-  };
-  const post = async <T>(url: string, body: Record<string, unknown>): Promise<T> => {
-    const res = await t.app.inject({ method: 'POST', url, headers: { 'x-api-key': apiKey }, payload: body });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<T>();
-  };
   /** Every item of a list, page after page. */
   const all = async <T>(page: (n: number) => Promise<PageBody<T>>): Promise<T[]> => {
     const items: T[] = [];
@@ -78,20 +68,20 @@ describe.each(DIALECTS)('the demo dataset as the API serves it (%s)', (dialect) 
   };
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, clock: manualClock(NOW) });
+    t = await harness({ dialect, clock: manualClock(NOW) });
     await loadDemoData(t.ctx, { scale: 0.05 });
     // Several hundred requests: more than a pro client's minute allows.
-    ({ apiKey } = await onboardClient(t, { tier: 'enterprise' }));
-    const sports = await get<PageBody<{ id: number; key: string }>>('/v1/references/sports?page_size=100');
+    me = t.as(await t.client({ tier: 'enterprise' }));
+    const sports = await me.page<{ id: number; key: string }>('/v1/references/sports?page_size=100');
     const sportKey = new Map(sports.results.map((s) => [s.id, s.key]));
     const ahead = (
       await Promise.all(
         Array.from({ length: 14 }, (_, d) =>
-          all((page) => post<PageBody<EventItem>>('/v1/events/upcoming-events', { event_date: day(d), timezone: 'UTC', page, page_size: 100 })),
+          all((page) => me.page<EventItem>('/v1/events/upcoming-events', { event_date: day(d), timezone: 'UTC', page, page_size: 100 })),
         ),
       )
     ).flat();
-    const past = await all((page) => get<PageBody<EventItem>>(`/v1/historical/events?start_date=${day(-7)}&end_date=${day(-1)}&page=${page}&page_size=100`));
+    const past = await all((page) => me.page<EventItem>(`/v1/historical/events?start_date=${day(-7)}&end_date=${day(-1)}&page=${page}&page_size=100`));
     const events = [...ahead, ...past];
     games = events.map((e) => ({
       id: e.id,
@@ -107,7 +97,7 @@ describe.each(DIALECTS)('the demo dataset as the API serves it (%s)', (dialect) 
     sportOfEvent = new Map(games.map((g) => [g.id, g.sport]));
     const odds: OddsItem[] = [];
     for (const event of events) {
-      odds.push(...(await all((page) => post<PageBody<OddsItem>>('/v1/odds/upcoming-odds-by-event', { event_id: event.id, page, page_size: 100 }))));
+      odds.push(...(await all((page) => me.page<OddsItem>('/v1/odds/upcoming-odds-by-event', { event_id: event.id, page, page_size: 100 }))));
     }
     markets = bookMarkets(
       odds.map((o) => ({ event: o.event_id, operator: o.operator.id, market: o.betting_market.key, position: o.position, line: o.line, price: o.price_decimal })),

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { loadDemoData } from '../../src/modules/demo/demo-data.js';
 import { keyId } from '../../src/modules/auth/keyring.js';
-import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/app.js';
+import type { Caller, Harness, TokenPair } from '../helpers/harness.js';
 import type { FuzzSetup } from './openapi-arbitraries.js';
 import { type Json, type Operation, operationsOf } from './openapi-operations.js';
 
@@ -17,26 +17,24 @@ const HINTS_PER_FIELD = 20;
  * so that disabling or re-keying it cannot turn the rest of the run into 401s), and the ids
  * and keys of the dataset as hints for the generators.
  */
-export async function prepareFuzzing(t: TestApp): Promise<{ operations: Operation[]; setup: FuzzSetup }> {
+export async function prepareFuzzing(t: Harness): Promise<{ operations: Operation[]; setup: FuzzSetup }> {
   await loadDemoData(t.ctx, { scale: DEMO_SCALE });
-  const demo = await onboardClient(t, { name: 'Demo client', authMethod: 'both', tier: 'pro' });
-  const login = async (url: string, init: { headers?: Record<string, string>; payload?: Json }): Promise<Json> =>
-    (await t.app.inject({ method: 'POST', url, ...init })).json<Json>();
-  const accessToken = String((await login('/v1/auth/login', { headers: { 'x-api-key': demo.apiKey } })).access_token);
-  const refreshTokens = async (url: string, init: { headers?: Record<string, string>; payload?: Json }): Promise<string[]> => {
+  const demo = await t.client({ name: 'Demo client', authMethod: 'both', tier: 'pro' });
+  const { access_token: accessToken } = await t.login(demo);
+  const refreshTokens = async (login: () => Promise<TokenPair>): Promise<string[]> => {
     const tokens: string[] = [];
-    for (let i = 0; i < 10; i += 1) tokens.push(String((await login(url, init)).refresh_token));
+    for (let i = 0; i < 10; i += 1) tokens.push((await login()).refresh_token);
     return tokens;
   };
-  const apiKeyRefresh = await refreshTokens('/v1/auth/login', { headers: { 'x-api-key': demo.apiKey } });
-  const oauthRefresh = await refreshTokens('/v1/oauth/login', { payload: { client_id: demo.clientId, client_secret: demo.clientSecret } });
+  const apiKeyRefresh = await refreshTokens(() => t.login(demo));
+  const oauthRefresh = await refreshTokens(() => t.oauthLogin(demo));
   const targets = [
-    await onboardClient(t, { name: 'Target api_key', authMethod: 'api_key', tier: 'free' }),
-    await onboardClient(t, { name: 'Target oauth', authMethod: 'oauth', tier: 'enterprise' }),
+    await t.client({ name: 'Target api_key', authMethod: 'api_key', tier: 'free' }),
+    await t.client({ name: 'Target oauth', authMethod: 'oauth', tier: 'enterprise' }),
   ];
 
   const byField = new Map<string, Array<string | number>>([
-    ...(await referenceHints(t, demo.apiKey)),
+    ...(await referenceHints(t.as(demo))),
     ...(await eventHints(t)),
     // Zones with half- and quarter-hour offsets, the date line, and daylight-saving days below;
     // then names as clients write them: lower case, legacy links, offsets, unknown ones.
@@ -78,10 +76,10 @@ function aliases(byField: Map<string, Array<string | number>>, names: Record<str
 }
 
 /** Ids and keys (plain and qualified) of the reference lists, read through the API. */
-async function referenceHints(t: TestApp, apiKey: string): Promise<Array<[string, Array<string | number>]>> {
+async function referenceHints(demo: Caller): Promise<Array<[string, Array<string | number>]>> {
   const list = async (name: string): Promise<Json[]> => {
-    const res = await t.app.inject({ method: 'GET', url: `/v1/references/${name}?page_size=${HINTS_PER_FIELD}`, headers: { 'x-api-key': apiKey } });
-    const results = res.json<{ results?: unknown }>().results;
+    const res = await demo.get<{ results?: unknown }>(`/v1/references/${name}?page_size=${HINTS_PER_FIELD}`);
+    const results = res.json().results;
     return Array.isArray(results) ? (results as Json[]) : [];
   };
   const hints: Array<[string, Array<string | number>]> = [];
@@ -101,7 +99,7 @@ async function referenceHints(t: TestApp, apiKey: string): Promise<Array<[string
 }
 
 /** Event ids, and the days (UTC) on which events start. */
-async function eventHints(t: TestApp): Promise<Array<[string, Array<string | number>]>> {
+async function eventHints(t: Harness): Promise<Array<[string, Array<string | number>]>> {
   const db = t.ctx.database.db;
   const rows = await db.selectFrom('events').select(['id', 'start_time']).orderBy('id').limit(HINTS_PER_FIELD).execute();
   const flows = await db.selectFrom('flows').select('id').orderBy('id').limit(HINTS_PER_FIELD).execute();

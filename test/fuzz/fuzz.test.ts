@@ -1,8 +1,8 @@
 import { appendFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { injectEventStream } from '../helpers/event-stream-inject.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import type { FuzzSetup } from './openapi-arbitraries.js';
 import type { Operation } from './openapi-operations.js';
 import { failureList, fuzzOptionsFromEnv, reproduction, runFuzz } from './fuzz-property.js';
@@ -24,12 +24,12 @@ const options = fuzzOptionsFromEnv(process.env, CI_RUNS);
 const timeout = 60_000 + options.runs * 20;
 
 describe.each(DIALECTS)('fuzzing every operation of the OpenAPI document (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let operations: Operation[];
   let setup: FuzzSetup;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { LOG_LEVEL: 'warn' } });
+    t = await harness({ dialect, env: { LOG_LEVEL: 'warn' } });
     ({ operations, setup } = await prepareFuzzing(t));
   }, 120_000);
   afterAll(async () => t.close());
@@ -38,7 +38,7 @@ describe.each(DIALECTS)('fuzzing every operation of the OpenAPI document (%s)', 
     const started = Date.now();
     // An event stream never ends by itself: its answers are read up to their first bytes.
     const streams = new Set(operations.filter((o) => o.eventStream).map((o) => o.path));
-    const inject = (o: InjectOptions) => (streams.has(String(o.url).split('?')[0] ?? '') ? injectEventStream(t.app, o) : t.app.inject(o));
+    const inject = (o: InjectOptions) => (streams.has(String(o.url).split('?')[0] ?? '') ? t.anonymous.eventStream(o) : t.anonymous.request(o));
     const { stats, failure } = await runFuzz({ inject, logs: () => t.logs() }, operations, setup, options);
     const report = process.env.FUZZ_REPORT;
     if (report) appendFileSync(report, `${JSON.stringify({ dialect, seed: options.seed, runs: options.runs, ms: Date.now() - started, ...stats })}\n`);

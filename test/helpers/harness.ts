@@ -4,6 +4,7 @@ import type { AuthMethod, Tier } from '../../src/modules/auth/index.js';
 import { adminHeaders, buildTestApp, type TestApp, type TestAppOptions } from './app.js';
 import { onboardClient, type OnboardedClient } from './clients.js';
 import { importDataset } from './data.js';
+import { type InjectedAnswer, injectEventStream } from './event-stream-inject.js';
 import type { Item, PageBody } from './responses.js';
 
 /**
@@ -40,6 +41,11 @@ export interface Caller {
   raw<T = unknown>(method: Method, url: string, payload: string | Buffer, contentType?: string): Promise<Answer<T>>;
   /** Any request, with this caller's headers under the request's own. */
   request<T = unknown>(options: InjectOptions): Promise<Answer<T>>;
+  /**
+   * A request to an operation that answers an event stream, which never ends by itself: the
+   * answer's head, and the whole of an error or the first chunk of a stream.
+   */
+  eventStream(options: InjectOptions): Promise<InjectedAnswer>;
   /** A call that must answer 200: its body. GET without a body, POST with one. */
   ok<T = unknown>(url: string, body?: unknown): Promise<T>;
   /** A list page that must answer 200. GET without a body, POST with one. */
@@ -108,9 +114,9 @@ function pairOf(res: Answer): TokenPair {
 }
 
 function callerOf(t: TestApp, own: Headers): Caller {
+  const withOwn = (options: InjectOptions): InjectOptions => ({ ...options, headers: { ...own, ...(options.headers as Headers | undefined) } });
   const request = async <T>(options: InjectOptions): Promise<Answer<T>> => {
-    const headers = { ...own, ...(options.headers as Headers | undefined) };
-    const res: Answer<T> = await t.app.inject({ ...options, headers });
+    const res: Answer<T> = await t.app.inject(withOwn(options));
     return res;
   };
   const send = <T>(method: Method, url: string, body: unknown, headers: Headers = {}) =>
@@ -134,6 +140,7 @@ function callerOf(t: TestApp, own: Headers): Caller {
     delete: (url, headers) => send('DELETE', url, undefined, headers),
     raw: (method, url, payload, contentType = 'application/json') => request({ method, url, headers: { 'content-type': contentType }, payload }),
     request,
+    eventStream: (options) => injectEventStream(t.app, withOwn(options)),
     ok,
     page,
     async allIds(url, body, pageSize = 100) {

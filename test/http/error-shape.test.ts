@@ -1,9 +1,8 @@
 import { once } from 'node:events';
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { buildTestApp, DIALECTS } from '../helpers/app.js';
+import { type Answer, forSuite, type Harness, harness, type Method } from '../helpers/harness.js';
 import { listen, openSocket, parseResponses, type RawResponse, rawExchange, readUntilClose } from './raw-http.js';
 
 /**
@@ -29,17 +28,17 @@ const expectRaw = (res: RawResponse | undefined, status: number, code: keyof typ
   expect(res?.status, res?.body).toBe(status);
   return expectShape(status, res?.headers ?? {}, res?.body ?? '', code);
 };
-const expectInjected = (res: LightMyRequestResponse, status: number, code: keyof typeof ERROR_STATUS) => {
+const expectInjected = (res: Answer, status: number, code: keyof typeof ERROR_STATUS) => {
   expect(res.statusCode, res.body).toBe(status);
   return expectShape(status, res.headers, res.body, code);
 };
 
 describe.each(DIALECTS)('framework answers in the error shape (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let port: number;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     port = await listen(t);
   });
   afterAll(async () => t.close());
@@ -68,17 +67,17 @@ describe.each(DIALECTS)('framework answers in the error shape (%s)', (dialect) =
   });
 
   it('a path parameter over the router limit → 414 URI_TOO_LONG', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/admin/v1/clients/${'a'.repeat(200)}`, headers: adminHeaders });
+    const res = await t.admin.get(`/admin/v1/clients/${'a'.repeat(200)}`);
     expectInjected(res, 414, 'URI_TOO_LONG');
   });
 
   it('a path that cannot be decoded → 400 BAD_REQUEST', async () => {
-    expectInjected(await t.app.inject({ method: 'GET', url: '/admin/v1/clients/%zz', headers: adminHeaders }), 400, 'BAD_REQUEST');
-    expectInjected(await t.app.inject({ method: 'GET', url: '/%zz' }), 400, 'BAD_REQUEST');
+    expectInjected(await t.admin.get('/admin/v1/clients/%zz'), 400, 'BAD_REQUEST');
+    expectInjected(await t.anonymous.get('/%zz'), 400, 'BAD_REQUEST');
   });
 
   it('a known path with another method → 405 METHOD_NOT_ALLOWED with Allow; an unknown path stays 404', async () => {
-    const cases: Array<[string, string, string]> = [
+    const cases: Array<[Method, string, string]> = [
       ['DELETE', '/v1/references/sports', 'GET, HEAD'],
       ['POST', '/v1/references/sports/', 'GET, HEAD'],
       ['GET', '/v1/trends/flows', 'POST'],
@@ -89,16 +88,16 @@ describe.each(DIALECTS)('framework answers in the error shape (%s)', (dialect) =
       ['DELETE', '/admin/v1/clients', 'GET, HEAD, POST'],
     ];
     for (const [method, url, allow] of cases) {
-      const res = await t.app.inject({ method: method as 'GET', url });
+      const res = await t.anonymous.request({ method, url });
       expectInjected(res, 405, 'METHOD_NOT_ALLOWED');
       expect(res.headers.allow, `${method} ${url}`).toBe(allow);
     }
-    expectInjected(await t.app.inject({ method: 'DELETE', url: '/v1/references/nothing' }), 404, 'NOT_FOUND');
-    expectInjected(await t.app.inject({ method: 'GET', url: '/v1/references/nothing' }), 404, 'NOT_FOUND');
+    expectInjected(await t.anonymous.delete('/v1/references/nothing'), 404, 'NOT_FOUND');
+    expectInjected(await t.anonymous.get('/v1/references/nothing'), 404, 'NOT_FOUND');
   });
 
   it("every token endpoint's 401 carries WWW-Authenticate, naming the credential it takes", async () => {
-    const client = await onboardClient(t, { authMethod: 'api_key' });
+    const client = await t.client({ authMethod: 'api_key' });
     const apiKeyLogin = 'ApiKey realm="sports-data-api"';
     const oauthLogin = 'ClientSecretPost realm="sports-data-api"';
     const refresh = 'Bearer error="invalid_token"';
@@ -112,11 +111,11 @@ describe.each(DIALECTS)('framework answers in the error shape (%s)', (dialect) =
       ['/v1/oauth/refresh', {}, { refresh_token: 'sdr_nope' }, refresh],
     ];
     for (const [url, headers, payload, challenge] of cases) {
-      const res = await t.app.inject({ method: 'POST', url, headers, ...(payload === undefined ? {} : { payload: payload as Record<string, string> }) });
+      const res = await t.as({ headers }).post(url, payload);
       expect(res.statusCode, `${url}: ${res.body}`).toBe(401);
       expect(res.headers['www-authenticate'], url).toBe(challenge);
     }
-    const admin = await t.app.inject({ method: 'GET', url: '/admin/v1/clients' });
+    const admin = await t.anonymous.get('/admin/v1/clients');
     expect(admin.statusCode).toBe(401);
     expect(admin.headers['www-authenticate']).toBe('Bearer realm="sports-data-api-admin"');
   });
@@ -151,15 +150,11 @@ describe.each(DIALECTS)('answers while shutting down (%s)', (dialect) => {
 });
 
 describe.each(DIALECTS)('405 without ADMIN_TOKEN (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { ADMIN_TOKEN: '' } });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect, env: { ADMIN_TOKEN: '' } }));
 
   it('does not reveal the admin API: another method on an admin path is 404, as every admin route is', async () => {
-    expectInjected(await t.app.inject({ method: 'DELETE', url: '/admin/v1/clients' }), 404, 'NOT_FOUND');
-    expectInjected(await t.app.inject({ method: 'GET', url: '/admin/v1/clients' }), 404, 'NOT_FOUND');
-    expect((await t.app.inject({ method: 'DELETE', url: '/v1/references/sports' })).statusCode).toBe(405);
+    expectInjected(await t.anonymous.delete('/admin/v1/clients'), 404, 'NOT_FOUND');
+    expectInjected(await t.anonymous.get('/admin/v1/clients'), 404, 'NOT_FOUND');
+    expect((await t.anonymous.delete('/v1/references/sports')).statusCode).toBe(405);
   });
 });

@@ -1,8 +1,7 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectUnauthorized } from '../auth/auth-helpers.js';
 import { DIALECTS } from '../helpers/app.js';
-import { type Reader, reader } from '../helpers/harness.js';
+import { type Answer, type Reader, reader } from '../helpers/harness.js';
 import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 
 /**
@@ -14,7 +13,7 @@ import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 
 const NUL = '\u0000';
 
-function expectCode(res: LightMyRequestResponse, status: number, code: string, field?: string): void {
+function expectCode(res: Answer, status: number, code: string, field?: string): void {
   expect(res.statusCode, res.body).toBe(status);
   const { error } = res.json<{ error: { code: string; details?: Array<{ field: string }> } }>();
   expect(error.code).toBe(code);
@@ -24,13 +23,10 @@ function expectCode(res: LightMyRequestResponse, status: number, code: string, f
 describe.each(DIALECTS)('U+0000 in text inputs (%s)', (dialect) => {
   let h: Reader;
   let clientId: string;
-  let apiKey: string;
 
   beforeAll(async () => {
     h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
-    const { account, credentials } = await h.t.ctx.clients.create({ name: 'Existing', tier: 'pro', authMethod: 'both' });
-    clientId = account.id;
-    apiKey = credentials.apiKey;
+    clientId = (await h.t.client({ name: 'Existing', tier: 'pro', authMethod: 'both' })).clientId;
   });
   afterAll(async () => h.t.close());
 
@@ -56,17 +52,16 @@ describe.each(DIALECTS)('U+0000 in text inputs (%s)', (dialect) => {
   });
 
   it('credentials with a NUL are 401, not a database error', async () => {
-    const login = await h.t.app.inject({ method: 'POST', url: '/v1/oauth/login', payload: { client_id: `${clientId}${NUL}`, client_secret: `sds_${NUL}` } });
+    const login = await h.t.anonymous.post('/v1/oauth/login', { client_id: `${clientId}${NUL}`, client_secret: `sds_${NUL}` });
     expectUnauthorized(login, 'invalid_credentials');
     for (const url of ['/v1/auth/refresh', '/v1/oauth/refresh']) {
-      expectUnauthorized(await h.t.app.inject({ method: 'POST', url, payload: { refresh_token: `sdr_${NUL}` } }), 'token_invalid');
+      expectUnauthorized(await h.t.anonymous.post(url, { refresh_token: `sdr_${NUL}` }), 'token_invalid');
     }
   });
 
   it('keys and searches with a NUL match nothing: 404 for a key, an empty list for a search', async () => {
-    const headers = { 'x-api-key': apiKey };
-    expectCode(await h.t.app.inject({ method: 'GET', url: '/v1/references/teams?league_key=nba%00', headers }), 404, 'NOT_FOUND');
-    const search = await h.t.app.inject({ method: 'GET', url: '/v1/references/sports?search=%00', headers });
+    expectCode(await h.get('/v1/references/teams?league_key=nba%00'), 404, 'NOT_FOUND');
+    const search = await h.get('/v1/references/sports?search=%00');
     expect(search.statusCode, search.body).toBe(200);
     expect(search.json<{ total_count: number }>().total_count).toBe(0);
     expectCode(await h.post('/v1/trends/flows', { league_key: `nba${NUL}` }), 404, 'NOT_FOUND');
@@ -86,7 +81,7 @@ describe.each(DIALECTS)('U+0000 in text inputs (%s)', (dialect) => {
     for (const [dataset, field] of cases) {
       expectCode(await h.t.admin.post('/admin/v1/import', dataset), 422, 'VALIDATION_ERROR', field);
     }
-    const sports = await h.t.app.inject({ method: 'GET', url: '/v1/references/sports?search=curl', headers: { 'x-api-key': apiKey } });
+    const sports = await h.get('/v1/references/sports?search=curl');
     expect(sports.json<{ total_count: number }>().total_count).toBe(0);
   });
 });

@@ -1,8 +1,8 @@
+import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isRecord, type Json, type Operation, operationsOf } from '../fuzz/openapi-operations.js';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
-import { injectEventStream } from '../helpers/event-stream-inject.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Caller, type Harness, harness } from '../helpers/harness.js';
 
 /** The document's name for what a patterned value must be, in words. */
 const EXPECTED = 'x-expected';
@@ -30,14 +30,14 @@ const CANDIDATES = ['x', 'a.b', ' ', '\u0000', '1,,2'];
  * every body field of the document, so that the next pattern is held to it without being listed.
  */
 describe.each(DIALECTS)('a value that breaks a pattern is told what is expected in words (%s)', (dialect) => {
-  let t: TestApp;
-  let apiKey: string;
+  let t: Harness;
+  let enterprise: Caller;
   let patterned: Patterned[];
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    apiKey = (await onboardClient(t, { tier: 'enterprise' })).apiKey;
-    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    t = await harness({ dialect });
+    enterprise = t.as(await t.client({ tier: 'enterprise' }));
+    const document = (await t.anonymous.get<Json>('/openapi.json')).json();
     patterned = operationsOf(document).flatMap((operation) => [
       ...operation.parameters.flatMap((p) => fieldsIn(p.schema, []).map((f) => ({ operation, in: p.in, field: p.name, steps: [], schema: f.schema }))),
       ...(operation.body ? fieldsIn(operation.body.schema, []).map((f) => ({ operation, in: 'body' as const, field: fieldName(f.steps), steps: f.steps, schema: f.schema })) : []),
@@ -61,7 +61,9 @@ describe.each(DIALECTS)('a value that breaks a pattern is told what is expected 
     for (const p of patterned) {
       const where = `${p.operation.id} ${p.field}`;
       const value = breaking(p.schema);
-      const answer = await send(p, value);
+      const { caller, options } = requestWith(p, value);
+      // A stream that were opened would never end by itself: read its head only.
+      const answer = p.operation.eventStream ? await caller.eventStream(options) : await caller.request(options);
       expect(answer.statusCode, `${where}: ${answer.body}`).toBe(422);
       const { error } = JSON.parse(answer.body) as { error: { message: string; details: Array<{ field: string; rule: string }> } };
       expect(error.details, `${where}: ${answer.body}`).toContainEqual({ field: p.field, rule: 'pattern' });
@@ -70,17 +72,16 @@ describe.each(DIALECTS)('a value that breaks a pattern is told what is expected 
     }
   });
 
-  function send(p: Patterned, value: string) {
+  /** The request that sends `value` where `p` is, every other part of it valid, and its caller. */
+  function requestWith(p: Patterned, value: string): { caller: Caller; options: InjectOptions } {
     const { operation } = p;
     const written = encodeURIComponent(value);
     const path = operation.path.replace(`{${p.field}}`, written).replace(/\{[^}]+\}/g, '1');
     const query = p.in === 'query' ? `?${p.field}=${written}` : '';
-    const credentials = operation.security === 'admin' ? adminHeaders : { 'x-api-key': apiKey };
-    const headers = { ...credentials, ...(p.in === 'header' ? { [p.field]: value } : {}) };
+    const headers = p.in === 'header' ? { [p.field]: value } : {};
     const payload = p.in === 'body' && operation.body ? bodyWith(operation.body.schema, p.steps, value) : undefined;
     const options = { method: operation.method, url: `${path}${query}`, headers, ...(payload === undefined ? {} : { payload: payload as Json }) };
-    // A stream that were opened would never end by itself: read its head only.
-    return operation.eventStream ? injectEventStream(t.app, options) : t.app.inject(options);
+    return { caller: operation.security === 'admin' ? t.admin : enterprise, options };
   }
 });
 

@@ -1,10 +1,9 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STANDARD_ENDPOINT } from '../../src/platform/http/strict-input.js';
 import { operationsOf, type Operation as DocumentOperation, type Parameter } from '../fuzz/openapi-operations.js';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
-import { injectEventStream } from '../helpers/event-stream-inject.js';
+import { DIALECTS } from '../helpers/app.js';
+import type { OnboardedClient } from '../helpers/clients.js';
+import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
 
 type Json = Record<string, unknown>;
@@ -34,17 +33,17 @@ const WITH_LINE_BREAKS = ['3\n', '\r3'];
  * without being listed. The standard OAuth endpoints follow RFC 6749 §3.2 instead (their tests).
  */
 describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
   let operations: Operation[];
   let document: Json;
-  let enterpriseKey: string;
+  let enterprise: Caller;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    client = await onboardClient(t, { authMethod: 'both' });
-    enterpriseKey = (await onboardClient(t, { tier: 'enterprise', name: 'Many requests' })).apiKey;
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    t = await harness({ dialect });
+    client = await t.client({ authMethod: 'both' });
+    enterprise = t.as(await t.client({ tier: 'enterprise', name: 'Many requests' }));
+    const doc = (await t.anonymous.get<Json>('/openapi.json')).json();
     document = doc;
     operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
       (['get', 'post', 'patch'] as const).flatMap((m) => {
@@ -75,27 +74,28 @@ describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%
       .replace('{client_id}', client.clientId)
       .replace(/\{[^}]+\}/g, '1');
     const query = parameter.in === 'query' ? `?${parameter.name}=${written}` : '';
-    const credentials = o.security === 'admin' ? adminHeaders : { 'x-api-key': enterpriseKey };
-    const headers = { ...credentials, ...(parameter.in === 'header' ? { [parameter.name]: value } : {}) };
+    const caller = o.security === 'admin' ? t.admin : enterprise;
+    const headers = parameter.in === 'header' ? { [parameter.name]: value } : {};
     const options = { method: o.method, url: `${path}${query}`, headers, ...(o.method === 'GET' || o.method === 'DELETE' ? {} : { payload: {} }) };
     // A stream that were opened would never end by itself: read its head only.
-    const res = o.eventStream ? await injectEventStream(t.app, options) : await t.app.inject(options);
+    const res = o.eventStream ? await caller.eventStream(options) : await caller.request(options);
     const body = JSON.parse(res.body || '{}') as { error?: Json };
     const { request_id: _requestId, ...error } = body.error ?? {};
     return { status: res.statusCode, error };
   }
 
-  function send(o: Operation, query: string, payload?: unknown): Promise<LightMyRequestResponse> {
-    // A well-formed path, so that what is refused is the query or the body under test.
-    const path = o.path.replace('{client_id}', client.clientId).replace(/\{[^}]+\}/g, '1');
-    const credentials = path.startsWith('/admin/') ? adminHeaders : { 'x-api-key': client.apiKey };
-    return t.app.inject({ method: o.method, url: `${path}?${query}`, headers: credentials, ...(payload === undefined ? {} : { payload: payload as Json }) });
+  /** `o` at a well-formed path, so that what is refused is the query or the body under test; its caller. */
+  function wellFormed(o: Operation): { url: string; caller: Caller } {
+    const url = o.path.replace('{client_id}', client.clientId).replace(/\{[^}]+\}/g, '1');
+    return { url, caller: url.startsWith('/admin/') ? t.admin : t.as(client) };
   }
 
   it('an unknown query parameter → 422 naming it, on every operation', async () => {
     expect(ours().length).toBeGreaterThan(15);
     for (const o of ours()) {
-      const error = expectError(await send(o, `${UNKNOWN}=1`, o.method === 'GET' ? undefined : {}), 422, 'VALIDATION_ERROR', UNKNOWN);
+      const { url, caller } = wellFormed(o);
+      const res = await caller.request({ method: o.method, url: `${url}?${UNKNOWN}=1`, ...(o.method === 'GET' ? {} : { payload: {} }) });
+      const error = expectError(res, 422, 'VALIDATION_ERROR', UNKNOWN);
       expect(error.message, `${o.method} ${o.path}`).toContain(UNKNOWN);
     }
   });
@@ -126,20 +126,20 @@ describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%
   });
 
   it('decimal digits stay an integer, leading zeros included; a minus sign makes one below the minimum, a 422', async () => {
-    const page = await t.app.inject({ method: 'GET', url: '/v1/references/sports?page_size=05&page=001', headers: { 'x-api-key': client.apiKey } });
+    const page = await t.as(client).get<Json>('/v1/references/sports?page_size=05&page=001');
     expect(page.statusCode, page.body).toBe(200);
-    expect(page.json<Json>()).toMatchObject({ page: 1, page_size: 5 });
-    const negative = await t.app.inject({ method: 'GET', url: '/v1/references/sports?page_size=-3', headers: { 'x-api-key': client.apiKey } });
+    expect(page.json()).toMatchObject({ page: 1, page_size: 5 });
+    const negative = await t.as(client).get('/v1/references/sports?page_size=-3');
     expect(expectError(negative, 422, 'VALIDATION_ERROR', { field: 'page_size', rule: 'minimum' }).message).toBe('page_size must be at least 1');
   });
 
   it('a body field in the query string of a POST list → 422 saying it belongs in the body', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/v1/events/upcoming-events?league_key=nba', headers: { 'x-api-key': client.apiKey } });
+    const res = await t.as(client).post('/v1/events/upcoming-events?league_key=nba');
     const error = expectError(res, 422, 'VALIDATION_ERROR', { field: 'league_key', rule: 'additionalProperties' });
     expect(error.message).toBe('league_key is not a query parameter: this endpoint reads it from the JSON body');
     for (const url of ['/v1/trends/flows?page=2', '/v1/trends/mixed-flows?page_size=5', '/v1/odds/upcoming-odds-by-event?event_id=1']) {
       const field = url.split('?')[1]?.split('=')[0] ?? '';
-      const answer = await t.app.inject({ method: 'POST', url, headers: { 'x-api-key': client.apiKey }, payload: { event_id: 1 } });
+      const answer = await t.as(client).post(url, { event_id: 1 });
       expect(expectError(answer, 422, 'VALIDATION_ERROR', field).message, url).toContain('JSON body');
     }
   });
@@ -148,49 +148,48 @@ describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%
     const withBody = ours().filter((o) => o.method !== 'GET' && o.path !== '/v1/oauth/login');
     expect(withBody.length).toBeGreaterThan(8);
     for (const o of withBody) {
-      const res = await send(o, '', { [UNKNOWN]: 1 });
+      const { url, caller } = wellFormed(o);
+      const res = await caller.request({ method: o.method, url, payload: { [UNKNOWN]: 1 } });
       expectError(res, 422, 'VALIDATION_ERROR', { field: UNKNOWN, rule: 'additionalProperties' });
     }
   });
 
   it('an endpoint without a body takes none, or {}; anything else is refused', async () => {
-    const login = (payload?: unknown) =>
-      t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': client.apiKey }, ...(payload === undefined ? {} : { payload: payload as Json }) });
-    expect((await login()).statusCode).toBe(200);
-    expect((await login({})).statusCode).toBe(200);
-    expectError(await login({ client_id: client.clientId }), 422, 'VALIDATION_ERROR', 'client_id');
-    const notAnObject = await t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': client.apiKey, 'content-type': 'application/json' }, payload: '[1]' });
+    const me = t.as(client);
+    expect((await me.post('/v1/auth/login')).statusCode).toBe(200);
+    expect((await me.post('/v1/auth/login', {})).statusCode).toBe(200);
+    expectError(await me.post('/v1/auth/login', { client_id: client.clientId }), 422, 'VALIDATION_ERROR', 'client_id');
+    const notAnObject = await me.raw('POST', '/v1/auth/login', '[1]');
     expectError(notAnObject, 400, 'BAD_REQUEST', { field: 'body', rule: 'type' });
   });
 
   it('a GET with a body (filters sent the wrong way) → 422 naming the body', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/references/teams', headers: { 'x-api-key': client.apiKey }, payload: { league_key: 'nba' } });
+    const res = await t.as(client).request({ method: 'GET', url: '/v1/references/teams', payload: { league_key: 'nba' } });
     expect(expectError(res, 422, 'VALIDATION_ERROR', { field: 'body', rule: 'absent' }).message).toBe(
       'GET takes no body: send the parameters in the query string',
     );
-    expect((await t.app.inject({ method: 'GET', url: '/healthz', headers: { 'content-length': '0' } })).statusCode).toBe(200);
+    expect((await t.anonymous.get('/healthz', { 'content-length': '0' })).statusCode).toBe(200);
   });
 
   it('GET lists: an unknown parameter beside known ones is still named', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/references/teams?league_key=nba&leauge_id=3', headers: { 'x-api-key': client.apiKey } });
+    const res = await t.as(client).get('/v1/references/teams?league_key=nba&leauge_id=3');
     expectError(res, 422, 'VALIDATION_ERROR', 'leauge_id');
   });
 
   it('/v1/oauth/login ignores unknown fields, but grant_type must be client_credentials', async () => {
-    const login = (extra: Json) =>
-      t.app.inject({ method: 'POST', url: '/v1/oauth/login', payload: { client_id: client.clientId, client_secret: client.clientSecret, ...extra } });
-    expect((await login({ scope: 'x', audience: 'y' })).statusCode).toBe(200);
-    expect((await login({ grant_type: 'client_credentials' })).statusCode).toBe(200);
+    const secretWith = (extra: Json) => ({ client_id: client.clientId, client_secret: client.clientSecret, ...extra });
+    expect((await t.anonymous.post('/v1/oauth/login', secretWith({ scope: 'x', audience: 'y' }))).statusCode).toBe(200);
+    expect((await t.anonymous.post('/v1/oauth/login', secretWith({ grant_type: 'client_credentials' }))).statusCode).toBe(200);
     for (const grant_type of ['refresh_token', 'password', '']) {
-      const error = expectError(await login({ grant_type }), 422, 'VALIDATION_ERROR', { field: 'grant_type', rule: 'const' });
+      const error = expectError(await t.anonymous.post('/v1/oauth/login', secretWith({ grant_type })), 422, 'VALIDATION_ERROR', { field: 'grant_type', rule: 'const' });
       expect(error.message).toBe('grant_type must be "client_credentials"');
     }
-    expectError(await login({ grant_type: 5 }), 400, 'BAD_REQUEST', 'grant_type');
+    expectError(await t.anonymous.post('/v1/oauth/login', secretWith({ grant_type: 5 })), 400, 'BAD_REQUEST', 'grant_type');
   });
 
   it('the refresh endpoints refuse unknown fields', async () => {
     for (const url of ['/v1/auth/refresh', '/v1/oauth/refresh']) {
-      const res = await t.app.inject({ method: 'POST', url, payload: { refresh_token: 'sdr_x', grant_type: 'refresh_token' } });
+      const res = await t.anonymous.post(url, { refresh_token: 'sdr_x', grant_type: 'refresh_token' });
       expectError(res, 422, 'VALIDATION_ERROR', { field: 'grant_type', rule: 'additionalProperties' });
     }
   });
@@ -205,7 +204,7 @@ describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%
     for (const [url, payload] of cases) {
       const answers = [];
       for (const type of ['text/plain', 'text/plain; charset=utf-8', 'application/x-www-form-urlencoded']) {
-        const res = await t.app.inject({ method: 'POST', url, headers: { 'content-type': type, 'x-api-key': client.apiKey }, payload });
+        const res = await t.as(client).raw('POST', url, payload, type);
         answers.push(expectError(res, 400, 'BAD_REQUEST').message);
       }
       expect(new Set(answers), url).toEqual(new Set(['send the body as application/json']));

@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
-import { accountWithBearer, apiKeyLogin, expectUnauthorized, pairOf, refresh, type TokenPairBody } from '../auth/auth-helpers.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import type { OnboardedClient } from '../helpers/clients.js';
+import { forSuite, harness } from '../helpers/harness.js';
+import { expectUnauthorized, pairOf, refresh, type TokenPairBody } from '../auth/auth-helpers.js';
 import { basic, basicOf, expectOAuthError, token } from './oauth-helpers.js';
 
 const CLIENT_CREDENTIALS = { grant_type: 'client_credentials' };
@@ -9,16 +10,12 @@ const BASIC_CHALLENGE = 'Basic realm="sports-data-api"';
 
 /** POST /v1/oauth/token (RFC 6749), decision 0072. */
 describe.each(DIALECTS)('the OAuth 2.0 token endpoint (%s)', (dialect) => {
-  let t: TestApp;
+  const t = forSuite(() => harness({ dialect }));
   let client: OnboardedClient;
   let other: OnboardedClient;
-
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    client = await onboardClient(t, { authMethod: 'both' });
-    other = await onboardClient(t, { authMethod: 'oauth' });
+    [client, other] = [await t.client({ authMethod: 'both' }), await t.client({ authMethod: 'oauth' })];
   });
-  afterAll(async () => t.close());
 
   const grant = async (form: Record<string, string>, headers = basicOf(client)) => {
     const res = await token(t, form, headers);
@@ -31,7 +28,7 @@ describe.each(DIALECTS)('the OAuth 2.0 token endpoint (%s)', (dialect) => {
     it('answers the pair /v1/oauth/login gives, with client_secret_basic', async () => {
       const pair = await grant(CLIENT_CREDENTIALS);
       expect(pair).toMatchObject({ token_type: 'Bearer', expires_in: t.config.accessTokenTtl, refresh_token: expect.stringMatching(/^sdr_/) });
-      expect((await accountWithBearer(t, pair.access_token)).json()).toMatchObject({ client_id: client.clientId });
+      expect((await t.as({ accessToken: pair.access_token }).get('/v1/account/config')).json()).toMatchObject({ client_id: client.clientId });
       // An OAuth-flow pair: it rotates at /v1/oauth/refresh, not at /v1/auth/refresh (0004).
       expectUnauthorized(await refresh(t, 'api_key', pair.refresh_token), 'token_invalid');
       pairOf(await refresh(t, 'oauth', pair.refresh_token));
@@ -47,24 +44,21 @@ describe.each(DIALECTS)('the OAuth 2.0 token endpoint (%s)', (dialect) => {
 
     it('ignores unknown parameters, in the body and in the query (RFC 6749 §3.2), and an empty scope', async () => {
       await grant({ ...CLIENT_CREDENTIALS, audience: 'x', resource: 'https://example.com', scope: '', __proto__x: '1' });
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/v1/oauth/token?client_secret=nothing&foo=bar',
-        headers: { 'content-type': 'application/x-www-form-urlencoded; charset=UTF-8', ...basicOf(client) },
-        payload: 'grant_type=client_credentials&__proto__=1&constructor=2',
-      });
+      const res = await t
+        .as({ headers: basicOf(client) })
+        .raw('POST', '/v1/oauth/token?client_secret=nothing&foo=bar', 'grant_type=client_credentials&__proto__=1&constructor=2', 'application/x-www-form-urlencoded; charset=UTF-8');
       pairOf(res);
     });
 
     it('refuses an account whose auth_method does not enable OAuth: 401 unauthorized_client', async () => {
-      const apiKeyOnly = await onboardClient(t, { authMethod: 'api_key' });
+      const apiKeyOnly = await t.client({ authMethod: 'api_key' });
       const res = await token(t, CLIENT_CREDENTIALS, basicOf(apiKeyOnly));
       expectOAuthError(res, 401, 'unauthorized_client');
       expect(res.headers['www-authenticate']).toBe(BASIC_CHALLENGE);
     });
 
     it('refuses a disabled client: 401 invalid_client', async () => {
-      const gone = await onboardClient(t, { authMethod: 'oauth' });
+      const gone = await t.client({ authMethod: 'oauth' });
       await t.ctx.clients.update(gone.clientId, { disabled: true });
       expectOAuthError(await token(t, CLIENT_CREDENTIALS, basicOf(gone)), 401, 'invalid_client');
     });
@@ -78,7 +72,7 @@ describe.each(DIALECTS)('the OAuth 2.0 token endpoint (%s)', (dialect) => {
       // client_secret_post this time: either authentication method serves either grant.
       const post = { client_id: client.clientId, client_secret: client.clientSecret };
       const third = await grant({ grant_type: 'refresh_token', refresh_token: second.refresh_token, ...post }, {});
-      expect((await accountWithBearer(t, third.access_token)).statusCode).toBe(200);
+      expect((await t.as({ accessToken: third.access_token }).get('/v1/account/config')).statusCode).toBe(200);
     });
 
     it('a reused refresh token → invalid_grant, and its successor stops working too', async () => {
@@ -89,7 +83,7 @@ describe.each(DIALECTS)('the OAuth 2.0 token endpoint (%s)', (dialect) => {
     });
 
     it('also rotates a pair from /v1/oauth/login: one implementation, one family', async () => {
-      const login = pairOf(await t.app.inject({ method: 'POST', url: '/v1/oauth/login', payload: { client_id: client.clientId, client_secret: client.clientSecret } }));
+      const login = await t.oauthLogin(client);
       const next = await grant({ grant_type: 'refresh_token', refresh_token: login.refresh_token });
       pairOf(await refresh(t, 'oauth', next.refresh_token));
     });
@@ -109,7 +103,7 @@ describe.each(DIALECTS)('the OAuth 2.0 token endpoint (%s)', (dialect) => {
     });
 
     it('an API-key pair’s refresh token → invalid_grant (it rotates at /v1/auth/refresh only)', async () => {
-      const apiKeyPair = pairOf(await apiKeyLogin(t, client.apiKey));
+      const apiKeyPair = await t.login(client);
       expectOAuthError(await token(t, { grant_type: 'refresh_token', refresh_token: apiKeyPair.refresh_token }, basicOf(client)), 400, 'invalid_grant');
       pairOf(await refresh(t, 'api_key', apiKeyPair.refresh_token));
     });
@@ -168,7 +162,7 @@ describe.each(DIALECTS)('the OAuth 2.0 token endpoint (%s)', (dialect) => {
 
     it('a body that is not a form → invalid_request naming the media type', async () => {
       for (const type of ['application/json', 'text/plain']) {
-        const res = await t.app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { 'content-type': type, ...basicOf(client) }, payload: JSON.stringify(CLIENT_CREDENTIALS) });
+        const res = await t.as({ headers: basicOf(client) }).raw('POST', '/v1/oauth/token', JSON.stringify(CLIENT_CREDENTIALS), type);
         expect(expectOAuthError(res, 400, 'invalid_request')).toMatch(/application\/x-www-form-urlencoded/);
       }
     });

@@ -1,23 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
-import { importDataset } from '../helpers/data.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { eventually } from '../helpers/node-process.js';
 import { openStream, type SseStream } from '../helpers/sse.js';
 import { type Change, clientsOfEachTier, historyDataset, odds } from '../history/fixture.js';
 
 /** A test app listening on a port of its own: streams need a real socket. */
-async function listening(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<{ t: TestApp; url: string }> {
-  const t = await buildTestApp({ dialect, env: { STREAM_HEARTBEAT_MS: '200', ...env } });
+async function listening(dialect: 'sqlite' | 'postgres', env: Record<string, string> = {}): Promise<{ t: Harness; url: string }> {
+  const t = await harness({ dialect, env: { STREAM_HEARTBEAT_MS: '200', ...env } });
   const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  await importDataset(t, historyDataset(t.clock.now()));
+  await t.import(historyDataset(t.clock.now()));
   return { t, url };
 }
 
 const changeOf = (data: string) => JSON.parse(data) as Change;
 
 describe.each(DIALECTS)('GET /v1/stream/odds (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let url: string;
   let keys: Awaited<ReturnType<typeof clientsOfEachTier>>;
   let price = 2;
@@ -31,7 +30,7 @@ describe.each(DIALECTS)('GET /v1/stream/odds (%s)', (dialect) => {
   /** Moves one odds row's price: one change, streamed to whoever follows its event. */
   const move = async (id: number, eventId: number) => {
     price += 0.01;
-    await importDataset(t, { odds: [odds(id, eventId, 1, 1, 'home', Math.round(price * 100) / 100)] });
+    await t.import({ odds: [odds(id, eventId, 1, 1, 'home', Math.round(price * 100) / 100)] });
   };
 
   it('streams the changes of the events asked for as imports commit them: event odds, id = history id, data = one history item', async () => {
@@ -49,8 +48,8 @@ describe.each(DIALECTS)('GET /v1/stream/odds (%s)', (dialect) => {
     expect(event.id).toBe(String(change.id));
     expect(change).toMatchObject({ odds_id: 1, event_id: 100, price_decimal: { from: 1.8 } });
     // The same item the history list shows.
-    const listed = await t.app.inject({ method: 'POST', url: '/v1/odds/history-by-event', headers: { 'x-api-key': keys.pro }, payload: { event_id: 100, page_size: 100 } });
-    expect(listed.json<{ results: Change[] }>().results.find((c) => c.id === change.id)).toEqual(change);
+    const listed = await t.as({ apiKey: keys.pro }).post<{ results: Change[] }>('/v1/odds/history-by-event', { event_id: 100, page_size: 100 });
+    expect(listed.json().results.find((c) => c.id === change.id)).toEqual(change);
     // Heartbeats keep the connection busy (every 200 ms here).
     expect(await eventually(async () => s.comments.includes('heartbeat'), 2000)).toBe(true);
     s.close();
@@ -88,7 +87,7 @@ describe.each(DIALECTS)('GET /v1/stream/odds (%s)', (dialect) => {
 
   it('caps open streams per client: a pro client’s sixth is 429 with Retry-After; closing one frees a place; enterprise gets more', async () => {
     // A client of its own: the streams the other tests closed may not have reached the server yet.
-    const { apiKey } = await onboardClient(t, { tier: 'pro', name: 'Five streams' });
+    const { apiKey } = await t.client({ tier: 'pro', name: 'Five streams' });
     const mine = (query: string) => stream(query, {}, apiKey);
     const open = await Promise.all(Array.from({ length: 5 }, () => mine('?event_ids=100')));
     expect(open.map((s) => s.status)).toEqual([200, 200, 200, 200, 200]);
@@ -127,10 +126,10 @@ describe.each(DIALECTS)('GET /v1/stream/odds (%s)', (dialect) => {
   });
 
   it('ends a stream with a final event when its client is disabled', async () => {
-    const { clientId, apiKey } = await onboardClient(t, { tier: 'pro', name: 'To be disabled' });
+    const { clientId, apiKey } = await t.client({ tier: 'pro', name: 'To be disabled' });
     const s = await stream('?event_ids=100', {}, apiKey);
     expect(s.status).toBe(200);
-    const res = await t.app.inject({ method: 'PATCH', url: `/admin/v1/clients/${clientId}`, headers: adminHeaders, payload: { disabled: true } });
+    const res = await t.admin.patch(`/admin/v1/clients/${clientId}`, { disabled: true });
     expect(res.statusCode).toBe(200);
     const end = await s.next();
     expect(end.event).toBe('end');
@@ -143,9 +142,7 @@ describe.each(DIALECTS)('the end of a stream (%s)', (dialect) => {
   it('a stream opened with an access token ends with a final event when the token expires', async () => {
     const { t, url } = await listening(dialect, { ACCESS_TOKEN_TTL: '1' });
     try {
-      const { apiKey } = await onboardClient(t, { tier: 'enterprise' });
-      const login = await t.app.inject({ method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': apiKey } });
-      const token = login.json<{ access_token: string }>().access_token;
+      const { access_token: token } = await t.login(await t.client({ tier: 'enterprise' }));
       const s = await openStream(`${url}/v1/stream/odds?event_ids=100`, { authorization: `Bearer ${token}` });
       expect(s.status).toBe(200);
       const end = await s.next(5000);
@@ -159,7 +156,7 @@ describe.each(DIALECTS)('the end of a stream (%s)', (dialect) => {
 
   it('every stream ends with a final event when the app closes, with a short retry, and the close does not wait for them', async () => {
     const { t, url } = await listening(dialect);
-    const { apiKey } = await onboardClient(t, { tier: 'pro' });
+    const { apiKey } = await t.client({ tier: 'pro' });
     const streams: SseStream[] = await Promise.all([1, 2].map(() => openStream(`${url}/v1/stream/odds`, { 'x-api-key': apiKey })));
     const started = Date.now();
     await t.close();

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { eventById, FLOWS, LEAGUES } from '../fixtures/events-flows.js';
-import { type Reader, reader } from '../helpers/harness.js';
+import { forSuite, reader } from '../helpers/harness.js';
 import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
 
@@ -30,40 +30,29 @@ function expectedLeagues(sportId?: number) {
 
 /** The leagues that have flows, with their counts by type, paginated like every list. */
 describe.each(DIALECTS)('GET /v1/trends/leagues-with-available-flows (%s)', (dialect) => {
-  let h: Reader;
-  const get = (query: string) => h.get(`${URL}${query}`);
-  const page = async (query: string) => {
-    const res = await get(query);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<{ results: unknown[]; total_count: number; total_pages: number }>();
-  };
-
-  beforeAll(async () => {
-    h = await reader({ dialect: dialect, dataset: eventsFlowsDataset });
-  });
-  afterAll(async () => h.t.close());
+  const h = forSuite(() => reader({ dialect, dataset: eventsFlowsDataset }));
 
   it('lists every league with flows, by id, with its flows counted by type', async () => {
     const expected = expectedLeagues();
     expect(expected.length).toBeGreaterThan(2);
-    expect((await page('?page_size=100')).results).toEqual(expected);
+    expect((await h.page(`${URL}?page_size=100`)).results).toEqual(expected);
     const flowsListed = await h.page('/v1/trends/mixed-flows', { page_size: 1 });
     expect(expected.reduce((sum, l) => sum + l.flow_counts.total, 0)).toBe(flowsListed.total_count);
   });
 
   it('by sport_id or sport_key; an unknown sport is 404', async () => {
-    expect((await page('?sport_id=2')).results).toEqual(expectedLeagues(2));
-    expect((await page('?sport_key=Basketball')).results).toEqual(expectedLeagues(1));
-    expectError(await get('?sport_key=curling'), 404, 'NOT_FOUND');
-    expectError(await get('?sport_id=99'), 404, 'NOT_FOUND');
+    expect((await h.page(`${URL}?sport_id=2`)).results).toEqual(expectedLeagues(2));
+    expect((await h.page(`${URL}?sport_key=Basketball`)).results).toEqual(expectedLeagues(1));
+    expectError(await h.get(`${URL}?sport_key=curling`), 404, 'NOT_FOUND');
+    expectError(await h.get(`${URL}?sport_id=99`), 404, 'NOT_FOUND');
   });
 
   it('pages like every list; bad paging is 422, an unknown parameter too', async () => {
     const all = expectedLeagues();
-    const second = await page('?page=2&page_size=2');
+    const second = await h.page(`${URL}?page=2&page_size=2`);
     expect(second).toMatchObject({ total_count: all.length, total_pages: Math.ceil(all.length / 2) });
     expect(second.results).toEqual(all.slice(2, 4));
-    expectError(await get('?page_size=101'), 422, 'VALIDATION_ERROR', 'page_size');
-    expectError(await get('?league_id=10'), 422, 'VALIDATION_ERROR', 'league_id');
+    expectError(await h.get(`${URL}?page_size=101`), 422, 'VALIDATION_ERROR', 'page_size');
+    expectError(await h.get(`${URL}?league_id=10`), 422, 'VALIDATION_ERROR', 'league_id');
   });
 });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUsageRepository, purgeOldUsage } from '../../src/modules/usage/index.js';
 import { DIALECTS } from '../helpers/app.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 import { TEN_PAST_NOON } from '../limits/limits-helpers.js';
 
@@ -21,7 +21,7 @@ describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect)
 
   beforeAll(async () => {
     t = await harness({ dialect, env: { USAGE_FLUSH_MS: '600000' } });
-    client = await onboardClient(t, { tier: 'pro' });
+    client = await t.client({ tier: 'pro' });
     asClient = t.as(client);
   });
   afterAll(async () => t.close());
@@ -82,8 +82,8 @@ describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect)
 
   it('the operator: 404 for an unknown client, and the top clients by requests, paginated', async () => {
     expectError(await t.admin.get('/admin/v1/clients/5b8f2a9e-0000-4000-8000-000000000000/usage'), 404, 'NOT_FOUND');
-    const busy = await onboardClient(t, { tier: 'enterprise', name: 'Busy' });
-    for (let i = 0; i < 20; i += 1) await t.app.inject({ method: 'GET', url: '/v1/references/sports', headers: { 'x-api-key': busy.apiKey } });
+    const busy = await t.client({ tier: 'enterprise', name: 'Busy' });
+    for (let i = 0; i < 20; i += 1) await t.as(busy).get('/v1/references/sports');
     await t.ctx.meter.flush();
     const page = await t.admin.get('/admin/v1/usage?start_date=2030-01-01&end_date=2030-01-31&page_size=1');
     expect(page.statusCode, page.body).toBe(200);
