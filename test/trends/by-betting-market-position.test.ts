@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminHeaders, DIALECTS } from '../helpers/app.js';
 import { importDataset } from '../helpers/data.js';
-import { ODDS } from '../fixtures/events-flows.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { eventsFlowsDataset, ODDS } from '../fixtures/events-flows.js';
+import { type Reader, reader } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
 
 const URL = '/v1/trends/by-betting-market-position';
@@ -34,7 +34,7 @@ interface FlowsPage {
  * share one `event_betting_market_position_id`, kept across imports; the flows on selections by id.
  */
 describe.each(DIALECTS)('selections with their own id (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   let event5001: OddsItem[];
   const selectionOf = (position: string, market: number) => {
     const id = event5001.find((o) => o.position === position && o.betting_market.id === market)?.event_betting_market_position_id;
@@ -55,7 +55,7 @@ describe.each(DIALECTS)('selections with their own id (%s)', (dialect) => {
   };
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect, dataset: eventsFlowsDataset });
     // A single on the home side of event 5001's moneyline (by position), and a parlay of it with an under.
     await importDataset(h.t, {
       flows: [
@@ -65,7 +65,7 @@ describe.each(DIALECTS)('selections with their own id (%s)', (dialect) => {
     });
     event5001 = await oddsOf(5001);
   });
-  afterAll(async () => h.t.close());
+  afterAll(async () => h.close());
 
   it('odds rows of one selection share its id; other selections have others', async () => {
     expect(event5001).toHaveLength(ODDS.filter((o) => o.event_id === 5001).length);

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { type Reader, reader } from '../helpers/harness.js';
+import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
 
 /** The tooltip of a fact or fun flow: its sentence, hit rate, sample, price, and a parlay's legs. */
 describe.each(DIALECTS)('GET /v1/trends/flow-tooltip/{flow_type}/{flow_id} (%s)', (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect, dataset: eventsFlowsDataset });
   });
-  afterAll(async () => h.t.close());
+  afterAll(async () => h.close());
 
   it('a single: the sentence, hit rate, sample and price of the flow item', async () => {
     // Flow 8001 is a fun single: a player's over 25.5 at 2.1, 1 hit of 10.

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { eventById, FLOWS } from '../fixtures/events-flows.js';
-import { type DataHarness, setupData } from '../events/harness.js';
+import { eventById, eventsFlowsDataset, FLOWS } from '../fixtures/events-flows.js';
+import { type Reader, reader } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
 import { flowIds, ofBetType, onSplit, withBet } from './expected.js';
 
@@ -25,7 +25,7 @@ interface Flow {
  * input aliases of ours (the answers keep ours), its filters filter, its formats add `price`.
  */
 describe.each(DIALECTS)("Odditt's flow fields (%s)", (dialect) => {
-  let h: DataHarness;
+  let h: Reader;
   const every = async (body: Record<string, unknown>): Promise<Flow[]> => {
     const flows: Flow[] = [];
     for (let page = 1; ; page++) {
@@ -37,9 +37,9 @@ describe.each(DIALECTS)("Odditt's flow fields (%s)", (dialect) => {
   const ids = (flows: Flow[]) => flows.map((f) => f.id);
 
   beforeAll(async () => {
-    h = await setupData(dialect);
+    h = await reader({ dialect, dataset: eventsFlowsDataset });
   });
-  afterAll(async () => h.t.close());
+  afterAll(async () => h.close());
 
   it('split_type overs/unders and bet_type same_game_parlay are read as ours', async () => {
     expect(ids(await every({ split_type: 'overs' }))).toEqual(flowIds(withBet(onSplit('over'))));
