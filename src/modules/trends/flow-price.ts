@@ -33,6 +33,14 @@ export function formatAsked(body: { odds_format?: OddsFormat | undefined; produc
   return body.odds_format ?? (body.product_mode === undefined ? undefined : FORMAT_OF_MODE[body.product_mode]);
 }
 
+/** An operator's link to the bet in one of its apps: null until operators carry link templates. */
+export const DeepLink = (app: string) =>
+  Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: `Only with \`include_deeplinks: true\`: the operator's link to this bet in its ${app}; null until operators carry link templates.`,
+    }),
+  );
+
 export const FlowPrice = Type.Optional(
   Type.Union([Type.Integer(), Type.Number(), Type.String(), Type.Null()], {
     description:
@@ -49,4 +57,14 @@ function legWithPrice(leg: FlowLegItem, format: OddsFormat): FlowLegItem {
 export function withPrice(flow: FlowItem, format: OddsFormat | undefined): FlowItem {
   if (format === undefined) return flow;
   return { ...legWithPrice({ ...flow, legs: [] }, format), legs: flow.legs.map((leg) => legWithPrice(leg, format)) };
+}
+
+/** A flow and its legs with `hit_history` only when asked, and the deep links when asked. */
+export function withAsked(flow: FlowItem, asked: { full_hit_rate?: true; deeplinks?: true }): FlowItem {
+  const one = <T extends FlowLegItem>(item: T): T => {
+    const { hit_history, ...rest } = item;
+    const links = asked.deeplinks ? { bet_ios_deep_link_url: null, bet_android_deep_link_url: null, bet_web_deep_link_url: null } : {};
+    return { ...rest, ...(asked.full_hit_rate ? { hit_history: hit_history ?? null } : {}), ...links } as T;
+  };
+  return { ...one(flow), legs: flow.legs.map(one) };
 }
