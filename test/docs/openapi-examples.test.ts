@@ -36,7 +36,9 @@ function exampleRequests(doc: Json): ExampleRequest[] {
       // Reads only: the token endpoints, the admin API's and the account's POSTs write (a new
       // client, an import, a new key or secret); the token endpoints need credentials of their own.
       const writes = method === 'post' && (template.startsWith('/admin/') || template.startsWith('/v1/account/'));
-      if (tags.includes('authentication') || writes) continue;
+      // A quote calls the client's own check endpoint, which only the client registers (412 without one).
+      const callsOut = template === '/v1/trends/flows/quote';
+      if (tags.includes('authentication') || writes || callsOut) continue;
       const query: Record<string, string> = {};
       let path = template;
       for (const parameter of Array.isArray(operation.parameters) ? operation.parameters : []) {

@@ -115,7 +115,20 @@ export const SandboxBody = Type.Object(
       description: 'The hydrated legs, as the quote endpoint sends them.',
     }),
   },
-  { title: 'QuoteSandboxRequest', additionalProperties: false },
+  {
+    title: 'QuoteSandboxRequest',
+    additionalProperties: false,
+    // A single's one leg as a quote hydrates it: the sandbox prices whatever legs it is sent.
+    examples: [
+      {
+        flow_id: 1,
+        flow_type: 'fact_flow',
+        country: 'US',
+        region: 'NJ',
+        event_betting_market_position_maps: [{ event_betting_market_position_id: 5001, position: 'home', line: null, prices: [{ operator_id: 1, price_decimal: 1.91 }] }],
+      },
+    ],
+  },
 );
 export type SandboxBody = Static<typeof SandboxBody>;
 

@@ -74,11 +74,12 @@ export const FlowsBySelectionBody = Type.Object(
     product_mode: ProductModeField,
     use_cartoon_images: IgnoredPresentation('`use_cartoon_images`'),
   },
-  // The selections of the first demo event: the odds rows open them first, and that event's flows (flow 1 among them) bet on some.
+  // One selection in fifty of the demo's first 5,000, spread over its events: at any hour and
+  // scale some are of events still to come (a started event has no flows) that flows bet on.
   {
     title: 'FlowsBySelectionBody',
     additionalProperties: false,
-    examples: [{ event_betting_market_position_ids: Array.from({ length: 20 }, (_, i) => i + 1), odds_format: 'american' }],
+    examples: [{ event_betting_market_position_ids: Array.from({ length: MAX_FILTER_ITEMS }, (_, i) => 1 + 50 * i), odds_format: 'american' }],
   },
 );
 export type FlowsBySelectionBody = Static<typeof FlowsBySelectionBody>;
