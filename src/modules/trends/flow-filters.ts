@@ -96,14 +96,23 @@ const FOCUS_TYPES: Record<1 | 2 | 3, EntityType> = { 1: 'team', 2: 'player', 3: 
 const isFlowType = (value: string | undefined): value is FlowType => FLOW_TYPES.some((t) => t === value);
 const isLikelihood = (value: string | undefined): value is Likelihood => LIKELIHOODS.some((l) => l === value);
 
+const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** A date-time as an instant: without an offset it is UTC (a naive datetime from Odditt's Python client). */
+function instantOf(value: string, field: string): number {
+  const instant = Date.parse(HAS_OFFSET.test(value) ? value : `${value.replace(/(\.\d{3})\d+$/, '$1')}Z`);
+  if (Number.isNaN(instant)) throw validationError(field, 'format', `${field} is not a date or date-time`);
+  return instant;
+}
+
 /** `from` of a date is its 00:00 UTC; `to` of a date covers that whole day; a date-time is inclusive. */
 function startsFrom(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  return Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value);
+  return DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) : instantOf(value, 'event_start_date_from');
 }
 function startsBefore(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  return DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) + DAY_MS : Date.parse(value) + 1;
+  return DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) + DAY_MS : instantOf(value, 'event_start_date_to') + 1;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { matching } from '../../platform/http/validation.js';
 import { DeepLink, FlowPrice, IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
 import { Id, MAX_FILTER_ITEMS, NamedRef, SelectionId, TeamRef } from '../../shared/wire.js';
 import { FACT_FLOW_TYPES } from '../../platform/db/schema.js';
@@ -139,8 +140,17 @@ export const FlowsPage = PageOf(FlowItem, 'FlowsPage');
 const ids = (description: string) => Type.Optional(Type.Array(Id('An id.'), { maxItems: MAX_FILTER_ITEMS, description }));
 const id = (plural: string) => Type.Optional(Id(`Same as a one-item ${plural}.`));
 const key = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }));
+/** A date-time without an offset, as Odditt's Python client sends a naive datetime: read as UTC. */
+const LOCAL_DATE_TIME = matching(
+  '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,9})?)?$',
+  'a date-time without an offset, e.g. 2030-06-15T10:00:00 (read as UTC)',
+);
 const dateOrDateTime = (description: string) =>
-  Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description }));
+  Type.Optional(
+    Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' }), Type.String(LOCAL_DATE_TIME)], {
+      description: `${description} A date-time without an offset is UTC.`,
+    }),
+  );
 const percent = (description: string) => Type.Optional(Type.Number({ minimum: 0, maximum: 100, description }));
 const fraction = (description: string) => Type.Optional(Type.Number({ minimum: 0, maximum: 1, description }));
 const keys = (description: string) =>

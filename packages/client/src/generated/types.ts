@@ -2067,9 +2067,11 @@ export interface TrendsFlowsParams {
   min_implied_probability_threshold?: number;
   /** `implied_probability` at most this, a fraction from 0 to 1, inclusive. Flows without a price do not match. */
   max_implied_probability_threshold?: number;
-  /** Events starting at or after this instant; a date means its 00:00 UTC. */
+  /** Events starting at or after this instant; a date means its 00:00 UTC. A date-time without an offset is UTC. */
   event_start_date_from?: string;
-  /** Events starting at or before this instant; a date means the whole day, UTC. */
+  /**
+   * Events starting at or before this instant; a date means the whole day, UTC. A date-time without an offset is UTC.
+   */
   event_start_date_to?: string;
   /**
    * true: only events starting in the next 3 hours, from the start of the current minute (UTC); false is no filter. Combines with the start dates.
@@ -2217,9 +2219,11 @@ export interface TrendsMixedFlowsParams {
   min_implied_probability_threshold?: number;
   /** `implied_probability` at most this, a fraction from 0 to 1, inclusive. Flows without a price do not match. */
   max_implied_probability_threshold?: number;
-  /** Events starting at or after this instant; a date means its 00:00 UTC. */
+  /** Events starting at or after this instant; a date means its 00:00 UTC. A date-time without an offset is UTC. */
   event_start_date_from?: string;
-  /** Events starting at or before this instant; a date means the whole day, UTC. */
+  /**
+   * Events starting at or before this instant; a date means the whole day, UTC. A date-time without an offset is UTC.
+   */
   event_start_date_to?: string;
   /**
    * true: only events starting in the next 3 hours, from the start of the current minute (UTC); false is no filter. Combines with the start dates.
