@@ -161,6 +161,22 @@ describe.each(DIALECTS)("Odditt's flow filters and additions (%s)", (dialect) =>
     expect(await ids(MIXED_URL, { betting_market_position_ids: [424242] })).toEqual([]);
   });
 
+  it('product_mode dfs keeps the over/under player props (a parlay by a leg), unless the entity or a position is named', async () => {
+    for (const url of [FLOWS_URL, MIXED_URL]) {
+      const props = async (extra: Record<string, unknown>) => {
+        const sides = [...(await ids(url, { ...extra, betting_market_entity_type: 'player', split_type: 'over' })), ...(await ids(url, { ...extra, betting_market_entity_type: 'player', split_type: 'under' }))];
+        return [...new Set(sides)].sort((a, b) => a - b);
+      };
+      const dfs = await ids(url, { product_mode: 'dfs' });
+      expect(dfs.length).toBeGreaterThan(0);
+      expect(dfs.length).toBeLessThan((await ids(url, {})).length);
+      expect(dfs).toEqual(await props({}));
+      expect(await ids(url, { product_mode: 'dfs', betting_market_entity_type: 'event' })).toEqual(await ids(url, { betting_market_entity_type: 'event' }));
+      expect(await ids(url, { product_mode: 'dfs', betting_market_position_ids: [901] })).toEqual(await ids(url, { betting_market_position_ids: [901] }));
+      expect(await ids(url, { product_mode: 'sportsbook' })).toEqual(await ids(url, {}));
+    }
+  });
+
   it('full_hit_rate embeds the games of flow-graph-data in each flow and leg; null without a history; absent unasked', async () => {
     const graph = await h.ok<{ games: Game[] }>('/v1/trends/flow-graph-data/8701');
     const flows = await every(MIXED_URL, { event_id: 5001, full_hit_rate: true });

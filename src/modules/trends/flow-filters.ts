@@ -42,6 +42,8 @@ export interface FlowFilters {
   fact_flow_type: FactFlowType;
   /** include_alt_lines: false. */
   main_lines_only?: true;
+  /** Bets on a side of a line (over or under): product_mode dfs's own filter. */
+  over_under?: true;
   flow_type?: FlowType;
   bet_type?: BetType;
   likelihood?: Likelihood;
@@ -171,6 +173,12 @@ export function normalizeFlowFilters(body: FlowsRequest, now: number, defaultFlo
   const tags = idSet(body.tag_type_ids);
   if (tags) filters.tag_type_ids = tags;
   if (positions) filters.position_ids = positions;
+  // Odditt's dfs mode lists what a DFS app offers, over/under player props, unless the request
+  // names the entity or the position itself.
+  if (body.product_mode === 'dfs' && body.betting_market_entity_type === undefined && !positions) {
+    filters.entity_type = 'player';
+    filters.over_under = true;
+  }
   if (body.betting_market_entity_type !== undefined) filters.entity_type = body.betting_market_entity_type;
   if (body.split_type !== undefined) filters.split = body.split_type === 'overs' || body.split_type === 'over' ? 'over' : 'under';
   if (body.focus_entity_type_id !== undefined) filters.focus_type = FOCUS_TYPES[body.focus_entity_type_id];

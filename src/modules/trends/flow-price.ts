@@ -17,7 +17,9 @@ export const OddsFormatField = Type.Optional(
 );
 export const ProductModeField = Type.Optional(
   Type.Enum(PRODUCT_MODES, {
-    description: 'Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.',
+    description:
+      'Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. ' +
+      'On the flow lists, `dfs` also keeps only over/under player props (as `betting_market_entity_type: player` with a `split`) unless the request names `betting_market_entity_type` or a position.',
   }),
 );
 

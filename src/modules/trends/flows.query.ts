@@ -14,6 +14,7 @@ import type { ResolvedFlowFilters } from './flow-filters.js';
  * - event start range: [starts_from, starts_before) on the event's start time;
  * - tag_type_ids: flows tagged with one of the tag types or with one of their descendants;
  * - position_ids: the position of the bet's selection, by the position's key (as for the market);
+ * - over_under (product_mode dfs): a bet on a side of a line, as the split filter;
  * - fact_flow_type: the stored sub-type (every fun and plain flow is base);
  * - main_lines_only: no flow on an alternate line, nor a parlay with a leg on one (altLineFlows).
  * Up to every flow (200,000 at --scale 10): read off the event loop (Database.readIds).
@@ -101,14 +102,15 @@ export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Flo
     q = q.where('f.event_id', 'in', (sub) => sub.selectFrom('odds').select('event_id').where('operator_id', 'in', operators));
   }
 
-  const { betting_market_ids: markets, category_ids: categories, entity_type: entityType, split, position_ids: positions } = f;
-  if (markets || categories || entityType || split || positions) {
+  const { betting_market_ids: markets, category_ids: categories, entity_type: entityType, split, position_ids: positions, over_under: overUnder } = f;
+  if (markets || categories || entityType || split || positions || overUnder) {
     q = q.where((eb) => {
       let bets = eb.selectFrom('flows as b').select('b.id');
       if (markets) bets = bets.where('b.betting_market_id', 'in', markets);
       if (categories) bets = bets.where('b.betting_market_id', 'in', eb.selectFrom('betting_markets as m').select('m.id').where('m.category_id', 'in', categories));
       if (entityType) bets = bets.where('b.betting_market_id', 'in', eb.selectFrom('betting_markets as m').select('m.id').where('m.entity_type', '=', entityType));
       if (split) bets = bets.where('b.split', '=', split);
+      if (overUnder) bets = bets.where('b.split', 'is not', null);
       if (positions) {
         bets = bets.where(
           'b.selection_id',

@@ -2044,7 +2044,7 @@ export interface TrendsFlowsParams {
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
-   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. On the flow lists, `dfs` also keeps only over/under player props (as `betting_market_entity_type: player` with a `split`) unless the request names `betting_market_entity_type` or a position.
    */
   product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
   /**
@@ -2196,7 +2196,7 @@ export interface TrendsMixedFlowsParams {
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
-   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. On the flow lists, `dfs` also keeps only over/under player props (as `betting_market_entity_type: player` with a `split`) unless the request names `betting_market_entity_type` or a position.
    */
   product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
   /**
@@ -2266,7 +2266,7 @@ export interface TrendsBySelectionParams {
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
-   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. On the flow lists, `dfs` also keeps only over/under player props (as `betting_market_entity_type: player` with a `split`) unless the request names `betting_market_entity_type` or a position.
    */
   product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
   /**
