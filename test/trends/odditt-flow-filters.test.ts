@@ -123,6 +123,10 @@ describe.each(DIALECTS)("Odditt's flow filters and additions (%s)", (dialect) =>
     expect(mixed.every((f) => f.fact_flow_type === 'base')).toBe(true);
     expect((await every(FLOWS_URL, { fact_flow_type: 'multi' }))[0]?.fact_flow_type).toBe('multi');
     expectError(await h.post(FLOWS_URL, { fact_flow_type: 'basic' }), 422, 'VALIDATION_ERROR', 'fact_flow_type');
+    // The import takes only Odditt's three sub-types.
+    const refused = await h.t.admin.post('/admin/v1/import', { flows: [flow(8799, { fact_flow_type: 'basic' })] });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect(refused.body).toContain('fact_flow_type');
   });
 
   it('include_only_basic_trends: base flows only; with another fact_flow_type, 422 naming it', async () => {
