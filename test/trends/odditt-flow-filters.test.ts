@@ -34,14 +34,14 @@ const POSITIONS = [
   { id: 904, key: 'under', name: 'Under' },
 ];
 
-const openOdds = (id: number, operator_id: number, position: string, line: number) => ({
+const openOdds = (id: number, operator_id: number, position: string, line: number, price_decimal: number) => ({
   id,
   event_id: 5001,
   operator_id,
   betting_market_id: 2,
   position,
   line,
-  price_decimal: 1.9,
+  price_decimal,
   status: 'open',
   updated_at: '2030-06-14T12:00:00Z',
 });
@@ -60,14 +60,15 @@ const flow = (id: number, fields: Record<string, unknown>) => ({
 });
 
 /**
- * Beside the fixture, on event 5001 whose total (market 2) three operators quote at 210.5: one
- * operator also quotes 215.5, an alternate line. 8700 bets on it, 8701 on the main line (with its
+ * Beside the fixture, on event 5001 whose total (market 2) three operators quote at 210.5, over and
+ * under priced alike on average: one operator also quotes 215.5, over long and under short, an
+ * alternate line. 8700 bets on it, 8701 on the main line (with its
  * hit history), 8702 is a parlay of both; 8703 is an expanded fact flow, 8704 a multi one, 8705 a
  * fun flow whose file says expanded (stored base), 8706 a single naming the position home.
  */
 const EXTRA = {
   betting_market_positions: POSITIONS,
-  odds: [openOdds(7300, 1, 'over', 215.5), openOdds(7301, 1, 'under', 215.5)],
+  odds: [openOdds(7300, 1, 'over', 215.5, 2.6), openOdds(7301, 1, 'under', 215.5, 1.5)],
   flows: [
     flow(8700, { betting_market_id: 2, line: 215.5, split: 'over' }),
     flow(8701, {

@@ -126,20 +126,31 @@ export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Flo
 }
 
 /**
- * The flows on an alternate line, and the parlays with a leg on one (docs/data.md#alternate-lines):
- * a selection is on an alternate line when another line of the same slot (event, market, period,
- * position, player) is quoted by more operators. Lines quoted by as many operators are all main
- * lines: the data has no other sign of which one the operators lead with.
+ * The flows on an alternate line, and the parlays with a leg on one (docs/data.md#alternate-lines,
+ * decision 0235). A book sets its main line where the two sides are priced most alike; alternates
+ * further out price one side long and the other short. So a selection's imbalance is how far its
+ * implied chance (averaged over the operators quoting it) is from its other side's: the other
+ * position of the same event, market, period and player at the same line (over/under) or its
+ * opposite (a handicap's away side); the nearest when several could be. A selection is on an
+ * alternate line when another line of its position is less imbalanced. Equal ones are all main;
+ * a selection without a quoted other side is not judged.
  */
 const altLineFlows = sql`
   with quoted as (
-    select s.id, s.event_id, s.betting_market_id, s.period, s.position, s.player, count(distinct o.operator_id) as operators
+    select s.id, s.event_id, s.betting_market_id, s.period, s.player, s.position, s.line, avg(1.0 / o.price_decimal) as implied
     from selections s join odds o on o.selection_id = s.id
-    group by s.id, s.event_id, s.betting_market_id, s.period, s.position, s.player
+    where s.line is not null
+    group by s.id, s.event_id, s.betting_market_id, s.period, s.player, s.position, s.line
+  ), balance as (
+    select a.id, a.event_id, a.betting_market_id, a.period, a.player, a.position, min(abs(a.implied - b.implied)) as gap
+    from quoted a join quoted b
+      on b.event_id = a.event_id and b.betting_market_id = a.betting_market_id and b.period = a.period and b.player = a.player
+        and b.position <> a.position and (b.line = a.line or b.line = -a.line)
+    group by a.id, a.event_id, a.betting_market_id, a.period, a.player, a.position
   ), alternate as (
-    select a.id from quoted a join quoted b
-      on b.event_id = a.event_id and b.betting_market_id = a.betting_market_id and b.period = a.period
-        and b.position = a.position and b.player = a.player and b.operators > a.operators
+    select x.id from balance x join balance y
+      on y.event_id = x.event_id and y.betting_market_id = x.betting_market_id and y.period = x.period
+        and y.player = x.player and y.position = x.position and y.gap + 0.000001 < x.gap
   )
-  select x.id from flows x where x.selection_id in (select id from alternate)
+  select single.id from flows single where single.selection_id in (select id from alternate)
   union select fl.flow_id from flow_legs fl join flows leg on leg.id = fl.leg_id where leg.selection_id in (select id from alternate)`;

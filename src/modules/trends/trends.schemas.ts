@@ -222,7 +222,7 @@ function flowFilters<T extends TSchema>(flowType: T) {
       Type.Boolean({
         default: true,
         description:
-          "false: leaves out flows on an alternate line, and parlays with a leg on one. A flow is on an alternate line when its selection (`event_betting_market_position_id`) is quoted by fewer operators than another line of the same event, market and position (docs/data.md#alternate-lines, decision 0235); a flow without a selection never is.",
+          "false: leaves out flows on an alternate line, and parlays with a leg on one. A flow is on an alternate line when another line of its selection's event, market and position has its two sides priced more alike (docs/data.md#alternate-lines, decision 0235); a flow without a selection never is.",
       }),
     ),
     full_hit_rate: Type.Optional(
