@@ -43,6 +43,19 @@ describe('the demo dataset generator', () => {
     expect(other.teams.map((t) => t.name)).not.toEqual(data.teams.slice(0, other.teams.length).map((t) => t.name));
   });
 
+  it('makes most fact flows base, some expanded and some multi; every other flow base; flow 1 base', () => {
+    const flows = data.flows ?? [];
+    const subTypes = (type: string) => flows.filter((f) => f.flow_type === type).map((f) => f.fact_flow_type ?? 'base');
+    const facts = subTypes('fact');
+    const share = (subType: string) => facts.filter((t) => t === subType).length / facts.length;
+    expect(share('base')).toBeGreaterThan(0.7);
+    expect(share('expanded')).toBeGreaterThan(0.03);
+    expect(share('multi')).toBeGreaterThan(0.03);
+    expect([...subTypes('fun'), ...subTypes('plain')].every((t) => t === 'base')).toBe(true);
+    expect(flows.find((f) => f.id === 1)).toMatchObject({ flow_type: 'fact' });
+    expect(flows.find((f) => f.id === 1)?.fact_flow_type ?? 'base').toBe('base');
+  });
+
   it('is a valid import dataset (schema, unique ids, hits ≤ total)', () => {
     expect(() => checkWithinDataset(checkSchema(data))).not.toThrow();
   });

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminHeaders, DIALECTS } from '../helpers/app.js';
 import { importDataset } from '../helpers/data.js';
-import { ODDS } from '../fixtures/events-flows.js';
-import { eventsFlowsDataset } from '../fixtures/events-flows.js';
+import { eventsFlowsDataset, ODDS } from '../fixtures/events-flows.js';
 import { type Reader, reader } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
 
@@ -66,7 +65,7 @@ describe.each(DIALECTS)('selections with their own id (%s)', (dialect) => {
     });
     event5001 = await oddsOf(5001);
   });
-  afterAll(async () => h.t.close());
+  afterAll(async () => h.close());
 
   it('odds rows of one selection share its id; other selections have others', async () => {
     expect(event5001).toHaveLength(ODDS.filter((o) => o.event_id === 5001).length);

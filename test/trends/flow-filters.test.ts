@@ -132,6 +132,12 @@ describe.each(DIALECTS)('flows filters (%s)', (dialect) => {
       await expectFilter({ event_start_date_from: '2030-06-15T10:00:00Z', event_start_date_to: '2030-06-15T18:00:00Z' }, expected);
       await expectFilter({ event_start_date_from: '2030-06-15T12:00:00+02:00', event_start_date_to: '2030-06-15T14:00:00-04:00' }, expected);
     });
+    it("a date-time without an offset, as Odditt's Python client sends a naive one, is UTC", async () => {
+      const expected = flowIds(ofEvents(5004, 5006, 5001));
+      await expectFilter({ event_start_date_from: '2030-06-15T10:00:00', event_start_date_to: '2030-06-15T18:00:00' }, expected);
+      await expectFilter({ event_start_date_from: '2030-06-15T10:00:00.000000', event_start_date_to: '2030-06-15T18:00' }, expected);
+      expectError(await post(MIXED_URL, { event_start_date_from: '2030-06-15T25:00:00' }), 422, 'VALIDATION_ERROR', 'event_start_date_from');
+    });
     it('a malformed or inverted range is 422', async () => {
       expectError(await post(MIXED_URL, { event_start_date_from: '2030-13-01' }), 422, 'VALIDATION_ERROR', 'event_start_date_from');
       expectError(await post(MIXED_URL, { event_start_date_to: 'tomorrow' }), 422, 'VALIDATION_ERROR', 'event_start_date_to');

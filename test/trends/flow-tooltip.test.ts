@@ -10,7 +10,7 @@ describe.each(DIALECTS)('GET /v1/trends/flow-tooltip/{flow_type}/{flow_id} (%s)'
   beforeAll(async () => {
     h = await reader({ dialect, dataset: eventsFlowsDataset });
   });
-  afterAll(async () => h.t.close());
+  afterAll(async () => h.close());
 
   it('a single: the sentence, hit rate, sample and price of the flow item', async () => {
     // Flow 8001 is a fun single: a player's over 25.5 at 2.1, 1 hit of 10.

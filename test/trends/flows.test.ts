@@ -54,6 +54,7 @@ describe.each(DIALECTS)('POST /v1/trends/flows and /v1/trends/mixed-flows (%s)',
       implied_probability: 0.4762,
       tags: [],
       odds: { american: 110, decimal: 2.1 },
+      fact_flow_type: 'base',
       legs: [],
       updated_at: expect.stringMatching(ISO_UTC),
     });

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { eventById, FLOWS } from '../fixtures/events-flows.js';
-import { eventsFlowsDataset } from '../fixtures/events-flows.js';
+import { eventById, eventsFlowsDataset, FLOWS } from '../fixtures/events-flows.js';
 import { type Reader, reader } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
 import { flowIds, ofBetType, onSplit, withBet } from './expected.js';
@@ -40,7 +39,7 @@ describe.each(DIALECTS)("Odditt's flow fields (%s)", (dialect) => {
   beforeAll(async () => {
     h = await reader({ dialect, dataset: eventsFlowsDataset });
   });
-  afterAll(async () => h.t.close());
+  afterAll(async () => h.close());
 
   it('split_type overs/unders and bet_type same_game_parlay are read as ours', async () => {
     expect(ids(await every({ split_type: 'overs' }))).toEqual(flowIds(withBet(onSplit('over'))));

@@ -1,6 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { matching } from '../../platform/http/validation.js';
 import { EVENT_STATUSES, MAX_SCORE } from '../../shared/event-status.js';
+import { FACT_FLOW_TYPES } from '../../platform/db/schema.js';
 import { Id, Label, NO_NUL } from '../../shared/wire.js';
 
 /**
@@ -176,6 +177,13 @@ export const FlowItem = item('ImportFlow', {
   line: nullable(Type.Number({ description: 'Handicap or total line of the bet, when it has one.' })),
   split: nullableEnum(SPLITS, 'Over or under the line.'),
   position: nullable(Text(200, 'The selection a single bets on, as its odds rows name it (e.g. home, over); default: `split`. Gives the flow its event_betting_market_position_id.')),
+  fact_flow_type: Type.Optional(
+    Type.Enum(FACT_FLOW_TYPES, {
+      default: 'base',
+      description:
+        'Fact flows: `base` (a plain trend, the default), `expanded` (a trend under a condition, e.g. at home after a loss) or `multi` (several trends in one). Another type is always `base`.',
+    }),
+  ),
   description: Text(1000, 'The trend in words.'),
   hits: Type.Integer({ minimum: 0, maximum: MAX_COUNT, description: 'How often the trend hit; at most `total`.' }),
   total: Type.Integer({ minimum: 1, maximum: MAX_COUNT, description: 'Out of how many.' }),

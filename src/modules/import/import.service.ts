@@ -210,7 +210,7 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
     const columns = [
       'id', 'flow_type', 'bet_type', 'event_id', 'sport_id', 'league_id', 'focus_entity_type', 'focus_entity_id', 'betting_market_id',
       'line', 'split', 'description', 'hits', 'total', 'hit_rate_pct', 'likelihood', 'price_decimal', 'implied_probability', 'hit_history',
-      'updated_at', 'selection_id',
+      'updated_at', 'selection_id', 'fact_flow_type',
     ];
     await repo.upsert('flows', columns, flows, (f) => {
       const event = eventFacts.get(f.event_id);
@@ -238,6 +238,8 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
         hit_history: f.hit_history === undefined ? null : hitHistoryOf(f.hit_history),
         updated_at: now,
         selection_id: selections.ofFlows.get(f.id) ?? null,
+        // Only a fact flow has a sub-type: the others are base whatever the file says.
+        fact_flow_type: f.flow_type === 'fact' ? (f.fact_flow_type ?? 'base') : 'base',
       };
     });
     // A re-imported flow's legs are replaced by the ones it carries now (none → a single).

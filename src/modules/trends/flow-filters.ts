@@ -1,4 +1,4 @@
-import type { BetType, EntityType, FlowType, Likelihood } from '../../platform/db/schema.js';
+import type { BetType, EntityType, FactFlowType, FlowType, Likelihood } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/errors.js';
 import { idSet, keySet } from '../../shared/filters.js';
 import type { OddsFormat } from '../../shared/odds-format.js';
@@ -27,12 +27,23 @@ export interface FlowFilters {
   betting_market_ids?: number[];
   category_ids?: number[];
   tag_type_ids?: number[];
+  /** betting_market_position_ids: the position of the bet's selection. */
+  position_ids?: number[];
   entity_type?: EntityType;
   split?: 'over' | 'under';
   focus_type?: EntityType;
   team_split?: 'home' | 'away';
   /** The format of `price` (a view of the items, not a filter): pages are cached per format. */
   price_format?: OddsFormat;
+  /** Views too: `hit_history` and the deep links on each item. */
+  full_hit_rate?: true;
+  deeplinks?: true;
+  /** Always set: omitted is `base`, as Odditt. */
+  fact_flow_type: FactFlowType;
+  /** include_alt_lines: false. */
+  main_lines_only?: true;
+  /** Bets on a side of a line (over or under): product_mode dfs's own filter. */
+  over_under?: true;
   flow_type?: FlowType;
   bet_type?: BetType;
   likelihood?: Likelihood;
@@ -46,7 +57,7 @@ export interface FlowFilters {
 }
 
 /** The filters with every key replaced by the id it names. */
-export type ResolvedFlowFilters = Omit<FlowFilters, 'sport_key' | 'league_key' | 'team_key' | 'player_key' | 'operator_keys'>;
+export type ResolvedFlowFilters = Omit<FlowFilters, 'sport_key' | 'league_key' | 'team_key' | 'player_key' | 'operator_keys' | 'price_format' | 'full_hit_rate' | 'deeplinks'>;
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -87,14 +98,23 @@ const FOCUS_TYPES: Record<1 | 2 | 3, EntityType> = { 1: 'team', 2: 'player', 3: 
 const isFlowType = (value: string | undefined): value is FlowType => FLOW_TYPES.some((t) => t === value);
 const isLikelihood = (value: string | undefined): value is Likelihood => LIKELIHOODS.some((l) => l === value);
 
+const HAS_OFFSET = /(Z|[+-]\d{2}:?\d{2})$/i;
+
+/** A date-time as an instant: without an offset it is UTC (a naive datetime from Odditt's Python client). */
+function instantOf(value: string, field: string): number {
+  const instant = Date.parse(HAS_OFFSET.test(value) ? value : `${value.replace(/(\.\d{3})\d+$/, '$1')}Z`);
+  if (Number.isNaN(instant)) throw validationError(field, 'format', `${field} is not a date or date-time`);
+  return instant;
+}
+
 /** `from` of a date is its 00:00 UTC; `to` of a date covers that whole day; a date-time is inclusive. */
 function startsFrom(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  return Date.parse(DATE_ONLY.test(value) ? `${value}T00:00:00Z` : value);
+  return DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) : instantOf(value, 'event_start_date_from');
 }
 function startsBefore(value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
-  return DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) + DAY_MS : Date.parse(value) + 1;
+  return DATE_ONLY.test(value) ? Date.parse(`${value}T00:00:00Z`) + DAY_MS : instantOf(value, 'event_start_date_to') + 1;
 }
 
 /**
@@ -111,6 +131,14 @@ export function normalizeFlowFilters(body: FlowsRequest, now: number, defaultFlo
   const operatorKeys = operator.ids ? undefined : keysOf(body.operator_keys, body.operator_key);
   const markets = idsAndKey(body.betting_market_ids, body.betting_market_id).ids;
   const categories = idsAndKey(body.betting_market_category_ids, body.betting_market_category_id).ids;
+  const positions = idsAndKey(body.betting_market_position_ids, body.betting_market_position_id).ids;
+  if (body.include_deeplinks === true && (operator.ids?.length ?? 0) + (operatorKeys?.length ?? 0) !== 1) {
+    // A deep link is one operator's: Odditt refuses the request rather than pick one.
+    throw validationError('include_deeplinks', 'operator', 'include_deeplinks requires exactly one operator (operator_ids, operator_id or operator_keys)');
+  }
+  if (body.include_only_basic_trends === true && body.fact_flow_type !== undefined && body.fact_flow_type !== 'base') {
+    throw validationError('include_only_basic_trends', 'conflict', `include_only_basic_trends asks for base flows, fact_flow_type for ${body.fact_flow_type} ones`);
+  }
   const hitRate = range(body.min_hit_rate_threshold, body.max_hit_rate_threshold, 100, ['min_hit_rate_threshold', 'max_hit_rate_threshold']);
   const implied = range(body.min_implied_probability_threshold, body.max_implied_probability_threshold, 1, [
     'min_implied_probability_threshold',
@@ -128,7 +156,7 @@ export function normalizeFlowFilters(body: FlowsRequest, now: number, defaultFlo
     before = Math.min(before ?? soon.before, soon.before);
   }
   // Fixed property order and no undefined values: JSON.stringify of the result is the cache key.
-  const filters: FlowFilters = {};
+  const filters: FlowFilters = { fact_flow_type: body.fact_flow_type ?? 'base' };
   if (sport.ids) filters.sport_ids = sport.ids;
   if (sport.key) filters.sport_key = sport.key;
   if (league.ids) filters.league_ids = league.ids;
@@ -144,6 +172,13 @@ export function normalizeFlowFilters(body: FlowsRequest, now: number, defaultFlo
   if (categories) filters.category_ids = categories;
   const tags = idSet(body.tag_type_ids);
   if (tags) filters.tag_type_ids = tags;
+  if (positions) filters.position_ids = positions;
+  // Odditt's dfs mode lists what a DFS app offers, over/under player props, unless the request
+  // names the entity or the position itself.
+  if (body.product_mode === 'dfs' && body.betting_market_entity_type === undefined && !positions) {
+    filters.entity_type = 'player';
+    filters.over_under = true;
+  }
   if (body.betting_market_entity_type !== undefined) filters.entity_type = body.betting_market_entity_type;
   if (body.split_type !== undefined) filters.split = body.split_type === 'overs' || body.split_type === 'over' ? 'over' : 'under';
   if (body.focus_entity_type_id !== undefined) filters.focus_type = FOCUS_TYPES[body.focus_entity_type_id];
@@ -160,12 +195,15 @@ export function normalizeFlowFilters(body: FlowsRequest, now: number, defaultFlo
   if (before !== undefined) filters.starts_before = before;
   const format = formatAsked(body);
   if (format !== undefined) filters.price_format = format;
+  if (body.full_hit_rate === true) filters.full_hit_rate = true;
+  if (body.include_deeplinks === true) filters.deeplinks = true;
+  if (body.include_alt_lines === false) filters.main_lines_only = true;
   return filters;
 }
 
 /** Replaces keys by ids (404 for an unknown key, 409 for an ambiguous one). */
 export async function resolveFlowFilters(keys: KeyResolver, filters: FlowFilters): Promise<ResolvedFlowFilters> {
-  const { sport_key, league_key, team_key, player_key, operator_keys, price_format: _view, ...resolved } = filters;
+  const { sport_key, league_key, team_key, player_key, operator_keys, price_format: _format, full_hit_rate: _history, deeplinks: _links, ...resolved } = filters;
   if (sport_key !== undefined) resolved.sport_ids = [await keys.resolve('sport', sport_key, 'sport_key')];
   if (league_key !== undefined) resolved.league_ids = [await keys.resolve('league', league_key, 'league_key')];
   if (team_key !== undefined) resolved.team_ids = [await keys.resolve('team', team_key, 'team_key')];

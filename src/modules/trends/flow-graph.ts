@@ -3,6 +3,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/errors.js';
 import { teamRef } from '../../shared/wire.js';
 import type { FlowGraphData } from './lookups.schemas.js';
+import type { HitGame } from './trends.schemas.js';
 
 /** One game of a stored hit history (import.service.ts writes them). */
 interface StoredGame {
@@ -21,18 +22,24 @@ export function createFlowGraph(db: Kysely<Schema>) {
     const flow = await db.selectFrom('flows').select(['flow_type', 'hits', 'total', 'hit_history']).where('id', '=', flowId).executeTakeFirst();
     if (flow === undefined || flow.flow_type !== 'fact') throw notFound(`no fact flow with id ${flowId}`);
     if (flow.hit_history === null) throw notFound(`fact flow ${flowId} was imported without its hit history`);
-    const games = JSON.parse(flow.hit_history) as StoredGame[];
-    const opponentIds = [...new Set(games.map((game) => game.opponent_team_id))];
-    const teams = opponentIds.length === 0 ? [] : await db.selectFrom('teams').select(['id', 'key', 'name']).where('id', 'in', opponentIds).execute();
-    const teamById = new Map(teams.map((team) => [Number(team.id), team]));
-    return {
-      flow_id: flowId,
-      hits: Number(flow.hits),
-      total: Number(flow.total),
-      games: games.map((game) => {
+    const games = (await gamesOf(db, new Map([[flowId, flow.hit_history]]))).get(flowId) ?? [];
+    return { flow_id: flowId, hits: Number(flow.hits), total: Number(flow.total), games };
+  };
+}
+
+/** Stored hit histories (by flow id) as games, their opponents named with one query. */
+export async function gamesOf(db: Kysely<Schema>, stored: ReadonlyMap<number, string>): Promise<Map<number, HitGame[]>> {
+  const parsed = [...stored].map(([flowId, text]) => [flowId, JSON.parse(text) as StoredGame[]] as const);
+  const opponentIds = [...new Set(parsed.flatMap(([, games]) => games.map((game) => game.opponent_team_id)))];
+  const teams = opponentIds.length === 0 ? [] : await db.selectFrom('teams').select(['id', 'key', 'name']).where('id', 'in', opponentIds).execute();
+  const teamById = new Map(teams.map((team) => [Number(team.id), team]));
+  return new Map(
+    parsed.map(([flowId, games]) => [
+      flowId,
+      games.map((game) => {
         const team = teamById.get(game.opponent_team_id);
         return { date: game.date, opponent: teamRef(game.opponent_team_id, team?.key ?? null, team?.name ?? null), hit: game.hit };
       }),
-    };
-  };
+    ]),
+  );
 }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { americanOf, impliedProbabilityOf } from '../../shared/odds-format.js';
 import { iso, teamRef } from '../../shared/wire.js';
+import { gamesOf } from './flow-graph.js';
 import type { FlowItem, FlowLegItem } from './trends.schemas.js';
 
 /**
@@ -10,7 +11,7 @@ import type { FlowItem, FlowLegItem } from './trends.schemas.js';
  * deep (a leg's `legs` is always empty).
  */
 export function createFlowItemLoader(db: Kysely<Schema>) {
-  async function baseItems(ids: readonly number[]): Promise<Map<number, FlowLegItem>> {
+  async function baseItems(ids: readonly number[], history: boolean): Promise<Map<number, FlowLegItem>> {
     const items = new Map<number, FlowLegItem>();
     if (ids.length === 0) return items;
     const rows = await db
@@ -41,6 +42,8 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
         'f.price_decimal',
         'f.updated_at',
         'f.selection_id',
+        'f.fact_flow_type',
+        'f.hit_history',
         'e.start_time',
         'e.home_team_id',
         'e.away_team_id',
@@ -86,11 +89,17 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
         implied_probability: decimal === null ? null : impliedProbabilityOf(decimal),
         tags: [],
         odds: decimal === null ? null : { american: americanOf(decimal), decimal },
+        fact_flow_type: r.fact_flow_type,
         legs: [],
         updated_at: iso(Number(r.updated_at)),
       });
     }
     for (const tag of await tagsOf(ids)) items.get(Number(tag.flow_id))?.tags.push({ id: Number(tag.id), key: tag.key, name: tag.name });
+    if (history) {
+      const stored = new Map(rows.flatMap((r) => (r.hit_history === null ? [] : [[Number(r.id), r.hit_history] as const])));
+      const games = await gamesOf(db, stored);
+      for (const item of items.values()) item.hit_history = games.get(item.id) ?? null;
+    }
     return items;
   }
 
@@ -105,9 +114,13 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
       .execute();
   }
 
-  /** Full flow items by id; parlays carry their legs in leg order. */
-  return async function flowItems(ids: readonly number[]): Promise<Map<number, FlowItem>> {
-    const bases = await baseItems(ids);
+  /**
+   * Full flow items by id; parlays carry their legs in leg order. `history`: each flow and leg
+   * also carries `hit_history` (the flows list keeps it for `full_hit_rate` and its view drops it).
+   */
+  return async function flowItems(ids: readonly number[], options: { history?: boolean } = {}): Promise<Map<number, FlowItem>> {
+    const history = options.history === true;
+    const bases = await baseItems(ids, history);
     const parlayIds = [...bases.values()].filter((b) => b.bet_type === 'parlay').map((b) => b.id);
     const legsOf = new Map<number, number[]>();
     if (parlayIds.length > 0) {
@@ -124,7 +137,7 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
       }
     }
     const missingLegs = [...new Set([...legsOf.values()].flat())].filter((id) => !bases.has(id));
-    const legBases = await baseItems(missingLegs);
+    const legBases = await baseItems(missingLegs, history);
     const items = new Map<number, FlowItem>();
     for (const base of bases.values()) {
       const legs: FlowLegItem[] = [];

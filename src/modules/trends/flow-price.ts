@@ -17,7 +17,9 @@ export const OddsFormatField = Type.Optional(
 );
 export const ProductModeField = Type.Optional(
   Type.Enum(PRODUCT_MODES, {
-    description: 'Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.',
+    description:
+      'Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. ' +
+      'On the flow lists, `dfs` also keeps only over/under player props (as `betting_market_entity_type: player` with a `split`) unless the request names `betting_market_entity_type` or a position.',
   }),
 );
 
@@ -32,6 +34,14 @@ export const IgnoredPresentation = (name: string) =>
 export function formatAsked(body: { odds_format?: OddsFormat | undefined; product_mode?: ProductMode | undefined }): OddsFormat | undefined {
   return body.odds_format ?? (body.product_mode === undefined ? undefined : FORMAT_OF_MODE[body.product_mode]);
 }
+
+/** An operator's link to the bet in one of its apps: null until operators carry link templates. */
+export const DeepLink = (app: string) =>
+  Type.Optional(
+    Type.Union([Type.String(), Type.Null()], {
+      description: `Only with \`include_deeplinks: true\`: the operator's link to this bet in its ${app}; null until operators carry link templates.`,
+    }),
+  );
 
 export const FlowPrice = Type.Optional(
   Type.Union([Type.Integer(), Type.Number(), Type.String(), Type.Null()], {
@@ -49,4 +59,14 @@ function legWithPrice(leg: FlowLegItem, format: OddsFormat): FlowLegItem {
 export function withPrice(flow: FlowItem, format: OddsFormat | undefined): FlowItem {
   if (format === undefined) return flow;
   return { ...legWithPrice({ ...flow, legs: [] }, format), legs: flow.legs.map((leg) => legWithPrice(leg, format)) };
+}
+
+/** A flow and its legs with `hit_history` only when asked, and the deep links when asked. */
+export function withAsked(flow: FlowItem, asked: { full_hit_rate?: true; deeplinks?: true }): FlowItem {
+  const one = <T extends FlowLegItem>(item: T): T => {
+    const { hit_history, ...rest } = item;
+    const links = asked.deeplinks ? { bet_ios_deep_link_url: null, bet_android_deep_link_url: null, bet_web_deep_link_url: null } : {};
+    return { ...rest, ...(asked.full_hit_rate ? { hit_history: hit_history ?? null } : {}), ...links } as T;
+  };
+  return { ...one(flow), legs: flow.legs.map(one) };
 }

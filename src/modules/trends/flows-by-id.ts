@@ -10,13 +10,14 @@ import type { FlowItem } from './trends.schemas.js';
 export function createFlowsById(flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
   return async function flowsById(body: FlowsByIdBody): Promise<FlowsByIdPage> {
     const asked = [...new Set(body.flow_ids)];
-    const found = body.fact_flow_type === 'expanded' ? new Map<number, FlowItem>() : await flowItems(asked);
+    const found = await flowItems(asked);
     const wanted = wantedOf(body.flow_type);
     const results: FlowItem[] = [];
     const missing: number[] = [];
     for (const id of asked) {
       const flow = found.get(id);
-      if (flow !== undefined && (wanted.type === undefined || flow.flow_type === wanted.type) && (!wanted.parlay || flow.bet_type === 'parlay')) results.push(flow);
+      const subType = body.fact_flow_type === undefined || flow?.fact_flow_type === body.fact_flow_type;
+      if (flow !== undefined && subType && (wanted.type === undefined || flow.flow_type === wanted.type) && (!wanted.parlay || flow.bet_type === 'parlay')) results.push(flow);
       else missing.push(id);
     }
     return { ...pageOf(results, results.length, { page: 1, page_size: asked.length }), missing_ids: missing };

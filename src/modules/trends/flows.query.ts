@@ -12,7 +12,11 @@ import type { ResolvedFlowFilters } from './flow-filters.js';
  *   parlay one leg whose bet matches them all;
  * - implied probability: the flow's own (a parlay's is its price's);
  * - event start range: [starts_from, starts_before) on the event's start time;
- * - tag_type_ids: flows tagged with one of the tag types or with one of their descendants.
+ * - tag_type_ids: flows tagged with one of the tag types or with one of their descendants;
+ * - position_ids: the position of the bet's selection, by the position's key (as for the market);
+ * - over_under (product_mode dfs): a bet on a side of a line, as the split filter;
+ * - fact_flow_type: the stored sub-type (every fun and plain flow is base);
+ * - main_lines_only: no flow on an alternate line, nor a parlay with a leg on one (altLineFlows).
  * Up to every flow (200,000 at --scale 10): read off the event loop (Database.readIds).
  */
 export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Float64Array> {
@@ -21,6 +25,8 @@ export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Flo
   if (f.league_ids) q = q.where('f.league_id', 'in', f.league_ids);
   if (f.event_ids) q = q.where('f.event_id', 'in', f.event_ids);
   if (f.flow_type) q = q.where('f.flow_type', '=', f.flow_type);
+  q = q.where('f.fact_flow_type', '=', f.fact_flow_type);
+  if (f.main_lines_only) q = q.where(sql<boolean>`f.id not in (${altLineFlows})`);
   if (f.bet_type) q = q.where('f.bet_type', '=', f.bet_type);
   if (f.likelihood) q = q.where('f.likelihood', '=', f.likelihood);
   if (f.min_hit_rate !== undefined) q = q.where('f.hit_rate_pct', '>=', f.min_hit_rate);
@@ -96,17 +102,55 @@ export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Flo
     q = q.where('f.event_id', 'in', (sub) => sub.selectFrom('odds').select('event_id').where('operator_id', 'in', operators));
   }
 
-  const { betting_market_ids: markets, category_ids: categories, entity_type: entityType, split } = f;
-  if (markets || categories || entityType || split) {
+  const { betting_market_ids: markets, category_ids: categories, entity_type: entityType, split, position_ids: positions, over_under: overUnder } = f;
+  if (markets || categories || entityType || split || positions || overUnder) {
     q = q.where((eb) => {
       let bets = eb.selectFrom('flows as b').select('b.id');
       if (markets) bets = bets.where('b.betting_market_id', 'in', markets);
       if (categories) bets = bets.where('b.betting_market_id', 'in', eb.selectFrom('betting_markets as m').select('m.id').where('m.category_id', 'in', categories));
       if (entityType) bets = bets.where('b.betting_market_id', 'in', eb.selectFrom('betting_markets as m').select('m.id').where('m.entity_type', '=', entityType));
       if (split) bets = bets.where('b.split', '=', split);
+      if (overUnder) bets = bets.where('b.split', 'is not', null);
+      if (positions) {
+        bets = bets.where(
+          'b.selection_id',
+          'in',
+          eb.selectFrom('selections as s').innerJoin('betting_market_positions as p', 'p.key', 's.position').select('s.id').where('p.id', 'in', positions),
+        );
+      }
       return eb.or([eb('f.id', 'in', bets), eb('f.id', 'in', eb.selectFrom('flow_legs as bl').select('bl.flow_id').where('bl.leg_id', 'in', bets))]);
     });
   }
 
   return database.readIds(q.orderBy('f.id'));
 }
+
+/**
+ * The flows on an alternate line, and the parlays with a leg on one (docs/data.md#alternate-lines,
+ * decision 0235). A book sets its main line where the two sides are priced most alike; alternates
+ * further out price one side long and the other short. So a selection's imbalance is how far its
+ * implied chance (averaged over the operators quoting it) is from its other side's: the other
+ * position of the same event, market, period and player at the same line (over/under) or its
+ * opposite (a handicap's away side); the nearest when several could be. A selection is on an
+ * alternate line when another line of its position is less imbalanced. Equal ones are all main;
+ * a selection without a quoted other side is not judged.
+ */
+const altLineFlows = sql`
+  with quoted as (
+    select s.id, s.event_id, s.betting_market_id, s.period, s.player, s.position, s.line, avg(1.0 / o.price_decimal) as implied
+    from selections s join odds o on o.selection_id = s.id
+    where s.line is not null
+    group by s.id, s.event_id, s.betting_market_id, s.period, s.player, s.position, s.line
+  ), balance as (
+    select a.id, a.event_id, a.betting_market_id, a.period, a.player, a.position, min(abs(a.implied - b.implied)) as gap
+    from quoted a join quoted b
+      on b.event_id = a.event_id and b.betting_market_id = a.betting_market_id and b.period = a.period and b.player = a.player
+        and b.position <> a.position and (b.line = a.line or b.line = -a.line)
+    group by a.id, a.event_id, a.betting_market_id, a.period, a.player, a.position
+  ), alternate as (
+    select x.id from balance x join balance y
+      on y.event_id = x.event_id and y.betting_market_id = x.betting_market_id and y.period = x.period
+        and y.player = x.player and y.position = x.position and y.gap + 0.000001 < x.gap
+  )
+  select single.id from flows single where single.selection_id in (select id from alternate)
+  union select fl.flow_id from flow_legs fl join flows leg on leg.id = fl.leg_id where leg.selection_id in (select id from alternate)`;

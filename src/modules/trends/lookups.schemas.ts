@@ -1,9 +1,9 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { Id, MAX_FILTER_ITEMS, MAX_ID, TeamRef } from '../../shared/wire.js';
+import { Id, MAX_FILTER_ITEMS, MAX_ID } from '../../shared/wire.js';
 import { League } from '../references/index.js';
 import { IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
-import { FLOW_TYPES, FlowItem } from './trends.schemas.js';
+import { FLOW_TYPES, FlowItem, HitGame } from './trends.schemas.js';
 
 /**
  * The trend endpoints beside the flow lists (decisions 0114–0116): flows by id, the leagues that have
@@ -30,7 +30,8 @@ export const FlowsByIdBody = Type.Object(
     ),
     fact_flow_type: Type.Optional(
       Type.Enum(['base', 'expanded'], {
-        description: "Odditt's kind of fact flow: every flow here is a `base` flow, so `base` changes nothing and `expanded` finds none (all in `missing_ids`).",
+        description:
+          "Only flows of this sub-type (the item field `fact_flow_type`; fun and plain flows are `base`); the others are in `missing_ids`. Default: every sub-type (ids name the flows wanted).",
       }),
     ),
   },
@@ -134,17 +135,7 @@ export const FlowGraphData = Type.Object(
     flow_id: Id('The fact flow.'),
     hits: Type.Integer({ minimum: 0, description: "The flow's `hit_rate.hits`: how many of `games` are hits." }),
     total: Type.Integer({ minimum: 0, description: "The flow's `hit_rate.total`: how many `games` there are." }),
-    games: Type.Array(
-      Type.Object(
-        {
-          date: Type.String({ format: 'date', description: 'The day of the past game, YYYY-MM-DD.' }),
-          opponent: TeamRef('Who the side of the trend played: the focus team, a focus player\'s team, or for a flow on the event the home team.'),
-          hit: Type.Boolean({ description: 'Whether the bet would have won in that game.' }),
-        },
-        { additionalProperties: false, description: 'One past game.' },
-      ),
-      { description: 'The games behind `hits` of `total`, oldest first: `total` games, `hits` of them hits.' },
-    ),
+    games: Type.Array(HitGame, { description: 'The games behind `hits` of `total`, oldest first: `total` games, `hits` of them hits.' }),
   },
   { title: 'FlowGraphData', additionalProperties: false },
 );

@@ -1,7 +1,9 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { FlowPrice, IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
+import { matching } from '../../platform/http/validation.js';
+import { DeepLink, FlowPrice, IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
 import { Id, MAX_FILTER_ITEMS, NamedRef, SelectionId, TeamRef } from '../../shared/wire.js';
+import { FACT_FLOW_TYPES } from '../../platform/db/schema.js';
 
 export const FLOWS_MAX_PAGE_SIZE = 25;
 export const FLOW_TYPES = ['fact', 'fun', 'plain'] as const;
@@ -22,6 +24,30 @@ export const HitRate = Type.Object(
   },
   { additionalProperties: false, description: 'How often the trend held: `hits` of the last `total`.' },
 );
+
+/** One past game of a fact flow's hit history (flow-graph-data's games, a flow's `hit_history`). */
+export const HitGame = Type.Object(
+  {
+    date: Type.String({ format: 'date', description: 'The day of the past game, YYYY-MM-DD.' }),
+    opponent: TeamRef("Who the side of the trend played: the focus team, a focus player's team, or for a flow on the event the home team."),
+    hit: Type.Boolean({ description: 'Whether the bet would have won in that game.' }),
+  },
+  { title: 'HitGame', additionalProperties: false, description: 'One past game.' },
+);
+export type HitGame = Static<typeof HitGame>;
+
+/** Fields a flow item has only when the request asks for them (decision 0111: no new shape unasked). */
+const askedFields = {
+  hit_history: Type.Optional(
+    Type.Union([Type.Array(HitGame), Type.Null()], {
+      description:
+        'Only with `full_hit_rate: true`: the games behind `hit_rate`, oldest first (as GET /v1/trends/flow-graph-data/{fact_flow_id} lists them); null for a flow imported without them.',
+    }),
+  ),
+  bet_ios_deep_link_url: DeepLink('iOS app'),
+  bet_android_deep_link_url: DeepLink('Android app'),
+  bet_web_deep_link_url: DeepLink('web site'),
+};
 
 const flowFields = {
   id: Type.Integer({ description: 'Flow id.' }),
@@ -78,7 +104,12 @@ const flowFields = {
     ],
     { description: 'A typical price for the bet (for a parlay, the parlay price); null without one.' },
   ),
+  fact_flow_type: Type.Enum(FACT_FLOW_TYPES, {
+    description:
+      "A fact flow's sub-type, as Odditt names them: `base` (a plain trend), `expanded` (a trend under a condition, e.g. at home after a loss) or `multi` (several trends in one); `base` for every fun and plain flow.",
+  }),
   price: FlowPrice,
+  ...askedFields,
 };
 
 /** A parlay's leg: a flow item of its own. Legs are single flows, so a leg's `legs` is empty. */
@@ -109,8 +140,17 @@ export const FlowsPage = PageOf(FlowItem, 'FlowsPage');
 const ids = (description: string) => Type.Optional(Type.Array(Id('An id.'), { maxItems: MAX_FILTER_ITEMS, description }));
 const id = (plural: string) => Type.Optional(Id(`Same as a one-item ${plural}.`));
 const key = (description: string) => Type.Optional(Type.String({ minLength: 1, maxLength: 200, description }));
+/** A date-time without an offset, as Odditt's Python client sends a naive datetime: read as UTC. */
+const LOCAL_DATE_TIME = matching(
+  '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,9})?)?$',
+  'a date-time without an offset, e.g. 2030-06-15T10:00:00 (read as UTC)',
+);
 const dateOrDateTime = (description: string) =>
-  Type.Optional(Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], { description }));
+  Type.Optional(
+    Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' }), Type.String(LOCAL_DATE_TIME)], {
+      description: `${description} A date-time without an offset is UTC.`,
+    }),
+  );
 const percent = (description: string) => Type.Optional(Type.Number({ minimum: 0, maximum: 100, description }));
 const fraction = (description: string) => Type.Optional(Type.Number({ minimum: 0, maximum: 1, description }));
 const keys = (description: string) =>
@@ -164,6 +204,35 @@ function flowFilters<T extends TSchema>(flowType: T) {
     ),
     team_split: Type.Optional(
       Type.Enum(['home', 'away'], { description: 'Flows about the home (or away) team of their event: `focus_entity` is that team.' }),
+    ),
+    betting_market_position_ids: ids(
+      `Flows betting on these positions (GET /v1/references/betting-market-positions, e.g. home, over): the position of the flow's selection (\`event_betting_market_position_id\`). ${ofBet}`,
+    ),
+    betting_market_position_id: id('betting_market_position_ids (deprecated by Odditt)'),
+    fact_flow_type: Type.Optional(
+      Type.Enum(FACT_FLOW_TYPES, {
+        description:
+          "Fact flows of this sub-type (the item field `fact_flow_type`). Default `base`, as Odditt: expanded and multi fact flows are listed only when asked. Fun and plain flows are all `base`, so `expanded` or `multi` lists fact flows only.",
+      }),
+    ),
+    include_only_basic_trends: Type.Optional(
+      Type.Boolean({ description: 'true: base flows only (fact flows without a condition), as `fact_flow_type: base`; with another `fact_flow_type` it is 422. false is no filter.' }),
+    ),
+    include_alt_lines: Type.Optional(
+      Type.Boolean({
+        default: true,
+        description:
+          "false: leaves out flows on an alternate line, and parlays with a leg on one. A flow is on an alternate line when another line of its selection's event, market and position has its two sides priced more alike (docs/data.md#alternate-lines, decision 0235); a flow without a selection never is.",
+      }),
+    ),
+    full_hit_rate: Type.Optional(
+      Type.Boolean({ description: 'true: each flow (and each leg) carries `hit_history`, the games behind its `hit_rate`.' }),
+    ),
+    include_deeplinks: Type.Optional(
+      Type.Boolean({
+        description:
+          "true: each flow carries the operator's deep links (`bet_ios_deep_link_url`, `bet_android_deep_link_url`, `bet_web_deep_link_url`), null until operators carry link templates. Requires exactly one operator (operator_ids, operator_id or operator_keys), as Odditt does: else 422.",
+      }),
     ),
     odds_format: OddsFormatField,
     product_mode: ProductModeField,

@@ -8,7 +8,7 @@ import { type FlowFilters, normalizeFlowFilters, resolveFlowFilters } from './fl
 import { createFlowsById } from './flows-by-id.js';
 import { createFlowsBySelection } from './flows-by-selection.js';
 import { createFlowTooltip } from './flow-tooltip.js';
-import { withPrice } from './flow-price.js';
+import { withAsked, withPrice } from './flow-price.js';
 import { flowIds } from './flows.query.js';
 import { leaguesWithFlows } from './leagues-with-flows.js';
 import type { FlowItem, FlowsBody, MixedFlowsBody } from './trends.schemas.js';
@@ -27,9 +27,12 @@ export function createTrendsService(deps: { database: Database; keys: KeyResolve
     name: 'flows',
     /** By id; keys are replaced by ids (404 unknown, 409 ambiguous), then one query. */
     ids: async (filters) => flowIds(database, await resolveFlowFilters(keys, filters)),
-    items: flowItems,
-    /** With odds_format (or product_mode), each flow and leg gains `price` in it (decision 0111: nothing new unasked). */
-    view: (item, filters) => withPrice(item, filters.price_format),
+    items: (ids) => flowItems(ids, { history: true }),
+    /**
+     * With odds_format (or product_mode), each flow and leg gains `price` in it; with full_hit_rate
+     * its `hit_history`; with include_deeplinks the links (decision 0111: nothing new unasked).
+     */
+    view: (item, filters) => withAsked(withPrice(item, filters.price_format), filters),
   };
 
   return {

@@ -339,6 +339,13 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('leagues').addColumn('is_popular', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  // Odditt's sub-type of a fact flow: `base` (a plain trend), `expanded` (with a condition), `multi`
+  // (several trends in one). Every flow stored before this is a base flow; other types stay base.
+  '0018_fact_flow_type': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('flows').addColumn('fact_flow_type', 'text', (c) => c.notNull().defaultTo('base')).execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

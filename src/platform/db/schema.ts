@@ -229,6 +229,9 @@ export interface SelectionsTable {
 export type FlowType = 'fact' | 'fun' | 'plain';
 export type BetType = 'single' | 'parlay';
 export type Likelihood = 'likely' | 'possible' | 'longshot';
+/** Odditt's sub-types of a fact flow: a plain trend, a trend under a condition, several trends in one. */
+export const FACT_FLOW_TYPES = ['base', 'expanded', 'multi'] as const;
+export type FactFlowType = (typeof FACT_FLOW_TYPES)[number];
 
 export interface FlowsTable {
   id: number;
@@ -258,6 +261,8 @@ export interface FlowsTable {
   updated_at: number;
   /** The selection the single bets on; null for a parlay and for a flow naming no position. */
   selection_id: number | null;
+  /** The sub-type of a fact flow (FACT_FLOW_TYPES); `base` for every other flow (the column's default). */
+  fact_flow_type: FactFlowType;
 }
 
 /**

@@ -1054,13 +1054,52 @@ export interface Flow {
     decimal: number;
   } | null;
   /**
+   * A fact flow's sub-type, as Odditt names them: `base` (a plain trend), `expanded` (a trend under a condition, e.g. at home after a loss) or `multi` (several trends in one); `base` for every fun and plain flow.
+   */
+  fact_flow_type: 'base' | 'expanded' | 'multi';
+  /**
    * Only when the request asks a format (`odds_format`, or `product_mode`): the price of `odds` in it (as odds items show it), null without a price.
    */
   price?: number | string | null;
+  /**
+   * Only with `full_hit_rate: true`: the games behind `hit_rate`, oldest first (as GET /v1/trends/flow-graph-data/{fact_flow_id} lists them); null for a flow imported without them.
+   */
+  hit_history?: HitGame[] | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app; null until operators carry link templates.
+   */
+  bet_ios_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app; null until operators carry link templates.
+   */
+  bet_android_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its web site; null until operators carry link templates.
+   */
+  bet_web_deep_link_url?: string | null;
   /** A parlay's legs, in order, as flow items; empty for a single. */
   legs: FlowLeg[];
   /** When the flow was last imported, ISO 8601, UTC. */
   updated_at: string;
+}
+
+/** One past game. */
+export interface HitGame {
+  /** The day of the past game, YYYY-MM-DD. */
+  date: string;
+  /**
+   * Who the side of the trend played: the focus team, a focus player's team, or for a flow on the event the home team.
+   */
+  opponent: {
+    /** Team id (as in GET /v1/references/teams). */
+    id: number;
+    /** Team key, unique within its league. */
+    key: string;
+    /** Team name; in tennis, the player. */
+    name: string;
+  };
+  /** Whether the bet would have won in that game. */
+  hit: boolean;
 }
 
 /** An item of the `legs` of {@link Flow}. */
@@ -1162,9 +1201,29 @@ export interface FlowLeg {
     decimal: number;
   } | null;
   /**
+   * A fact flow's sub-type, as Odditt names them: `base` (a plain trend), `expanded` (a trend under a condition, e.g. at home after a loss) or `multi` (several trends in one); `base` for every fun and plain flow.
+   */
+  fact_flow_type: 'base' | 'expanded' | 'multi';
+  /**
    * Only when the request asks a format (`odds_format`, or `product_mode`): the price of `odds` in it (as odds items show it), null without a price.
    */
   price?: number | string | null;
+  /**
+   * Only with `full_hit_rate: true`: the games behind `hit_rate`, oldest first (as GET /v1/trends/flow-graph-data/{fact_flow_id} lists them); null for a flow imported without them.
+   */
+  hit_history?: HitGame[] | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app; null until operators carry link templates.
+   */
+  bet_ios_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app; null until operators carry link templates.
+   */
+  bet_android_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its web site; null until operators carry link templates.
+   */
+  bet_web_deep_link_url?: string | null;
   /** Always empty: a leg is a single flow. */
   legs: Record<string, unknown>[];
   /** When the flow was last imported, ISO 8601, UTC. */
@@ -1257,23 +1316,7 @@ export interface FlowGraphData {
   /** The flow's `hit_rate.total`: how many `games` there are. */
   total: number;
   /** The games behind `hits` of `total`, oldest first: `total` games, `hits` of them hits. */
-  games: {
-    /** The day of the past game, YYYY-MM-DD. */
-    date: string;
-    /**
-     * Who the side of the trend played: the focus team, a focus player's team, or for a flow on the event the home team.
-     */
-    opponent: {
-      /** Team id (as in GET /v1/references/teams). */
-      id: number;
-      /** Team key, unique within its league. */
-      key: string;
-      /** Team name; in tennis, the player. */
-      name: string;
-    };
-    /** Whether the bet would have won in that game. */
-    hit: boolean;
-  }[];
+  games: HitGame[];
 }
 
 /** 1 to 50 flows to price: a JSON array (Odditt's shape), the one request body that is not an object. */
@@ -2051,11 +2094,37 @@ export interface TrendsFlowsParams {
   /** Flows about the home (or away) team of their event: `focus_entity` is that team. */
   team_split?: 'home' | 'away';
   /**
+   * Flows betting on these positions (GET /v1/references/betting-market-positions, e.g. home, over): the position of the flow's selection (`event_betting_market_position_id`). A parlay matches when one of its legs matches every such filter on the bet.
+   */
+  betting_market_position_ids?: number[];
+  /** Same as a one-item betting_market_position_ids (deprecated by Odditt). */
+  betting_market_position_id?: number;
+  /**
+   * Fact flows of this sub-type (the item field `fact_flow_type`). Default `base`, as Odditt: expanded and multi fact flows are listed only when asked. Fun and plain flows are all `base`, so `expanded` or `multi` lists fact flows only.
+   */
+  fact_flow_type?: 'base' | 'expanded' | 'multi';
+  /**
+   * true: base flows only (fact flows without a condition), as `fact_flow_type: base`; with another `fact_flow_type` it is 422. false is no filter.
+   */
+  include_only_basic_trends?: boolean;
+  /**
+   * false: leaves out flows on an alternate line, and parlays with a leg on one. A flow is on an alternate line when another line of its selection's event, market and position has its two sides priced more alike (docs/data.md#alternate-lines, decision 0235); a flow without a selection never is.
+   *
+   * @defaultValue `true`
+   */
+  include_alt_lines?: boolean;
+  /** true: each flow (and each leg) carries `hit_history`, the games behind its `hit_rate`. */
+  full_hit_rate?: boolean;
+  /**
+   * true: each flow carries the operator's deep links (`bet_ios_deep_link_url`, `bet_android_deep_link_url`, `bet_web_deep_link_url`), null until operators carry link templates. Requires exactly one operator (operator_ids, operator_id or operator_keys), as Odditt does: else 422.
+   */
+  include_deeplinks?: boolean;
+  /**
    * Adds `price` to each flow and leg, in this format (GET /v1/references/odds-format), beside `odds {american, decimal}`. Default: the format of `product_mode` when it is given, else none (no `price`).
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
-   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. On the flow lists, `dfs` also keeps only over/under player props (as `betting_market_entity_type: player` with a `split`) unless the request names `betting_market_entity_type` or a position.
    */
   product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
   /**
@@ -2078,9 +2147,11 @@ export interface TrendsFlowsParams {
   min_implied_probability_threshold?: number;
   /** `implied_probability` at most this, a fraction from 0 to 1, inclusive. Flows without a price do not match. */
   max_implied_probability_threshold?: number;
-  /** Events starting at or after this instant; a date means its 00:00 UTC. */
+  /** Events starting at or after this instant; a date means its 00:00 UTC. A date-time without an offset is UTC. */
   event_start_date_from?: string;
-  /** Events starting at or before this instant; a date means the whole day, UTC. */
+  /**
+   * Events starting at or before this instant; a date means the whole day, UTC. A date-time without an offset is UTC.
+   */
   event_start_date_to?: string;
   /**
    * true: only events starting in the next 3 hours, from the start of the current minute (UTC); false is no filter. Combines with the start dates.
@@ -2175,11 +2246,37 @@ export interface TrendsMixedFlowsParams {
   /** Flows about the home (or away) team of their event: `focus_entity` is that team. */
   team_split?: 'home' | 'away';
   /**
+   * Flows betting on these positions (GET /v1/references/betting-market-positions, e.g. home, over): the position of the flow's selection (`event_betting_market_position_id`). A parlay matches when one of its legs matches every such filter on the bet.
+   */
+  betting_market_position_ids?: number[];
+  /** Same as a one-item betting_market_position_ids (deprecated by Odditt). */
+  betting_market_position_id?: number;
+  /**
+   * Fact flows of this sub-type (the item field `fact_flow_type`). Default `base`, as Odditt: expanded and multi fact flows are listed only when asked. Fun and plain flows are all `base`, so `expanded` or `multi` lists fact flows only.
+   */
+  fact_flow_type?: 'base' | 'expanded' | 'multi';
+  /**
+   * true: base flows only (fact flows without a condition), as `fact_flow_type: base`; with another `fact_flow_type` it is 422. false is no filter.
+   */
+  include_only_basic_trends?: boolean;
+  /**
+   * false: leaves out flows on an alternate line, and parlays with a leg on one. A flow is on an alternate line when another line of its selection's event, market and position has its two sides priced more alike (docs/data.md#alternate-lines, decision 0235); a flow without a selection never is.
+   *
+   * @defaultValue `true`
+   */
+  include_alt_lines?: boolean;
+  /** true: each flow (and each leg) carries `hit_history`, the games behind its `hit_rate`. */
+  full_hit_rate?: boolean;
+  /**
+   * true: each flow carries the operator's deep links (`bet_ios_deep_link_url`, `bet_android_deep_link_url`, `bet_web_deep_link_url`), null until operators carry link templates. Requires exactly one operator (operator_ids, operator_id or operator_keys), as Odditt does: else 422.
+   */
+  include_deeplinks?: boolean;
+  /**
    * Adds `price` to each flow and leg, in this format (GET /v1/references/odds-format), beside `odds {american, decimal}`. Default: the format of `product_mode` when it is given, else none (no `price`).
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
-   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. On the flow lists, `dfs` also keeps only over/under player props (as `betting_market_entity_type: player` with a `split`) unless the request names `betting_market_entity_type` or a position.
    */
   product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
   /**
@@ -2202,9 +2299,11 @@ export interface TrendsMixedFlowsParams {
   min_implied_probability_threshold?: number;
   /** `implied_probability` at most this, a fraction from 0 to 1, inclusive. Flows without a price do not match. */
   max_implied_probability_threshold?: number;
-  /** Events starting at or after this instant; a date means its 00:00 UTC. */
+  /** Events starting at or after this instant; a date means its 00:00 UTC. A date-time without an offset is UTC. */
   event_start_date_from?: string;
-  /** Events starting at or before this instant; a date means the whole day, UTC. */
+  /**
+   * Events starting at or before this instant; a date means the whole day, UTC. A date-time without an offset is UTC.
+   */
   event_start_date_to?: string;
   /**
    * true: only events starting in the next 3 hours, from the start of the current minute (UTC); false is no filter. Combines with the start dates.
@@ -2233,7 +2332,7 @@ export interface TrendsFlowsByIdParams {
    */
   flow_type?: 'fact' | 'fun' | 'plain' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
   /**
-   * Odditt's kind of fact flow: every flow here is a `base` flow, so `base` changes nothing and `expanded` finds none (all in `missing_ids`).
+   * Only flows of this sub-type (the item field `fact_flow_type`; fun and plain flows are `base`); the others are in `missing_ids`. Default: every sub-type (ids name the flows wanted).
    */
   fact_flow_type?: 'base' | 'expanded';
 }
@@ -2247,7 +2346,7 @@ export interface TrendsBySelectionParams {
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
-   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. It changes nothing else.
+   * Sets the default of `odds_format`, as Odditt does: `sportsbook` american, `dfs` multiplier, `prediction_market` percent. On the flow lists, `dfs` also keeps only over/under player props (as `betting_market_entity_type: player` with a `split`) unless the request names `betting_market_entity_type` or a position.
    */
   product_mode?: 'sportsbook' | 'dfs' | 'prediction_market';
   /**

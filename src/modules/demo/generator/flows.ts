@@ -8,6 +8,8 @@ import type { Random } from './random.js';
 type FlowItem = NonNullable<Dataset['flows']>[number];
 
 const SAMPLE_SIZES = [5, 6, 8, 10, 10, 12, 15, 20];
+/** A fact single's sub-type by its id: eight in ten base, one expanded, one multi. */
+const FACT_SUB_TYPES: ReadonlyArray<NonNullable<FlowItem['fact_flow_type']>> = ['base', 'base', 'base', 'expanded', 'base', 'base', 'base', 'multi', 'base', 'base'];
 /** A fact flow in every demo dataset: the document's example of flow-graph-data names it. */
 export const EXAMPLE_FACT_FLOW_ID = 1;
 /** A flow's price carries an average book margin. */
@@ -101,6 +103,8 @@ function singleFlow(random: Random, id: number, event: EventModel, bet: Bet): { 
     betting_market_id: selection.market.id,
     price_decimal: price,
   };
+  // Most fact flows are base trends; some are expanded or multi, by id so that no later draw moves.
+  if (type === 'fact' && id !== EXAMPLE_FACT_FLOW_ID) flow.fact_flow_type = FACT_SUB_TYPES[id % FACT_SUB_TYPES.length] ?? 'base';
   if (focus.type === 'team') flow.focus_entity_id = focus.team.id;
   if (focus.type === 'player') flow.focus_entity_id = focus.player.id;
   if (selection.line !== null) flow.line = selection.line;
