@@ -69,11 +69,19 @@ describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%
    */
   async function refusalWith(o: DocumentOperation, parameter: Parameter, value: string, raw = false): Promise<Refusal> {
     const written = raw ? value : encodeURIComponent(value);
+    // The other path parameters well-formed: an enum's first value (a flow type), else 1.
+    const wellFormedPath = (name: string) => {
+      const schema = o.parameters.find((p) => p.in === 'path' && p.name === name)?.schema;
+      return Array.isArray(schema?.enum) ? String(schema.enum[0]) : '1';
+    };
     const path = o.path
       .replace(`{${parameter.name}}`, written)
       .replace('{client_id}', client.clientId)
-      .replace(/\{[^}]+\}/g, '1');
-    const query = parameter.in === 'query' ? `?${parameter.name}=${written}` : '';
+      .replace(/\{([^}]+)\}/g, (_all, name: string) => wellFormedPath(name));
+    // Every other required query parameter well-formed: what is refused is the one under test.
+    const required = o.parameters.filter((p) => p.in === 'query' && p.required && p.name !== parameter.name).map((p) => `${p.name}=${String(p.schema.example ?? 1)}`);
+    const tested = parameter.in === 'query' ? [`${parameter.name}=${written}`] : [];
+    const query = tested.length + required.length > 0 ? `?${[...tested, ...required].join('&')}` : '';
     const caller = o.security === 'admin' ? t.admin : enterprise;
     const headers = parameter.in === 'header' ? { [parameter.name]: value } : {};
     const options = { method: o.method, url: `${path}${query}`, headers, ...(o.method === 'GET' || o.method === 'DELETE' ? {} : { payload: {} }) };
@@ -147,10 +155,13 @@ describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%
   it('an unknown body field → 422 naming it, on every operation with a body', async () => {
     const withBody = ours().filter((o) => o.method !== 'GET' && o.path !== '/v1/oauth/login');
     expect(withBody.length).toBeGreaterThan(8);
+    const arrayBodies = new Set(operationsOf(document).filter((o) => o.body?.schema.type === 'array').map((o) => `${o.method} ${o.path}`));
     for (const o of withBody) {
       const { url, caller } = wellFormed(o);
-      const res = await caller.request({ method: o.method, url, payload: { [UNKNOWN]: 1 } });
-      expectError(res, 422, 'VALIDATION_ERROR', { field: UNKNOWN, rule: 'additionalProperties' });
+      // A body that is a list (a quote's items) is refused for the unknown field of its item.
+      const list = arrayBodies.has(`${o.method} ${o.path}`);
+      const res = await caller.request({ method: o.method, url, payload: list ? [{ [UNKNOWN]: 1 }] : { [UNKNOWN]: 1 } });
+      expectError(res, 422, 'VALIDATION_ERROR', { field: list ? `[0].${UNKNOWN}` : UNKNOWN, rule: 'additionalProperties' });
     }
   });
 
