@@ -98,4 +98,11 @@ describe.each(DIALECTS)("Odditt's flow fields (%s)", (dialect) => {
     expect((expanded as unknown as { missing_ids: number[] }).missing_ids).toEqual([9000, 9001, 8000, 8001]);
     expectError(await h.post(BY_ID_URL, { flow_ids: [1], flow_type: 'facts' }), 422, 'VALIDATION_ERROR', 'flow_type');
   });
+
+  it('flows-by-id takes the presentation field Odditt\'s client sends there (use_cartoon_images) and ignores it', async () => {
+    const plain = await h.page<Flow>(BY_ID_URL, { flow_ids: [9000, 8000] });
+    for (const cartoons of [true, false]) {
+      expect(await h.page<Flow>(BY_ID_URL, { flow_ids: [9000, 8000], flow_type: 'fact_flow', use_cartoon_images: cartoons })).toEqual(plain);
+    }
+  });
 });

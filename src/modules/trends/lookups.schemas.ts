@@ -34,6 +34,7 @@ export const FlowsByIdBody = Type.Object(
           "Only flows of this sub-type (the item field `fact_flow_type`; fun and plain flows are `base`); the others are in `missing_ids`. Default: every sub-type (ids name the flows wanted).",
       }),
     ),
+    use_cartoon_images: IgnoredPresentation('`use_cartoon_images`'),
   },
   // Flows 3, 1 and 2 exist in every demo dataset.
   { title: 'FlowsByIdBody', additionalProperties: false, examples: [{ flow_ids: [3, 1, 2] }] },

@@ -2335,6 +2335,10 @@ export interface TrendsFlowsByIdParams {
    * Only flows of this sub-type (the item field `fact_flow_type`; fun and plain flows are `base`); the others are in `missing_ids`. Default: every sub-type (ids name the flows wanted).
    */
   fact_flow_type?: 'base' | 'expanded';
+  /**
+   * Accepted for Odditt's clients and ignored: `use_cartoon_images` changes only images and copy that this API does not serve.
+   */
+  use_cartoon_images?: boolean;
 }
 
 /** Parameters of `POST /v1/trends/by-betting-market-position`. */
