@@ -1,5 +1,6 @@
 import { Type } from 'typebox';
 import { validationError } from '../platform/errors.js';
+import { matching } from '../platform/http/validation.js';
 import { DAY_MS, utcDay } from '../platform/time.js';
 
 /**
@@ -50,7 +51,7 @@ export const dayOrDateTimeRangeProperties = (what: string) => {
   const alsoDateTime = (description: string) =>
     Type.Optional(
       Type.String({
-        pattern: DAY_OR_DATE_TIME,
+        ...matching(DAY_OR_DATE_TIME, 'a date (YYYY-MM-DD) or an ISO 8601 date-time (YYYY-MM-DDTHH:MM[:SS], with Z, an offset or none)'),
         maxLength: 40,
         description: `${description} Also an ISO 8601 date-time, which stands for its UTC day; without an offset it is read as UTC.`,
       }),

@@ -125,8 +125,10 @@ function minimal(schema: Json): unknown {
     case 'boolean':
       return true;
     case 'array':
-      return [];
+      // As few items as it takes (a quote names at least one leg).
+      return Array.from({ length: typeof schema.minItems === 'number' ? schema.minItems : 0 }, () => minimal(isRecord(schema.items) ? schema.items : {}));
     case 'string':
+      if (typeof schema.example === 'string') return schema.example;
       return schema.format === 'date-time' ? '2031-05-06T19:30:00Z' : schema.format === 'date' ? '2031-05-06' : 'a';
     default: {
       const object = ofType(schema, 'object');

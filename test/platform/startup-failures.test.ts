@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { TEST_JWT_SECRET } from '../helpers/app.js';
+import { TEST_CHECK_ENDPOINT_KEY } from '../helpers/node-process.js';
 import { freePort } from '../helpers/free-port.js';
 import { type Exited, linesOf, runProcess } from '../helpers/process.js';
 
@@ -47,7 +48,7 @@ describe('start-up failures of the real server', () => {
     expect(result.stderr).not.toContain('postgres:postgres@');
   }
 
-  const env = (changes: Record<string, string>) => ({ JWT_SECRET: TEST_JWT_SECRET, DEMO_DATA: 'false', LOG_LEVEL: 'silent', DATA_DIR: dir, HOST: '127.0.0.1', ...changes });
+  const env = (changes: Record<string, string>) => ({ JWT_SECRET: TEST_JWT_SECRET, CHECK_ENDPOINT_KEY: TEST_CHECK_ENDPOINT_KEY, DEMO_DATA: 'false', LOG_LEVEL: 'silent', DATA_DIR: dir, HOST: '127.0.0.1', ...changes });
 
   it('a busy port', async () => {
     const result = await runProcess('server', [], { env: env({ PORT: String(busyPort), DATABASE_URL: `sqlite:${join(dir, 'busy.db')}` }) });
@@ -73,6 +74,12 @@ describe('start-up failures of the real server', () => {
       const result = await runProcess('server', [], { env: rest });
       expectOneLine(result, /JWT_SECRET is required to serve from PostgreSQL \(every node must sign with the same key\)/);
     }
+  });
+
+  it('PostgreSQL without CHECK_ENDPOINT_KEY outside development, before touching the database', async () => {
+    const { CHECK_ENDPOINT_KEY: _key, ...rest } = env({ PORT: '0', DATABASE_URL: postgresUrl(`missing_${randomBytes(4).toString('hex')}`) });
+    const result = await runProcess('server', [], { env: rest });
+    expectOneLine(result, /CHECK_ENDPOINT_KEY is required to serve from PostgreSQL \(every node must read the tokens the others stored\)/);
   });
 
   it('an invalid configuration', async () => {

@@ -27,8 +27,13 @@ const TABLE: ReadonlyArray<[decimal: number, american: number, fractional: strin
 ];
 
 describe('odds formats', () => {
-  it('lists the four formats, decimal first', () => {
-    expect(ODDS_FORMATS).toEqual(['decimal', 'american', 'fractional', 'implied_probability']);
+  it("lists the six formats, decimal first, Odditt's two last", () => {
+    expect(ODDS_FORMATS).toEqual(['decimal', 'american', 'fractional', 'implied_probability', 'multiplier', 'percent']);
+  });
+
+  it.each(TABLE)("%s in Odditt's formats: the decimal payout as multiplier, and the implied probability in percent", (decimal, _american, _fractional, implied) => {
+    expect(priceIn('multiplier', decimal)).toBe(decimal);
+    expect(priceIn('percent', decimal)).toBeCloseTo(implied * 100, 1);
   });
 
   it.each(TABLE)('%s is %s American, %s fractional, %s implied', (decimal, american, fractional, implied) => {

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { matching } from '../../platform/http/validation.js';
 
 /**
  * The wire shapes of a client's check endpoint, in Odditt's `{success, data}` envelope. The token
@@ -23,14 +24,14 @@ export const SetCheckEndpointBody = Type.Object(
         'is always accepted and answered in process.',
     }),
     method: Type.Enum(CHECK_ENDPOINT_METHODS, { description: 'HTTP method of the calls: `POST`.' }),
-    auth_token: Type.String({ minLength: 1, maxLength: 4096, pattern: VISIBLE, description: 'The credential sent with every call. Stored encrypted, never returned.' }),
+    auth_token: Type.String({ minLength: 1, maxLength: 4096, ...matching(VISIBLE, 'visible ASCII characters only (no spaces or line breaks)'), description: 'The credential sent with every call. Stored encrypted, never returned.' }),
     auth_header_name: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 100, pattern: HEADER_NAME, description: 'Header carrying the credential. Default `Authorization`.' }),
+      Type.String({ minLength: 1, maxLength: 100, ...matching(HEADER_NAME, 'an HTTP header name (letters, digits and !#$%&\'*+.^_`|~-)'), description: 'Header carrying the credential. Default `Authorization`.' }),
     ),
     auth_scheme: Type.Optional(
       Type.String({
         maxLength: 100,
-        pattern: VISIBLE,
+        ...matching(VISIBLE, 'visible ASCII characters only (no spaces or line breaks)'),
         description: 'Prefix before the token in the header. Default `Bearer` when auth_header_name is absent, else none; empty: the raw token.',
       }),
     ),

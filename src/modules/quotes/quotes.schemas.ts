@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { Id, NamedRef, TeamRef } from '../../shared/wire.js';
+import { matching } from '../../platform/http/validation.js';
 
 /**
  * The wire shapes of quotes: the batch a client sends (Odditt's body is a JSON array, the one
@@ -13,8 +14,8 @@ export const QUOTE_LEGS_MAX = 20;
 /** Our flow types and Odditt's names for them; answers echo the value sent. */
 export const QUOTE_FLOW_TYPES = ['fact', 'fun', 'plain', 'fact_flow', 'fun_flow', 'fact_flow_parlay', 'fun_flow_parlay', 'plain_flow_parlay'] as const;
 
-const Region = Type.String({ minLength: 1, maxLength: 10, pattern: '^[A-Za-z0-9-]+$', description: 'Sub-national region code (e.g. NJ), upper-cased.' });
-const Country = Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2 country code (e.g. US), upper-cased.' });
+const Region = Type.String({ minLength: 1, maxLength: 10, ...matching('^[A-Za-z0-9-]+$', 'letters, digits and hyphens (NJ)'), example: 'NJ', description: 'Sub-national region code (e.g. NJ), upper-cased.' });
+const Country = Type.String({ ...matching('^[A-Za-z]{2}$', 'two letters (US)'), example: 'US', description: 'ISO 3166-1 alpha-2 country code (e.g. US), upper-cased.' });
 
 export const QuoteItem = Type.Object(
   {

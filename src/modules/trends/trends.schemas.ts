@@ -143,11 +143,12 @@ const key = (description: string) => Type.Optional(Type.String({ minLength: 1, m
 /** A date-time without an offset, as Odditt's Python client sends a naive datetime: read as UTC. */
 const LOCAL_DATE_TIME = matching(
   '^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])T([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,9})?)?$',
-  'a date-time without an offset, e.g. 2030-06-15T10:00:00 (read as UTC)',
+  'a date (2030-06-15) or a date-time: with an offset (2030-06-15T10:00:00Z), or without one (2030-06-15T10:00:00, read as UTC)',
 );
 const dateOrDateTime = (description: string) =>
   Type.Optional(
-    Type.Union([Type.String({ format: 'date' }), Type.String({ format: 'date-time' }), Type.String(LOCAL_DATE_TIME)], {
+    // The offset-less form first: a value none of the three takes is told the words of all three.
+    Type.Union([Type.String(LOCAL_DATE_TIME), Type.String({ format: 'date' }), Type.String({ format: 'date-time' })], {
       description: `${description} A date-time without an offset is UTC.`,
     }),
   );
