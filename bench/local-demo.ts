@@ -28,6 +28,8 @@ export function localDemo(name: string): LocalDemo {
     DATABASE_URL: url,
     DATA_DIR: work,
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+    // Production requires it, as it requires JWT_SECRET.
+    CHECK_ENDPOINT_KEY: 'be'.repeat(32),
     ACCESS_TOKEN_TTL: '3600',
     LOG_LEVEL: 'warn',
     TIER_LIMITS: LIMITS_NEVER_REACHED,
