@@ -21,11 +21,10 @@ export interface LocalDemo {
   remove(): void;
 }
 
-export function localDemo(name: string): LocalDemo {
-  const work = mkdtempSync(join(tmpdir(), `sportsdata-${name}-`));
-  const url = `sqlite:${join(work, 'db.sqlite')}`;
-  const env = {
-    DATABASE_URL: url,
+/** The environment of the benchmarks' servers: a production configuration on a scratch SQLite database. */
+export function benchEnv(work: string) {
+  return {
+    DATABASE_URL: `sqlite:${join(work, 'db.sqlite')}`,
     DATA_DIR: work,
     JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
     // Production requires it, as it requires JWT_SECRET.
@@ -37,6 +36,11 @@ export function localDemo(name: string): LocalDemo {
     LOGIN_FAILURES_PER_MINUTE: '1000000',
     NODE_ENV: 'production',
   };
+}
+
+export function localDemo(name: string): LocalDemo {
+  const work = mkdtempSync(join(tmpdir(), `sportsdata-${name}-`));
+  const env = benchEnv(work);
   execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
   for (const command of [['migrate', '--create'], ['demo-data']]) {
     execFileSync(process.execPath, ['bin/sportsdata.js', ...command], { env: { ...process.env, ...env }, stdio: 'ignore' });
@@ -45,7 +49,7 @@ export function localDemo(name: string): LocalDemo {
     env,
     work,
     start: (options = {}) => startApi(env, options),
-    credentials: () => JSON.parse(readFileSync(demoCredentialsFile(work, url), 'utf8')) as DemoCredentials,
+    credentials: () => JSON.parse(readFileSync(demoCredentialsFile(work, env.DATABASE_URL), 'utf8')) as DemoCredentials,
     remove: () => rmSync(work, { recursive: true, force: true }),
   };
 }
