@@ -52,7 +52,7 @@ export interface GradeNumbers {
   period: string;
   home: number | null;
   away: number | null;
-  /** The side's lead (moneyline, 1x2, spread), the total, the team's score, the statistic or the count. */
+  /** The side's lead (moneyline, spread) or the home side's (1x2: a draw has no side), the total, the team's score, the statistic or the count. */
   value: number | null;
   line: number | null;
   /** The two lines a quarter line was settled on, lower first. */
