@@ -26,6 +26,7 @@ import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createOddsService, oddsRoutes } from './modules/odds/index.js';
+import { createResultsService, resultsRoutes } from './modules/results/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { createHydrator, createQuoteService, MAX_ANSWER_BYTES, quotesRoutes } from './modules/quotes/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
@@ -140,6 +141,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache, clock }) }),
     (app) => eventsRoutes(app, { lists, events }),
     (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),
+    (app) => resultsRoutes(app, { lists, results: createResultsService({ db, clock, keys }) }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
     (app) =>
       streamRoutes(app, {

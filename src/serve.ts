@@ -9,6 +9,7 @@ import { migrateToLatest, SCHEMA_VERSION } from './platform/db/migrations.js';
 import { installGracefulShutdown } from './platform/lifecycle/shutdown.js';
 import type { App } from './platform/http/types.js';
 import { ensureDemoClient, ensureDemoData } from './modules/demo/index.js';
+import { gradeEvents, ungradedEvents } from './modules/results/index.js';
 
 export interface RunningServer {
   app: App;
@@ -62,6 +63,7 @@ export async function startServer(given: Config = loadConfig()): Promise<Running
     else app.log.info({ schema: SCHEMA_VERSION }, 'the database schema is up to date');
     await ctx.background.start(app.log);
     await prepareFirstStart(app, ctx);
+    await gradeOnUpgrade(app, ctx);
     // Before listening, so that every request is counted as in flight.
     uninstallShutdown = installGracefulShutdown({
       server: app.server,
@@ -118,6 +120,17 @@ function errorCode(error: unknown): string | undefined {
 /** Several configuration problems are listed one per line: they are still one message, kept whole. */
 function firstLine(message: string): string {
   return message.startsWith('Invalid configuration:') ? message : (message.split('\n')[0] ?? message);
+}
+
+/**
+ * Events that ended before grading existed (or whose grading a stopped node left unfinished) are
+ * graded before the node serves: an upgraded database answers the results endpoints at once.
+ */
+async function gradeOnUpgrade(app: App, ctx: AppContext): Promise<void> {
+  const events = await ungradedEvents(ctx.database.db);
+  if (events.length === 0) return;
+  const { written } = await gradeEvents({ db: ctx.database.db, changes: ctx.changes }, events, ctx.clock.now());
+  app.log.info({ events: events.length, grades: written }, 'graded the events that had ended');
 }
 
 /** On an empty database: the demo client (credentials in a 0600 file, never in the log) and dataset. */

@@ -10,3 +10,8 @@ export const DEFAULT_EVENT_STATUS: EventStatus = 'scheduled';
 
 /** Scores are counts of points, goals or games: non-negative integers that fit PostgreSQL's integer. */
 export const MAX_SCORE = 1_000_000;
+
+/** A stored status read back (the column is text). */
+export function isEventStatus(value: string): value is EventStatus {
+  return (EVENT_STATUSES as readonly string[]).includes(value);
+}

@@ -24,7 +24,8 @@ describe.each(DIALECTS)('sportsdata import FILE (%s)', (dialect) => {
   it('imports a dataset file through the import service and prints the counts', async () => {
     const result = await sportsdata(db.env, 'import', file('small.json', JSON.stringify(smallDataset())), '--json');
     expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
-    expect(JSON.parse(result.stdout)).toEqual({ upserted: COUNTS });
+    // The postponed event's two odds rows are graded as such: ungraded, with the reason.
+    expect(JSON.parse(result.stdout)).toEqual({ upserted: COUNTS, graded: { events: 1, grades: 2 } });
     expect((await state()).counts).toEqual({ ...COUNTS, flow_legs: 2, flow_tags: 2 });
 
     const text = await sportsdata(db.env, 'import', file('sports.json', JSON.stringify({ sports: smallDataset().sports })));

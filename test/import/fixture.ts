@@ -5,7 +5,7 @@ import type { AppContext } from '../../src/context.js';
 /**
  * A small dataset touching every array: 2 sports, 2 countries, 3 leagues, 4 teams, 4 players,
  * 2 operators, 2 market categories, 3 market positions, 3 markets (naming their category by key,
- * by id, and by both), 3 event periods, 2 events, 6 odds, 5 flows (flow 5 is a parlay of flows 1
+ * by id, and by both), 3 event periods, 1 player statistic, 2 events, 6 odds, 5 flows (flow 5 is a parlay of flows 1
  * and 2, all of event 100; flow 1 carries its hit history and two tags), 2 regions, 2 tag dimensions and
  * 4 tag types (a parent with a child and a value).
  */
@@ -59,6 +59,7 @@ export function smallDataset(): Required<Dataset> {
       { id: 2, key: '1st-half', name: '1st Half', sport_id: 1 },
       { id: 3, key: 'full-time', name: 'Full Time', sport_id: 2 },
     ],
+    player_statistics: [{ id: 1, key: 'points', name: 'Points', sport_id: 1 }],
     subnational_regions: [
       { id: 1, key: 'new-jersey', name: 'New Jersey', code: 'NJ', country_id: 1 },
       { id: 2, key: 'catalonia', name: 'Catalonia', code: 'CT', country_id: 2 },
@@ -130,6 +131,7 @@ export const COUNTS = {
   betting_market_positions: 3,
   betting_markets: 3,
   event_periods: 3,
+  player_statistics: 1,
   subnational_regions: 2,
   tag_dimensions: 2,
   tag_types: 4,

@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import { retryWhileBusy } from '../../platform/db/busy-retry.js';
 import type { Database } from '../../platform/db/database.js';
 import { createImportService, type ImportResult, type ImportService } from '../import/index.js';
+import { gradeEvents, ungradedEvents } from '../results/index.js';
 import { type DemoData, DEFAULT_SEED, generateDemo } from './generator/index.js';
 
 /** What loading the dataset uses: the import's own dependencies. */
@@ -32,14 +33,21 @@ export async function hasNoSportsData(deps: { database: Database }): Promise<boo
 export async function loadDemoData(deps: DemoDataDeps, options: DemoDataOptions = {}): Promise<ImportResult['upserted']> {
   const demo = generateDemo({ scale: options.scale ?? 1, seed: options.seed ?? DEFAULT_SEED, now: deps.clock.now() });
   const importer = createImportService(deps);
-  const { upserted } = await importer.importChecked(demo.dataset, { replace: options.force ?? false });
+  const { upserted } = await importer.importChecked(demo.dataset, { replace: options.force ?? false, grade: false });
   await importMoves(importer, demo);
+  await gradePlayed(deps);
   return upserted;
 }
 
 /** The price moves after the dataset, one import each: they make the demo's price history. */
 async function importMoves(importer: ImportService, demo: DemoData): Promise<void> {
-  for (const move of demo.moves) await importer.importChecked(move);
+  for (const move of demo.moves) await importer.importChecked(move, { grade: false });
+}
+
+/** The played events' grades, once their prices have all moved (their closing prices are final then). */
+async function gradePlayed(deps: DemoDataDeps): Promise<void> {
+  const { database, changes, clock } = deps;
+  await gradeEvents({ db: database.db, changes }, await ungradedEvents(database.db), clock.now());
 }
 
 /**
@@ -51,9 +59,10 @@ export async function ensureDemoData(deps: DemoDataDeps): Promise<Record<string,
   const demo = generateDemo({ scale: 1, seed: DEFAULT_SEED, now: deps.clock.now() });
   const importer = createImportService(deps);
   // Checked again inside the import's transaction: another node starting at once may fill it first.
-  const seeded = await importer.importIntoEmpty(demo.dataset);
+  const seeded = await importer.importIntoEmpty(demo.dataset, { grade: false });
   // Each move on its own retry: another node starting at once may hold the lock a while, and a
   // move imported twice records nothing the second time.
-  if (seeded) for (const move of demo.moves) await retryWhileBusy(() => importer.importChecked(move));
+  if (seeded) for (const move of demo.moves) await retryWhileBusy(() => importer.importChecked(move, { grade: false }));
+  if (seeded) await retryWhileBusy(() => gradePlayed(deps));
   return seeded?.upserted;
 }

@@ -1,6 +1,7 @@
 import { Problems } from './import.checks.js';
 import type { DataTable, ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
+import { checkResults } from './import.results.js';
 import { checkTagTree } from './import.taxonomy.js';
 
 /**
@@ -136,6 +137,7 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
   regions.forEach((r, i) => ref(`subnational_regions[${i}].country_id`, r.country_id, countryIds, 'country'));
   tagTypes.forEach((t, i) => ref(`tag_types[${i}].dimension_id`, t.dimension_id, dimensionIds, 'tag dimension'));
   await checkTagTree(dataset, repo, options, problems);
+  await checkResults(dataset, repo, options, sportOfLeague, problems);
   events.forEach((e, i) => {
     ref(`events[${i}].league_id`, e.league_id, sportOfLeague, 'league');
     ref(`events[${i}].home_team_id`, e.home_team_id, teamIds, 'team');

@@ -1,10 +1,11 @@
 import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
 import type { DialectName } from '../../platform/db/database.js';
+import { lockDataWrites } from '../../platform/db/locked-transaction.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
 
 /** The sports-data tables the import writes, in dependency order. */
-export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_history'] as const;
+export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_history', 'event_period_scores', 'player_event_statistics', 'odds_grades'] as const;
 export type DataTable = (typeof DATA_TABLES)[number];
 
 type Row = Record<string, unknown>;
@@ -15,9 +16,6 @@ type LooseDb = Kysely<Record<string, Row>>;
  * Bind parameters per statement, below each engine's ceiling (SQLite 32766, PostgreSQL
  * 65535): a multi-row insert is cut into chunks that stay under it.
  */
-/** Our advisory-lock id for imports (any constant unique within this database). */
-const IMPORT_LOCK_ID = 7_301_001;
-
 const MAX_PARAMS: Record<DialectName, number> = { sqlite: 32_000, postgres: 65_000 };
 
 export function createImportRepository(trx: Transaction<Schema>, dialect: DialectName) {
@@ -96,6 +94,17 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
       return found;
     },
 
+    /** The stored vocabulary of player statistics, by sport (small: tens of rows). */
+    async playerStatistics(): Promise<Array<{ sport_id: number; key: string }>> {
+      const rows = await trx.selectFrom('player_statistics').select(['sport_id', 'key']).execute();
+      return rows.map((r) => ({ sport_id: Number(r.sport_id), key: r.key }));
+    },
+
+    /** Replaces what the dataset's events carry of their results: their period scores, or their players' statistics. */
+    async deleteOfEvents(table: 'event_period_scores' | 'player_event_statistics', eventIds: readonly number[]): Promise<void> {
+      for (const chunk of chunks(eventIds, maxParams)) await trx.deleteFrom(table).where('event_id', 'in', [...chunk]).execute();
+    },
+
     /** Drops the legs or the tags of these flows, before the ones they carry now are inserted. */
     async deleteOfFlows(table: 'flow_legs' | 'flow_tags', flowIds: readonly number[]): Promise<void> {
       for (const chunk of chunks(flowIds, maxParams)) {
@@ -109,14 +118,8 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
       return rows.map((r) => ({ id: Number(r.id), dimension_id: Number(r.dimension_id), parent_id: r.parent_id === null ? null : Number(r.parent_id) }));
     },
 
-    /**
-     * Imports run one at a time: two that upsert overlapping rows in different orders would
-     * deadlock on PostgreSQL (and one fail with a 500). A transaction-scoped advisory lock queues
-     * them, across nodes too; SQLite's single writer already does.
-     */
-    async lockForImport(): Promise<void> {
-      if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${IMPORT_LOCK_ID})`.execute(trx);
-    },
+    /** Imports run one at a time, and one at a time with gradings (lockDataWrites). */
+    lockForImport: () => lockDataWrites(trx),
 
     async isEmptyTable(table: DataTable): Promise<boolean> {
       return (await db.selectFrom(table).select(sql<number>`1`.as('one')).limit(1).executeTakeFirst()) === undefined;

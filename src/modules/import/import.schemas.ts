@@ -2,6 +2,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { matching } from '../../platform/http/validation.js';
 import { EVENT_STATUSES, MAX_SCORE } from '../../shared/event-status.js';
 import { FACT_FLOW_TYPES } from '../../platform/db/schema.js';
+import { SETTLEMENT_RULES } from '../../shared/settlement/rules.js';
 import { Id, Label, NO_NUL } from '../../shared/wire.js';
 
 /**
@@ -100,6 +101,15 @@ export const BettingMarketItem = item('ImportBettingMarket', {
   ),
   entity_type: Type.Enum(ENTITY_TYPES, { description: 'What the market is about.' }),
   sport_id: nullable(Id('The sport the market belongs to; absent for markets of every sport.')),
+  settlement: nullable(
+    item('ImportSettlement', {
+      rule: Type.Enum(SETTLEMENT_RULES, {
+        description: 'How the selections are graded (docs/data.md#how-selections-are-graded): `moneyline`, `1x2`, `spread`, `total`, `team_total`, `player_stat`, `yes_no`.',
+      }),
+      stat: nullable(Key),
+      period: nullable(Key),
+    }),
+  ),
 });
 
 export const EventPeriodItem = item('ImportEventPeriod', {
@@ -107,6 +117,28 @@ export const EventPeriodItem = item('ImportEventPeriod', {
   key: Key,
   name: Name('Display name, e.g. `1st Half`.'),
   sport_id: Id('The sport whose events have this period.'),
+});
+
+export const PlayerStatisticItem = item('ImportPlayerStatistic', {
+  id: Id('Player statistic id.'),
+  key: Key,
+  name: Name('Display name, e.g. `Rebounds`.'),
+  sport_id: Id('The sport whose players record it.'),
+});
+
+/** The most periods and player statistics one event carries. */
+export const MAX_EVENT_RESULTS = 2_000;
+
+const PeriodScore = item('ImportPeriodScore', {
+  event_period_id: Id('The period (an event period of the event\'s sport).'),
+  home_score: Score('Home side\'s score in the period.'),
+  away_score: Score('Away side\'s score in the period.'),
+});
+
+const PlayerStatisticValue = item('ImportPlayerStatisticValue', {
+  player_id: Id('The player (of one of the two teams).'),
+  statistic: Key,
+  value: Type.Number({ minimum: 0, maximum: 1_000_000, description: 'The player\'s figure for the whole event.' }),
 });
 
 export const SubnationalRegionItem = item('ImportSubnationalRegion', {
@@ -141,6 +173,19 @@ export const EventItem = item('ImportEvent', {
   away_team_id: Id('Away team.'),
   home_score: nullable(Score('Home side\'s score, when the feed has one (live or final); given together with away_score.')),
   away_score: nullable(Score('Away side\'s score; given together with home_score.')),
+  period_scores: Type.Optional(
+    Type.Array(PeriodScore, {
+      maxItems: MAX_EVENT_RESULTS,
+      description: 'The score of each period played (docs/data.md#results); given, it replaces the event\'s stored period scores.',
+    }),
+  ),
+  statistics: Type.Optional(
+    Type.Array(PlayerStatisticValue, {
+      maxItems: MAX_EVENT_RESULTS,
+      description:
+        'The players\' statistics for the whole event (`statistic`: a player statistic key of the sport); given, it replaces the stored ones. A player without any did not play.',
+    }),
+  ),
 });
 
 export const OddsItem = item('ImportOdds', {
@@ -225,6 +270,7 @@ export const Dataset = Type.Object(
     betting_market_positions: list(BettingMarketPositionItem, 'Positions (sides) of betting markets, e.g. home, over.'),
     betting_markets: list(BettingMarketItem, 'Betting markets, each in a category.'),
     event_periods: list(EventPeriodItem, 'Periods of events (halves, quarters, sets), each of a sport.'),
+    player_statistics: list(PlayerStatisticItem, 'The statistics players are graded on (points, rebounds, goals…), each of a sport.'),
     subnational_regions: list(SubnationalRegionItem, 'Regions of countries (states, provinces), each of a country.'),
     tag_dimensions: list(TagDimensionItem, 'The top of the flow tag taxonomy.'),
     tag_types: list(TagTypeItem, 'Flow tag types, each of a dimension, under a parent or at the top.'),
@@ -249,6 +295,7 @@ export const DATASET_ARRAYS: readonly DatasetArray[] = [
   'betting_market_positions',
   'betting_markets',
   'event_periods',
+  'player_statistics',
   'subnational_regions',
   'tag_dimensions',
   'tag_types',
@@ -273,6 +320,7 @@ export const ImportResult = Type.Object(
         betting_market_positions: count('Betting market positions'),
         betting_markets: count('Betting markets'),
         event_periods: count('Event periods'),
+        player_statistics: count('Player statistics'),
         subnational_regions: count('Subnational regions'),
         tag_dimensions: count('Tag dimensions'),
         tag_types: count('Tag types'),
@@ -281,6 +329,15 @@ export const ImportResult = Type.Object(
         flows: count('Flows'),
       },
       { additionalProperties: false, description: 'Items inserted or updated, per array of the dataset (only the arrays sent).' },
+    ),
+    graded: Type.Optional(
+      Type.Object(
+        {
+          events: Type.Integer({ minimum: 0, description: 'Events whose odds were graded: those of the dataset that ended (or were graded before).' }),
+          grades: Type.Integer({ minimum: 0, description: 'Grades written: first grades, and new grades that superseded others (docs/data.md#results-and-grading).' }),
+        },
+        { additionalProperties: false, description: 'The grading that followed the import, once it committed.' },
+      ),
     ),
   },
   { title: 'ImportResult', additionalProperties: false },

@@ -5,6 +5,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import type { Transaction } from 'kysely';
 import { impliedProbabilityOf } from '../../shared/odds-format.js';
 import { DEFAULT_EVENT_STATUS } from '../../shared/event-status.js';
+import { eventsOfMarkets, eventsToGrade, gradeEvents } from '../results/index.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { changedAtOf, DEFAULT_ODDS_STATUS, recordPriceChanges } from './import.history.js';
 import { checkReferences, type Resolved } from './import.references.js';
@@ -18,6 +19,12 @@ export interface ImportOptions {
    * the same transaction as the import. Clients and tokens are untouched.
    */
   replace?: boolean;
+  /**
+   * Grade the events the dataset touched once it commits (the default). The demo's first load
+   * and its price moves leave it to one grading at the end: the moves would re-grade the same
+   * events again and again as their closing prices move.
+   */
+  grade?: boolean;
 }
 
 type Upserted = ImportResult['upserted'];
@@ -37,7 +44,23 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
    */
   async function importChecked(dataset: Dataset, options: ImportOptions = {}): Promise<ImportResult> {
     await run(dataset, options.replace ?? false, false);
-    return { upserted: countsOf(dataset) };
+    return { upserted: countsOf(dataset), ...(options.grade === false ? {} : { graded: await grade(dataset) }) };
+  }
+
+  /**
+   * After the commit, the odds of the events the dataset touched are graded (docs/data.md#results-and-grading):
+   * its events, the events of its odds, and the events priced in its markets, of those that ended
+   * or were graded before.
+   */
+  async function grade(dataset: Dataset): Promise<NonNullable<ImportResult['graded']>> {
+    const candidates = new Set<number>();
+    for (const event of dataset.events ?? []) candidates.add(event.id);
+    for (const row of dataset.odds ?? []) candidates.add(row.event_id);
+    const markets = (dataset.betting_markets ?? []).map((m) => m.id);
+    if (markets.length > 0) for (const id of await eventsOfMarkets(database.db, markets)) candidates.add(id);
+    if (candidates.size === 0) return { events: 0, grades: 0 };
+    const { events, written } = await gradeEvents({ db: database.db, changes }, await eventsToGrade(database.db, [...candidates]), clock.now());
+    return { events, grades: written };
   }
 
   /** One transaction; false (and nothing written) when `onlyIntoEmpty` finds data already there. */
@@ -70,8 +93,9 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
      * Imports only into a database without sports data (the demo dataset of a first start):
      * undefined when data is there, also when another node filled it a moment ago.
      */
-    async importIntoEmpty(dataset: Dataset): Promise<ImportResult | undefined> {
-      return (await run(dataset, false, true)) ? { upserted: countsOf(dataset) } : undefined;
+    async importIntoEmpty(dataset: Dataset, options: Pick<ImportOptions, 'grade'> = {}): Promise<ImportResult | undefined> {
+      if (!(await run(dataset, false, true))) return undefined;
+      return { upserted: countsOf(dataset), ...(options.grade === false ? {} : { graded: await grade(dataset) }) };
     },
   };
 }
@@ -133,7 +157,8 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
   if (betting_market_categories) await repo.upsert('betting_market_categories', keyed.columns, betting_market_categories, keyed.row);
   if (betting_market_positions) await repo.upsert('betting_market_positions', keyed.columns, betting_market_positions, keyed.row);
   if (betting_markets) {
-    await repo.upsert('betting_markets', ['id', 'key', 'name', 'category', 'category_id', 'entity_type', 'sport_id'], betting_markets, (m) => ({
+    const columns = ['id', 'key', 'name', 'category', 'category_id', 'entity_type', 'sport_id', 'settlement_rule', 'settlement_stat', 'settlement_period'];
+    await repo.upsert('betting_markets', columns, betting_markets, (m) => ({
       id: m.id,
       key: m.key,
       name: m.name,
@@ -141,10 +166,16 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
       category_id: marketCategories.get(m.id)?.id ?? null,
       entity_type: m.entity_type,
       sport_id: orNull(m.sport_id),
+      settlement_rule: m.settlement?.rule ?? null,
+      settlement_stat: m.settlement?.stat ?? null,
+      settlement_period: m.settlement?.period ?? null,
     }));
   }
   if (event_periods) {
     await repo.upsert('event_periods', ['id', 'key', 'name', 'sport_id'], event_periods, (p) => ({ id: p.id, key: p.key, name: p.name, sport_id: p.sport_id }));
+  }
+  if (dataset.player_statistics) {
+    await repo.upsert('player_statistics', ['id', 'key', 'name', 'sport_id'], dataset.player_statistics, (p) => ({ id: p.id, key: p.key, name: p.name, sport_id: p.sport_id }));
   }
   if (subnational_regions) {
     await repo.upsert('subnational_regions', ['id', 'key', 'name', 'code', 'country_id'], subnational_regions, (r) => ({
@@ -182,6 +213,7 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
       home_score: orNull(e.home_score),
       away_score: orNull(e.away_score),
     }));
+    await writeResults(repo, events);
   }
   await repo.refreshDerived(resolved.movedLeagueIds, resolved.movedEventIds);
   const selections = await assignSelections(trx, odds ?? [], flows ?? []);
@@ -251,6 +283,18 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
     await repo.deleteOfFlows('flow_tags', flowIds);
     await repo.insert('flow_tags', 2, flows.flatMap((f) => (f.tag_type_ids ?? []).map((tagId) => ({ flow_id: f.id, tag_type_id: tagId }))));
   }
+}
+
+/** The period scores and player statistics the events carry replace the stored ones; an event without them keeps its own. */
+async function writeResults(repo: ImportRepository, events: NonNullable<Dataset['events']>): Promise<void> {
+  const withPeriods = events.filter((e) => e.period_scores !== undefined);
+  await repo.deleteOfEvents('event_period_scores', withPeriods.map((e) => e.id));
+  const scores = withPeriods.flatMap((e) => (e.period_scores ?? []).map((p) => ({ event_id: e.id, ...p })));
+  await repo.insertMany('event_period_scores', ['event_id', 'event_period_id', 'home_score', 'away_score'], scores);
+  const withStatistics = events.filter((e) => e.statistics !== undefined);
+  await repo.deleteOfEvents('player_event_statistics', withStatistics.map((e) => e.id));
+  const statistics = withStatistics.flatMap((e) => (e.statistics ?? []).map((s) => ({ event_id: e.id, ...s })));
+  await repo.insertMany('player_event_statistics', ['event_id', 'player_id', 'statistic', 'value'], statistics);
 }
 
 /** A flow's games as stored, oldest first (a stable sort keeps the file's order within a day). */

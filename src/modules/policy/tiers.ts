@@ -12,6 +12,7 @@ export const ENTITLEMENTS = {
   'history-files': { row: 'history files and league exports (`/v1/historical/odds…`)', refused: 'the price history' },
   'odds-stream': { row: 'live odds stream (`GET /v1/stream/odds`)', refused: 'the odds stream' },
   quotes: { row: 'quotes at your own pricing endpoint (`/v1/account/check-endpoint`, `POST /v1/trends/flows/quote`)', refused: 'quotes' },
+  results: { row: 'results: scores by period, graded odds, closing-line value (`/v1/results/…`)', refused: 'the results' },
 } as const;
 
 export type Entitlement = keyof typeof ENTITLEMENTS;
@@ -26,7 +27,7 @@ export interface TierRights {
   readonly limits: { readonly perMinute: number | null; readonly perDay: number | null };
 }
 
-const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'quotes'];
+const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'quotes', 'results'];
 
 /**
  * What each tier gets: the one table that the tier checks, the rate limiter's defaults, the odds

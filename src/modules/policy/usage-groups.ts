@@ -8,6 +8,7 @@ export const USAGE_GROUPS = {
   events: '/v1/events/*',
   odds: '/v1/odds/*',
   trends: '/v1/trends/*',
+  results: '/v1/results/*',
   account: '/v1/account/* (never counted against the daily quota)',
 } as const;
 

@@ -1,4 +1,4 @@
-import { type Kysely, type SelectQueryBuilder, SqliteAdapter } from 'kysely';
+import { type Kysely, type SelectQueryBuilder, SqliteAdapter, sql } from 'kysely';
 import type { Schema } from './schema.js';
 
 /**
@@ -26,4 +26,17 @@ export function locked<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB,
 
 export function isSqlite(db: Kysely<Schema>): boolean {
   return db.getExecutor().adapter instanceof SqliteAdapter;
+}
+
+/** The advisory-lock id of writes to the sports data (any constant unique within this database). */
+const DATA_WRITE_LOCK_ID = 7_301_001;
+
+/**
+ * Writes to the sports data (an import, a grading) run one at a time: two that touch overlapping
+ * rows in different orders would deadlock on PostgreSQL, and a grading must read the results as
+ * the import that changed them committed them. A transaction-scoped advisory lock queues them,
+ * across nodes too; SQLite's single writer already does.
+ */
+export async function lockDataWrites(trx: Kysely<Schema>): Promise<void> {
+  if (!isSqlite(trx)) await sql`select pg_advisory_xact_lock(${DATA_WRITE_LOCK_ID})`.execute(trx);
 }

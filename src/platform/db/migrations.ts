@@ -346,6 +346,50 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('flows').addColumn('fact_flow_type', 'text', (c) => c.notNull().defaultTo('base')).execute();
     },
   },
+  '0021_results': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      // The statistics players are graded on: a closed vocabulary per sport, keyed like the periods.
+      await createKeyedTable(db, 'player_statistics').addColumn('sport_id', 'bigint', (c) => c.notNull()).execute();
+      await db.schema
+        .createTable('event_period_scores')
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('event_period_id', 'bigint', (c) => c.notNull())
+        .addColumn('home_score', 'integer', (c) => c.notNull())
+        .addColumn('away_score', 'integer', (c) => c.notNull())
+        .addPrimaryKeyConstraint('event_period_scores_pk', ['event_id', 'event_period_id'])
+        .execute();
+      await db.schema
+        .createTable('player_event_statistics')
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('player_id', 'bigint', (c) => c.notNull())
+        .addColumn('statistic', 'text', (c) => c.notNull())
+        .addColumn('value', 'double precision', (c) => c.notNull())
+        .addPrimaryKeyConstraint('player_event_statistics_pk', ['event_id', 'player_id', 'statistic'])
+        .execute();
+      // A market's settlement: null rule = ungraded. The period is a key, as a market may serve every sport.
+      await db.schema.alterTable('betting_markets').addColumn('settlement_rule', 'text').execute();
+      await db.schema.alterTable('betting_markets').addColumn('settlement_stat', 'text').execute();
+      await db.schema.alterTable('betting_markets').addColumn('settlement_period', 'text').execute();
+      // Every grading of an odds row, kept: a correction supersedes the current one and both stay.
+      await db.schema
+        .createTable('odds_grades')
+        .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('odds_id', 'bigint', (c) => c.notNull())
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('graded_at', 'bigint', (c) => c.notNull())
+        .addColumn('outcome', 'text')
+        .addColumn('reason', 'text')
+        .addColumn('rule', 'text')
+        .addColumn('used', 'text')
+        .addColumn('closing_price', 'double precision')
+        .addColumn('closing_line', 'double precision')
+        .addColumn('superseded_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('odds_grades_odds_idx').on('odds_grades').columns(['odds_id', 'id']).execute();
+      await db.schema.createIndex('odds_grades_event_idx').on('odds_grades').columns(['event_id', 'odds_id']).execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

@@ -35,6 +35,10 @@ export interface Schema {
   usage_daily: UsageDailyTable;
   odds_history: OddsHistoryTable;
   check_endpoints: CheckEndpointsTable;
+  player_statistics: PlayerStatisticsTable;
+  event_period_scores: EventPeriodScoresTable;
+  player_event_statistics: PlayerEventStatisticsTable;
+  odds_grades: OddsGradesTable;
 }
 
 export interface TenantsTable {
@@ -178,6 +182,12 @@ export interface BettingMarketsTable {
   category_id: number | null;
   entity_type: EntityType;
   sport_id: number | null;
+  /** How the market's selections are graded (one of SETTLEMENT_RULES, shared/settlement); null: not graded. */
+  settlement_rule: string | null;
+  /** The player statistic a player-prop market settles on (a player_statistics key). */
+  settlement_stat: string | null;
+  /** The key of the event period the market settles on; null: the event's final score. */
+  settlement_period: string | null;
 }
 
 export interface EventsTable {
@@ -354,4 +364,49 @@ export interface CheckEndpointsTable {
   allow_multiple: number;
   created_at: number;
   updated_at: number;
+}
+
+/** A statistic players are graded on (points, rebounds, goals…), per sport. */
+export interface PlayerStatisticsTable {
+  id: number;
+  key: string;
+  name: string;
+  sport_id: number;
+}
+
+/** The score of one period of an event (a half, a quarter, regulation time). */
+export interface EventPeriodScoresTable {
+  event_id: number;
+  event_period_id: number;
+  home_score: number;
+  away_score: number;
+}
+
+/** One player's statistic in one event (the whole game); a player without rows did not play. */
+export interface PlayerEventStatisticsTable {
+  event_id: number;
+  player_id: number;
+  /** A player_statistics key of the event's sport. */
+  statistic: string;
+  value: number;
+}
+
+/**
+ * Every grading of an odds row: the current one has superseded_at null; a regrading after a
+ * correction supersedes it, and both stay. `outcome` null: not gradable, `reason` says why.
+ */
+export interface OddsGradesTable {
+  id: Generated<number>;
+  odds_id: number;
+  event_id: number;
+  graded_at: number;
+  outcome: string | null;
+  reason: string | null;
+  rule: string | null;
+  /** The numbers the grade used (GradeNumbers, shared/settlement), as JSON. */
+  used: string | null;
+  /** The row's last price and line before the event started (from the price history). */
+  closing_price: number | null;
+  closing_line: number | null;
+  superseded_at: number | null;
 }

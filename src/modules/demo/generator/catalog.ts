@@ -57,17 +57,18 @@ export interface MarketDef {
   /** A sport key, or null for a market of every sport. */
   sport: string | null;
   kind: MarketKind;
-  /** Player props: the statistic, its typical line, and who records it. */
+  /** Player props: the statistic in words, its key (the player statistic graded), its typical line, and who records it. */
   stat?: string;
+  statKey?: string;
   line?: number;
   positions?: readonly string[];
 }
 
-const prop = (sport: string, key: string, name: string, stat: string, line: number, positions?: readonly string[]): MarketDef => ({
-  key, name, category: 'player-props', entity_type: 'player', sport, kind: 'player-over-under', stat, line, ...(positions ? { positions } : {}),
+const prop = (sport: string, key: string, name: string, stat: string, statKey: string, line: number, positions?: readonly string[]): MarketDef => ({
+  key, name, category: 'player-props', entity_type: 'player', sport, kind: 'player-over-under', stat, statKey, line, ...(positions ? { positions } : {}),
 });
-const scorer = (sport: string, key: string, name: string, stat: string, positions: readonly string[]): MarketDef => ({
-  key, name, category: 'player-props', entity_type: 'player', sport, kind: 'player-yes', stat, positions,
+const scorer = (sport: string, key: string, name: string, stat: string, statKey: string, positions: readonly string[]): MarketDef => ({
+  key, name, category: 'player-props', entity_type: 'player', sport, kind: 'player-yes', stat, statKey, positions,
 });
 
 export const MARKETS: readonly MarketDef[] = [
@@ -77,25 +78,25 @@ export const MARKETS: readonly MarketDef[] = [
   { key: 'team-total', name: 'Team Total', category: 'team-props', entity_type: 'team', sport: null, kind: 'team-total' },
   { key: 'match-result', name: 'Match Result (1X2)', category: 'main', entity_type: 'team', sport: 'soccer', kind: 'three-way' },
   { key: 'both-teams-to-score', name: 'Both Teams to Score', category: 'game-props', entity_type: 'event', sport: 'soccer', kind: 'event-yes-no' },
-  scorer('soccer', 'anytime-goalscorer', 'Anytime Goalscorer', 'scored', ['FW', 'MF']),
-  prop('soccer', 'player-shots-on-target', 'Player Shots on Target', 'shots on target', 1.5, ['FW', 'MF']),
-  prop('basketball', 'player-points', 'Player Points', 'points', 19.5),
-  prop('basketball', 'player-rebounds', 'Player Rebounds', 'rebounds', 6.5),
-  prop('basketball', 'player-assists', 'Player Assists', 'assists', 5.5),
-  prop('basketball', 'player-threes', 'Player Three-Pointers Made', 'three-pointers', 2.5),
-  prop('american-football', 'player-passing-yards', 'Player Passing Yards', 'passing yards', 245.5, ['QB']),
-  prop('american-football', 'player-rushing-yards', 'Player Rushing Yards', 'rushing yards', 62.5, ['RB']),
-  prop('american-football', 'player-receiving-yards', 'Player Receiving Yards', 'receiving yards', 58.5, ['WR', 'TE']),
-  scorer('american-football', 'anytime-touchdown', 'Anytime Touchdown Scorer', 'scored a touchdown', ['RB', 'WR', 'TE']),
-  prop('baseball', 'pitcher-strikeouts', 'Pitcher Strikeouts', 'strikeouts', 5.5, ['P']),
-  prop('baseball', 'player-total-bases', 'Player Total Bases', 'total bases', 1.5, ['C', '1B', '2B', '3B', 'SS', 'LF', 'CF', 'RF']),
-  scorer('baseball', 'player-home-run', 'Player to Hit a Home Run', 'homered', ['1B', '3B', 'LF', 'RF']),
-  prop('ice-hockey', 'player-shots-on-goal', 'Player Shots on Goal', 'shots on goal', 2.5, ['C', 'LW', 'RW', 'D']),
-  prop('ice-hockey', 'player-hockey-points', 'Player Points (Hockey)', 'points', 0.5, ['C', 'LW', 'RW']),
-  scorer('ice-hockey', 'anytime-goal', 'Anytime Goal Scorer', 'scored a goal', ['C', 'LW', 'RW']),
+  scorer('soccer', 'anytime-goalscorer', 'Anytime Goalscorer', 'scored', 'goals', ['FW', 'MF']),
+  prop('soccer', 'player-shots-on-target', 'Player Shots on Target', 'shots on target', 'shots_on_target', 1.5, ['FW', 'MF']),
+  prop('basketball', 'player-points', 'Player Points', 'points', 'points', 19.5),
+  prop('basketball', 'player-rebounds', 'Player Rebounds', 'rebounds', 'rebounds', 6.5),
+  prop('basketball', 'player-assists', 'Player Assists', 'assists', 'assists', 5.5),
+  prop('basketball', 'player-threes', 'Player Three-Pointers Made', 'three-pointers', 'threes', 2.5),
+  prop('american-football', 'player-passing-yards', 'Player Passing Yards', 'passing yards', 'passing_yards', 245.5, ['QB']),
+  prop('american-football', 'player-rushing-yards', 'Player Rushing Yards', 'rushing yards', 'rushing_yards', 62.5, ['RB']),
+  prop('american-football', 'player-receiving-yards', 'Player Receiving Yards', 'receiving yards', 'receiving_yards', 58.5, ['WR', 'TE']),
+  scorer('american-football', 'anytime-touchdown', 'Anytime Touchdown Scorer', 'scored a touchdown', 'touchdowns', ['RB', 'WR', 'TE']),
+  prop('baseball', 'pitcher-strikeouts', 'Pitcher Strikeouts', 'strikeouts', 'strikeouts', 5.5, ['P']),
+  prop('baseball', 'player-total-bases', 'Player Total Bases', 'total bases', 'total_bases', 1.5, ['C', '1B', '2B', '3B', 'SS', 'LF', 'CF', 'RF']),
+  scorer('baseball', 'player-home-run', 'Player to Hit a Home Run', 'homered', 'home_runs', ['1B', '3B', 'LF', 'RF']),
+  prop('ice-hockey', 'player-shots-on-goal', 'Player Shots on Goal', 'shots on goal', 'shots_on_goal', 2.5, ['C', 'LW', 'RW', 'D']),
+  prop('ice-hockey', 'player-hockey-points', 'Player Points (Hockey)', 'points', 'points', 0.5, ['C', 'LW', 'RW']),
+  scorer('ice-hockey', 'anytime-goal', 'Anytime Goal Scorer', 'scored a goal', 'goals', ['C', 'LW', 'RW']),
   { key: 'total-games', name: 'Total Games', category: 'main', entity_type: 'event', sport: 'tennis', kind: 'total' },
-  prop('tennis', 'player-aces', 'Player Aces', 'aces', 6.5),
-  prop('tennis', 'player-double-faults', 'Player Double Faults', 'double faults', 2.5),
+  prop('tennis', 'player-aces', 'Player Aces', 'aces', 'aces', 6.5),
+  prop('tennis', 'player-double-faults', 'Player Double Faults', 'double faults', 'double_faults', 2.5),
 ];
 
 /** How a league's team names are made. */

@@ -5,8 +5,9 @@ import { buildFlows } from './flows.js';
 import { addHitHistories } from './hit-history.js';
 import { buildMoves, movingBoards, openingTimes } from './moves.js';
 import { buildOdds } from './odds.js';
-import { createRandom } from './random.js';
+import { createRandom, type Random } from './random.js';
 import { buildWorld, type World } from './references.js';
+import { playerStatistics, resultsOf, settlementOf } from './results.js';
 import { buildSchedule } from './schedule.js';
 import { DAY_MS } from '../../../platform/time.js';
 import { subnationalRegions, tagDimensions, tagTypes, withTags } from './taxonomy.js';
@@ -24,6 +25,8 @@ export const DEFAULT_SEED = 20_240_601;
 const HIT_HISTORY_SEED = 0x5eed_6a7f;
 /** Mixed into the seed for the price moves' own stream. */
 const MOVES_SEED = 0x9e3779b9;
+/** Mixed into the seed for the results' own stream (period scores, player statistics). */
+const RESULTS_SEED = 0x7e5c_0a3d;
 /** Mixed into the seed for the opening times' own stream: how many it draws depends on the hour. */
 const OPENING_SEED = 0x0be7_1a5d;
 
@@ -72,7 +75,9 @@ export function generateDemo(options: DemoOptions): DemoData {
   // Streams of their own: the data above is the same with or without them.
   addHitHistories(createRandom(seed ^ HIT_HISTORY_SEED), world, ahead, flows, now);
   const moves = buildMoves(createRandom(seed ^ MOVES_SEED), [...aheadOdds.quotes, ...pastOdds.quotes], now);
-  return { dataset: datasetOf(world, [...ahead, ...past], [...aheadOdds.rows, ...pastOdds.rows], flows), moves };
+  const dataset = datasetOf(world, [...ahead, ...past], [...aheadOdds.rows, ...pastOdds.rows], flows);
+  addResults(createRandom(seed ^ RESULTS_SEED), dataset, [...ahead, ...past]);
+  return { dataset, moves };
 }
 
 function datasetOf(world: World, events: readonly EventModel[], odds: NonNullable<Dataset['odds']>, flows: NonNullable<Dataset['flows']>): Required<Dataset> {
@@ -102,8 +107,10 @@ function datasetOf(world: World, events: readonly EventModel[], odds: NonNullabl
       category_id: categoryIdOf(m.def.category),
       entity_type: m.def.entity_type,
       sport_id: m.def.sport === null ? null : (world.sports.find((s) => s.def.key === m.def.sport)?.id ?? null),
+      settlement: settlementOf(m.def),
     })),
     event_periods: eventPeriods(world.sports),
+    player_statistics: playerStatistics(world.sports),
     subnational_regions: subnationalRegions(countryRecords),
     tag_dimensions: tagDimensions(),
     tag_types: tagTypes(),
@@ -119,4 +126,13 @@ function datasetOf(world: World, events: readonly EventModel[], odds: NonNullabl
     odds,
     flows: flows.map(withTags),
   };
+}
+
+/** The final events' period scores and players' statistics, in the events' order. */
+function addResults(random: Random, dataset: Required<Dataset>, events: readonly EventModel[]): void {
+  const periodIds = new Map(dataset.event_periods.map((p) => [`${p.sport_id}:${p.key}`, p.id]));
+  events.forEach((event, i) => {
+    const item = dataset.events[i];
+    if (item !== undefined) Object.assign(item, resultsOf(random, event, periodIds));
+  });
 }

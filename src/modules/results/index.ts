@@ -1,0 +1,3 @@
+export { closingPrices, EVENT_PERIOD, eventsOfMarkets, eventsToGrade, gradeEvents, type GradingSummary, ungradedEvents } from './grading.js';
+export { resultsRoutes } from './results.routes.js';
+export { createResultsService, type ResultsService } from './results.service.js';

@@ -1,0 +1,134 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+import { isEventStatus } from '../../shared/event-status.js';
+import { iso } from '../../shared/wire.js';
+import type { EventResults, GradedOdds } from './results.schemas.js';
+
+export interface GradedQuery {
+  sportId: number | undefined;
+  leagueId: number | undefined;
+  start: number;
+  end: number;
+  marketIds: readonly number[] | undefined;
+  outcomes: readonly string[] | undefined;
+}
+
+type Numeric = number | string | null;
+const num = (value: Numeric) => (value === null ? null : Number(value));
+
+export function createResultsRepository(db: Kysely<Schema>) {
+  const gradeRows = () =>
+    db
+      .selectFrom('odds_grades as g')
+      .innerJoin('odds as o', 'o.id', 'g.odds_id')
+      .leftJoin('operators as op', 'op.id', 'o.operator_id')
+      .leftJoin('betting_markets as m', 'm.id', 'o.betting_market_id')
+      .select(['g.id', 'g.odds_id', 'g.event_id', 'g.outcome', 'g.reason', 'g.rule', 'g.used', 'g.closing_price', 'g.closing_line', 'g.graded_at', 'g.superseded_at'])
+      .select(['o.selection_id', 'o.operator_id', 'o.betting_market_id', 'o.position', 'o.line', 'o.price_decimal'])
+      .select(['op.key as operator_key', 'op.name as operator_name', 'm.key as market_key', 'm.name as market_name']);
+  type GradeRow = Awaited<ReturnType<ReturnType<typeof gradeRows>['execute']>>[number];
+
+  const itemOf = (r: GradeRow): GradedOdds => ({
+    odds_id: Number(r.odds_id),
+    event_id: Number(r.event_id),
+    event_betting_market_position_id: num(r.selection_id),
+    operator: { id: Number(r.operator_id), key: r.operator_key ?? '', name: r.operator_name ?? '' },
+    betting_market: { id: Number(r.betting_market_id), key: r.market_key ?? '', name: r.market_name ?? '' },
+    position: r.position,
+    line: num(r.line),
+    price_decimal: Number(r.price_decimal),
+    outcome: r.outcome as GradedOdds['outcome'],
+    reason: r.reason as GradedOdds['reason'],
+    rule: r.rule,
+    numbers: r.used === null ? null : (JSON.parse(r.used) as GradedOdds['numbers']),
+    closing_price: num(r.closing_price),
+    closing_line: num(r.closing_line),
+    graded_at: iso(Number(r.graded_at)),
+    superseded_at: r.superseded_at === null ? null : iso(Number(r.superseded_at)),
+  });
+
+  return {
+    /** Current grades with an outcome, by the event's start, then event, then odds row. */
+    async gradedIds(q: GradedQuery): Promise<number[]> {
+      let select = db
+        .selectFrom('odds_grades as g')
+        .innerJoin('events as e', 'e.id', 'g.event_id')
+        .innerJoin('odds as o', 'o.id', 'g.odds_id')
+        .select('g.id')
+        .where('g.superseded_at', 'is', null)
+        .where('g.outcome', 'is not', null)
+        .where('e.start_time', '>=', q.start)
+        .where('e.start_time', '<', q.end);
+      if (q.sportId !== undefined) select = select.where('e.sport_id', '=', q.sportId);
+      if (q.leagueId !== undefined) select = select.where('e.league_id', '=', q.leagueId);
+      if (q.marketIds) select = select.where('o.betting_market_id', 'in', q.marketIds);
+      if (q.outcomes) select = select.where('g.outcome', 'in', q.outcomes);
+      const rows = await select.orderBy('e.start_time').orderBy('g.event_id').orderBy('g.odds_id').execute();
+      return rows.map((r) => Number(r.id));
+    },
+
+    async items(ids: readonly number[]): Promise<Map<number, GradedOdds>> {
+      const rows = await gradeRows().where('g.id', 'in', ids).execute();
+      return new Map(rows.map((r) => [Number(r.id), itemOf(r)]));
+    },
+
+    /** An event's scores, periods, statistics and grades; undefined for no such event. */
+    async event(eventId: number, includeSuperseded: boolean): Promise<EventResults | undefined> {
+      const event = await db.selectFrom('events').select(['status', 'home_score', 'away_score']).where('id', '=', eventId).executeTakeFirst();
+      if (event === undefined || !isEventStatus(event.status)) return undefined;
+      const periods = await db
+        .selectFrom('event_period_scores as s')
+        .innerJoin('event_periods as p', 'p.id', 's.event_period_id')
+        .select(['p.id', 'p.key', 'p.name', 's.home_score', 's.away_score'])
+        .where('s.event_id', '=', eventId)
+        .orderBy('p.id')
+        .execute();
+      const statistics = await db
+        .selectFrom('player_event_statistics')
+        .select(['player_id', 'statistic', 'value'])
+        .where('event_id', '=', eventId)
+        .orderBy('player_id')
+        .orderBy('statistic')
+        .execute();
+      let grades = gradeRows().where('g.event_id', '=', eventId);
+      if (!includeSuperseded) grades = grades.where('g.superseded_at', 'is', null);
+      const rows = await grades.orderBy('g.odds_id').orderBy('g.id').execute();
+      return {
+        event_id: eventId,
+        status: event.status,
+        home_score: num(event.home_score),
+        away_score: num(event.away_score),
+        periods: periods.map((p) => ({ event_period: { id: Number(p.id), key: p.key, name: p.name }, home_score: Number(p.home_score), away_score: Number(p.away_score) })),
+        statistics: statistics.map((s) => ({ player_id: Number(s.player_id), statistic: s.statistic, value: Number(s.value) })),
+        grades: rows.map(itemOf),
+      };
+    },
+
+    /** The selections asked for, with their event's start. */
+    async selections(ids: readonly number[]): Promise<Map<number, { eventId: number; marketId: number; position: string; line: number | null; start: number; status: string }>> {
+      const rows = await db
+        .selectFrom('selections as s')
+        .innerJoin('events as e', 'e.id', 's.event_id')
+        .select(['s.id', 's.event_id', 's.betting_market_id', 's.position', 's.line', 'e.start_time', 'e.status'])
+        .where('s.id', 'in', ids)
+        .execute();
+      return new Map(
+        rows.map((r) => [Number(r.id), { eventId: Number(r.event_id), marketId: Number(r.betting_market_id), position: r.position, line: num(r.line), start: Number(r.start_time), status: r.status }]),
+      );
+    },
+
+    /** The odds rows of one market of one event: who priced which selection. */
+    async marketRows(eventId: number, marketId: number): Promise<Array<{ id: number; operatorId: number; position: string; line: number | null; selectionId: number | null }>> {
+      const rows = await db
+        .selectFrom('odds')
+        .select(['id', 'operator_id', 'position', 'line', 'selection_id'])
+        .where('event_id', '=', eventId)
+        .where('betting_market_id', '=', marketId)
+        .orderBy('id')
+        .execute();
+      return rows.map((r) => ({ id: Number(r.id), operatorId: Number(r.operator_id), position: r.position, line: num(r.line), selectionId: num(r.selection_id) }));
+    },
+  };
+}
+
+export type ResultsRepository = ReturnType<typeof createResultsRepository>;

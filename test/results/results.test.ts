@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
+import { expectError } from '../helpers/responses.js';
+import { BASKETBALL, CANCELLED, eventsOf, HOCKEY, LIVE, MOVED, oddsAt, POSTPONED, references, resultsDataset } from './fixture.js';
+
+interface Grade {
+  odds_id: number;
+  outcome: string | null;
+  reason: string | null;
+  rule: string | null;
+  numbers: { period: string; home: number | null; away: number | null; value: number | null; line: number | null; halves: number[] | null } | null;
+  closing_price: number | null;
+  closing_line: number | null;
+  superseded_at: string | null;
+  event_betting_market_position_id: number | null;
+}
+interface EventResults {
+  status: string;
+  periods: Array<{ event_period: { key: string }; home_score: number; away_score: number }>;
+  statistics: Array<{ player_id: number; statistic: string; value: number }>;
+  grades: Grade[];
+}
+
+describe.each(DIALECTS)('results and grading (%s)', (dialect) => {
+  const h = forSuite(() => harness({ dialect }));
+  const pro = async () => h.as({ apiKey: (await h.client({ tier: 'pro' })).apiKey });
+  const byEvent = async (event_id: number, include_superseded = false) => (await pro()).ok<EventResults>('/v1/results/by-event', { event_id, include_superseded });
+  const gradeOf = (results: EventResults, oddsId: number) => results.grades.find((g) => g.odds_id === oddsId);
+
+  it('grades every row of a final game by its market\'s rule, with the numbers used', async () => {
+    await h.import(resultsDataset());
+    // Moved an hour before the start (the close), then again while live (not the close).
+    await h.import({ odds: oddsAt(MOVED, 1.02) });
+    await h.import({ odds: oddsAt(LIVE, 1.1) });
+    const results = await byEvent(BASKETBALL);
+    expect(results.status).toBe('final');
+    expect(results.periods).toEqual([{ event_period: { id: 2, key: '1st-half', name: '1st Half' }, home_score: 55, away_score: 50 }]);
+    expect(results.statistics).toContainEqual({ player_id: 5000, statistic: 'points', value: 27 });
+    const outcomes = Object.fromEntries(results.grades.map((g) => [g.odds_id, g.outcome]));
+    expect(outcomes).toMatchObject({
+      1: 'won', 2: 'lost', // 110–104
+      3: 'won', 4: 'lost', // −5.5 covered by 6
+      5: 'push', 6: 'push', // a whole line met exactly
+      7: 'half_lost', 8: 'half_won', // −6.25: half on −6 (push), half on −6.5 (lost)
+      9: 'half_won', 10: 'half_lost', // 214 against 213.75: half on 213.5 (won), half on 214 (push)
+      11: 'won', // Boston's 110 over 108.5
+      12: 'won', // Tatum's 27 over 26.5
+      13: 'void', // Sam Bench did not play
+      14: 'won', // the first half's 105 over 104.5, not the game's total
+      16: 'lost', // +0.75 with a 6-point deficit
+    });
+    expect(gradeOf(results, 1)).toMatchObject({ rule: 'moneyline', numbers: { period: 'event', home: 110, away: 104, value: 6, line: null, halves: null } });
+    expect(gradeOf(results, 7)?.numbers).toEqual({ period: 'event', home: 110, away: 104, value: 6, line: -6.25, halves: [-6.5, -6] });
+    expect(gradeOf(results, 14)?.numbers).toMatchObject({ period: '1st-half', home: 55, away: 50, value: 105 });
+    // A market without a rule stays ungraded, and says so.
+    expect(gradeOf(results, 15)).toMatchObject({ outcome: null, reason: 'unknown_rule', rule: null, numbers: null });
+    // The close is the last price before the start: the move an hour before, not the live one.
+    expect(gradeOf(results, 1)).toMatchObject({ closing_price: 1.84, closing_line: null });
+    expect(gradeOf(results, 3)).toMatchObject({ closing_line: -5.5 });
+  });
+
+  it('counts overtime or not as the market\'s period says; voids a cancelled game and leaves a postponed one ungraded', async () => {
+    const hockey = await byEvent(HOCKEY);
+    expect(gradeOf(hockey, 20)?.outcome).toBe('won'); // moneyline on the final score, overtime included
+    expect([21, 22, 23].map((id) => gradeOf(hockey, id)?.outcome)).toEqual(['lost', 'won', 'lost']); // level after regulation
+    expect((await byEvent(CANCELLED)).grades.map((g) => g.outcome)).toEqual(['void', 'void']);
+    expect((await byEvent(POSTPONED)).grades.map((g) => [g.outcome, g.reason])).toEqual([
+      [null, 'postponed'],
+      [null, 'postponed'],
+    ]);
+  });
+
+  it('re-grades after a score correction and keeps both grades', async () => {
+    await h.import({ events: eventsOf({ home: 104, away: 110 }) });
+    const current = await byEvent(BASKETBALL);
+    expect(gradeOf(current, 1)?.outcome).toBe('lost');
+    const all = await byEvent(BASKETBALL, true);
+    const ofRow1 = all.grades.filter((g) => g.odds_id === 1);
+    expect(ofRow1.at(-2)).toMatchObject({ outcome: 'won' });
+    expect(ofRow1.at(-2)?.superseded_at).not.toBeNull();
+    expect(ofRow1.at(-1)).toMatchObject({ outcome: 'lost', superseded_at: null });
+    // Put back for the tests below.
+    await h.import({ events: eventsOf() });
+  });
+
+  it('lists graded rows by sport, market and outcome, paged', async () => {
+    const caller = await pro();
+    const body = { sport_key: 'basketball', start_date: '2031-03-01', end_date: '2031-03-01', betting_market_ids: [1], outcomes: ['won'] };
+    const page = await caller.page<Grade>('/v1/results/graded', { ...body, page_size: 100 });
+    expect(page.results.map((g) => g.odds_id)).toEqual([1, 1001]);
+    const everything = await caller.page<Grade>('/v1/results/graded', { start_date: '2031-03-01', end_date: '2031-03-01', page_size: 100 });
+    // Rows without an outcome (no rule, postponed) are not listed; both books' rows of the rest are (15 + 4 + 1 each).
+    expect(everything.total_count).toBe(2 * 20);
+    expect(everything.results.every((g) => g.outcome !== null && g.superseded_at === null)).toBe(true);
+  });
+
+  it('values prices against the no-vig consensus close', async () => {
+    const caller = await pro();
+    const results = await byEvent(BASKETBALL);
+    const home = gradeOf(results, 1)?.event_betting_market_position_id ?? 0;
+    const answer = await caller.ok<{ results: Array<Record<string, unknown>> }>('/v1/results/clv', {
+      prices: [
+        { event_betting_market_position_id: home, operator_id: 1, price: 2.0 },
+        { event_betting_market_position_id: 999_999, operator_id: 1, price: 2.0 },
+      ],
+    });
+    // Closing prices: home 1.84 and 1.89 (median 1.865), away 2.09 and 2.04 (median 2.065); multiplicative de-vig.
+    const pHome = 1 / 1.865 / (1 / 1.865 + 1 / 2.065);
+    expect(answer.results[0]).toMatchObject({ closing_price: 1.84, reason: null });
+    expect(answer.results[0]?.fair_closing_price).toBeCloseTo(1 / pHome, 6);
+    expect(answer.results[0]?.clv_pct).toBeCloseTo((2.0 * pHome - 1) * 100, 4);
+    expect(answer.results[1]).toMatchObject({ clv_pct: null, reason: 'unknown_selection' });
+  });
+
+  it('refuses a market with an unknown rule (422), and results to a free client (403)', async () => {
+    const market = { id: 99, key: 'odd', name: 'Odd', category: 'main', entity_type: 'event', settlement: { rule: 'exact_score' } };
+    const refused = await h.admin.post('/admin/v1/import', { betting_markets: [market] });
+    expectError(refused, 422, 'VALIDATION_ERROR');
+    expect(JSON.stringify(refused.json())).toContain('betting_markets[0].settlement.rule');
+    const free = h.as({ apiKey: (await h.client({ tier: 'free' })).apiKey });
+    expectError(await free.post('/v1/results/by-event', { event_id: BASKETBALL }), 403, 'FORBIDDEN');
+    expectError(await (await pro()).post('/v1/results/by-event', { event_id: 123_456 }), 404, 'NOT_FOUND');
+    expect(references.betting_markets.length).toBe(8);
+  });
+});
