@@ -44,6 +44,17 @@ export function americanOf(priceDecimal: number): number {
   return n >= d ? Number(roundedQuotient(100n * n, d)) : -Number(roundedQuotient(100n * d, n));
 }
 
+/**
+ * The decimal price of American odds, the inverse of americanOf: +a → 1 + a/100, −a → 1 + 100/a
+ * (−110 → 1.9090…, unrounded: the price is a double for arithmetic, not a figure to show). Odds
+ * between −100 and +100 do not exist (+100 and −100 are both evens, 2.00): undefined for those
+ * and for anything not finite.
+ */
+export function decimalOfAmerican(american: number): number | undefined {
+  if (!Number.isFinite(american) || Math.abs(american) < 100) return undefined;
+  return american > 0 ? 1 + american / 100 : 1 + 100 / -american;
+}
+
 /** Fractional odds: d − 1 as a reduced fraction, the win per unit staked (2.25 → "5/4", 2.00 → "1/1"). */
 export function fractionalOf(priceDecimal: number): string {
   const win = winPerStake(priceDecimal);

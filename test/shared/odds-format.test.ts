@@ -1,5 +1,6 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { americanOf, fractionalOf, impliedProbabilityOf, ODDS_FORMATS, priceIn } from '../../src/shared/odds-format.js';
+import { americanOf, decimalOfAmerican, fractionalOf, impliedProbabilityOf, ODDS_FORMATS, priceIn } from '../../src/shared/odds-format.js';
 
 // Pure conversions (no database): this file runs once, not per dialect.
 
@@ -68,6 +69,33 @@ describe('odds formats', () => {
   it('very large prices in exponent notation are exact', () => {
     expect(priceIn('fractional', 1e21)).toBe('999999999999999999999/1');
     expect(priceIn('american', 1e21)).toBe(Number(99999999999999999999900n));
+  });
+});
+
+describe('American odds back to decimal', () => {
+  it('+a is 1 + a/100 and −a is 1 + 100/a; +100 and −100 are both evens', () => {
+    expect(decimalOfAmerican(150)).toBe(2.5);
+    expect(decimalOfAmerican(-200)).toBe(1.5);
+    expect(decimalOfAmerican(-125)).toBe(1.8);
+    expect(decimalOfAmerican(100)).toBe(2);
+    expect(decimalOfAmerican(-100)).toBe(2);
+    expect(decimalOfAmerican(-110)).toBeCloseTo(1.909090909090909, 15);
+  });
+
+  it('odds between −100 and +100, and anything not finite, are no odds', () => {
+    for (const none of [0, 50, -99.5, 99, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY]) expect(decimalOfAmerican(none)).toBeUndefined();
+  });
+
+  it('whole American odds come back whole through americanOf', () => {
+    const american = fc.oneof(fc.integer({ min: 100, max: 100_000 }), fc.integer({ min: -100_000, max: -100 }));
+    fc.assert(
+      fc.property(american, (a) => {
+        const back = americanOf(decimalOfAmerican(a) ?? 0);
+        // −100 is evens, which americanOf writes +100.
+        expect(back).toBe(a === -100 ? 100 : a);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
 

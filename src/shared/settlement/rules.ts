@@ -1,0 +1,80 @@
+/**
+ * The closed set of settlement rules, and what each needs of a selection
+ * (docs/data.md#how-selections-are-graded). A selection arrives as stored text; `parseSelection`
+ * turns it into one of the typed shapes below or says it does not fit its rule.
+ */
+
+export const SETTLEMENT_RULES = ['moneyline', '1x2', 'spread', 'total', 'team_total', 'player_stat', 'yes_no'] as const;
+/**
+ * - `moneyline`: who wins, two ways (`home`, `away`); a tie is a push, the stake returned.
+ * - `1x2`: who wins, three ways (`home`, `draw`, `away`); nothing pushes.
+ * - `spread`: a side's score plus its handicap `line` against the other's (`home`, `away`).
+ * - `total`: both scores together against `line` (`over`, `under`).
+ * - `team_total`: one team's score (`team`: `home` or `away`) against `line` (`over`, `under`).
+ * - `player_stat`: a player's statistic `stat` against `line` (`over`, `under`).
+ * - `yes_no`: whether the count `stat` (of a player, or of the event) is above zero (`yes`, `no`).
+ */
+export type SettlementRule = (typeof SETTLEMENT_RULES)[number];
+
+type Team = 'home' | 'away';
+type OverUnder = 'over' | 'under';
+
+export type ParsedSelection =
+  | { rule: 'moneyline'; side: Team }
+  | { rule: '1x2'; side: Team | 'draw' }
+  | { rule: 'spread'; side: Team; line: number }
+  | { rule: 'total'; side: OverUnder; line: number }
+  | { rule: 'team_total'; team: Team; side: OverUnder; line: number }
+  | { rule: 'player_stat'; playerId: number; stat: string; side: OverUnder; line: number }
+  | { rule: 'yes_no'; side: 'yes' | 'no'; stat: string; playerId: number | null };
+
+/** A selection as stored: the market's rule and the odds row's side, line, team, player and statistic. */
+export interface SelectionFields {
+  rule: string;
+  side: string;
+  line?: number | null;
+  team?: string | null;
+  playerId?: number | null;
+  stat?: string | null;
+}
+
+export function isSettlementRule(rule: string): rule is SettlementRule {
+  return (SETTLEMENT_RULES as readonly string[]).includes(rule);
+}
+
+/**
+ * The typed selection, or undefined when it does not fit its rule: a side the rule does not have,
+ * a missing or non-finite line where the rule compares with one, a missing team, player or statistic.
+ * Rules without a line ignore one given.
+ */
+export function parseSelection(rule: SettlementRule, s: SelectionFields): ParsedSelection | undefined {
+  const line = typeof s.line === 'number' && Number.isFinite(s.line) ? s.line : undefined;
+  const stat = s.stat ? s.stat : undefined;
+  const playerId = typeof s.playerId === 'number' ? s.playerId : undefined;
+  switch (rule) {
+    case 'moneyline':
+      return isTeam(s.side) ? { rule, side: s.side } : undefined;
+    case '1x2':
+      return isTeam(s.side) || s.side === 'draw' ? { rule, side: s.side } : undefined;
+    case 'spread':
+      return isTeam(s.side) && line !== undefined ? { rule, side: s.side, line } : undefined;
+    case 'total':
+      return isOverUnder(s.side) && line !== undefined ? { rule, side: s.side, line } : undefined;
+    case 'team_total':
+      return isOverUnder(s.side) && line !== undefined && isTeam(s.team) ? { rule, team: s.team, side: s.side, line } : undefined;
+    case 'player_stat':
+      return isOverUnder(s.side) && line !== undefined && playerId !== undefined && stat !== undefined
+        ? { rule, playerId, stat, side: s.side, line }
+        : undefined;
+    case 'yes_no':
+      return (s.side === 'yes' || s.side === 'no') && stat !== undefined ? { rule, side: s.side, stat, playerId: playerId ?? null } : undefined;
+  }
+}
+
+function isTeam(value: string | null | undefined): value is Team {
+  return value === 'home' || value === 'away';
+}
+
+function isOverUnder(value: string): value is OverUnder {
+  return value === 'over' || value === 'under';
+}
