@@ -156,6 +156,10 @@ export const OddsItem = item('ImportOdds', {
   event_betting_market_position_id: nullable(
     Id('The feed\'s own id of the selection (event, market, position, line): used when the selection is first seen; a selection already stored keeps its id.'),
   ),
+  player_id: nullable(Id('The player of a player prop (a market whose entity_type is `player`); the position text stays as it is.')),
+  event_period_id: nullable(Id('The period priced (an event period of the event\'s sport); absent or null: the full game.')),
+  is_main: nullable(Type.Boolean({ description: 'Whether this is the operator\'s main line of the market; false for an alternate line. Default true.' })),
+  is_live: nullable(Type.Boolean({ description: 'Whether the price was made while the event was live. Default false.' })),
 });
 
 /** The most past games one flow's hit history holds. */

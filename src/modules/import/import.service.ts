@@ -191,7 +191,10 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
     // empty table (a first load, a replace) every row opens: recorded after it, set-based.
     const fresh = replace || (await repo.isEmptyTable('odds'));
     if (!fresh) await recordPriceChanges(repo, odds, now);
-    const columns = ['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at', 'selection_id'];
+    const columns = [
+      'id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at', 'selection_id', 'player_id',
+      'event_period_id', 'is_main', 'is_live',
+    ];
     await repo.upsert('odds', columns, odds, (o) => ({
       id: o.id,
       event_id: o.event_id,
@@ -203,6 +206,11 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
       status: o.status ?? DEFAULT_ODDS_STATUS,
       updated_at: changedAtOf(o, now),
       selection_id: selections.ofOdds.get(o.id),
+      player_id: orNull(o.player_id),
+      event_period_id: orNull(o.event_period_id),
+      // A row re-imported without them is a main-line, pre-match price again, as every field absent is its default.
+      is_main: (o.is_main ?? true) ? 1 : 0,
+      is_live: (o.is_live ?? false) ? 1 : 0,
     }));
     if (fresh) await repo.recordOpenings();
   }

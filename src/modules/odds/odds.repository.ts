@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { americanOf, impliedProbabilityOf } from '../../shared/odds-format.js';
 import { iso } from '../../shared/wire.js';
@@ -9,6 +9,30 @@ export interface OddsQuery {
   /** undefined: every operator. */
   operatorIds: readonly number[] | undefined;
   bettingMarketIds: readonly number[] | undefined;
+  rows: OddsRowFilter;
+}
+
+/** What an odds row prices: the player and period filters, and whether alternate lines count. */
+export interface OddsRowFilter {
+  playerIds: readonly number[] | undefined;
+  /** null in the list: the full game (rows without a period). */
+  periodIds: ReadonlyArray<number | null> | undefined;
+  altLines: boolean;
+}
+
+/** Narrows a select from `odds` (not aliased) to the rows a filter keeps. */
+export function whereOddsRows<QB extends SelectQueryBuilder<Schema, 'odds', object>>(select: QB, filter: OddsRowFilter): QB {
+  let narrowed = select;
+  if (filter.playerIds) narrowed = narrowed.where('odds.player_id', 'in', filter.playerIds) as QB;
+  const periods = filter.periodIds;
+  if (periods) {
+    const ids = periods.filter((p) => p !== null);
+    narrowed = narrowed.where((eb) =>
+      eb.or([...(ids.length > 0 ? [eb('odds.event_period_id', 'in', ids)] : []), ...(ids.length < periods.length ? [eb('odds.event_period_id', 'is', null)] : [])]),
+    ) as QB;
+  }
+  if (!filter.altLines) narrowed = narrowed.where('odds.is_main', '=', 1) as QB;
+  return narrowed;
 }
 
 export function createOddsRepository(db: Kysely<Schema>) {
@@ -18,7 +42,7 @@ export function createOddsRepository(db: Kysely<Schema>) {
       let select = db.selectFrom('odds').select('id').where('event_id', '=', query.eventId);
       if (query.operatorIds) select = select.where('operator_id', 'in', query.operatorIds);
       if (query.bettingMarketIds) select = select.where('betting_market_id', 'in', query.bettingMarketIds);
-      const rows = await select.orderBy('id').execute();
+      const rows = await whereOddsRows(select, query.rows).orderBy('id').execute();
       return rows.map((r) => Number(r.id));
     },
 
@@ -35,6 +59,10 @@ export function createOddsRepository(db: Kysely<Schema>) {
         .leftJoin('operators as op', 'op.id', 'o.operator_id')
         .leftJoin('betting_markets as m', 'm.id', 'o.betting_market_id')
         .select([
+          'o.player_id',
+          'o.event_period_id',
+          'o.is_main',
+          'o.is_live',
           'o.id',
           'o.event_id',
           'o.operator_id',
@@ -68,10 +96,21 @@ export function createOddsRepository(db: Kysely<Schema>) {
           price_decimal: decimal,
           status: r.status,
           updated_at: iso(Number(r.updated_at)),
+          ...oddsDetailsOf(r),
         });
       }
       return items;
     },
+  };
+}
+
+/** The stored details of a row as the wire says them: ids as numbers, flags as booleans. */
+export function oddsDetailsOf(row: { player_id: number | string | null; event_period_id: number | string | null; is_main: number; is_live: number }) {
+  return {
+    player_id: row.player_id === null ? null : Number(row.player_id),
+    event_period_id: row.event_period_id === null ? null : Number(row.event_period_id),
+    is_main: Number(row.is_main) === 1,
+    is_live: Number(row.is_live) === 1,
   };
 }
 

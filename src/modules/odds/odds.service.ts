@@ -18,6 +18,16 @@ export interface OddsFilters {
   ok: string[] | null;
   m: number[] | null;
   f: OddsFormat | null;
+  p: number[] | null;
+  pe: Array<number | null> | null;
+  a: boolean;
+}
+
+/** Period ids sorted without repeats (the full game, null, first), so that equal filters share a cache entry. */
+export function periodSet(ids: ReadonlyArray<number | null> | undefined): Array<number | null> | undefined {
+  if (!ids || ids.length === 0) return undefined;
+  const numbers = idSet(ids.filter((id) => id !== null)) ?? [];
+  return ids.includes(null) ? [null, ...numbers] : numbers;
 }
 
 export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver }) {
@@ -35,15 +45,19 @@ export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver 
         ok: operatorIds ? null : (keySet(body.operator_keys) ?? null),
         m: idSet(body.betting_market_ids) ?? null,
         f: body.odds_format ?? null,
+        p: idSet(body.player_ids) ?? null,
+        pe: periodSet(body.event_period_ids) ?? null,
+        a: body.include_alt_lines ?? true,
       };
     },
 
     /** The odds of one event, by id. */
-    async ids({ e: eventId, o, ok, m }) {
+    async ids({ e: eventId, o, ok, m, p, pe, a }) {
       const operatorIds = o ?? (ok ? idSet(await Promise.all(ok.map((k) => keys.resolve('operator', k, 'operator_keys')))) : undefined);
       // Checked inside the once-per-version computation; a 404 is not cached.
       if (!(await repository.eventExists(eventId))) throw notFound(`no event with event_id ${eventId}`);
-      return repository.ids({ eventId, operatorIds, bettingMarketIds: m ?? undefined });
+      const rows = { playerIds: p ?? undefined, periodIds: pe ?? undefined, altLines: a };
+      return repository.ids({ eventId, operatorIds, bettingMarketIds: m ?? undefined, rows });
     },
 
     items: (ids) => repository.items(ids),

@@ -346,6 +346,17 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('flows').addColumn('fact_flow_type', 'text', (c) => c.notNull().defaultTo('base')).execute();
     },
   },
+  // What an odds row prices beyond its market and position (docs/decisions/0216): the player of a
+  // prop, the period (null: the full game), main line or alternate, priced live or before the start.
+  '0019_odds_details': {
+    async up(db: Kysely<unknown>) {
+      // One column per ALTER: SQLite adds one at a time. Rows stored before are full-game, main-line, pre-match prices.
+      await db.schema.alterTable('odds').addColumn('player_id', 'bigint').execute();
+      await db.schema.alterTable('odds').addColumn('event_period_id', 'bigint').execute();
+      await db.schema.alterTable('odds').addColumn('is_main', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema.alterTable('odds').addColumn('is_live', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

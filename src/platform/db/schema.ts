@@ -207,12 +207,21 @@ export interface OddsTable {
   updated_at: number;
   /** The selection priced (SelectionsTable); null only between the migration and the rows' next import. */
   selection_id: number | null;
+  /** The player of a player prop (the market's entity_type is player); null otherwise. */
+  player_id: number | null;
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** 1: the main line of the market for this operator; 0: an alternate line. */
+  is_main: Generated<number>;
+  /** 1: priced while the event is live. */
+  is_live: Generated<number>;
 }
 
 /**
  * A priced selection with its own id (Odditt's event_betting_market_position_id), keyed by event,
  * market, period, position, line and player; assigned once when first seen, never recomputed.
- * Key parts are '' for "none" (period and player until odds rows carry them).
+ * Key parts are '' for "none": the full game has no period, and the player stays '' because the
+ * position text already names a prop's player.
  */
 export interface SelectionsTable {
   id: number;

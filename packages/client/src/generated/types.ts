@@ -811,6 +811,16 @@ export interface Odds {
   status: string;
   /** When the operator last changed this price, ISO 8601, UTC. */
   updated_at: string;
+  /**
+   * The player of a player prop (GET /v1/references/players), for markets whose entity_type is `player`; null otherwise. `position` still names the player.
+   */
+  player_id: number | null;
+  /** The period priced (GET /v1/references/event-periods); null: the full game. */
+  event_period_id: number | null;
+  /** True for the operator's main line of the market, false for an alternate line. */
+  is_main: boolean;
+  /** True when the price was made while the event was live. */
+  is_live: boolean;
 }
 
 /** One page of {@link PriceChange} items, in the shape every list answers. */
@@ -1935,6 +1945,14 @@ export interface OddsUpcomingByEventParams {
   operator_keys?: string[];
   /** Only odds of these betting markets. */
   betting_market_ids?: number[];
+  /** Only prices of these players' props (by player_id). */
+  player_ids?: number[];
+  /** Only prices of these periods; `null` in the list stands for the full game (rows without a period). */
+  event_period_ids?: Array<number | null>;
+  /**
+   * Whether alternate lines (is_main false) are included. Default true: alternates are listed beside the main lines, as before the field existed.
+   */
+  include_alt_lines?: boolean;
   /**
    * The format of each item's `price`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` (the decimal payout) or `percent` (the implied probability in percent) (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
    */
