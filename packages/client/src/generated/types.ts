@@ -823,6 +823,134 @@ export interface Odds {
   is_live: boolean;
 }
 
+/** One page of {@link BoardItem} items, in the shape every list answers. */
+export interface BoardPage {
+  /** Items of the current page. */
+  results: BoardItem[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link BoardPage}. */
+export interface BoardItem {
+  /**
+   * The selection's own id (as on odds items and flows). It names one line: on a main-line item, the line most of the books are at. Null only for rows stored before selections had ids, until their next import.
+   */
+  event_betting_market_position_id: number | null;
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** The player of a player prop; null otherwise. */
+  player_id: number | null;
+  /** The selection: `home`, `over`, a player's name with over or under, as in the odds rows. */
+  position: string;
+  /** True for a main-line item (each book at its own main line); false for an alternate line, one item per line. */
+  is_main: boolean;
+  /**
+   * The line of an alternate-line item; null for a main-line item, whose books each give their own line in `prices`.
+   */
+  line: number | null;
+  /** Every book's current open price for the selection, by operator id. */
+  prices: Array<{
+    /** The operator (sportsbook). */
+    operator: {
+      /** Id of the record. */
+      id: number;
+      /** Key of the record (lower-case, no spaces), as in its reference list. */
+      key: string;
+      /** Display name of the record. */
+      name: string;
+    };
+    /** The price in the `odds_format` asked (decimal by default). */
+    price: number | string;
+    /** The decimal price, whatever `odds_format` asks. */
+    price_decimal: number;
+    /** This book's line for the selection; null for markets without one. */
+    line: number | null;
+    /** True when the book made the price while the event was live. */
+    is_live: boolean;
+    /** When the book last changed the price, ISO 8601, UTC. */
+    updated_at: string;
+  }>;
+  /** The best (highest) price and the books offering it. */
+  best: {
+    /** The price in the `odds_format` asked (decimal by default). */
+    price: number | string;
+    /** The highest decimal price. */
+    price_decimal: number;
+    /** Every book offering exactly the best price, by operator id. */
+    operators: {
+      /** Id of the record. */
+      id: number;
+      /** Key of the record (lower-case, no spaces), as in its reference list. */
+      key: string;
+      /** Display name of the record. */
+      name: string;
+    }[];
+  };
+  /** The median price and the median line across the books. */
+  consensus: {
+    /** The price in the `odds_format` asked (decimal by default). */
+    price: number | string;
+    /** The median decimal price across the books (the mean of the middle two for an even count). */
+    price_decimal: number;
+    /** The median of the books' lines; null when none has one. */
+    line: number | null;
+  };
+  /** Prices without the bookmaker's margin. */
+  fair: {
+    /** The de-vig method asked (`devig`). */
+    method: 'multiplicative' | 'additive' | 'power' | 'shin';
+    /** The de-vig of the median prices of each outcome of the market, as if one book had offered them. */
+    consensus: {
+      /** The no-vig probability of the selection; null when there is no fair price (see `reason`). */
+      probability: number | null;
+      /** The no-vig decimal price, 1 / probability; null when there is no fair price. */
+      price: number | null;
+      /** The overround of the market, Σ 1/d − 1 over its outcomes; null when the market is incomplete. */
+      hold: number | null;
+      /** Why there is no fair price (docs/data.md#fair-prices-and-de-vig-methods); null when there is one. */
+      reason: 'incomplete_market' | 'invalid_price' | 'non_positive_probability' | 'no_convergence' | null;
+    };
+    /** Per book, by operator id: the book's own market de-vigged. */
+    books: Array<{
+      /** The book. */
+      operator: {
+        /** Id of the record. */
+        id: number;
+        /** Key of the record (lower-case, no spaces), as in its reference list. */
+        key: string;
+        /** Display name of the record. */
+        name: string;
+      };
+      /** The no-vig probability of the selection; null when there is no fair price (see `reason`). */
+      probability: number | null;
+      /** The no-vig decimal price, 1 / probability; null when there is no fair price. */
+      price: number | null;
+      /** The overround of the market, Σ 1/d − 1 over its outcomes; null when the market is incomplete. */
+      hold: number | null;
+      /** Why there is no fair price (docs/data.md#fair-prices-and-de-vig-methods); null when there is one. */
+      reason: 'incomplete_market' | 'invalid_price' | 'non_positive_probability' | 'no_convergence' | null;
+    }>;
+  };
+}
+
 /** One page of {@link PriceChange} items, in the shape every list answers. */
 export interface PriceChangesPage {
   /** Items of the current page. */
@@ -1957,6 +2085,50 @@ export interface OddsUpcomingByEventParams {
    * The format of each item's `price`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` (the decimal payout) or `percent` (the implied probability in percent) (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+}
+
+/** Parameters of `POST /v1/odds/board`. */
+export interface OddsBoardParams {
+  /** Only these events, whatever their day. Without it: the events of `event_date`. */
+  event_ids?: number[];
+  /** The day whose events to show, YYYY-MM-DD, read in `timezone`. Default: today. Ignored with `event_ids`. */
+  event_date?: string;
+  /**
+   * IANA time zone in which `event_date` is read.
+   *
+   * @defaultValue `"UTC"`
+   */
+  timezone?: string;
+  /** Only events of this sport. */
+  sport_id?: number;
+  /** Only events of this league. */
+  league_id?: number;
+  /** Only these markets. */
+  betting_market_ids?: number[];
+  /** Only these books: prices, best, consensus and fair prices are then of these books alone. */
+  operator_ids?: number[];
+  /** Only prices of these players' props (by player_id). */
+  player_ids?: number[];
+  /** Only prices of these periods; `null` in the list stands for the full game (rows without a period). */
+  event_period_ids?: Array<number | null>;
+  /** Whether alternate lines (is_main false) are included. Default false: main lines only. */
+  include_alt_lines?: boolean;
+  /** The format of every `price`: decimal (the default), american, fractional or implied_probability. */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /** The de-vig method of `fair`: multiplicative (the default), additive, power or shin. */
+  devig?: 'multiplicative' | 'additive' | 'power' | 'shin';
   /**
    * Page number, 1-indexed, at most 1000000.
    *
