@@ -25,7 +25,7 @@ import { createHistoryRepository, createHistoryService, historyRoutes } from './
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
-import { createBoardService, createOddsService, oddsRoutes } from './modules/odds/index.js';
+import { createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { createHydrator, createQuoteService, MAX_ANSWER_BYTES, quotesRoutes } from './modules/quotes/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
@@ -139,7 +139,10 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => usageRoutes(app, { usage, clock, accountOf: clients.get }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache, clock }) }),
     (app) => eventsRoutes(app, { lists, events }),
-    (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board: createBoardService({ db, clock }) }),
+    (app) => {
+      const board = createBoardService({ db, clock });
+      return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board }) });
+    },
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
     (app) =>
       streamRoutes(app, {

@@ -7,7 +7,7 @@ import { oddsRowFilters, PRICE_FORMS } from './odds.schemas.js';
 
 export const BOARD_MAX_PAGE_SIZE = 100;
 
-const PriceInFormat = Type.Union([...PRICE_FORMS], { description: 'The price in the `odds_format` asked (decimal by default).' });
+export const PriceInFormat = Type.Union([...PRICE_FORMS], { description: 'The price in the `odds_format` asked (decimal by default).' });
 const Decimal = (description: string) => Type.Number({ exclusiveMinimum: 1, description });
 const Probability = (description: string) => Type.Number({ minimum: 0, maximum: 1, description });
 const ids = (description: string) => Type.Array(Id('An id.'), { maxItems: MAX_FILTER_ITEMS, description });
@@ -80,24 +80,26 @@ export const BoardItem = Type.Object(
 );
 export type BoardItem = Static<typeof BoardItem>;
 
+/** What a board is of, and how its prices are shown: the board's body and the edges' alike. */
+export const BoardScope = {
+  event_ids: Type.Optional(ids('Only these events, whatever their day. Without it: the events of `event_date`.')),
+  event_date: Type.Optional(
+    Type.String({ format: 'date', description: 'The day whose events to show, YYYY-MM-DD, read in `timezone`. Default: today. Ignored with `event_ids`.' }),
+  ),
+  timezone: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 64, default: 'UTC', description: 'IANA time zone in which `event_date` is read.', example: 'America/New_York' }),
+  ),
+  sport_id: Type.Optional(Id('Only events of this sport.')),
+  league_id: Type.Optional(Id('Only events of this league.')),
+  betting_market_ids: Type.Optional(ids('Only these markets.')),
+  operator_ids: Type.Optional(ids('Only these books: prices, best, consensus and fair prices are then of these books alone.')),
+  ...oddsRowFilters('false: main lines only'),
+  odds_format: Type.Optional(Type.Enum(ODDS_FORMATS, { description: 'The format of every `price`: decimal (the default), american, fractional or implied_probability.' })),
+  devig: Type.Optional(Type.Enum(DEVIG_METHODS, { description: 'The de-vig method of `fair`: multiplicative (the default), additive, power or shin.' })),
+};
+
 export const BoardBody = Type.Object(
-  {
-    event_ids: Type.Optional(ids('Only these events, whatever their day. Without it: the events of `event_date`.')),
-    event_date: Type.Optional(
-      Type.String({ format: 'date', description: 'The day whose events to show, YYYY-MM-DD, read in `timezone`. Default: today. Ignored with `event_ids`.' }),
-    ),
-    timezone: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 64, default: 'UTC', description: 'IANA time zone in which `event_date` is read.', example: 'America/New_York' }),
-    ),
-    sport_id: Type.Optional(Id('Only events of this sport.')),
-    league_id: Type.Optional(Id('Only events of this league.')),
-    betting_market_ids: Type.Optional(ids('Only these markets.')),
-    operator_ids: Type.Optional(ids('Only these books: prices, best, consensus and fair prices are then of these books alone.')),
-    ...oddsRowFilters('false: main lines only'),
-    odds_format: Type.Optional(Type.Enum(ODDS_FORMATS, { description: 'The format of every `price`: decimal (the default), american, fractional or implied_probability.' })),
-    devig: Type.Optional(Type.Enum(DEVIG_METHODS, { description: 'The de-vig method of `fair`: multiplicative (the default), additive, power or shin.' })),
-    ...pagingProperties(BOARD_MAX_PAGE_SIZE),
-  },
+  { ...BoardScope, ...pagingProperties(BOARD_MAX_PAGE_SIZE) },
   { additionalProperties: false, examples: [{ timezone: 'UTC', odds_format: 'american', page: 1, page_size: 20 }] },
 );
 export type BoardBody = Static<typeof BoardBody>;

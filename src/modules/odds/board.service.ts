@@ -37,7 +37,7 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock }) {
   const { clock } = deps;
   const repository = createBoardRepository(deps.db);
 
-  const board: ListSource<BoardFilters, BoardEntry> & { filters(body: BoardBody): BoardFilters } = {
+  const board: ListSource<BoardFilters, BoardEntry> & { filters(body: Omit<BoardBody, 'page' | 'page_size'>): BoardFilters } = {
     name: 'odds-board',
 
     filters(body) {

@@ -3,3 +3,4 @@ export { oddsRoutes } from './odds.routes.js';
 export { createOddsService, type OddsService } from './odds.service.js';
 export { PRICE_FORMS } from './odds.schemas.js';
 export { createBoardService, type BoardService } from './board.service.js';
+export { createEdgesService, type EdgesService } from './edges.service.js';

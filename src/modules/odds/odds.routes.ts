@@ -4,8 +4,13 @@ import { OddsByEventBody, OddsPage } from './odds.schemas.js';
 import type { OddsService } from './odds.service.js';
 import { BoardBody, BoardPage } from './board.schemas.js';
 import type { BoardService } from './board.service.js';
+import { EdgesAnswer, EdgesBody } from './edges.schemas.js';
+import type { EdgesService } from './edges.service.js';
 
-export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; board: BoardService }> = async (app, { lists, odds, board }) => {
+export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; board: BoardService; edges: EdgesService }> = async (
+  app,
+  { lists, odds, board, edges },
+) => {
   lists.post(app, {
     url: '/v1/odds/upcoming-odds-by-event',
     tag: 'odds',
@@ -38,4 +43,23 @@ export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; bo
     source: lists.source(board.board),
     config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'odds', cache: 'data', errors: [] } },
   });
+
+  app.post(
+    '/v1/odds/edges',
+    {
+      config: { policy: { auth: 'client', tier: 'odds-edges', limit: 'data', usage: 'odds', cache: 'data', errors: [] } },
+      schema: {
+        tags: ['odds'],
+        summary: 'Value bets and arbitrages over a board',
+        description:
+          'Over the selections of a board (the same scope and filters as POST /v1/odds/board): every book\'s price whose expected value against the ' +
+          'consensus fair probability is at least `min_edge` percent, EV% = (price × p_fair − 1) × 100; and the arbitrages, markets whose best prices ' +
+          'across books imply less than 1, with the stakes per 100 units that lock the margin. The largest first, at most 100 of each; the totals ' +
+          'count them all (docs/data.md#edges).',
+        body: EdgesBody,
+        response: { 200: EdgesAnswer },
+      },
+    },
+    async (request) => edges.edges(request.body),
+  );
 };

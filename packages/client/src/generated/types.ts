@@ -951,6 +951,113 @@ export interface BoardItem {
   };
 }
 
+/** The answer of `POST /v1/odds/edges`. */
+export interface OddsEdges {
+  /** The de-vig method of the fair probabilities. */
+  devig: 'multiplicative' | 'additive' | 'power' | 'shin';
+  /** The least EV% asked. */
+  min_edge: number;
+  /** Prices whose EV% is at least min_edge, the largest first; at most 100. */
+  value_bets: ValueBet[];
+  /** How many prices qualify, listed or not. */
+  value_bets_total: number;
+  /** Markets whose best prices across books imply less than 1, the largest margin first; at most 100. */
+  arbitrages: Arbitrage[];
+  /** How many arbitrages there are, listed or not. */
+  arbitrages_total: number;
+}
+
+/** An item of the `value_bets` of {@link OddsEdges}. */
+export interface ValueBet {
+  /** The selection's own id, as on board items. */
+  event_betting_market_position_id: number | null;
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** The player of a player prop; null otherwise. */
+  player_id: number | null;
+  /** The selection, as in the odds rows. */
+  position: string;
+  /** The line of the book's price (the consensus line of the item); null for markets without one. */
+  line: number | null;
+  /** The book offering the price. */
+  operator: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The price in the `odds_format` asked (decimal by default). */
+  price: number | string;
+  /** The book's decimal price. */
+  price_decimal: number;
+  /** The consensus fair probability of the selection, by the `devig` method asked. */
+  fair_probability: number;
+  /** The consensus fair decimal price, 1 / fair_probability. */
+  fair_price: number;
+  /** Expected value in percent of the stake: (price_decimal × fair_probability − 1) × 100. */
+  ev_pct: number;
+}
+
+/** An item of the `arbitrages` of {@link OddsEdges}. */
+export interface Arbitrage {
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** The player of a player prop; null otherwise. */
+  player_id: number | null;
+  /** Σ 1/d over the best price of each outcome: below 1. */
+  implied_sum: number;
+  /** The margin the stakes lock, in percent of the total staked: (1 / implied_sum − 1) × 100. */
+  profit_pct: number;
+  /** What the stakes return whatever the result, for 100 units staked: 100 / implied_sum. */
+  payout: number;
+  /** One leg per outcome of the market, by position. */
+  legs: Array<{
+    /** The outcome. */
+    position: string;
+    /** Its line; null for markets without one. */
+    line: number | null;
+    /** The price in the `odds_format` asked (decimal by default). */
+    price: number | string;
+    /** The best decimal price of the outcome across the books. */
+    price_decimal: number;
+    /** Every book offering exactly that price, by operator id. */
+    operators: {
+      /** Id of the record. */
+      id: number;
+      /** Key of the record (lower-case, no spaces), as in its reference list. */
+      key: string;
+      /** Display name of the record. */
+      name: string;
+    }[];
+    /** The stake on this outcome, out of 100 units: 100 × (1/d) / implied_sum. Unrounded. */
+    stake: number;
+  }>;
+}
+
 /** One page of {@link PriceChange} items, in the shape every list answers. */
 export interface PriceChangesPage {
   /** Items of the current page. */
@@ -2141,6 +2248,42 @@ export interface OddsBoardParams {
    * @defaultValue `20`
    */
   page_size?: number;
+}
+
+/** Parameters of `POST /v1/odds/edges`. */
+export interface OddsEdgesParams {
+  /** Only these events, whatever their day. Without it: the events of `event_date`. */
+  event_ids?: number[];
+  /** The day whose events to show, YYYY-MM-DD, read in `timezone`. Default: today. Ignored with `event_ids`. */
+  event_date?: string;
+  /**
+   * IANA time zone in which `event_date` is read.
+   *
+   * @defaultValue `"UTC"`
+   */
+  timezone?: string;
+  /** Only events of this sport. */
+  sport_id?: number;
+  /** Only events of this league. */
+  league_id?: number;
+  /** Only these markets. */
+  betting_market_ids?: number[];
+  /** Only these books: prices, best, consensus and fair prices are then of these books alone. */
+  operator_ids?: number[];
+  /** Only prices of these players' props (by player_id). */
+  player_ids?: number[];
+  /** Only prices of these periods; `null` in the list stands for the full game (rows without a period). */
+  event_period_ids?: Array<number | null>;
+  /** Whether alternate lines (is_main false) are included. Default false: main lines only. */
+  include_alt_lines?: boolean;
+  /** The format of every `price`: decimal (the default), american, fractional or implied_probability. */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /** The de-vig method of `fair`: multiplicative (the default), additive, power or shin. */
+  devig?: 'multiplicative' | 'additive' | 'power' | 'shin';
+  /**
+   * The least expected value, in percent of the stake, that a value bet must have: EV% = (price × p_fair − 1) × 100. Default 0.
+   */
+  min_edge?: number;
 }
 
 /** Parameters of `POST /v1/odds/history-by-event`. */
