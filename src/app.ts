@@ -25,7 +25,7 @@ import { createHistoryRepository, createHistoryService, historyRoutes } from './
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
-import { createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
+import { createBoardChanges, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { createHydrator, createQuoteService, MAX_ANSWER_BYTES, quotesRoutes } from './modules/quotes/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
@@ -147,6 +147,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) =>
       streamRoutes(app, {
         history: createHistoryRepository(database),
+        boardChanges: createBoardChanges(db),
         slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs }),
         changes,
         accounts: directory,

@@ -32,6 +32,8 @@ export interface BoardRow extends SelectionKeyRow {
   operator: { id: number; key: string; name: string };
   market: { id: number; key: string; name: string };
   price: number;
+  /** False for a suspended row: it cannot be bet, so it is on no board. */
+  open: boolean;
   is_live: boolean;
   updated_at: string;
   /** The stored selection (event, market, position, line) the row prices; null before its next import. */
@@ -74,24 +76,31 @@ export function createBoardRepository(db: Kysely<Schema>) {
       return rows.map(keyOf);
     },
 
-    /** Every open row of some events' markets, with its operator and market: the selections and their markets. */
-    async rowsOf(eventIds: readonly number[], marketIds: readonly number[]): Promise<BoardRow[]> {
+    /**
+     * Every open row of some events' markets, with its operator and market: the selections and their
+     * markets. With `suspended`, the suspended rows too (the board's changes compare before and after).
+     */
+    async rowsOf(eventIds: readonly number[], marketIds: readonly number[], suspended = false): Promise<BoardRow[]> {
       if (eventIds.length === 0) return [];
-      const rows = await db
+      let select = db
         .selectFrom('odds')
         .innerJoin('events as e', 'e.id', 'odds.event_id')
         .leftJoin('operators as op', 'op.id', 'odds.operator_id')
         .leftJoin('betting_markets as m', 'm.id', 'odds.betting_market_id')
-        .select([...keyColumns, 'odds.operator_id', 'odds.price_decimal', 'odds.is_live', 'odds.updated_at', 'odds.selection_id', 'op.key as operator_key', 'op.name as operator_name', 'm.key as market_key', 'm.name as market_name'])
-        .where('odds.status', '=', 'open')
+        .select([
+          ...keyColumns, 'odds.operator_id', 'odds.price_decimal', 'odds.status', 'odds.is_live', 'odds.updated_at', 'odds.selection_id', 'op.key as operator_key',
+          'op.name as operator_name', 'm.key as market_key', 'm.name as market_name',
+        ])
         .where('odds.event_id', 'in', eventIds)
-        .where('odds.betting_market_id', 'in', marketIds)
-        .execute();
+        .where('odds.betting_market_id', 'in', marketIds);
+      if (!suspended) select = select.where('odds.status', '=', 'open');
+      const rows = await select.execute();
       return rows.map((r) => ({
         ...keyOf(r),
         operator: { id: Number(r.operator_id), key: r.operator_key ?? '', name: r.operator_name ?? '' },
         market: { id: Number(r.betting_market_id), key: r.market_key ?? '', name: r.market_name ?? '' },
         price: Number(r.price_decimal),
+        open: r.status === 'open',
         is_live: Number(r.is_live) === 1,
         updated_at: iso(Number(r.updated_at)),
         selection_id: num(r.selection_id),
