@@ -94,7 +94,7 @@ function summaries(rows: readonly BoardRow[], keys: ReadonlySet<string>): Map<st
   for (const [key, row] of representatives) {
     const selection = selections.get(row.id);
     if (selection === undefined) continue;
-    const item = boardItemOf(selection, { operatorIds: null, format: 'decimal', method: DEFAULT_DEVIG_METHOD });
+    const item = boardItemOf(selection, { operatorIds: null, format: 'decimal', method: DEFAULT_DEVIG_METHOD, deeplinks: false });
     const { probability, price } = item.fair.consensus;
     out.set(key, {
       item: {

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
+import { type DeepLinks, deepLinksOf } from '../../shared/deep-links.js';
 import { iso } from '../../shared/wire.js';
-import { type OddsRowFilter, whereOddsRows } from './odds.repository.js';
+import { type OddsRowFilter, templatesOf, whereOddsRows } from './odds.repository.js';
 
 /** The events a board covers: a list of events, or a day's; narrowed to a sport or a league. */
 export interface BoardScope {
@@ -38,6 +39,8 @@ export interface BoardRow extends SelectionKeyRow {
   updated_at: string;
   /** The stored selection (event, market, position, line) the row prices; null before its next import. */
   selection_id: number | null;
+  /** The operator's links to the bet, from its templates. */
+  links: DeepLinks;
 }
 
 const num = (value: number | string | null) => (value === null ? null : Number(value));
@@ -89,7 +92,8 @@ export function createBoardRepository(db: Kysely<Schema>) {
         .leftJoin('betting_markets as m', 'm.id', 'odds.betting_market_id')
         .select([
           ...keyColumns, 'odds.operator_id', 'odds.price_decimal', 'odds.status', 'odds.is_live', 'odds.updated_at', 'odds.selection_id', 'op.key as operator_key',
-          'op.name as operator_name', 'm.key as market_key', 'm.name as market_name',
+          'op.name as operator_name', 'm.key as market_key', 'm.name as market_name', 'odds.operator_selection_id', 'op.bet_web_deep_link_template',
+          'op.bet_ios_deep_link_template', 'op.bet_android_deep_link_template',
         ])
         .where('odds.event_id', 'in', eventIds)
         .where('odds.betting_market_id', 'in', marketIds);
@@ -104,6 +108,14 @@ export function createBoardRepository(db: Kysely<Schema>) {
         is_live: Number(r.is_live) === 1,
         updated_at: iso(Number(r.updated_at)),
         selection_id: num(r.selection_id),
+        links: deepLinksOf(templatesOf(r), {
+          operator_selection_id: r.operator_selection_id,
+          event_id: Number(r.event_id),
+          betting_market_id: Number(r.betting_market_id),
+          event_betting_market_position_id: num(r.selection_id),
+          position: r.position,
+          line: num(r.line),
+        }),
       }));
     },
   };

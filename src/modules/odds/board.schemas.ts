@@ -3,7 +3,7 @@ import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { ODDS_FORMATS } from '../../shared/odds-format.js';
 import { DEVIG_METHODS, NO_FAIR_PRICE_REASONS } from '../../shared/pricing/devig.js';
 import { Id, MAX_FILTER_ITEMS, NamedRef } from '../../shared/wire.js';
-import { oddsRowFilters, PRICE_FORMS } from './odds.schemas.js';
+import { DeepLinkFields, IncludeDeepLinks, oddsRowFilters, PRICE_FORMS } from './odds.schemas.js';
 
 export const BOARD_MAX_PAGE_SIZE = 100;
 
@@ -21,6 +21,7 @@ const BookPrice = Type.Object(
     line: orNull(Type.Number(), 'This book\'s line for the selection; null for markets without one.'),
     is_live: Type.Boolean({ description: 'True when the book made the price while the event was live.' }),
     updated_at: Type.String({ format: 'date-time', description: 'When the book last changed the price, ISO 8601, UTC.' }),
+    ...DeepLinkFields,
   },
   { additionalProperties: false },
 );
@@ -96,6 +97,7 @@ export const BoardScope = {
   ...oddsRowFilters('false: main lines only'),
   odds_format: Type.Optional(Type.Enum(ODDS_FORMATS, { description: 'The format of every `price`: decimal (the default), american, fractional or implied_probability.' })),
   devig: Type.Optional(Type.Enum(DEVIG_METHODS, { description: 'The de-vig method of `fair`: multiplicative (the default), additive, power or shin.' })),
+  include_deeplinks: IncludeDeepLinks,
 };
 
 export const BoardBody = Type.Object(

@@ -109,6 +109,8 @@ export interface BoardView {
   operatorIds: readonly number[] | null;
   format: OddsFormat;
   method: DevigMethod;
+  /** include_deeplinks: each price with its operator's links. */
+  deeplinks: boolean;
 }
 
 /** The item a request sees: its books' prices, the best, the consensus and the fair prices. */
@@ -137,7 +139,15 @@ export function boardItemOf(selection: BoardSelection, view: BoardView): BoardIt
     position: key.position,
     is_main: key.is_main,
     line: key.is_main ? null : key.line,
-    prices: own.map((r) => ({ operator: r.operator, price: price(r.price), price_decimal: r.price, line: r.line, is_live: r.is_live, updated_at: r.updated_at })),
+    prices: own.map((r) => ({
+      operator: r.operator,
+      price: price(r.price),
+      price_decimal: r.price,
+      line: r.line,
+      is_live: r.is_live,
+      updated_at: r.updated_at,
+      ...(view.deeplinks ? r.links : {}),
+    })),
     best: { price: price(best.price), price_decimal: best.price, operators: best.books.map((r) => r.operator) },
     consensus: { price: price(consensus.price), price_decimal: consensus.price, line: consensus.line },
     fair: {

@@ -25,6 +25,7 @@ export interface BoardFilters {
   a: boolean;
   f: OddsFormat;
   d: DevigMethod;
+  dl: boolean;
 }
 
 /**
@@ -58,6 +59,7 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock }) {
         a: body.include_alt_lines ?? false,
         f: body.odds_format ?? 'decimal',
         d: body.devig ?? DEFAULT_DEVIG_METHOD,
+        dl: body.include_deeplinks ?? false,
       };
     },
 
@@ -82,7 +84,7 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock }) {
       return selectionsOf(keys, rows);
     },
 
-    view: (entry, f) => ('rows' in entry ? boardItemOf(entry, { operatorIds: f.o, format: f.f, method: f.d }) : entry),
+    view: (entry, f) => ('rows' in entry ? boardItemOf(entry, { operatorIds: f.o, format: f.f, method: f.d, deeplinks: f.dl }) : entry),
   };
 
   return { board };

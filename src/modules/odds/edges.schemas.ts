@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { DEVIG_METHODS } from '../../shared/pricing/devig.js';
 import { Id, NamedRef } from '../../shared/wire.js';
 import { BoardScope, PriceInFormat } from './board.schemas.js';
+import { DeepLinkFields } from './odds.schemas.js';
 
 /** The most value bets and arbitrages one answer lists, the largest first. */
 export const EDGES_MAX_LISTED = 100;
@@ -41,6 +42,7 @@ export const ValueBet = Type.Object(
     fair_probability: Type.Number({ minimum: 0, maximum: 1, description: 'The consensus fair probability of the selection, by the `devig` method asked.' }),
     fair_price: Type.Number({ exclusiveMinimum: 1, description: 'The consensus fair decimal price, 1 / fair_probability.' }),
     ev_pct: Type.Number({ description: 'Expected value in percent of the stake: (price_decimal × fair_probability − 1) × 100.' }),
+    ...DeepLinkFields,
   },
   { title: 'ValueBet', additionalProperties: false },
 );

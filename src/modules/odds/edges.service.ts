@@ -23,7 +23,7 @@ export function createEdgesService(deps: { board: BoardService['board'] }) {
   return {
     async edges(body: EdgesBody): Promise<EdgesAnswer> {
       const filters = board.filters(body);
-      const view: BoardView = { operatorIds: filters.o, format: filters.f, method: filters.d };
+      const view: BoardView = { operatorIds: filters.o, format: filters.f, method: filters.d, deeplinks: filters.dl };
       const minEdge = body.min_edge ?? 0;
       const ids = [...(await board.ids(filters))];
       const valueBets: ValueBet[] = [];
@@ -82,6 +82,9 @@ function valueBetsOf(selection: BoardSelection, view: BoardView, minEdge: number
       fair_probability: p,
       fair_price: fairPrice,
       ev_pct: evPct,
+      ...(view.deeplinks
+        ? { bet_web_deep_link_url: price.bet_web_deep_link_url, bet_ios_deep_link_url: price.bet_ios_deep_link_url, bet_android_deep_link_url: price.bet_android_deep_link_url }
+        : {}),
     });
   }
   return bets;

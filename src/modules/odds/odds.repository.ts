@@ -1,6 +1,7 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { americanOf, impliedProbabilityOf } from '../../shared/odds-format.js';
+import { deepLinksOf, type DeepLinkTemplates } from '../../shared/deep-links.js';
 import { iso } from '../../shared/wire.js';
 import type { OddsItem } from './odds.schemas.js';
 
@@ -73,6 +74,10 @@ export function createOddsRepository(db: Kysely<Schema>) {
           'o.status',
           'o.updated_at',
           'o.selection_id',
+          'o.operator_selection_id',
+          'op.bet_web_deep_link_template',
+          'op.bet_ios_deep_link_template',
+          'op.bet_android_deep_link_template',
           'op.key as operator_key',
           'op.name as operator_name',
           'm.key as market_key',
@@ -97,6 +102,14 @@ export function createOddsRepository(db: Kysely<Schema>) {
           status: r.status,
           updated_at: iso(Number(r.updated_at)),
           ...oddsDetailsOf(r),
+          ...deepLinksOf(templatesOf(r), {
+            operator_selection_id: r.operator_selection_id,
+            event_id: Number(r.event_id),
+            betting_market_id: Number(r.betting_market_id),
+            event_betting_market_position_id: r.selection_id === null ? null : Number(r.selection_id),
+            position: r.position,
+            line: r.line === null ? null : Number(r.line),
+          }),
         });
       }
       return items;
@@ -115,3 +128,12 @@ export function oddsDetailsOf(row: { player_id: number | string | null; event_pe
 }
 
 export type OddsRepository = ReturnType<typeof createOddsRepository>;
+
+/** An operator's templates as a joined row has them (null when the operator is missing). */
+export function templatesOf(row: { [K in keyof DeepLinkTemplates]: string | null }): DeepLinkTemplates {
+  return {
+    bet_web_deep_link_template: row.bet_web_deep_link_template,
+    bet_ios_deep_link_template: row.bet_ios_deep_link_template,
+    bet_android_deep_link_template: row.bet_android_deep_link_template,
+  };
+}

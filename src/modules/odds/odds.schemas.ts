@@ -42,6 +42,29 @@ const PriceInFormat = Type.Union(
   },
 );
 
+/** An operator's link to the bet in one of its apps, on odds items and board prices, only when asked. */
+const DeepLink = (app: string) =>
+  Type.Optional(
+    Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+      description:
+        `Only with \`include_deeplinks: true\`: the operator's link to this bet in its ${app}, from its template (docs/data.md#deep-links); ` +
+        'null when the operator has no template for it, or the template names a value the row lacks.',
+    }),
+  );
+
+export const DeepLinkFields = {
+  bet_web_deep_link_url: DeepLink('web site'),
+  bet_ios_deep_link_url: DeepLink('iOS app'),
+  bet_android_deep_link_url: DeepLink('Android app'),
+};
+
+/** The request field that asks for them. */
+export const IncludeDeepLinks = Type.Optional(
+  Type.Boolean({
+    description: "Odditt's name: true adds each price's operator links, `bet_web_deep_link_url`, `bet_ios_deep_link_url` and `bet_android_deep_link_url`. Default false.",
+  }),
+);
+
 /** What a price is of beyond market and position: on odds items and board items alike. */
 export const OddsDetails = {
   player_id: Type.Union([Id('A player id.'), Type.Null()], {
@@ -76,6 +99,7 @@ export const OddsItem = Type.Object(
     status: Type.String({ description: '`open` (can be bet) or `suspended` (temporarily not offered), as the feed reports it.', example: 'open' }),
     updated_at: Type.String({ format: 'date-time', description: 'When the operator last changed this price, ISO 8601, UTC.' }),
     ...OddsDetails,
+    ...DeepLinkFields,
   },
   { title: 'Odds', additionalProperties: false },
 );
@@ -109,6 +133,7 @@ export const OddsByEventBody = Type.Object(
     ),
     betting_market_ids: Type.Optional(ids('Only odds of these betting markets.')),
     ...oddsRowFilters('true: alternates are listed beside the main lines, as before the field existed'),
+    include_deeplinks: IncludeDeepLinks,
     odds_format: Type.Optional(
       Type.Enum(ODDS_FORMATS, {
         description:

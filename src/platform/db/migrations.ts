@@ -357,6 +357,16 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('odds').addColumn('is_live', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  // Operators' deep-link templates (web, iOS, Android) and each odds row's own selection id at its
+  // operator, which the templates name: absent, an operator has no links, as before.
+  '0020_operator_deep_links': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('operators').addColumn('bet_web_deep_link_template', 'text').execute();
+      await db.schema.alterTable('operators').addColumn('bet_ios_deep_link_template', 'text').execute();
+      await db.schema.alterTable('operators').addColumn('bet_android_deep_link_template', 'text').execute();
+      await db.schema.alterTable('odds').addColumn('operator_selection_id', 'text').execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

@@ -150,6 +150,10 @@ export interface OperatorsTable {
   id: number;
   key: string;
   name: string;
+  /** Deep-link templates, checked at import (shared/deep-links.ts); null: no link to that app. */
+  bet_web_deep_link_template: Generated<string | null>;
+  bet_ios_deep_link_template: Generated<string | null>;
+  bet_android_deep_link_template: Generated<string | null>;
 }
 
 /** A reference record with nothing but its key and name: countries, market categories and positions. */
@@ -215,6 +219,8 @@ export interface OddsTable {
   is_main: Generated<number>;
   /** 1: priced while the event is live. */
   is_live: Generated<number>;
+  /** The operator's own id of the selection, which its deep-link templates name. */
+  operator_selection_id: Generated<string | null>;
 }
 
 /**

@@ -821,6 +821,18 @@ export interface Odds {
   is_main: boolean;
   /** True when the price was made while the event was live. */
   is_live: boolean;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its web site, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_web_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_ios_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_android_deep_link_url?: string | null;
 }
 
 /** One page of {@link BoardItem} items, in the shape every list answers. */
@@ -887,6 +899,18 @@ export interface BoardItem {
     is_live: boolean;
     /** When the book last changed the price, ISO 8601, UTC. */
     updated_at: string;
+    /**
+     * Only with `include_deeplinks: true`: the operator's link to this bet in its web site, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+     */
+    bet_web_deep_link_url?: string | null;
+    /**
+     * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+     */
+    bet_ios_deep_link_url?: string | null;
+    /**
+     * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+     */
+    bet_android_deep_link_url?: string | null;
   }>;
   /** The best (highest) price and the books offering it. */
   best: {
@@ -1009,6 +1033,18 @@ export interface ValueBet {
   fair_price: number;
   /** Expected value in percent of the stake: (price_decimal × fair_probability − 1) × 100. */
   ev_pct: number;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its web site, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_web_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_ios_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_android_deep_link_url?: string | null;
 }
 
 /** An item of the `arbitrages` of {@link OddsEdges}. */
@@ -2189,6 +2225,10 @@ export interface OddsUpcomingByEventParams {
    */
   include_alt_lines?: boolean;
   /**
+   * Odditt's name: true adds each price's operator links, `bet_web_deep_link_url`, `bet_ios_deep_link_url` and `bet_android_deep_link_url`. Default false.
+   */
+  include_deeplinks?: boolean;
+  /**
    * The format of each item's `price`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` (the decimal payout) or `percent` (the implied probability in percent) (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
@@ -2237,6 +2277,10 @@ export interface OddsBoardParams {
   /** The de-vig method of `fair`: multiplicative (the default), additive, power or shin. */
   devig?: 'multiplicative' | 'additive' | 'power' | 'shin';
   /**
+   * Odditt's name: true adds each price's operator links, `bet_web_deep_link_url`, `bet_ios_deep_link_url` and `bet_android_deep_link_url`. Default false.
+   */
+  include_deeplinks?: boolean;
+  /**
    * Page number, 1-indexed, at most 1000000.
    *
    * @defaultValue `1`
@@ -2280,6 +2324,10 @@ export interface OddsEdgesParams {
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /** The de-vig method of `fair`: multiplicative (the default), additive, power or shin. */
   devig?: 'multiplicative' | 'additive' | 'power' | 'shin';
+  /**
+   * Odditt's name: true adds each price's operator links, `bet_web_deep_link_url`, `bet_ios_deep_link_url` and `bet_android_deep_link_url`. Default false.
+   */
+  include_deeplinks?: boolean;
   /**
    * The least expected value, in percent of the stake, that a value bet must have: EV% = (price × p_fair − 1) × 100. Default 0.
    */
