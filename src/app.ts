@@ -25,7 +25,7 @@ import { createHistoryRepository, createHistoryService, historyRoutes } from './
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
-import { createOddsService, oddsRoutes } from './modules/odds/index.js';
+import { createBoardChanges, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { createResultsService, resultsRoutes } from './modules/results/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { createHydrator, createQuoteService, MAX_ANSWER_BYTES, quotesRoutes } from './modules/quotes/index.js';
@@ -140,12 +140,16 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => usageRoutes(app, { usage, clock, accountOf: clients.get }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache, clock }) }),
     (app) => eventsRoutes(app, { lists, events }),
-    (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),
+    (app) => {
+      const board = createBoardService({ db, clock });
+      return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board }) });
+    },
     (app) => resultsRoutes(app, { lists, results: createResultsService({ db, clock, keys }) }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
     (app) =>
       streamRoutes(app, {
         history: createHistoryRepository(database),
+        boardChanges: createBoardChanges(db),
         slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs }),
         changes,
         accounts: directory,

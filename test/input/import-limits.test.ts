@@ -82,7 +82,7 @@ describe('POST /admin/v1/import bounds the memory a body may take', () => {
   });
 
   it('field names beyond any dataset (one new hidden class per object) → 422 before they are built', async () => {
-    const keys = Array.from({ length: 100 }, (_, i) => `{"field${i}":1}`).join(',');
+    const keys = Array.from({ length: 200 }, (_, i) => `{"field${i}":1}`).join(',');
     const res = await post(`{"odds":[${keys}]}`);
     expect(res.statusCode, res.body).toBe(422);
     expect(JSON.parse(res.body).error.details).toEqual([{ field: 'dataset', rule: 'maxFieldNames' }]);

@@ -38,6 +38,10 @@ describe.each(DIALECTS)('POST /v1/odds/upcoming-odds-by-event (%s)', (dialect) =
       price_decimal: 1.91,
       status: 'open',
       updated_at: '2030-06-14T12:00:00.000Z',
+      player_id: null,
+      event_period_id: null,
+      is_main: true,
+      is_live: false,
     });
     expect(page.results[1]).toMatchObject({ line: 210.5, betting_market: { key: 'total-points' } });
     // 1.91, 2.1, 1.5, 3.25, 2.0, 1.8: both branches of the American formula and the boundary d = 2.

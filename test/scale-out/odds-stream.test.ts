@@ -7,7 +7,9 @@ import { eventually, type NodeProcess, nodeEnv, startNode } from '../helpers/nod
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 import { openStream } from '../helpers/sse.js';
 import { type Change, historyDataset, odds } from '../history/fixture.js';
-import { admin, onboard } from './api.js';
+import type { PageBody } from '../helpers/responses.js';
+import { type BoardEvent, type BoardItem, boardSummaries, expectedBoardEvents } from '../stream/board-summaries.js';
+import { admin, call, onboard } from './api.js';
 
 /** How long a change imported through A may take to reach a stream on B in these tests (the bench measures the real figure). */
 const PROPAGATION_ALLOWANCE_MS = 5000;
@@ -40,6 +42,8 @@ function twoNodes(withRedis: boolean) {
 }
 
 let price = 1.8;
+/** Odds 6 (event 200, book 2's away side), moved by the board test. */
+let boardPrice = 2.6;
 /** Moves odds 1 (event 100) through node A's import API. */
 async function moveThrough(node: NodeProcess): Promise<void> {
   price = Math.round((price + 0.01) * 100) / 100;
@@ -48,6 +52,34 @@ async function moveThrough(node: NodeProcess): Promise<void> {
 }
 
 function streamTests(nodes: ReturnType<typeof twoNodes>) {
+  it('an import through A that moves one price sends, on both nodes, a board event for exactly the selections whose best, consensus or fair price changed', async () => {
+    const { a, b, apiKey } = nodes;
+    if (!a || !b || !apiKey) throw new Error('the nodes did not start');
+    const headers = { 'x-api-key': apiKey };
+    const board = () =>
+      boardSummaries(async (body) => {
+        const res = await call(a.url, 'POST', '/v1/odds/board', headers, body);
+        expect(res.status).toBe(200);
+        return res.body as unknown as PageBody<BoardItem>;
+      }, [200]);
+    const onA = await openStream(`${a.url}/v1/stream/odds?event_ids=200&types=board`, headers);
+    const onB = await openStream(`${b.url}/v1/stream/odds?event_ids=200&types=board`, headers);
+    const before = await board();
+    boardPrice = Math.round((boardPrice + 0.05) * 100) / 100;
+    const started = Date.now();
+    expect((await admin(a.url, 'POST', '/admin/v1/import', { odds: [odds(6, 200, 2, 1, 'away', boardPrice)] })).status).toBe(200);
+    const expected = expectedBoardEvents(before, await board());
+    expect(expected.length).toBeGreaterThan(0);
+    for (const s of [onA, onB]) {
+      const events: BoardEvent[] = [];
+      while (events.length < expected.length) events.push(JSON.parse((await s.next(PROPAGATION_ALLOWANCE_MS)).data) as BoardEvent);
+      expect(Date.now() - started).toBeLessThan(PROPAGATION_ALLOWANCE_MS);
+      expect(events.sort((x, y) => x.position.localeCompare(y.position))).toEqual(expected);
+      await expect(s.next(1000)).rejects.toThrow(/no event/);
+      s.close();
+    }
+  }, 30_000);
+
   it('a client streaming from B receives a change imported through A, and after a reconnection exactly the changes it missed', async () => {
     const { a, b, apiKey } = nodes;
     if (!a || !b || !apiKey) throw new Error('the nodes did not start');

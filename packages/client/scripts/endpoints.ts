@@ -37,6 +37,8 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['references.tagTypeChildren', 'GET /v1/references/tag-types/{tag_type_id}/children'],
   ['events.upcoming', 'POST /v1/events/upcoming-events'],
   ['odds.upcomingByEvent', 'POST /v1/odds/upcoming-odds-by-event'],
+  ['odds.board', 'POST /v1/odds/board'],
+  ['odds.edges', 'POST /v1/odds/edges'],
   ['odds.historyByEvent', 'POST /v1/odds/history-by-event'],
   ['historical.events', 'GET /v1/historical/events'],
   ['trends.flows', 'POST /v1/trends/flows'],

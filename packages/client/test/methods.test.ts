@@ -58,6 +58,13 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     expect(odds.results.map((o) => o.position).sort()).toEqual(['over', 'under']);
     expect((await api.trends.flows({ event_id: 100, flow_type: 'fun' })).results[0]?.flow_type).toBe('fun');
     expect((await api.trends.mixedFlows({ league_key: 'nba', page_size: 25 })).total_count).toBeGreaterThan(1);
+    // The board of event 100 at kingsbet: one item per selection; its over is suspended, so on no board.
+    const board = await api.odds.board({ event_ids: [100], operator_ids: [2] });
+    expect(board.results.map((i) => [i.position, i.best.price_decimal])).toEqual([['under', 1.91]]);
+    // Edges over the same selections: no arbitrage in one book's market; every price counted.
+    const edges = await api.odds.edges({ event_ids: [100], min_edge: -100 });
+    expect(edges.arbitrages_total).toBe(0);
+    expect(edges.value_bets.every((b) => typeof b.ev_pct === 'number')).toBe(true);
     const american = await api.odds.upcomingByEvent({ event_id: 100, odds_format: 'american' });
     expect(american.results.every((o) => Number.isInteger(o.price))).toBe(true);
     // The price history (a pro client): each odds row's opening entry, here with its price in the format asked.

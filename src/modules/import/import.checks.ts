@@ -1,3 +1,4 @@
+import { DEEP_LINK_APPS, templateProblem } from '../../shared/deep-links.js';
 import { ApiError, type ErrorDetail } from '../../platform/errors.js';
 import { fromValidationErrors, validatorCompiler } from '../../platform/http/validation.js';
 import { Dataset, DATASET_ARRAYS } from './import.schemas.js';
@@ -77,6 +78,13 @@ export function checkWithinDataset(dataset: Dataset): void {
     if ((home === undefined) !== (away === undefined)) {
       const missing = home === undefined ? 'home_score' : 'away_score';
       problems.add(`events[${i}].${missing}`, 'required', `is required when ${missing === 'home_score' ? 'away_score' : 'home_score'} is given`);
+    }
+  });
+  (dataset.operators ?? []).forEach((operator, i) => {
+    for (const { template } of DEEP_LINK_APPS) {
+      const value = operator[template];
+      const problem = typeof value === 'string' ? templateProblem(value) : undefined;
+      if (problem !== undefined) problems.add(`operators[${i}].${template}`, 'deep_link_template', problem);
     }
   });
   (dataset.odds ?? []).forEach((odds, i) => {

@@ -90,7 +90,16 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
     [],
     present,
   );
-  const playerIds = await known('players', ids(players), flows.map((f) => (f.focus_entity_type === 'player' ? f.focus_entity_id : undefined)), [], present);
+  const playerIds = await known(
+    'players',
+    ids(players),
+    [...flows.map((f) => (f.focus_entity_type === 'player' ? f.focus_entity_id : undefined)), ...odds.map((o) => o.player_id)],
+    [],
+    present,
+  );
+  const periodSports = await known('event_periods', new Map(event_periods.map((p) => [p.id, p.sport_id])), odds.map((o) => o.event_period_id), ['sport_id'], (row) =>
+    Number(row.sport_id),
+  );
   const operatorIds = await known('operators', ids(dataset.operators), odds.map((o) => o.operator_id), [], present);
   const categoryKeys = await known(
     'betting_market_categories',
@@ -147,6 +156,14 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
     ref(`odds[${i}].event_id`, o.event_id, eventFacts, 'event');
     ref(`odds[${i}].operator_id`, o.operator_id, operatorIds, 'operator');
     ref(`odds[${i}].betting_market_id`, o.betting_market_id, marketIds, 'betting market');
+    ref(`odds[${i}].player_id`, o.player_id, playerIds, 'player');
+    ref(`odds[${i}].event_period_id`, o.event_period_id, periodSports, 'event period');
+    // A period is one sport's (a soccer half is not a basketball quarter).
+    const periodSport = o.event_period_id === null || o.event_period_id === undefined ? undefined : periodSports.get(o.event_period_id);
+    const eventSport = eventFacts.get(o.event_id)?.sport_id;
+    if (periodSport !== undefined && eventSport !== undefined && periodSport !== eventSport) {
+      problems.add(`odds[${i}].event_period_id`, 'same_sport', `names event period ${o.event_period_id} of another sport than the event's`);
+    }
   });
   flows.forEach((f, i) => {
     ref(`flows[${i}].event_id`, f.event_id, eventFacts, 'event');

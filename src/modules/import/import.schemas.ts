@@ -75,7 +75,23 @@ export const PlayerItem = item('ImportPlayer', {
   team_id: Id('The team of the player.'),
 });
 
-export const OperatorItem = item('ImportOperator', { id: Id('Operator (bookmaker) id.'), key: Key, name: Name('Display name of the sportsbook.') });
+const DeepLinkTemplate = (app: string) =>
+  nullable(
+    Text(
+      2000,
+      `The link to a bet in the operator's ${app}: an https URL whose placeholders ({operator_selection_id}, {event_id}, {betting_market_id}, ` +
+        '{event_betting_market_position_id}, {position}, {line}) each price fills in, percent-encoded. Another scheme or an unknown placeholder is 422.',
+    ),
+  );
+
+export const OperatorItem = item('ImportOperator', {
+  id: Id('Operator (bookmaker) id.'),
+  key: Key,
+  name: Name('Display name of the sportsbook.'),
+  bet_web_deep_link_template: DeepLinkTemplate('web site'),
+  bet_ios_deep_link_template: DeepLinkTemplate('iOS app (a universal link)'),
+  bet_android_deep_link_template: DeepLinkTemplate('Android app (an app link)'),
+});
 
 export const CountryItem = item('ImportCountry', { id: Id('Country id.'), key: Key, name: Name('Country name, e.g. `England`.') });
 
@@ -201,6 +217,11 @@ export const OddsItem = item('ImportOdds', {
   event_betting_market_position_id: nullable(
     Id('The feed\'s own id of the selection (event, market, position, line): used when the selection is first seen; a selection already stored keeps its id.'),
   ),
+  player_id: nullable(Id('The player of a player prop (a market whose entity_type is `player`); the position text stays as it is.')),
+  event_period_id: nullable(Id('The period priced (an event period of the event\'s sport); absent or null: the full game.')),
+  is_main: nullable(Type.Boolean({ description: 'Whether this is the operator\'s main line of the market; false for an alternate line. Default true.' })),
+  is_live: nullable(Type.Boolean({ description: 'Whether the price was made while the event was live. Default false.' })),
+  operator_selection_id: nullable(Text(200, 'The operator\'s own id of the selection, which its deep-link templates name as {operator_selection_id}.')),
 });
 
 /** The most past games one flow's hit history holds. */

@@ -16,9 +16,12 @@ const CHUNK = 1_000;
 const nameOf = (k: Omit<SelectionKey, 'line'>): string =>
   JSON.stringify([k.event_id, k.betting_market_id, k.period, k.position, k.line_key, k.player]);
 
-function keyOf(event_id: number, betting_market_id: number, position: string, line: number | null | undefined): SelectionKey {
-  // Period and player stay empty until the feed's rows carry them; adding them later opens new keys, never renames old ones.
-  return { event_id, betting_market_id, period: '', position, line: line ?? null, line_key: lineKeyOf(line), player: '' };
+function keyOf(event_id: number, betting_market_id: number, position: string, line: number | null | undefined, period?: number | null): SelectionKey {
+  // The full game keeps the empty period it had before rows named one, so no stored selection is
+  // renamed; a half or a quarter is another selection. The player stays empty: the position text
+  // names a prop's player already, and keying on the id too would give stored props new ids.
+  const periodKey = period === null || period === undefined ? '' : String(period);
+  return { event_id, betting_market_id, period: periodKey, position, line: line ?? null, line_key: lineKeyOf(line), player: '' };
 }
 
 /** The selection a single flow bets on: its market with its position (or its over/under side) and its line. */
@@ -47,7 +50,7 @@ export async function assignSelections(
     if (known === undefined) wanted.set(name, { key, feedId: feedId ?? undefined, field });
     else if (known.feedId === undefined && feedId !== null && feedId !== undefined) wanted.set(name, { key, feedId, field });
   };
-  odds.forEach((o, index) => want(keyOf(o.event_id, o.betting_market_id, o.position, o.line), o.event_betting_market_position_id, `odds[${index}]`));
+  odds.forEach((o, index) => want(keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id), o.event_betting_market_position_id, `odds[${index}]`));
   flows.forEach((f) => {
     const key = flowSelectionKey(f);
     if (key) want(key, undefined, '');
@@ -87,7 +90,7 @@ export async function assignSelections(
   const idOf = (key: SelectionKey) => ids.get(nameOf(key));
   const ofOdds = new Map<number, number>();
   for (const o of odds) {
-    const id = idOf(keyOf(o.event_id, o.betting_market_id, o.position, o.line));
+    const id = idOf(keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id));
     if (id !== undefined) ofOdds.set(o.id, id);
   }
   const ofFlows = new Map<number, number>();

@@ -1,3 +1,4 @@
+import { DEEP_LINK_APPS } from '../../shared/deep-links.js';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
@@ -153,7 +154,14 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
       team_id: p.team_id,
     }));
   }
-  if (operators) await repo.upsert('operators', keyed.columns, operators, keyed.row);
+  if (operators) {
+    await repo.upsert('operators', [...keyed.columns, ...DEEP_LINK_APPS.map((app) => app.template)], operators, (o) => ({
+      ...keyed.row(o),
+      bet_web_deep_link_template: orNull(o.bet_web_deep_link_template),
+      bet_ios_deep_link_template: orNull(o.bet_ios_deep_link_template),
+      bet_android_deep_link_template: orNull(o.bet_android_deep_link_template),
+    }));
+  }
   if (betting_market_categories) await repo.upsert('betting_market_categories', keyed.columns, betting_market_categories, keyed.row);
   if (betting_market_positions) await repo.upsert('betting_market_positions', keyed.columns, betting_market_positions, keyed.row);
   if (betting_markets) {
@@ -223,7 +231,10 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
     // empty table (a first load, a replace) every row opens: recorded after it, set-based.
     const fresh = replace || (await repo.isEmptyTable('odds'));
     if (!fresh) await recordPriceChanges(repo, odds, now);
-    const columns = ['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at', 'selection_id'];
+    const columns = [
+      'id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at', 'selection_id', 'player_id',
+      'event_period_id', 'is_main', 'is_live', 'operator_selection_id',
+    ];
     await repo.upsert('odds', columns, odds, (o) => ({
       id: o.id,
       event_id: o.event_id,
@@ -235,6 +246,12 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
       status: o.status ?? DEFAULT_ODDS_STATUS,
       updated_at: changedAtOf(o, now),
       selection_id: selections.ofOdds.get(o.id),
+      player_id: orNull(o.player_id),
+      event_period_id: orNull(o.event_period_id),
+      // A row re-imported without them is a main-line, pre-match price again, as every field absent is its default.
+      is_main: (o.is_main ?? true) ? 1 : 0,
+      is_live: (o.is_live ?? false) ? 1 : 0,
+      operator_selection_id: orNull(o.operator_selection_id),
     }));
     if (fresh) await repo.recordOpenings();
   }

@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { americanOf, impliedProbabilityOf } from '../../shared/odds-format.js';
+import { deepLinksOf, type DeepLinkTemplates } from '../../shared/deep-links.js';
 import { iso } from '../../shared/wire.js';
 import type { OddsItem } from './odds.schemas.js';
 
@@ -9,6 +10,30 @@ export interface OddsQuery {
   /** undefined: every operator. */
   operatorIds: readonly number[] | undefined;
   bettingMarketIds: readonly number[] | undefined;
+  rows: OddsRowFilter;
+}
+
+/** What an odds row prices: the player and period filters, and whether alternate lines count. */
+export interface OddsRowFilter {
+  playerIds: readonly number[] | undefined;
+  /** null in the list: the full game (rows without a period). */
+  periodIds: ReadonlyArray<number | null> | undefined;
+  altLines: boolean;
+}
+
+/** Narrows a select from `odds` (not aliased) to the rows a filter keeps. */
+export function whereOddsRows<QB extends SelectQueryBuilder<Schema, 'odds', object>>(select: QB, filter: OddsRowFilter): QB {
+  let narrowed = select;
+  if (filter.playerIds) narrowed = narrowed.where('odds.player_id', 'in', filter.playerIds) as QB;
+  const periods = filter.periodIds;
+  if (periods) {
+    const ids = periods.filter((p) => p !== null);
+    narrowed = narrowed.where((eb) =>
+      eb.or([...(ids.length > 0 ? [eb('odds.event_period_id', 'in', ids)] : []), ...(ids.length < periods.length ? [eb('odds.event_period_id', 'is', null)] : [])]),
+    ) as QB;
+  }
+  if (!filter.altLines) narrowed = narrowed.where('odds.is_main', '=', 1) as QB;
+  return narrowed;
 }
 
 export function createOddsRepository(db: Kysely<Schema>) {
@@ -18,7 +43,7 @@ export function createOddsRepository(db: Kysely<Schema>) {
       let select = db.selectFrom('odds').select('id').where('event_id', '=', query.eventId);
       if (query.operatorIds) select = select.where('operator_id', 'in', query.operatorIds);
       if (query.bettingMarketIds) select = select.where('betting_market_id', 'in', query.bettingMarketIds);
-      const rows = await select.orderBy('id').execute();
+      const rows = await whereOddsRows(select, query.rows).orderBy('id').execute();
       return rows.map((r) => Number(r.id));
     },
 
@@ -35,6 +60,10 @@ export function createOddsRepository(db: Kysely<Schema>) {
         .leftJoin('operators as op', 'op.id', 'o.operator_id')
         .leftJoin('betting_markets as m', 'm.id', 'o.betting_market_id')
         .select([
+          'o.player_id',
+          'o.event_period_id',
+          'o.is_main',
+          'o.is_live',
           'o.id',
           'o.event_id',
           'o.operator_id',
@@ -45,6 +74,10 @@ export function createOddsRepository(db: Kysely<Schema>) {
           'o.status',
           'o.updated_at',
           'o.selection_id',
+          'o.operator_selection_id',
+          'op.bet_web_deep_link_template',
+          'op.bet_ios_deep_link_template',
+          'op.bet_android_deep_link_template',
           'op.key as operator_key',
           'op.name as operator_name',
           'm.key as market_key',
@@ -68,6 +101,15 @@ export function createOddsRepository(db: Kysely<Schema>) {
           price_decimal: decimal,
           status: r.status,
           updated_at: iso(Number(r.updated_at)),
+          ...oddsDetailsOf(r),
+          ...deepLinksOf(templatesOf(r), {
+            operator_selection_id: r.operator_selection_id,
+            event_id: Number(r.event_id),
+            betting_market_id: Number(r.betting_market_id),
+            event_betting_market_position_id: r.selection_id === null ? null : Number(r.selection_id),
+            position: r.position,
+            line: r.line === null ? null : Number(r.line),
+          }),
         });
       }
       return items;
@@ -75,4 +117,23 @@ export function createOddsRepository(db: Kysely<Schema>) {
   };
 }
 
+/** The stored details of a row as the wire says them: ids as numbers, flags as booleans. */
+export function oddsDetailsOf(row: { player_id: number | string | null; event_period_id: number | string | null; is_main: number; is_live: number }) {
+  return {
+    player_id: row.player_id === null ? null : Number(row.player_id),
+    event_period_id: row.event_period_id === null ? null : Number(row.event_period_id),
+    is_main: Number(row.is_main) === 1,
+    is_live: Number(row.is_live) === 1,
+  };
+}
+
 export type OddsRepository = ReturnType<typeof createOddsRepository>;
+
+/** An operator's templates as a joined row has them (null when the operator is missing). */
+export function templatesOf(row: { [K in keyof DeepLinkTemplates]: string | null }): DeepLinkTemplates {
+  return {
+    bet_web_deep_link_template: row.bet_web_deep_link_template,
+    bet_ios_deep_link_template: row.bet_ios_deep_link_template,
+    bet_android_deep_link_template: row.bet_android_deep_link_template,
+  };
+}

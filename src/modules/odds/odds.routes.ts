@@ -2,8 +2,15 @@ import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { OddsByEventBody, OddsPage } from './odds.schemas.js';
 import type { OddsService } from './odds.service.js';
+import { BoardBody, BoardPage } from './board.schemas.js';
+import type { BoardService } from './board.service.js';
+import { EdgesAnswer, EdgesBody } from './edges.schemas.js';
+import type { EdgesService } from './edges.service.js';
 
-export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService }> = async (app, { lists, odds }) => {
+export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; board: BoardService; edges: EdgesService }> = async (
+  app,
+  { lists, odds, board, edges },
+) => {
   lists.post(app, {
     url: '/v1/odds/upcoming-odds-by-event',
     tag: 'odds',
@@ -19,4 +26,40 @@ export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService }> 
     // An unknown event, operator or market is 404, an operator key that names several 409.
     config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
   });
+
+  lists.post(app, {
+    url: '/v1/odds/board',
+    tag: 'odds',
+    summary: 'The odds board: every book, the best, the consensus and the fair price per selection',
+    description:
+      'The current board of a day\'s events (`event_date` in `timezone`, default today) or of a list of events (`event_ids`), optionally of one sport or ' +
+      'league, narrowed to markets, periods, players and books. One item per selection (event, market, period, player, position): every book\'s open ' +
+      'price and line, the best price and its books, the consensus (median price and line) and the fair prices (per book, and of the consensus) by the ' +
+      '`devig` method asked. Main lines only unless `include_alt_lines`. Ordered by start time, event, market, period, player, main line first, position ' +
+      '(docs/data.md#the-odds-board).',
+    body: BoardBody,
+    response: BoardPage,
+    filters: board.board.filters,
+    source: lists.source(board.board),
+    config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'odds', cache: 'data', errors: [] } },
+  });
+
+  app.post(
+    '/v1/odds/edges',
+    {
+      config: { policy: { auth: 'client', tier: 'odds-edges', limit: 'data', usage: 'odds', cache: 'data', errors: [] } },
+      schema: {
+        tags: ['odds'],
+        summary: 'Value bets and arbitrages over a board',
+        description:
+          'Over the selections of a board (the same scope and filters as POST /v1/odds/board): every book\'s price whose expected value against the ' +
+          'consensus fair probability is at least `min_edge` percent, EV% = (price × p_fair − 1) × 100; and the arbitrages, markets whose best prices ' +
+          'across books imply less than 1, with the stakes per 100 units that lock the margin. The largest first, at most 100 of each; the totals ' +
+          'count them all (docs/data.md#edges).',
+        body: EdgesBody,
+        response: { 200: EdgesAnswer },
+      },
+    },
+    async (request) => edges.edges(request.body),
+  );
 };

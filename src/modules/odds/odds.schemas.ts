@@ -42,6 +42,41 @@ const PriceInFormat = Type.Union(
   },
 );
 
+/** An operator's link to the bet in one of its apps, on odds items and board prices, only when asked. */
+const DeepLink = (app: string) =>
+  Type.Optional(
+    Type.Union([Type.String({ format: 'uri' }), Type.Null()], {
+      description:
+        `Only with \`include_deeplinks: true\`: the operator's link to this bet in its ${app}, from its template (docs/data.md#deep-links); ` +
+        'null when the operator has no template for it, or the template names a value the row lacks.',
+    }),
+  );
+
+export const DeepLinkFields = {
+  bet_web_deep_link_url: DeepLink('web site'),
+  bet_ios_deep_link_url: DeepLink('iOS app'),
+  bet_android_deep_link_url: DeepLink('Android app'),
+};
+
+/** The request field that asks for them. */
+export const IncludeDeepLinks = Type.Optional(
+  Type.Boolean({
+    description: "Odditt's name: true adds each price's operator links, `bet_web_deep_link_url`, `bet_ios_deep_link_url` and `bet_android_deep_link_url`. Default false.",
+  }),
+);
+
+/** What a price is of beyond market and position: on odds items and board items alike. */
+export const OddsDetails = {
+  player_id: Type.Union([Id('A player id.'), Type.Null()], {
+    description: 'The player of a player prop (GET /v1/references/players), for markets whose entity_type is `player`; null otherwise. `position` still names the player.',
+  }),
+  event_period_id: Type.Union([Id('An event period id.'), Type.Null()], {
+    description: 'The period priced (GET /v1/references/event-periods); null: the full game.',
+  }),
+  is_main: Type.Boolean({ description: 'True for the operator\'s main line of the market, false for an alternate line.' }),
+  is_live: Type.Boolean({ description: 'True when the price was made while the event was live.' }),
+};
+
 export const OddsItem = Type.Object(
   {
     id: Type.Integer({ description: 'Odds id.' }),
@@ -63,12 +98,28 @@ export const OddsItem = Type.Object(
     }),
     status: Type.String({ description: '`open` (can be bet) or `suspended` (temporarily not offered), as the feed reports it.', example: 'open' }),
     updated_at: Type.String({ format: 'date-time', description: 'When the operator last changed this price, ISO 8601, UTC.' }),
+    ...OddsDetails,
+    ...DeepLinkFields,
   },
   { title: 'Odds', additionalProperties: false },
 );
 export type OddsItem = Static<typeof OddsItem>;
 
 const ids = (description: string) => Type.Array(Id('An id.'), { maxItems: MAX_FILTER_ITEMS, description });
+
+/** The filters of what an odds row prices, shared by the odds list and the board; `altLines` says the default. */
+export function oddsRowFilters(altLines: string) {
+  return {
+    player_ids: Type.Optional(ids('Only prices of these players\' props (by player_id).')),
+    event_period_ids: Type.Optional(
+      Type.Array(Type.Union([Id('An event period id.'), Type.Null()]), {
+        maxItems: MAX_FILTER_ITEMS,
+        description: 'Only prices of these periods; `null` in the list stands for the full game (rows without a period).',
+      }),
+    ),
+    include_alt_lines: Type.Optional(Type.Boolean({ description: `Whether alternate lines (is_main false) are included. Default ${altLines}.` })),
+  };
+}
 
 export const OddsByEventBody = Type.Object(
   {
@@ -81,6 +132,8 @@ export const OddsByEventBody = Type.Object(
       }),
     ),
     betting_market_ids: Type.Optional(ids('Only odds of these betting markets.')),
+    ...oddsRowFilters('true: alternates are listed beside the main lines, as before the field existed'),
+    include_deeplinks: IncludeDeepLinks,
     odds_format: Type.Optional(
       Type.Enum(ODDS_FORMATS, {
         description:

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/errors.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
+import type { DeepLinks } from '../../shared/deep-links.js';
 import { idSet, keySet } from '../../shared/filters.js';
 import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
 import type { KeyResolver } from '../references/index.js';
@@ -18,6 +19,18 @@ export interface OddsFilters {
   ok: string[] | null;
   m: number[] | null;
   f: OddsFormat | null;
+  p: number[] | null;
+  pe: Array<number | null> | null;
+  a: boolean;
+  /** include_deeplinks. */
+  dl: boolean;
+}
+
+/** Period ids sorted without repeats (the full game, null, first), so that equal filters share a cache entry. */
+export function periodSet(ids: ReadonlyArray<number | null> | undefined): Array<number | null> | undefined {
+  if (!ids || ids.length === 0) return undefined;
+  const numbers = idSet(ids.filter((id) => id !== null)) ?? [];
+  return ids.includes(null) ? [null, ...numbers] : numbers;
 }
 
 export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver }) {
@@ -35,24 +48,39 @@ export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver 
         ok: operatorIds ? null : (keySet(body.operator_keys) ?? null),
         m: idSet(body.betting_market_ids) ?? null,
         f: body.odds_format ?? null,
+        p: idSet(body.player_ids) ?? null,
+        pe: periodSet(body.event_period_ids) ?? null,
+        a: body.include_alt_lines ?? true,
+        dl: body.include_deeplinks ?? false,
       };
     },
 
     /** The odds of one event, by id. */
-    async ids({ e: eventId, o, ok, m }) {
+    async ids({ e: eventId, o, ok, m, p, pe, a }) {
       const operatorIds = o ?? (ok ? idSet(await Promise.all(ok.map((k) => keys.resolve('operator', k, 'operator_keys')))) : undefined);
       // Checked inside the once-per-version computation; a 404 is not cached.
       if (!(await repository.eventExists(eventId))) throw notFound(`no event with event_id ${eventId}`);
-      return repository.ids({ eventId, operatorIds, bettingMarketIds: m ?? undefined });
+      const rows = { playerIds: p ?? undefined, periodIds: pe ?? undefined, altLines: a };
+      return repository.ids({ eventId, operatorIds, bettingMarketIds: m ?? undefined, rows });
     },
 
     items: (ids) => repository.items(ids),
 
     /** With odds_format, `price` is the price in that format (without, the v1 object: decision 0111). */
-    view: (item, { f }) => (f === null ? item : { ...item, price: priceIn(f, item.price_decimal) }),
+    // The links are loaded with every item and shown only when asked (decision 0111: nothing new unasked).
+    view: (item, { f, dl }) => {
+      const shown = dl ? item : withoutDeepLinks(item);
+      return f === null ? shown : { ...shown, price: priceIn(f, item.price_decimal) };
+    },
   };
 
   return { byEvent };
 }
 
 export type OddsService = ReturnType<typeof createOddsService>;
+
+/** An item without its deep links. */
+export function withoutDeepLinks<T extends Partial<DeepLinks>>(item: T): Omit<T, keyof DeepLinks> {
+  const { bet_web_deep_link_url: _web, bet_ios_deep_link_url: _ios, bet_android_deep_link_url: _android, ...rest } = item;
+  return rest;
+}

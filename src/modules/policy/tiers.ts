@@ -11,6 +11,7 @@ export const ENTITLEMENTS = {
   'price-history': { row: 'price history (`POST /v1/odds/history-by-event`)', refused: 'the price history' },
   'history-files': { row: 'history files and league exports (`/v1/historical/odds…`)', refused: 'the price history' },
   'odds-stream': { row: 'live odds stream (`GET /v1/stream/odds`)', refused: 'the odds stream' },
+  'odds-edges': { row: 'value bets and arbitrages (`POST /v1/odds/edges`)', refused: 'the odds edges' },
   quotes: { row: 'quotes at your own pricing endpoint (`/v1/account/check-endpoint`, `POST /v1/trends/flows/quote`)', refused: 'quotes' },
   results: { row: 'results: scores by period, graded odds, closing-line value (`/v1/results/…`)', refused: 'the results' },
 } as const;
@@ -27,7 +28,7 @@ export interface TierRights {
   readonly limits: { readonly perMinute: number | null; readonly perDay: number | null };
 }
 
-const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'quotes', 'results'];
+const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'odds-edges', 'quotes', 'results'];
 
 /**
  * What each tier gets: the one table that the tier checks, the rate limiter's defaults, the odds

@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
 import type { HistoryItem, StreamFilter } from '../history/index.js';
+import type { StreamType } from './stream.schemas.js';
 import type { StreamCredentials } from './stream.standing.js';
 
 /**
@@ -58,8 +59,12 @@ export interface StreamConnection {
   readonly ended: boolean;
   /** Bytes written that the socket has not taken yet. */
   readonly backlog: number;
+  /** What it carries: price changes (`odds`), board changes (`board`). */
+  readonly types: ReadonlySet<StreamType>;
   /** Sends the changes newer than the cursor that the filter follows, then moves the cursor. */
   send(rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>, upTo?: number): void;
+  /** Sends the board changes the filter follows, without an id: they are not replayed. */
+  sendBoard(changes: ReadonlyArray<{ change: { event_id: number }; leagueId: number | null }>): void;
   /** Resolves once the socket has taken what waits (at once if nothing does), or the stream closed. */
   drained(): Promise<void>;
   heartbeat(): void;
@@ -76,6 +81,7 @@ export interface OpenedStream {
   cap: number;
   query: StreamFilter;
   cursor: number;
+  types: ReadonlySet<StreamType>;
 }
 
 export function openConnection(opened: OpenedStream): StreamConnection {
@@ -95,8 +101,9 @@ export function openConnection(opened: OpenedStream): StreamConnection {
   const write = (text: string) => {
     if (!ended) body.write(text);
   };
-  const follows = (item: HistoryItem, leagueId: number | null) =>
+  const follows = (item: { event_id: number }, leagueId: number | null) =>
     everything || eventIds.has(item.event_id) || (leagueId !== null && leagueIds.has(leagueId));
+  const odds = opened.types.has('odds');
   const close = () => {
     ended = true;
     if (closed) return;
@@ -113,6 +120,7 @@ export function openConnection(opened: OpenedStream): StreamConnection {
     filter: { eventIds, leagueIds },
     query,
     cursor: opened.cursor,
+    types: opened.types,
     live: false,
     body,
     get ended() {
@@ -126,9 +134,14 @@ export function openConnection(opened: OpenedStream): StreamConnection {
       for (const { item, leagueId } of rows) {
         if (item.id <= connection.cursor) continue;
         connection.cursor = item.id;
-        if (follows(item, leagueId)) text += `id: ${item.id}\nevent: odds\ndata: ${JSON.stringify(item)}\n\n`;
+        if (odds && follows(item, leagueId)) text += `id: ${item.id}\nevent: odds\ndata: ${JSON.stringify(item)}\n\n`;
       }
       if (upTo !== undefined && upTo > connection.cursor) connection.cursor = upTo;
+      if (text !== '') write(text);
+    },
+    sendBoard(changes) {
+      let text = '';
+      for (const { change, leagueId } of changes) if (follows(change, leagueId)) text += `event: board\ndata: ${JSON.stringify(change)}\n\n`;
       if (text !== '') write(text);
     },
     drained() {

@@ -2,7 +2,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { JobLog } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
 import type { AccountLookup } from '../auth/index.js';
-import type { HistoryRepository } from '../history/index.js';
+import type { HistoryItem, HistoryRepository } from '../history/index.js';
 import type { EndReason, StreamConnection } from './stream.connection.js';
 import { TIER_TABLE } from '../policy/index.js';
 import type { StreamSlots } from './stream.slots.js';
@@ -42,8 +42,12 @@ export interface StreamHub {
   readonly size: number;
 }
 
+/** The board changes some price changes make (the odds module's board, handed in by the composition root). */
+export type BoardChangesOf = (changes: readonly HistoryItem[]) => Promise<ReadonlyArray<{ event_id: number }>>;
+
 export function createStreamHub(deps: {
   history: HistoryRepository;
+  boardChanges: BoardChangesOf;
   changes: ChangeFeed;
   accounts: AccountLookup;
   clock: Clock;
@@ -52,7 +56,7 @@ export function createStreamHub(deps: {
   slots: Pick<StreamSlots, 'renew' | 'beyondCap' | 'onRestored'>;
   log: JobLog;
 }): StreamHub {
-  const { history, changes, accounts, clock, slots, log } = deps;
+  const { history, changes, accounts, clock, slots, log, boardChanges } = deps;
   const streams = new Set<StreamConnection>();
   /** The newest history id this node has read (undefined until the first stream opens). */
   let head: number | undefined;
@@ -117,8 +121,21 @@ export function createStreamHub(deps: {
         if (stream.backlog > MAX_WAITING_BYTES) fallBehind(stream);
       }
       head = Math.max(head ?? 0, rows.at(-1)?.item.id ?? from);
+      await fanOutBoard(rows);
       if (rows.length < READ_CHUNK) return;
     }
+  }
+
+  /**
+   * The board changes of a read, computed once per node for the live streams that carry them. A
+   * stream catching up gets none: board events are not replayed, only price changes are.
+   */
+  async function fanOutBoard(rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>): Promise<void> {
+    const wanting = [...streams].filter((stream) => stream.live && stream.types.has('board'));
+    if (wanting.length === 0 || rows.length === 0) return;
+    const leagueOf = new Map(rows.map((row) => [row.item.event_id, row.leagueId]));
+    const changed = (await boardChanges(rows.map((row) => row.item))).map((change) => ({ change, leagueId: leagueOf.get(change.event_id) ?? null }));
+    for (const stream of wanting) if (stream.live) stream.sendBoard(changed);
   }
 
   /** Out of the fan-out until it has caught up from the table; nothing is lost, its cursor says where it is. */

@@ -16,6 +16,15 @@ export const StreamQuery = Type.Object(
   {
     event_ids: IdList('Changes of these events’ odds.', '1'),
     league_ids: IdList('Changes of the odds of these leagues’ events.', '12'),
+    types: Type.Optional(
+      Type.String({
+        ...matching('^(odds|board)(,(odds|board))?$', 'event types separated by a comma: odds, board or both'),
+        description:
+          'What the stream carries, comma-separated: `odds` (every price change, the default) and `board` (a selection whose best, consensus or ' +
+          'fair price changed). Board events carry no `id` and are not replayed by `Last-Event-ID`.',
+        example: 'odds,board',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -44,11 +53,19 @@ export const STREAM_DESCRIPTION =
   'expires (`token_expired`: refresh, then reconnect), the API key or secret expires (`credential_expired`) or is deleted ' +
   'or reset (`credentials_revoked`), the auth_method no longer allows API keys (`flow_not_enabled`), a downgrade leaves ' +
   'fewer places than open streams (`tier_changed`: the newest end), the client is disabled (`client_disabled`); or ' +
-  'when the node shuts down (`server_shutdown`, with a short `retry`). Without event_ids and league_ids every change ' +
+  'when the node shuts down (`server_shutdown`, with a short `retry`). With `types=board` (or `odds,board`) the stream also carries ' +
+  '`event: board`, `data: {event_id, betting_market_id, event_period_id, player_id, position, is_main, line, event_betting_market_position_id, ' +
+  'best, consensus, fair, changed}` whenever an import changes a selection\'s best price, consensus or consensus fair price (every book, decimal, ' +
+  'multiplicative), on every node. Board events have no `id`: `Last-Event-ID` replays price changes only, from the history; after a reconnect, ' +
+  'read the board again. Without event_ids and league_ids every change ' +
   'is streamed; with both, a change of either. Pro (5 open streams per client) and enterprise (50); over the cap 429. ' +
   'Never compressed or buffered.';
 
 export const StreamBody = Type.String({
-  description: 'Server-Sent Events: `retry: 2000` first, then `event: odds` events, heartbeat comments and a final `event: end`.',
+  description: 'Server-Sent Events: `retry: 2000` first, then `event: odds` events (and `event: board` events with `types=board`), heartbeat comments and a final `event: end`.',
   example: 'id: 4711\nevent: odds\ndata: {"id":4711,"odds_id":12,"event_id":1,…}\n\n',
 });
+
+/** The kinds of event a stream may carry. */
+export const STREAM_TYPES = ['odds', 'board'] as const;
+export type StreamType = (typeof STREAM_TYPES)[number];

@@ -346,6 +346,27 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('flows').addColumn('fact_flow_type', 'text', (c) => c.notNull().defaultTo('base')).execute();
     },
   },
+  // What an odds row prices beyond its market and position (docs/decisions/0216): the player of a
+  // prop, the period (null: the full game), main line or alternate, priced live or before the start.
+  '0019_odds_details': {
+    async up(db: Kysely<unknown>) {
+      // One column per ALTER: SQLite adds one at a time. Rows stored before are full-game, main-line, pre-match prices.
+      await db.schema.alterTable('odds').addColumn('player_id', 'bigint').execute();
+      await db.schema.alterTable('odds').addColumn('event_period_id', 'bigint').execute();
+      await db.schema.alterTable('odds').addColumn('is_main', 'integer', (c) => c.notNull().defaultTo(1)).execute();
+      await db.schema.alterTable('odds').addColumn('is_live', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
+  // Operators' deep-link templates (web, iOS, Android) and each odds row's own selection id at its
+  // operator, which the templates name: absent, an operator has no links, as before.
+  '0020_operator_deep_links': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('operators').addColumn('bet_web_deep_link_template', 'text').execute();
+      await db.schema.alterTable('operators').addColumn('bet_ios_deep_link_template', 'text').execute();
+      await db.schema.alterTable('operators').addColumn('bet_android_deep_link_template', 'text').execute();
+      await db.schema.alterTable('odds').addColumn('operator_selection_id', 'text').execute();
+    },
+  },
   '0021_results': {
     async up(db: Kysely<unknown>) {
       const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;

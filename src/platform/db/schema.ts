@@ -154,6 +154,10 @@ export interface OperatorsTable {
   id: number;
   key: string;
   name: string;
+  /** Deep-link templates, checked at import (shared/deep-links.ts); null: no link to that app. */
+  bet_web_deep_link_template: Generated<string | null>;
+  bet_ios_deep_link_template: Generated<string | null>;
+  bet_android_deep_link_template: Generated<string | null>;
 }
 
 /** A reference record with nothing but its key and name: countries, market categories and positions. */
@@ -217,12 +221,23 @@ export interface OddsTable {
   updated_at: number;
   /** The selection priced (SelectionsTable); null only between the migration and the rows' next import. */
   selection_id: number | null;
+  /** The player of a player prop (the market's entity_type is player); null otherwise. */
+  player_id: number | null;
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** 1: the main line of the market for this operator; 0: an alternate line. */
+  is_main: Generated<number>;
+  /** 1: priced while the event is live. */
+  is_live: Generated<number>;
+  /** The operator's own id of the selection, which its deep-link templates name. */
+  operator_selection_id: Generated<string | null>;
 }
 
 /**
  * A priced selection with its own id (Odditt's event_betting_market_position_id), keyed by event,
  * market, period, position, line and player; assigned once when first seen, never recomputed.
- * Key parts are '' for "none" (period and player until odds rows carry them).
+ * Key parts are '' for "none": the full game has no period, and the player stays '' because the
+ * position text already names a prop's player.
  */
 export interface SelectionsTable {
   id: number;

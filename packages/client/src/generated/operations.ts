@@ -4,7 +4,7 @@
 import { bindCall, bindCallWith, bindPaged, type Invoker } from '../bind.js';
 import type { OperationSpec } from '../endpoint.js';
 import type { Api } from './namespaces.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, CheckEndpointAnswer, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage } from './types.js';
 
 /** Where each operation's parameters go. */
 export const OPERATIONS = {
@@ -36,6 +36,8 @@ export const OPERATIONS = {
   'GET /v1/references/tag-types/{tag_type_id}/children': { method: 'GET', path: '/v1/references/tag-types/{tag_type_id}/children', body: false, idempotent: true },
   'POST /v1/events/upcoming-events': { method: 'POST', path: '/v1/events/upcoming-events', body: true, idempotent: true },
   'POST /v1/odds/upcoming-odds-by-event': { method: 'POST', path: '/v1/odds/upcoming-odds-by-event', body: true, idempotent: true },
+  'POST /v1/odds/board': { method: 'POST', path: '/v1/odds/board', body: true, idempotent: true },
+  'POST /v1/odds/edges': { method: 'POST', path: '/v1/odds/edges', body: true, idempotent: false },
   'POST /v1/odds/history-by-event': { method: 'POST', path: '/v1/odds/history-by-event', body: true, idempotent: true },
   'GET /v1/historical/events': { method: 'GET', path: '/v1/historical/events', body: false, idempotent: true },
   'POST /v1/trends/flows': { method: 'POST', path: '/v1/trends/flows', body: true, idempotent: true },
@@ -89,6 +91,8 @@ export function bindApi(invoker: Invoker): Api {
     },
     odds: {
       upcomingByEvent: bindPaged<OddsUpcomingByEventParams, OddsPage>(invoker, OPERATIONS['POST /v1/odds/upcoming-odds-by-event']),
+      board: bindPaged<OddsBoardParams, BoardPage>(invoker, OPERATIONS['POST /v1/odds/board']),
+      edges: bindCallWith<OddsEdgesParams, OddsEdges>(invoker, OPERATIONS['POST /v1/odds/edges']),
       historyByEvent: bindPaged<OddsHistoryByEventParams, PriceChangesPage>(invoker, OPERATIONS['POST /v1/odds/history-by-event']),
     },
     historical: {

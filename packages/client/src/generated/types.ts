@@ -811,6 +811,287 @@ export interface Odds {
   status: string;
   /** When the operator last changed this price, ISO 8601, UTC. */
   updated_at: string;
+  /**
+   * The player of a player prop (GET /v1/references/players), for markets whose entity_type is `player`; null otherwise. `position` still names the player.
+   */
+  player_id: number | null;
+  /** The period priced (GET /v1/references/event-periods); null: the full game. */
+  event_period_id: number | null;
+  /** True for the operator's main line of the market, false for an alternate line. */
+  is_main: boolean;
+  /** True when the price was made while the event was live. */
+  is_live: boolean;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its web site, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_web_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_ios_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_android_deep_link_url?: string | null;
+}
+
+/** One page of {@link BoardItem} items, in the shape every list answers. */
+export interface BoardPage {
+  /** Items of the current page. */
+  results: BoardItem[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link BoardPage}. */
+export interface BoardItem {
+  /**
+   * The selection's own id (as on odds items and flows). It names one line: on a main-line item, the line most of the books are at. Null only for rows stored before selections had ids, until their next import.
+   */
+  event_betting_market_position_id: number | null;
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** The player of a player prop; null otherwise. */
+  player_id: number | null;
+  /** The selection: `home`, `over`, a player's name with over or under, as in the odds rows. */
+  position: string;
+  /** True for a main-line item (each book at its own main line); false for an alternate line, one item per line. */
+  is_main: boolean;
+  /**
+   * The line of an alternate-line item; null for a main-line item, whose books each give their own line in `prices`.
+   */
+  line: number | null;
+  /** Every book's current open price for the selection, by operator id. */
+  prices: Array<{
+    /** The operator (sportsbook). */
+    operator: {
+      /** Id of the record. */
+      id: number;
+      /** Key of the record (lower-case, no spaces), as in its reference list. */
+      key: string;
+      /** Display name of the record. */
+      name: string;
+    };
+    /** The price in the `odds_format` asked (decimal by default). */
+    price: number | string;
+    /** The decimal price, whatever `odds_format` asks. */
+    price_decimal: number;
+    /** This book's line for the selection; null for markets without one. */
+    line: number | null;
+    /** True when the book made the price while the event was live. */
+    is_live: boolean;
+    /** When the book last changed the price, ISO 8601, UTC. */
+    updated_at: string;
+    /**
+     * Only with `include_deeplinks: true`: the operator's link to this bet in its web site, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+     */
+    bet_web_deep_link_url?: string | null;
+    /**
+     * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+     */
+    bet_ios_deep_link_url?: string | null;
+    /**
+     * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+     */
+    bet_android_deep_link_url?: string | null;
+  }>;
+  /** The best (highest) price and the books offering it. */
+  best: {
+    /** The price in the `odds_format` asked (decimal by default). */
+    price: number | string;
+    /** The highest decimal price. */
+    price_decimal: number;
+    /** Every book offering exactly the best price, by operator id. */
+    operators: {
+      /** Id of the record. */
+      id: number;
+      /** Key of the record (lower-case, no spaces), as in its reference list. */
+      key: string;
+      /** Display name of the record. */
+      name: string;
+    }[];
+  };
+  /** The median price and the median line across the books. */
+  consensus: {
+    /** The price in the `odds_format` asked (decimal by default). */
+    price: number | string;
+    /** The median decimal price across the books (the mean of the middle two for an even count). */
+    price_decimal: number;
+    /** The median of the books' lines; null when none has one. */
+    line: number | null;
+  };
+  /** Prices without the bookmaker's margin. */
+  fair: {
+    /** The de-vig method asked (`devig`). */
+    method: 'multiplicative' | 'additive' | 'power' | 'shin';
+    /** The de-vig of the median prices of each outcome of the market, as if one book had offered them. */
+    consensus: {
+      /** The no-vig probability of the selection; null when there is no fair price (see `reason`). */
+      probability: number | null;
+      /** The no-vig decimal price, 1 / probability; null when there is no fair price. */
+      price: number | null;
+      /** The overround of the market, Σ 1/d − 1 over its outcomes; null when the market is incomplete. */
+      hold: number | null;
+      /** Why there is no fair price (docs/data.md#fair-prices-and-de-vig-methods); null when there is one. */
+      reason: 'incomplete_market' | 'invalid_price' | 'non_positive_probability' | 'no_convergence' | null;
+    };
+    /** Per book, by operator id: the book's own market de-vigged. */
+    books: Array<{
+      /** The book. */
+      operator: {
+        /** Id of the record. */
+        id: number;
+        /** Key of the record (lower-case, no spaces), as in its reference list. */
+        key: string;
+        /** Display name of the record. */
+        name: string;
+      };
+      /** The no-vig probability of the selection; null when there is no fair price (see `reason`). */
+      probability: number | null;
+      /** The no-vig decimal price, 1 / probability; null when there is no fair price. */
+      price: number | null;
+      /** The overround of the market, Σ 1/d − 1 over its outcomes; null when the market is incomplete. */
+      hold: number | null;
+      /** Why there is no fair price (docs/data.md#fair-prices-and-de-vig-methods); null when there is one. */
+      reason: 'incomplete_market' | 'invalid_price' | 'non_positive_probability' | 'no_convergence' | null;
+    }>;
+  };
+}
+
+/** The answer of `POST /v1/odds/edges`. */
+export interface OddsEdges {
+  /** The de-vig method of the fair probabilities. */
+  devig: 'multiplicative' | 'additive' | 'power' | 'shin';
+  /** The least EV% asked. */
+  min_edge: number;
+  /** Prices whose EV% is at least min_edge, the largest first; at most 100. */
+  value_bets: ValueBet[];
+  /** How many prices qualify, listed or not. */
+  value_bets_total: number;
+  /** Markets whose best prices across books imply less than 1, the largest margin first; at most 100. */
+  arbitrages: Arbitrage[];
+  /** How many arbitrages there are, listed or not. */
+  arbitrages_total: number;
+}
+
+/** An item of the `value_bets` of {@link OddsEdges}. */
+export interface ValueBet {
+  /** The selection's own id, as on board items. */
+  event_betting_market_position_id: number | null;
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** The player of a player prop; null otherwise. */
+  player_id: number | null;
+  /** The selection, as in the odds rows. */
+  position: string;
+  /** The line of the book's price (the consensus line of the item); null for markets without one. */
+  line: number | null;
+  /** The book offering the price. */
+  operator: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The price in the `odds_format` asked (decimal by default). */
+  price: number | string;
+  /** The book's decimal price. */
+  price_decimal: number;
+  /** The consensus fair probability of the selection, by the `devig` method asked. */
+  fair_probability: number;
+  /** The consensus fair decimal price, 1 / fair_probability. */
+  fair_price: number;
+  /** Expected value in percent of the stake: (price_decimal × fair_probability − 1) × 100. */
+  ev_pct: number;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its web site, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_web_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_ios_deep_link_url?: string | null;
+  /**
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
+   */
+  bet_android_deep_link_url?: string | null;
+}
+
+/** An item of the `arbitrages` of {@link OddsEdges}. */
+export interface Arbitrage {
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** The player of a player prop; null otherwise. */
+  player_id: number | null;
+  /** Σ 1/d over the best price of each outcome: below 1. */
+  implied_sum: number;
+  /** The margin the stakes lock, in percent of the total staked: (1 / implied_sum − 1) × 100. */
+  profit_pct: number;
+  /** What the stakes return whatever the result, for 100 units staked: 100 / implied_sum. */
+  payout: number;
+  /** One leg per outcome of the market, by position. */
+  legs: Array<{
+    /** The outcome. */
+    position: string;
+    /** Its line; null for markets without one. */
+    line: number | null;
+    /** The price in the `odds_format` asked (decimal by default). */
+    price: number | string;
+    /** The best decimal price of the outcome across the books. */
+    price_decimal: number;
+    /** Every book offering exactly that price, by operator id. */
+    operators: {
+      /** Id of the record. */
+      id: number;
+      /** Key of the record (lower-case, no spaces), as in its reference list. */
+      key: string;
+      /** Display name of the record. */
+      name: string;
+    }[];
+    /** The stake on this outcome, out of 100 units: 100 × (1/d) / implied_sum. Unrounded. */
+    stake: number;
+  }>;
 }
 
 /** One page of {@link PriceChange} items, in the shape every list answers. */
@@ -1935,6 +2216,18 @@ export interface OddsUpcomingByEventParams {
   operator_keys?: string[];
   /** Only odds of these betting markets. */
   betting_market_ids?: number[];
+  /** Only prices of these players' props (by player_id). */
+  player_ids?: number[];
+  /** Only prices of these periods; `null` in the list stands for the full game (rows without a period). */
+  event_period_ids?: Array<number | null>;
+  /**
+   * Whether alternate lines (is_main false) are included. Default true: alternates are listed beside the main lines, as before the field existed.
+   */
+  include_alt_lines?: boolean;
+  /**
+   * Odditt's name: true adds each price's operator links, `bet_web_deep_link_url`, `bet_ios_deep_link_url` and `bet_android_deep_link_url`. Default false.
+   */
+  include_deeplinks?: boolean;
   /**
    * The format of each item's `price`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` (the decimal payout) or `percent` (the implied probability in percent) (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
    */
@@ -1951,6 +2244,94 @@ export interface OddsUpcomingByEventParams {
    * @defaultValue `20`
    */
   page_size?: number;
+}
+
+/** Parameters of `POST /v1/odds/board`. */
+export interface OddsBoardParams {
+  /** Only these events, whatever their day. Without it: the events of `event_date`. */
+  event_ids?: number[];
+  /** The day whose events to show, YYYY-MM-DD, read in `timezone`. Default: today. Ignored with `event_ids`. */
+  event_date?: string;
+  /**
+   * IANA time zone in which `event_date` is read.
+   *
+   * @defaultValue `"UTC"`
+   */
+  timezone?: string;
+  /** Only events of this sport. */
+  sport_id?: number;
+  /** Only events of this league. */
+  league_id?: number;
+  /** Only these markets. */
+  betting_market_ids?: number[];
+  /** Only these books: prices, best, consensus and fair prices are then of these books alone. */
+  operator_ids?: number[];
+  /** Only prices of these players' props (by player_id). */
+  player_ids?: number[];
+  /** Only prices of these periods; `null` in the list stands for the full game (rows without a period). */
+  event_period_ids?: Array<number | null>;
+  /** Whether alternate lines (is_main false) are included. Default false: main lines only. */
+  include_alt_lines?: boolean;
+  /** The format of every `price`: decimal (the default), american, fractional or implied_probability. */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /** The de-vig method of `fair`: multiplicative (the default), additive, power or shin. */
+  devig?: 'multiplicative' | 'additive' | 'power' | 'shin';
+  /**
+   * Odditt's name: true adds each price's operator links, `bet_web_deep_link_url`, `bet_ios_deep_link_url` and `bet_android_deep_link_url`. Default false.
+   */
+  include_deeplinks?: boolean;
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+}
+
+/** Parameters of `POST /v1/odds/edges`. */
+export interface OddsEdgesParams {
+  /** Only these events, whatever their day. Without it: the events of `event_date`. */
+  event_ids?: number[];
+  /** The day whose events to show, YYYY-MM-DD, read in `timezone`. Default: today. Ignored with `event_ids`. */
+  event_date?: string;
+  /**
+   * IANA time zone in which `event_date` is read.
+   *
+   * @defaultValue `"UTC"`
+   */
+  timezone?: string;
+  /** Only events of this sport. */
+  sport_id?: number;
+  /** Only events of this league. */
+  league_id?: number;
+  /** Only these markets. */
+  betting_market_ids?: number[];
+  /** Only these books: prices, best, consensus and fair prices are then of these books alone. */
+  operator_ids?: number[];
+  /** Only prices of these players' props (by player_id). */
+  player_ids?: number[];
+  /** Only prices of these periods; `null` in the list stands for the full game (rows without a period). */
+  event_period_ids?: Array<number | null>;
+  /** Whether alternate lines (is_main false) are included. Default false: main lines only. */
+  include_alt_lines?: boolean;
+  /** The format of every `price`: decimal (the default), american, fractional or implied_probability. */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /** The de-vig method of `fair`: multiplicative (the default), additive, power or shin. */
+  devig?: 'multiplicative' | 'additive' | 'power' | 'shin';
+  /**
+   * Odditt's name: true adds each price's operator links, `bet_web_deep_link_url`, `bet_ios_deep_link_url` and `bet_android_deep_link_url`. Default false.
+   */
+  include_deeplinks?: boolean;
+  /**
+   * The least expected value, in percent of the stake, that a value bet must have: EV% = (price × p_fair − 1) × 100. Default 0.
+   */
+  min_edge?: number;
 }
 
 /** Parameters of `POST /v1/odds/history-by-event`. */

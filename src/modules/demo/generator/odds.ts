@@ -106,7 +106,7 @@ export function buildOdds(
       .sample(world.operators, random.int(5, MAX_BOOKS))
       .sort((a, b) => a.id - b.id)
       .map((book, i) => ({ book, board: event.id * MAX_BOOKS + i }));
-    const quote = (offer: Offer, { book, board }: (typeof books)[number]): void => {
+    const quote = (offer: Offer, { book, board }: (typeof books)[number], alternate = false): void => {
       const { sides } = offer;
       if (sides.length > budget) return;
       const margin = book.margin + (offer.extra ? EXTRA_MARGIN : 0);
@@ -127,6 +127,11 @@ export function buildOdds(
           updated_at: updatedAt,
         };
         if (side.line !== null) row.line = side.line;
+        // What a feed says beside the market and position; the defaults (no player, the full game,
+        // the main line, before the start) are left out, so that the files stay as small as they were.
+        if (side.focus.type === 'player') row.player_id = side.focus.player.id;
+        if (alternate) row.is_main = false;
+        if (event.status === 'live') row.is_live = true;
         all.push(row);
         kept?.push(row);
       }
@@ -151,7 +156,7 @@ export function buildOdds(
           const offer = room() ? family.at(line) : undefined;
           if (offer === undefined) continue;
           offered = true;
-          for (const book of books) quote(offer, book);
+          for (const book of books) quote(offer, book, true);
         }
       }
     }

@@ -1,0 +1,124 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+import { type DeepLinks, deepLinksOf } from '../../shared/deep-links.js';
+import { iso } from '../../shared/wire.js';
+import { type OddsRowFilter, templatesOf, whereOddsRows } from './odds.repository.js';
+
+/** The events a board covers: a list of events, or a day's; narrowed to a sport or a league. */
+export interface BoardScope {
+  eventIds: readonly number[] | undefined;
+  /** [start, end) in epoch ms; ignored with eventIds. */
+  day: { start: number; end: number };
+  sportId: number | undefined;
+  leagueId: number | undefined;
+  marketIds: readonly number[] | undefined;
+  operatorIds: readonly number[] | undefined;
+  rows: OddsRowFilter;
+}
+
+/** What makes an odds row one selection's: the key the board groups rows by, and the order it lists them in. */
+export interface SelectionKeyRow {
+  id: number;
+  start_time: number;
+  event_id: number;
+  betting_market_id: number;
+  event_period_id: number | null;
+  player_id: number | null;
+  position: string;
+  line: number | null;
+  is_main: boolean;
+}
+
+export interface BoardRow extends SelectionKeyRow {
+  operator: { id: number; key: string; name: string };
+  market: { id: number; key: string; name: string };
+  price: number;
+  /** False for a suspended row: it cannot be bet, so it is on no board. */
+  open: boolean;
+  is_live: boolean;
+  updated_at: string;
+  /** The stored selection (event, market, position, line) the row prices; null before its next import. */
+  selection_id: number | null;
+  /** The operator's links to the bet, from its templates. */
+  links: DeepLinks;
+}
+
+const num = (value: number | string | null) => (value === null ? null : Number(value));
+
+export function createBoardRepository(db: Kysely<Schema>) {
+  const keyColumns = [
+    'odds.id', 'e.start_time', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main',
+  ] as const;
+  const keyOf = (r: { id: number; start_time: number; event_id: number; betting_market_id: number; event_period_id: number | null; player_id: number | null; position: string; line: number | null; is_main: number }): SelectionKeyRow => ({
+    id: Number(r.id),
+    start_time: Number(r.start_time),
+    event_id: Number(r.event_id),
+    betting_market_id: Number(r.betting_market_id),
+    event_period_id: num(r.event_period_id),
+    player_id: num(r.player_id),
+    position: r.position,
+    line: num(r.line),
+    is_main: Number(r.is_main) === 1,
+  });
+
+  return {
+    /** The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it is on no board. */
+    async keyRows(scope: BoardScope): Promise<SelectionKeyRow[]> {
+      let select = db.selectFrom('odds').innerJoin('events as e', 'e.id', 'odds.event_id').select(keyColumns).where('odds.status', '=', 'open');
+      select = scope.eventIds ? select.where('odds.event_id', 'in', scope.eventIds) : select.where('e.start_time', '>=', scope.day.start).where('e.start_time', '<', scope.day.end);
+      if (scope.sportId !== undefined) select = select.where('e.sport_id', '=', scope.sportId);
+      if (scope.leagueId !== undefined) select = select.where('e.league_id', '=', scope.leagueId);
+      if (scope.marketIds) select = select.where('odds.betting_market_id', 'in', scope.marketIds);
+      if (scope.operatorIds) select = select.where('odds.operator_id', 'in', scope.operatorIds);
+      return (await whereOddsRows(select, scope.rows).execute()).map(keyOf);
+    },
+
+    /** Rows by id: the key of each selection a page shows. */
+    async keyRowsById(ids: readonly number[]): Promise<SelectionKeyRow[]> {
+      const rows = await db.selectFrom('odds').innerJoin('events as e', 'e.id', 'odds.event_id').select(keyColumns).where('odds.id', 'in', ids).execute();
+      return rows.map(keyOf);
+    },
+
+    /**
+     * Every open row of some events' markets, with its operator and market: the selections and their
+     * markets. With `suspended`, the suspended rows too (the board's changes compare before and after).
+     */
+    async rowsOf(eventIds: readonly number[], marketIds: readonly number[], suspended = false): Promise<BoardRow[]> {
+      if (eventIds.length === 0) return [];
+      let select = db
+        .selectFrom('odds')
+        .innerJoin('events as e', 'e.id', 'odds.event_id')
+        .leftJoin('operators as op', 'op.id', 'odds.operator_id')
+        .leftJoin('betting_markets as m', 'm.id', 'odds.betting_market_id')
+        .select([
+          ...keyColumns, 'odds.operator_id', 'odds.price_decimal', 'odds.status', 'odds.is_live', 'odds.updated_at', 'odds.selection_id', 'op.key as operator_key',
+          'op.name as operator_name', 'm.key as market_key', 'm.name as market_name', 'odds.operator_selection_id', 'op.bet_web_deep_link_template',
+          'op.bet_ios_deep_link_template', 'op.bet_android_deep_link_template',
+        ])
+        .where('odds.event_id', 'in', eventIds)
+        .where('odds.betting_market_id', 'in', marketIds);
+      if (!suspended) select = select.where('odds.status', '=', 'open');
+      const rows = await select.execute();
+      return rows.map((r) => ({
+        ...keyOf(r),
+        operator: { id: Number(r.operator_id), key: r.operator_key ?? '', name: r.operator_name ?? '' },
+        market: { id: Number(r.betting_market_id), key: r.market_key ?? '', name: r.market_name ?? '' },
+        price: Number(r.price_decimal),
+        open: r.status === 'open',
+        is_live: Number(r.is_live) === 1,
+        updated_at: iso(Number(r.updated_at)),
+        selection_id: num(r.selection_id),
+        links: deepLinksOf(templatesOf(r), {
+          operator_selection_id: r.operator_selection_id,
+          event_id: Number(r.event_id),
+          betting_market_id: Number(r.betting_market_id),
+          event_betting_market_position_id: num(r.selection_id),
+          position: r.position,
+          line: num(r.line),
+        }),
+      }));
+    },
+  };
+}
+
+export type BoardRepository = ReturnType<typeof createBoardRepository>;

@@ -1,0 +1,93 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../../platform/clock.js';
+import type { Schema } from '../../platform/db/schema.js';
+import type { ListSource } from '../../platform/lists/paged-lists.js';
+import { idSet } from '../../shared/filters.js';
+import type { OddsFormat } from '../../shared/odds-format.js';
+import { DEFAULT_DEVIG_METHOD, type DevigMethod } from '../../shared/pricing/devig.js';
+import { dayRange, todayIn } from '../events/index.js';
+import { createBoardRepository } from './board.repository.js';
+import type { BoardBody, BoardItem } from './board.schemas.js';
+import { type BoardSelection, boardItemOf, selectionIdsOf, selectionsOf } from './board.selections.js';
+import { periodSet } from './odds.service.js';
+
+/** A board request's filters, normalised (sorted ids, the day as a UTC range): equal requests share a cache entry. */
+export interface BoardFilters {
+  e: number[] | null;
+  start: number;
+  end: number;
+  s: number | null;
+  l: number | null;
+  m: number[] | null;
+  o: number[] | null;
+  p: number[] | null;
+  pe: Array<number | null> | null;
+  a: boolean;
+  f: OddsFormat;
+  d: DevigMethod;
+  dl: boolean;
+}
+
+/**
+ * A cached selection is turned into the item a request sees by the page's view (its books, format
+ * and de-vig method); the list's items are therefore of either form.
+ */
+type BoardEntry = BoardSelection | BoardItem;
+
+export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock }) {
+  const { clock } = deps;
+  const repository = createBoardRepository(deps.db);
+
+  const board: ListSource<BoardFilters, BoardEntry> & { filters(body: Omit<BoardBody, 'page' | 'page_size'>): BoardFilters } = {
+    name: 'odds-board',
+
+    filters(body) {
+      const timeZone = body.timezone ?? 'UTC';
+      const eventIds = idSet(body.event_ids) ?? null;
+      // With a list of events the day plays no part: left out of the key, so that it shares no entry by accident.
+      const { start, end } = eventIds ? { start: 0, end: 0 } : dayRange(body.event_date ?? todayIn(timeZone, clock.now()), timeZone);
+      return {
+        e: eventIds,
+        start,
+        end,
+        s: body.sport_id ?? null,
+        l: body.league_id ?? null,
+        m: idSet(body.betting_market_ids) ?? null,
+        o: idSet(body.operator_ids) ?? null,
+        p: idSet(body.player_ids) ?? null,
+        pe: periodSet(body.event_period_ids) ?? null,
+        a: body.include_alt_lines ?? false,
+        f: body.odds_format ?? 'decimal',
+        d: body.devig ?? DEFAULT_DEVIG_METHOD,
+        dl: body.include_deeplinks ?? false,
+      };
+    },
+
+    /** One id per selection, in the board's order (board.selections.ts). */
+    async ids(f) {
+      const rows = await repository.keyRows({
+        eventIds: f.e ?? undefined,
+        day: { start: f.start, end: f.end },
+        sportId: f.s ?? undefined,
+        leagueId: f.l ?? undefined,
+        marketIds: f.m ?? undefined,
+        operatorIds: f.o ?? undefined,
+        rows: { playerIds: f.p ?? undefined, periodIds: f.pe ?? undefined, altLines: f.a },
+      });
+      return selectionIdsOf(rows);
+    },
+
+    /** The selections of a page with every row of their markets: two queries, whatever the page size. */
+    async items(ids) {
+      const keys = await repository.keyRowsById(ids);
+      const rows = await repository.rowsOf([...new Set(keys.map((k) => k.event_id))], [...new Set(keys.map((k) => k.betting_market_id))]);
+      return selectionsOf(keys, rows);
+    },
+
+    view: (entry, f) => ('rows' in entry ? boardItemOf(entry, { operatorIds: f.o, format: f.f, method: f.d, deeplinks: f.dl }) : entry),
+  };
+
+  return { board };
+}
+
+export type BoardService = ReturnType<typeof createBoardService>;

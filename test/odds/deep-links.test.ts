@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, reader } from '../helpers/harness.js';
+import { expectError } from '../helpers/responses.js';
+import { smallDataset } from '../import/fixture.js';
+
+const WEB = 'https://book.example/bet?s={operator_selection_id}&e={event_id}&m={betting_market_id}';
+const IOS = 'https://app.book.example/s/{operator_selection_id}/{position}';
+
+/** Northstar Bet (operator 1) with web and iOS templates; its home price has its own selection id, one that needs escaping. */
+function dataset() {
+  const d = smallDataset();
+  d.operators = d.operators.map((o) => (o.id === 1 ? { ...o, bet_web_deep_link_template: WEB, bet_ios_deep_link_template: IOS } : o));
+  d.odds = d.odds.map((o) => (o.id === 1 ? { ...o, operator_selection_id: 'abc/ 1&x=2' } : o));
+  return d;
+}
+
+interface Links {
+  id: number;
+  bet_web_deep_link_url?: string | null;
+  bet_ios_deep_link_url?: string | null;
+  bet_android_deep_link_url?: string | null;
+}
+
+describe.each(DIALECTS)('deep links (%s)', (dialect) => {
+  const h = forSuite(() => reader({ dialect, dataset: dataset() }));
+  const oddsOf = async (body: Record<string, unknown>) => (await h.page<Links>('/v1/odds/upcoming-odds-by-event', { event_id: 100, ...body })).results;
+
+  it('odds items carry the operator links only with include_deeplinks, every value percent-encoded', async () => {
+    const plain = await oddsOf({});
+    expect(plain.every((o) => !('bet_web_deep_link_url' in o))).toBe(true);
+    const linked = new Map((await oddsOf({ include_deeplinks: true })).map((o) => [o.id, o]));
+    expect(linked.get(1)).toMatchObject({
+      bet_web_deep_link_url: 'https://book.example/bet?s=abc%2F%201%26x%3D2&e=100&m=1',
+      bet_ios_deep_link_url: 'https://app.book.example/s/abc%2F%201%26x%3D2/home',
+      bet_android_deep_link_url: null,
+    });
+    // Odds 2 has no selection id of its own, which both templates name; kingsbet has no templates.
+    expect(linked.get(2)).toMatchObject({ bet_web_deep_link_url: null, bet_ios_deep_link_url: null, bet_android_deep_link_url: null });
+    expect(linked.get(4)).toMatchObject({ bet_web_deep_link_url: null, bet_ios_deep_link_url: null, bet_android_deep_link_url: null });
+  });
+
+  it('board prices carry them too, with include_deeplinks', async () => {
+    type Item = { position: string; prices: Array<Links & { operator: { id: number } }> };
+    const board = async (body: Record<string, unknown>) => (await h.page<Item & { id?: number }>('/v1/odds/board', { event_ids: [100], ...body })).results;
+    const home = (await board({ include_deeplinks: true })).find((i) => i.position === 'home');
+    expect(home?.prices[0]).toMatchObject({ operator: { id: 1 }, bet_web_deep_link_url: 'https://book.example/bet?s=abc%2F%201%26x%3D2&e=100&m=1' });
+    const without = (await board({})).find((i) => i.position === 'home');
+    expect(without?.prices[0] && 'bet_web_deep_link_url' in without.prices[0]).toBe(false);
+  });
+
+  it.each([
+    ['http://book.example/bet/{operator_selection_id}', 'https'],
+    ['javascript:alert(1)//{event_id}', 'https'],
+    ['https://book.example/bet/{user_id}', 'unknown placeholder'],
+    ['https://{position}.example/bet', 'host'],
+    ['https://book.example/bet/{event_id', 'brace'],
+  ])('a template %s is refused at import (422), and nothing is written', async (template, words) => {
+    const operator = { id: 1, key: 'northstar-bet', name: 'Northstar Bet', bet_android_deep_link_template: template };
+    const res = await h.t.admin.post('/admin/v1/import', { operators: [operator] });
+    expectError(res, 422, 'VALIDATION_ERROR', 'operators[0].bet_android_deep_link_template');
+    expect(res.body).toContain(words);
+    const linked = (await oddsOf({ include_deeplinks: true })).find((o) => o.id === 1);
+    expect(linked?.bet_android_deep_link_url).toBeNull();
+  });
+});
