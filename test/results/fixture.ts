@@ -104,6 +104,8 @@ export const SELECTIONS: ReadonlyArray<[number, number, number, string, number |
   [14, BASKETBALL, 6, 'over', 104.5, 1.9, 1.9],
   [15, BASKETBALL, 8, 'home', null, 1.7, 1.7],
   [16, BASKETBALL, 2, 'away', 0.75, 3.1, 3.0],
+  [17, BASKETBALL, 5, 'J. Tatum over', 26.5, 1.9, 1.9],
+  [18, BASKETBALL, 3, 'under', 106.5, 1.9, 1.9],
   [20, HOCKEY, 1, 'home', null, 1.7, 1.72],
   [21, HOCKEY, 7, 'home', null, 2.3, 2.3],
   [22, HOCKEY, 7, 'draw', null, 4.2, 4.2],
@@ -111,6 +113,9 @@ export const SELECTIONS: ReadonlyArray<[number, number, number, string, number |
   [30, CANCELLED, 1, 'home', null, 1.5, 1.5],
   [40, POSTPONED, 1, 'home', null, 1.5, 1.5],
 ];
+
+/** What a row says of itself beyond its position: its player (a name the position spells otherwise), its period. */
+const OWN: Record<number, Row> = { 17: { player_id: 5000 }, 18: { event_period_id: 2 } };
 
 /** Every row at its opening price (`at`), each book's price times `factor`. */
 export function oddsAt(at: string, factor = 1): Row[] {
@@ -120,7 +125,7 @@ export function oddsAt(at: string, factor = 1): Row[] {
       { id: id + 1000, operator_id: 2, price: b },
     ].map((row) => ({
       id: row.id, event_id: event, operator_id: row.operator_id, betting_market_id: market, position, line,
-      price_decimal: Math.round(row.price * factor * 100) / 100, updated_at: at,
+      price_decimal: Math.round(row.price * factor * 100) / 100, updated_at: at, ...OWN[id],
     })),
   );
 }

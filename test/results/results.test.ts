@@ -49,7 +49,10 @@ describe.each(DIALECTS)('results and grading (%s)', (dialect) => {
       13: 'void', // Sam Bench did not play
       14: 'won', // the first half's 105 over 104.5, not the game's total
       16: 'lost', // +0.75 with a 6-point deficit
+      17: 'won', // the row names Tatum by id, whatever its position text says
+      18: 'won', // the row's own period (the first half's 105) wins over the market's (the game's 214)
     });
+    expect(gradeOf(results, 18)?.numbers).toMatchObject({ period: '1st-half', value: 105, line: 106.5 });
     expect(gradeOf(results, 1)).toMatchObject({ rule: 'moneyline', numbers: { period: 'event', home: 110, away: 104, value: 6, line: null, halves: null } });
     expect(gradeOf(results, 7)?.numbers).toEqual({ period: 'event', home: 110, away: 104, value: 6, line: -6.25, halves: [-6.5, -6] });
     expect(gradeOf(results, 14)?.numbers).toMatchObject({ period: '1st-half', home: 55, away: 50, value: 105 });
@@ -90,8 +93,8 @@ describe.each(DIALECTS)('results and grading (%s)', (dialect) => {
     const page = await caller.page<Grade>('/v1/results/graded', { ...body, page_size: 100 });
     expect(page.results.map((g) => g.odds_id)).toEqual([1, 1001]);
     const everything = await caller.page<Grade>('/v1/results/graded', { start_date: '2031-03-01', end_date: '2031-03-01', page_size: 100 });
-    // Rows without an outcome (no rule, postponed) are not listed; both books' rows of the rest are (15 + 4 + 1 each).
-    expect(everything.total_count).toBe(2 * 20);
+    // Rows without an outcome (no rule, postponed) are not listed; both books' rows of the rest are (17 + 4 + 1 each).
+    expect(everything.total_count).toBe(2 * 22);
     expect(everything.results.every((g) => g.outcome !== null && g.superseded_at === null)).toBe(true);
   });
 

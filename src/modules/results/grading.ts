@@ -131,7 +131,8 @@ async function gradeBatch(trx: Kysely<Schema>, eventIds: readonly number[], now:
     await trx
       .selectFrom('odds as o')
       .leftJoin('betting_markets as m', 'm.id', 'o.betting_market_id')
-      .select(['o.event_id', 'o.id', 'o.position', 'o.line', 'm.settlement_rule', 'm.settlement_stat', 'm.settlement_period'])
+      .leftJoin('event_periods as p', 'p.id', 'o.event_period_id')
+      .select(['o.event_id', 'o.id', 'o.position', 'o.line', 'o.player_id', 'p.key as period', 'm.settlement_rule', 'm.settlement_stat', 'm.settlement_period'])
       .where('o.event_id', 'in', eventIds)
       .orderBy('o.id')
       .execute(),
@@ -156,8 +157,9 @@ async function gradeBatch(trx: Kysely<Schema>, eventIds: readonly number[], now:
     for (const row of odds.get(eventId) ?? []) {
       const oddsId = Number(row.id);
       const line = numberOrNull(row.line);
-      const selection = readSelection(row.settlement_rule ?? '', row.settlement_stat, { position: row.position, line }, sides);
-      const graded = grade({ ...selection, period: row.settlement_period ?? EVENT_PERIOD }, result);
+      const selection = readSelection(row.settlement_rule ?? '', row.settlement_stat, { position: row.position, line, playerId: numberOrNull(row.player_id) }, sides);
+      // The row's own period wins over its market's: an odds row says what it prices.
+      const graded = grade({ ...selection, period: row.period ?? row.settlement_period ?? EVENT_PERIOD }, result);
       const before = current.get(oddsId);
       // Nothing to say yet about an event still to be played, unless it takes back an earlier grade.
       if (!graded.graded && graded.reason === 'not_final' && before === undefined) continue;
