@@ -126,4 +126,9 @@ describe.each(DIALECTS)('results and grading (%s)', (dialect) => {
     expectError(await (await pro()).post('/v1/results/by-event', { event_id: 123_456 }), 404, 'NOT_FOUND');
     expect(references.betting_markets.length).toBe(8);
   });
+
+  it('lists the player statistics of a sport among the references', async () => {
+    const page = await (await pro()).page<{ key: string; sport_id: number }>('/v1/references/player-statistics?sport_key=basketball');
+    expect(page.results.map((s) => s.key)).toEqual(['points', 'rebounds']);
+  });
 });

@@ -16,12 +16,9 @@ import { Id, Label, NO_NUL } from '../../shared/wire.js';
 export const MAX_ITEMS = 1_000_000;
 
 // A dot would break qualified keys (`united-states.nba`), so keys never contain one.
-const Key = Type.String({
-  minLength: 1,
-  maxLength: 100,
-  ...matching('^[^.\\s\\u0000]+$', 'a key without dots, blanks or U+0000 (NUL)'),
-  description: 'Upstream key: no dots, no blanks.',
-});
+const KeyFor = (description: string) =>
+  Type.String({ minLength: 1, maxLength: 100, ...matching('^[^.\\s\\u0000]+$', 'a key without dots, blanks or U+0000 (NUL)'), description });
+const Key = KeyFor('Upstream key: no dots, no blanks.');
 const Text = (maxLength: number, description?: string) => Type.String({ minLength: 1, maxLength, ...NO_NUL, ...(description ? { description } : {}) });
 const Name = (description: string) => Label(200, description);
 /** Counts of a trend; PostgreSQL stores them as 32-bit integers. */
@@ -118,13 +115,20 @@ export const BettingMarketItem = item('ImportBettingMarket', {
   entity_type: Type.Enum(ENTITY_TYPES, { description: 'What the market is about.' }),
   sport_id: nullable(Id('The sport the market belongs to; absent for markets of every sport.')),
   settlement: nullable(
-    item('ImportSettlement', {
-      rule: Type.Enum(SETTLEMENT_RULES, {
-        description: 'How the selections are graded (docs/data.md#how-selections-are-graded): `moneyline`, `1x2`, `spread`, `total`, `team_total`, `player_stat`, `yes_no`.',
-      }),
-      stat: nullable(Key),
-      period: nullable(Key),
-    }),
+    Type.Object(
+      {
+        rule: Type.Enum(SETTLEMENT_RULES, {
+          description: 'How the selections are graded (docs/data.md#how-selections-are-graded): `moneyline`, `1x2`, `spread`, `total`, `team_total`, `player_stat`, `yes_no`.',
+        }),
+        stat: nullable(KeyFor('The statistic graded: a player statistic key (required for `player_stat`, and for `yes_no` on a player), or an event count for `yes_no` (`both_teams_score`).')),
+        period: nullable(KeyFor("The key of the event period the market settles on (e.g. `regulation`, `1st-half`); absent: the event's final score, overtime included.")),
+      },
+      {
+        title: 'ImportSettlement',
+        additionalProperties: false,
+        description: 'How the market is graded; absent or null: its odds rows stay ungraded, with the reason `unknown_rule`.',
+      },
+    ),
   ),
 });
 
@@ -153,7 +157,7 @@ const PeriodScore = item('ImportPeriodScore', {
 
 const PlayerStatisticValue = item('ImportPlayerStatisticValue', {
   player_id: Id('The player (of one of the two teams).'),
-  statistic: Key,
+  statistic: KeyFor("A player statistic key of the event's sport (GET /v1/references/player-statistics), e.g. `points`."),
   value: Type.Number({ minimum: 0, maximum: 1_000_000, description: 'The player\'s figure for the whole event.' }),
 });
 

@@ -8,6 +8,7 @@ import type {
   BettingMarketPositionItem,
   CountryItem,
   EventPeriodItem,
+  PlayerStatisticItem,
   LeagueItem,
   OperatorItem,
   PlayerItem,
@@ -37,6 +38,7 @@ export interface ReferencesRepository {
   bettingMarketCategories(): Promise<Array<{ item: BettingMarketCategoryItem; sports: SportsOfCategory }>>;
   bettingMarketPositions(): Promise<BettingMarketPositionItem[]>;
   eventPeriods(): Promise<EventPeriodItem[]>;
+  playerStatistics(): Promise<PlayerStatisticItem[]>;
 }
 
 export function createReferencesRepository(db: Kysely<Schema>): ReferencesRepository {
@@ -149,5 +151,7 @@ export function createReferencesRepository(db: Kysely<Schema>): ReferencesReposi
     bettingMarketPositions: () => db.selectFrom('betting_market_positions').select(['id', 'key', 'name']).orderBy('id').execute(),
 
     eventPeriods: () => db.selectFrom('event_periods').select(['id', 'key', 'name', 'sport_id']).orderBy('id').execute(),
+
+    playerStatistics: () => db.selectFrom('player_statistics').select(['id', 'key', 'name', 'sport_id']).orderBy('id').execute(),
   };
 }

@@ -13,6 +13,8 @@ import {
   CountryPage,
   EventPeriodPage,
   EventPeriodsQuery,
+  PlayerStatisticPage,
+  PlayerStatisticsQuery,
   LeaguePage,
   LeaguesQuery,
   OddsFormatPage,
@@ -58,6 +60,7 @@ export const referencesRoutes: ModuleRoutes<{ lists: PagedLists; references: Ref
   route('betting-market-categories', 'List betting-market categories, by sport', BettingMarketCategoriesQuery, BettingMarketCategoryPage, references.bettingMarketCategories, byKey);
   route('betting-market-positions', 'List betting-market positions (sides)', BettingMarketPositionsQuery, BettingMarketPositionPage, references.bettingMarketPositions);
   route('event-periods', 'List event periods (halves, quarters, sets), by sport', EventPeriodsQuery, EventPeriodPage, references.eventPeriods, byKey);
+  route('player-statistics', 'List the player statistics props settle on, by sport', PlayerStatisticsQuery, PlayerStatisticPage, references.playerStatistics, byKey);
   route('odds-format', 'List the odds formats the odds endpoints take', OddsFormatsQuery, OddsFormatPage, references.oddsFormats);
 
   const { taxonomy } = references;

@@ -113,6 +113,16 @@ export const EventPeriod = Type.Object(
   { title: 'EventPeriod', additionalProperties: false },
 );
 
+export const PlayerStatistic = Type.Object(
+  {
+    id: Id('Player statistic id.'),
+    key: Type.String({ description: 'Statistic key, e.g. `rebounds`; unique within its sport. The `stat` of a player-prop market\'s settlement.' }),
+    name: Type.String({ description: 'Display name, e.g. `Rebounds`.' }),
+    sport_id: Id('The sport whose players record it.'),
+  },
+  { title: 'PlayerStatistic', additionalProperties: false },
+);
+
 export const OddsFormat = Type.Object(
   {
     id: Id('Odds format id (1 to 6, in the order of the list).'),
@@ -134,6 +144,7 @@ export type CountryItem = Static<typeof CountryRecord>;
 export type BettingMarketCategoryItem = Static<typeof BettingMarketCategory>;
 export type BettingMarketPositionItem = Static<typeof BettingMarketPosition>;
 export type EventPeriodItem = Static<typeof EventPeriod>;
+export type PlayerStatisticItem = Static<typeof PlayerStatistic>;
 export type OddsFormatItem = Static<typeof OddsFormat>;
 
 export const SportPage = PageOf(Sport, 'SportPage');
@@ -146,6 +157,7 @@ export const CountryPage = PageOf(CountryRecord, 'CountryPage');
 export const BettingMarketCategoryPage = PageOf(BettingMarketCategory, 'BettingMarketCategoryPage');
 export const BettingMarketPositionPage = PageOf(BettingMarketPosition, 'BettingMarketPositionPage');
 export const EventPeriodPage = PageOf(EventPeriod, 'EventPeriodPage');
+export const PlayerStatisticPage = PageOf(PlayerStatistic, 'PlayerStatisticPage');
 export const OddsFormatPage = PageOf(OddsFormat, 'OddsFormatPage');
 
 // ---- queries ----
@@ -217,6 +229,8 @@ export const BettingMarketPositionsQuery = query('BettingMarketPositionsQuery', 
 
 export const EventPeriodsQuery = query('EventPeriodsQuery', { ...sportScope('periods'), search: Type.Optional(search) });
 
+export const PlayerStatisticsQuery = query('PlayerStatisticsQuery', { ...sportScope('statistics'), search: Type.Optional(search) });
+
 export const OddsFormatsQuery = query('OddsFormatsQuery', { search: Type.Optional(search) });
 
 export type SportsQuery = Static<typeof SportsQuery>;
@@ -229,4 +243,5 @@ export type CountriesQuery = Static<typeof CountriesQuery>;
 export type BettingMarketCategoriesQuery = Static<typeof BettingMarketCategoriesQuery>;
 export type BettingMarketPositionsQuery = Static<typeof BettingMarketPositionsQuery>;
 export type EventPeriodsQuery = Static<typeof EventPeriodsQuery>;
+export type PlayerStatisticsQuery = Static<typeof PlayerStatisticsQuery>;
 export type OddsFormatsQuery = Static<typeof OddsFormatsQuery>;

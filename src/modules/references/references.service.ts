@@ -21,6 +21,8 @@ import type {
   CountryItem,
   EventPeriodItem,
   EventPeriodsQuery,
+  PlayerStatisticItem,
+  PlayerStatisticsQuery,
   LeagueItem,
   LeaguesQuery,
   OperatorItem,
@@ -92,6 +94,7 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     bettingMarketCategories: tableOf('betting-market-categories', repository.bettingMarketCategories),
     bettingMarketPositions: tableOf('betting-market-positions', itemsOnly(repository.bettingMarketPositions)),
     eventPeriods: tableOf('event-periods', itemsOnly(repository.eventPeriods)),
+    playerStatistics: tableOf('player-statistics', itemsOnly(repository.playerStatistics)),
     oddsFormats: tableOf('odds-formats', async () => ODDS_FORMAT_ITEMS.map((item) => ({ item }))),
   };
 
@@ -244,6 +247,8 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
     bettingMarketPositions: searchable<BettingMarketPositionsQuery, BettingMarketPositionItem>('betting-market-positions', tables.bettingMarketPositions),
 
     eventPeriods: ofSport<EventPeriodsQuery, EventPeriodItem>('event-periods', tables.eventPeriods),
+
+    playerStatistics: ofSport<PlayerStatisticsQuery, PlayerStatisticItem>('player-statistics', tables.playerStatistics),
 
     oddsFormats: searchable<OddsFormatsQuery, OddsFormatItem>('odds-formats', tables.oddsFormats),
 

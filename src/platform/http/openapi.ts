@@ -28,6 +28,10 @@ export const TAGS = [
     name: 'historical',
     description: 'Events that have started, with their scores; the price history of an event or a league as a file (CSV, JSON, NDJSON). Files are for pro and enterprise.',
   },
+  {
+    name: 'results',
+    description: 'Scores by period and players\' statistics of events that ended, every odds row graded (won, lost, push, void, half won or lost) with its closing price, and the closing-line value of prices taken. Pro and enterprise.',
+  },
   { name: 'streams', description: 'Live odds changes as Server-Sent Events. Pro and enterprise.' },
   {
     name: 'trends',
