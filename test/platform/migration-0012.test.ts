@@ -9,7 +9,7 @@ import { DIALECTS, freshDatabaseUrl } from '../helpers/app.js';
 /** The two tables 0012 changes, as they were before it. */
 interface Before0012 {
   betting_markets: Omit<BettingMarketsTable, 'category_id'>;
-  flows: Omit<FlowsTable, 'implied_probability' | 'hit_history' | 'selection_id' | 'fact_flow_type'>;
+  flows: Omit<FlowsTable, 'implied_probability' | 'hit_history' | 'selection_id' | 'fact_flow_type' | 'source' | 'disagrees'>;
 }
 
 /**

@@ -131,3 +131,15 @@ export function oddsAt(at: string, factor = 1): Row[] {
 }
 
 export const resultsDataset = (): Record<string, Row[]> => ({ ...references, events: eventsOf(), odds: oddsAt(OPENED) });
+
+/** A game Boston hosts after the one played, and two trends told about it: Boston to win. */
+export const NEXT_GAME = 500;
+export function nextGame(): Record<string, Row[]> {
+  const event = { id: NEXT_GAME, league_id: 10, start_time: iso(START + 4 * 86_400_000), home_team_id: 1000, away_team_id: 1001 };
+  const flow = (id: number, hits: number, total: number) => ({
+    id, flow_type: 'fact', event_id: NEXT_GAME, focus_entity_type: 'team', focus_entity_id: 1000, betting_market_id: 1, position: 'home',
+    description: `Boston Celtics have won ${hits} of their last ${total} games`, hits, total, likelihood: 'likely',
+  });
+  // Flow 1 says Boston lost its last game (it won); flow 2 counts two games, and the results hold one.
+  return { events: [event], flows: [flow(1, 0, 1), flow(2, 1, 2)] };
+}

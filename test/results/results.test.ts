@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { forSuite, harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
-import { BASKETBALL, CANCELLED, eventsOf, HOCKEY, LIVE, MOVED, oddsAt, POSTPONED, references, resultsDataset } from './fixture.js';
+import { BASKETBALL, CANCELLED, eventsOf, HOCKEY, LIVE, MOVED, nextGame, oddsAt, POSTPONED, references, resultsDataset } from './fixture.js';
 
 interface Grade {
   odds_id: number;
@@ -125,6 +125,19 @@ describe.each(DIALECTS)('results and grading (%s)', (dialect) => {
     expectError(await free.post('/v1/results/by-event', { event_id: BASKETBALL }), 403, 'FORBIDDEN');
     expectError(await (await pro()).post('/v1/results/by-event', { event_id: 123_456 }), 404, 'NOT_FOUND');
     expect(references.betting_markets.length).toBe(8);
+  });
+
+  it('computes a trend the results hold the games of, warns where the import disagrees, and keeps the others as imported', async () => {
+    const answer = await h.admin.post('/admin/v1/import', nextGame());
+    expect(answer.statusCode, answer.body).toBe(200);
+    expect(answer.json<{ warnings: unknown[] }>().warnings).toEqual([
+      expect.objectContaining({ flow_id: 1, imported: { hits: 0, total: 1 }, computed: { hits: 1, total: 1 } }),
+    ]);
+    const flows = await (await pro()).page<{ id: number; source: string; disagrees: boolean; hit_rate: { hits: number; total: number } }>('/v1/trends/flows-by-id', { flow_ids: [1, 2] });
+    expect(flows.results.map((f) => [f.id, f.source, f.disagrees, f.hit_rate.hits, f.hit_rate.total])).toEqual([
+      [1, 'computed', true, 1, 1],
+      [2, 'imported', false, 1, 2],
+    ]);
   });
 
   it('lists the player statistics of a sport among the references', async () => {

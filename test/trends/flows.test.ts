@@ -55,6 +55,8 @@ describe.each(DIALECTS)('POST /v1/trends/flows and /v1/trends/mixed-flows (%s)',
       tags: [],
       odds: { american: 110, decimal: 2.1 },
       fact_flow_type: 'base',
+      source: 'imported',
+      disagrees: false,
       legs: [],
       updated_at: expect.stringMatching(ISO_UTC),
     });

@@ -364,6 +364,20 @@ export const ImportResult = Type.Object(
         { additionalProperties: false, description: 'The grading that followed the import, once it committed.' },
       ),
     ),
+    warnings: Type.Optional(
+      Type.Array(
+        Type.Object(
+          {
+            flow_id: Type.Integer({ description: 'The flow.' }),
+            message: Type.String({ description: 'What disagreed, in words.' }),
+            imported: Type.Object({ hits: Type.Integer({ description: 'Hits as imported.' }), total: Type.Integer({ description: 'Total as imported.' }) }, { additionalProperties: false, description: 'The figures the dataset gave.' }),
+            computed: Type.Object({ hits: Type.Integer({ description: 'Hits in the graded results.' }), total: Type.Integer({ description: 'Games counted.' }) }, { additionalProperties: false, description: 'The figures the graded results give; the flow keeps these.' }),
+          },
+          { additionalProperties: false },
+        ),
+        { description: 'Flows of the dataset whose hits or total disagree with the graded results they are computed from (docs/data.md#computed-trends): accepted, with `disagrees: true`.' },
+      ),
+    ),
   },
   { title: 'ImportResult', additionalProperties: false },
 );

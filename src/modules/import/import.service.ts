@@ -6,7 +6,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import type { Transaction } from 'kysely';
 import { impliedProbabilityOf } from '../../shared/odds-format.js';
 import { DEFAULT_EVENT_STATUS } from '../../shared/event-status.js';
-import { eventsOfMarkets, eventsToGrade, gradeEvents } from '../results/index.js';
+import { computeFlows, eventsOfMarkets, eventsToGrade, gradeEvents } from '../results/index.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { changedAtOf, DEFAULT_ODDS_STATUS, recordPriceChanges } from './import.history.js';
 import { checkReferences, type Resolved } from './import.references.js';
@@ -45,7 +45,16 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
    */
   async function importChecked(dataset: Dataset, options: ImportOptions = {}): Promise<ImportResult> {
     await run(dataset, options.replace ?? false, false);
-    return { upserted: countsOf(dataset), ...(options.grade === false ? {} : { graded: await grade(dataset) }) };
+    return { upserted: countsOf(dataset), ...(options.grade === false ? {} : await settle(dataset)) };
+  }
+
+  /** The grading, then the trends the results prove: the import's answer says where its flows disagree with them. */
+  async function settle(dataset: Dataset): Promise<Pick<ImportResult, 'graded' | 'warnings'>> {
+    const graded = await grade(dataset);
+    if (graded.grades === 0 && (dataset.flows ?? []).length === 0) return { graded };
+    const imported = new Map((dataset.flows ?? []).map((f) => [f.id, { hits: f.hits, total: f.total }]));
+    const warnings = await computeFlows({ db: database.db, changes }, imported);
+    return { graded, ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
   /**
@@ -96,7 +105,7 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
      */
     async importIntoEmpty(dataset: Dataset, options: Pick<ImportOptions, 'grade'> = {}): Promise<ImportResult | undefined> {
       if (!(await run(dataset, false, true))) return undefined;
-      return { upserted: countsOf(dataset), ...(options.grade === false ? {} : { graded: await grade(dataset) }) };
+      return { upserted: countsOf(dataset), ...(options.grade === false ? {} : await settle(dataset)) };
     },
   };
 }
@@ -259,7 +268,7 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
     const columns = [
       'id', 'flow_type', 'bet_type', 'event_id', 'sport_id', 'league_id', 'focus_entity_type', 'focus_entity_id', 'betting_market_id',
       'line', 'split', 'description', 'hits', 'total', 'hit_rate_pct', 'likelihood', 'price_decimal', 'implied_probability', 'hit_history',
-      'updated_at', 'selection_id', 'fact_flow_type',
+      'updated_at', 'selection_id', 'fact_flow_type', 'source', 'disagrees',
     ];
     await repo.upsert('flows', columns, flows, (f) => {
       const event = eventFacts.get(f.event_id);
@@ -289,6 +298,9 @@ async function write(repo: ImportRepository, trx: Transaction<Schema>, dataset: 
         selection_id: selections.ofFlows.get(f.id) ?? null,
         // Only a fact flow has a sub-type: the others are base whatever the file says.
         fact_flow_type: f.flow_type === 'fact' ? (f.fact_flow_type ?? 'base') : 'base',
+        // As imported; the results computed after the commit may take over (computed trends).
+        source: 'imported',
+        disagrees: 0,
       };
     });
     // A re-imported flow's legs are replaced by the ones it carries now (none → a single).

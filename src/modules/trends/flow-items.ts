@@ -44,6 +44,8 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
         'f.selection_id',
         'f.fact_flow_type',
         'f.hit_history',
+        'f.source',
+        'f.disagrees',
         'e.start_time',
         'e.home_team_id',
         'e.away_team_id',
@@ -90,6 +92,8 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
         tags: [],
         odds: decimal === null ? null : { american: americanOf(decimal), decimal },
         fact_flow_type: r.fact_flow_type,
+        source: r.source,
+        disagrees: Number(r.disagrees) === 1,
         legs: [],
         updated_at: iso(Number(r.updated_at)),
       });

@@ -3,7 +3,7 @@ import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { matching } from '../../platform/http/validation.js';
 import { DeepLink, FlowPrice, IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
 import { Id, MAX_FILTER_ITEMS, NamedRef, SelectionId, TeamRef } from '../../shared/wire.js';
-import { FACT_FLOW_TYPES } from '../../platform/db/schema.js';
+import { FACT_FLOW_TYPES, FLOW_SOURCES } from '../../platform/db/schema.js';
 
 export const FLOWS_MAX_PAGE_SIZE = 25;
 export const FLOW_TYPES = ['fact', 'fun', 'plain'] as const;
@@ -109,6 +109,11 @@ const flowFields = {
       "A fact flow's sub-type, as Odditt names them: `base` (a plain trend), `expanded` (a trend under a condition, e.g. at home after a loss) or `multi` (several trends in one); `base` for every fun and plain flow.",
   }),
   price: FlowPrice,
+  source: Type.Enum(FLOW_SOURCES, {
+    description:
+      'Where `hit_rate` and the hit history come from: `computed` from the graded results the API holds (a team\'s result in a market over its last `total` games), or `imported` with the flow (docs/data.md#computed-trends).',
+  }),
+  disagrees: Type.Boolean({ description: 'True when the imported hits or total disagreed with the graded results the flow is computed from (the computed ones are shown).' }),
   ...askedFields,
 };
 

@@ -411,6 +411,13 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('odds_grades_event_idx').on('odds_grades').columns(['event_id', 'odds_id']).execute();
     },
   },
+  // Where a flow's hits and total come from: the import, or the graded results (a computed flow).
+  '0022_flow_sources': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('flows').addColumn('source', 'text', (c) => c.notNull().defaultTo('imported')).execute();
+      await db.schema.alterTable('flows').addColumn('disagrees', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

@@ -258,6 +258,9 @@ export type Likelihood = 'likely' | 'possible' | 'longshot';
 export const FACT_FLOW_TYPES = ['base', 'expanded', 'multi'] as const;
 export type FactFlowType = (typeof FACT_FLOW_TYPES)[number];
 
+export const FLOW_SOURCES = ['computed', 'imported'] as const;
+export type FlowSource = (typeof FLOW_SOURCES)[number];
+
 export interface FlowsTable {
   id: number;
   flow_type: FlowType;
@@ -288,6 +291,10 @@ export interface FlowsTable {
   selection_id: number | null;
   /** The sub-type of a fact flow (FACT_FLOW_TYPES); `base` for every other flow (the column's default). */
   fact_flow_type: FactFlowType;
+  /** `computed`: hits, total and hit_history come from the graded results; `imported` (the default): from the import. */
+  source: FlowSource;
+  /** 1 when the import's hits or total disagreed with the results the flow was computed from. */
+  disagrees: number;
 }
 
 /**

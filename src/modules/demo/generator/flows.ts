@@ -4,6 +4,8 @@ import type { EventModel } from './events.js';
 import { bookPrices, quotas } from './odds.js';
 import { mainOffers, propOffers, type Selection } from './offers.js';
 import type { Random } from './random.js';
+import type { MarketModel, TeamModel } from './references.js';
+import { utcDay } from '../../../platform/time.js';
 
 type FlowItem = NonNullable<Dataset['flows']>[number];
 
@@ -30,7 +32,13 @@ interface Bet {
  * Exactly `total` flows, each event getting its share: singles on the event's bets (fact, fun and
  * plain), and one or two same-event parlays of 2–4 of those singles.
  */
-export function buildFlows(random: Random, events: readonly EventModel[], total: number): FlowItem[] {
+/** A team's own results in a market before a moment, oldest first: what a computed trend counts. */
+export type PastRecord = (team: TeamModel, market: MarketModel, before: number) => ReadonlyArray<{ start: number; opponent: TeamModel; won: boolean }>;
+
+/** A trend about a team's wins is told from its real past games when the demo holds at least this many. */
+const MIN_PLAYED = 3;
+
+export function buildFlows(random: Random, events: readonly EventModel[], total: number, record: PastRecord = () => []): FlowItem[] {
   const flows: FlowItem[] = [];
   const perEvent = quotas(total, events.length);
   events.forEach((event, index) => {
@@ -44,7 +52,7 @@ export function buildFlows(random: Random, events: readonly EventModel[], total:
     for (let n = 0; n < quota - parlays; n++) {
       const bet = choices[n % choices.length];
       if (bet === undefined) break;
-      const single = singleFlow(random, flows.length + 1, event, bet);
+      const single = singleFlow(random, flows.length + 1, event, bet, record);
       flows.push(single.flow);
       singles.push({ ...single, selection: bet.selection });
     }
@@ -80,7 +88,7 @@ function flowTypeOf(random: Random, fact: number, fun: number): FlowType {
   return roll < fact ? 'fact' : roll < fact + fun ? 'fun' : 'plain';
 }
 
-function singleFlow(random: Random, id: number, event: EventModel, bet: Bet): { flow: FlowItem; rate: number } {
+function singleFlow(random: Random, id: number, event: EventModel, bet: Bet, record: PastRecord): { flow: FlowItem; rate: number } {
   const { selection } = bet;
   const price = bet.price();
   // The roll is made for the example flow too, so that every later draw stays as it was.
@@ -88,9 +96,13 @@ function singleFlow(random: Random, id: number, event: EventModel, bet: Bet): { 
   const type = id === EXAMPLE_FACT_FLOW_ID ? 'fact' : rolled;
   // A trend is worth telling when it beats the price: hit rates run above the implied chance.
   const rate = Math.min(1, 1 / price + random.between(0.05, 0.35));
-  const total = random.pick(SAMPLE_SIZES);
-  const hits = Math.min(total, Math.round(rate * total));
+  const drawn = random.pick(SAMPLE_SIZES);
   const { focus } = selection;
+  // A fact about a team's wins is its real record when the demo's past holds enough of its games.
+  const games = type === 'fact' && focus.type === 'team' && backsTeam(selection, event) ? record(focus.team, selection.market, event.start) : [];
+  const told = games.length >= MIN_PLAYED ? games.slice(-Math.min(drawn, games.length)) : undefined;
+  const total = told?.length ?? drawn;
+  const hits = told ? told.filter((g) => g.won).length : Math.min(total, Math.round(rate * total));
   const flow: FlowItem = {
     id,
     flow_type: type,
@@ -111,7 +123,16 @@ function singleFlow(random: Random, id: number, event: EventModel, bet: Bet): { 
   if (selection.split !== null) flow.split = selection.split;
   // The selection as its odds rows name it: the flow then shares their event_betting_market_position_id.
   flow.position = selection.position;
+  if (told) flow.hit_history = told.map((g) => ({ date: utcDay(g.start), opponent_team_id: g.opponent.id, hit: g.won }));
   return { flow, rate };
+}
+
+/** A bet on the focus team's own side of a match-winner market (moneyline or 1X2). */
+function backsTeam(selection: Selection, event: EventModel): boolean {
+  const kind = selection.market.def.kind;
+  if (kind !== 'moneyline' && kind !== 'three-way') return false;
+  const team = selection.focus.type === 'team' ? selection.focus.team : undefined;
+  return (selection.position === 'home' && team === event.home) || (selection.position === 'away' && team === event.away);
 }
 
 function parlay(random: Random, id: number, event: EventModel, legs: ReadonlyArray<{ flow: FlowItem; selection: Selection; rate: number }>): FlowItem {

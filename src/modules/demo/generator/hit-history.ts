@@ -21,7 +21,8 @@ export function addHitHistories(random: Random, world: World, events: readonly E
   const dateOf = dayTexts();
   for (const flow of flows) {
     const event = eventById.get(flow.event_id);
-    if (flow.flow_type !== 'fact' || event === undefined) continue;
+    // A flow told from the demo's own results has its real games already.
+    if (flow.flow_type !== 'fact' || event === undefined || flow.hit_history !== undefined) continue;
     const focus = flow.focus_entity_id ?? undefined;
     const side =
       (flow.focus_entity_type === 'team' && focus !== undefined ? teamById.get(focus) : undefined) ??

@@ -1,7 +1,7 @@
 import type { Dataset } from '../../import/index.js';
 import { countries, eventPeriods, marketCategories, marketPositions } from './catalogue.js';
 import { buildEvents, type EventModel, isAhead } from './events.js';
-import { buildFlows } from './flows.js';
+import { buildFlows, type PastRecord } from './flows.js';
 import { addHitHistories } from './hit-history.js';
 import { buildMoves, movingBoards, openingTimes } from './moves.js';
 import { buildOdds } from './odds.js';
@@ -71,7 +71,8 @@ export function generateDemo(options: DemoOptions): DemoData {
   const moving = movingBoards(now);
   const aheadOdds = buildOdds(random, world, ahead, Math.round(SCALE_1.odds * scale), 1, openedAt, moving);
   const pastOdds = buildOdds(random, world, past, Math.round(SCALE_1.pastOdds * scale), aheadOdds.rows.length + 1, openedAt, moving);
-  const flows = buildFlows(random, ahead.filter((e) => isAhead(e, now)), Math.round(SCALE_1.flows * scale));
+  const record = pastRecord([...past, ...ahead], [...pastOdds.rows, ...aheadOdds.rows]);
+  const flows = buildFlows(random, ahead.filter((e) => isAhead(e, now)), Math.round(SCALE_1.flows * scale), record);
   // Streams of their own: the data above is the same with or without them.
   addHitHistories(createRandom(seed ^ HIT_HISTORY_SEED), world, ahead, flows, now);
   const moves = buildMoves(createRandom(seed ^ MOVES_SEED), [...aheadOdds.quotes, ...pastOdds.quotes], now);
@@ -135,4 +136,20 @@ function addResults(random: Random, dataset: Required<Dataset>, events: readonly
     const item = dataset.events[i];
     if (item !== undefined) Object.assign(item, resultsOf(random, event, periodIds));
   });
+}
+
+/**
+ * The games a team has played, by market: final events with a score whose odds price the team's
+ * side of the market, as the API's graded results will hold them (a computed trend counts these).
+ */
+function pastRecord(events: readonly EventModel[], odds: NonNullable<Dataset['odds']>): PastRecord {
+  const priced = new Set(odds.filter((o) => o.position === 'home' || o.position === 'away').map((o) => `${o.event_id}:${o.betting_market_id}:${o.position}`));
+  const played = events.filter((e) => e.status === 'final' && e.score !== undefined).sort((a, b) => a.start - b.start || a.id - b.id);
+  return (team, market, before) =>
+    played.flatMap((e) => {
+      const side = e.home === team ? 'home' : e.away === team ? 'away' : undefined;
+      if (side === undefined || e.start >= before || e.score === undefined || !priced.has(`${e.id}:${market.id}:${side}`)) return [];
+      const [own, other] = side === 'home' ? [e.score.home, e.score.away] : [e.score.away, e.score.home];
+      return [{ start: e.start, opponent: side === 'home' ? e.away : e.home, won: own > other }];
+    });
 }
