@@ -8,6 +8,12 @@ import { type Caller, type Harness, harness } from '../helpers/harness.js';
 type OddsItem = NonNullable<Dataset['odds']>[number];
 
 /** A price change as the history list, the files and the stream give it. */
+/** A change of a file without its last two columns, the odds row's grade and closing price: as the history list shows it. */
+export function withoutGrade<C extends object>(change: C & { outcome?: unknown; closing_price?: unknown }): Omit<C, 'outcome' | 'closing_price'> {
+  const { outcome: _outcome, closing_price: _closing, ...rest } = change;
+  return rest;
+}
+
 export interface Change {
   id: number;
   odds_id: number;

@@ -140,6 +140,29 @@ describe.each(DIALECTS)('results and grading (%s)', (dialect) => {
     ]);
   });
 
+  it('ends the history files and the league export with each row\'s outcome and closing price, and a re-grade changes their tag', async () => {
+    const caller = await pro();
+    const csv = await caller.get(`/v1/historical/odds/${BASKETBALL}.csv`);
+    expect(csv.statusCode).toBe(200);
+    const [header, ...records] = csv.body.replace('\uFEFF', '').split('\r\n');
+    expect(header?.split(',').slice(-2)).toEqual(['outcome', 'closing_price']);
+    // Odds row 1 (Boston's moneyline at book A): three changes, each closing with the row's grade.
+    const row1 = records.filter((r) => /^\d+,1,100,/.test(r));
+    expect(row1).toHaveLength(3);
+    for (const record of row1) expect(record.endsWith(',"won",1.84')).toBe(true);
+    const json = await caller.get(`/v1/historical/odds/${BASKETBALL}.json`);
+    const change = (JSON.parse(json.body) as { changes: Array<Record<string, unknown>> }).changes.find((c) => c.odds_id === 1);
+    expect(Object.keys(change ?? {}).slice(-2)).toEqual(['outcome', 'closing_price']);
+    const ndjson = await caller.get('/v1/historical/odds.json?league_id=10&start_date=2031-03-01&end_date=2031-03-01');
+    expect(ndjson.body.split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as { outcome: string | null }).some((c) => c.outcome === 'won')).toBe(true);
+    const tag = String(csv.headers.etag);
+    await h.import({ events: eventsOf({ home: 104, away: 110 }) });
+    const regraded = await caller.get(`/v1/historical/odds/${BASKETBALL}.csv`, { 'if-none-match': tag });
+    expect(regraded.statusCode).toBe(200);
+    expect(regraded.body).toContain(',"lost",1.84');
+    await h.import({ events: eventsOf() });
+  });
+
   it('lists the player statistics of a sport among the references', async () => {
     const page = await (await pro()).page<{ key: string; sport_id: number }>('/v1/references/player-statistics?sport_key=basketball');
     expect(page.results.map((s) => s.key)).toEqual(['points', 'rebounds']);

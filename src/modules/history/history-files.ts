@@ -1,5 +1,6 @@
 import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
-import type { HistoryItem } from './history.schemas.js';
+import type { Static } from 'typebox';
+import type { HistoryFileChange, HistoryItem } from './history.schemas.js';
 
 /**
  * The price history as files: CSV (RFC 4180), a JSON document, NDJSON. Each renderer turns a
@@ -8,6 +9,9 @@ import type { HistoryItem } from './history.schemas.js';
  */
 
 export type FileFormat = 'csv' | 'json';
+
+/** A change as the files show it: with its odds row's current grade and closing price, the last columns. */
+export type HistoryFileItem = Static<typeof HistoryFileChange>;
 
 export const CSV_COLUMNS = [
   'id',
@@ -23,6 +27,8 @@ export const CSV_COLUMNS = [
   'line_to',
   'status_from',
   'status_to',
+  'outcome',
+  'closing_price',
 ] as const;
 
 /** RFC 4180 §2: records end in CRLF. */
@@ -51,7 +57,7 @@ export function withPrice(item: HistoryItem, format: OddsFormat): HistoryItem {
 }
 
 /** The CSV records of a chunk of changes; with `priced`, the price columns of CSV_PRICE_COLUMNS too. */
-function csvRecords(items: readonly HistoryItem[], priced: boolean): string {
+function csvRecords(items: readonly HistoryFileItem[], priced: boolean): string {
   let text = '';
   for (const item of items) {
     const price = priced ? [csvPrice(item.price?.from ?? null), csvPrice(item.price?.to ?? null)] : [];
@@ -70,6 +76,8 @@ function csvRecords(items: readonly HistoryItem[], priced: boolean): string {
       csvNumber(item.line.to),
       item.status.from === null ? '' : csvText(item.status.from),
       csvText(item.status.to),
+      item.outcome === null ? '' : csvText(item.outcome),
+      csvNumber(item.closing_price),
     ];
     text += fields.join(',') + CRLF;
   }
@@ -105,7 +113,7 @@ function csvText(value: string): string {
 }
 
 /** A CSV file: the header row, then one record per change; with an odds format, the price columns too (the changes carry `price`). */
-export async function* csvFile(changes: AsyncIterable<readonly HistoryItem[]>, oddsFormat?: OddsFormat): AsyncGenerator<string> {
+export async function* csvFile(changes: AsyncIterable<readonly HistoryFileItem[]>, oddsFormat?: OddsFormat): AsyncGenerator<string> {
   const priced = oddsFormat !== undefined;
   yield priced ? CSV_PRICED_HEADER : CSV_HEADER;
   for await (const items of changes) yield csvRecords(items, priced);

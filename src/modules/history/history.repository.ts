@@ -2,9 +2,11 @@ import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
 import type { OddsHistoryTable, Schema } from '../../platform/db/schema.js';
 import { iso } from '../../shared/wire.js';
+import type { HistoryFileItem } from './history-files.js';
 import type { HistoryItem } from './history.schemas.js';
 
 type HistoryRow = Selectable<OddsHistoryTable>;
+type Grade = Pick<HistoryFileItem, 'outcome' | 'closing_price'>;
 
 export interface HistoryQuery {
   eventId: number;
@@ -20,6 +22,8 @@ export interface HistoryStats {
   count: number;
   /** The newest row's id, 0 when there is none. */
   lastId: number;
+  /** The newest grade's id of the odds rows concerned, 0 when there is none: a re-grade changes the files. */
+  lastGradeId: number;
 }
 
 /** A position in an order by (time, id): an event's history by changed_at, a league's events by start_time. */
@@ -65,20 +69,29 @@ export function createHistoryRepository(database: Database) {
       const row = await forEvent(eventId)
         .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max<number | null>('id').as('last_id')])
         .executeTakeFirst();
-      return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0) };
+      const grade = await db
+        .selectFrom('odds_grades')
+        .select((eb) => eb.fn.max<number | null>('id').as('last_id'))
+        .where('event_id', '=', eventId)
+        .executeTakeFirst();
+      return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0), lastGradeId: Number(grade?.last_id ?? 0) };
     },
 
-    /** Up to `limit` changes of an event after `cursor` in time order, none newer than `lastId`. */
-    async eventChunk(eventId: number, lastId: number, cursor: Cursor, limit: number): Promise<HistoryItem[]> {
-      const rows = await forEvent(eventId)
-        .selectAll()
-        .where('id', '<=', lastId)
-        .where((eb) => eb(eb.refTuple('changed_at', 'id'), '>', eb.tuple(cursor.at, cursor.id)))
-        .orderBy('changed_at')
-        .orderBy('id')
+    /** Up to `limit` changes of an event after `cursor` in time order, none newer than `lastId`, with their odds rows' grades. */
+    async eventChunk(eventId: number, lastId: number, cursor: Cursor, limit: number): Promise<Array<{ item: HistoryItem; grade: Grade }>> {
+      const rows = await db
+        .selectFrom('odds_history as h')
+        .leftJoin('odds_grades as g', (join) => join.onRef('g.odds_id', '=', 'h.odds_id').on('g.superseded_at', 'is', null))
+        .selectAll('h')
+        .select(['g.outcome', 'g.closing_price'])
+        .where('h.event_id', '=', eventId)
+        .where('h.id', '<=', lastId)
+        .where((eb) => eb(eb.refTuple('h.changed_at', 'h.id'), '>', eb.tuple(cursor.at, cursor.id)))
+        .orderBy('h.changed_at')
+        .orderBy('h.id')
         .limit(limit)
         .execute();
-      return rows.map(itemOf);
+      return rows.map((row) => ({ item: itemOf(row), grade: { outcome: row.outcome, closing_price: orNull(row.closing_price) } }));
     },
 
     /** Those of `ids` that name no event. */
@@ -145,7 +158,15 @@ export function createHistoryRepository(database: Database) {
         .where('e.start_time', '>=', start)
         .where('e.start_time', '<', end)
         .executeTakeFirst();
-      return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0) };
+      const grade = await db
+        .selectFrom('odds_grades as g')
+        .innerJoin('events as e', 'e.id', 'g.event_id')
+        .select((eb) => eb.fn.max<number | null>('g.id').as('last_id'))
+        .where('e.league_id', '=', leagueId)
+        .where('e.start_time', '>=', start)
+        .where('e.start_time', '<', end)
+        .executeTakeFirst();
+      return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0), lastGradeId: Number(grade?.last_id ?? 0) };
     },
   };
 }

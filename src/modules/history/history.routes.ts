@@ -5,7 +5,7 @@ import type { ModuleRoutes } from '../../platform/http/types.js';
 import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
 import { CSV_COLUMNS, CSV_PRICE_COLUMNS } from './history-files.js';
-import { EventFileParams, EventFileQuery, eventHistoryFile, HistoryByEventBody, HistoryItem, HistoryPage, LeagueExportQuery } from './history.schemas.js';
+import { EventFileParams, EventFileQuery, eventHistoryFile, HistoryByEventBody, HistoryFileChange, HistoryPage, LeagueExportQuery } from './history.schemas.js';
 import type { HistoryService } from './history.service.js';
 
 /** The price history: a paged list, one event's history as a file, a league's as an export. */
@@ -72,7 +72,9 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
       async (request, reply) => sendFile(request, reply, await history.leagueExport(request.query, format)),
     );
   exported('csv', { 'text/csv': { schema: CSV_SCHEMA } });
-  exported('json', { 'application/x-ndjson': { schema: { ...HistoryItem, description: 'One line of the file: a price change, as the history list shows it.' } } });
+  exported('json', {
+    'application/x-ndjson': { schema: { ...HistoryFileChange, description: 'One line of the file: a price change, as the history list shows it, then its odds row\'s grade and closing price.' } },
+  });
 };
 
 const FORMATS = {

@@ -80,12 +80,28 @@ export type HistoryByEventBody = Static<typeof HistoryByEventBody>;
 
 export const HistoryPage = PageOf(HistoryItem, 'PriceChangesPage');
 
+/**
+ * A change as the files show it: the history item and, last, its odds row's grade and closing
+ * price (docs/data.md#results-and-grading). Added after the other fields, so that a reader of
+ * the earlier files reads these unchanged.
+ */
+export const HistoryFileChange = Type.Object(
+  {
+    ...HistoryItem.properties,
+    outcome: Type.Union([Type.String(), Type.Null()], {
+      description: 'The odds row\'s current grade (`won`, `lost`, `push`, `void`, `half_won`, `half_lost`); null until it has one (POST /v1/results/by-event).',
+    }),
+    closing_price: Type.Union([Type.Number(), Type.Null()], { description: 'The odds row\'s last decimal price before the event started; null until it is graded.' }),
+  },
+  { title: 'PriceChangeInFile', additionalProperties: false },
+);
+
 /** The JSON file of one event's history: the event as the events lists show it, and every change. */
 export const eventHistoryFile = (event: TSchema) =>
   Type.Object(
     {
       event: { ...event, description: 'The event, as GET /v1/historical/events shows it.' },
-      changes: Type.Array(HistoryItem, { description: 'Every recorded change of the event’s odds, by changed_at then id.' }),
+      changes: Type.Array(HistoryFileChange, { description: 'Every recorded change of the event’s odds, by changed_at then id.' }),
     },
     { title: 'EventPriceHistory', additionalProperties: false },
   );

@@ -9,7 +9,7 @@ import { utcDays } from '../../shared/date-range.js';
 import { idSet } from '../../shared/filters.js';
 import type { OddsFormat } from '../../shared/odds-format.js';
 import type { KeyResolver } from '../references/index.js';
-import { csvFile, eventJsonFile, type FileFormat, ndjsonFile, withPrice } from './history-files.js';
+import { csvFile, eventJsonFile, type FileFormat, type HistoryFileItem, ndjsonFile, withPrice } from './history-files.js';
 import { createHistoryRepository, type Cursor, type HistoryStats } from './history.repository.js';
 import type { HistoryByEventBody, HistoryItem, LeagueExportQuery } from './history.schemas.js';
 
@@ -68,12 +68,13 @@ export function createHistoryService(deps: {
   };
 
   /** An event's changes in time order, chunk by chunk, none newer than `lastId`; with `price` in `oddsFormat` when given. */
-  async function* eventChanges(eventId: number, lastId: number, oddsFormat: OddsFormat | undefined): AsyncGenerator<HistoryItem[]> {
+  async function* eventChanges(eventId: number, lastId: number, oddsFormat: OddsFormat | undefined): AsyncGenerator<HistoryFileItem[]> {
     let cursor: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
     for (;;) {
       const items = await repository.eventChunk(eventId, lastId, cursor, FILE_CHUNK_ROWS);
-      if (items.length > 0) yield oddsFormat === undefined ? items : items.map((item) => withPrice(item, oddsFormat));
-      const last = items.at(-1);
+      // The grade and the closing price are the files' last columns: an addition a reader of the old columns skips.
+      if (items.length > 0) yield items.map(({ item, grade }) => ({ ...(oddsFormat === undefined ? item : withPrice(item, oddsFormat)), ...grade }));
+      const last = items.at(-1)?.item;
       if (last === undefined || items.length < FILE_CHUNK_ROWS) return;
       cursor = { at: Date.parse(last.changed_at), id: last.id };
     }
@@ -110,7 +111,7 @@ export function createHistoryService(deps: {
       const { start, end } = utcDays(query, clock.now());
       const stats = await repository.leagueStats(leagueId, start, end);
       const days = `${utcDay(start)}-to-${utcDay(end - 1)}`;
-      async function* changes(): AsyncGenerator<HistoryItem[]> {
+      async function* changes(): AsyncGenerator<HistoryFileItem[]> {
         let after: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
         for (;;) {
           const events = await repository.leagueEvents(leagueId, start, end, after, EVENT_CHUNK);
@@ -145,5 +146,6 @@ const formatPart = (oddsFormat: OddsFormat | undefined): string[] => (oddsFormat
 
 /** A strong tag over what the file is of and how much history it holds. */
 function tagOf(parts: ReadonlyArray<string | number>, stats: HistoryStats): string {
-  return strongTag(JSON.stringify([...parts, stats.count, stats.lastId]));
+  // The grade id only when there is one: a file of ungraded odds keeps the tag it had before grading existed.
+  return strongTag(JSON.stringify([...parts, stats.count, stats.lastId, ...(stats.lastGradeId > 0 ? [stats.lastGradeId] : [])]));
 }
