@@ -123,6 +123,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
   // One token service behind the contract's JSON endpoints and the standard OAuth ones: one set of rules.
   const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
   const events = createEventsService({ db, clock, keys });
+  const results = createResultsService({ db, clock, keys });
   const quotes = createQuoteService({
     endpoints: checkEndpoints,
     hydrate: createHydrator(db),
@@ -144,12 +145,13 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
       const board = createBoardService({ db, clock });
       return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board }) });
     },
-    (app) => resultsRoutes(app, { lists, results: createResultsService({ db, clock, keys }) }),
+    (app) => resultsRoutes(app, { lists, results }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
     (app) =>
       streamRoutes(app, {
         history: createHistoryRepository(database),
         boardChanges: createBoardChanges(db),
+        settled: results.settled,
         slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs }),
         changes,
         accounts: directory,

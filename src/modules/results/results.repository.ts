@@ -104,6 +104,27 @@ export function createResultsRepository(db: Kysely<Schema>) {
       };
     },
 
+    /** The newest grade's id, 0 when there is none: where a settled stream starts. */
+    async lastGradeId(): Promise<number> {
+      const row = await db.selectFrom('odds_grades').select((eb) => eb.fn.max<number | null>('id').as('last_id')).executeTakeFirst();
+      return Number(row?.last_id ?? 0);
+    },
+
+    /** Grades with an outcome written after `afterId`, in id order, at most `limit`, with their event's league; and the newest id read. */
+    async gradesAfter(afterId: number, limit: number): Promise<{ last: number; rows: Array<{ change: GradedOdds; leagueId: number | null }> }> {
+      const rows = await gradeRows()
+        .leftJoin('events as e', 'e.id', 'g.event_id')
+        .select('e.league_id')
+        .where('g.id', '>', afterId)
+        .orderBy('g.id')
+        .limit(limit)
+        .execute();
+      return {
+        last: Number(rows.at(-1)?.id ?? afterId),
+        rows: rows.filter((r) => r.outcome !== null).map((r) => ({ change: itemOf(r), leagueId: num(r.league_id) })),
+      };
+    },
+
     /** The selections asked for, with their event's start. */
     async selections(ids: readonly number[]): Promise<Map<number, { eventId: number; marketId: number; position: string; line: number | null; start: number; status: string }>> {
       const rows = await db

@@ -105,7 +105,10 @@ export function createResultsService(deps: { db: Kysely<Schema>; clock: Clock; k
     return { results };
   }
 
-  return { graded, byEvent, clv };
+  /** Grades as the odds stream's `settled` events read them (the composition root hands these to the stream). */
+  const settled = { lastId: () => repository.lastGradeId(), after: (afterId: number, limit: number) => repository.gradesAfter(afterId, limit) };
+
+  return { graded, byEvent, clv, settled };
 }
 
 /** Six decimals: the figures are ratios of prices given to two or three. */

@@ -59,12 +59,12 @@ export interface StreamConnection {
   readonly ended: boolean;
   /** Bytes written that the socket has not taken yet. */
   readonly backlog: number;
-  /** What it carries: price changes (`odds`), board changes (`board`). */
+  /** What it carries: price changes (`odds`), board changes (`board`), grades (`settled`). */
   readonly types: ReadonlySet<StreamType>;
   /** Sends the changes newer than the cursor that the filter follows, then moves the cursor. */
   send(rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>, upTo?: number): void;
-  /** Sends the board changes the filter follows, without an id: they are not replayed. */
-  sendBoard(changes: ReadonlyArray<{ change: { event_id: number }; leagueId: number | null }>): void;
+  /** Sends the board changes or the grades the filter follows, without an id: they are not replayed. */
+  sendUnreplayed(type: 'board' | 'settled', changes: ReadonlyArray<{ change: { event_id: number }; leagueId: number | null }>): void;
   /** Resolves once the socket has taken what waits (at once if nothing does), or the stream closed. */
   drained(): Promise<void>;
   heartbeat(): void;
@@ -139,9 +139,9 @@ export function openConnection(opened: OpenedStream): StreamConnection {
       if (upTo !== undefined && upTo > connection.cursor) connection.cursor = upTo;
       if (text !== '') write(text);
     },
-    sendBoard(changes) {
+    sendUnreplayed(type, changes) {
       let text = '';
-      for (const { change, leagueId } of changes) if (follows(change, leagueId)) text += `event: board\ndata: ${JSON.stringify(change)}\n\n`;
+      for (const { change, leagueId } of changes) if (follows(change, leagueId)) text += `event: ${type}\ndata: ${JSON.stringify(change)}\n\n`;
       if (text !== '') write(text);
     },
     drained() {

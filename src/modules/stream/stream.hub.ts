@@ -45,9 +45,16 @@ export interface StreamHub {
 /** The board changes some price changes make (the odds module's board, handed in by the composition root). */
 export type BoardChangesOf = (changes: readonly HistoryItem[]) => Promise<ReadonlyArray<{ event_id: number }>>;
 
+/** The grades written after an id, with their event's league (the results module's, handed in by the composition root). */
+export interface SettledChanges {
+  lastId(): Promise<number>;
+  after(afterId: number, limit: number): Promise<{ last: number; rows: ReadonlyArray<{ change: { event_id: number }; leagueId: number | null }> }>;
+}
+
 export function createStreamHub(deps: {
   history: HistoryRepository;
   boardChanges: BoardChangesOf;
+  settled: SettledChanges;
   changes: ChangeFeed;
   accounts: AccountLookup;
   clock: Clock;
@@ -56,10 +63,12 @@ export function createStreamHub(deps: {
   slots: Pick<StreamSlots, 'renew' | 'beyondCap' | 'onRestored'>;
   log: JobLog;
 }): StreamHub {
-  const { history, changes, accounts, clock, slots, log, boardChanges } = deps;
+  const { history, changes, accounts, clock, slots, log, boardChanges, settled } = deps;
   const streams = new Set<StreamConnection>();
   /** The newest history id this node has read (undefined until the first stream opens). */
   let head: number | undefined;
+  /** The newest grade id this node has read (undefined until the first stream opens). */
+  let settledHead: number | undefined;
   let priming: Promise<number> | undefined;
   let pumping: Promise<void> | undefined;
   let again = false;
@@ -69,10 +78,10 @@ export function createStreamHub(deps: {
 
   const primed = (): Promise<number> => {
     if (head !== undefined) return Promise.resolve(head);
-    priming ??= history
-      .lastId()
-      .then((last) => {
+    priming ??= Promise.all([history.lastId(), settled.lastId()])
+      .then(([last, lastGrade]) => {
         head = Math.max(head ?? 0, last);
+        settledHead = Math.max(settledHead ?? 0, lastGrade);
         // A change committed while the newest id was read may not be in it: look once more.
         pump();
         return head;
@@ -112,6 +121,7 @@ export function createStreamHub(deps: {
         // A stream opened during the read must get the rows: read them in the next round.
         if (streams.size > 0) continue;
         head = Math.max(head ?? 0, last);
+        settledHead = Math.max(settledHead ?? 0, await settled.lastId());
         return;
       }
       const rows = await history.rowsAfter(from, NEWEST, READ_CHUNK);
@@ -122,7 +132,22 @@ export function createStreamHub(deps: {
       }
       head = Math.max(head ?? 0, rows.at(-1)?.item.id ?? from);
       await fanOutBoard(rows);
-      if (rows.length < READ_CHUNK) return;
+      if (rows.length < READ_CHUNK) break;
+    }
+    await fanOutSettled();
+  }
+
+  /**
+   * The grades written since the last read, to the live streams that carry them. Like board
+   * events they are not replayed: a stream that opens starts with the grades made after it.
+   */
+  async function fanOutSettled(): Promise<void> {
+    for (;;) {
+      const from = settledHead ?? 0;
+      const { last, rows } = await settled.after(from, READ_CHUNK);
+      settledHead = Math.max(from, last);
+      for (const stream of streams) if (stream.live && stream.types.has('settled')) stream.sendUnreplayed('settled', rows);
+      if (last - from < READ_CHUNK) return;
     }
   }
 
@@ -135,7 +160,7 @@ export function createStreamHub(deps: {
     if (wanting.length === 0 || rows.length === 0) return;
     const leagueOf = new Map(rows.map((row) => [row.item.event_id, row.leagueId]));
     const changed = (await boardChanges(rows.map((row) => row.item))).map((change) => ({ change, leagueId: leagueOf.get(change.event_id) ?? null }));
-    for (const stream of wanting) if (stream.live) stream.sendBoard(changed);
+    for (const stream of wanting) if (stream.live) stream.sendUnreplayed('board', changed);
   }
 
   /** Out of the fan-out until it has caught up from the table; nothing is lost, its cursor says where it is. */

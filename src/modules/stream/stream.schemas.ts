@@ -18,10 +18,10 @@ export const StreamQuery = Type.Object(
     league_ids: IdList('Changes of the odds of these leagues’ events.', '12'),
     types: Type.Optional(
       Type.String({
-        ...matching('^(odds|board)(,(odds|board))?$', 'event types separated by a comma: odds, board or both'),
+        ...matching('^(odds|board|settled)(,(odds|board|settled)){0,2}$', 'event types separated by commas: odds, board, settled'),
         description:
-          'What the stream carries, comma-separated: `odds` (every price change, the default) and `board` (a selection whose best, consensus or ' +
-          'fair price changed). Board events carry no `id` and are not replayed by `Last-Event-ID`.',
+          'What the stream carries, comma-separated: `odds` (every price change, the default), `board` (a selection whose best, consensus or ' +
+          'fair price changed) and `settled` (an odds row graded). Board and settled events carry no `id` and are not replayed by `Last-Event-ID`.',
         example: 'odds,board',
       }),
     ),
@@ -57,15 +57,18 @@ export const STREAM_DESCRIPTION =
   '`event: board`, `data: {event_id, betting_market_id, event_period_id, player_id, position, is_main, line, event_betting_market_position_id, ' +
   'best, consensus, fair, changed}` whenever an import changes a selection\'s best price, consensus or consensus fair price (every book, decimal, ' +
   'multiplicative), on every node. Board events have no `id`: `Last-Event-ID` replays price changes only, from the history; after a reconnect, ' +
-  'read the board again. Without event_ids and league_ids every change ' +
+  'read the board again. With `types=settled` the stream carries `event: settled`, `data: <a graded odds row, as POST /v1/results/graded lists it>` ' +
+  'for every grade with an outcome written while it is open (a first grade, or a new one after a correction), on every node; like board events ' +
+  'they have no `id` and are not replayed: after a reconnect, read POST /v1/results/graded. Without event_ids and league_ids every change ' +
   'is streamed; with both, a change of either. Pro (5 open streams per client) and enterprise (50); over the cap 429. ' +
   'Never compressed or buffered.';
 
 export const StreamBody = Type.String({
-  description: 'Server-Sent Events: `retry: 2000` first, then `event: odds` events (and `event: board` events with `types=board`), heartbeat comments and a final `event: end`.',
+  description:
+    'Server-Sent Events: `retry: 2000` first, then `event: odds` events (and `event: board` events with `types=board`, `event: settled` events with `types=settled`), heartbeat comments and a final `event: end`.',
   example: 'id: 4711\nevent: odds\ndata: {"id":4711,"odds_id":12,"event_id":1,…}\n\n',
 });
 
 /** The kinds of event a stream may carry. */
-export const STREAM_TYPES = ['odds', 'board'] as const;
+export const STREAM_TYPES = ['odds', 'board', 'settled'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
