@@ -73,6 +73,12 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     expect(history.results.every((c) => c.price_decimal.from === null && Number.isInteger(c.price?.to))).toBe(true);
     const historical = await api.historical.events({ start_date: '2030-01-05', end_date: '2030-01-05' });
     expect(historical.results.find((e) => e.id === 100)).toMatchObject({ json_url: '/v1/historical/odds/100.json', csv_url: '/v1/historical/odds/100.csv' });
+    // Results (a pro client): event 200 is postponed and its market has no settlement rule, so its rows are ungraded and say why.
+    const results = await api.results.byEvent({ event_id: 200 });
+    expect([results.status, results.grades.map((g) => [g.outcome, g.reason])]).toEqual(['postponed', [[null, 'unknown_rule'], [null, 'unknown_rule']]]);
+    expect((await api.results.graded({ start_date: '2030-01-05', end_date: '2030-01-05' })).total_count).toBe(0);
+    const clv = await api.results.clv({ prices: [{ event_betting_market_position_id: 999_999, operator_id: 1, price: 2 }] });
+    expect(clv.results[0]?.reason).toBe('unknown_selection');
 
     // The rest of the catalogue: every list answers its page (the small dataset may hold none of some).
     for (const list of [
@@ -80,6 +86,7 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
       api.references.bettingMarketCategories,
       api.references.bettingMarketPositions,
       api.references.eventPeriods,
+      api.references.playerStatistics,
       api.references.oddsFormats,
     ]) {
       expect((await list()).page).toBe(1);

@@ -2,7 +2,7 @@
 // scripts/endpoints.ts. Do not edit: change the server or the table, and generate again.
 
 import type { Call, CallWith, CallWithRequired, PagedCall, PagedCallWithRequired } from '../endpoint.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage } from './types.js';
 
 export interface AccountApiKeysApi extends PagedCall<AccountApiKeysParams, ApiKeysPage> {
   /**
@@ -191,6 +191,14 @@ export interface ReferencesApi {
    */
   eventPeriods: PagedCall<ReferencesEventPeriodsParams, EventPeriodPage>;
   /**
+   * List the player statistics props settle on, by sport
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `GET /v1/references/player-statistics`
+   */
+  playerStatistics: PagedCall<ReferencesPlayerStatisticsParams, PlayerStatisticPage>;
+  /**
    * List the odds formats the odds endpoints take
    *
    * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
@@ -305,6 +313,38 @@ export interface HistoricalApi {
 }
 
 /**
+ * Scores by period and players' statistics of events that ended, every odds row graded (won, lost, push, void, half won or lost) with its closing price, and the closing-line value of prices taken. Pro and enterprise.
+ */
+export interface ResultsApi {
+  /**
+   * An event's results and every odds row's grade
+   *
+   * The event's status and score, the score of each period, the players' statistics, and the grade of every odds row that has one: `outcome` (`won`, `lost`, `push`, `void`, `half_won`, `half_lost`), the rule and the numbers used, or a `reason` without an outcome; with `closing_price` and `closing_line`. With `include_superseded`, also the grades a correction replaced. An unknown event_id is 404.
+   *
+   * `POST /v1/results/by-event`
+   */
+  byEvent: CallWithRequired<ResultsByEventParams, EventResults>;
+  /**
+   * Graded odds rows
+   *
+   * The current grades with an outcome, of the events that started from start_date to end_date (whole UTC days; default the last 30 days), ordered by the event's start, then event, then odds row. Filter by sport, league (ids win over keys), betting markets and outcomes.
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `POST /v1/results/graded`
+   */
+  graded: PagedCall<ResultsGradedParams, GradedOddsPage>;
+  /**
+   * Closing-line value of prices taken
+   *
+   * For each price taken (a selection, an operator, a decimal price): the operator's closing price, the no-vig consensus closing price (the multiplicative de-vig of the books' median closing prices of the market), and CLV% = (price ÷ that − 1) × 100; or a `reason` when there is none.
+   *
+   * `POST /v1/results/clv`
+   */
+  clv: CallWithRequired<ResultsClvParams, ClvAnswer>;
+}
+
+/**
  * Betting trends ("flows"), singles and same-event parlays; flows by id, the leagues with flows, and the games behind a fact flow.
  */
 export interface TrendsApi {
@@ -410,6 +450,10 @@ export interface Api {
    * Events that have started, with their scores; the price history of an event or a league as a file (CSV, JSON, NDJSON). Files are for pro and enterprise.
    */
   historical: HistoricalApi;
+  /**
+   * Scores by period and players' statistics of events that ended, every odds row graded (won, lost, push, void, half won or lost) with its closing price, and the closing-line value of prices taken. Pro and enterprise.
+   */
+  results: ResultsApi;
   /**
    * Betting trends ("flows"), singles and same-event parlays; flows by id, the leagues with flows, and the games behind a fact flow.
    */

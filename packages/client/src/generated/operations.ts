@@ -4,7 +4,7 @@
 import { bindCall, bindCallWith, bindPaged, type Invoker } from '../bind.js';
 import type { OperationSpec } from '../endpoint.js';
 import type { Api } from './namespaces.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage } from './types.js';
 
 /** Where each operation's parameters go. */
 export const OPERATIONS = {
@@ -29,6 +29,7 @@ export const OPERATIONS = {
   'GET /v1/references/betting-market-categories': { method: 'GET', path: '/v1/references/betting-market-categories', body: false, idempotent: true },
   'GET /v1/references/betting-market-positions': { method: 'GET', path: '/v1/references/betting-market-positions', body: false, idempotent: true },
   'GET /v1/references/event-periods': { method: 'GET', path: '/v1/references/event-periods', body: false, idempotent: true },
+  'GET /v1/references/player-statistics': { method: 'GET', path: '/v1/references/player-statistics', body: false, idempotent: true },
   'GET /v1/references/odds-format': { method: 'GET', path: '/v1/references/odds-format', body: false, idempotent: true },
   'GET /v1/references/subnational-regions': { method: 'GET', path: '/v1/references/subnational-regions', body: false, idempotent: true },
   'GET /v1/references/tag-dimensions': { method: 'GET', path: '/v1/references/tag-dimensions', body: false, idempotent: true },
@@ -40,6 +41,9 @@ export const OPERATIONS = {
   'POST /v1/odds/edges': { method: 'POST', path: '/v1/odds/edges', body: true, idempotent: false },
   'POST /v1/odds/history-by-event': { method: 'POST', path: '/v1/odds/history-by-event', body: true, idempotent: true },
   'GET /v1/historical/events': { method: 'GET', path: '/v1/historical/events', body: false, idempotent: true },
+  'POST /v1/results/by-event': { method: 'POST', path: '/v1/results/by-event', body: true, idempotent: false },
+  'POST /v1/results/graded': { method: 'POST', path: '/v1/results/graded', body: true, idempotent: true },
+  'POST /v1/results/clv': { method: 'POST', path: '/v1/results/clv', body: true, idempotent: false },
   'POST /v1/trends/flows': { method: 'POST', path: '/v1/trends/flows', body: true, idempotent: true },
   'POST /v1/trends/mixed-flows': { method: 'POST', path: '/v1/trends/mixed-flows', body: true, idempotent: true },
   'POST /v1/trends/flows-by-id': { method: 'POST', path: '/v1/trends/flows-by-id', body: true, idempotent: true },
@@ -80,6 +84,7 @@ export function bindApi(invoker: Invoker): Api {
       bettingMarketCategories: bindPaged<ReferencesBettingMarketCategoriesParams, BettingMarketCategoryPage>(invoker, OPERATIONS['GET /v1/references/betting-market-categories']),
       bettingMarketPositions: bindPaged<ReferencesBettingMarketPositionsParams, BettingMarketPositionPage>(invoker, OPERATIONS['GET /v1/references/betting-market-positions']),
       eventPeriods: bindPaged<ReferencesEventPeriodsParams, EventPeriodPage>(invoker, OPERATIONS['GET /v1/references/event-periods']),
+      playerStatistics: bindPaged<ReferencesPlayerStatisticsParams, PlayerStatisticPage>(invoker, OPERATIONS['GET /v1/references/player-statistics']),
       oddsFormats: bindPaged<ReferencesOddsFormatsParams, OddsFormatPage>(invoker, OPERATIONS['GET /v1/references/odds-format']),
       subnationalRegions: bindPaged<ReferencesSubnationalRegionsParams, SubnationalRegionPage>(invoker, OPERATIONS['GET /v1/references/subnational-regions']),
       tagDimensions: bindPaged<ReferencesTagDimensionsParams, TagDimensionPage>(invoker, OPERATIONS['GET /v1/references/tag-dimensions']),
@@ -97,6 +102,11 @@ export function bindApi(invoker: Invoker): Api {
     },
     historical: {
       events: bindPaged<HistoricalEventsParams, HistoricalEventsPage>(invoker, OPERATIONS['GET /v1/historical/events']),
+    },
+    results: {
+      byEvent: bindCallWith<ResultsByEventParams, EventResults>(invoker, OPERATIONS['POST /v1/results/by-event']),
+      graded: bindPaged<ResultsGradedParams, GradedOddsPage>(invoker, OPERATIONS['POST /v1/results/graded']),
+      clv: bindCallWith<ResultsClvParams, ClvAnswer>(invoker, OPERATIONS['POST /v1/results/clv']),
     },
     trends: {
       flows: bindPaged<TrendsFlowsParams, FlowsPage>(invoker, OPERATIONS['POST /v1/trends/flows']),

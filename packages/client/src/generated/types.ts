@@ -107,6 +107,8 @@ export interface Usage {
       odds: number;
       /** /v1/trends/* */
       trends: number;
+      /** /v1/results/* */
+      results: number;
       /** /v1/account/* (never counted against the daily quota) */
       account: number;
     };
@@ -518,6 +520,32 @@ export interface EventPeriod {
   /** Display name, e.g. `1st Half`. */
   name: string;
   /** The sport whose events have this period. */
+  sport_id: number;
+}
+
+/** One page of {@link PlayerStatistic} items, in the shape every list answers. */
+export interface PlayerStatisticPage {
+  /** Items of the current page. */
+  results: PlayerStatistic[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link PlayerStatisticPage}. */
+export interface PlayerStatistic {
+  /** Player statistic id. */
+  id: number;
+  /** Statistic key, e.g. `rebounds`; unique within its sport. The `stat` of a player-prop market's settlement. */
+  key: string;
+  /** Display name, e.g. `Rebounds`. */
+  name: string;
+  /** The sport whose players record it. */
   sport_id: number;
 }
 
@@ -1222,6 +1250,155 @@ export interface HistoricalEvent {
   csv_url: string;
 }
 
+/** The answer of `POST /v1/results/by-event`. */
+export interface EventResults {
+  /** The event. */
+  event_id: number;
+  /** The event's status (docs/data.md#events). */
+  status: 'scheduled' | 'live' | 'final' | 'postponed' | 'cancelled';
+  /** The final (or current) home score; null without one. */
+  home_score: number | null;
+  /** The final (or current) away score; null without one. */
+  away_score: number | null;
+  /** The score of each period, by period id. */
+  periods: {
+    /** The period (GET /v1/references/event-periods). */
+    event_period: {
+      /** Id of the record. */
+      id: number;
+      /** Key of the record (lower-case, no spaces), as in its reference list. */
+      key: string;
+      /** Display name of the record. */
+      name: string;
+    };
+    /** Home side's score in the period. */
+    home_score: number;
+    /** Away side's score in the period. */
+    away_score: number;
+  }[];
+  /** The players' statistics, by player then statistic. A player without any did not play. */
+  statistics: {
+    /** The player (GET /v1/references/players). */
+    player_id: number;
+    /** A player statistic key of the sport (GET /v1/references/player-statistics). */
+    statistic: string;
+    /** The player's figure for the event. */
+    value: number;
+  }[];
+  /** The grade of every odds row of the event that has one, by odds id. */
+  grades: GradedOdds[];
+}
+
+/** An item of the `grades` of {@link EventResults}. */
+export interface GradedOdds {
+  /** The odds row graded (its `id` in POST /v1/odds/upcoming-odds-by-event). */
+  odds_id: number;
+  /** The event. */
+  event_id: number;
+  /**
+   * The selection graded: its event_betting_market_position_id, the same on its odds and on its flows (POST /v1/trends/by-betting-market-position). Null when unknown.
+   */
+  event_betting_market_position_id: number | null;
+  /** The operator (sportsbook) that priced it. */
+  operator: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The betting market. */
+  betting_market: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The selection, as the odds row names it. */
+  position: string;
+  /** The row's line; null without one. */
+  line: number | null;
+  /** The row's current decimal price. */
+  price_decimal: number;
+  /**
+   * `won`, `lost`, `push`, `void`, `half_won`, `half_lost` (quarter lines); null when the row cannot be graded, and `reason` says why.
+   */
+  outcome: 'won' | 'lost' | 'push' | 'void' | 'half_won' | 'half_lost' | null;
+  /**
+   * Why there is no outcome (docs/data.md#results-and-grading): `unknown_rule` (the market has no settlement rule), `postponed`, `not_final`, `missing_period`, `missing_stat`, `invalid_selection`, `halves_disagree`; null with an outcome.
+   */
+  reason: 'unknown_rule' | 'invalid_selection' | 'postponed' | 'not_final' | 'missing_period' | 'missing_stat' | 'halves_disagree' | null;
+  /** The settlement rule applied (the market's); null when the market has none. */
+  rule: string | null;
+  /** The numbers used; null without an outcome, and for a void from a cancelled event. */
+  numbers: {
+    /** The key of the period the grade settled on; `event` is the event's final score, overtime included. */
+    period: string;
+    /** The home side's score in that period. */
+    home: number | null;
+    /** The away side's score in that period. */
+    away: number | null;
+    /**
+     * The quantity the rule compared: the side's lead (moneyline, spread), the home side's lead (1x2), the total, the team's score, the player's statistic, or the count (yes/no).
+     */
+    value: number | null;
+    /** The line compared with; null for rules without one. */
+    line: number | null;
+    /** A quarter line's two half-stake lines, lower first (−0.25 → [−0.5, 0]); null otherwise. */
+    halves: number[] | null;
+  } | null;
+  /** The row's last decimal price before the event started (from the price history); null when it had none. */
+  closing_price: number | null;
+  /** The row's line at that moment; null without one. */
+  closing_line: number | null;
+  /** When this grade was made. */
+  graded_at: string;
+  /** When a later grade (after a correction of the results) replaced this one; null for the current grade. */
+  superseded_at: string | null;
+}
+
+/** One page of {@link GradedOdds} items, in the shape every list answers. */
+export interface GradedOddsPage {
+  /** Items of the current page. */
+  results: GradedOdds[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** The answer of `POST /v1/results/clv`. */
+export interface ClvAnswer {
+  /** One answer per price, in the order asked. */
+  results: Array<{
+    /** The selection, as asked. */
+    event_betting_market_position_id: number;
+    /** The operator, as asked. */
+    operator_id: number;
+    /** The price, as asked. */
+    price: number;
+    /** That operator's closing price for the selection; null when it had none. */
+    closing_price: number | null;
+    /**
+     * The no-vig consensus closing price: the multiplicative de-vig of the books' median closing prices of the market.
+     */
+    fair_closing_price: number | null;
+    /** CLV% = (price ÷ fair_closing_price − 1) × 100; null without a fair closing price. */
+    clv_pct: number | null;
+    /**
+     * Why there is no CLV: `unknown_selection`, `not_closed` (the event has not started), `incomplete_market` (a side without closing prices) or a de-vig reason; null with one.
+     */
+    reason: string | null;
+  }>;
+}
+
 /** One page of {@link Flow} items, in the shape every list answers. */
 export interface FlowsPage {
   /** Items of the current page. */
@@ -1342,6 +1519,14 @@ export interface Flow {
    * Only when the request asks a format (`odds_format`, or `product_mode`): the price of `odds` in it (as odds items show it), null without a price.
    */
   price?: number | string | null;
+  /**
+   * Where `hit_rate` and the hit history come from: `computed` from the graded results the API holds (a team's result in a market over its last `total` games), or `imported` with the flow (docs/data.md#computed-trends).
+   */
+  source: 'computed' | 'imported';
+  /**
+   * True when the imported hits or total disagreed with the graded results the flow is computed from (the computed ones are shown).
+   */
+  disagrees: boolean;
   /**
    * Only with `full_hit_rate: true`: the games behind `hit_rate`, oldest first (as GET /v1/trends/flow-graph-data/{fact_flow_id} lists them); null for a flow imported without them.
    */
@@ -1489,6 +1674,14 @@ export interface FlowLeg {
    * Only when the request asks a format (`odds_format`, or `product_mode`): the price of `odds` in it (as odds items show it), null without a price.
    */
   price?: number | string | null;
+  /**
+   * Where `hit_rate` and the hit history come from: `computed` from the graded results the API holds (a team's result in a market over its last `total` games), or `imported` with the flow (docs/data.md#computed-trends).
+   */
+  source: 'computed' | 'imported';
+  /**
+   * True when the imported hits or total disagreed with the graded results the flow is computed from (the computed ones are shown).
+   */
+  disagrees: boolean;
   /**
    * Only with `full_hit_rate: true`: the games behind `hit_rate`, oldest first (as GET /v1/trends/flow-graph-data/{fact_flow_id} lists them); null for a flow imported without them.
    */
@@ -2050,6 +2243,28 @@ export interface ReferencesEventPeriodsParams {
   search?: string;
 }
 
+/** Parameters of `GET /v1/references/player-statistics`. */
+export interface ReferencesPlayerStatisticsParams {
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+  /** Only statistics of this sport. Wins over sport_key. */
+  sport_id?: number;
+  /** Only statistics of the sport with this key. */
+  sport_key?: string;
+  /** Case-insensitive substring of the name or of the (plain) key. */
+  search?: string;
+}
+
 /** Parameters of `GET /v1/references/odds-format`. */
 export interface ReferencesOddsFormatsParams {
   /**
@@ -2394,6 +2609,67 @@ export interface HistoricalEventsParams {
    * @defaultValue `20`
    */
   page_size?: number;
+}
+
+/** Parameters of `POST /v1/results/by-event`. */
+export interface ResultsByEventParams {
+  /** The event. */
+  event_id: number;
+  /**
+   * Also the grades a correction of the results replaced (each with `superseded_at`), oldest first per row.
+   *
+   * @defaultValue `false`
+   */
+  include_superseded?: boolean;
+}
+
+/** Parameters of `POST /v1/results/graded`. */
+export interface ResultsGradedParams {
+  /** Only events of this sport. Wins over sport_key. */
+  sport_id?: number;
+  /** Only events of the sport with this key, e.g. `basketball`. */
+  sport_key?: string;
+  /** Only events of this league. Wins over league_key. */
+  league_id?: number;
+  /** Only events of the league with this key (plain or qualified). */
+  league_key?: string;
+  /**
+   * First day (UTC, YYYY-MM-DD, included) of the events' start, 1970-01-01 or later. Default: 29 days before end_date.
+   */
+  start_date?: string;
+  /**
+   * Last day (UTC, YYYY-MM-DD, included) of the events' start. Default: today. Not before start_date, and at most 366 days from it.
+   */
+  end_date?: string;
+  /** Only rows of these betting markets. */
+  betting_market_ids?: number[];
+  /** Only these outcomes. */
+  outcomes?: Array<'won' | 'lost' | 'push' | 'void' | 'half_won' | 'half_lost'>;
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+}
+
+/** Parameters of `POST /v1/results/clv`. */
+export interface ResultsClvParams {
+  /** Prices to value against the close, at most 100. */
+  prices: {
+    /** The selection bet on. */
+    event_betting_market_position_id: number;
+    /** The operator the price was taken at. */
+    operator_id: number;
+    /** The decimal price taken. */
+    price: number;
+  }[];
 }
 
 /** Parameters of `POST /v1/trends/flows`. */
