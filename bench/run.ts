@@ -13,6 +13,7 @@ import { compressionScenarios } from './scenarios/compression.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
 import { hotPathScenarios } from './scenarios/hot-path.js';
 import { coldFilters, concurrentImport, describePhase, startIdleProbe } from './scenarios/event-loop.js';
+import { gradingDay } from './scenarios/grading.js';
 import { historyGroup } from './history.js';
 import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
 
@@ -33,6 +34,8 @@ import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
  * --only history (or --history): the price history's figures (bench/history.ts): server memory
  * while a 100,000-change file streams, 500 open odds streams, and stream latency from node A to
  * node B (--stream-rounds N, default 100).
+ * --only grading: the final results of a whole demo day imported and graded (SQLite, scale 1),
+ * with the event-loop delay inside the API and reads meanwhile (bench/scenarios/grading.ts).
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -59,6 +62,8 @@ const runs = (group: string, byDefault: boolean) => (only === undefined ? byDefa
 
 const ENV = {
   JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
+  // Production requires it (as benchEnv gives it to the other benches): without it no API starts.
+  CHECK_ENDPOINT_KEY: 'be'.repeat(32),
   ADMIN_TOKEN: 'bench-admin-token-bench-admin-token-0123456789',
   ACCESS_TOKEN_TTL: '3600',
   LOG_LEVEL: 'warn',
@@ -251,6 +256,23 @@ try {
         }
       },
       10,
+      { probe: true },
+    );
+  }
+  if (runs('grading', false)) {
+    await withApi(
+      'grading',
+      'sqlite',
+      {},
+      async (url, demo, api) => {
+        const idle = await startIdleProbe();
+        try {
+          notes.push(describePhase(await gradingDay({ api: api.child, idle: idle.child, baseUrl: url }, demo, ENV.ADMIN_TOKEN)));
+        } finally {
+          idle.stop();
+        }
+      },
+      1,
       { probe: true },
     );
   }

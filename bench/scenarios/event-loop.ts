@@ -61,7 +61,7 @@ function pollHealthz(baseUrl: string): { stop: () => Promise<number> } {
 }
 
 /** Runs `work` between a reset and a read of the probe, with /healthz polled throughout. */
-async function measured(processes: Probed, name: string, work: () => Promise<string>): Promise<LoopPhase> {
+export async function measured(processes: Probed, name: string, work: () => Promise<string>): Promise<LoopPhase> {
   const { api, idle, baseUrl } = processes;
   await probe(api, 'event-loop:reset');
   await probe(idle, 'event-loop:reset');

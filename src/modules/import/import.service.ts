@@ -50,10 +50,11 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
 
   /** The grading, then the trends the results prove: the import's answer says where its flows disagree with them. */
   async function settle(dataset: Dataset): Promise<Pick<ImportResult, 'graded' | 'warnings'>> {
-    const graded = await grade(dataset);
+    const { gradedEventIds, graded } = await grade(dataset);
     if (graded.grades === 0 && (dataset.flows ?? []).length === 0) return { graded };
     const imported = new Map((dataset.flows ?? []).map((f) => [f.id, { hits: f.hits, total: f.total }]));
-    const warnings = await computeFlows({ db: database.db, changes }, imported);
+    // Only the trends of the teams whose games were just graded can have moved, and the dataset's own.
+    const warnings = await computeFlows({ db: database.db, changes }, imported, graded.grades === 0 ? [] : gradedEventIds);
     return { graded, ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
@@ -62,15 +63,15 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
    * its events, the events of its odds, and the events priced in its markets, of those that ended
    * or were graded before.
    */
-  async function grade(dataset: Dataset): Promise<NonNullable<ImportResult['graded']>> {
+  async function grade(dataset: Dataset): Promise<{ graded: NonNullable<ImportResult['graded']>; gradedEventIds: number[] }> {
     const candidates = new Set<number>();
     for (const event of dataset.events ?? []) candidates.add(event.id);
     for (const row of dataset.odds ?? []) candidates.add(row.event_id);
     const markets = (dataset.betting_markets ?? []).map((m) => m.id);
     if (markets.length > 0) for (const id of await eventsOfMarkets(database.db, markets)) candidates.add(id);
-    if (candidates.size === 0) return { events: 0, grades: 0 };
-    const { events, written } = await gradeEvents({ db: database.db, changes }, await eventsToGrade(database.db, [...candidates]), clock.now());
-    return { events, grades: written };
+    if (candidates.size === 0) return { graded: { events: 0, grades: 0 }, gradedEventIds: [] };
+    const { events, eventIds, written } = await gradeEvents({ db: database.db, changes }, await eventsToGrade(database.db, [...candidates]), clock.now());
+    return { graded: { events, grades: written }, gradedEventIds: eventIds };
   }
 
   /** One transaction; false (and nothing written) when `onlyIntoEmpty` finds data already there. */

@@ -18,12 +18,14 @@ import { readSelection, type EventSides } from './selection-reading.js';
 export const EVENT_PERIOD = 'event';
 
 /** Events per transaction: small enough that reads between them are served promptly. */
-const EVENTS_PER_BATCH = 50;
+const EVENTS_PER_BATCH = 5;
 
 const yieldToReads = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export interface GradingSummary {
   events: number;
+  /** The events graded, by id. */
+  eventIds: number[];
   /** Grades written: a first grade, or one that replaced another. */
   written: number;
 }
@@ -49,7 +51,7 @@ export async function gradeEvents(deps: { db: Kysely<Schema>; changes: ChangeFee
     written += count;
     await yieldToReads();
   }
-  return { events: ids.length, written };
+  return { events: ids.length, eventIds: ids, written };
 }
 
 /** Events that are final or cancelled and have odds but no grade yet: what an upgrade finds. */
@@ -172,7 +174,7 @@ async function gradeBatch(trx: Kysely<Schema>, eventIds: readonly number[], now:
   for (let start = 0; start < replaced.length; start += 10_000) {
     await trx.updateTable('odds_grades').set({ superseded_at: now }).where('id', 'in', replaced.slice(start, start + 10_000)).execute();
   }
-  for (let start = 0; start < inserts.length; start += 2_000) await trx.insertInto('odds_grades').values(inserts.slice(start, start + 2_000)).execute();
+  for (let start = 0; start < inserts.length; start += 500) await trx.insertInto('odds_grades').values(inserts.slice(start, start + 500)).execute();
   return inserts.length;
 }
 
