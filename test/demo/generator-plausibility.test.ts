@@ -115,7 +115,8 @@ describe.each([
     const startOf = new Map(data.games.map((g) => [g.id, g.start]));
     const today = new Date(now).toISOString().slice(0, 10);
     expect(demo.dataset.flows.filter((f) => (startOf.get(f.event_id) ?? 0) <= now).map((f) => f.id).slice(0, 5)).toEqual([]);
-    const future = demo.dataset.flows.filter((f) => (f.hit_history ?? []).some((game) => game.date >= today));
+    // A trend told from the demo's own results may count a game that ended earlier today: none later.
+    const future = demo.dataset.flows.filter((f) => (f.hit_history ?? []).some((game) => game.date > today));
     expect(future.map((f) => f.id).slice(0, 5)).toEqual([]);
   });
 });

@@ -4,7 +4,7 @@ import { loadDemoData } from '../../src/modules/demo/index.js';
 import { manualClock } from '../../src/platform/clock.js';
 import { DIALECTS } from '../helpers/app.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
-import type { PageBody } from '../helpers/responses.js';
+import { allPages as all } from '../helpers/responses.js';
 import {
   alternateProblems,
   type BookMarket,
@@ -57,15 +57,6 @@ describe.each(DIALECTS)('the demo dataset as the API serves it (%s)', (dialect) 
   let markets: BookMarket[];
   let sportOfEvent: Map<number, string>;
 
-  /** Every item of a list, page after page. */
-  const all = async <T>(page: (n: number) => Promise<PageBody<T>>): Promise<T[]> => {
-    const items: T[] = [];
-    for (let n = 1; ; n++) {
-      const body = await page(n);
-      items.push(...body.results);
-      if (n >= body.total_pages) return items;
-    }
-  };
 
   beforeAll(async () => {
     t = await harness({ dialect, clock: manualClock(NOW) });

@@ -16,6 +16,16 @@ export interface PageBody<T = Item> {
   total_pages: number;
 }
 
+/** Every item of a list, page after page, as `page(n)` reads page n. */
+export async function allPages<T>(page: (n: number) => Promise<PageBody<T>>): Promise<T[]> {
+  const items: T[] = [];
+  for (let n = 1; ; n++) {
+    const body = await page(n);
+    items.push(...body.results);
+    if (n >= body.total_pages) return items;
+  }
+}
+
 /** A field that `details` must name: by name alone, or with the rule it broke. */
 export type ExpectedDetail = string | { field: string; rule?: string };
 

@@ -34,6 +34,18 @@ export interface StreamOptions {
   readAfter?: Promise<unknown>;
 }
 
+/** Every event a stream sends until none comes for `quietMs`. */
+export async function drain(stream: SseStream, quietMs: number): Promise<SseEvent[]> {
+  const out: SseEvent[] = [];
+  for (;;) {
+    try {
+      out.push(await stream.next(quietMs));
+    } catch {
+      return out;
+    }
+  }
+}
+
 export async function openStream(url: string, headers: Record<string, string>, options: StreamOptions = {}): Promise<SseStream> {
   const { req, res } = await get(url, headers);
   const status = res.statusCode ?? 0;

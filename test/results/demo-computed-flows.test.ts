@@ -3,7 +3,7 @@ import { loadDemoData } from '../../src/modules/demo/index.js';
 import { manualClock } from '../../src/platform/clock.js';
 import { DIALECTS } from '../helpers/app.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
-import type { PageBody } from '../helpers/responses.js';
+import { allPages as all } from '../helpers/responses.js';
 
 /**
  * The demo's played days as the API serves them: its final events are graded, and every flow the
@@ -43,15 +43,6 @@ const day = (offset: number) => new Date(Math.floor(NOW / DAY_MS) * DAY_MS + off
 describe.each(DIALECTS)('computed trends of the demo data (%s)', (dialect) => {
   let t: Harness;
   let me: Caller;
-
-  const all = async <T>(page: (n: number) => Promise<PageBody<T>>): Promise<T[]> => {
-    const items: T[] = [];
-    for (let n = 1; ; n++) {
-      const body = await page(n);
-      items.push(...body.results);
-      if (n >= body.total_pages) return items;
-    }
-  };
 
   beforeAll(async () => {
     t = await harness({ dialect, clock: manualClock(NOW) });

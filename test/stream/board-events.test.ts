@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { type Harness, harness } from '../helpers/harness.js';
-import { openStream, type SseEvent, type SseStream } from '../helpers/sse.js';
+import { drain, openStream } from '../helpers/sse.js';
 import { historyDataset, odds } from '../history/fixture.js';
 import { type BoardEvent, type BoardItem, boardSummaries, expectedBoardEvents } from './board-summaries.js';
 
@@ -14,18 +14,6 @@ function dataset(now: number) {
   const d = historyDataset(now);
   d.odds.push(odds(8, 200, 1, 1, 'away', 2.5), odds(9, 200, 2, 1, 'home', 1.55));
   return d;
-}
-
-/** Events until none comes for `quietMs`. */
-async function drain(s: SseStream, quietMs: number): Promise<SseEvent[]> {
-  const out: SseEvent[] = [];
-  for (;;) {
-    try {
-      out.push(await s.next(quietMs));
-    } catch {
-      return out;
-    }
-  }
 }
 
 describe.each(DIALECTS)('board events on GET /v1/stream/odds (%s)', (dialect) => {

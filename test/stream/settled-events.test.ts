@@ -1,20 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { type Harness, harness } from '../helpers/harness.js';
-import { openStream, type SseEvent, type SseStream } from '../helpers/sse.js';
+import { drain, openStream } from '../helpers/sse.js';
 import { BASKETBALL, eventsOf, HOCKEY, oddsAt, OPENED, references } from '../results/fixture.js';
-
-/** Events until none comes for `quietMs`. */
-async function drain(s: SseStream, quietMs: number): Promise<SseEvent[]> {
-  const out: SseEvent[] = [];
-  for (;;) {
-    try {
-      out.push(await s.next(quietMs));
-    } catch {
-      return out;
-    }
-  }
-}
 
 describe.each(DIALECTS)('settled events on GET /v1/stream/odds (%s)', (dialect) => {
   let t: Harness;

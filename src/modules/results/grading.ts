@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
-import type { Schema } from '../../platform/db/schema.js';
+import type { OddsGradesTable, Schema } from '../../platform/db/schema.js';
 import { isEventStatus } from '../../shared/event-status.js';
 import { type EventResult, grade, type Grade, type PeriodResult } from '../../shared/settlement/grading.js';
 import { readSelection, type EventSides } from './selection-reading.js';
@@ -98,15 +98,8 @@ export async function eventsOfMarkets(db: Kysely<Schema>, marketIds: readonly nu
   return [...found];
 }
 
-interface StoredGrade {
-  id: number;
-  outcome: string | null;
-  reason: string | null;
-  rule: string | null;
-  used: string | null;
-  closing_price: number | null;
-  closing_line: number | null;
-}
+/** A grade as stored and compared: the columns a new grade must match to leave the current one in place. */
+type StoredGrade = Pick<Selectable<OddsGradesTable>, 'outcome' | 'reason' | 'rule' | 'used' | 'closing_price' | 'closing_line'> & { id: number };
 
 /** The grades of a batch of events, loaded with one query per table. */
 async function gradeBatch(trx: Kysely<Schema>, eventIds: readonly number[], now: number): Promise<number> {
@@ -248,23 +241,8 @@ function sidesOf(e: EventTeams, players: ReadonlyArray<{ id: number; name: strin
   return { home: names(e.home_name, e.home_key, e.home_abbreviation), away: names(e.away_name, e.away_key, e.away_abbreviation), players: byName };
 }
 
-/** Each odds row's closing price and line: its last recorded state before the event started. */
-export async function closingPrices(trx: Kysely<Schema>, eventId: number, startTime: number): Promise<Map<number, { price: number; line: number | null }>> {
-  const rows = await trx
-    .selectFrom('odds_history')
-    .select(['odds_id', 'price_to', 'line_to'])
-    .where('event_id', '=', eventId)
-    .where('changed_at', '<', startTime)
-    .orderBy('changed_at')
-    .orderBy('id')
-    .execute();
-  const closing = new Map<number, { price: number; line: number | null }>();
-  for (const r of rows) closing.set(Number(r.odds_id), { price: Number(r.price_to), line: numberOrNull(r.line_to) });
-  return closing;
-}
-
-/** The closing price and line of every odds row of these events (see closingPrices). */
-async function closingOf(trx: Kysely<Schema>, eventIds: readonly number[]): Promise<Map<number, { price: number; line: number | null }>> {
+/** Each odds row's closing price and line, of these events: its last recorded state before its event started. */
+export async function closingOf(trx: Kysely<Schema>, eventIds: readonly number[]): Promise<Map<number, { price: number; line: number | null }>> {
   const rows = await trx
     .selectFrom('odds_history as h')
     .innerJoin('events as e', 'e.id', 'h.event_id')

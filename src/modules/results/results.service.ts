@@ -8,7 +8,7 @@ import { idSet } from '../../shared/filters.js';
 import { closingLineValue } from '../../shared/pricing/edges.js';
 import type { Quote } from '../../shared/pricing/consensus.js';
 import type { KeyResolver } from '../references/index.js';
-import { closingPrices } from './grading.js';
+import { closingOf } from './grading.js';
 import { createResultsRepository } from './results.repository.js';
 import type { ClvAnswer, ClvBody, EventResults, GradedBody, GradedOdds, ResultsByEventBody } from './results.schemas.js';
 import { splitPosition } from './selection-reading.js';
@@ -61,7 +61,7 @@ export function createResultsService(deps: { db: Kysely<Schema>; clock: Clock; k
   async function clv(body: ClvBody): Promise<ClvAnswer> {
     const now = clock.now();
     const selections = await repository.selections([...new Set(body.prices.map((p) => p.event_betting_market_position_id))]);
-    const closings = new Map<number, Awaited<ReturnType<typeof closingPrices>>>();
+    const closings = new Map<number, Awaited<ReturnType<typeof closingOf>>>();
     const results: ClvResult[] = [];
     for (const asked of body.prices) {
       const answer = (rest: Partial<ClvResult>): ClvResult => ({ ...asked, closing_price: null, fair_closing_price: null, clv_pct: null, reason: null, ...rest });
@@ -75,7 +75,7 @@ export function createResultsService(deps: { db: Kysely<Schema>; clock: Clock; k
         results.push(answer({ reason: 'not_closed' }));
         continue;
       }
-      const closing = closings.get(selection.eventId) ?? (await closingPrices(db, selection.eventId, selection.start));
+      const closing = closings.get(selection.eventId) ?? (await closingOf(db, [selection.eventId]));
       closings.set(selection.eventId, closing);
       const target = splitPosition(selection.position);
       const size = selection.line === null ? null : Math.abs(selection.line);
