@@ -134,8 +134,8 @@ describe.each(DIALECTS)('route policies (%s)', (dialect) => {
     expect(paid.headers['ratelimit-policy']).toBe('"minute";q=600;w=60');
 
     // Counted in the groups the policies name (the usage call itself counts under account).
-    expect(await usageOf(free.apiKey)).toEqual({ references: 1, events: 0, odds: 0, trends: 0, account: 1 });
-    expect(await usageOf(pro.apiKey)).toEqual({ references: 0, events: 0, odds: 0, trends: 1, account: 1 });
+    expect(await usageOf(free.apiKey)).toEqual({ references: 1, events: 0, odds: 0, trends: 0, results: 0, account: 1 });
+    expect(await usageOf(pro.apiKey)).toEqual({ references: 0, events: 0, odds: 0, trends: 1, results: 0, account: 1 });
   });
 
   it('documents every route of the app as its policy says: security, tiers, error responses, headers', () => {

@@ -124,6 +124,12 @@ describe.each(DIALECTS)('results and grading (%s)', (dialect) => {
     const free = h.as({ apiKey: (await h.client({ tier: 'free' })).apiKey });
     expectError(await free.post('/v1/results/by-event', { event_id: BASKETBALL }), 403, 'FORBIDDEN');
     expectError(await (await pro()).post('/v1/results/by-event', { event_id: 123_456 }), 404, 'NOT_FOUND');
+    // Pro reads them, counted in the results usage group.
+    const reader = await pro();
+    await reader.ok('/v1/results/by-event', { event_id: BASKETBALL });
+    await reader.ok('/v1/results/clv', { prices: [{ event_betting_market_position_id: 1, operator_id: 1, price: 2 }] });
+    const usage = await reader.ok<{ days: Array<{ by_group: Record<string, number> }> }>('/v1/account/usage');
+    expect(usage.days.at(-1)?.by_group.results).toBe(2);
     expect(references.betting_markets.length).toBe(8);
   });
 
