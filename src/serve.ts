@@ -9,7 +9,7 @@ import { migrateToLatest, SCHEMA_VERSION } from './platform/db/migrations.js';
 import { installGracefulShutdown } from './platform/lifecycle/shutdown.js';
 import type { App } from './platform/http/types.js';
 import { ensureDemoClient, ensureDemoData } from './modules/demo/index.js';
-import { gradeEvents, ungradedEvents } from './modules/results/index.js';
+import { EVENTS_PER_BATCH_UNSERVED, gradeEvents, ungradedEvents } from './modules/results/index.js';
 
 export interface RunningServer {
   app: App;
@@ -129,7 +129,7 @@ function firstLine(message: string): string {
 async function gradeOnUpgrade(app: App, ctx: AppContext): Promise<void> {
   const events = await ungradedEvents(ctx.database.db);
   if (events.length === 0) return;
-  const { written } = await gradeEvents({ db: ctx.database.db, changes: ctx.changes }, events, ctx.clock.now());
+  const { written } = await gradeEvents({ db: ctx.database.db, changes: ctx.changes }, events, ctx.clock.now(), EVENTS_PER_BATCH_UNSERVED);
   app.log.info({ events: events.length, grades: written }, 'graded the events that had ended');
 }
 

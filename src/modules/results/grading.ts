@@ -19,6 +19,8 @@ export const EVENT_PERIOD = 'event';
 
 /** Events per transaction: small enough that reads between them are served promptly. */
 const EVENTS_PER_BATCH = 5;
+/** Events per transaction before a node serves (the demo's first load, an upgrade): nobody's reads wait then. */
+export const EVENTS_PER_BATCH_UNSERVED = 100;
 
 const yieldToReads = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -34,12 +36,17 @@ export interface GradingSummary {
  * Grades the odds of `eventIds` as of `now`. A batch that writes grades moves the data version in
  * its own transaction, so every node serves the new grades within one poll of its commit.
  */
-export async function gradeEvents(deps: { db: Kysely<Schema>; changes: ChangeFeed }, eventIds: Iterable<number>, now: number): Promise<GradingSummary> {
+export async function gradeEvents(
+  deps: { db: Kysely<Schema>; changes: ChangeFeed },
+  eventIds: Iterable<number>,
+  now: number,
+  eventsPerBatch = EVENTS_PER_BATCH,
+): Promise<GradingSummary> {
   const { db, changes } = deps;
   const ids = [...new Set(eventIds)].sort((a, b) => a - b);
   let written = 0;
-  for (let start = 0; start < ids.length; start += EVENTS_PER_BATCH) {
-    const batch = ids.slice(start, start + EVENTS_PER_BATCH);
+  for (let start = 0; start < ids.length; start += eventsPerBatch) {
+    const batch = ids.slice(start, start + eventsPerBatch);
     const count = await db.transaction().execute(async (trx) => {
       await lockDataWrites(trx);
       let graded = 0;

@@ -359,7 +359,7 @@ export interface FlowLegsTable {
 
 /**
  * Requests a client was charged for, per UTC day and route group (references, events, odds,
- * trends, account). Kept for billing: no foreign key, so a client's history outlives it.
+ * trends, results, account). Kept for billing: no foreign key, so a client's history outlives it.
  */
 export interface UsageDailyTable {
   client_id: string;
