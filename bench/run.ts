@@ -6,6 +6,7 @@ import { type BenchDatabase, throwawayDatabase } from './databases.js';
 import { demoCredentialsFile } from '../src/modules/demo/index.js';
 import { type LoadOptions, type Measured, measure, type Scenario } from './load.js';
 import { LIMITS_NEVER_REACHED, limitsComparison } from './limits.js';
+import { benchEnv } from './local-demo.js';
 import { type Running, startApi, startBare } from './processes.js';
 import { anchorScenario, recordAnswer } from './same-bytes.js';
 import { authScenarios } from './scenarios/auth.js';
@@ -13,6 +14,7 @@ import { compressionScenarios } from './scenarios/compression.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
 import { hotPathScenarios } from './scenarios/hot-path.js';
 import { coldFilters, concurrentImport, describePhase, startIdleProbe } from './scenarios/event-loop.js';
+import { boardGroup } from './board.js';
 import { gradingDay } from './scenarios/grading.js';
 import { historyGroup } from './history.js';
 import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
@@ -34,6 +36,10 @@ import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
  * --only history (or --history): the price history's figures (bench/history.ts): server memory
  * while a 100,000-change file streams, 500 open odds streams, and stream latency from node A to
  * node B (--stream-rounds N, default 100).
+ * --only board (or --board): the odds board (bench/board.ts): a cached board page of 100 beside the
+ * hot path's pages and their anchors, then a live feed through the import in batches of 500 price
+ * changes at each rate of --feed-rates (changes per second, default 500,1000,2000,4000,8000),
+ * --board-scale N the demo scale (default 1).
  * --only grading: the final results of a whole demo day imported and graded (SQLite, scale 1),
  * with the event-loop delay inside the API and reads meanwhile (bench/scenarios/grading.ts).
  */
@@ -54,6 +60,8 @@ const skipLoop = args.includes('--skip-loop');
 const scaleOut = args.includes('--scale-out');
 const propagationRounds = Number(flag('propagation-rounds') ?? 20);
 const streamRounds = Number(flag('stream-rounds') ?? 100);
+const feedRates = (flag('feed-rates') ?? '500,1000,2000,4000,8000').split(',').map(Number);
+const boardScale = Number(flag('board-scale') ?? 1);
 const pgServer = flag('pg') ?? process.env.TEST_DATABASE_URL;
 const databaseFlag = flag('database') ?? 'sqlite';
 const databases: BenchDatabase[] = databaseFlag === 'both' ? ['sqlite', 'postgres'] : databaseFlag === 'postgres' ? ['postgres'] : ['sqlite'];
@@ -62,8 +70,8 @@ const runs = (group: string, byDefault: boolean) => (only === undefined ? byDefa
 
 const ENV = {
   JWT_SECRET: 'bench-secret-bench-secret-bench-secret-0123456789',
-  // Production requires it (as benchEnv gives it to the other benches): without it no API starts.
-  CHECK_ENDPOINT_KEY: 'be'.repeat(32),
+  // Production requires it; the one the other benchmarks' servers run with (bench/local-demo.ts).
+  CHECK_ENDPOINT_KEY: benchEnv(tmpdir()).CHECK_ENDPOINT_KEY,
   ADMIN_TOKEN: 'bench-admin-token-bench-admin-token-0123456789',
   ACCESS_TOKEN_TTL: '3600',
   LOG_LEVEL: 'warn',
@@ -279,6 +287,7 @@ try {
   if (runs('workers', scaleOut)) await workersGroups(kit, databases);
   if (runs('propagation', scaleOut)) await propagationGroup(kit, databases.includes('postgres') ? 'postgres' : 'sqlite', propagationRounds);
   if (runs('history', args.includes('--history'))) await historyGroup(kit, databases, options, streamRounds, rounds);
+  if (runs('board', args.includes('--board'))) await boardGroup(kit, databases, options, feedRates, boardScale);
   report(rows);
 } finally {
   await bare.stop();

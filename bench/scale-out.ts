@@ -20,6 +20,7 @@ export interface BenchKit {
     database: BenchDatabase,
     extraEnv: Record<string, string>,
     use: (url: string, demo: DemoCredentials, api: Running & { databaseUrl: string }) => Promise<T>,
+    scale?: number,
   ): Promise<T>;
   runGroup(group: string, url: string, scenarios: Scenario[]): Promise<unknown>;
   note(text: string): void;

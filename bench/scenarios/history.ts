@@ -93,7 +93,7 @@ export interface Latency {
   p99: number;
 }
 
-function quantiles(samples: number[]): Latency {
+export function quantiles(samples: number[]): Latency {
   const sorted = [...samples].sort((x, y) => x - y);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
   return { samples, p50: at(0.5), p99: at(0.99) };

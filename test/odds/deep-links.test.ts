@@ -12,6 +12,8 @@ function dataset() {
   const d = smallDataset();
   d.operators = d.operators.map((o) => (o.id === 1 ? { ...o, bet_web_deep_link_template: WEB, bet_ios_deep_link_template: IOS } : o));
   d.odds = d.odds.map((o) => (o.id === 1 ? { ...o, operator_selection_id: 'abc/ 1&x=2' } : o));
+  // The selection flow 2 bets on (Tatum over 26.5 points), at Northstar Bet.
+  d.odds.push({ id: 20, event_id: 100, operator_id: 1, betting_market_id: 3, position: 'over', line: 26.5, price_decimal: 1.9, operator_selection_id: 'tatum-o26.5' });
   return d;
 }
 
@@ -47,6 +49,22 @@ describe.each(DIALECTS)('deep links (%s)', (dialect) => {
     expect(home?.prices[0]).toMatchObject({ operator: { id: 1 }, bet_web_deep_link_url: 'https://book.example/bet?s=abc%2F%201%26x%3D2&e=100&m=1' });
     const without = (await board({})).find((i) => i.position === 'home');
     expect(without?.prices[0] && 'bet_web_deep_link_url' in without.prices[0]).toBe(false);
+  });
+
+  it('flows carry the links of the one operator asked, by id or by key, from its odds row of the flow\'s selection', async () => {
+    type Flow = Links & { legs: Links[] };
+    const flows = async (body: Record<string, unknown>) => (await h.page<Flow>('/v1/trends/flows', { event_id: 100, flow_type: 'fun', include_deeplinks: true, ...body })).results;
+    for (const operator of [{ operator_ids: [1] }, { operator_keys: ['northstar-bet'] }]) {
+      const [flow] = await flows(operator);
+      expect(flow).toMatchObject({
+        id: 2,
+        bet_web_deep_link_url: 'https://book.example/bet?s=tatum-o26.5&e=100&m=3',
+        bet_ios_deep_link_url: 'https://app.book.example/s/tatum-o26.5/over',
+        bet_android_deep_link_url: null,
+      });
+    }
+    const [without] = (await h.page<Flow>('/v1/trends/flows', { event_id: 100, flow_type: 'fun', operator_ids: [1] })).results;
+    expect(without && 'bet_web_deep_link_url' in without).toBe(false);
   });
 
   it.each([

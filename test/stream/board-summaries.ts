@@ -1,20 +1,8 @@
+import type { BoardChange } from '../../src/modules/odds/index.js';
 import type { PageBody } from '../helpers/responses.js';
 
-/** A board event's data (docs/api.md#live-odds-stream). */
-export interface BoardEvent {
-  event_id: number;
-  betting_market_id: number;
-  event_period_id: number | null;
-  player_id: number | null;
-  position: string;
-  is_main: boolean;
-  line: number | null;
-  event_betting_market_position_id: number | null;
-  best: { price_decimal: number; operator_ids: number[] } | null;
-  consensus: { price_decimal: number; line: number | null } | null;
-  fair: { probability: number; price: number } | null;
-  changed: Array<'best' | 'consensus' | 'fair'>;
-}
+/** A board event's data (docs/api.md#live-odds-stream), as the server types it. */
+export type BoardEvent = BoardChange;
 
 export interface BoardItem {
   event_id: number;

@@ -11,7 +11,7 @@ import { TIER_TABLE } from '../policy/index.js';
 import type { KeyResolver } from '../references/index.js';
 import { type EndReason, openConnection, type StreamConnection } from './stream.connection.js';
 import { type BoardChangesOf, createStreamHub, type SettledChanges } from './stream.hub.js';
-import { STREAM_DESCRIPTION, StreamBody, StreamHeaders, StreamQuery, type StreamType } from './stream.schemas.js';
+import { STREAM_DESCRIPTION, STREAM_TYPES, StreamBody, StreamHeaders, StreamQuery } from './stream.schemas.js';
 import type { StreamSlots } from './stream.slots.js';
 import { credentialsOf, expiryOf } from './stream.standing.js';
 
@@ -76,7 +76,8 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
       }
       // From the place taken to the stream's close handler nothing awaits: the place is always freed.
       const credentials = credentialsOf(principal);
-      const types = new Set((request.query.types ?? 'odds').split(',') as StreamType[]);
+      const asked = (request.query.types ?? 'odds').split(',');
+      const types = new Set(STREAM_TYPES.filter((type) => asked.includes(type)));
       const connection = openConnection({ clientId: client.id, placeId, credentials, cap, query: { eventIds, leagueIds }, cursor: lastEventId ?? 0, types });
       connection.onClose(() => slots.release(client.id, placeId));
       const expiry = expiryOf(credentials, client);

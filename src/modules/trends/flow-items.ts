@@ -3,6 +3,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import { americanOf, impliedProbabilityOf } from '../../shared/odds-format.js';
 import { iso, teamRef } from '../../shared/wire.js';
 import { gamesOf } from './flow-graph.js';
+import { attachOperatorLinks } from './flow-links.js';
 import type { FlowItem, FlowLegItem } from './trends.schemas.js';
 
 /**
@@ -142,6 +143,7 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
     }
     const missingLegs = [...new Set([...legsOf.values()].flat())].filter((id) => !bases.has(id));
     const legBases = await baseItems(missingLegs, history);
+    await attachOperatorLinks(db, [...bases.values(), ...legBases.values()]);
     const items = new Map<number, FlowItem>();
     for (const base of bases.values()) {
       const legs: FlowLegItem[] = [];

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { ODDS_FORMATS, type OddsFormat, priceIn } from '../../shared/odds-format.js';
+import { operatorLinks } from './flow-links.js';
 import type { FlowItem, FlowLegItem } from './trends.schemas.js';
 
 /** Odditt's display modes: each names the price format its clients show. */
@@ -35,11 +36,11 @@ export function formatAsked(body: { odds_format?: OddsFormat | undefined; produc
   return body.odds_format ?? (body.product_mode === undefined ? undefined : FORMAT_OF_MODE[body.product_mode]);
 }
 
-/** An operator's link to the bet in one of its apps: null until operators carry link templates. */
+/** An operator's link to the bet in one of its apps, from its template and its odds row of the flow's selection. */
 export const DeepLink = (app: string) =>
   Type.Optional(
     Type.Union([Type.String(), Type.Null()], {
-      description: `Only with \`include_deeplinks: true\`: the operator's link to this bet in its ${app}; null until operators carry link templates.`,
+      description: `Only with \`include_deeplinks: true\`: the operator's link to this bet in its ${app}, from its template and its odds row of the flow's selection (docs/data.md#deep-links); null where it has none.`,
     }),
   );
 
@@ -62,10 +63,13 @@ export function withPrice(flow: FlowItem, format: OddsFormat | undefined): FlowI
 }
 
 /** A flow and its legs with `hit_history` only when asked, and the deep links when asked. */
-export function withAsked(flow: FlowItem, asked: { full_hit_rate?: true; deeplinks?: true }): FlowItem {
+export function withAsked(
+  flow: FlowItem,
+  asked: { full_hit_rate?: true; deeplinks?: true; operator_ids?: readonly number[]; operator_keys?: readonly string[] },
+): FlowItem {
   const one = <T extends FlowLegItem>(item: T): T => {
     const { hit_history, ...rest } = item;
-    const links = asked.deeplinks ? { bet_ios_deep_link_url: null, bet_android_deep_link_url: null, bet_web_deep_link_url: null } : {};
+    const links = asked.deeplinks ? operatorLinks(item, asked) : {};
     return { ...rest, ...(asked.full_hit_rate ? { hit_history: hit_history ?? null } : {}), ...links } as T;
   };
   return { ...one(flow), legs: flow.legs.map(one) };

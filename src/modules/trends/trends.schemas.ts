@@ -237,7 +237,7 @@ function flowFilters<T extends TSchema>(flowType: T) {
     include_deeplinks: Type.Optional(
       Type.Boolean({
         description:
-          "true: each flow carries the operator's deep links (`bet_ios_deep_link_url`, `bet_android_deep_link_url`, `bet_web_deep_link_url`), null until operators carry link templates. Requires exactly one operator (operator_ids, operator_id or operator_keys), as Odditt does: else 422.",
+          "true: each flow carries the operator's deep links (`bet_ios_deep_link_url`, `bet_android_deep_link_url`, `bet_web_deep_link_url`), null where the operator has no template or no odds row of the flow's selection. Requires exactly one operator (operator_ids, operator_id or operator_keys), as Odditt does: else 422.",
       }),
     ),
     odds_format: OddsFormatField,

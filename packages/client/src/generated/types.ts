@@ -1532,15 +1532,15 @@ export interface Flow {
    */
   hit_history?: HitGame[] | null;
   /**
-   * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app; null until operators carry link templates.
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app, from its template and its odds row of the flow's selection (docs/data.md#deep-links); null where it has none.
    */
   bet_ios_deep_link_url?: string | null;
   /**
-   * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app; null until operators carry link templates.
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app, from its template and its odds row of the flow's selection (docs/data.md#deep-links); null where it has none.
    */
   bet_android_deep_link_url?: string | null;
   /**
-   * Only with `include_deeplinks: true`: the operator's link to this bet in its web site; null until operators carry link templates.
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its web site, from its template and its odds row of the flow's selection (docs/data.md#deep-links); null where it has none.
    */
   bet_web_deep_link_url?: string | null;
   /** A parlay's legs, in order, as flow items; empty for a single. */
@@ -1687,15 +1687,15 @@ export interface FlowLeg {
    */
   hit_history?: HitGame[] | null;
   /**
-   * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app; null until operators carry link templates.
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its iOS app, from its template and its odds row of the flow's selection (docs/data.md#deep-links); null where it has none.
    */
   bet_ios_deep_link_url?: string | null;
   /**
-   * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app; null until operators carry link templates.
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app, from its template and its odds row of the flow's selection (docs/data.md#deep-links); null where it has none.
    */
   bet_android_deep_link_url?: string | null;
   /**
-   * Only with `include_deeplinks: true`: the operator's link to this bet in its web site; null until operators carry link templates.
+   * Only with `include_deeplinks: true`: the operator's link to this bet in its web site, from its template and its odds row of the flow's selection (docs/data.md#deep-links); null where it has none.
    */
   bet_web_deep_link_url?: string | null;
   /** Always empty: a leg is a single flow. */
@@ -2773,7 +2773,7 @@ export interface TrendsFlowsParams {
   /** true: each flow (and each leg) carries `hit_history`, the games behind its `hit_rate`. */
   full_hit_rate?: boolean;
   /**
-   * true: each flow carries the operator's deep links (`bet_ios_deep_link_url`, `bet_android_deep_link_url`, `bet_web_deep_link_url`), null until operators carry link templates. Requires exactly one operator (operator_ids, operator_id or operator_keys), as Odditt does: else 422.
+   * true: each flow carries the operator's deep links (`bet_ios_deep_link_url`, `bet_android_deep_link_url`, `bet_web_deep_link_url`), null where the operator has no template or no odds row of the flow's selection. Requires exactly one operator (operator_ids, operator_id or operator_keys), as Odditt does: else 422.
    */
   include_deeplinks?: boolean;
   /**
@@ -2925,7 +2925,7 @@ export interface TrendsMixedFlowsParams {
   /** true: each flow (and each leg) carries `hit_history`, the games behind its `hit_rate`. */
   full_hit_rate?: boolean;
   /**
-   * true: each flow carries the operator's deep links (`bet_ios_deep_link_url`, `bet_android_deep_link_url`, `bet_web_deep_link_url`), null until operators carry link templates. Requires exactly one operator (operator_ids, operator_id or operator_keys), as Odditt does: else 422.
+   * true: each flow carries the operator's deep links (`bet_ios_deep_link_url`, `bet_android_deep_link_url`, `bet_web_deep_link_url`), null where the operator has no template or no odds row of the flow's selection. Requires exactly one operator (operator_ids, operator_id or operator_keys), as Odditt does: else 422.
    */
   include_deeplinks?: boolean;
   /**
