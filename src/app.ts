@@ -17,6 +17,7 @@ import { createPagedLists } from './platform/lists/paged-lists.js';
 import { createLogger, requestId, requestLogger, urlRedactor } from './platform/logging.js';
 import { accountRoutes } from './modules/account/index.js';
 import { adminRoutes } from './modules/admin/index.js';
+import { auditRoutes, createAuditRepository } from './modules/audit/index.js';
 import { UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
 import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
@@ -127,6 +128,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => oauthRoutes(app, { tokens, authenticator, failures, publicUrl: config.publicUrl, listenOrigin: listenOrigin(config.host, config.port) }),
     (app) => accountRoutes(app, { credentials, clock }),
     (app) => usageRoutes(app, { usage, clock, accountOf: clients.get }),
+    (app) => auditRoutes(app, { audit: createAuditRepository(db) }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache }) }),
     (app) => eventsRoutes(app, { lists, events }),
     (app) => oddsRoutes(app, { lists, odds: createOddsService({ db, keys }) }),

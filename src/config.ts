@@ -42,6 +42,8 @@ export interface Config {
   readonly usageFlushMs: number;
   /** Usage rows older than this many days are purged. */
   readonly usageRetentionDays: number;
+  /** AUDIT_RETENTION_DAYS: audit-log entries older than this are purged (hourly, on every node). */
+  readonly auditRetentionDays: number;
   /** Failed logins, refreshes and X-API-Keys per UTC minute from one source address. */
   readonly loginFailuresPerMinute: number;
   /** The same, for one client_id from one source address. */
@@ -117,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
   problems.push(...tiers.problems);
   const usageFlushMs = integer(env, 'USAGE_FLUSH_MS', 1000, 10, 600_000, problems);
   const usageRetentionDays = integer(env, 'USAGE_RETENTION_DAYS', 400, 1, 36_500, problems);
+  const auditRetentionDays = integer(env, 'AUDIT_RETENTION_DAYS', 730, 1, 36_500, problems);
   const loginFailuresPerMinute = integer(env, 'LOGIN_FAILURES_PER_MINUTE', 100, 1, 1_000_000, problems);
   const loginFailuresPerClientPerMinute = integer(env, 'LOGIN_FAILURES_PER_CLIENT_PER_MINUTE', 10, 1, 1_000_000, problems);
   const trustProxy = readTrustProxy(nonEmpty(env.TRUST_PROXY), problems);
@@ -149,6 +152,7 @@ export function loadConfig(env: Env = process.env): Config {
     tierLimits: tiers.limits,
     usageFlushMs,
     usageRetentionDays,
+    auditRetentionDays,
     loginFailuresPerMinute,
     loginFailuresPerClientPerMinute,
     trustProxy,

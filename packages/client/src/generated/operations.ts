@@ -4,12 +4,13 @@
 import { bindCall, bindCallWith, bindPaged, type Invoker } from '../bind.js';
 import type { OperationSpec } from '../endpoint.js';
 import type { Api } from './namespaces.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesTeamsParams, SportPage, TeamPage, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountAuditLogParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountUsageParams, ApiKeysPage, AuditPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, ClientSecretsPage, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventsPage, EventsUpcomingParams, FlowGraphData, FlowsByIdPage, FlowsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PriceChangesPage, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesTeamsParams, SportPage, TeamPage, TrendsFlowGraphDataParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, Usage } from './types.js';
 
 /** Where each operation's parameters go. */
 export const OPERATIONS = {
   'GET /v1/account/config': { method: 'GET', path: '/v1/account/config', body: false, idempotent: true },
   'GET /v1/account/usage': { method: 'GET', path: '/v1/account/usage', body: false, idempotent: true },
+  'GET /v1/account/audit-log': { method: 'GET', path: '/v1/account/audit-log', body: false, idempotent: true },
   'GET /v1/account/api-keys': { method: 'GET', path: '/v1/account/api-keys', body: false, idempotent: true },
   'POST /v1/account/api-keys': { method: 'POST', path: '/v1/account/api-keys', body: true, idempotent: false },
   'DELETE /v1/account/api-keys/{key_code}': { method: 'DELETE', path: '/v1/account/api-keys/{key_code}', body: false, idempotent: false },
@@ -44,6 +45,7 @@ export function bindApi(invoker: Invoker): Api {
     account: {
       config: bindCall<AccountConfig>(invoker, OPERATIONS['GET /v1/account/config']),
       usage: bindCallWith<AccountUsageParams, Usage>(invoker, OPERATIONS['GET /v1/account/usage']),
+      auditLog: bindPaged<AccountAuditLogParams, AuditPage>(invoker, OPERATIONS['GET /v1/account/audit-log']),
       apiKeys: Object.assign(bindPaged<AccountApiKeysParams, ApiKeysPage>(invoker, OPERATIONS['GET /v1/account/api-keys']), {
         create: bindCallWith<AccountApiKeysCreateParams, CreatedApiKey>(invoker, OPERATIONS['POST /v1/account/api-keys']),
         delete: bindCallWith<AccountApiKeysDeleteParams, void>(invoker, OPERATIONS['DELETE /v1/account/api-keys/{key_code}']),
