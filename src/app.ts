@@ -28,6 +28,7 @@ import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
+import { createPortalSessions, type PortalSessions, portalRoutes } from './modules/portal/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
 import { createStreamSlots, streamRoutes } from './modules/stream/index.js';
 import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
@@ -86,7 +87,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // Before any route, each hooked to every route as it is added: the route's policy (who may call
   // it, its tier, limit, usage group and cache headers: decisions 0180, 0181), then compression,
   // which must see the answer last (decisions 0074, 0151).
+  // The portal's sessions: a step of its session routes' policy, and what its routes keep tokens in.
+  const sessions = createPortalSessions({ clock: ctx.clock });
   registerRoutePolicies(app, {
+    sessions,
     authenticator: ctx.authenticator,
     failures: ctx.failures,
     adminToken: ctx.config.adminToken,
@@ -96,7 +100,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
   registerCompression(app);
   await registerOpenApi(app, { admin: !adminAbsent, unauthorizedReasons: UNAUTHORIZED_REASONS });
-  for (const routes of featureRoutes(ctx)) {
+  for (const routes of featureRoutes(ctx, sessions)) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>()));
   }
   return app;
@@ -115,7 +119,7 @@ function trustProxyOption(trust: AppContext['config']['trustProxy']): boolean | 
  * Every feature's routes, each given exactly the services it uses (built here, from the
  * context), in the order the document lists them.
  */
-function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
+function featureRoutes(ctx: AppContext, sessions: PortalSessions): Array<(app: App) => Promise<void>> {
   const { config, database, clock, changes, keyring, clients, credentials, directory, authenticator, readCache, keys, metrics, failures, limits, usage } = ctx;
   const { db } = database;
   const lists = createPagedLists(readCache);
@@ -147,6 +151,12 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => adminRoutes(app, { clients, credentials, clock, limits }),
     (app) => importRoutes(app, { importer: createImportService({ database, clock, changes }) }),
     (app) => docsRoutes(app),
+    (app) =>
+      portalRoutes(app, {
+        sessions,
+        clock,
+        revoke: async (clientId, refreshToken) => void (await tokens.revoke(await clients.get(clientId), refreshToken)),
+      }),
     (app) => metricsRoutes(app, { registry: metrics.registry }),
   ];
 }
