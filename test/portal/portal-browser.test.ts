@@ -3,20 +3,9 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accountWithApiKey, expectUnauthorized } from '../auth/auth-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { type OnboardedClient, onboardClient } from '../helpers/clients.js';
 
-/** Debian's chromium package, as the docs page's browser test uses it. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Screenshots for the record (gitignored); one of each page is copied into docs/ for the README. */
 const SHOTS = new URL('../../test-screenshots/', import.meta.url);
 const DOCS = new URL('../../docs/images/', import.meta.url);

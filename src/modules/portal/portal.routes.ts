@@ -139,8 +139,9 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
 function rejectCrossSite(request: FastifyRequest): void {
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  const host = request.headers.host;
-  if (host === undefined || (origin !== `${request.protocol}://${host}`)) throw new ApiError('FORBIDDEN', 'a sign-in from another site is refused');
+  // The host only: behind a proxy that ends TLS this server sees http where the page said https.
+  if (URL.canParse(origin) && new URL(origin).host === request.headers.host) return;
+  throw new ApiError('FORBIDDEN', 'a sign-in from another site is refused');
 }
 
 /** The session cookie: HttpOnly, SameSite=Strict, only under /portal, Secure except on localhost (plain HTTP there). */
