@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountWithApiKey, expectUnauthorized } from '../auth/auth-helpers.js';
+import { accountWithApiKey, expectUnauthorized, oauthLogin } from '../auth/auth-helpers.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { type OnboardedClient, onboardClient } from '../helpers/clients.js';
@@ -102,9 +102,20 @@ describe('the client portal in a real browser', () => {
   it('signs in with client credentials; an inline script does not run', async () => {
     const { page } = await open();
     await page.getByLabel('client_id').fill(client.clientId);
-    await page.getByLabel('Client secret').fill(client.clientSecret);
+    await page.getByLabel('Client secret', { exact: true }).fill(client.clientSecret);
     await page.getByRole('button', { name: 'Sign in with client credentials' }).click();
     await page.waitForSelector('#days tbody tr');
+    // A client secret made on the page logs in, and once deleted (confirmed) no longer does.
+    await page.getByLabel('Secret name', { exact: true }).fill('made in the browser');
+    await page.getByRole('button', { name: 'Create a secret' }).click();
+    await page.waitForSelector('#created-secret-box:not([hidden])');
+    const secret = (await page.textContent('#created-secret')) ?? '';
+    expect((await oauthLogin(t, client.clientId, secret)).statusCode).toBe(200);
+    page.once('dialog', (dialog) => void dialog.accept());
+    await page.getByRole('button', { name: 'Delete made in the browser' }).click();
+    await page.locator('#secret-list tbody tr', { hasText: 'made in the browser' }).waitFor({ state: 'detached' });
+    expectUnauthorized(await oauthLogin(t, client.clientId, secret), 'invalid_credentials');
+    await shot(page, 'secrets');
     await page.addScriptTag({ content: 'window.inlineRan = true;' }).catch(() => undefined);
     expect(await page.evaluate(() => (globalThis as Record<string, unknown>).inlineRan)).toBeUndefined();
     const state = await page.context().storageState();

@@ -28,7 +28,7 @@ const row = (cells) => {
 
 function show(signedIn) {
   $('sign-in').hidden = signedIn;
-  for (const id of ['usage', 'keys', 'audit', 'sign-out']) $(id).hidden = !signedIn;
+  for (const id of ['usage', 'keys', 'secrets', 'audit', 'sign-out']) $(id).hidden = !signedIn;
 }
 
 async function loadUsage() {
@@ -60,6 +60,30 @@ async function loadKeys() {
   );
 }
 
+async function loadSecrets() {
+  const { status, json } = await api('GET', '/portal/api/secrets?page_size=100');
+  if (status !== 200) return;
+  $('secret-list').tBodies[0].replaceChildren(
+    ...json.results.map((secret) => {
+      const del = document.createElement('button');
+      del.type = 'button';
+      del.className = 'danger';
+      del.textContent = `Delete ${secret.name}`;
+      del.addEventListener('click', () => deleteSecret(secret));
+      const actions = document.createElement('td');
+      actions.append(del);
+      return row([secret.name, secret.secret_preview, secret.created_at, actions]);
+    }),
+  );
+}
+
+async function deleteSecret(secret) {
+  if (!window.confirm(`Delete the client secret "${secret.name}"? It stops working at once.`)) return;
+  const { status, json } = await api('DELETE', `/portal/api/secrets/${encodeURIComponent(secret.secret_code)}`);
+  $('secrets-error').textContent = status === 204 ? '' : json?.error?.message ?? `failed (${status})`;
+  await Promise.all([loadSecrets(), loadAudit()]);
+}
+
 async function loadAudit() {
   const { status, json } = await api('GET', '/portal/api/audit-log?page_size=20');
   if (status !== 200) return;
@@ -78,7 +102,7 @@ async function deleteKey(key) {
 async function signedIn(body) {
   csrf = body.csrf_token;
   show(true);
-  await Promise.all([loadUsage(), loadKeys(), loadAudit()]);
+  await Promise.all([loadUsage(), loadKeys(), loadSecrets(), loadAudit()]);
 }
 
 async function signIn(event, body) {
@@ -100,6 +124,8 @@ $('sign-out').addEventListener('click', async () => {
   csrf = null;
   $('created').hidden = true;
   $('created-key').textContent = '';
+  $('created-secret-box').hidden = true;
+  $('created-secret').textContent = '';
   show(false);
 });
 $('new-key').addEventListener('submit', async (e) => {
@@ -117,6 +143,20 @@ $('new-key').addEventListener('submit', async (e) => {
   $('created').hidden = false;
   await Promise.all([loadKeys(), loadAudit()]);
 });
+$('new-secret').addEventListener('submit', async (e) => {
+  e.preventDefault();
+  const { status, json } = await api('POST', '/portal/api/secret', { name: $('secret-name').value });
+  if (status !== 201) {
+    $('secrets-error').textContent = json?.error?.message ?? `failed (${status})`;
+    return;
+  }
+  e.target.reset();
+  $('secrets-error').textContent = '';
+  $('created-secret').textContent = json.client_secret;
+  $('created-secret-box').hidden = false;
+  await Promise.all([loadSecrets(), loadAudit()]);
+});
+$('copy-secret').addEventListener('click', () => navigator.clipboard?.writeText($('created-secret').textContent ?? ''));
 $('copy').addEventListener('click', () => navigator.clipboard?.writeText($('created-key').textContent ?? ''));
 
 // Live remaining counts, at most every 10 s; each refresh is an `account` call (the minute only).
