@@ -6,7 +6,7 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { type OnboardedClient, onboardClient } from '../helpers/clients.js';
 
-/** Screenshots for the record (gitignored); one of each page is copied into docs/ for the README. */
+/** Screenshots for the record (gitignored); with UPDATE_DOCS=1 one of each page is copied into docs/images for the README. */
 const SHOTS = new URL('../../test-screenshots/', import.meta.url);
 const DOCS = new URL('../../docs/images/', import.meta.url);
 
@@ -49,7 +49,8 @@ describe('the client portal in a real browser', () => {
   const shot = async (page: Page, name: string) => {
     const file = new URL(`${name}.png`, SHOTS);
     await page.screenshot({ path: file.pathname, fullPage: true });
-    copyFileSync(file, new URL(`portal-${name}.png`, DOCS));
+    // Only when asked, as the generated parts of the docs: a test run leaves the repository as it was.
+    if (process.env.UPDATE_DOCS === '1') copyFileSync(file, new URL(`portal-${name}.png`, DOCS));
   };
 
   it('signs in with a key; shows the usage /v1/account/usage reports; creates a key, which works, and deletes it, which is then refused', async () => {
