@@ -32,6 +32,7 @@ import {
   type CredentialsService,
 } from './modules/clients/index.js';
 import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
+import { createAuditPurgeJob, createAuditRepository } from './modules/audit/index.js';
 import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './modules/quotes/index.js';
 import { createHistoryPurgeJob } from './modules/history/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
@@ -81,7 +82,7 @@ export interface AppContext {
   /**
    * The process's background jobs (process metrics and their sharing with a cluster primary,
    * change-feed polling, refresh-token purge, credentials' last-use writes, the limit store's
-   * connection, usage flushes and purge, price-history purge). Started and stopped by whoever
+   * connection, usage flushes and purge, price-history and audit-log purges). Started and stopped by whoever
    * owns the context and serves with it; building an app starts nothing.
    */
   readonly background: Background;
@@ -148,6 +149,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     meter,
     createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays }),
     createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays }),
+    createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays }),
   ]);
   return {
     config,

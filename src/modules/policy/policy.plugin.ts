@@ -26,6 +26,8 @@ export interface RoutePoliciesDeps {
   /** The usage meter (modules/usage): one charged call of a client, in a group (its index in USAGE_GROUP_NAMES). */
   meter: { count(clientId: string, group: number, now: number): void };
   clock: Clock;
+  /** The web portal's sessions: the step a session route runs (found, and the CSRF token when asked). */
+  sessions?: { admit(csrf: boolean): CallbackHook };
 }
 
 /**
@@ -64,6 +66,9 @@ export function registerRoutePolicies(app: App, deps: RoutePoliciesDeps): void {
         return [];
       case 'admin':
         return [admin];
+      case 'session':
+        if (deps.sessions === undefined) throw new Error('a session route needs the portal sessions (RoutePoliciesDeps.sessions)');
+        return [deps.sessions.admit(policy.csrf)];
       case 'client': {
         const steps: onRequestHookHandler[] = [authenticate];
         if (gated(policy.tier)) steps.push(tierCheck(policy.tier));
@@ -130,9 +135,10 @@ function meterStep(meter: RoutePoliciesDeps['meter'], group: number, clock: Cloc
 function documentOf(policy: RoutePolicy): FastifySchema {
   const declared = policy.errors ?? [];
   switch (policy.auth) {
+    case 'session':
     case 'none': {
       const answers: OperationAnswers = { errors: declared, rateLimitHeaders: false, entityTags: false };
-      return { ...(policy.security === undefined ? {} : { security: policy.security }), [OPERATION_ANSWERS]: answers };
+      return { ...(policy.auth === 'none' && policy.security !== undefined ? { security: policy.security } : {}), [OPERATION_ANSWERS]: answers };
     }
     case 'admin':
       // Without ADMIN_TOKEN every admin route answers 404: the admin API does not exist.

@@ -346,6 +346,31 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('flows').addColumn('fact_flow_type', 'text', (c) => c.notNull().defaultTo('base')).execute();
     },
   },
+  '0025_audit_log': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      // An increasing id orders entries written in the same millisecond, and is never reused.
+      // No foreign key: the record of a change outlives the client it names, like its usage.
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('actor_type', 'text', (c) => c.notNull())
+        .addColumn('actor_via', 'text', (c) => c.notNull())
+        .addColumn('actor_client_id', 'text')
+        .addColumn('actor_credential_code', 'text')
+        .addColumn('actor_token_id', 'text')
+        .addColumn('source_address', 'text')
+        .addColumn('before', 'text')
+        .addColumn('after', 'text')
+        .execute();
+      // A client's own log, newest first; the operators' filter by client; the purge by age.
+      await db.schema.createIndex('audit_log_client_idx').on('audit_log').columns(['client_id', 'id']).execute();
+      await db.schema.createIndex('audit_log_at_idx').on('audit_log').column('at').execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

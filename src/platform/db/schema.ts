@@ -35,6 +35,7 @@ export interface Schema {
   usage_daily: UsageDailyTable;
   odds_history: OddsHistoryTable;
   check_endpoints: CheckEndpointsTable;
+  audit_log: AuditLogTable;
 }
 
 export interface TenantsTable {
@@ -335,6 +336,27 @@ export interface UsageDailyTable {
   day: string;
   route_group: string;
   requests: number;
+}
+
+/**
+ * Changes to client accounts, one row per change, written in the change's transaction: who made
+ * it (an operator or the client, by which credential or token, from which address), what it
+ * changed (JSON of the fields before and after, never a credential), and when.
+ */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  /** The client the change is about. */
+  client_id: string;
+  action: string;
+  actor_type: string;
+  actor_via: string;
+  actor_client_id: string | null;
+  actor_credential_code: string | null;
+  actor_token_id: string | null;
+  source_address: string | null;
+  before: string | null;
+  after: string | null;
 }
 
 export type ChangeVersionName = 'clients' | 'data';

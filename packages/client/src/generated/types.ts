@@ -113,6 +113,51 @@ export interface Usage {
   }[];
 }
 
+/** One page of {@link AuditEntry} items, in the shape every list answers. */
+export interface AuditPage {
+  /** Items of the current page. */
+  results: AuditEntry[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link AuditPage}. */
+export interface AuditEntry {
+  /** Increasing: a newer entry has a larger id. */
+  id: number;
+  /** When the change was made. */
+  at: string;
+  /** The client the change is about. */
+  client_id: string;
+  /** What was done. */
+  action: 'client.onboarded' | 'client.updated' | 'client.reset' | 'client.offboarded' | 'api_key.created' | 'api_key.deleted' | 'secret.created' | 'secret.deleted' | 'check_endpoint.set';
+  /** Who made the change. */
+  actor: {
+    /** An operator (ADMIN_TOKEN or the CLI) or the client itself. */
+    type: 'operator' | 'client';
+    /** How the actor called: the admin API, the CLI on the host, an API key, or an access token. */
+    via: 'admin_api' | 'cli' | 'api_key' | 'bearer';
+    /** The client that made the change; null for an operator. */
+    client_id: string | null;
+    /** The key_code of the API key called with, or of the key or secret the access token was obtained with. */
+    credential_code: string | null;
+    /** The id (`jti`) of the access token called with. */
+    token_id: string | null;
+    /** The source address of the request; null from the CLI. */
+    address: string | null;
+  };
+  /** The fields the change touched, as they were; null when it created the thing. */
+  before: Record<string, string | number | boolean | null> | null;
+  /** The same fields as the change left them; never a credential, only its code. */
+  after: Record<string, string | number | boolean | null> | null;
+}
+
 /** One page of {@link ApiKey} items, in the shape every list answers. */
 export interface ApiKeysPage {
   /** Items of the current page. */
@@ -1449,6 +1494,22 @@ export interface AccountUsageParams {
    * Last day (UTC, YYYY-MM-DD, included) of the usage reported. Default: today. Not before start_date, and at most 366 days from it. Also an ISO 8601 date-time, which stands for its UTC day; without an offset it is read as UTC.
    */
   end_date?: string;
+}
+
+/** Parameters of `GET /v1/account/audit-log`. */
+export interface AccountAuditLogParams {
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
 }
 
 /** Parameters of `GET /v1/account/api-keys`. */
