@@ -125,7 +125,11 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const counters = config.redisUrl === undefined ? createMemoryStore({ seeds }) : createRedisStore(config.redisUrl, { seeds });
   const limits = createLimitPolicy(config.tierLimits);
   const limiter = createRateLimiter({ store: counters, policy: limits, clock, accounts: directory });
-  limiter.onReject((tier, window) => metrics.rateLimitRejections(tier, window).inc());
+  limiter.onReject((tier, window, clientId) => {
+    metrics.rateLimitRejections(tier, window).inc();
+    // What the portal shows a client of its 429s: when, and which window.
+    meter.refused(clientId, window, clock.now());
+  });
   // A change to any client may be a change of limits: what a node holds under the old ones goes back.
   changes.onChange('clients', () => void limiter.revise());
   const failures = createCredentialFailures({
@@ -147,7 +151,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     credentialUsage,
     counters,
     meter,
-    createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays }),
+    createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays, hourlyRetentionDays: config.usageHourlyRetentionDays }),
     createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays }),
     createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays }),
   ]);

@@ -36,6 +36,8 @@ export interface Schema {
   odds_history: OddsHistoryTable;
   check_endpoints: CheckEndpointsTable;
   audit_log: AuditLogTable;
+  usage_hourly: UsageHourlyTable;
+  usage_refusals: UsageRefusalsTable;
 }
 
 export interface TenantsTable {
@@ -357,6 +359,22 @@ export interface AuditLogTable {
   source_address: string | null;
   before: string | null;
   after: string | null;
+}
+
+/** Requests of a client in one UTC hour (`hour`: epoch ms of its start) and route group. */
+export interface UsageHourlyTable {
+  client_id: string;
+  hour: number;
+  route_group: string;
+  requests: number;
+}
+
+/** Requests of a client refused 429 in one UTC minute (`minute`: epoch ms of its start), by the window that was exhausted. */
+export interface UsageRefusalsTable {
+  client_id: string;
+  minute: number;
+  window: string;
+  refusals: number;
 }
 
 export type ChangeVersionName = 'clients' | 'data';
