@@ -28,7 +28,7 @@ import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
-import { createPortalSessions, type PortalSessions, portalRoutes } from './modules/portal/index.js';
+import { consoleRoutes, createWebSessions, portalRoutes, type WebSessions } from './modules/portal/index.js';
 import { createHydrator, createQuoteService, MAX_ANSWER_BYTES, quotesRoutes } from './modules/quotes/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
 import { createStreamSlots, streamRoutes } from './modules/stream/index.js';
@@ -88,8 +88,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // Before any route, each hooked to every route as it is added: the route's policy (who may call
   // it, its tier, limit, usage group and cache headers: decisions 0180, 0181), then compression,
   // which must see the answer last (decisions 0074, 0151).
-  // The portal's sessions: a step of its session routes' policy, and what its routes keep tokens in.
-  const sessions = createPortalSessions({ clock: ctx.clock });
+  // The portal's and the console's sessions: a step of their session routes' policy, and what their routes keep tokens in.
+  const sessions = createWebSessions({ clock: ctx.clock });
   registerRoutePolicies(app, {
     sessions,
     authenticator: ctx.authenticator,
@@ -120,7 +120,7 @@ function trustProxyOption(trust: AppContext['config']['trustProxy']): boolean | 
  * Every feature's routes, each given exactly the services it uses (built here, from the
  * context), in the order the document lists them.
  */
-function featureRoutes(ctx: AppContext, sessions: PortalSessions): Array<(app: App) => Promise<void>> {
+function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App) => Promise<void>> {
   const { config, database, clock, changes, keyring, clients, credentials, directory, authenticator, readCache, keys, metrics, failures, limits, usage, counters, checkEndpoints, outboundRules } = ctx;
   const { db } = database;
   const lists = createPagedLists(readCache);
@@ -164,10 +164,12 @@ function featureRoutes(ctx: AppContext, sessions: PortalSessions): Array<(app: A
     (app) => docsRoutes(app),
     (app) =>
       portalRoutes(app, {
-        sessions,
+        sessions: sessions.portal,
         clock,
         revoke: async (clientId, refreshToken) => void (await tokens.revoke(await clients.get(clientId), refreshToken)),
       }),
+    // Like the admin API, the console exists only with ADMIN_TOKEN: without it /console is 404.
+    ...(config.adminToken === undefined ? [] : [(app: App) => consoleRoutes(app, { sessions: sessions.console })]),
     (app) => metricsRoutes(app, { registry: metrics.registry }),
   ];
 }

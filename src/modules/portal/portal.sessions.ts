@@ -4,26 +4,35 @@ import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
 import { type CallbackHook, digestsEqual, type Flow, unauthorized } from '../auth/index.js';
 
-export const SESSION_COOKIE = 'portal_session';
 /** A session unused this long ends; so does any session this old, used or not. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_MAX_AGE_MS = 12 * 3600 * 1000;
-/** At most this many sessions per node: the oldest ends first, so a flood of logins cannot exhaust memory. */
+/** At most this many sessions per node and store: the oldest ends first, so a flood of logins cannot exhaust memory. */
 const MAX_SESSIONS = 10_000;
 
-/** A signed-in client's session: its token pair stays here, on the server; the browser holds only the id. */
-export interface PortalSession {
-  id: string;
+/** A signed-in browser's session: what it holds stays here, on the server; the browser holds only the id. */
+export interface Session<T> {
+  readonly id: string;
   /** Sent back by the page in X-CSRF-Token on every state-changing call. */
-  csrf: string;
+  readonly csrf: string;
+  readonly createdAt: number;
+  lastSeenAt: number;
+  data: T;
+}
+
+/** A client's portal session: its token pair, refreshed by the server. */
+export interface ClientSessionData {
   clientId: string;
   flow: Flow;
   accessToken: string;
   refreshToken: string;
   /** Epoch ms at which the access token expires. */
   accessExpiresAt: number;
-  createdAt: number;
-  lastSeenAt: number;
+}
+
+/** An operator's console session: the admin token it signed in with. */
+export interface OperatorSessionData {
+  adminToken: string;
 }
 
 export interface TokenPairBody {
@@ -44,18 +53,18 @@ export function cookieOf(request: FastifyRequest, name: string): string | undefi
 }
 
 /**
- * The portal's sessions, in this node's memory. A session is found by the cookie's opaque id;
- * the route's policy step (`admit`) checks it and, for a state-changing call, its CSRF token.
+ * Sessions in this node's memory, found by a cookie's opaque id; the route's policy step (`admit`)
+ * checks the session and, for a state-changing call, its CSRF token.
  */
-export function createPortalSessions(deps: { clock: Clock }) {
-  const { clock } = deps;
-  const sessions = new Map<string, PortalSession>();
-  const admitted = new WeakMap<FastifyRequest, PortalSession>();
+export function createSessionStore<T>(deps: { clock: Clock; cookie: string }) {
+  const { clock, cookie } = deps;
+  const sessions = new Map<string, Session<T>>();
+  const admitted = new WeakMap<FastifyRequest, Session<T>>();
 
-  const expired = (session: PortalSession, now: number) => now - session.lastSeenAt > SESSION_IDLE_MS || now - session.createdAt > SESSION_MAX_AGE_MS;
+  const expired = (session: Session<T>, now: number) => now - session.lastSeenAt > SESSION_IDLE_MS || now - session.createdAt > SESSION_MAX_AGE_MS;
 
-  function find(request: FastifyRequest): PortalSession | undefined {
-    const id = cookieOf(request, SESSION_COOKIE);
+  function find(request: FastifyRequest): Session<T> | undefined {
+    const id = cookieOf(request, cookie);
     const session = id === undefined ? undefined : sessions.get(id);
     if (session === undefined) return undefined;
     const now = clock.now();
@@ -68,24 +77,21 @@ export function createPortalSessions(deps: { clock: Clock }) {
   }
 
   return {
-    /** Starts a session over a fresh token pair. */
-    open(clientId: string, flow: Flow, pair: TokenPairBody): PortalSession {
+    /** The cookie's name. */
+    cookie,
+
+    open(data: T): Session<T> {
       const now = clock.now();
       if (sessions.size >= MAX_SESSIONS) {
         const oldest = sessions.keys().next();
         if (oldest.done !== true) sessions.delete(oldest.value);
       }
-      const session: PortalSession = { id: opaque(), csrf: opaque(), clientId, flow, createdAt: now, lastSeenAt: now, ...tokensOf(pair, now) };
+      const session: Session<T> = { id: opaque(), csrf: opaque(), createdAt: now, lastSeenAt: now, data };
       sessions.set(session.id, session);
       return session;
     },
 
-    /** Replaces a session's pair after a refresh. */
-    renew(session: PortalSession, pair: TokenPairBody): void {
-      Object.assign(session, tokensOf(pair, clock.now()));
-    },
-
-    end(session: PortalSession): void {
+    end(session: Session<T>): void {
       sessions.delete(session.id);
     },
 
@@ -93,7 +99,7 @@ export function createPortalSessions(deps: { clock: Clock }) {
     admit(csrf: boolean): CallbackHook {
       return (request, _reply, done) => {
         const session = find(request);
-        if (session === undefined) return done(unauthorized('missing_credentials', 'sign in to the portal first'));
+        if (session === undefined) return done(unauthorized('missing_credentials', 'sign in first'));
         const token = request.headers['x-csrf-token'];
         if (csrf && (typeof token !== 'string' || !digestsEqual(token, session.csrf))) {
           return done(new ApiError('FORBIDDEN', 'this call needs the X-CSRF-Token of the session'));
@@ -104,16 +110,27 @@ export function createPortalSessions(deps: { clock: Clock }) {
     },
 
     /** The session a session route's request was admitted with. */
-    current(request: FastifyRequest): PortalSession {
+    current(request: FastifyRequest): Session<T> {
       const session = admitted.get(request);
-      if (session === undefined) throw new Error('this route reads the portal session, but its policy does not admit one');
+      if (session === undefined) throw new Error('this route reads a session, but its policy does not admit one');
       return session;
     },
   };
 }
 
-function tokensOf(pair: TokenPairBody, now: number) {
-  return { accessToken: pair.access_token, refreshToken: pair.refresh_token, accessExpiresAt: now + pair.expires_in * 1000 };
+export type SessionStore<T> = ReturnType<typeof createSessionStore<T>>;
+
+/** The portal's and the console's sessions: each its own cookie, so that one never stands for the other. */
+export function createWebSessions(deps: { clock: Clock }) {
+  return {
+    portal: createSessionStore<ClientSessionData>({ clock: deps.clock, cookie: 'portal_session' }),
+    console: createSessionStore<OperatorSessionData>({ clock: deps.clock, cookie: 'console_session' }),
+  };
 }
 
-export type PortalSessions = ReturnType<typeof createPortalSessions>;
+export type WebSessions = ReturnType<typeof createWebSessions>;
+
+/** The client session's fields a token pair sets. */
+export function tokensOf(pair: TokenPairBody, now: number): Pick<ClientSessionData, 'accessToken' | 'refreshToken' | 'accessExpiresAt'> {
+  return { accessToken: pair.access_token, refreshToken: pair.refresh_token, accessExpiresAt: now + pair.expires_in * 1000 };
+}
