@@ -1,168 +1,205 @@
 // The client portal's page. It never sees a token: it posts the credential once to
-// /portal/session and then calls /portal/api/… with the session cookie the server set, sending
-// the session's CSRF token on every call that changes something.
-'use strict';
+// /portal/session and then calls /portal/api/… (the account routes) and /portal/try/… (any other
+// /v1 route) with the session cookie the server set.
+import { api, messageOf, setCsrf, signedIn } from '../shared/api.js';
+import { drawChart, refusalsPerHour, usageSeries } from '../shared/charts.js';
+import { $, button, copyButton, el, fillTable, sections, when } from '../shared/dom.js';
+import { fillAudit } from '../shared/audit.js';
+import { setUpExplorer } from './try-it.js';
 
-const $ = (id) => document.getElementById(id);
-let csrf = null;
+const SECTIONS = ['usage', 'keys', 'secrets', 'try', 'audit'];
+/** The live figures' refresh: at most every 10 s; each refresh is an `account` call (the minute only). */
+const REFRESH_MS = 10_000;
+let account = null;
 
-async function api(method, path, body) {
-  const headers = {};
-  if (method !== 'GET') headers['x-csrf-token'] = csrf ?? '';
-  if (body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
-  const json = res.status === 204 ? null : await res.json().catch(() => null);
-  return { status: res.status, json };
-}
+const today = () => new Date().toISOString().slice(0, 10);
 
-const cell = (text) => {
-  const td = document.createElement('td');
-  td.textContent = text === null || text === undefined ? '—' : String(text);
-  return td;
-};
-const row = (cells) => {
-  const tr = document.createElement('tr');
-  for (const c of cells) tr.append(c instanceof Node ? c : cell(c));
-  return tr;
-};
-
-function show(signedIn) {
-  $('sign-in').hidden = signedIn;
-  for (const id of ['usage', 'keys', 'secrets', 'audit', 'sign-out']) $(id).hidden = !signedIn;
+function showSignedIn(yes) {
+  $('sign-in').hidden = yes;
+  $('nav').hidden = !yes;
+  $('sign-out').hidden = !yes;
+  if (!yes) {
+    for (const id of SECTIONS) $(id).hidden = true;
+    $('who').textContent = '';
+  }
 }
 
 async function loadUsage() {
-  const { status, json } = await api('GET', '/portal/api/usage');
-  if (status === 401) return show(false);
-  if (status !== 200) return;
-  const { minute, day } = json.current;
-  $('now').textContent = `This minute: ${minute.used ?? 0} used, ${minute.remaining ?? 'no cap'} left. Today: ${day.used ?? 0} used, ${day.remaining ?? 'no cap'} left (tier ${json.tier}).`;
-  const groups = [...new Set(json.days.flatMap((d) => Object.keys(d.by_group)))].sort();
-  const head = $('days').tHead;
-  head.replaceChildren(row(['Date', 'Requests', 'Charged', ...groups].map((h) => Object.assign(document.createElement('th'), { textContent: h }))));
-  $('days').tBodies[0].replaceChildren(...json.days.map((d) => row([d.date, d.requests, d.charged, ...groups.map((g) => d.by_group[g] ?? 0)])));
+  const answer = await api('GET', '/portal/api/usage');
+  if (answer.status === 401) return signOutLocally();
+  if (answer.status !== 200) return;
+  const usage = answer.json;
+  const { minute, day } = usage.current;
+  const left = (w) => (w.remaining === null ? 'no cap' : `${w.remaining} left`);
+  $('now').textContent = `This minute: ${minute.used ?? 0} used, ${left(minute)}. Today: ${day.used ?? 0} used, ${left(day)}. Tier ${usage.tier}.`;
+  const { x, series } = usageSeries(usage.days, 'date');
+  drawChart($('daily-chart'), { title: 'Requests per day (UTC), by group', x, series, limit: usage.limits.per_day });
+  fillTable(
+    $('days'),
+    ['Date', 'Requests', 'Charged', ...series.map((s) => s.label)],
+    usage.days.map((d) => [d.date, d.requests, d.charged, ...series.map((s) => d.by_group[s.label] ?? 0)]),
+  );
+}
+
+async function loadHours() {
+  const date = $('hours-date').value || today();
+  const answer = await api('GET', `/portal/api/usage/hours?date=${encodeURIComponent(date)}`);
+  if (answer.status !== 200) return;
+  const hours = answer.json;
+  const { x, series } = usageSeries(hours.hours, 'hour');
+  // An hour can hold at most sixty minutes' worth: the minute's limit is the hourly ceiling.
+  const limit = hours.limits.per_minute === null ? null : hours.limits.per_minute * 60;
+  drawChart($('hourly-chart'), { title: `Requests per hour on ${hours.date} (UTC), and the 429s`, x, series, limit, refusals: refusalsPerHour(hours), hourly: true });
+  fillTable(
+    $('hours'),
+    ['Hour (UTC)', 'Requests', ...series.map((s) => s.label)],
+    hours.hours.map((h) => [h.hour.slice(11, 16), h.requests, ...series.map((s) => h.by_group[s.label] ?? 0)]),
+  );
+  fillTable(
+    $('refusals'),
+    ['Minute (UTC)', 'Window exhausted', 'Requests refused'],
+    hours.refusals.map((r) => [r.minute.slice(0, 16).replace('T', ' '), r.window === 'minute' ? 'the minute (rate limit)' : 'the day (quota)', r.refusals]),
+  );
+}
+
+/** The rule that keeps an account reachable, said where it applies: the last credential of an enabled flow stays. */
+function explainLastCredential(note, count, flow, what) {
+  const applies = account !== null && (account.auth_method === flow || account.auth_method === 'both') && count === 1;
+  note.hidden = !applies;
+  note.textContent = applies ? `This is your last ${what}. Your account signs in with it (auth_method ${account.auth_method}), so it cannot be deleted: create another first, then delete this one.` : '';
 }
 
 async function loadKeys() {
-  const { status, json } = await api('GET', '/portal/api/api-keys?page_size=100');
-  if (status !== 200) return;
-  $('key-list').tBodies[0].replaceChildren(
-    ...json.results.map((k) => {
-      const del = document.createElement('button');
-      del.type = 'button';
-      del.className = 'danger';
-      del.textContent = `Delete ${k.name}`;
-      del.addEventListener('click', () => deleteKey(k));
-      const actions = document.createElement('td');
-      actions.append(del);
-      return row([k.name, k.preview, k.created_at, k.expires_at, k.last_used_at, actions]);
-    }),
+  const answer = await api('GET', '/portal/api/api-keys?page_size=100');
+  if (answer.status !== 200) return;
+  const keys = answer.json.results;
+  explainLastCredential($('key-rule'), keys.filter((k) => k.active).length, 'api_key', 'active API key');
+  fillTable(
+    $('key-list'),
+    ['Name', 'Preview', 'Created', 'Expires', 'Last used', 'Actions'],
+    keys.map((k) => [k.name, k.preview, when(k.created_at), k.expires_at === null ? 'never' : `${when(k.expires_at)}${k.active ? '' : ' (expired)'}`, when(k.last_used_at), button(`Delete ${k.name}`, () => deleteKey(k), true)]),
   );
 }
 
 async function loadSecrets() {
-  const { status, json } = await api('GET', '/portal/api/secrets?page_size=100');
-  if (status !== 200) return;
-  $('secret-list').tBodies[0].replaceChildren(
-    ...json.results.map((secret) => {
-      const del = document.createElement('button');
-      del.type = 'button';
-      del.className = 'danger';
-      del.textContent = `Delete ${secret.name}`;
-      del.addEventListener('click', () => deleteSecret(secret));
-      const actions = document.createElement('td');
-      actions.append(del);
-      return row([secret.name, secret.secret_preview, secret.created_at, actions]);
-    }),
+  const answer = await api('GET', '/portal/api/secrets?page_size=100');
+  if (answer.status !== 200) return;
+  const secrets = answer.json.results;
+  explainLastCredential($('secret-rule'), secrets.length, 'oauth', 'client secret');
+  fillTable(
+    $('secret-list'),
+    ['Name', 'Preview', 'Created', 'Actions'],
+    secrets.map((s) => [s.name, s.secret_preview, when(s.created_at), button(`Delete ${s.name}`, () => deleteSecret(s), true)]),
   );
-}
-
-async function deleteSecret(secret) {
-  if (!window.confirm(`Delete the client secret "${secret.name}"? It stops working at once.`)) return;
-  const { status, json } = await api('DELETE', `/portal/api/secrets/${encodeURIComponent(secret.secret_code)}`);
-  $('secrets-error').textContent = status === 204 ? '' : json?.error?.message ?? `failed (${status})`;
-  await Promise.all([loadSecrets(), loadAudit()]);
 }
 
 async function loadAudit() {
-  const { status, json } = await api('GET', '/portal/api/audit-log?page_size=20');
-  if (status !== 200) return;
-  $('audit-list').tBodies[0].replaceChildren(
-    ...json.results.map((e) => row([e.at, e.action, e.actor.type === 'operator' ? 'an operator' : `you (${e.actor.via})`, e.actor.address])),
-  );
+  const answer = await api('GET', '/portal/api/audit-log?page_size=50');
+  if (answer.status !== 200) return;
+  const who = (actor) => (actor.type === 'operator' ? 'an operator' : `you (${actor.via}${actor.credential_code ? ` ${actor.credential_code}` : ''})`);
+  fillAudit($('audit-list'), answer.json.results, who);
 }
 
 async function deleteKey(key) {
-  if (!window.confirm(`Delete the key "${key.name}"? It stops working at once.`)) return;
-  const { status, json } = await api('DELETE', `/portal/api/api-keys/${encodeURIComponent(key.key_code)}`);
-  $('keys-error').textContent = status === 204 ? '' : json?.error?.message ?? `failed (${status})`;
+  if (!window.confirm(`Delete the key "${key.name}" (${key.preview})? Calls made with it are refused at once.`)) return;
+  const answer = await api('DELETE', `/portal/api/api-keys/${encodeURIComponent(key.key_code)}`);
+  $('keys-error').textContent = answer.status === 204 ? '' : messageOf(answer);
   await Promise.all([loadKeys(), loadAudit()]);
 }
 
-async function signedIn(body) {
-  csrf = body.csrf_token;
-  show(true);
-  await Promise.all([loadUsage(), loadKeys(), loadSecrets(), loadAudit()]);
+async function deleteSecret(secret) {
+  if (!window.confirm(`Delete the client secret "${secret.name}" (${secret.secret_preview})? It stops working at once.`)) return;
+  const answer = await api('DELETE', `/portal/api/secrets/${encodeURIComponent(secret.secret_code)}`);
+  $('secrets-error').textContent = answer.status === 204 ? '' : messageOf(answer);
+  await Promise.all([loadSecrets(), loadAudit()]);
+}
+
+const explorer = setUpExplorer({ api, form: $('try-form') });
+const loaders = { usage: () => Promise.all([loadUsage(), loadHours()]), keys: loadKeys, secrets: loadSecrets, try: () => explorer.load(), audit: loadAudit };
+const show = sections(SECTIONS, (current) => {
+  if (signedIn()) void loaders[current]?.();
+});
+
+async function start(session) {
+  setCsrf(session.csrf_token);
+  const config = await api('GET', '/portal/api/config');
+  account = config.status === 200 ? config.json : null;
+  $('who').textContent = account === null ? '' : `Signed in as ${account.name ?? session.client_id} (tier ${account.tier})`;
+  showSignedIn(true);
+  show();
+}
+
+function signOutLocally() {
+  setCsrf(null);
+  account = null;
+  for (const id of ['created', 'created-secret-box']) $(id).hidden = true;
+  $('created-key').textContent = '';
+  $('created-secret').textContent = '';
+  showSignedIn(false);
 }
 
 async function signIn(event, body) {
   event.preventDefault();
-  const { status, json } = await api('POST', '/portal/session', body);
+  const answer = await api('POST', '/portal/session', body);
   event.target.reset();
-  if (status !== 201) {
-    $('sign-in-error').textContent = json?.error?.message ?? `sign-in failed (${status})`;
+  if (answer.status !== 201) {
+    $('sign-in-error').textContent = messageOf(answer);
     return;
   }
   $('sign-in-error').textContent = '';
-  await signedIn(json);
+  await start(answer.json);
 }
 
 $('key-form').addEventListener('submit', (e) => signIn(e, { api_key: $('api-key').value }));
 $('oauth-form').addEventListener('submit', (e) => signIn(e, { client_id: $('client-id').value, client_secret: $('client-secret').value }));
 $('sign-out').addEventListener('click', async () => {
   await api('DELETE', '/portal/session');
-  csrf = null;
-  $('created').hidden = true;
-  $('created-key').textContent = '';
-  $('created-secret-box').hidden = true;
-  $('created-secret').textContent = '';
-  show(false);
+  signOutLocally();
+});
+$('hours-form').addEventListener('submit', (e) => {
+  e.preventDefault();
+  void loadHours();
 });
 $('new-key').addEventListener('submit', async (e) => {
   e.preventDefault();
   const expiry = $('key-expiry').value;
-  const body = { name: $('key-name').value, ...(expiry ? { expires_at: `${expiry}T00:00:00Z` } : {}) };
-  const { status, json } = await api('POST', '/portal/api/api-keys', body);
-  if (status !== 201) {
-    $('keys-error').textContent = json?.error?.message ?? `failed (${status})`;
+  const answer = await api('POST', '/portal/api/api-keys', { name: $('key-name').value, ...(expiry ? { expires_at: `${expiry}T00:00:00Z` } : {}) });
+  if (answer.status !== 201) {
+    $('keys-error').textContent = messageOf(answer);
     return;
   }
   e.target.reset();
   $('keys-error').textContent = '';
-  $('created-key').textContent = json.api_key;
+  $('copy-status').textContent = '';
+  $('created-key').textContent = answer.json.api_key;
   $('created').hidden = false;
+  $('copy').focus();
   await Promise.all([loadKeys(), loadAudit()]);
 });
 $('new-secret').addEventListener('submit', async (e) => {
   e.preventDefault();
-  const { status, json } = await api('POST', '/portal/api/secret', { name: $('secret-name').value });
-  if (status !== 201) {
-    $('secrets-error').textContent = json?.error?.message ?? `failed (${status})`;
+  const answer = await api('POST', '/portal/api/secret', { name: $('secret-name').value });
+  if (answer.status !== 201) {
+    $('secrets-error').textContent = messageOf(answer);
     return;
   }
   e.target.reset();
   $('secrets-error').textContent = '';
-  $('created-secret').textContent = json.client_secret;
+  $('copy-secret-status').textContent = '';
+  $('created-secret').textContent = answer.json.client_secret;
   $('created-secret-box').hidden = false;
+  $('copy-secret').focus();
   await Promise.all([loadSecrets(), loadAudit()]);
 });
-$('copy-secret').addEventListener('click', () => navigator.clipboard?.writeText($('created-secret').textContent ?? ''));
-$('copy').addEventListener('click', () => navigator.clipboard?.writeText($('created-key').textContent ?? ''));
+copyButton($('copy'), $('created-key'), $('copy-status'));
+copyButton($('copy-secret'), $('created-secret'), $('copy-secret-status'));
+$('hours-date').value = today();
 
-// Live remaining counts, at most every 10 s; each refresh is an `account` call (the minute only).
 setInterval(() => {
-  if (csrf !== null && document.visibilityState === 'visible') void loadUsage();
-}, 10_000);
+  if (!signedIn() || document.visibilityState !== 'visible' || $('usage').hidden) return;
+  void loadUsage();
+  if ($('hours-date').value === today()) void loadHours();
+}, REFRESH_MS);
 
 // A page reloaded within a session carries on with it.
-api('GET', '/portal/session').then(({ status, json }) => (status === 200 ? signedIn(json) : show(false)));
+api('GET', '/portal/session').then((answer) => (answer.status === 200 ? start(answer.json) : showSignedIn(false)));
