@@ -13,6 +13,7 @@ export const AUDIT_ACTIONS = [
   'secret.created',
   'secret.deleted',
   'check_endpoint.set',
+  'check_endpoint.deleted',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
