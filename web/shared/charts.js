@@ -14,22 +14,35 @@ const charts = new Map();
 export function drawChart(container, { title, x, series, limit, refusals, hourly }) {
   const values = { x, series: Object.fromEntries(series.map((s) => [s.label, s.values])), ...(refusals ? { refusals } : {}), limit };
   container.dataset.values = JSON.stringify(values);
+  // The limit is drawn when the usage comes near it (a tenth of it); otherwise it would flatten every bar
+  // to nothing, and the title says how far below it the peak is.
+  const peak = Math.max(0, ...x.map((_t, i) => series.reduce((sum, s) => sum + (s.values[i] ?? 0), 0)));
+  const near = limit !== null && limit !== undefined && peak >= limit / 10;
+  const note = limit === null || limit === undefined ? ' (no cap)' : near ? '' : ` — limit ${limit.toLocaleString('en')}, peak ${Math.round((peak / limit) * 1000) / 10}% of it`;
+  // Stacked bars: each group's bar stands on the ones before it, drawn from the top down so that
+  // each shows as its own band; the legend shows the group's own count.
+  const stacked = series
+    .map((s, i) => ({ label: s.label, raw: s.values, colour: COLOURS[i % COLOURS.length], values: x.map((_t, k) => series.slice(0, i + 1).reduce((sum, t) => sum + (t.values[k] ?? 0), 0)) }))
+    .reverse();
   const width = Math.max(280, container.clientWidth || 600);
   const bars = uPlot.paths.bars({ size: [0.8, 40] });
   const options = {
-    title,
+    title: `${title}${note}`,
     width,
     height: 260,
-    scales: { x: { time: true } },
+    // The API counts in UTC days and hours: the axis says UTC whatever the reader's time zone.
+    tzDate: (seconds) => uPlot.tzDate(new Date(seconds * 1000), 'Etc/UTC'),
+    scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
     axes: [{}, { label: 'requests', size: 60 }],
     series: [
       { label: hourly ? 'hour (UTC)' : 'day (UTC)', value: (_u, v) => (v === null ? '—' : new Date(v * 1000).toISOString().slice(0, hourly ? 16 : 10).replace('T', ' ')) },
-      ...series.map((s, i) => ({ label: s.label, stroke: COLOURS[i % COLOURS.length], fill: `${COLOURS[i % COLOURS.length]}55`, paths: bars, points: { show: false } })),
-      ...(refusals ? [{ label: '429s', stroke: '#a4161a', width: 2, points: { show: true, size: 8, fill: '#a4161a' } }] : []),
-      ...(limit === null || limit === undefined ? [] : [{ label: `limit (${limit})`, stroke: '#111', dash: [6, 4], width: 1.5, points: { show: false } }]),
+      ...stacked.map(({ label, raw, colour }) => ({ label, stroke: colour, fill: colour, paths: bars, points: { show: false }, value: (_u, _v, _s, i) => (i === null ? '--' : raw[i]) })),
+      ...(refusals ? [{ label: '429s', stroke: '#a4161a', width: 0, paths: () => null, points: { show: true, size: 10, fill: '#a4161a' } }] : []),
+      ...(near ? [{ label: `limit (${limit})`, stroke: '#111', dash: [6, 4], width: 1.5, points: { show: false } }] : []),
     ],
   };
-  const data = [x, ...series.map((s) => s.values), ...(refusals ? [refusals] : []), ...(limit === null || limit === undefined ? [] : [x.map(() => limit)])];
+  // An hour without 429s has no point, rather than a row of them along zero.
+  const data = [x, ...stacked.map((s) => s.values), ...(refusals ? [refusals.map((n) => (n > 0 ? n : null))] : []), ...(near ? [x.map(() => limit)] : [])];
   charts.get(container)?.destroy();
   container.replaceChildren();
   charts.set(container, new uPlot(options, data, container));
