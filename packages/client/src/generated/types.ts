@@ -113,6 +113,48 @@ export interface Usage {
   }[];
 }
 
+/** The answer of `GET /v1/account/usage/hours`. */
+export interface UsageHours {
+  /** The UTC day. */
+  date: string;
+  /** The limits in force now. */
+  limits: {
+    /** Requests per UTC minute; null: no cap. */
+    per_minute: number | null;
+    /** Requests per UTC day (data calls); null: no cap. */
+    per_day: number | null;
+  };
+  /** The 24 hours of the day, oldest first; hours without requests show 0. Kept USAGE_HOURLY_RETENTION_DAYS. */
+  hours: {
+    /** The start of the UTC hour. */
+    hour: string;
+    /** Requests charged that hour, every group: the sum of by_group. */
+    requests: number;
+    /** That hour's requests by route group. */
+    by_group: {
+      /** /v1/references/* */
+      references: number;
+      /** /v1/events/* */
+      events: number;
+      /** /v1/odds/* */
+      odds: number;
+      /** /v1/trends/* */
+      trends: number;
+      /** /v1/account/* (never counted against the daily quota) */
+      account: number;
+    };
+  }[];
+  /** The day's 429 answers by minute and window, oldest first. Kept USAGE_HOURLY_RETENTION_DAYS. */
+  refusals: Array<{
+    /** The start of the UTC minute. */
+    minute: string;
+    /** The window that was exhausted. */
+    window: 'minute' | 'day';
+    /** Requests answered 429 in that minute because of that window. */
+    refusals: number;
+  }>;
+}
+
 /** One page of {@link AuditEntry} items, in the shape every list answers. */
 export interface AuditPage {
   /** Items of the current page. */
@@ -136,7 +178,7 @@ export interface AuditEntry {
   /** The client the change is about. */
   client_id: string;
   /** What was done. */
-  action: 'client.onboarded' | 'client.updated' | 'client.reset' | 'client.offboarded' | 'api_key.created' | 'api_key.deleted' | 'secret.created' | 'secret.deleted' | 'check_endpoint.set';
+  action: 'client.onboarded' | 'client.updated' | 'client.reset' | 'client.offboarded' | 'api_key.created' | 'api_key.deleted' | 'secret.created' | 'secret.deleted' | 'check_endpoint.set' | 'check_endpoint.deleted';
   /** Who made the change. */
   actor: {
     /** An operator (ADMIN_TOKEN or the CLI) or the client itself. */
@@ -1494,6 +1536,12 @@ export interface AccountUsageParams {
    * Last day (UTC, YYYY-MM-DD, included) of the usage reported. Default: today. Not before start_date, and at most 366 days from it. Also an ISO 8601 date-time, which stands for its UTC day; without an offset it is read as UTC.
    */
   end_date?: string;
+}
+
+/** Parameters of `GET /v1/account/usage/hours`. */
+export interface AccountUsageHoursParams {
+  /** The UTC day (YYYY-MM-DD) whose hours are reported. Default: today. */
+  date?: string;
 }
 
 /** Parameters of `GET /v1/account/audit-log`. */
