@@ -88,16 +88,22 @@ describe('the client portal and the operator console in a real browser', () => {
     return JSON.parse((await page.getAttribute(`#${id}`, 'data-values')) ?? 'null') as ChartValues;
   };
 
+  // Scripts run in the page are given as text: the test's own TypeScript has no DOM types.
+
   /** Nothing a page may hold: no credential in its storage, no readable cookie. */
   async function expectNothingStored(page: Page): Promise<void> {
-    const stored = await page.evaluate(() => JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie }));
+    const stored = await page.evaluate('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
     expect(stored).toBe(JSON.stringify({ local: {}, session: {}, cookie: '' }));
   }
+
+  /** The ids of the controls that have no label. */
+  const unlabelled = (page: Page) =>
+    page.evaluate("[...document.querySelectorAll('input, select, textarea')].filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id)");
 
   it('signs in with a key (by keyboard); the chart shows what /v1/account/usage says; a key created works and, deleted, is refused; Try it runs a call', async () => {
     const { context, page } = await open('/portal');
     // Every control has a label.
-    expect(await page.$$eval('input, select, textarea', (controls) => controls.filter((c) => (c as HTMLInputElement).labels?.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id))).toEqual([]);
+    expect(await unlabelled(page)).toEqual([]);
     await shot(page, 'portal-sign-in');
     await page.focus('#api-key');
     await page.keyboard.type(client.apiKey);
@@ -155,12 +161,12 @@ describe('the client portal and the operator console in a real browser', () => {
     await shot(page, 'portal-audit-log');
 
     // No inline script runs: one added to the page is blocked by the CSP, while the page's own script ran.
-    const ran = await page.evaluate(() => {
+    const ran = await page.evaluate(`(() => {
       const script = document.createElement('script');
       script.textContent = 'document.body.dataset.inline = "ran"';
       document.body.append(script);
       return document.body.dataset.inline === 'ran';
-    });
+    })()`);
     expect(ran).toBe(false);
     await expectNothingStored(page);
     await context.close();
@@ -174,7 +180,7 @@ describe('the client portal and the operator console in a real browser', () => {
     await expect.poll(() => page.textContent('#who')).toContain('Signed in as Browser Co');
     await chartOf(page, 'daily-chart');
     // Nothing wider than the phone's screen.
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
     await shot(page, 'portal-usage-phone');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForSelector('#sign-in:not([hidden])');
@@ -213,7 +219,7 @@ describe('the client portal and the operator console in a real browser', () => {
     secrets.push(target.apiKey, target.clientSecret);
     expect((await h.as(target).get('/v1/references/sports')).statusCode).toBe(200);
     const { context, page } = await open('/console');
-    expect(await page.$$eval('input, select, textarea', (controls) => controls.filter((c) => (c as HTMLInputElement).labels?.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id))).toEqual([]);
+    expect(await unlabelled(page)).toEqual([]);
     await shot(page, 'console-sign-in');
     await page.getByLabel('Admin token (ADMIN_TOKEN)').fill(TEST_ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
