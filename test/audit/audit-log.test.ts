@@ -1,10 +1,11 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { purgeOldAudit, createAuditRepository } from '../../src/modules/audit/index.js';
 import { type As, createdKey, createdSecret, pageOf, selfService, withKey, withToken } from '../account/credentials-helpers.js';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
-import { adminHeaders, buildTestApp, DIALECTS, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
+import { adminHeaders, DIALECTS, TEST_ADMIN_TOKEN } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
 import { onboardClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 
@@ -28,11 +29,7 @@ function claimsOf(accessToken: string): { jti: string; cred: string } {
 }
 
 describe.each(DIALECTS)('audit log (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   const admin = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, payload?: object) =>
     t.app.inject({ method, url, headers: adminHeaders, remoteAddress: OPERATOR_ADDRESS, ...(payload ? { payload } : {}) });
@@ -184,11 +181,7 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
 });
 
 describe.each(DIALECTS)('audit log: written in the transaction of the change (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   it('a change whose entry cannot be written does not happen', async () => {
     const c = await onboardClient(t, { tier: 'pro' });
@@ -206,11 +199,7 @@ describe.each(DIALECTS)('audit log: written in the transaction of the change (%s
 });
 
 describe.each(DIALECTS)('admin API: clients searched by name (%s)', (dialect) => {
-  let t: TestApp;
-  beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-  });
-  afterAll(async () => t.close());
+  const t = forSuite(() => harness({ dialect }));
 
   it('keeps the clients whose name contains the search, ignoring case, with LIKE wildcards taken literally', async () => {
     for (const name of ['Acme Betting', 'ACME Odds', 'Globex', '50% Sports', '500 Sports']) await onboardClient(t, { name });

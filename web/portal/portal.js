@@ -160,36 +160,46 @@ $('hours-form').addEventListener('submit', (e) => {
   e.preventDefault();
   void loadHours();
 });
-$('new-key').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const expiry = $('key-expiry').value;
-  const answer = await api('POST', '/portal/api/api-keys', { name: $('key-name').value, ...(expiry ? { expires_at: `${expiry}T00:00:00Z` } : {}) });
-  if (answer.status !== 201) {
-    $('keys-error').textContent = messageOf(answer);
-    return;
-  }
-  e.target.reset();
-  $('keys-error').textContent = '';
-  $('copy-status').textContent = '';
-  $('created-key').textContent = answer.json.api_key;
-  $('created').hidden = false;
-  $('copy').focus();
-  await Promise.all([loadKeys(), loadAudit()]);
+/** A create form: posts, then shows the new credential once and focuses its copy button. */
+function creates(form, { url, body, error, output, box, status, copy, plaintext, reload }) {
+  form.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const answer = await api('POST', url, body());
+    if (answer.status !== 201) {
+      error.textContent = messageOf(answer);
+      return;
+    }
+    form.reset();
+    error.textContent = '';
+    status.textContent = '';
+    output.textContent = plaintext(answer.json);
+    box.hidden = false;
+    copy.focus();
+    await Promise.all([reload(), loadAudit()]);
+  });
+}
+
+creates($('new-key'), {
+  url: '/portal/api/api-keys',
+  body: () => ({ name: $('key-name').value, ...($('key-expiry').value ? { expires_at: `${$('key-expiry').value}T00:00:00Z` } : {}) }),
+  error: $('keys-error'),
+  output: $('created-key'),
+  box: $('created'),
+  status: $('copy-status'),
+  copy: $('copy'),
+  plaintext: (created) => created.api_key,
+  reload: loadKeys,
 });
-$('new-secret').addEventListener('submit', async (e) => {
-  e.preventDefault();
-  const answer = await api('POST', '/portal/api/secret', { name: $('secret-name').value });
-  if (answer.status !== 201) {
-    $('secrets-error').textContent = messageOf(answer);
-    return;
-  }
-  e.target.reset();
-  $('secrets-error').textContent = '';
-  $('copy-secret-status').textContent = '';
-  $('created-secret').textContent = answer.json.client_secret;
-  $('created-secret-box').hidden = false;
-  $('copy-secret').focus();
-  await Promise.all([loadSecrets(), loadAudit()]);
+creates($('new-secret'), {
+  url: '/portal/api/secret',
+  body: () => ({ name: $('secret-name').value }),
+  error: $('secrets-error'),
+  output: $('created-secret'),
+  box: $('created-secret-box'),
+  status: $('copy-secret-status'),
+  copy: $('copy-secret'),
+  plaintext: (created) => created.client_secret,
+  reload: loadSecrets,
 });
 copyButton($('copy'), $('created-key'), $('copy-status'));
 copyButton($('copy-secret'), $('created-secret'), $('copy-secret-status'));

@@ -32,17 +32,19 @@ const ByGroup = Type.Object(Object.fromEntries(USAGE_GROUP_NAMES.map((group) => 
   description: "That day's requests by route group.",
 });
 
+const LimitsInForce = Type.Object(
+  {
+    per_minute: Limit('Requests per UTC minute (every /v1 call); null: no cap.'),
+    per_day: Limit('Requests per UTC day (data calls; /v1/account/* is not counted); null: no cap.'),
+  },
+  { additionalProperties: false, description: "The limits in force: an operator's override, else the tier's." },
+);
+
 /** A client's usage: its limits, where it stands now, and its charged requests per day. */
 export const Usage = Type.Object(
   {
     tier: Type.Enum(TIERS, { description: 'Account tier.' }),
-    limits: Type.Object(
-      {
-        per_minute: Limit('Requests per UTC minute (every /v1 call); null: no cap.'),
-        per_day: Limit('Requests per UTC day (data calls; /v1/account/* is not counted); null: no cap.'),
-      },
-      { additionalProperties: false, description: "The limits in force: an operator's override, else the tier's." },
-    ),
+    limits: LimitsInForce,
     current: Type.Object(
       { minute: WindowState('UTC minute'), day: WindowState('UTC day (data calls only)') },
       { additionalProperties: false, description: 'The windows now, counted by every node.' },
@@ -77,10 +79,7 @@ export type HoursQuery = Static<typeof HoursQuery>;
 export const UsageHours = Type.Object(
   {
     date: Type.String({ format: 'date', description: 'The UTC day.' }),
-    limits: Type.Object(
-      { per_minute: Limit('Requests per UTC minute; null: no cap.'), per_day: Limit('Requests per UTC day (data calls); null: no cap.') },
-      { additionalProperties: false, description: 'The limits in force now.' },
-    ),
+    limits: LimitsInForce,
     hours: Type.Array(
       Type.Object(
         {
