@@ -126,6 +126,8 @@ describe('the client portal and the operator console in a real browser', () => {
     await shot(page, 'portal-usage');
 
     await page.click('nav >> text=API keys');
+    // One active key, and the account signs in with keys: the page says why it cannot be deleted.
+    await expect.poll(() => page.textContent('#key-rule')).toContain('This is your last active API key');
     await page.getByLabel('Name', { exact: true }).fill('made in the browser');
     await page.getByLabel('Expires (optional, UTC midnight)').fill('2099-01-01');
     await page.getByRole('button', { name: 'Create a key' }).click();
@@ -136,6 +138,7 @@ describe('the client portal and the operator console in a real browser', () => {
     expect((await h.as({ apiKey: key }).get('/v1/references/sports')).statusCode).toBe(200);
     await expect.poll(() => page.textContent('#key-list')).toContain('made in the browser');
     expect(await page.textContent('#key-list')).toContain('2099');
+    expect(await page.isHidden('#key-rule')).toBe(true);
     await shot(page, 'portal-keys');
     await page.getByRole('button', { name: 'Delete made in the browser' }).click();
     await expect.poll(() => page.textContent('#key-list')).not.toContain('made in the browser');
