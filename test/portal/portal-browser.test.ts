@@ -34,6 +34,8 @@ describe('the client portal and the operator console in a real browser', () => {
   /** Every URL any page asked for, and every script error of any page. */
   const urls: string[] = [];
   const problems: string[] = [];
+  /** What the browsers logged as errors, but for the answers a page expects to be refused (401 before signing in, 429). */
+  const consoleErrors: string[] = [];
   const secrets: string[] = [TEST_ADMIN_TOKEN];
   let client: OnboardedClient;
 
@@ -69,6 +71,9 @@ describe('the client portal and the operator console in a real browser', () => {
     const page = await context.newPage();
     page.on('request', (request) => urls.push(request.url()));
     page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) consoleErrors.push(message.text());
+    });
     page.on('dialog', (dialog) => void dialog.accept());
     const res = await page.goto(`${origin}${path}`);
     expect(res?.status()).toBe(200);
@@ -274,5 +279,8 @@ describe('the client portal and the operator console in a real browser', () => {
       expect(h.logs()).not.toContain(part);
     }
     expect(problems).toEqual([]);
+    // The CSP refused the one inline script the first test added, and nothing of the pages' own (uPlot's styles included).
+    expect(consoleErrors).toHaveLength(1);
+    expect(consoleErrors[0]).toMatch(/inline script violates the following Content Security Policy/);
   });
 });
