@@ -101,6 +101,31 @@ describe('the client portal and the operator console in a real browser', () => {
     expect(stored).toBe(JSON.stringify({ local: {}, session: {}, cookie: '' }));
   }
 
+  /**
+   * The text of every visible button, link, label, paragraph and table cell whose contrast with its
+   * background (the nearest one that is not transparent) is below WCAG's 4.5:1, with its ratio.
+   */
+  const lowContrast = (page: Page) =>
+    page.evaluate(`(() => {
+      const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
+      const luminance = ([r, g, b]) => [r, g, b].map((v) => { const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; })
+        .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
+      const background = (element) => {
+        for (let e = element; e; e = e.parentElement) {
+          const colour = rgb(getComputedStyle(e).backgroundColor);
+          if (colour.length === 3 || colour[3] > 0) return colour.slice(0, 3);
+        }
+        return [255, 255, 255];
+      };
+      return [...document.querySelectorAll('button:not(:disabled), a, label, p, td, th, h1, h2, caption, summary')]
+        .filter((e) => e.offsetParent !== null && e.textContent.trim() !== '')
+        .map((e) => {
+          const [a, b] = [luminance(rgb(getComputedStyle(e).color).slice(0, 3)), luminance(background(e))];
+          return { text: e.textContent.trim().slice(0, 30), ratio: Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 10) / 10 };
+        })
+        .filter((r) => r.ratio < 4.5);
+    })()`);
+
   /** The ids of the controls that have no label. */
   const unlabelled = (page: Page) =>
     page.evaluate("[...document.querySelectorAll('input, select, textarea')].filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id)");
@@ -128,6 +153,7 @@ describe('the client portal and the operator console in a real browser', () => {
     // The hourly chart and the live line.
     await chartOf(page, 'hourly-chart');
     await expect.poll(() => page.textContent('#now')).toMatch(/This minute: \d+ used, \d+ left\. Today: \d+ used, \d+ left\. Tier pro\./);
+    expect(await lowContrast(page)).toEqual([]);
     await shot(page, 'portal-usage');
 
     await page.click('nav >> text=API keys');
@@ -241,6 +267,7 @@ describe('the client portal and the operator console in a real browser', () => {
     await chartOf(page, 'client-daily-chart');
     await page.getByRole('button', { name: 'Disable' }).click();
     await expect.poll(() => page.textContent('#toggle-disabled')).toBe('Enable');
+    expect(await lowContrast(page)).toEqual([]);
     expectUnauthorized(await h.as(target).get('/v1/references/sports'), 'client_disabled');
     await expect.poll(() => page.textContent('#client-audit')).toContain('client.updated');
     await shot(page, 'console-client');
