@@ -94,6 +94,18 @@ describe.each(DIALECTS)('operator console: sessions (%s)', (dialect) => {
   });
 });
 
+describe('operator console: guessing the admin token (sqlite)', () => {
+  const h = forSuite(() => harness({ dialect: 'sqlite', env: { LOGIN_FAILURES_PER_MINUTE: '3' } }));
+
+  it('counts a wrong admin token as a failed login of its address: past the limit, 429; the right token still signs in', async () => {
+    for (let i = 0; i < 3; i++) expectUnauthorized(await signIn(h, '/console/session', { admin_token: `wrong-token-${i}-that-is-long-enough-to-look-real` }), 'invalid_credentials');
+    const refused = await signIn(h, '/console/session', { admin_token: 'wrong-token-3-that-is-long-enough-to-look-real' });
+    expectError(refused, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(refused.headers['retry-after']).toBeDefined();
+    expect((await signIn(h, '/console/session', { admin_token: TEST_ADMIN_TOKEN })).statusCode).toBe(201);
+  });
+});
+
 describe('operator console without ADMIN_TOKEN', () => {
   const h = forSuite(() => harness({ dialect: 'sqlite', env: { ADMIN_TOKEN: '' } }));
 

@@ -1,7 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ApiError } from '../../platform/errors.js';
+import { ApiError, serviceUnavailable } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { type CredentialFailures, unauthorized } from '../auth/index.js';
 import { type OperatorSessionData, SESSION_MAX_AGE_MS, type SessionStore } from './portal.sessions.js';
 import { addPageHeaders, bodyOf, callFrom, forward, methodOf, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
 
@@ -19,7 +20,13 @@ const Rest = Type.Object({ '*': Type.String({ maxLength: 300, description: 'The 
  * /console/api/… run the admin API's own /admin/v1/… routes with it (app.inject), and
  * /console/health runs /readyz: the console has no data path of its own.
  */
-export const consoleRoutes: ModuleRoutes<{ sessions: SessionStore<OperatorSessionData> }> = async (app, { sessions }) => {
+export interface ConsoleRoutesDeps {
+  sessions: SessionStore<OperatorSessionData>;
+  /** The failed-credential limits of the logins: a wrong admin token counts against its source address. */
+  failures: CredentialFailures;
+}
+
+export const consoleRoutes: ModuleRoutes<ConsoleRoutesDeps> = async (app, { sessions, failures }) => {
   addPageHeaders(app);
   serveWebFiles(app, 'console', ['index.html', 'console.js', 'web.css', 'uplot.css']);
   const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => sessionCookie(request, sessions.cookie, '/console', value, maxAgeSeconds);
@@ -30,9 +37,13 @@ export const consoleRoutes: ModuleRoutes<{ sessions: SessionStore<OperatorSessio
     async (request, reply) => {
       rejectCrossSite(request);
       const adminToken = request.body.admin_token;
-      // The admin guard of the admin API decides, as it would for the same token sent with curl.
-      const check = await callFrom(app, request, { method: 'GET', url: '/admin/v1/clients?page_size=1', headers: { authorization: `Bearer ${adminToken}` } });
-      if (check.statusCode !== 200) return forward(reply, check);
+      // The admin guard of the admin API decides, as it would for the same token sent with curl;
+      // a wrong token counts as a failed login from this address, so guessing meets the same 429s.
+      await failures.guard(request.ip, undefined, async () => {
+        const check = await callFrom(app, request, { method: 'GET', url: '/admin/v1/clients?page_size=1', headers: { authorization: `Bearer ${adminToken}` } });
+        if (check.statusCode === 401) throw unauthorized('invalid_credentials', 'the admin token is not valid');
+        if (check.statusCode !== 200) throw serviceUnavailable('the admin API could not check the token', 5);
+      });
       const session = sessions.open({ adminToken });
       reply.header('set-cookie', cookie(request, session.id, SESSION_MAX_AGE_MS / 1000));
       return reply.code(201).send({ csrf_token: session.csrf });
