@@ -1,7 +1,8 @@
 // The audit log's entries as table rows, the same in the portal and the console.
 import { fillTable, when } from './dom.js';
 
-const fields = (value) => (value === null ? null : JSON.stringify(value));
+/** The fields of an entry as `name: value` pairs, which wrap where a line must end. */
+const fields = (value) => (value === null ? null : Object.entries(value).map(([name, v]) => `${name}: ${JSON.stringify(v)}`).join(', '));
 
 /** `who(actor)` names the actor as the page's reader knows it. */
 export function fillAudit(table, entries, who, withClient = false) {

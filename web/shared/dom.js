@@ -32,8 +32,8 @@ export function fillTable(table, headings, rows) {
 /** A button; `danger` for a destructive one. */
 export const button = (text, onclick, danger = false) => el('button', { type: 'button', class: danger ? 'danger' : undefined, text, onclick });
 
-/** A date-time as the reader's locale writes it (the ISO text stays in the title). */
-export const when = (iso) => (iso === null || iso === undefined ? null : new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }) + ' UTC');
+/** A date-time to the minute, in UTC as the API counts: `2026-11-25 14:02 UTC`. */
+export const when = (iso) => (iso === null || iso === undefined ? null : `${iso.slice(0, 16).replace('T', ' ')} UTC`);
 
 /**
  * Sections shown one at a time by the URL's fragment (#usage, #keys…), so that each has its own
