@@ -117,11 +117,11 @@ export interface Usage {
 export interface UsageHours {
   /** The UTC day. */
   date: string;
-  /** The limits in force now. */
+  /** The limits in force: an operator's override, else the tier's. */
   limits: {
-    /** Requests per UTC minute; null: no cap. */
+    /** Requests per UTC minute (every /v1 call); null: no cap. */
     per_minute: number | null;
-    /** Requests per UTC day (data calls); null: no cap. */
+    /** Requests per UTC day (data calls; /v1/account/* is not counted); null: no cap. */
     per_day: number | null;
   };
   /** The 24 hours of the day, oldest first; hours without requests show 0. Kept USAGE_HOURLY_RETENTION_DAYS. */
