@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { parseCookie } from 'cookie';
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
@@ -45,11 +46,7 @@ const opaque = () => randomBytes(32).toString('base64url');
 
 /** The value of one cookie in a Cookie header. */
 export function cookieOf(request: FastifyRequest, name: string): string | undefined {
-  for (const part of (request.headers.cookie ?? '').split(';')) {
-    const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
-  }
-  return undefined;
+  return parseCookie(request.headers.cookie ?? '')[name];
 }
 
 /**

@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { ApiError } from '../../platform/errors.js';
 import type { App } from '../../platform/http/types.js';
@@ -64,7 +65,7 @@ export function rejectCrossSite(request: FastifyRequest): void {
 /** A session cookie: HttpOnly, SameSite=Strict, only under its path, Secure except on localhost (plain HTTP there). */
 export function sessionCookie(request: FastifyRequest, name: string, path: string, value: string, maxAgeSeconds: number): string {
   const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(request.headers.host ?? '');
-  return `${name}=${value}; Path=${path}; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSeconds}${local ? '' : '; Secure'}`;
+  return stringifySetCookie({ name, value, path, httpOnly: true, sameSite: 'strict', maxAge: maxAgeSeconds, secure: !local });
 }
 
 /** The inner route's answer as it was: status, body, and the headers a page reads. */
