@@ -17,6 +17,7 @@ import { createPagedLists } from './platform/lists/paged-lists.js';
 import { createLogger, requestId, requestLogger, urlRedactor } from './platform/logging.js';
 import { accountRoutes } from './modules/account/index.js';
 import { adminRoutes } from './modules/admin/index.js';
+import { auditRoutes, createAuditRepository } from './modules/audit/index.js';
 import { UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
 import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
@@ -28,6 +29,7 @@ import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createBoardChanges, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { createResultsService, resultsRoutes } from './modules/results/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
+import { consoleRoutes, createWebSessions, portalRoutes, type WebSessions } from './modules/portal/index.js';
 import { createHydrator, createQuoteService, MAX_ANSWER_BYTES, quotesRoutes } from './modules/quotes/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
 import { createStreamSlots, streamRoutes } from './modules/stream/index.js';
@@ -87,7 +89,10 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // Before any route, each hooked to every route as it is added: the route's policy (who may call
   // it, its tier, limit, usage group and cache headers: decisions 0180, 0181), then compression,
   // which must see the answer last (decisions 0074, 0151).
+  // The portal's and the console's sessions: a step of their session routes' policy, and what their routes keep tokens in.
+  const sessions = createWebSessions({ clock: ctx.clock });
   registerRoutePolicies(app, {
+    sessions,
     authenticator: ctx.authenticator,
     failures: ctx.failures,
     adminToken: ctx.config.adminToken,
@@ -97,7 +102,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
   registerCompression(app);
   await registerOpenApi(app, { admin: !adminAbsent, unauthorizedReasons: UNAUTHORIZED_REASONS });
-  for (const routes of featureRoutes(ctx)) {
+  for (const routes of featureRoutes(ctx, sessions)) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>()));
   }
   return app;
@@ -116,7 +121,7 @@ function trustProxyOption(trust: AppContext['config']['trustProxy']): boolean | 
  * Every feature's routes, each given exactly the services it uses (built here, from the
  * context), in the order the document lists them.
  */
-function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
+function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App) => Promise<void>> {
   const { config, database, clock, changes, keyring, clients, credentials, directory, authenticator, readCache, keys, metrics, failures, limits, usage, counters, checkEndpoints, outboundRules } = ctx;
   const { db } = database;
   const lists = createPagedLists(readCache);
@@ -139,6 +144,7 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => oauthRoutes(app, { tokens, authenticator, failures, publicUrl: config.publicUrl, listenOrigin: listenOrigin(config.host, config.port) }),
     (app) => accountRoutes(app, { credentials, clock }),
     (app) => usageRoutes(app, { usage, clock, accountOf: clients.get }),
+    (app) => auditRoutes(app, { audit: createAuditRepository(db) }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache, clock }) }),
     (app) => eventsRoutes(app, { lists, events }),
     (app) => {
@@ -164,6 +170,14 @@ function featureRoutes(ctx: AppContext): Array<(app: App) => Promise<void>> {
     (app) => adminRoutes(app, { clients, credentials, clock, limits }),
     (app) => importRoutes(app, { importer: createImportService({ database, clock, changes }) }),
     (app) => docsRoutes(app),
+    (app) =>
+      portalRoutes(app, {
+        sessions: sessions.portal,
+        clock,
+        revoke: async (clientId, refreshToken) => void (await tokens.revoke(await clients.get(clientId), refreshToken)),
+      }),
+    // Like the admin API, the console exists only with ADMIN_TOKEN: without it /console is 404.
+    ...(config.adminToken === undefined ? [] : [(app: App) => consoleRoutes(app, { sessions: sessions.console, failures })]),
     (app) => metricsRoutes(app, { registry: metrics.registry }),
   ];
 }

@@ -66,6 +66,8 @@ export function loadConfig(env: Env = process.env) {
     tierLimits: tiers.limits,
     usageFlushMs: v.USAGE_FLUSH_MS,
     usageRetentionDays: v.USAGE_RETENTION_DAYS,
+    usageHourlyRetentionDays: v.USAGE_HOURLY_RETENTION_DAYS,
+    auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     loginFailuresPerMinute: v.LOGIN_FAILURES_PER_MINUTE,
     loginFailuresPerClientPerMinute: v.LOGIN_FAILURES_PER_CLIENT_PER_MINUTE,
     /** Fastify's trustProxy: false (the peer is the source), a hop count, or the load balancers whose X-Forwarded-For is believed. */

@@ -32,6 +32,7 @@ import {
   type CredentialsService,
 } from './modules/clients/index.js';
 import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
+import { createAuditPurgeJob, createAuditRepository } from './modules/audit/index.js';
 import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './modules/quotes/index.js';
 import { createHistoryPurgeJob } from './modules/history/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
@@ -81,7 +82,7 @@ export interface AppContext {
   /**
    * The process's background jobs (process metrics and their sharing with a cluster primary,
    * change-feed polling, refresh-token purge, credentials' last-use writes, the limit store's
-   * connection, usage flushes and purge, price-history purge). Started and stopped by whoever
+   * connection, usage flushes and purge, price-history and audit-log purges). Started and stopped by whoever
    * owns the context and serves with it; building an app starts nothing.
    */
   readonly background: Background;
@@ -124,7 +125,11 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const counters = config.redisUrl === undefined ? createMemoryStore({ seeds }) : createRedisStore(config.redisUrl, { seeds });
   const limits = createLimitPolicy(config.tierLimits);
   const limiter = createRateLimiter({ store: counters, policy: limits, clock, accounts: directory });
-  limiter.onReject((tier, window) => metrics.rateLimitRejections(tier, window).inc());
+  limiter.onReject((tier, window, clientId) => {
+    metrics.rateLimitRejections(tier, window).inc();
+    // What the portal shows a client of its 429s: when, and which window.
+    meter.refused(clientId, window, clock.now());
+  });
   // A change to any client may be a change of limits: what a node holds under the old ones goes back.
   changes.onChange('clients', () => void limiter.revise());
   const failures = createCredentialFailures({
@@ -146,8 +151,9 @@ export function createContext(deps: { config: Config; database: Database; clock?
     credentialUsage,
     counters,
     meter,
-    createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays }),
+    createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays, hourlyRetentionDays: config.usageHourlyRetentionDays }),
     createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays }),
+    createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays }),
   ]);
   return {
     config,

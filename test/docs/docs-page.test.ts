@@ -3,22 +3,9 @@ import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/modules/demo/index.js';
 import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { onboardClient } from '../helpers/clients.js';
 import { SPEC_ENDPOINTS } from './spec-endpoints.js';
-
-/** Debian's chromium package (installed by .ci/run); the machines have no internet to fetch another. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 
 // The page does not depend on the database: one run, on SQLite, keeps the browser test short.
 describe('the /docs page in a real browser', () => {

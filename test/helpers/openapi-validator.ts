@@ -7,8 +7,8 @@ import { textOf } from './bodies.js';
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
 
-/** Responses that are not JSON operations of the document: the docs page, its assets, metrics. */
-const UNDOCUMENTED = /^\/(docs(\/.*)?|openapi\.json|metrics)$/;
+/** Responses that are not JSON operations of the document: the docs page, its assets, metrics, the portal and the console (pages and their own calls). */
+const UNDOCUMENTED = /^\/(docs(\/.*)?|openapi\.json|metrics|(portal|console)(\/.*)?)$/;
 
 const DOCUMENT_ID = 'urn:sportsdata:openapi';
 const STATUS_RESPONSES: Record<number, string> = {

@@ -116,8 +116,8 @@ describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect)
   it('rows older than USAGE_RETENTION_DAYS are purged', async () => {
     const repository = createUsageRepository(t.database.db);
     await repository.add([
-      { clientId: client.clientId, day: '2028-12-10', group: 'odds', requests: 3 },
-      { clientId: client.clientId, day: '2028-12-11', group: 'odds', requests: 4 },
+      { clientId: client.clientId, day: '2028-12-10', hour: Date.parse('2028-12-10T05:00:00Z'), group: 'odds', requests: 3 },
+      { clientId: client.clientId, day: '2028-12-11', hour: Date.parse('2028-12-11T05:00:00Z'), group: 'odds', requests: 4 },
     ]);
     // 400 days before 2030-01-15 is 2028-12-11: that day stays, the one before goes.
     expect(await purgeOldUsage(repository, t.clock, 400)).toBe(1);

@@ -11,6 +11,8 @@
 export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]> = [
   ['account.config', 'GET /v1/account/config'],
   ['account.usage', 'GET /v1/account/usage'],
+  ['account.usageHours', 'GET /v1/account/usage/hours'],
+  ['account.auditLog', 'GET /v1/account/audit-log'],
   ['account.apiKeys', 'GET /v1/account/api-keys'],
   ['account.apiKeys.create', 'POST /v1/account/api-keys'],
   ['account.apiKeys.delete', 'DELETE /v1/account/api-keys/{key_code}'],

@@ -31,6 +31,8 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     expect((await api.account.usage({ start_date: '2030-01-05', end_date: '2030-01-05' })).days).toHaveLength(1);
     // A date-time, as Odditt's client sends it, stands for its UTC day.
     expect((await api.account.usage({ start_date: '2030-01-04T23:30:00.000000-0100', end_date: '2030-01-05T08:00:00' })).days.map((d) => d.date)).toEqual(['2030-01-05']);
+    const hours = await api.account.usageHours({ date: '2030-01-05' });
+    expect([hours.date, hours.hours.length]).toEqual(['2030-01-05', 24]);
     const created = await api.account.apiKeys.create({ name: 'rotation' });
     expect(created.api_key).toMatch(/^sdk_/);
     expect((await api.account.apiKeys()).results.map((k) => k.key_code)).toContain(created.key_code);
@@ -39,6 +41,8 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     expect(secret.client_secret).toMatch(/^sds_/);
     expect((await api.account.secrets.list({ page_size: 100 })).total_count).toBe(2);
     await api.account.secrets.delete({ secret_code: secret.secret_code });
+    // Each of those changes is in the account's audit log, newest first.
+    expect((await api.account.auditLog({ page_size: 3 })).results.map((e) => e.action)).toEqual(['secret.deleted', 'secret.created', 'api_key.deleted']);
 
     expect((await api.references.sports()).results.map((s) => s.key)).toEqual(['basketball', 'soccer']);
     expect((await api.references.leagues({ sport_key: 'basketball' })).total_count).toBe(2);

@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import { validationError } from '../../platform/errors.js';
 import type { App } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
+import { clientActor } from '../audit/index.js';
 import { principalOf } from '../auth/index.js';
 import type { CredentialsService } from '../clients/index.js';
 import type { ClientPolicy } from '../policy/index.js';
@@ -72,7 +73,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
     },
     async (request, reply) => {
       const { name, expires_at } = request.body;
-      const created = await credentials.createApiKey(principalOf(request).client.id, { name, expiresAt: expiryOf(expires_at) });
+      const created = await credentials.createApiKey(principalOf(request).client.id, { name, expiresAt: expiryOf(expires_at) }, clientActor(request));
       return reply.code(201).send(createdApiKeyView(created));
     },
   );
@@ -92,7 +93,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
       },
     },
     async (request, reply) => {
-      await credentials.deleteApiKey(principalOf(request).client.id, request.params.key_code);
+      await credentials.deleteApiKey(principalOf(request).client.id, request.params.key_code, clientActor(request));
       return reply.code(204).send(null);
     },
   );
@@ -128,7 +129,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
       },
     },
     async (request, reply) => {
-      const created = await credentials.createSecret(principalOf(request).client.id, { name: request.body.name ?? 'client secret' });
+      const created = await credentials.createSecret(principalOf(request).client.id, { name: request.body.name ?? 'client secret' }, clientActor(request));
       return reply.code(201).send(createdSecretView(created));
     },
   );
@@ -148,7 +149,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
       },
     },
     async (request, reply) => {
-      await credentials.deleteSecret(principalOf(request).client.id, request.params.secret_code);
+      await credentials.deleteSecret(principalOf(request).client.id, request.params.secret_code, clientActor(request));
       return reply.code(204).send(null);
     },
   );

@@ -2,6 +2,7 @@ import { Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import type { App } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
+import { operatorActor } from '../audit/index.js';
 import { ApiKeysPage, apiKeyView, CredentialsQuery, Deleted, SecretsPage, secretView } from '../account/index.js';
 import type { CredentialsService } from '../clients/index.js';
 import { ADMIN_POLICY, CLIENT_CHANGE } from './admin.policy.js';
@@ -74,7 +75,7 @@ export function adminCredentialsRoutes(app: App, deps: { credentials: Credential
       },
     },
     async (request, reply) => {
-      await credentials.deleteApiKey(request.params.client_id, request.params.key_code);
+      await credentials.deleteApiKey(request.params.client_id, request.params.key_code, operatorActor(request));
       return reply.code(204).send(null);
     },
   );
@@ -92,7 +93,7 @@ export function adminCredentialsRoutes(app: App, deps: { credentials: Credential
       },
     },
     async (request, reply) => {
-      await credentials.deleteSecret(request.params.client_id, request.params.secret_code);
+      await credentials.deleteSecret(request.params.client_id, request.params.secret_code, operatorActor(request));
       return reply.code(204).send(null);
     },
   );

@@ -2,6 +2,7 @@ import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
+import { operatorActor } from '../audit/index.js';
 import type { ClientAccount } from '../auth/index.js';
 import type { ClientsService, CredentialsService } from '../clients/index.js';
 import type { LimitPolicy } from '../limits/index.js';
@@ -51,7 +52,7 @@ export const adminRoutes: ModuleRoutes<{
     },
     async (request, reply) => {
       const { name, tier, auth_method, tenant_id } = request.body;
-      const { account, credentials } = await clients.create({ name, tier, authMethod: auth_method, tenantId: tenant_id });
+      const { account, credentials } = await clients.create({ name, tier, authMethod: auth_method, tenantId: tenant_id }, operatorActor(request));
       return reply.code(201).send(createdClientView(account, limits.effective(account), credentials));
     },
   );
@@ -60,10 +61,16 @@ export const adminRoutes: ModuleRoutes<{
     '/admin/v1/clients',
     {
       config: admin,
-      schema: { tags, summary: 'List client accounts', description: 'Oldest first.', querystring: ClientsQuery, response: { 200: ClientsPage } },
+      schema: {
+        tags,
+        summary: 'List client accounts',
+        description: 'Oldest first; `search` keeps the clients whose name contains it (ignoring the case of ASCII letters).',
+        querystring: ClientsQuery,
+        response: { 200: ClientsPage },
+      },
     },
     async (request) => {
-      const { accounts, total } = await clients.list(request.query.page, request.query.page_size);
+      const { accounts, total } = await clients.list(request.query.page, request.query.page_size, request.query.search);
       return pageOf(accounts.map(view), total, request.query);
     },
   );
@@ -102,7 +109,7 @@ export const adminRoutes: ModuleRoutes<{
         disabled,
         rateLimitPerMinute: rate_limit_per_minute,
         dailyQuota: daily_quota,
-      });
+      }, operatorActor(request));
       return view(account);
     },
   );
@@ -123,7 +130,7 @@ export const adminRoutes: ModuleRoutes<{
       },
     },
     async (request, reply) => {
-      const { account, credentials } = await clients.rotateCredentials(request.params.client_id);
+      const { account, credentials } = await clients.rotateCredentials(request.params.client_id, operatorActor(request));
       return reply.send(clientWithCredentialsView(account, limits.effective(account), credentials));
     },
   );
@@ -143,7 +150,7 @@ export const adminRoutes: ModuleRoutes<{
       },
     },
     async (request, reply) => {
-      await clients.delete(request.params.client_id);
+      await clients.delete(request.params.client_id, operatorActor(request));
       return reply.code(204).send(null);
     },
   );

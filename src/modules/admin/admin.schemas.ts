@@ -108,7 +108,13 @@ export type ClientPatchBody = Static<typeof ClientPatchBody>;
 // answers 404 for a non-UUID without asking the database, which may not be able to compare it).
 export const ClientParams = Type.Object({ client_id: Type.String({ description: 'Client identifier (UUID).' }) });
 
-export const ClientsQuery = Type.Object(pagingProperties(CLIENTS_PAGE_SIZE_MAX), { additionalProperties: false });
+export const ClientsQuery = Type.Object(
+  {
+    ...pagingProperties(CLIENTS_PAGE_SIZE_MAX),
+    search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A part of the name, ignoring the case of ASCII letters.' })),
+  },
+  { additionalProperties: false },
+);
 
 // The mapping from accounts to the wire shapes, shared by the admin API and the CLI so both
 // print the same JSON.

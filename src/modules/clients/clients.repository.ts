@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { ClientCredentialsTable, ClientsTable, Schema } from '../../platform/db/schema.js';
 import { type AccountCredential, type AuthMethod, type ClientAccount, isAccountCredentialKind, isAuthMethod, isTier, type Tier } from '../auth/index.js';
 
@@ -55,6 +55,18 @@ export function createClientsRepository(db: Kysely<Schema>) {
     return toAccount(row, credentials.map(toCredential));
   }
 
+  /**
+   * The clients whose name contains `search`. lower() on both sides: SQLite's LIKE ignores the
+   * case of ASCII letters only and PostgreSQL's none, so both compare the same way. The
+   * wildcards of LIKE in the search are escaped: `50%` finds "50%", not every "50".
+   */
+  const named = (search: string | undefined) => {
+    const query = db.selectFrom('clients');
+    if (search === undefined) return query;
+    const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    return query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+  };
+
   return {
     findById,
 
@@ -64,13 +76,15 @@ export function createClientsRepository(db: Kysely<Schema>) {
       return row && { credential: toCredential(row), digest: row.digest };
     },
 
-    async count(): Promise<number> {
-      const row = await db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    async count(search?: string): Promise<number> {
+      const row = await named(search)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
-    async list(offset: number, limit: number): Promise<ClientAccount[]> {
-      const rows = await db.selectFrom('clients').selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
+    async list(offset: number, limit: number, search?: string): Promise<ClientAccount[]> {
+      const rows = await named(search).selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
       if (rows.length === 0) return [];
       const credentials = await db
         .selectFrom('client_credentials')
@@ -86,6 +100,17 @@ export function createClientsRepository(db: Kysely<Schema>) {
 }
 
 export type ClientsRepository = ReturnType<typeof createClientsRepository>;
+
+/** The fields a patch names, as the account holds them, by their wire names (the audit log's before and after). */
+export function patchedFields(patch: ClientPatch, account: ClientAccount): Record<string, string | number | boolean | null> {
+  return {
+    ...(patch.authMethod !== undefined ? { auth_method: account.authMethod } : {}),
+    ...(patch.tier !== undefined ? { tier: account.tier } : {}),
+    ...(patch.disabled !== undefined ? { disabled: account.disabled } : {}),
+    ...(patch.rateLimitPerMinute !== undefined ? { rate_limit_per_minute: account.rateLimitPerMinute } : {}),
+    ...(patch.dailyQuota !== undefined ? { daily_quota: account.dailyQuota } : {}),
+  };
+}
 
 /** The column values of a patch, for an UPDATE. */
 export function patchColumns(patch: ClientPatch, now: number): Partial<ClientsTable> {

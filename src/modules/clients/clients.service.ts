@@ -5,10 +5,12 @@ import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import { isUuid } from '../../platform/uuid.js';
+import { iso } from '../../shared/wire.js';
+import { type AuditActor, type AuditFields, LOCAL_OPERATOR, recordAudit } from '../audit/index.js';
 import type { AuthMethod, ClientAccount, Tier } from '../auth/index.js';
 import { lockedTransaction } from '../../platform/db/locked-transaction.js';
 import { changeAccounts } from './account-change.js';
-import { type ClientPatch, createClientsRepository, patchColumns } from './clients.repository.js';
+import { type ClientPatch, createClientsRepository, patchColumns, patchedFields } from './clients.repository.js';
 import { credentialsQueries as q, type LockedClient } from './credentials.repository.js';
 import { newCredential } from './new-credential.js';
 
@@ -30,7 +32,7 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
   const { db, clock, changes } = deps;
   const repository = createClientsRepository(db);
 
-  const newClient = (input: NewClient): FreshClient => ({ id: randomUUID(), input, now: clock.now() });
+  const newClient = (input: NewClient, actor: AuditActor): FreshClient => ({ id: randomUUID(), input, now: clock.now(), actor });
 
   async function requireClient(id: string): Promise<ClientAccount> {
     // A client_id that is not a UUID names no client. It never reaches the database: PostgreSQL
@@ -49,9 +51,12 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
   }
 
   return {
-    /** Creates a client with fresh credentials. The credentials are returned here and never again. */
-    async create(input: NewClient): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
-      const fresh = newClient(input);
+    /**
+     * Creates a client with fresh credentials. The credentials are returned here and never again.
+     * Each change takes who makes it, for the audit log; in-process callers (the CLI) are the operator.
+     */
+    async create(input: NewClient, actor: AuditActor = LOCAL_OPERATOR): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
+      const fresh = newClient(input, actor);
       const credentials = await changeAccounts(deps, (trx) => insertClient(trx, fresh));
       return { account: await requireClient(fresh.id), credentials };
     },
@@ -62,7 +67,7 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
      */
     async createFirst(input: NewClient): Promise<{ account: ClientAccount; credentials: ClientCredentials } | undefined> {
       if ((await repository.count()) > 0) return undefined;
-      const fresh = newClient(input);
+      const fresh = newClient(input, LOCAL_OPERATOR);
       const credentials = await lockedTransaction(db, async (trx) => {
         // The bump writes first: it takes the counter's row lock (PostgreSQL) or the write lock
         // (SQLite) before the count is read, so a second node waits here and then counts the
@@ -79,16 +84,23 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
 
     count: () => repository.count(),
 
-    async list(page: number, pageSize: number): Promise<{ accounts: ClientAccount[]; total: number }> {
-      const [accounts, total] = await Promise.all([repository.list((page - 1) * pageSize, pageSize), repository.count()]);
+    /** A page of clients, oldest first; with `search`, those whose name contains it. */
+    async list(page: number, pageSize: number, search?: string): Promise<{ accounts: ClientAccount[]; total: number }> {
+      const [accounts, total] = await Promise.all([repository.list((page - 1) * pageSize, pageSize, search), repository.count(search)]);
       return { accounts, total };
     },
 
     /** Changes auth_method, tier, disabled or the limit overrides; takes effect on every node's next request. */
-    async update(id: string, patch: ClientPatch): Promise<ClientAccount> {
+    async update(id: string, patch: ClientPatch, actor: AuditActor = LOCAL_OPERATOR): Promise<ClientAccount> {
       await changeAccounts(deps, async (trx) => {
         await lockLiveClient(trx, id);
-        await trx.updateTable('clients').set(patchColumns(patch, clock.now())).where('id', '=', id).execute();
+        const now = clock.now();
+        const before = await createClientsRepository(trx).findById(id);
+        await trx.updateTable('clients').set(patchColumns(patch, now)).where('id', '=', id).execute();
+        const after = await createClientsRepository(trx).findById(id);
+        if (before && after) {
+          await recordAudit(trx, { clientId: id, action: 'client.updated', actor, at: now, before: patchedFields(patch, before), after: patchedFields(patch, after) });
+        }
       });
       return requireClient(id);
     },
@@ -99,14 +111,23 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
      * refresh token. Logins racing it either finish first, and their tokens are revoked here,
      * or wait for it and fail (the login's check runs under the same lock: tokens.repository).
      */
-    async rotateCredentials(id: string): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
+    async rotateCredentials(id: string, actor: AuditActor = LOCAL_OPERATOR): Promise<{ account: ClientAccount; credentials: ClientCredentials }> {
       const now = clock.now();
       const credentials = await changeAccounts(deps, async (trx) => {
         const client = await lockLiveClient(trx, id);
         await trx.updateTable('clients').set({ credential_generation: client.generation + 1, updated_at: now }).where('id', '=', id).execute();
         await q.markDeleted(trx, { clientId: id }, now);
         await q.revokeRefreshTokens(trx, { clientId: id }, 'reset', now);
-        return issuePair(trx, id, 'operator reset', now);
+        const pair = await issuePair(trx, id, 'operator reset', now);
+        await recordAudit(trx, {
+          clientId: id,
+          action: 'client.reset',
+          actor,
+          at: now,
+          before: { credential_generation: client.generation },
+          after: { credential_generation: client.generation + 1, ...pair.codes },
+        });
+        return pair.credentials;
       });
       return { account: await requireClient(id), credentials };
     },
@@ -117,7 +138,7 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
      * its client for billing; nothing but credentials and tokens is touched. Deleting a deleted
      * client changes nothing.
      */
-    async delete(id: string): Promise<void> {
+    async delete(id: string, actor: AuditActor = LOCAL_OPERATOR): Promise<void> {
       const now = clock.now();
       await changeAccounts(deps, async (trx) => {
         const client = isUuid(id) ? await q.lockClient(trx, id, 'update') : undefined;
@@ -126,6 +147,7 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
         await trx.updateTable('clients').set({ deleted_at: now, credential_generation: client.generation + 1, updated_at: now }).where('id', '=', id).execute();
         await q.markDeleted(trx, { clientId: id }, now);
         await q.revokeRefreshTokens(trx, { clientId: id }, 'client_deleted', now);
+        await recordAudit(trx, { clientId: id, action: 'client.offboarded', actor, at: now, before: { deleted_at: null }, after: { deleted_at: iso(now) } });
       });
     },
   };
@@ -135,11 +157,12 @@ interface FreshClient {
   id: string;
   input: NewClient;
   now: number;
+  actor: AuditActor;
 }
 
 /** Inserts the client (and its tenant when new) and its first pair of credentials in the caller's transaction. */
 async function insertClient(trx: Kysely<Schema>, fresh: FreshClient): Promise<ClientCredentials> {
-  const { id, input, now } = fresh;
+  const { id, input, now, actor } = fresh;
   let tenantId = input.tenantId;
   if (tenantId === undefined) {
     tenantId = randomUUID();
@@ -163,16 +186,22 @@ async function insertClient(trx: Kysely<Schema>, fresh: FreshClient): Promise<Cl
       updated_at: now,
     })
     .execute();
-  return issuePair(trx, id, 'onboarding', now);
+  const pair = await issuePair(trx, id, 'onboarding', now);
+  const after = { name: input.name, tenant_id: tenantId, tier: input.tier, auth_method: input.authMethod, ...pair.codes };
+  await recordAudit(trx, { clientId: id, action: 'client.onboarded', actor, at: now, before: null, after });
+  return pair.credentials;
 }
 
-/** A new API key and client secret for a client, inserted in `trx`; the plaintexts are returned once. */
-async function issuePair(trx: Kysely<Schema>, clientId: string, name: string, now: number): Promise<ClientCredentials> {
+/**
+ * A new API key and client secret for a client, inserted in `trx`; the plaintexts are returned
+ * once, and their public codes for the audit log.
+ */
+async function issuePair(trx: Kysely<Schema>, clientId: string, name: string, now: number): Promise<{ credentials: ClientCredentials; codes: AuditFields }> {
   const key = newCredential({ clientId, kind: 'api_key', name, now });
   const secret = newCredential({ clientId, kind: 'client_secret', name, now });
   await q.insert(trx, key.row);
   await q.insert(trx, secret.row);
-  return { apiKey: key.plaintext, clientSecret: secret.plaintext };
+  return { credentials: { apiKey: key.plaintext, clientSecret: secret.plaintext }, codes: { key_code: key.row.code, secret_code: secret.row.code } };
 }
 
 export type ClientsService = ReturnType<typeof createClientsService>;

@@ -5,6 +5,8 @@ import type { Schema } from '../../platform/db/schema.js';
 import { conflict, notFound, validationError } from '../../platform/errors.js';
 import { offsetOf, type Paging } from '../../platform/pagination.js';
 import { isUuid } from '../../platform/uuid.js';
+import { iso } from '../../shared/wire.js';
+import { type AuditActor, LOCAL_OPERATOR, recordAudit } from '../audit/index.js';
 import { type AccountCredentialKind, flowEnabled } from '../auth/index.js';
 import { changeAccounts } from './account-change.js';
 import type { CredentialUsage } from './credential-usage.js';
@@ -16,6 +18,11 @@ export const MAX_ACTIVE_CREDENTIALS = 10;
 
 const NOUN: Record<AccountCredentialKind, string> = { api_key: 'API key', client_secret: 'client secret' };
 const FLOW = { api_key: 'api_key', client_secret: 'oauth' } as const;
+/** What the audit log calls a change of each kind, and the name of its public code. */
+const AUDIT = {
+  api_key: { created: 'api_key.created', deleted: 'api_key.deleted', code: 'key_code' },
+  client_secret: { created: 'secret.created', deleted: 'secret.deleted', code: 'secret_code' },
+} as const;
 
 export interface CreatedCredential {
   credential: ListedCredential;
@@ -45,7 +52,7 @@ export function createCredentialsService(deps: { db: Kysely<Schema>; clock: Cloc
     return q.page(db, clientId, kind, offsetOf(paging), paging.page_size);
   }
 
-  async function create(clientId: string, kind: AccountCredentialKind, name: string, expiresAt: number | null): Promise<CreatedCredential> {
+  async function create(clientId: string, kind: AccountCredentialKind, name: string, expiresAt: number | null, actor: AuditActor): Promise<CreatedCredential> {
     const now = clock.now();
     if (expiresAt !== null && expiresAt <= now) throw validationError('expires_at', 'future', 'expires_at must be in the future');
     return changeAccounts(deps, async (trx) => {
@@ -57,6 +64,8 @@ export function createCredentialsService(deps: { db: Kysely<Schema>; clock: Cloc
       }
       const { plaintext, row } = newCredential({ clientId, kind, name, now, expiresAt });
       await q.insert(trx, row);
+      const after = { [AUDIT[kind].code]: row.code, name, expires_at: expiresAt === null ? null : iso(expiresAt) };
+      await recordAudit(trx, { clientId, action: AUDIT[kind].created, actor, at: now, before: null, after });
       return { credential: row, plaintext };
     });
   }
@@ -65,7 +74,7 @@ export function createCredentialsService(deps: { db: Kysely<Schema>; clock: Cloc
    * Deletes one credential. Its refresh-token families end in the same transaction; access
    * tokens minted from it stop on this node before the answer, elsewhere within the poll.
    */
-  async function remove(clientId: string, kind: AccountCredentialKind, code: string): Promise<void> {
+  async function remove(clientId: string, kind: AccountCredentialKind, code: string, actor: AuditActor): Promise<void> {
     const now = clock.now();
     await changeAccounts(deps, async (trx) => {
       const client = isUuid(clientId) ? await q.lockClient(trx, clientId, 'update') : undefined;
@@ -81,16 +90,19 @@ export function createCredentialsService(deps: { db: Kysely<Schema>; clock: Cloc
       }
       await q.markDeleted(trx, { code }, now);
       await q.revokeRefreshTokens(trx, { credentialCode: code }, kind === 'api_key' ? 'key_deleted' : 'secret_deleted', now);
+      await recordAudit(trx, { clientId, action: AUDIT[kind].deleted, actor, at: now, before: { [AUDIT[kind].code]: code, deleted_at: null }, after: { [AUDIT[kind].code]: code, deleted_at: iso(now) } });
     });
   }
 
   return {
     listApiKeys: (clientId: string, paging: Paging) => list(clientId, 'api_key', paging),
     listSecrets: (clientId: string, paging: Paging) => list(clientId, 'client_secret', paging),
-    createApiKey: (clientId: string, input: { name: string; expiresAt: number | null }) => create(clientId, 'api_key', input.name, input.expiresAt),
-    createSecret: (clientId: string, input: { name: string }) => create(clientId, 'client_secret', input.name, null),
-    deleteApiKey: (clientId: string, code: string) => remove(clientId, 'api_key', code),
-    deleteSecret: (clientId: string, code: string) => remove(clientId, 'client_secret', code),
+    // Each change takes who makes it, for the audit log; in-process callers (the CLI) are the operator.
+    createApiKey: (clientId: string, input: { name: string; expiresAt: number | null }, actor: AuditActor = LOCAL_OPERATOR) =>
+      create(clientId, 'api_key', input.name, input.expiresAt, actor),
+    createSecret: (clientId: string, input: { name: string }, actor: AuditActor = LOCAL_OPERATOR) => create(clientId, 'client_secret', input.name, null, actor),
+    deleteApiKey: (clientId: string, code: string, actor: AuditActor = LOCAL_OPERATOR) => remove(clientId, 'api_key', code, actor),
+    deleteSecret: (clientId: string, code: string, actor: AuditActor = LOCAL_OPERATOR) => remove(clientId, 'client_secret', code, actor),
   };
 }
 

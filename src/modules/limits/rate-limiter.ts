@@ -9,7 +9,7 @@ import type { LimitPolicy, Limits } from './tier-limits.js';
 import { DAY_MS, MINUTE_MS } from '../../platform/time.js';
 
 /** Told of every request refused (the metrics: `rate_limit_rejections_total{tier,window}`). */
-export type RejectListener = (tier: Tier, window: WindowName) => void;
+export type RejectListener = (tier: Tier, window: WindowName, clientId: string) => void;
 
 /** One window's state as the usage report shows it. */
 export interface WindowState {
@@ -88,10 +88,10 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
   }
 
   /** Sets the headers of an allowed request, or throws the 429 of a refused one. */
-  function settle(reply: FastifyReply, plan: LimitPlan, account: boolean, taken: Taken, now: number): void {
+  function settle(reply: FastifyReply, clientId: string, plan: LimitPlan, account: boolean, taken: Taken, now: number): void {
     const windows = account ? plan.accountWindows : plan.dataWindows;
     const policy = account ? plan.accountPolicy : plan.dataPolicy;
-    if (!taken.allowed) throw refusal(plan, windows, policy, taken.counts, now, rejectListeners);
+    if (!taken.allowed) throw refusal(clientId, plan, windows, policy, taken.counts, now, rejectListeners);
     if (policy === undefined) return;
     reply.header('ratelimit-policy', policy);
     reply.header('ratelimit', serviceLimit(windows, taken.counts, now));
@@ -111,9 +111,9 @@ export function createRateLimiter(deps: RateLimiterDeps): RateLimiter {
         if (taken instanceof Promise) {
           recent.set(client.id, now);
           if (now >= nextSweep) sweep(now);
-          return taken.then((result) => settle(reply, plan, account, result, now));
+          return taken.then((result) => settle(reply, client.id, plan, account, result, now));
         }
-        settle(reply, plan, account, taken, now);
+        settle(reply, client.id, plan, account, taken, now);
         return undefined;
       };
     },
@@ -194,6 +194,7 @@ function minuteHeaders(plan: LimitPlan, windows: ReadonlyArray<PlannedWindow | u
 
 /** The 429 of a refused request: the exhausted window (the later one if both), in every header and the message. */
 function refusal(
+  clientId: string,
   plan: LimitPlan,
   windows: ReadonlyArray<PlannedWindow | undefined>,
   policy: string | undefined,
@@ -208,7 +209,7 @@ function refusal(
   // A store refuses only at a limit, so some window is exhausted; the minute is the safe guess.
   const window = exhausted ?? windows.find((w) => w !== undefined);
   if (window === undefined || policy === undefined) return new ApiError('RATE_LIMIT_EXCEEDED', 'rate limit exceeded', { headers: { 'retry-after': '1' } });
-  for (const listener of listeners) listener(plan.tier, window.name);
+  for (const listener of listeners) listener(plan.tier, window.name, clientId);
   const retryAfter = String(secondsUntilReset(now, window.windowMs));
   const headers: Record<string, string> = {
     'retry-after': retryAfter,

@@ -6,7 +6,7 @@ import { OPERATION_ANSWERS, type OperationAnswers } from '../../platform/http/op
 import { hooksOf } from '../../platform/http/route-hooks.js';
 import type { App } from '../../platform/http/types.js';
 import { adminGuard, type Authenticator, type CallbackHook, type CredentialFailures, principalOf, registerAuthentication, TIERS } from '../auth/index.js';
-import { ADMIN_SECURITY, CLIENT_SECURITY, type ClientPolicy, type RoutePolicy } from './route-policy.js';
+import { ADMIN_SECURITY, CLIENT_SECURITY, type ClientPolicy, type RoutePolicy, type SessionRealm } from './route-policy.js';
 import { ENTITLEMENTS, type Entitlement, tiersWith } from './tiers.js';
 import { USAGE_GROUP_NAMES } from './usage-groups.js';
 
@@ -26,6 +26,8 @@ export interface RoutePoliciesDeps {
   /** The usage meter (modules/usage): one charged call of a client, in a group (its index in USAGE_GROUP_NAMES). */
   meter: { count(clientId: string, group: number, now: number): void };
   clock: Clock;
+  /** The portal's and the console's sessions: the step a session route runs (found, and the CSRF token when asked). */
+  sessions?: Record<SessionRealm, { admit(csrf: boolean): CallbackHook }>;
 }
 
 /**
@@ -64,6 +66,9 @@ export function registerRoutePolicies(app: App, deps: RoutePoliciesDeps): void {
         return [];
       case 'admin':
         return [admin];
+      case 'session':
+        if (deps.sessions === undefined) throw new Error('a session route needs the web sessions (RoutePoliciesDeps.sessions)');
+        return [deps.sessions[policy.realm].admit(policy.csrf)];
       case 'client': {
         const steps: onRequestHookHandler[] = [authenticate];
         if (gated(policy.tier)) steps.push(tierCheck(policy.tier));
@@ -130,9 +135,10 @@ function meterStep(meter: RoutePoliciesDeps['meter'], group: number, clock: Cloc
 function documentOf(policy: RoutePolicy): FastifySchema {
   const declared = policy.errors ?? [];
   switch (policy.auth) {
+    case 'session':
     case 'none': {
       const answers: OperationAnswers = { errors: declared, rateLimitHeaders: false, entityTags: false };
-      return { ...(policy.security === undefined ? {} : { security: policy.security }), [OPERATION_ANSWERS]: answers };
+      return { ...(policy.auth === 'none' && policy.security !== undefined ? { security: policy.security } : {}), [OPERATION_ANSWERS]: answers };
     }
     case 'admin':
       // Without ADMIN_TOKEN every admin route answers 404: the admin API does not exist.

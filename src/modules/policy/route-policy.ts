@@ -44,11 +44,30 @@ export interface PublicPolicy {
 }
 
 /**
+ * The web pages' own routes (the client portal's and the operator console's), called with an
+ * opaque session cookie of their `realm`: the session is found (else 401) and, when `csrf`, the
+ * request must carry the session's CSRF token in X-CSRF-Token (else 403), since a browser sends
+ * the cookie whoever made the page that posts. The session holds the client's tokens (or the
+ * admin token) server-side; what the route does with them is a call of the API's own routes, which
+ * then apply their own policy. Decision 0222.
+ */
+export interface SessionPolicy {
+  readonly auth: 'session';
+  readonly realm: SessionRealm;
+  readonly cache: 'no-store';
+  readonly csrf: boolean;
+  readonly errors?: readonly ErrorCode[];
+}
+
+/**
  * What a route declares about who may call it and what happens before its handler, as data on the
  * route (`config.policy`): one plugin (policy.plugin.ts) turns it into hooks and into the route's
  * security, error responses and headers in the OpenAPI document. Decision 0180.
  */
-export type RoutePolicy = ClientPolicy | AdminPolicy | PublicPolicy;
+/** Whose sessions: the client portal's or the operator console's. */
+export type SessionRealm = 'portal' | 'console';
+
+export type RoutePolicy = ClientPolicy | AdminPolicy | PublicPolicy | SessionPolicy;
 
 /** Either credential the flow matrix allows. */
 export const CLIENT_SECURITY: Security = [{ ApiKeyAuth: [] }, { BearerAuth: [] }];

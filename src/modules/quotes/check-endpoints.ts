@@ -8,6 +8,7 @@ import type { AddressRules } from '../../platform/outbound/address-rules.js';
 import { iso } from '../../shared/wire.js';
 import type { CheckEndpointData, SetCheckEndpointBody } from './check-endpoint.schemas.js';
 import type { TokenCipher } from './token-cipher.js';
+import { type AuditActor, type AuditFields, LOCAL_OPERATOR, recordAudit } from '../audit/index.js';
 
 export const SANDBOX_PATH = '/v1/trends/flows/quote-sandbox';
 
@@ -21,14 +22,17 @@ export interface QuoteTarget {
 export interface CheckEndpoints {
   view(clientId: string): Promise<CheckEndpointData | null>;
   /** `ownOrigins`: the origins this service answers on, whose sandbox URL is accepted whatever its address. */
-  set(clientId: string, body: SetCheckEndpointBody, ownOrigins: readonly string[]): Promise<CheckEndpointData>;
-  remove(clientId: string): Promise<void>;
+  /** Sets it and records the change (`actor`), in one transaction. */
+  set(clientId: string, body: SetCheckEndpointBody, ownOrigins: readonly string[], actor: AuditActor): Promise<CheckEndpointData>;
+  /** Removes it, recording the change when there was one to remove. */
+  remove(clientId: string, actor?: AuditActor): Promise<void>;
   target(clientId: string): Promise<QuoteTarget | undefined>;
 }
 
 export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; cipher: TokenCipher; rules: AddressRules }): CheckEndpoints {
   const { db, clock, cipher, rules } = deps;
-  const row = (clientId: string) => db.selectFrom('check_endpoints').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  const rowIn = (trx: Kysely<Schema>, clientId: string) => trx.selectFrom('check_endpoints').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+  const row = (clientId: string) => rowIn(db, clientId);
 
   return {
     async view(clientId) {
@@ -36,7 +40,7 @@ export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; c
       return found === undefined ? null : viewOf(found);
     },
 
-    async set(clientId, body, ownOrigins) {
+    async set(clientId, body, ownOrigins, actor) {
       const url = endpointUrl(body.url);
       if (!isOwnSandbox(url, ownOrigins)) await rejectInwardAddress(url, rules);
       const headerName = body.auth_header_name ?? 'Authorization';
@@ -53,18 +57,27 @@ export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; c
         allow_multiple: body.allow_multiple === true ? 1 : 0,
         updated_at: now,
       };
-      await db
-        .insertInto('check_endpoints')
-        .values({ client_id: clientId, created_at: now, ...fields })
-        .onConflict((oc) => oc.column('client_id').doUpdateSet(fields))
-        .execute();
-      const stored = await row(clientId);
-      if (stored === undefined) throw new Error('the check endpoint just written is missing');
-      return viewOf(stored);
+      return db.transaction().execute(async (trx) => {
+        const before = await rowIn(trx, clientId);
+        await trx
+          .insertInto('check_endpoints')
+          .values({ client_id: clientId, created_at: now, ...fields })
+          .onConflict((oc) => oc.column('client_id').doUpdateSet(fields))
+          .execute();
+        const stored = await rowIn(trx, clientId);
+        if (stored === undefined) throw new Error('the check endpoint just written is missing');
+        await recordAudit(trx, { clientId, action: 'check_endpoint.set', actor, at: now, before: before === undefined ? null : auditedOf(before), after: auditedOf(stored) });
+        return viewOf(stored);
+      });
     },
 
-    async remove(clientId) {
-      await db.deleteFrom('check_endpoints').where('client_id', '=', clientId).execute();
+    async remove(clientId, actor = LOCAL_OPERATOR) {
+      await db.transaction().execute(async (trx) => {
+        const before = await rowIn(trx, clientId);
+        if (before === undefined) return;
+        await trx.deleteFrom('check_endpoints').where('client_id', '=', clientId).execute();
+        await recordAudit(trx, { clientId, action: 'check_endpoint.deleted', actor, at: clock.now(), before: auditedOf(before), after: null });
+      });
     },
 
     async target(clientId) {
@@ -93,6 +106,11 @@ function viewOf(row: CheckEndpointsTable): CheckEndpointData {
     created_at: iso(Number(row.created_at)),
     updated_at: iso(Number(row.updated_at)),
   };
+}
+
+/** What the audit log keeps of a check endpoint: never its token, sealed or in part. */
+function auditedOf(row: CheckEndpointsTable): AuditFields {
+  return { url: row.url, method: row.method, auth_header_name: row.auth_header_name, auth_scheme: row.auth_scheme, allow_multiple: row.allow_multiple === 1 };
 }
 
 /** Four characters tell tokens apart; a short token shows none, or the preview would be most of it. */

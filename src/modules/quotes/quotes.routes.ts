@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { clientActor } from '../audit/index.js';
 import { principalOf } from '../auth/index.js';
 import type { ClientPolicy } from '../policy/index.js';
 import { CheckEndpointAnswer, SetCheckEndpointBody } from './check-endpoint.schemas.js';
@@ -51,7 +52,7 @@ export const quotesRoutes: ModuleRoutes<QuotesDeps> = async (app, { endpoints, q
         response: { 200: CheckEndpointAnswer },
       },
     },
-    async (request) => ({ success: true, data: await endpoints.set(principalOf(request).client.id, request.body, ownOrigins(request)) }),
+    async (request) => ({ success: true, data: await endpoints.set(principalOf(request).client.id, request.body, ownOrigins(request), clientActor(request)) }),
   );
 
   app.delete(
@@ -61,7 +62,7 @@ export const quotesRoutes: ModuleRoutes<QuotesDeps> = async (app, { endpoints, q
       schema: { tags, summary: 'Delete the check endpoint', description: 'Forgets the endpoint and its credential; 200 also when none was set.', response: { 200: CheckEndpointAnswer } },
     },
     async (request) => {
-      await endpoints.remove(principalOf(request).client.id);
+      await endpoints.remove(principalOf(request).client.id, clientActor(request));
       return { success: true, data: null };
     },
   );

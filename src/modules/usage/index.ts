@@ -2,7 +2,7 @@
 export { dayRangeOf } from './date-range.js';
 export { createDaySeeds } from './day-seeds.js';
 export { createUsageMeter, type UsageMeter } from './usage-meter.js';
-export { createUsagePurgeJob, purgeOldUsage } from './usage.purge.js';
+export { createUsagePurgeJob, purgeOldHours, purgeOldUsage } from './usage.purge.js';
 export { createUsageRepository, type UsageRepository } from './usage.repository.js';
 export { usageRoutes } from './usage.routes.js';
 export { type Usage, type UsageQuery } from './usage.schemas.js';

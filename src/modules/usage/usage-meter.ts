@@ -1,80 +1,104 @@
 import type { BackgroundJob, JobLog } from '../../platform/background.js';
 import { USAGE_GROUP_NAMES } from '../policy/index.js';
-import type { UsageRepository, UsageRow } from './usage.repository.js';
-import { DAY_MS, utcDay } from '../../platform/time.js';
+import type { HourlyUsageRow, RefusalRow, UsageRepository } from './usage.repository.js';
+import { HOUR_MS, MINUTE_MS, utcDay } from '../../platform/time.js';
 
 /**
- * Counts charged requests per client, UTC day and route group in memory, and adds them to the
- * database in one batch every `flushMs` and when the process stops. No request waits on a
- * write for its count: under load, a write per request would make the database the
- * bottleneck of every read. A crash loses at most `flushMs` of counts; a failed write keeps
- * them for the next flush.
+ * Counts charged requests per client, UTC hour and route group in memory, and the requests
+ * refused 429 per client, minute and window, and adds them to the database in one batch every
+ * `flushMs` and when the process stops. No request waits on a write for its count: under load, a
+ * write per request would make the database the bottleneck of every read. A crash loses at most
+ * `flushMs` of counts; a failed write keeps them for the next flush.
  */
 export interface UsageMeter extends BackgroundJob {
   /** One charged request, in a usage group (its index in USAGE_GROUP_NAMES, as the route's policy names it). */
   count(clientId: string, group: number, now: number): void;
+  /** One request refused 429 because `window` (`minute` or `day`) was exhausted. */
+  refused(clientId: string, window: string, now: number): void;
   /** This node's counts of a client not yet written. */
-  pending(clientId: string): UsageRow[];
+  pending(clientId: string): HourlyUsageRow[];
+  /** This node's refusals of a client not yet written. */
+  pendingRefusals(clientId: string): RefusalRow[];
   /** Writes what is counted so far (one flush at a time). */
   flush(): Promise<void>;
 }
 
-interface DayCounts {
-  day: string;
+interface HourCounts {
+  hour: number;
   counts: number[];
 }
 
 export function createUsageMeter(deps: { repository: UsageRepository; flushMs: number }): UsageMeter {
   const { repository, flushMs } = deps;
-  /** Today's counts by client. */
-  let today = new Map<string, DayCounts>();
-  /** Counts of earlier days (a client's day rolled over) and of failed flushes. */
-  let waiting: UsageRow[] = [];
-  let day = '';
-  let dayStart = 0;
-  let dayEnd = 0;
+  /** This hour's counts by client. */
+  let current = new Map<string, HourCounts>();
+  /** Counts of earlier hours (a client's hour rolled over) and of failed flushes. */
+  let waiting: HourlyUsageRow[] = [];
+  /** Refusals by client, minute and window (one entry each, however many requests were refused). */
+  let refusals = new Map<string, RefusalRow>();
+  let hourStart = 0;
+  let hourEnd = 0;
   let flushing: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | undefined;
   let log: JobLog | undefined;
 
-  const rowsOf = (clientId: string, entry: DayCounts): UsageRow[] =>
-    USAGE_GROUP_NAMES.flatMap((group, i) => ((entry.counts[i] ?? 0) > 0 ? [{ clientId, day: entry.day, group, requests: entry.counts[i] ?? 0 }] : []));
+  const rowsOf = (clientId: string, entry: HourCounts): HourlyUsageRow[] =>
+    USAGE_GROUP_NAMES.flatMap((group, i) =>
+      (entry.counts[i] ?? 0) > 0 ? [{ clientId, day: utcDay(entry.hour), hour: entry.hour, group, requests: entry.counts[i] ?? 0 }] : [],
+    );
 
   async function write(): Promise<void> {
-    const rows = [...waiting, ...[...today].flatMap(([clientId, entry]) => rowsOf(clientId, entry))];
-    today = new Map();
+    const rows = [...waiting, ...[...current].flatMap(([clientId, entry]) => rowsOf(clientId, entry))];
+    const refused = [...refusals.values()];
+    current = new Map();
     waiting = [];
-    if (rows.length === 0) return;
+    refusals = new Map();
+    if (rows.length === 0 && refused.length === 0) return;
     try {
-      await repository.add(rows);
+      await repository.add(rows, refused);
     } catch (error) {
       // Kept for the next flush: a database blip must not lose billing counts.
       waiting = [...rows, ...waiting];
+      for (const row of refused) addRefusals(row);
       log?.warn({ err: error, rows: rows.length }, 'writing usage counts failed; they are kept for the next flush');
     }
+  }
+
+  function addRefusals(row: RefusalRow): void {
+    const key = `${row.clientId} ${row.minute} ${row.window}`;
+    const entry = refusals.get(key);
+    if (entry === undefined) refusals.set(key, { ...row });
+    else entry.refusals += row.refusals;
   }
 
   const meter: UsageMeter = {
     name: 'usage meter',
 
     count(clientId, group, now) {
-      if (now < dayStart || now >= dayEnd) {
-        day = utcDay(now);
-        dayStart = Math.floor(now / DAY_MS) * DAY_MS;
-        dayEnd = dayStart + DAY_MS;
+      if (now < hourStart || now >= hourEnd) {
+        hourStart = Math.floor(now / HOUR_MS) * HOUR_MS;
+        hourEnd = hourStart + HOUR_MS;
       }
-      let entry = today.get(clientId);
-      if (entry === undefined || entry.day !== day) {
+      let entry = current.get(clientId);
+      if (entry === undefined || entry.hour !== hourStart) {
         if (entry !== undefined) waiting.push(...rowsOf(clientId, entry));
-        entry = { day, counts: USAGE_GROUP_NAMES.map(() => 0) };
-        today.set(clientId, entry);
+        entry = { hour: hourStart, counts: USAGE_GROUP_NAMES.map(() => 0) };
+        current.set(clientId, entry);
       }
       entry.counts[group] = (entry.counts[group] ?? 0) + 1;
     },
 
+    refused(clientId, window, now) {
+      addRefusals({ clientId, minute: Math.floor(now / MINUTE_MS) * MINUTE_MS, window, refusals: 1 });
+    },
+
     pending(clientId) {
-      const entry = today.get(clientId);
+      const entry = current.get(clientId);
       return [...waiting.filter((row) => row.clientId === clientId), ...(entry === undefined ? [] : rowsOf(clientId, entry))];
+    },
+
+    pendingRefusals(clientId) {
+      return [...refusals.values()].filter((row) => row.clientId === clientId);
     },
 
     flush() {

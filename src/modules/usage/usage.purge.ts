@@ -9,9 +9,18 @@ export function purgeOldUsage(repository: UsageRepository, clock: Clock, retenti
 }
 
 /**
- * The purge as a background job: every hour, so that the table holds USAGE_RETENTION_DAYS of
- * history and not every day ever served. Every node may run it: the DELETE is idempotent.
+ * The purge as a background job: every hour, so that the tables hold USAGE_RETENTION_DAYS of
+ * daily and USAGE_HOURLY_RETENTION_DAYS of hourly history, not every day ever served. Every node may run it: the DELETE is idempotent.
  */
-export function createUsagePurgeJob(deps: { repository: UsageRepository; clock: Clock; retentionDays: number }): BackgroundJob {
-  return createPeriodicJob({ name: 'usage purge', everyMs: HOUR_MS, work: () => purgeOldUsage(deps.repository, deps.clock, deps.retentionDays) });
+export function createUsagePurgeJob(deps: { repository: UsageRepository; clock: Clock; retentionDays: number; hourlyRetentionDays: number }): BackgroundJob {
+  return createPeriodicJob({
+    name: 'usage purge',
+    everyMs: HOUR_MS,
+    work: async () => (await purgeOldUsage(deps.repository, deps.clock, deps.retentionDays)) + (await purgeOldHours(deps.repository, deps.clock, deps.hourlyRetentionDays)),
+  });
+}
+
+/** Deletes hourly counts and refusals older than `retentionDays` (USAGE_HOURLY_RETENTION_DAYS); returns how many rows. */
+export function purgeOldHours(repository: UsageRepository, clock: Clock, retentionDays: number): Promise<number> {
+  return repository.purgeHoursBefore(clock.now() - retentionDays * DAY_MS);
 }

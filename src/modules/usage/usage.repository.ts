@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
+import { utcDay } from '../../platform/time.js';
 
 /** Requests of one client on one day in one route group. */
 export interface UsageRow {
@@ -9,26 +10,104 @@ export interface UsageRow {
   requests: number;
 }
 
+/** The same counted in one UTC hour (`hour`: epoch ms of its start): what the meter writes. */
+export interface HourlyUsageRow extends UsageRow {
+  hour: number;
+}
+
+/** Requests of one client refused 429 in one UTC minute (epoch ms of its start), by the exhausted window. */
+export interface RefusalRow {
+  clientId: string;
+  minute: number;
+  window: string;
+  refusals: number;
+}
+
 /** Rows per INSERT: 4 parameters each, far below SQLite's and PostgreSQL's parameter limits. */
 const CHUNK = 500;
 
+/** The rows of one day's hours summed per day: what usage_daily keeps. */
+function daily(rows: readonly HourlyUsageRow[]): UsageRow[] {
+  const byKey = new Map<string, UsageRow>();
+  for (const r of rows) {
+    const key = `${r.clientId} ${r.day} ${r.group}`;
+    const row = byKey.get(key);
+    if (row === undefined) byKey.set(key, { clientId: r.clientId, day: r.day, group: r.group, requests: r.requests });
+    else row.requests += r.requests;
+  }
+  return [...byKey.values()];
+}
+
+const chunks = <T>(rows: readonly T[]): T[][] => Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => rows.slice(i * CHUNK, (i + 1) * CHUNK));
+
 export function createUsageRepository(db: Kysely<Schema>) {
   return {
-    /** Adds counts to the stored ones (one upsert per chunk, all in one transaction). */
-    async add(rows: readonly UsageRow[]): Promise<void> {
-      if (rows.length === 0) return;
+    /**
+     * Adds counts to the stored ones, per day and per hour, and the refusals: one upsert per chunk
+     * and table, all in one transaction, so that the hourly and daily counts never disagree.
+     */
+    async add(rows: readonly HourlyUsageRow[], refusals: readonly RefusalRow[] = []): Promise<void> {
+      if (rows.length === 0 && refusals.length === 0) return;
       await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < rows.length; i += CHUNK) {
-          const values = rows.slice(i, i + CHUNK).map((r) => ({ client_id: r.clientId, day: r.day, route_group: r.group, requests: r.requests }));
+        for (const chunk of chunks(daily(rows))) {
           await trx
             .insertInto('usage_daily')
-            .values(values)
+            .values(chunk.map((r) => ({ client_id: r.clientId, day: r.day, route_group: r.group, requests: r.requests })))
             .onConflict((oc) =>
               oc.columns(['client_id', 'day', 'route_group']).doUpdateSet((eb) => ({ requests: eb(eb.ref('usage_daily.requests'), '+', eb.ref('excluded.requests')) })),
             )
             .execute();
         }
+        for (const chunk of chunks(rows)) {
+          await trx
+            .insertInto('usage_hourly')
+            .values(chunk.map((r) => ({ client_id: r.clientId, hour: r.hour, route_group: r.group, requests: r.requests })))
+            .onConflict((oc) =>
+              oc.columns(['client_id', 'hour', 'route_group']).doUpdateSet((eb) => ({ requests: eb(eb.ref('usage_hourly.requests'), '+', eb.ref('excluded.requests')) })),
+            )
+            .execute();
+        }
+        for (const chunk of chunks(refusals)) {
+          await trx
+            .insertInto('usage_refusals')
+            .values(chunk.map((r) => ({ client_id: r.clientId, minute: r.minute, window: r.window, refusals: r.refusals })))
+            .onConflict((oc) =>
+              oc.columns(['client_id', 'minute', 'window']).doUpdateSet((eb) => ({ refusals: eb(eb.ref('usage_refusals.refusals'), '+', eb.ref('excluded.refusals')) })),
+            )
+            .execute();
+        }
       });
+    },
+
+    /** One client's hourly rows with `from <= hour < to` (epoch ms). */
+    async hoursOfClient(clientId: string, from: number, to: number): Promise<HourlyUsageRow[]> {
+      const rows = await db
+        .selectFrom('usage_hourly')
+        .select(['hour', 'route_group', 'requests'])
+        .where('client_id', '=', clientId)
+        .where('hour', '>=', from)
+        .where('hour', '<', to)
+        .execute();
+      return rows.map((r) => ({ clientId, hour: Number(r.hour), day: utcDay(Number(r.hour)), group: r.route_group, requests: Number(r.requests) }));
+    },
+
+    /** One client's refusals with `from <= minute < to` (epoch ms). */
+    async refusalsOfClient(clientId: string, from: number, to: number): Promise<RefusalRow[]> {
+      const rows = await db
+        .selectFrom('usage_refusals')
+        .select(['minute', 'window', 'refusals'])
+        .where('client_id', '=', clientId)
+        .where('minute', '>=', from)
+        .where('minute', '<', to)
+        .execute();
+      return rows.map((r) => ({ clientId, minute: Number(r.minute), window: r.window, refusals: Number(r.refusals) }));
+    },
+
+    /** Deletes the hourly counts and refusals from before `before` (epoch ms); returns how many rows. */
+    async purgeHoursBefore(before: number): Promise<number> {
+      const hours = await db.deleteFrom('usage_hourly').where('hour', '<', before).executeTakeFirst();
+      const refusals = await db.deleteFrom('usage_refusals').where('minute', '<', before).executeTakeFirst();
+      return Number(hours.numDeletedRows) + Number(refusals.numDeletedRows);
     },
 
     /** One client's rows from `from` to `to` (days, inclusive). */

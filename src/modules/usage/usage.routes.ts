@@ -2,7 +2,7 @@ import type { ModuleRoutes } from '../../platform/http/types.js';
 import type { Clock } from '../../platform/clock.js';
 import { type ClientAccount, principalOf } from '../auth/index.js';
 import { dayRangeOf } from './date-range.js';
-import { ClientParams, TopClientsPage, TopClientsQuery, Usage, UsageQuery } from './usage.schemas.js';
+import { ClientParams, HoursQuery, TopClientsPage, TopClientsQuery, Usage, UsageHours, UsageQuery } from './usage.schemas.js';
 import type { UsageService } from './usage.service.js';
 
 export interface UsageRoutesDeps {
@@ -12,6 +12,7 @@ export interface UsageRoutesDeps {
   accountOf(clientId: string): Promise<ClientAccount>;
 }
 
+const HOURS = 'Kept USAGE_HOURLY_RETENTION_DAYS (35 days unless configured); an older day shows zeros.';
 const RANGE = 'The range is whole UTC days, both included: the last 30 days unless given, at most 400.';
 
 /** A client's usage, for the client itself and for operators; the operators' list of top clients. */
@@ -32,7 +33,38 @@ export const usageRoutes: ModuleRoutes<UsageRoutesDeps> = async (app, { usage, c
     async (request) => usage.report(principalOf(request).client, dayRangeOf(request.query, clock.now())),
   );
 
+  app.get(
+    '/v1/account/usage/hours',
+    {
+      config: { policy: { auth: 'client', tier: 'basics', limit: 'account', usage: 'account', cache: 'no-store' } },
+      schema: {
+        tags: ['account'],
+        summary: "The calling client's requests per hour of a day, and its 429s",
+        description: `Requests per UTC hour by route group, and the requests refused 429 by minute and window. ${HOURS}`,
+        querystring: HoursQuery,
+        response: { 200: UsageHours },
+      },
+    },
+    async (request) => usage.hours(principalOf(request).client, request.query.date),
+  );
+
   const admin = { config: { policy: { auth: 'admin', cache: 'no-store' } } } as const;
+
+  app.get(
+    '/admin/v1/clients/:client_id/usage/hours',
+    {
+      ...admin,
+      schema: {
+        tags: ['admin'],
+        summary: "A client's requests per hour of a day, and its 429s",
+        description: `What the client sees at GET /v1/account/usage/hours. ${HOURS}`,
+        params: ClientParams,
+        querystring: HoursQuery,
+        response: { 200: UsageHours },
+      },
+    },
+    async (request) => usage.hours(await accountOf(request.params.client_id), request.query.date),
+  );
 
   app.get(
     '/admin/v1/clients/:client_id/usage',

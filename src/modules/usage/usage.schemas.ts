@@ -32,17 +32,19 @@ const ByGroup = Type.Object(Object.fromEntries(USAGE_GROUP_NAMES.map((group) => 
   description: "That day's requests by route group.",
 });
 
+const LimitsInForce = Type.Object(
+  {
+    per_minute: Limit('Requests per UTC minute (every /v1 call); null: no cap.'),
+    per_day: Limit('Requests per UTC day (data calls; /v1/account/* is not counted); null: no cap.'),
+  },
+  { additionalProperties: false, description: "The limits in force: an operator's override, else the tier's." },
+);
+
 /** A client's usage: its limits, where it stands now, and its charged requests per day. */
 export const Usage = Type.Object(
   {
     tier: Type.Enum(TIERS, { description: 'Account tier.' }),
-    limits: Type.Object(
-      {
-        per_minute: Limit('Requests per UTC minute (every /v1 call); null: no cap.'),
-        per_day: Limit('Requests per UTC day (data calls; /v1/account/* is not counted); null: no cap.'),
-      },
-      { additionalProperties: false, description: "The limits in force: an operator's override, else the tier's." },
-    ),
+    limits: LimitsInForce,
     current: Type.Object(
       { minute: WindowState('UTC minute'), day: WindowState('UTC day (data calls only)') },
       { additionalProperties: false, description: 'The windows now, counted by every node.' },
@@ -66,6 +68,44 @@ export const Usage = Type.Object(
   { title: 'Usage', additionalProperties: false },
 );
 export type Usage = Static<typeof Usage>;
+
+export const HoursQuery = Type.Object(
+  { date: Type.Optional(Type.String({ format: 'date', description: 'The UTC day (YYYY-MM-DD) whose hours are reported. Default: today.' })) },
+  { additionalProperties: false },
+);
+export type HoursQuery = Static<typeof HoursQuery>;
+
+/** A client's requests per hour of one UTC day, and the requests it was refused (429) that day. */
+export const UsageHours = Type.Object(
+  {
+    date: Type.String({ format: 'date', description: 'The UTC day.' }),
+    limits: LimitsInForce,
+    hours: Type.Array(
+      Type.Object(
+        {
+          hour: Type.String({ format: 'date-time', description: 'The start of the UTC hour.' }),
+          requests: Count('Requests charged that hour, every group: the sum of by_group.'),
+          by_group: { ...ByGroup, description: "That hour's requests by route group." },
+        },
+        { additionalProperties: false },
+      ),
+      { description: 'The 24 hours of the day, oldest first; hours without requests show 0. Kept USAGE_HOURLY_RETENTION_DAYS.' },
+    ),
+    refusals: Type.Array(
+      Type.Object(
+        {
+          minute: Type.String({ format: 'date-time', description: 'The start of the UTC minute.' }),
+          window: Type.Enum(['minute', 'day'], { description: 'The window that was exhausted.' }),
+          refusals: Count('Requests answered 429 in that minute because of that window.'),
+        },
+        { additionalProperties: false },
+      ),
+      { description: "The day's 429 answers by minute and window, oldest first. Kept USAGE_HOURLY_RETENTION_DAYS." },
+    ),
+  },
+  { title: 'UsageHours', additionalProperties: false },
+);
+export type UsageHours = Static<typeof UsageHours>;
 
 const TopClient = Type.Object(
   {

@@ -7,7 +7,8 @@ import { type DayRange, daysOf } from './date-range.js';
 import { UNCHARGED_GROUP, USAGE_GROUP_NAMES } from '../policy/index.js';
 import type { UsageMeter } from './usage-meter.js';
 import type { UsageRepository } from './usage.repository.js';
-import type { TopClient, Usage } from './usage.schemas.js';
+import type { TopClient, Usage, UsageHours } from './usage.schemas.js';
+import { DAY_MS, HOUR_MS, utcDay } from '../../platform/time.js';
 
 /** Usage as a client (GET /v1/account/usage) and an operator (admin API, CLI) see it. */
 export function createUsageService(deps: { repository: UsageRepository; meter: UsageMeter; limiter: RateLimiter; clock: Clock }) {
@@ -45,6 +46,41 @@ export function createUsageService(deps: { repository: UsageRepository; meter: U
           const requests = counts.reduce((a, b) => a + b, 0);
           return { date, requests, charged: requests - (counts[UNCHARGED] ?? 0), by_group: byGroup };
         }),
+      };
+    },
+
+    /** One UTC day's requests per hour and group, and its refusals: the stored ones plus this node's not yet written. */
+    async hours(account: ClientAccount, date: string | undefined): Promise<UsageHours> {
+      const day = date ?? utcDay(clock.now());
+      const from = Date.parse(day);
+      const to = from + DAY_MS;
+      const [stored, storedRefusals] = await Promise.all([repository.hoursOfClient(account.id, from, to), repository.refusalsOfClient(account.id, from, to)]);
+      const counts = Array.from({ length: 24 }, () => USAGE_GROUP_NAMES.map(() => 0));
+      for (const row of [...stored, ...meter.pending(account.id)]) {
+        const hour = counts[Math.floor((row.hour - from) / HOUR_MS)];
+        const group = GROUP_INDEX.get(row.group);
+        if (hour !== undefined && group !== undefined && row.hour >= from) hour[group] = (hour[group] ?? 0) + row.requests;
+      }
+      const refusals = new Map<string, { minute: number; window: 'minute' | 'day'; refusals: number }>();
+      for (const row of [...storedRefusals, ...meter.pendingRefusals(account.id)]) {
+        if (row.minute < from || row.minute >= to || (row.window !== 'minute' && row.window !== 'day')) continue;
+        const key = `${row.minute} ${row.window}`;
+        const entry = refusals.get(key) ?? { minute: row.minute, window: row.window, refusals: 0 };
+        entry.refusals += row.refusals;
+        refusals.set(key, entry);
+      }
+      const limits = limiter.limitsOf(account);
+      return {
+        date: day,
+        limits: { per_minute: limits.perMinute, per_day: limits.perDay },
+        hours: counts.map((byHour, i) => ({
+          hour: iso(from + i * HOUR_MS),
+          requests: byHour.reduce((a, b) => a + b, 0),
+          by_group: Object.fromEntries(USAGE_GROUP_NAMES.map((group, g) => [group, byHour[g] ?? 0])),
+        })),
+        refusals: [...refusals.values()]
+          .sort((a, b) => a.minute - b.minute || a.window.localeCompare(b.window))
+          .map((r) => ({ minute: iso(r.minute), window: r.window, refusals: r.refusals })),
       };
     },
 

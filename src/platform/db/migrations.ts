@@ -418,6 +418,56 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('flows').addColumn('disagrees', 'integer', (c) => c.notNull().defaultTo(0)).execute();
     },
   },
+  '0023_audit_log': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      // An increasing id orders entries written in the same millisecond, and is never reused.
+      // No foreign key: the record of a change outlives the client it names, like its usage.
+      await db.schema
+        .createTable('audit_log')
+        .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('at', 'bigint', (c) => c.notNull())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('actor_type', 'text', (c) => c.notNull())
+        .addColumn('actor_via', 'text', (c) => c.notNull())
+        .addColumn('actor_client_id', 'text')
+        .addColumn('actor_credential_code', 'text')
+        .addColumn('actor_token_id', 'text')
+        .addColumn('source_address', 'text')
+        .addColumn('before', 'text')
+        .addColumn('after', 'text')
+        .execute();
+      // A client's own log, newest first; the operators' filter by client; the purge by age.
+      await db.schema.createIndex('audit_log_client_idx').on('audit_log').columns(['client_id', 'id']).execute();
+      await db.schema.createIndex('audit_log_at_idx').on('audit_log').column('at').execute();
+    },
+  },
+  // What the portal's hourly charts and its list of refusals read: finer than usage_daily, so kept
+  // shorter (USAGE_HOURLY_RETENTION_DAYS). Refusals are counted per client, UTC minute and window,
+  // so a client hammering past its limit adds one row a minute, not one per refused request.
+  '0024_usage_hourly': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('usage_hourly')
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('hour', 'bigint', (c) => c.notNull())
+        .addColumn('route_group', 'text', (c) => c.notNull())
+        .addColumn('requests', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('usage_hourly_pk', ['client_id', 'hour', 'route_group'])
+        .execute();
+      await db.schema.createIndex('usage_hourly_hour_idx').on('usage_hourly').column('hour').execute();
+      await db.schema
+        .createTable('usage_refusals')
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('minute', 'bigint', (c) => c.notNull())
+        .addColumn('window', 'text', (c) => c.notNull())
+        .addColumn('refusals', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('usage_refusals_pk', ['client_id', 'minute', 'window'])
+        .execute();
+      await db.schema.createIndex('usage_refusals_minute_idx').on('usage_refusals').column('minute').execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

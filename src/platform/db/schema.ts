@@ -39,6 +39,9 @@ export interface Schema {
   event_period_scores: EventPeriodScoresTable;
   player_event_statistics: PlayerEventStatisticsTable;
   odds_grades: OddsGradesTable;
+  audit_log: AuditLogTable;
+  usage_hourly: UsageHourlyTable;
+  usage_refusals: UsageRefusalsTable;
 }
 
 export interface TenantsTable {
@@ -367,6 +370,43 @@ export interface UsageDailyTable {
   day: string;
   route_group: string;
   requests: number;
+}
+
+/**
+ * Changes to client accounts, one row per change, written in the change's transaction: who made
+ * it (an operator or the client, by which credential or token, from which address), what it
+ * changed (JSON of the fields before and after, never a credential), and when.
+ */
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  /** The client the change is about. */
+  client_id: string;
+  action: string;
+  actor_type: string;
+  actor_via: string;
+  actor_client_id: string | null;
+  actor_credential_code: string | null;
+  actor_token_id: string | null;
+  source_address: string | null;
+  before: string | null;
+  after: string | null;
+}
+
+/** Requests of a client in one UTC hour (`hour`: epoch ms of its start) and route group. */
+export interface UsageHourlyTable {
+  client_id: string;
+  hour: number;
+  route_group: string;
+  requests: number;
+}
+
+/** Requests of a client refused 429 in one UTC minute (`minute`: epoch ms of its start), by the window that was exhausted. */
+export interface UsageRefusalsTable {
+  client_id: string;
+  minute: number;
+  window: string;
+  refusals: number;
 }
 
 export type ChangeVersionName = 'clients' | 'data';

@@ -2,7 +2,7 @@
 // scripts/endpoints.ts. Do not edit: change the server or the table, and generate again.
 
 import type { Call, CallWith, CallWithRequired, PagedCall, PagedCallWithRequired } from '../endpoint.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageParams, ApiKeysPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountAuditLogParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageHoursParams, AccountUsageParams, ApiKeysPage, AuditPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage, UsageHours } from './types.js';
 
 export interface AccountApiKeysApi extends PagedCall<AccountApiKeysParams, ApiKeysPage> {
   /**
@@ -60,6 +60,24 @@ export interface AccountApi {
    * `GET /v1/account/usage`
    */
   usage: CallWith<AccountUsageParams, Usage>;
+  /**
+   * The calling client's requests per hour of a day, and its 429s
+   *
+   * Requests per UTC hour by route group, and the requests refused 429 by minute and window. Kept USAGE_HOURLY_RETENTION_DAYS (35 days unless configured); an older day shows zeros.
+   *
+   * `GET /v1/account/usage/hours`
+   */
+  usageHours: CallWith<AccountUsageHoursParams, UsageHours>;
+  /**
+   * The calling client's audit log
+   *
+   * Every change to the account — onboarding, tier, limits, disabling, reset, offboarding, API keys and client secrets created or deleted — with who made it, from which address, and the fields before and after (never a credential). Newest first; kept AUDIT_RETENTION_DAYS.
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `GET /v1/account/audit-log`
+   */
+  auditLog: PagedCall<AccountAuditLogParams, AuditPage>;
   /**
    * The calling client's API keys
    *

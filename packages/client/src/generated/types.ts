@@ -115,6 +115,95 @@ export interface Usage {
   }[];
 }
 
+/** The answer of `GET /v1/account/usage/hours`. */
+export interface UsageHours {
+  /** The UTC day. */
+  date: string;
+  /** The limits in force: an operator's override, else the tier's. */
+  limits: {
+    /** Requests per UTC minute (every /v1 call); null: no cap. */
+    per_minute: number | null;
+    /** Requests per UTC day (data calls; /v1/account/* is not counted); null: no cap. */
+    per_day: number | null;
+  };
+  /** The 24 hours of the day, oldest first; hours without requests show 0. Kept USAGE_HOURLY_RETENTION_DAYS. */
+  hours: {
+    /** The start of the UTC hour. */
+    hour: string;
+    /** Requests charged that hour, every group: the sum of by_group. */
+    requests: number;
+    /** That hour's requests by route group. */
+    by_group: {
+      /** /v1/references/* */
+      references: number;
+      /** /v1/events/* */
+      events: number;
+      /** /v1/odds/* */
+      odds: number;
+      /** /v1/trends/* */
+      trends: number;
+      /** /v1/results/* */
+      results: number;
+      /** /v1/account/* (never counted against the daily quota) */
+      account: number;
+    };
+  }[];
+  /** The day's 429 answers by minute and window, oldest first. Kept USAGE_HOURLY_RETENTION_DAYS. */
+  refusals: Array<{
+    /** The start of the UTC minute. */
+    minute: string;
+    /** The window that was exhausted. */
+    window: 'minute' | 'day';
+    /** Requests answered 429 in that minute because of that window. */
+    refusals: number;
+  }>;
+}
+
+/** One page of {@link AuditEntry} items, in the shape every list answers. */
+export interface AuditPage {
+  /** Items of the current page. */
+  results: AuditEntry[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link AuditPage}. */
+export interface AuditEntry {
+  /** Increasing: a newer entry has a larger id. */
+  id: number;
+  /** When the change was made. */
+  at: string;
+  /** The client the change is about. */
+  client_id: string;
+  /** What was done. */
+  action: 'client.onboarded' | 'client.updated' | 'client.reset' | 'client.offboarded' | 'api_key.created' | 'api_key.deleted' | 'secret.created' | 'secret.deleted' | 'check_endpoint.set' | 'check_endpoint.deleted';
+  /** Who made the change. */
+  actor: {
+    /** An operator (ADMIN_TOKEN or the CLI) or the client itself. */
+    type: 'operator' | 'client';
+    /** How the actor called: the admin API, the CLI on the host, an API key, or an access token. */
+    via: 'admin_api' | 'cli' | 'api_key' | 'bearer';
+    /** The client that made the change; null for an operator. */
+    client_id: string | null;
+    /** The key_code of the API key called with, or of the key or secret the access token was obtained with. */
+    credential_code: string | null;
+    /** The id (`jti`) of the access token called with. */
+    token_id: string | null;
+    /** The source address of the request; null from the CLI. */
+    address: string | null;
+  };
+  /** The fields the change touched, as they were; null when it created the thing. */
+  before: Record<string, string | number | boolean | null> | null;
+  /** The same fields as the change left them; never a credential, only its code. */
+  after: Record<string, string | number | boolean | null> | null;
+}
+
 /** One page of {@link ApiKey} items, in the shape every list answers. */
 export interface ApiKeysPage {
   /** Items of the current page. */
@@ -1923,6 +2012,28 @@ export interface AccountUsageParams {
    * Last day (UTC, YYYY-MM-DD, included) of the usage reported. Default: today. Not before start_date, and at most 366 days from it. Also an ISO 8601 date-time, which stands for its UTC day; without an offset it is read as UTC.
    */
   end_date?: string;
+}
+
+/** Parameters of `GET /v1/account/usage/hours`. */
+export interface AccountUsageHoursParams {
+  /** The UTC day (YYYY-MM-DD) whose hours are reported. Default: today. */
+  date?: string;
+}
+
+/** Parameters of `GET /v1/account/audit-log`. */
+export interface AccountAuditLogParams {
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
 }
 
 /** Parameters of `GET /v1/account/api-keys`. */

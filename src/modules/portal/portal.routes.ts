@@ -1,0 +1,132 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import type { Clock } from '../../platform/clock.js';
+import { ApiError } from '../../platform/errors.js';
+import type { ModuleRoutes } from '../../platform/http/types.js';
+import { type ClientSessionData, SESSION_MAX_AGE_MS, type Session, type SessionStore, type TokenPairBody, tokensOf } from './portal.sessions.js';
+import { addPageHeaders, bodyOf, callFrom, forward, methodOf, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
+
+/** Refresh the access token this long before it expires, so that no call races its expiry. */
+const REFRESH_MARGIN_MS = 60 * 1000;
+
+/**
+ * What "Try it" may call: the data and account routes. Never the token endpoints, whose answers
+ * carry the tokens the page must not see, nor the event stream, which never ends.
+ */
+const TRY_REFUSED = /^(auth|oauth|stream)\//;
+
+const SignIn = Type.Union([
+  Type.Object({ api_key: Type.String({ minLength: 1, maxLength: 200, description: 'An API key.' }) }, { additionalProperties: false }),
+  Type.Object(
+    {
+      client_id: Type.String({ minLength: 1, maxLength: 100, description: 'The client_id.' }),
+      client_secret: Type.String({ minLength: 1, maxLength: 200, description: 'A client secret.' }),
+    },
+    { additionalProperties: false },
+  ),
+]);
+
+const Rest = Type.Object({ '*': Type.String({ maxLength: 300, description: 'The path under /v1.' }) });
+
+export interface PortalRoutesDeps {
+  sessions: SessionStore<ClientSessionData>;
+  clock: Clock;
+  /** Ends the session's refresh-token family (sign out), as POST /v1/oauth/revoke does. */
+  revoke(clientId: string, refreshToken: string): Promise<void>;
+}
+
+/**
+ * The client portal at /portal: a back end for its front end. The page posts the credential once
+ * to POST /portal/session; the server logs in through the public login route, keeps the token pair
+ * and refreshes it; the browser gets an opaque HttpOnly cookie. The page's calls to /portal/api/…
+ * run the public API's own /v1/account/… routes with the session's token (app.inject), and "Try
+ * it" (/portal/try/…) its other /v1 routes: the same handlers, policies, limits and usage as any
+ * client call (the portal's own refreshes are `account` calls: the minute, never the day).
+ */
+export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessions, clock, revoke }) => {
+  addPageHeaders(app);
+  serveWebFiles(app, 'portal', ['index.html', 'portal.js', 'web.css', 'uplot.css']);
+  const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => sessionCookie(request, sessions.cookie, '/portal', value, maxAgeSeconds);
+
+  app.post(
+    '/portal/session',
+    { config: { policy: { auth: 'none', cache: 'token' } }, schema: { hide: true, body: SignIn } },
+    async (request, reply) => {
+      rejectCrossSite(request);
+      const body = request.body;
+      const login =
+        'api_key' in body
+          ? await callFrom(app, request, { method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': body.api_key } })
+          : await callFrom(app, request, { method: 'POST', url: '/v1/oauth/login', payload: { client_id: body.client_id, client_secret: body.client_secret } });
+      if (login.statusCode !== 200) return forward(reply, login);
+      const pair = login.json<TokenPairBody>();
+      const config = await callFrom(app, request, { method: 'GET', url: '/v1/account/config', headers: { authorization: `Bearer ${pair.access_token}` } });
+      if (config.statusCode !== 200) return forward(reply, config);
+      const clientId = config.json<{ client_id: string }>().client_id;
+      const session = sessions.open({ clientId, flow: 'api_key' in body ? 'api_key' : 'oauth', ...tokensOf(pair, clock.now()) });
+      reply.header('set-cookie', cookie(request, session.id, SESSION_MAX_AGE_MS / 1000));
+      return reply.code(201).send({ client_id: clientId, csrf_token: session.csrf });
+    },
+  );
+
+  const session = (csrf: boolean) => ({ config: { policy: { auth: 'session', realm: 'portal', cache: 'no-store', csrf } } }) as const;
+
+  app.get('/portal/session', { ...session(false), schema: { hide: true } }, async (request) => {
+    const current = sessions.current(request);
+    return { client_id: current.data.clientId, csrf_token: current.csrf };
+  });
+
+  app.delete('/portal/session', { ...session(true), schema: { hide: true } }, async (request, reply) => {
+    const current = sessions.current(request);
+    sessions.end(current);
+    await revoke(current.data.clientId, current.data.refreshToken);
+    reply.header('set-cookie', cookie(request, '', 0));
+    return reply.code(204).send(null);
+  });
+
+  /** The session's access token, refreshed through the public refresh route when it is about to expire. */
+  async function accessToken(request: FastifyRequest, current: Session<ClientSessionData>): Promise<string> {
+    const { data } = current;
+    if (data.accessExpiresAt - clock.now() > REFRESH_MARGIN_MS) return data.accessToken;
+    const url = data.flow === 'api_key' ? '/v1/auth/refresh' : '/v1/oauth/refresh';
+    const refreshed = await callFrom(app, request, { method: 'POST', url, payload: { refresh_token: data.refreshToken } });
+    if (refreshed.statusCode !== 200) {
+      sessions.end(current);
+      throw new ApiError('UNAUTHORIZED', 'the portal session has ended; sign in again', { reason: 'refresh_token_revoked' });
+    }
+    current.data = { ...data, ...tokensOf(refreshed.json<TokenPairBody>(), clock.now()) };
+    return current.data.accessToken;
+  }
+
+  /** Runs `/v1/{path}` with the session's token: no data path of its own. */
+  const run = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
+    // The session's token reaches /v1 and nothing else: no way out of it by dot segments.
+    if (/\.\.|\/\/|\\/.test(path)) throw new ApiError('NOT_FOUND', 'no such route');
+    const token = await accessToken(request, sessions.current(request));
+    const { headers, ...body } = bodyOf(request);
+    const answer = await callFrom(app, request, { method: methodOf(request), url: `/v1/${path}${queryOf(request)}`, headers: { ...headers, authorization: `Bearer ${token}` }, ...body });
+    return forward(reply, answer);
+  };
+
+  /** /portal/api/X runs /v1/account/X. */
+  const account = (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => run(request, reply, `account/${request.params['*']}`);
+  const schema = { hide: true, params: Rest };
+  app.get('/portal/api/*', { ...session(false), schema }, account);
+  app.route({ method: ['POST', 'DELETE'], url: '/portal/api/*', ...session(true), schema, handler: account });
+
+  /**
+   * "Try it": /portal/try/X runs /v1/X. Every method asks for the CSRF token, a GET too: a data
+   * call spends the client's quota, which another site's page must not do with its cookie.
+   */
+  app.route({
+    method: ['GET', 'POST'],
+    url: '/portal/try/*',
+    ...session(true),
+    schema,
+    handler: async (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
+      const path = request.params['*'];
+      if (TRY_REFUSED.test(path)) throw new ApiError('FORBIDDEN', 'the token and stream endpoints cannot be tried from the portal');
+      return run(request, reply, path);
+    },
+  });
+};
