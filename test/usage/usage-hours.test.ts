@@ -39,9 +39,9 @@ describe.each(DIALECTS)('usage per hour and the 429s a client got (%s)', (dialec
     expect(hours.date).toBe('2030-01-15');
     expect(hours.limits).toEqual({ per_minute: 3, per_day: 1000 });
     expect(hours.hours).toHaveLength(24);
-    expect(hours.hours[11]).toEqual({ hour: '2030-01-15T11:00:00.000Z', requests: 2, by_group: { references: 1, events: 0, odds: 0, trends: 0, account: 1 } });
+    expect(hours.hours[11]).toEqual({ hour: '2030-01-15T11:00:00.000Z', requests: 2, by_group: { references: 1, events: 0, odds: 0, trends: 0, results: 0, account: 1 } });
     // This very call is the account call of the 12:00 hour.
-    expect(hours.hours[12]).toEqual({ hour: '2030-01-15T12:00:00.000Z', requests: 4, by_group: { references: 3, events: 0, odds: 0, trends: 0, account: 1 } });
+    expect(hours.hours[12]).toEqual({ hour: '2030-01-15T12:00:00.000Z', requests: 4, by_group: { references: 3, events: 0, odds: 0, trends: 0, results: 0, account: 1 } });
     expect(hours.refusals).toEqual([{ minute: '2030-01-15T12:00:00.000Z', window: 'minute', refusals: 1 }]);
 
     // The same once written, and the hours add up to the day's count (which counts its own call too).
