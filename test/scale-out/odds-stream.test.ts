@@ -52,19 +52,22 @@ async function moveThrough(node: NodeProcess): Promise<void> {
 }
 
 function streamTests(nodes: ReturnType<typeof twoNodes>) {
-  it('an import through A that moves one price sends, on both nodes, a board event for exactly the selections whose best, consensus or fair price changed', async () => {
+  it('an import through A that moves one price sends, on both nodes, a board event for exactly the selections whose best, consensus or fair price changed, and B’s cached board moves by exactly those', async () => {
     const { a, b, apiKey } = nodes;
     if (!a || !b || !apiKey) throw new Error('the nodes did not start');
     const headers = { 'x-api-key': apiKey };
-    const board = () =>
+    const boardOf = (node: NodeProcess) =>
       boardSummaries(async (body) => {
-        const res = await call(a.url, 'POST', '/v1/odds/board', headers, body);
+        const res = await call(node.url, 'POST', '/v1/odds/board', headers, body);
         expect(res.status).toBe(200);
         return res.body as unknown as PageBody<BoardItem>;
       }, [200]);
+    const board = () => boardOf(a);
     const onA = await openStream(`${a.url}/v1/stream/odds?event_ids=200&types=board`, headers);
     const onB = await openStream(`${b.url}/v1/stream/odds?event_ids=200&types=board`, headers);
     const before = await board();
+    // B answers from its own cache: read now, it must not serve this board once the change has reached it.
+    expect(await boardOf(b)).toEqual(before);
     boardPrice = Math.round((boardPrice + 0.05) * 100) / 100;
     const started = Date.now();
     expect((await admin(a.url, 'POST', '/admin/v1/import', { odds: [odds(6, 200, 2, 1, 'away', boardPrice)] })).status).toBe(200);
@@ -78,6 +81,10 @@ function streamTests(nodes: ReturnType<typeof twoNodes>) {
       await expect(s.next(1000)).rejects.toThrow(/no event/);
       s.close();
     }
+    // Every node's board moved by exactly those items: B's answer, once its stream has the events, is A's.
+    const after = await board();
+    expect(await boardOf(b)).toEqual(after);
+    expect(expectedBoardEvents(before, await boardOf(b))).toEqual(expected);
   }, 30_000);
 
   it('a client streaming from B receives a change imported through A, and after a reconnection exactly the changes it missed', async () => {
