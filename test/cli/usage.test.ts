@@ -37,7 +37,8 @@ describe.each(DIALECTS)('sportsdata usage and counts not written yet (%s)', (dia
 
     await db.ctx.meter.flush();
     const after = await usage();
-    // DATE, REQUESTS, CHARGED, then each group: three references calls, all charged.
-    expect(after.stdout).toMatch(new RegExp(`^${today} +3 +3 +3 +0 +0 +0 +0$`, 'm'));
+    // DATE, REQUESTS, CHARGED, then a column per usage group, each named: three references calls, all charged.
+    expect(after.stdout).toMatch(/^DATE +REQUESTS +CHARGED +REFERENCES +EVENTS +ODDS +TRENDS +RESULTS +ACCOUNT$/m);
+    expect(after.stdout).toMatch(new RegExp(`^${today} +3 +3 +3 +0 +0 +0 +0 +0$`, 'm'));
   });
 });

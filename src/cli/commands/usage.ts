@@ -1,4 +1,5 @@
 import { InvalidArgumentError } from 'commander';
+import { USAGE_GROUP_NAMES } from '../../modules/policy/index.js';
 import { dayRangeOf, type Usage } from '../../modules/usage/index.js';
 import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/date-range.js';
 import { type RegisterCommands, table } from '../runtime.js';
@@ -53,7 +54,8 @@ export const registerUsage: RegisterCommands = (program, cli) => {
       `requests per day: as the serving nodes have written them, each every USAGE_FLUSH_MS (${cli.config().usageFlushMs} ms); ` +
         'their calls since are not in them yet',
     );
-    const rows = report.days.map((d) => [d.date, String(d.requests), String(d.charged), ...Object.values(d.by_group).map(String)]);
-    cli.print(table(['DATE', 'REQUESTS', 'CHARGED', 'REFERENCES', 'EVENTS', 'ODDS', 'TRENDS', 'ACCOUNT'], rows));
+    // A column per usage group, named from the one list of groups, so that a new group is never a value without a heading.
+    const rows = report.days.map((d) => [d.date, String(d.requests), String(d.charged), ...USAGE_GROUP_NAMES.map((g) => String(d.by_group[g]))]);
+    cli.print(table(['DATE', 'REQUESTS', 'CHARGED', ...USAGE_GROUP_NAMES.map((g) => g.toUpperCase())], rows));
   }
 };
