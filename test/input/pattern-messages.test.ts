@@ -109,7 +109,13 @@ function bodyWith(schema: Json, steps: Step[], value: string): unknown {
   }
   const object = ofType(schema, 'object');
   const property = isRecord(object.properties) ? object.properties[step.property] : undefined;
-  return { ...(minimal(object) as Json), [step.property]: bodyWith(isRecord(property) ? property : {}, rest, value) };
+  return { ...requiredOf(object), [step.property]: bodyWith(isRecord(property) ? property : {}, rest, value) };
+}
+
+/** An object's required fields, the least of each: also where the object may be null (its type then lists both). */
+function requiredOf(object: Json): Json {
+  const properties = isRecord(object.properties) ? object.properties : {};
+  return Object.fromEntries(list(object.required).map(String).map((name) => [name, minimal(isRecord(properties[name]) ? properties[name] : {})]));
 }
 
 /** The smallest valid value of a schema: required fields only, the least of each. */
@@ -130,12 +136,8 @@ function minimal(schema: Json): unknown {
     case 'string':
       if (typeof schema.example === 'string') return schema.example;
       return schema.format === 'date-time' ? '2031-05-06T19:30:00Z' : schema.format === 'date' ? '2031-05-06' : 'a';
-    default: {
-      const object = ofType(schema, 'object');
-      const properties = isRecord(object.properties) ? object.properties : {};
-      const required = list(object.required).map(String);
-      return Object.fromEntries(required.map((name) => [name, minimal(isRecord(properties[name]) ? properties[name] : {})]));
-    }
+    default:
+      return requiredOf(ofType(schema, 'object'));
   }
 }
 
