@@ -36,6 +36,12 @@ export interface StreamHub {
    * newest change this node has read. Resolves once it is caught up and live.
    */
   subscribe(connection: StreamConnection, lastEventId: number | undefined): Promise<void>;
+  /**
+   * Resolves once this node knows the newest change. A stream awaits it before its 200: a client
+   * may import as soon as it has the 200, and a starting point read after that could already hold
+   * the client's change and skip it.
+   */
+  ready(): Promise<void>;
   /** Ends every stream (shutdown). */
   endAll(reason: EndReason): void;
   /** Open streams on this node, for the bench and the metrics. */
@@ -243,6 +249,9 @@ export function createStreamHub(deps: {
       const start = await primed();
       if (lastEventId === undefined) connection.cursor = Math.max(connection.cursor, start);
       await catchUp(connection);
+    },
+    async ready() {
+      await primed();
     },
     endAll(reason) {
       for (const stream of [...streams]) stream.end(reason);

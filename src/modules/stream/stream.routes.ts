@@ -66,6 +66,7 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
 
       const principal = principalOf(request);
       const { client } = principal;
+      await hub.ready();
       // Open streams per client, by tier, across the nodes with Redis (decision 0128).
       const cap = TIER_TABLE[client.tier].streams;
       const placeId = await slots.acquire(client.id, cap);
