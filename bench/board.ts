@@ -71,16 +71,16 @@ export async function boardGroup(kit: BenchKit, databases: BenchDatabase[], load
         for (const rate of feedRates) {
           const point = await underFeed(url, adminToken, demo.api_key, rows, rate, () => measure(url, read, { ...load, warmupSeconds: 0 }));
           const ratio = point.reads / baseline;
-          const meets = ratio >= READ_RATIO_GOAL && point.fromAnswer.p99 <= LATENCY_GOAL_MS;
+          const meets = ratio >= READ_RATIO_GOAL && point.fromRequest.samples.length > 0 && point.fromRequest.p99 <= LATENCY_GOAL_MS;
           if (meets) best = rate;
           curve.push(
             `${rate}/s asked, ${Math.round(point.achieved)}/s imported: board reads ${Math.round(point.reads)} req/s (${ratio.toFixed(2)}× of ${Math.round(baseline)}), ` +
-              `board event after the import's answer p50 ${point.fromAnswer.p50.toFixed(1)} ms, p99 ${point.fromAnswer.p99.toFixed(1)} ms ` +
-              `(from its request p99 ${point.fromRequest.p99.toFixed(1)} ms; ${point.fromAnswer.samples.length} imports)${meets ? '' : ' — misses a goal'}`,
+              `board event from the import's request p50 ${point.fromRequest.p50.toFixed(1)} ms, p99 ${point.fromRequest.p99.toFixed(1)} ms ` +
+              `(${point.fromRequest.samples.length} imports, ${point.beforeAnswer} of them heard before their answer came)${meets ? '' : ' — misses a goal'}`,
           );
         }
         kit.note(
-          `board under a live feed (${database}, batches of ${BATCH}): highest rate meeting both goals (reads ≥ ${READ_RATIO_GOAL}×, p99 ≤ ${LATENCY_GOAL_MS} ms): ` +
+          `board under a live feed (${database}, batches of ${BATCH}): highest rate meeting both goals (reads ≥ ${READ_RATIO_GOAL}×, p99 ≤ ${LATENCY_GOAL_MS} ms from the import's request, which bounds the time from its commit): ` +
             `${best === undefined ? 'none of those tried' : `${best} changes/s`}; the curve: ${curve.join('; ')}`,
         );
       },
@@ -143,11 +143,15 @@ const asImported = (r: OddsRow, price: number) => ({
   is_live: r.is_live,
 });
 
+/** Batches fed so far, across the rates: each moves every price it names away from the one before, so that every batch is a change. */
+let fedBatches = 0;
+
 /**
  * One feed rate: batches of BATCH changes imported every BATCH / rate seconds while board reads are
  * measured. The first row of each batch, the probe, jumps above every price of its selection, so
- * that its board event is sure: the time from the import's answer (its commit is before) to that
- * event on a stream, and from the import's request (an upper bound).
+ * that its board event is sure: the time from the import's request to that event on a stream. The
+ * commit is between the two, so this bounds the time from the commit; the event usually comes
+ * before the import's answer does, so the answer cannot be the starting point.
  */
 async function underFeed(url: string, adminToken: string, apiKey: string, rows: OddsRow[], rate: number, reads: () => Promise<{ reqPerSec: number }>) {
   const [probe, ...rest] = rows;
@@ -158,8 +162,8 @@ async function underFeed(url: string, adminToken: string, apiKey: string, rows: 
   const stream = await openStream(`${url}/v1/stream/odds?types=board${only}`, { 'x-api-key': apiKey });
   if (stream.status !== 200) throw new Error(`the stream answered ${stream.status}: ${stream.error}`);
   const headers = { authorization: `Bearer ${adminToken}` };
-  const fromAnswer: number[] = [];
   const fromRequest: number[] = [];
+  let beforeAnswer = 0;
   const intervalMs = (BATCH / rate) * 1000;
   let running = true;
   let imported = 0;
@@ -169,7 +173,7 @@ async function underFeed(url: string, adminToken: string, apiKey: string, rows: 
       const due = started + batch * intervalMs;
       const wait = due - performance.now();
       if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const up = batch % 2 === 0;
+      const up = fedBatches++ % 2 === 0;
       const probePrice = Math.round((probe.price_decimal + (up ? 5 : 6)) * 100) / 100;
       const offset = (batch * (BATCH - 1)) % rest.length;
       const moved = Array.from({ length: BATCH - 1 }, (_, i) => rest[(offset + i) % rest.length]).flatMap((r) =>
@@ -182,8 +186,8 @@ async function underFeed(url: string, adminToken: string, apiKey: string, rows: 
       imported += BATCH;
       const at = await heard;
       if (at !== undefined) {
-        fromAnswer.push(Math.max(0, at - answered));
         fromRequest.push(at - sent);
+        if (at < answered) beforeAnswer += 1;
       }
     }
   })();
@@ -192,7 +196,7 @@ async function underFeed(url: string, adminToken: string, apiKey: string, rows: 
     running = false;
     await feed;
     const seconds = (performance.now() - started) / 1000;
-    return { reads: measured.reqPerSec, achieved: imported / seconds, fromAnswer: quantiles(fromAnswer), fromRequest: quantiles(fromRequest) };
+    return { reads: measured.reqPerSec, achieved: imported / seconds, fromRequest: quantiles(fromRequest), beforeAnswer };
   } finally {
     running = false;
     stream.close();
