@@ -121,4 +121,27 @@ describe.each(DIALECTS)('the demo dataset as the API serves it (%s)', (dialect) 
     expect(moneylineAgainstSpread(markets, (event) => sportOfEvent.get(event) ?? '?').slice(0, 5)).toEqual([]);
     expect(alternateProblems(markets, [1.05, 12]).slice(0, 5)).toEqual([]);
   });
+
+  it("links most books to their bet slips: include_deeplinks fills each price's links from its operator's templates, two books have none", async () => {
+    const board = await me.page<{ event_id: number; betting_market: { id: number }; position: string; prices: Array<{ operator: { id: number; key: string } } & Record<string, unknown>> }>(
+      '/v1/odds/board',
+      { event_date: day(0), timezone: 'UTC', include_deeplinks: true, page_size: 100 },
+    );
+    const prices = board.results.flatMap((item) => item.prices.map((price) => ({ item, price })));
+    expect(prices.length).toBeGreaterThan(0);
+    const linked = new Set<number>();
+    for (const { item, price } of prices) {
+      const web = price.bet_web_deep_link_url;
+      if (web === null) {
+        expect([price.bet_ios_deep_link_url, price.bet_android_deep_link_url]).toEqual([null, null]);
+        continue;
+      }
+      linked.add(price.operator.id);
+      const pick = encodeURIComponent(item.position);
+      expect(web).toBe(`https://www.${price.operator.key}.example/betslip?event=${item.event_id}&market=${item.betting_market.id}&pick=${pick}`);
+      expect(price.bet_ios_deep_link_url).toBe(`https://apps.${price.operator.key}.example/ios/bet/${item.event_id}/${item.betting_market.id}/${pick}`);
+    }
+    expect(linked.size).toBeGreaterThan(0);
+    expect([...linked].every((id) => id <= 6)).toBe(true);
+  });
 });

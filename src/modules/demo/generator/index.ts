@@ -98,7 +98,7 @@ function datasetOf(world: World, events: readonly EventModel[], odds: NonNullabl
     })),
     teams: world.teams.map((t) => ({ id: t.id, key: t.key, name: t.name, abbreviation: t.abbreviation, location: t.location, league_id: t.league.id })),
     players: world.players.map((p) => ({ id: p.id, key: p.key, name: p.name, position: p.position, team_id: p.team.id })),
-    operators: world.operators.map((o) => ({ id: o.id, key: o.key, name: o.name })),
+    operators: world.operators.map((o, i) => ({ id: o.id, key: o.key, name: o.name, ...deepLinkTemplates(o.key, i) })),
     betting_market_categories: categories,
     betting_market_positions: marketPositions(),
     betting_markets: world.markets.map((m) => ({
@@ -152,4 +152,18 @@ function pastRecord(events: readonly EventModel[], odds: NonNullable<Dataset['od
       const [own, other] = side === 'home' ? [e.score.home, e.score.away] : [e.score.away, e.score.home];
       return [{ start: e.start, opponent: side === 'home' ? e.away : e.home, won: own > other }];
     });
+}
+
+/**
+ * Most books link to their bet slip, the apps through https universal links; the last two do not,
+ * as some real books do not, so that a client meets both. Only placeholders every price has.
+ */
+function deepLinkTemplates(key: string, index: number): Record<string, string> {
+  if (index >= 6) return {};
+  const path = '{event_id}/{betting_market_id}/{position}';
+  return {
+    bet_web_deep_link_template: `https://www.${key}.example/betslip?event={event_id}&market={betting_market_id}&pick={position}`,
+    bet_ios_deep_link_template: `https://apps.${key}.example/ios/bet/${path}`,
+    bet_android_deep_link_template: `https://apps.${key}.example/android/bet/${path}`,
+  };
 }
