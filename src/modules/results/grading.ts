@@ -17,7 +17,7 @@ import { readSelection, type EventSides } from './selection-reading.js';
 /** The settling period of a market without one: the event's own final score, overtime included. */
 export const EVENT_PERIOD = 'event';
 
-/** Events per transaction: one, so that reads wait at most for one event's grades (on SQLite a transaction holds the event loop). */
+/** Events per transaction: one, so that reads wait at most for one event's grades (on SQLite a transaction holds the event loop; decision 0249). */
 const EVENTS_PER_BATCH = 1;
 /** Events per transaction before a node serves (the demo's first load, an upgrade): nobody's reads wait then. */
 export const EVENTS_PER_BATCH_UNSERVED = 100;

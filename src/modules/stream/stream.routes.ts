@@ -66,6 +66,7 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
 
       const principal = principalOf(request);
       const { client } = principal;
+      // Where the stream starts is known before its 200: a change the client imports after it is on it (decision 0248).
       await hub.ready();
       // Open streams per client, by tier, across the nodes with Redis (decision 0128).
       const cap = TIER_TABLE[client.tier].streams;
