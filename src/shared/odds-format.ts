@@ -1,3 +1,5 @@
+import { exactValue, type Ratio, reduced, roundedQuotient } from './exact-decimal.js';
+
 /**
  * Prices in the formats a client may ask for (docs/data.md#odds-formats). A price is stored once,
  * as decimal odds (a double precision column: `price_decimal`); every other form is derived here,
@@ -75,43 +77,9 @@ export function impliedPercentOf(priceDecimal: number): number {
   return Number(roundedQuotient(10_000n * price.d, price.n)) / 100;
 }
 
-/** A positive rational n/d in lowest terms. */
-interface Ratio {
-  n: bigint;
-  d: bigint;
-}
-
 /** d − 1 of a price, exactly; undefined for a price that is not above 1. */
 function winPerStake(priceDecimal: number): Ratio | undefined {
   const price = exactValue(priceDecimal);
   if (price === undefined || price.n <= price.d) return undefined;
   return reduced(price.n - price.d, price.d);
-}
-
-/**
- * The exact value of the shortest decimal that reads back as `value` (what String(value) writes,
- * "1.91" or "1e+21"); undefined for a value that is not a positive finite number.
- */
-function exactValue(value: number): Ratio | undefined {
-  if (!Number.isFinite(value) || value <= 0) return undefined;
-  const [mantissa = '0', exponent = '0'] = String(value).split('e');
-  const [whole = '0', fraction = ''] = mantissa.split('.');
-  const shift = Number(exponent) - fraction.length;
-  const digits = BigInt(whole + fraction);
-  return shift >= 0 ? reduced(digits * 10n ** BigInt(shift), 1n) : reduced(digits, 10n ** BigInt(-shift));
-}
-
-function reduced(n: bigint, d: bigint): Ratio {
-  const divisor = gcd(n, d);
-  return { n: n / divisor, d: d / divisor };
-}
-
-function gcd(a: bigint, b: bigint): bigint {
-  while (b !== 0n) [a, b] = [b, a % b];
-  return a;
-}
-
-/** a / b rounded to the nearest integer, halves away from zero (a, b > 0). */
-function roundedQuotient(a: bigint, b: bigint): bigint {
-  return (2n * a + b) / (2n * b);
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEVIG_METHODS, devig } from '../../src/shared/pricing/devig.js';
 import { DIALECTS } from '../helpers/app.js';
+import { expectFigure } from '../helpers/figures.js';
 import { forSuite, reader } from '../helpers/harness.js';
 import { smallDataset } from '../import/fixture.js';
 
@@ -58,11 +59,12 @@ describe.each(DIALECTS)('the board de-vigs markets of more than two outcomes by 
       expect(item.fair.method).toBe(method);
       const book = item.fair.books.find((b) => b.operator.id === 1);
       expect(book?.reason).toBeNull();
-      expect(book?.hold).toBeCloseTo(1 / 2.1 + 1 / 3.4 + 1 / 3.6 - 1, 12);
-      if (expected.ok) expect(book?.probability).toBeCloseTo(expected.probabilities[n] ?? 0, 12);
+      expectFigure(book?.hold, 1 / 2.1 + 1 / 3.4 + 1 / 3.6 - 1, 'hold');
+      if (expected.ok) expectFigure(book?.probability, expected.probabilities[n] ?? 0, item.position);
       sum += book?.probability ?? 0;
     });
-    expect(sum).toBeCloseTo(1, 9);
+    // Three figures each within half a millionth of theirs.
+    expect(Math.abs(sum - 1)).toBeLessThanOrEqual(1.5e-6);
   });
 
   it('multiplicative on the 1x2: each 1/d over their sum', async () => {
@@ -70,8 +72,8 @@ describe.each(DIALECTS)('the board de-vigs markets of more than two outcomes by 
     const total = 1 / 2.1 + 1 / 3.4 + 1 / 3.6;
     for (const item of board) {
       const book = item.fair.books.find((b) => b.operator.id === 1);
-      expect(book?.probability).toBeCloseTo(1 / (BOOK_1[item.position] ?? 1) / total, 12);
-      expect(book?.price).toBeCloseTo(total * (BOOK_1[item.position] ?? 0), 9);
+      expectFigure(book?.probability, 1 / (BOOK_1[item.position] ?? 1) / total, item.position);
+      expectFigure(book?.price, total * (BOOK_1[item.position] ?? 0), `${item.position} price`);
     }
   });
 
@@ -83,7 +85,7 @@ describe.each(DIALECTS)('the board de-vigs markets of more than two outcomes by 
   it('additive on a long shot it takes below zero: no fair price, reason non_positive_probability; the other methods price it', async () => {
     const additive = await items({ event_ids: [301], devig: 'additive' });
     for (const item of additive) expect(item.fair.books[0]).toMatchObject({ probability: null, price: null, reason: 'non_positive_probability' });
-    expect(additive[0]?.fair.books[0]?.hold).toBeCloseTo(1 / 1.2 + 1 / 4 + 1 / 60 - 1, 12);
+    expectFigure(additive[0]?.fair.books[0]?.hold, 1 / 1.2 + 1 / 4 + 1 / 60 - 1, 'hold');
     for (const method of ['multiplicative', 'power', 'shin']) {
       const priced = await items({ event_ids: [301], devig: method });
       for (const item of priced) expect(item.fair.books[0]?.reason, method).toBeNull();
@@ -92,7 +94,7 @@ describe.each(DIALECTS)('the board de-vigs markets of more than two outcomes by 
 
   it('the consensus of one book is that book\'s own fair price', async () => {
     for (const item of await items({ event_ids: [301], devig: 'shin' })) {
-      expect(item.fair.consensus.probability).toBeCloseTo(item.fair.books[0]?.probability ?? -1, 12);
+      expect(item.fair.consensus.probability).toBe(item.fair.books[0]?.probability);
     }
   });
 });

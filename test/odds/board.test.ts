@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/modules/demo/demo-data.js';
 import { dayRange } from '../../src/modules/events/index.js';
 import { DIALECTS } from '../helpers/app.js';
+import { expectFigure } from '../helpers/figures.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import { expectError, type PageBody } from '../helpers/responses.js';
 
@@ -155,9 +156,11 @@ describe.each(DIALECTS)('POST /v1/odds/board on the demo slate (%s)', (dialect) 
       const best = Math.max(...own.map((r) => r.price_decimal));
       expect(item.best.price_decimal).toBe(best);
       expect(item.best.operators.map((o) => o.id)).toEqual(own.filter((r) => r.price_decimal === best).map((r) => r.operator_id));
-      expect(item.consensus.price_decimal).toBeCloseTo(median(own.map((r) => r.price_decimal)) ?? 0, 12);
+      expectFigure(item.consensus.price_decimal, median(own.map((r) => r.price_decimal)) ?? 0, 'consensus');
       const lines = own.flatMap((r) => (r.line === null ? [] : [r.line]));
-      expect(item.consensus.line).toBe(median(lines));
+      const line = median(lines);
+      if (line === null) expect(item.consensus.line).toBeNull();
+      else expectFigure(item.consensus.line, line, 'consensus line');
       // Multiplicative: each book's 1/d over the sum of its market's 1/d.
       for (const fair of item.fair.books) {
         const market = rows.filter(
@@ -177,8 +180,8 @@ describe.each(DIALECTS)('POST /v1/odds/board on the demo slate (%s)', (dialect) 
         const sum = market.reduce((s, r) => s + 1 / r.price_decimal, 0);
         const mine = market.find((r) => r.position === item.position);
         expect(fair.reason).toBeNull();
-        expect(fair.probability).toBeCloseTo(1 / (mine?.price_decimal ?? 1) / sum, 12);
-        expect(fair.hold).toBeCloseTo(sum - 1, 12);
+        expectFigure(fair.probability, 1 / (mine?.price_decimal ?? 1) / sum, 'fair probability');
+        expectFigure(fair.hold, sum - 1, 'hold');
       }
     }
     expect(items.some((i) => i.fair.books.some((b) => b.reason === 'incomplete_market'))).toBe(true);

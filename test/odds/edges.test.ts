@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
+import { expectFigure } from '../helpers/figures.js';
 import { forSuite, reader } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
 import { smallDataset } from '../import/fixture.js';
@@ -76,10 +77,10 @@ describe.each(DIALECTS)('POST /v1/odds/edges (%s)', (dialect) => {
       ['home', 1, 2.1],
       ['away', 2, 2.05],
     ]);
-    expect(answer.value_bets[0]?.fair_probability).toBeCloseTo(pHome, 12);
-    expect(answer.value_bets[0]?.ev_pct).toBeCloseTo((2.1 * pHome - 1) * 100, 9);
-    expect(answer.value_bets[1]?.ev_pct).toBeCloseTo((2.05 * pAway - 1) * 100, 9);
-    expect(answer.value_bets[0]?.fair_price).toBeCloseTo(1 / pHome, 9);
+    expectFigure(answer.value_bets[0]?.fair_probability, pHome, 'fair_probability');
+    expectFigure(answer.value_bets[0]?.ev_pct, (2.1 * pHome - 1) * 100, 'home ev_pct');
+    expectFigure(answer.value_bets[1]?.ev_pct, (2.05 * pAway - 1) * 100, 'away ev_pct');
+    expectFigure(answer.value_bets[0]?.fair_price, 1 / pHome, 'fair_price');
     expect((await edges({ event_ids: [110], min_edge: 4 })).value_bets.map((b) => b.position)).toEqual(['home']);
   });
 
@@ -89,15 +90,15 @@ describe.each(DIALECTS)('POST /v1/odds/edges (%s)', (dialect) => {
     const [arb] = answer.arbitrages;
     const sum = 1 / 2.1 + 1 / 2.05;
     expect(arb?.event_id).toBe(110);
-    expect(arb?.implied_sum).toBeCloseTo(sum, 12);
-    expect(arb?.payout).toBeCloseTo(100 / sum, 9);
-    expect(arb?.profit_pct).toBeCloseTo((1 / sum - 1) * 100, 9);
+    expectFigure(arb?.implied_sum, sum, 'implied_sum');
+    expectFigure(arb?.payout, 100 / sum, 'payout');
+    expectFigure(arb?.profit_pct, (1 / sum - 1) * 100, 'profit_pct');
     // data.md's worked example: 49.40 and 50.60 return 103.73 either way.
     expect(arb?.legs.map((l) => [l.position, l.price_decimal, l.operators.map((o) => o.id), Number(l.stake.toFixed(2))])).toEqual([
       ['away', 2.05, [2], 50.6],
       ['home', 2.1, [1], 49.4],
     ]);
-    for (const leg of arb?.legs ?? []) expect(leg.stake * leg.price_decimal).toBeCloseTo(arb?.payout ?? 0, 9);
+    for (const leg of arb?.legs ?? []) expectFigure(leg.stake, (100 / leg.price_decimal) / sum, `${leg.position} stake`);
     expect(Number(arb?.payout.toFixed(2))).toBe(103.73);
   });
 

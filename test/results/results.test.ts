@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
+import { expectFigure } from '../helpers/figures.js';
 import { forSuite, harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
 import { BASKETBALL, CANCELLED, eventsOf, HOCKEY, LIVE, MOVED, nextGame, oddsAt, POSTPONED, references, resultsDataset } from './fixture.js';
@@ -111,8 +112,8 @@ describe.each(DIALECTS)('results and grading (%s)', (dialect) => {
     // Closing prices: home 1.84 and 1.89 (median 1.865), away 2.09 and 2.04 (median 2.065); multiplicative de-vig.
     const pHome = 1 / 1.865 / (1 / 1.865 + 1 / 2.065);
     expect(answer.results[0]).toMatchObject({ closing_price: 1.84, reason: null });
-    expect(answer.results[0]?.fair_closing_price).toBeCloseTo(1 / pHome, 6);
-    expect(answer.results[0]?.clv_pct).toBeCloseTo((2.0 * pHome - 1) * 100, 4);
+    expectFigure(answer.results[0]?.fair_closing_price, 1 / pHome, 'fair_closing_price');
+    expectFigure(answer.results[0]?.clv_pct, (2.0 * pHome - 1) * 100, 'clv_pct');
     expect(answer.results[1]).toMatchObject({ clv_pct: null, reason: 'unknown_selection' });
   });
 

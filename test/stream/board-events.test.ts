@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
+import { decimalsOf } from '../helpers/figures.js';
 import { type Harness, harness } from '../helpers/harness.js';
 import { drain, openStream } from '../helpers/sse.js';
 import { historyDataset, odds } from '../history/fixture.js';
@@ -50,6 +51,9 @@ describe.each(DIALECTS)('board events on GET /v1/stream/odds (%s)', (dialect) =>
     const events = received.map((e) => JSON.parse(e.data) as BoardEvent).sort((a, b) => a.position.localeCompare(b.position));
     expect(events).toEqual(expected);
     expect(events[1]).toMatchObject({ event_id: 200, betting_market_id: 1, is_main: true, best: { price_decimal: 1.6, operator_ids: [1] } });
+    // The median of 1.6 and 1.55 is 1.5750000000000002 in floating point: a computed figure, written to 6 decimals.
+    expect(events[1]?.consensus).toEqual({ price_decimal: 1.575, line: null });
+    for (const event of events) expect(decimalsOf(event.fair?.probability ?? 0) <= 6 && decimalsOf(event.fair?.price ?? 0) <= 6, JSON.stringify(event.fair)).toBe(true);
 
     const mixed = await drain(both, 1500);
     expect(mixed.map((e) => e.event).sort()).toEqual(['board', 'board', 'odds']);

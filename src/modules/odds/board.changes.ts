@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { DEFAULT_DEVIG_METHOD } from '../../shared/pricing/devig.js';
 import { type BoardRow, createBoardRepository } from './board.repository.js';
-import { boardItemOf, marketKeyOf, selectionKeyOf, selectionsOf } from './board.selections.js';
+import { boardItemOf, marketKeyOf, selectionKeyOf, selectionsOf, shownBoardItem } from './board.selections.js';
 
 /** One recorded price change, as the price history keeps it (only what the board needs). */
 export interface PriceChange {
@@ -94,7 +94,8 @@ function summaries(rows: readonly BoardRow[], keys: ReadonlySet<string>): Map<st
   for (const [key, row] of representatives) {
     const selection = selections.get(row.id);
     if (selection === undefined) continue;
-    const item = boardItemOf(selection, { operatorIds: null, format: 'decimal', method: DEFAULT_DEVIG_METHOD, deeplinks: false });
+    // As the board writes them (figures to 6 decimals): an event says that what the board shows changed.
+    const item = shownBoardItem(boardItemOf(selection, { operatorIds: null, format: 'decimal', method: DEFAULT_DEVIG_METHOD, deeplinks: false }), 'decimal');
     const { probability, price } = item.fair.consensus;
     out.set(key, {
       item: {

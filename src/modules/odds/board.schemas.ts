@@ -27,9 +27,9 @@ const BookPrice = Type.Object(
 );
 
 const Fair = {
-  probability: orNull(Probability('The no-vig probability.'), 'The no-vig probability of the selection; null when there is no fair price (see `reason`).'),
-  price: orNull(Decimal('The no-vig decimal price.'), 'The no-vig decimal price, 1 / probability; null when there is no fair price.'),
-  hold: orNull(Type.Number(), 'The overround of the market, Σ 1/d − 1 over its outcomes; null when the market is incomplete.'),
+  probability: orNull(Probability('The no-vig probability, to 6 decimals.'), 'The no-vig probability of the selection, to 6 decimals; null when there is no fair price (see `reason`).'),
+  price: orNull(Decimal('The no-vig decimal price, to 6 decimals.'), 'The no-vig decimal price, 1 / probability (unrounded), to 6 decimals; null when there is no fair price.'),
+  hold: orNull(Type.Number(), 'The overround of the market, Σ 1/d − 1 over its outcomes, to 6 decimals; null when the market is incomplete.'),
   reason: orNull(Type.Enum(NO_FAIR_PRICE_REASONS), 'Why there is no fair price (docs/data.md#fair-prices-and-de-vig-methods); null when there is one.'),
 };
 
@@ -58,8 +58,8 @@ export const BoardItem = Type.Object(
     consensus: Type.Object(
       {
         price: PriceInFormat,
-        price_decimal: Decimal('The median decimal price across the books (the mean of the middle two for an even count).'),
-        line: orNull(Type.Number(), 'The median of the books\' lines; null when none has one.'),
+        price_decimal: Decimal('The median decimal price across the books (the mean of the middle two for an even count), to 6 decimals; `price` is this figure in `odds_format`.'),
+        line: orNull(Type.Number(), 'The median of the books\' lines, to 6 decimals; null when none has one.'),
       },
       { additionalProperties: false, description: 'The median price and the median line across the books.' },
     ),

@@ -1,3 +1,4 @@
+import { figure, figureOrNull } from '../../shared/figures.js';
 import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
 import { bestPriceOf, consensusDevig, consensusOf, type Quote } from '../../shared/pricing/consensus.js';
 import { type Devig, type DevigMethod, devig } from '../../shared/pricing/devig.js';
@@ -113,7 +114,11 @@ export interface BoardView {
   deeplinks: boolean;
 }
 
-/** The item a request sees: its books' prices, the best, the consensus and the fair prices. */
+/**
+ * A selection's item for a request's view: its books' prices, the best, the consensus and the fair
+ * prices, every figure unrounded, as the edges and the board events compute with them. What a
+ * request sees is `shownBoardItem` of it.
+ */
 export function boardItemOf(selection: BoardSelection, view: BoardView): BoardItem {
   const { key } = selection;
   const books = view.operatorIds;
@@ -160,6 +165,24 @@ export function boardItemOf(selection: BoardSelection, view: BoardView): BoardIt
       }),
     },
   };
+}
+
+/**
+ * An item as answers write it: the figures computed here (the consensus price and line, the fair
+ * probabilities, prices and holds) to 6 decimals, the consensus's `price` in the format from the
+ * figure shown; the books' prices and the best price as imported.
+ */
+export function shownBoardItem(item: BoardItem, format: OddsFormat): BoardItem {
+  const consensus = figure(item.consensus.price_decimal);
+  return {
+    ...item,
+    consensus: { price: priceIn(format, consensus), price_decimal: consensus, line: figureOrNull(item.consensus.line) },
+    fair: { method: item.fair.method, consensus: shownFair(item.fair.consensus), books: item.fair.books.map((book) => ({ ...book, ...shownFair(book) })) },
+  };
+}
+
+function shownFair(fair: BoardItem['fair']['consensus']): BoardItem['fair']['consensus'] {
+  return { probability: figureOrNull(fair.probability), price: figureOrNull(fair.price), hold: figureOrNull(fair.hold), reason: fair.reason };
 }
 
 /**

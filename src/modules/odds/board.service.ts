@@ -8,7 +8,7 @@ import { DEFAULT_DEVIG_METHOD, type DevigMethod } from '../../shared/pricing/dev
 import { dayRange, todayIn } from '../events/index.js';
 import { createBoardRepository } from './board.repository.js';
 import type { BoardBody, BoardItem } from './board.schemas.js';
-import { type BoardSelection, boardItemOf, selectionIdsOf, selectionsOf } from './board.selections.js';
+import { type BoardSelection, boardItemOf, selectionIdsOf, selectionsOf, shownBoardItem } from './board.selections.js';
 import { periodSet } from './odds.service.js';
 
 /** A board request's filters, normalised (sorted ids, the day as a UTC range): equal requests share a cache entry. */
@@ -84,7 +84,7 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock }) {
       return selectionsOf(keys, rows);
     },
 
-    view: (entry, f) => ('rows' in entry ? boardItemOf(entry, { operatorIds: f.o, format: f.f, method: f.d, deeplinks: f.dl }) : entry),
+    view: (entry, f) => ('rows' in entry ? shownBoardItem(boardItemOf(entry, { operatorIds: f.o, format: f.f, method: f.d, deeplinks: f.dl }), f.f) : entry),
   };
 
   return { board };

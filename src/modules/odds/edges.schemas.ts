@@ -39,9 +39,9 @@ export const ValueBet = Type.Object(
     operator: NamedRef('The book offering the price.'),
     price: PriceInFormat,
     price_decimal: Type.Number({ exclusiveMinimum: 1, description: 'The book\'s decimal price.' }),
-    fair_probability: Type.Number({ minimum: 0, maximum: 1, description: 'The consensus fair probability of the selection, by the `devig` method asked.' }),
-    fair_price: Type.Number({ exclusiveMinimum: 1, description: 'The consensus fair decimal price, 1 / fair_probability.' }),
-    ev_pct: Type.Number({ description: 'Expected value in percent of the stake: (price_decimal × fair_probability − 1) × 100.' }),
+    fair_probability: Type.Number({ minimum: 0, maximum: 1, description: 'The consensus fair probability of the selection, by the `devig` method asked, to 6 decimals.' }),
+    fair_price: Type.Number({ exclusiveMinimum: 1, description: 'The consensus fair decimal price, 1 / fair_probability (unrounded), to 6 decimals.' }),
+    ev_pct: Type.Number({ description: 'Expected value in percent of the stake: (price_decimal × fair_probability − 1) × 100, to 6 decimals; `min_edge` is compared with it unrounded.' }),
     ...DeepLinkFields,
   },
   { title: 'ValueBet', additionalProperties: false },
@@ -50,9 +50,9 @@ export const ValueBet = Type.Object(
 export const Arbitrage = Type.Object(
   {
     ...Selection,
-    implied_sum: Type.Number({ description: 'Σ 1/d over the best price of each outcome: below 1.' }),
-    profit_pct: Type.Number({ description: 'The margin the stakes lock, in percent of the total staked: (1 / implied_sum − 1) × 100.' }),
-    payout: Type.Number({ description: 'What the stakes return whatever the result, for 100 units staked: 100 / implied_sum.' }),
+    implied_sum: Type.Number({ description: 'Σ 1/d over the best price of each outcome: below 1. To 6 decimals.' }),
+    profit_pct: Type.Number({ description: 'The margin the stakes lock, in percent of the total staked: (1 / implied_sum − 1) × 100, to 6 decimals.' }),
+    payout: Type.Number({ description: 'What the stakes return whatever the result, for 100 units staked: 100 / implied_sum, to 6 decimals.' }),
     legs: Type.Array(
       Type.Object(
         {
@@ -61,7 +61,7 @@ export const Arbitrage = Type.Object(
           price: PriceInFormat,
           price_decimal: Type.Number({ exclusiveMinimum: 1, description: 'The best decimal price of the outcome across the books.' }),
           operators: Type.Array(NamedRef('A book offering it.'), { description: 'Every book offering exactly that price, by operator id.' }),
-          stake: Type.Number({ description: 'The stake on this outcome, out of 100 units: 100 × (1/d) / implied_sum. Unrounded.' }),
+          stake: Type.Number({ description: 'The stake on this outcome, out of 100 units: 100 × (1/d) / implied_sum, to 6 decimals.' }),
         },
         { additionalProperties: false },
       ),

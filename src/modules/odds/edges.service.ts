@@ -1,3 +1,4 @@
+import { figure } from '../../shared/figures.js';
 import { priceIn } from '../../shared/odds-format.js';
 import type { Quote } from '../../shared/pricing/consensus.js';
 import { arbitrageOf, expectedValuePct } from '../../shared/pricing/edges.js';
@@ -40,14 +41,15 @@ export function createEdgesService(deps: { board: BoardService['board'] }) {
           arbitrages.push(...arbitragesOf(entry, view));
         }
       }
+      // Chosen and ordered by the unrounded figures; rounded only as they are written.
       valueBets.sort((a, b) => b.ev_pct - a.ev_pct);
       arbitrages.sort((a, b) => b.profit_pct - a.profit_pct);
       return {
         devig: filters.d,
         min_edge: minEdge,
-        value_bets: valueBets.slice(0, EDGES_MAX_LISTED),
+        value_bets: valueBets.slice(0, EDGES_MAX_LISTED).map(shownValueBet),
         value_bets_total: valueBets.length,
-        arbitrages: arbitrages.slice(0, EDGES_MAX_LISTED),
+        arbitrages: arbitrages.slice(0, EDGES_MAX_LISTED).map(shownArbitrage),
         arbitrages_total: arbitrages.length,
       };
     },
@@ -132,6 +134,22 @@ function arbitragesOf(selection: BoardSelection, view: BoardView): Arbitrage[] {
     });
   }
   return found;
+}
+
+/** A value bet as answers write it: its fair probability, fair price and EV% to 6 decimals; the book's price as imported. */
+function shownValueBet(bet: ValueBet): ValueBet {
+  return { ...bet, fair_probability: figure(bet.fair_probability), fair_price: figure(bet.fair_price), ev_pct: figure(bet.ev_pct) };
+}
+
+/** An arbitrage as answers write it: its sum, margin, payout and stakes to 6 decimals; the legs' prices as imported. */
+function shownArbitrage(arbitrage: Arbitrage): Arbitrage {
+  return {
+    ...arbitrage,
+    implied_sum: figure(arbitrage.implied_sum),
+    profit_pct: figure(arbitrage.profit_pct),
+    payout: figure(arbitrage.payout),
+    legs: arbitrage.legs.map((leg) => ({ ...leg, stake: figure(leg.stake) })),
+  };
 }
 
 export type EdgesService = ReturnType<typeof createEdgesService>;

@@ -148,8 +148,8 @@ export const ClvAnswer = Type.Object(
           operator_id: Type.Integer({ description: 'The operator, as asked.' }),
           price: Type.Number({ description: 'The price, as asked.' }),
           closing_price: nullable(Type.Number(), 'That operator\'s closing price for the selection; null when it had none.'),
-          fair_closing_price: nullable(Type.Number(), 'The no-vig consensus closing price: the multiplicative de-vig of the books\' median closing prices of the market.'),
-          clv_pct: nullable(Type.Number(), 'CLV% = (price ÷ fair_closing_price − 1) × 100; null without a fair closing price.'),
+          fair_closing_price: nullable(Type.Number(), 'The no-vig consensus closing price: the multiplicative de-vig of the books\' median closing prices of the market, to 6 decimals.'),
+          clv_pct: nullable(Type.Number(), 'CLV% = (price ÷ fair_closing_price − 1) × 100, from the unrounded fair closing price, to 6 decimals; null without a fair closing price.'),
           reason: Type.Union([Type.String(), Type.Null()], {
             description: 'Why there is no CLV: `unknown_selection`, `not_closed` (the event has not started), `incomplete_market` (a side without closing prices) or a de-vig reason; null with one.',
           }),

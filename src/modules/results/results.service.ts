@@ -5,6 +5,7 @@ import { notFound } from '../../platform/errors.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import { utcDays } from '../../shared/date-range.js';
 import { idSet } from '../../shared/filters.js';
+import { figure } from '../../shared/figures.js';
 import { closingLineValue } from '../../shared/pricing/edges.js';
 import type { Quote } from '../../shared/pricing/consensus.js';
 import type { KeyResolver } from '../references/index.js';
@@ -98,7 +99,7 @@ export function createResultsService(deps: { db: Kysely<Schema>; clock: Clock; k
       const value = closingLineValue(asked.price, keysInOrder.map((k) => outcomes.get(k) ?? []), index);
       results.push(
         value.ok
-          ? answer({ closing_price: own, fair_closing_price: round(value.fairClosingPrice), clv_pct: round(value.clvPct) })
+          ? answer({ closing_price: own, fair_closing_price: figure(value.fairClosingPrice), clv_pct: figure(value.clvPct) })
           : answer({ closing_price: own, reason: value.reason }),
       );
     }
@@ -110,8 +111,5 @@ export function createResultsService(deps: { db: Kysely<Schema>; clock: Clock; k
 
   return { graded, byEvent, clv, settled };
 }
-
-/** Six decimals: the figures are ratios of prices given to two or three. */
-const round = (x: number) => Math.round(x * 1e6) / 1e6;
 
 export type ResultsService = ReturnType<typeof createResultsService>;

@@ -1049,9 +1049,11 @@ export interface BoardItem {
   consensus: {
     /** The price in the `odds_format` asked (decimal by default). */
     price: number | string;
-    /** The median decimal price across the books (the mean of the middle two for an even count). */
+    /**
+     * The median decimal price across the books (the mean of the middle two for an even count), to 6 decimals; `price` is this figure in `odds_format`.
+     */
     price_decimal: number;
-    /** The median of the books' lines; null when none has one. */
+    /** The median of the books' lines, to 6 decimals; null when none has one. */
     line: number | null;
   };
   /** Prices without the bookmaker's margin. */
@@ -1060,11 +1062,15 @@ export interface BoardItem {
     method: 'multiplicative' | 'additive' | 'power' | 'shin';
     /** The de-vig of the median prices of each outcome of the market, as if one book had offered them. */
     consensus: {
-      /** The no-vig probability of the selection; null when there is no fair price (see `reason`). */
+      /**
+       * The no-vig probability of the selection, to 6 decimals; null when there is no fair price (see `reason`).
+       */
       probability: number | null;
-      /** The no-vig decimal price, 1 / probability; null when there is no fair price. */
+      /** The no-vig decimal price, 1 / probability (unrounded), to 6 decimals; null when there is no fair price. */
       price: number | null;
-      /** The overround of the market, Σ 1/d − 1 over its outcomes; null when the market is incomplete. */
+      /**
+       * The overround of the market, Σ 1/d − 1 over its outcomes, to 6 decimals; null when the market is incomplete.
+       */
       hold: number | null;
       /** Why there is no fair price (docs/data.md#fair-prices-and-de-vig-methods); null when there is one. */
       reason: 'incomplete_market' | 'invalid_price' | 'non_positive_probability' | 'no_convergence' | null;
@@ -1080,11 +1086,15 @@ export interface BoardItem {
         /** Display name of the record. */
         name: string;
       };
-      /** The no-vig probability of the selection; null when there is no fair price (see `reason`). */
+      /**
+       * The no-vig probability of the selection, to 6 decimals; null when there is no fair price (see `reason`).
+       */
       probability: number | null;
-      /** The no-vig decimal price, 1 / probability; null when there is no fair price. */
+      /** The no-vig decimal price, 1 / probability (unrounded), to 6 decimals; null when there is no fair price. */
       price: number | null;
-      /** The overround of the market, Σ 1/d − 1 over its outcomes; null when the market is incomplete. */
+      /**
+       * The overround of the market, Σ 1/d − 1 over its outcomes, to 6 decimals; null when the market is incomplete.
+       */
       hold: number | null;
       /** Why there is no fair price (docs/data.md#fair-prices-and-de-vig-methods); null when there is one. */
       reason: 'incomplete_market' | 'invalid_price' | 'non_positive_probability' | 'no_convergence' | null;
@@ -1144,11 +1154,13 @@ export interface ValueBet {
   price: number | string;
   /** The book's decimal price. */
   price_decimal: number;
-  /** The consensus fair probability of the selection, by the `devig` method asked. */
+  /** The consensus fair probability of the selection, by the `devig` method asked, to 6 decimals. */
   fair_probability: number;
-  /** The consensus fair decimal price, 1 / fair_probability. */
+  /** The consensus fair decimal price, 1 / fair_probability (unrounded), to 6 decimals. */
   fair_price: number;
-  /** Expected value in percent of the stake: (price_decimal × fair_probability − 1) × 100. */
+  /**
+   * Expected value in percent of the stake: (price_decimal × fair_probability − 1) × 100, to 6 decimals; `min_edge` is compared with it unrounded.
+   */
   ev_pct: number;
   /**
    * Only with `include_deeplinks: true`: the operator's link to this bet in its web site, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
@@ -1181,11 +1193,11 @@ export interface Arbitrage {
   event_period_id: number | null;
   /** The player of a player prop; null otherwise. */
   player_id: number | null;
-  /** Σ 1/d over the best price of each outcome: below 1. */
+  /** Σ 1/d over the best price of each outcome: below 1. To 6 decimals. */
   implied_sum: number;
-  /** The margin the stakes lock, in percent of the total staked: (1 / implied_sum − 1) × 100. */
+  /** The margin the stakes lock, in percent of the total staked: (1 / implied_sum − 1) × 100, to 6 decimals. */
   profit_pct: number;
-  /** What the stakes return whatever the result, for 100 units staked: 100 / implied_sum. */
+  /** What the stakes return whatever the result, for 100 units staked: 100 / implied_sum, to 6 decimals. */
   payout: number;
   /** One leg per outcome of the market, by position. */
   legs: Array<{
@@ -1206,7 +1218,7 @@ export interface Arbitrage {
       /** Display name of the record. */
       name: string;
     }[];
-    /** The stake on this outcome, out of 100 units: 100 × (1/d) / implied_sum. Unrounded. */
+    /** The stake on this outcome, out of 100 units: 100 × (1/d) / implied_sum, to 6 decimals. */
     stake: number;
   }>;
 }
@@ -1476,10 +1488,12 @@ export interface ClvAnswer {
     /** That operator's closing price for the selection; null when it had none. */
     closing_price: number | null;
     /**
-     * The no-vig consensus closing price: the multiplicative de-vig of the books' median closing prices of the market.
+     * The no-vig consensus closing price: the multiplicative de-vig of the books' median closing prices of the market, to 6 decimals.
      */
     fair_closing_price: number | null;
-    /** CLV% = (price ÷ fair_closing_price − 1) × 100; null without a fair closing price. */
+    /**
+     * CLV% = (price ÷ fair_closing_price − 1) × 100, from the unrounded fair closing price, to 6 decimals; null without a fair closing price.
+     */
     clv_pct: number | null;
     /**
      * Why there is no CLV: `unknown_selection`, `not_closed` (the event has not started), `incomplete_market` (a side without closing prices) or a de-vig reason; null with one.
