@@ -124,6 +124,15 @@ describe('the documented commands', () => {
     const demo = JSON.parse(readFileSync(join(dir, 'data', 'demo-credentials.json'), 'utf8')) as { api_key: string };
     const result = await bash(downloads.replaceAll('http://127.0.0.1:8080', origin), files, { ...env, API_KEY: demo.api_key });
     expect(result.code, `${downloads}\n---\n${result.output}`).toBe(0);
-    expect(readdirSync(files).sort()).toEqual(['april.ndjson', 'odds-history-event-1-american.csv', 'odds-history-event-1.csv']);
+    expect(readdirSync(files).sort()).toEqual(['nba-last-30-days.ndjson', 'odds-history-event-1-american.csv', 'odds-history-event-1.csv']);
+    // The export works on the demo whatever the day: it has the changes of the league's games (it once named days the demo has none of).
+    const changes = readFileSync(join(files, 'nba-last-30-days.ndjson'), 'utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as { event_id: number; changed_at: string });
+    expect(changes.length).toBeGreaterThan(0);
+    // League 12 is the NBA, as the page says.
+    const leagues = (await (await fetch(`${origin}/v1/references/leagues?search=nba`, { headers: { 'x-api-key': demo.api_key } })).json()) as { results: unknown[] };
+    expect(leagues.results).toContainEqual(expect.objectContaining({ id: 12, key: 'nba' }));
   });
 });

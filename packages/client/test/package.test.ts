@@ -145,3 +145,38 @@ describe('the packed package, installed into a scratch project', () => {
     expect(problems).toEqual([]);
   });
 });
+
+/**
+ * The README's install commands, run as written from a clone (this repository) into a scratch
+ * project: the package is not on the registry, and `npm install @sports-data/client` once was the
+ * only way the README gave. Offline, as above: a local tarball has nothing to fetch.
+ */
+describe('the README’s install commands, as written', () => {
+  const project = mkdtempSync(join(tmpdir(), 'sdk-install-'));
+  afterAll(() => rmSync(project, { recursive: true, force: true }));
+
+  it('pack the package into a project, which installs it and calls its methods', async () => {
+    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module' }));
+    const readme = readFileSync(join(PACKAGE, 'README.md'), 'utf8');
+    const install = readme.slice(readme.indexOf('\n## Install\n'), readme.indexOf('\n## Use\n'));
+    const [commands = ''] = [...install.matchAll(/^```sh\n([\s\S]*?)^```$/gm)].map((m) => m[1]);
+    expect(commands).toContain('npm install ./sports-data-client-0.1.0.tgz');
+    const script = commands.replaceAll('/path/to/the/clone', ROOT).replaceAll('/path/to/your/project', project);
+    const ran = await run('bash', ['-c', `set -euo pipefail\n${script}`], {
+      cwd: project,
+      env: { npm_config_offline: 'true', npm_config_audit: 'false', npm_config_fund: 'false' },
+      timeoutMs: 120_000,
+    });
+    expect(ran.code, `${script}\n${ran.stderr}`).toBe(0);
+    expect(readdirSync(project).sort()).toEqual(['node_modules', 'package-lock.json', 'package.json', 'sports-data-client-0.1.0.tgz']);
+    writeFileSync(
+      join(project, 'methods.js'),
+      `import { SportsDataClient } from '@sports-data/client';
+const api = new SportsDataClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: 'sdk_x' });
+console.log([api.results.clv, api.results.graded.iterate, api.historical.events.pages, api.odds.historyByEvent].map((f) => typeof f).join(' '));`,
+    );
+    const used = await run(process.execPath, ['methods.js'], { cwd: project });
+    expect(used.stderr).toBe('');
+    expect(used.stdout).toBe('function function function function\n');
+  }, 120_000);
+});
