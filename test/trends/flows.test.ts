@@ -151,4 +151,13 @@ describe.each(DIALECTS)('POST /v1/trends/flows and /v1/trends/mixed-flows (%s)',
     expect(after.total_count).toBe(before.total_count + 1);
     expect(after.results.map((f) => f.id)).toContain(8500);
   });
+
+  it('a hit rate is rounded to 2 decimals a half away from zero, on its exact value: 201 of 20,000 is 1.01 %', async () => {
+    // 201 × 100 / 20,000 is 1.005 exactly; floating point makes 1.005 × 100 100.49999999999999.
+    await importDataset(h.t, {
+      flows: [{ id: 8501, flow_type: 'fun', event_id: 5006, focus_entity_type: 'event', description: 'Rare trend', hits: 201, total: 20_000, likelihood: 'longshot' }],
+    });
+    const [flow] = await h.page<Item & { hit_rate: unknown }>('/v1/trends/flows-by-id', { flow_ids: [8501] }).then((p) => p.results);
+    expect(flow?.hit_rate).toEqual({ hits: 201, total: 20_000, pct: 1.01 });
+  });
 });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
+import { roundedTo } from '../../shared/exact-decimal.js';
 import { americanOf, impliedProbabilityOf } from '../../shared/odds-format.js';
 import { iso, teamRef } from '../../shared/wire.js';
 import { gamesOf } from './flow-graph.js';
@@ -87,7 +88,7 @@ export function createFlowItemLoader(db: Kysely<Schema>) {
         line: r.line === null ? null : Number(r.line),
         split: r.split,
         description: r.description,
-        hit_rate: { hits: Number(r.hits), total: Number(r.total), pct: Math.round(Number(r.hit_rate_pct) * 100) / 100 },
+        hit_rate: { hits: Number(r.hits), total: Number(r.total), pct: roundedTo(Number(r.hit_rate_pct), 2) },
         likelihood: r.likelihood,
         implied_probability: decimal === null ? null : impliedProbabilityOf(decimal),
         tags: [],
