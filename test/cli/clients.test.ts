@@ -31,10 +31,10 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
     expect(Object.keys(created).sort()).toEqual(
       [
         ...['api_key', 'auth_method', 'client_id', 'client_secret', 'created_at', 'disabled', 'name', 'tenant_id', 'tier'],
-        ...['rate_limit_per_minute', 'daily_quota', 'effective_limits'],
+        ...['rate_limit_per_minute', 'daily_quota', 'flow_vocabulary', 'effective_limits'],
       ].sort(),
     );
-    expect(created).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false, rate_limit_per_minute: null, daily_quota: null });
+    expect(created).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false, rate_limit_per_minute: null, daily_quota: null, flow_vocabulary: 'ours' });
     const principal = await authenticate(created.api_key);
     expect(principal.client.id).toBe(created.client_id);
     const { account } = await db.ctx.authenticator.apiKeyHolder(created.api_key);
