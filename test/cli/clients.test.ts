@@ -111,6 +111,17 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
     expect(shown.stdout).not.toMatch(/sdk_|sds_/);
   });
 
+  it('update --flow-vocabulary sets the names its flow answers give flow_type in; an unknown one is refused', async () => {
+    const created = await createJson();
+    const changed = await run('clients', 'update', created.client_id, '--flow-vocabulary', 'odditt', '--json');
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ client_id: created.client_id, flow_vocabulary: 'odditt' });
+    expect(JSON.parse((await run('clients', 'get', created.client_id, '--json')).stdout)).toMatchObject({ flow_vocabulary: 'odditt' });
+    const refused = await run('clients', 'update', created.client_id, '--flow-vocabulary', 'fact_flow');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--flow-vocabulary.*'fact_flow' is invalid.*ours, odditt/);
+  });
+
   it('rotate-credentials prints new credentials; the old API key is rejected and the new one accepted', async () => {
     const created = await createJson();
     await authenticate(created.api_key);

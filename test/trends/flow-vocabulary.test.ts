@@ -67,12 +67,14 @@ describe.each(DIALECTS)('flow_vocabulary (%s)', (dialect) => {
     asOdditt = h.as(odditt);
   });
 
-  it('is ours by default; the admin API sets it and shows it, the audit log records the change; an unknown value is 422', async () => {
+  it('is ours by default; the admin API sets it and shows it, as the account config does, the audit log records the change; an unknown value is 422', async () => {
     expect((await h.admin.get(`/admin/v1/clients/${odditt.clientId}`)).json()).toMatchObject({ flow_vocabulary: 'ours' });
     const set = await h.admin.patch(`/admin/v1/clients/${odditt.clientId}`, { flow_vocabulary: 'odditt' });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json()).toMatchObject({ client_id: odditt.clientId, flow_vocabulary: 'odditt' });
     expect((await h.admin.get(`/admin/v1/clients/${odditt.clientId}`)).json()).toMatchObject({ flow_vocabulary: 'odditt' });
+    expect(await asOdditt.ok('/v1/account/config')).toMatchObject({ flow_vocabulary: 'odditt' });
+    expect(await asOurs.ok('/v1/account/config')).toMatchObject({ flow_vocabulary: 'ours' });
     const log = (await h.admin.get(`/admin/v1/audit-log?client_id=${odditt.clientId}`)).json<{ results: Array<Record<string, unknown>> }>();
     expect(log.results[0]).toMatchObject({
       action: 'client.updated',
