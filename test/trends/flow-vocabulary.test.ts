@@ -125,9 +125,9 @@ describe.each(DIALECTS)('flow_vocabulary (%s)', (dialect) => {
     const selections = (await allOf(asOurs, '/v1/trends/mixed-flows')).flatMap((f) => (f.event_betting_market_position_id === null ? [] : [f.event_betting_market_position_id]));
     const onSelections = { event_betting_market_position_ids: [...new Set(selections)].slice(0, 100) };
     const oursOn = (await asOurs.page<Flow>('/v1/trends/by-betting-market-position', onSelections)).results;
-    const odditOn = (await asOdditt.page<Flow>('/v1/trends/by-betting-market-position', onSelections)).results;
+    const oddittOn = (await asOdditt.page<Flow>('/v1/trends/by-betting-market-position', onSelections)).results;
     expect(oursOn.some((f) => f.flow_type === 'plain' && f.bet_type === 'single')).toBe(true);
-    expect(named(odditOn)).toEqual(expectedNames(oursOn.map((f) => flowById(f.id)).filter((f) => !isPlainSingle(f)), oddittName));
+    expect(named(oddittOn)).toEqual(expectedNames(oursOn.map((f) => flowById(f.id)).filter((f) => !isPlainSingle(f)), oddittName));
 
     expect((await asOdditt.ok<{ flow_type: string }>('/v1/trends/flow-tooltip/fact/9000')).flow_type).toBe('fact_flow_parlay');
     expect((await asOdditt.ok<{ flow_type: string }>('/v1/trends/flow-tooltip/fun/8001')).flow_type).toBe('fun_flow');

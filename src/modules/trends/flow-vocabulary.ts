@@ -1,17 +1,17 @@
 import type { BetType, FlowType } from '../../platform/db/schema.js';
 import type { FlowVocabulary } from '../auth/index.js';
-import type { FlowItem, FlowLegItem, OdditFlowType } from './trends.schemas.js';
+import type { FlowItem, FlowLegItem, OddittFlowType } from './trends.schemas.js';
 
 /**
  * Odditt's name of a flow that is not a parlay: a fact or fun flow's own, and for a plain flow the
  * one name Odditt has for one, `plain_flow_parlay` (Odditt's plain flows exist only in parlays).
  * Also what a value of ours asked for (a quote's `fact`) is named in Odditt's vocabulary.
  */
-export const ODDITT_NAME: Readonly<Record<FlowType, OdditFlowType>> = { fact: 'fact_flow', fun: 'fun_flow', plain: 'plain_flow_parlay' };
-const ODDITT_PARLAY_NAME: Readonly<Record<FlowType, OdditFlowType>> = { fact: 'fact_flow_parlay', fun: 'fun_flow_parlay', plain: 'plain_flow_parlay' };
+export const ODDITT_NAME: Readonly<Record<FlowType, OddittFlowType>> = { fact: 'fact_flow', fun: 'fun_flow', plain: 'plain_flow_parlay' };
+const ODDITT_PARLAY_NAME: Readonly<Record<FlowType, OddittFlowType>> = { fact: 'fact_flow_parlay', fun: 'fun_flow_parlay', plain: 'plain_flow_parlay' };
 
 /** Odditt's name of a flow of this type and bet type. */
-export function oddittFlowType(type: FlowType, betType: BetType): OdditFlowType {
+export function oddittFlowType(type: FlowType, betType: BetType): OddittFlowType {
   return (betType === 'parlay' ? ODDITT_PARLAY_NAME : ODDITT_NAME)[type];
 }
 

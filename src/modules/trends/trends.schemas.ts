@@ -9,7 +9,7 @@ export const FLOWS_MAX_PAGE_SIZE = 25;
 export const FLOW_TYPES = ['fact', 'fun', 'plain'] as const;
 /** Odditt's names of the flow types: input aliases of ours, and what an account answering in Odditt's vocabulary is told. */
 export const ODDITT_FLOW_TYPES = ['fact_flow', 'fun_flow', 'fact_flow_parlay', 'fun_flow_parlay', 'plain_flow_parlay'] as const;
-export type OdditFlowType = (typeof ODDITT_FLOW_TYPES)[number];
+export type OddittFlowType = (typeof ODDITT_FLOW_TYPES)[number];
 export const LIKELIHOODS = ['likely', 'possible', 'longshot'] as const;
 export const ENTITY_TYPES = ['team', 'player', 'event'] as const;
 export const SPLITS = ['over', 'under'] as const;
