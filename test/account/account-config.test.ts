@@ -13,7 +13,7 @@ describe.each(DIALECTS)('GET /v1/account/config (%s)', (dialect) => {
   });
   afterAll(async () => t.close());
 
-  const expected = () => ({ client_id: client.clientId, tenant_id: client.tenantId, name: 'Globex Analytics', tier: 'free', auth_method: 'both' });
+  const expected = () => ({ client_id: client.clientId, tenant_id: client.tenantId, name: 'Globex Analytics', tier: 'free', auth_method: 'both', flow_vocabulary: 'ours' });
 
   it('answers the account with X-API-Key', async () => {
     const res = await accountWithApiKey(t, client.apiKey);
@@ -49,6 +49,6 @@ describe.each(DIALECTS)('GET /v1/account/config (%s)', (dialect) => {
   it('shows clients of one tenant their own account each', async () => {
     const sibling = await t.ctx.clients.create({ name: 'Globex Mobile', tier: 'pro', authMethod: 'api_key', tenantId: client.tenantId });
     const res = await accountWithApiKey(t, sibling.credentials.apiKey);
-    expect(res.json()).toEqual({ client_id: sibling.account.id, tenant_id: client.tenantId, name: 'Globex Mobile', tier: 'pro', auth_method: 'api_key' });
+    expect(res.json()).toEqual({ client_id: sibling.account.id, tenant_id: client.tenantId, name: 'Globex Mobile', tier: 'pro', auth_method: 'api_key', flow_vocabulary: 'ours' });
   });
 });

@@ -42,10 +42,10 @@ describe.each(DIALECTS)('admin API: client accounts (%s)', (dialect) => {
     expect(Object.keys(body).sort()).toEqual(
       [
         ...['api_key', 'auth_method', 'client_id', 'client_secret', 'created_at', 'disabled', 'name', 'tenant_id', 'tier'],
-        ...['rate_limit_per_minute', 'daily_quota', 'effective_limits'],
+        ...['rate_limit_per_minute', 'daily_quota', 'flow_vocabulary', 'effective_limits'],
       ].sort(),
     );
-    expect(body).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false, rate_limit_per_minute: null, daily_quota: null });
+    expect(body).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false, rate_limit_per_minute: null, daily_quota: null, flow_vocabulary: 'ours' });
     expect(body.client_id).toMatch(UUID);
     expect(body.tenant_id).toMatch(UUID);
     expect(body.created_at).toMatch(ISO);

@@ -31,10 +31,10 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
     expect(Object.keys(created).sort()).toEqual(
       [
         ...['api_key', 'auth_method', 'client_id', 'client_secret', 'created_at', 'disabled', 'name', 'tenant_id', 'tier'],
-        ...['rate_limit_per_minute', 'daily_quota', 'effective_limits'],
+        ...['rate_limit_per_minute', 'daily_quota', 'flow_vocabulary', 'effective_limits'],
       ].sort(),
     );
-    expect(created).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false, rate_limit_per_minute: null, daily_quota: null });
+    expect(created).toMatchObject({ name: 'Acme', tier: 'pro', auth_method: 'both', disabled: false, rate_limit_per_minute: null, daily_quota: null, flow_vocabulary: 'ours' });
     const principal = await authenticate(created.api_key);
     expect(principal.client.id).toBe(created.client_id);
     const { account } = await db.ctx.authenticator.apiKeyHolder(created.api_key);
@@ -109,6 +109,17 @@ describe.each(DIALECTS)('sportsdata clients (%s)', (dialect) => {
     const shown = await run('clients', 'get', created.client_id, '--json');
     expect(JSON.parse(shown.stdout)).toMatchObject({ client_id: created.client_id, tier: 'enterprise', auth_method: 'oauth', disabled: false });
     expect(shown.stdout).not.toMatch(/sdk_|sds_/);
+  });
+
+  it('update --flow-vocabulary sets the names its flow answers give flow_type in; an unknown one is refused', async () => {
+    const created = await createJson();
+    const changed = await run('clients', 'update', created.client_id, '--flow-vocabulary', 'odditt', '--json');
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(JSON.parse(changed.stdout)).toMatchObject({ client_id: created.client_id, flow_vocabulary: 'odditt' });
+    expect(JSON.parse((await run('clients', 'get', created.client_id, '--json')).stdout)).toMatchObject({ flow_vocabulary: 'odditt' });
+    const refused = await run('clients', 'update', created.client_id, '--flow-vocabulary', 'fact_flow');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/--flow-vocabulary.*'fact_flow' is invalid.*ours, odditt/);
   });
 
   it('rotate-credentials prints new credentials; the old API key is rejected and the new one accepted', async () => {

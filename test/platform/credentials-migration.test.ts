@@ -66,7 +66,7 @@ describe.each(DIALECTS)('migrating clients to several credentials (%s)', (dialec
     expect(prose('docs/operations.md')).toContain('listed with the name `onboarding` and their prefix alone as the preview (`sdk_…`, `sds_…`)');
     const [row] = await t.database.db.selectFrom('clients').selectAll().where('id', '=', before.clientId).execute();
     expect(Object.keys(row ?? {}).sort()).toEqual(
-      ['auth_method', 'created_at', 'credential_generation', 'daily_quota', 'deleted_at', 'disabled', 'id', 'name', 'rate_limit_per_minute', 'tenant_id', 'tier', 'updated_at'],
+      ['auth_method', 'created_at', 'credential_generation', 'daily_quota', 'deleted_at', 'disabled', 'flow_vocabulary', 'id', 'name', 'rate_limit_per_minute', 'tenant_id', 'tier', 'updated_at'],
     );
     expect(row).toMatchObject({ credential_generation: 1, deleted_at: null });
   });

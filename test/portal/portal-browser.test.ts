@@ -270,6 +270,12 @@ describe('the client portal and the operator console in a real browser', () => {
     expect(await lowContrast(page)).toEqual([]);
     expectUnauthorized(await h.as(target).get('/v1/references/sports'), 'client_disabled');
     await expect.poll(() => page.textContent('#client-audit')).toContain('client.updated');
+    // A client migrating from Odditt: its flow answers named as Odditt names flow types.
+    await page.getByLabel(/Flow types named as/).selectOption('odditt');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await h.admin.get(`/admin/v1/clients/${target.clientId}`)).json<{ flow_vocabulary: string }>().flow_vocabulary).toBe('odditt');
+    await expect.poll(() => page.textContent('#client-fields')).toContain('odditt');
+    await expect.poll(() => page.textContent('#client-audit')).toContain('flow_vocabulary');
     await shot(page, 'console-client');
 
     await page.click('nav >> text=Onboard');

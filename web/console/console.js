@@ -68,6 +68,7 @@ async function loadClient() {
       ['Tier', c.tier],
       ['Auth method', c.auth_method],
       ['Limits', limitsOf(c)],
+      ['Flow vocabulary', c.flow_vocabulary],
       ['Disabled', c.disabled ? 'yes' : 'no'],
       ['Created', when(c.created_at)],
       ['Deleted', c.deleted_at === null ? 'no' : when(c.deleted_at)],
@@ -77,6 +78,7 @@ async function loadClient() {
   $('change-auth').value = c.auth_method;
   $('change-minute').value = c.rate_limit_per_minute ?? '';
   $('change-day').value = c.daily_quota ?? '';
+  $('change-vocabulary').value = c.flow_vocabulary;
   $('toggle-disabled').textContent = c.disabled ? 'Enable' : 'Disable';
   $('toggle-disabled').className = c.disabled ? '' : 'danger';
   $('toggle-disabled').dataset.disabled = String(c.disabled);
@@ -206,7 +208,13 @@ $('next').addEventListener('click', () => {
 $('change-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const limit = (input) => (input.value === '' ? null : Number(input.value));
-  void change('PATCH', '', { tier: $('change-tier').value, auth_method: $('change-auth').value, rate_limit_per_minute: limit($('change-minute')), daily_quota: limit($('change-day')) });
+  void change('PATCH', '', {
+    tier: $('change-tier').value,
+    auth_method: $('change-auth').value,
+    rate_limit_per_minute: limit($('change-minute')),
+    daily_quota: limit($('change-day')),
+    flow_vocabulary: $('change-vocabulary').value,
+  });
 });
 $('toggle-disabled').addEventListener('click', () => {
   const disabled = $('toggle-disabled').dataset.disabled === 'true';

@@ -1,6 +1,6 @@
 import { InvalidArgumentError, Option } from 'commander';
 import { CLIENTS_PAGE_SIZE_MAX, NAME_MAX_LENGTH, clientView, clientWithCredentialsView, createdClientView } from '../../modules/admin/index.js';
-import { AUTH_METHODS, type AuthMethod, type ClientAccount, TIERS, type Tier } from '../../modules/auth/index.js';
+import { AUTH_METHODS, type AuthMethod, type ClientAccount, FLOW_VOCABULARIES, type FlowVocabulary, TIERS, type Tier } from '../../modules/auth/index.js';
 import { isLimit, LIMIT_MAX } from '../../modules/limits/index.js';
 import type { AppContext } from '../../context.js';
 import { DEFAULT_PAGE_SIZE, pageOf } from '../../platform/pagination.js';
@@ -94,7 +94,7 @@ export const registerClients: RegisterCommands = (program, cli) => {
 
   const update = clients.command('update');
   update
-    .description('change auth_method, tier, disabled or the limit overrides; takes effect on the next request, also for issued tokens')
+    .description('change auth_method, tier, disabled, the limit overrides or the flow vocabulary; takes effect on the next request, also for issued tokens')
     .argument('<client_id>', 'the client (UUID)')
     .addOption(authMethodOption('--auth-method <method>'))
     .addOption(tierOption('--tier <tier>'))
@@ -102,17 +102,18 @@ export const registerClients: RegisterCommands = (program, cli) => {
     .addOption(new Option('--enable', 'enable a disabled client'))
     .option('--rate-limit-per-minute <n|default>', "override the tier's per-minute rate; default: back to the tier's", override)
     .option('--daily-quota <n|default>', "override the tier's daily quota; default: back to the tier's", override)
+    .addOption(new Option('--flow-vocabulary <vocabulary>', "the names flow answers give flow_type in: ours, or odditt for a client written for Odditt").choices(FLOW_VOCABULARIES))
     .option('--json', 'print machine-readable JSON')
     .action(async (clientId: string, options: UpdateOptions & JsonOption) => {
       const disabled = options.disable ? true : options.enable ? false : undefined;
-      const { authMethod, tier } = options;
+      const { authMethod, tier, flowVocabulary } = options;
       const rateLimitPerMinute = options.rateLimitPerMinute === 'default' ? null : options.rateLimitPerMinute;
       const dailyQuota = options.dailyQuota === 'default' ? null : options.dailyQuota;
-      if ([authMethod, tier, disabled, rateLimitPerMinute, dailyQuota].every((value) => value === undefined)) {
-        update.error('error: nothing to update: give --auth-method, --tier, --disable, --enable, --rate-limit-per-minute or --daily-quota');
+      if ([authMethod, tier, disabled, rateLimitPerMinute, dailyQuota, flowVocabulary].every((value) => value === undefined)) {
+        update.error('error: nothing to update: give --auth-method, --tier, --disable, --enable, --rate-limit-per-minute, --daily-quota or --flow-vocabulary');
       }
       const view = await cli.withContext(async (ctx) =>
-        viewOf(ctx, await ctx.clients.update(clientId, { authMethod, tier, disabled, rateLimitPerMinute, dailyQuota })),
+        viewOf(ctx, await ctx.clients.update(clientId, { authMethod, tier, disabled, rateLimitPerMinute, dailyQuota, flowVocabulary })),
       );
       printClient(cli, view, options);
     });
@@ -144,6 +145,7 @@ interface UpdateOptions {
   enable?: boolean;
   rateLimitPerMinute?: number | 'default';
   dailyQuota?: number | 'default';
+  flowVocabulary?: FlowVocabulary;
 }
 
 /**

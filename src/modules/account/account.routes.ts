@@ -21,7 +21,7 @@ export const accountRoutes: ModuleRoutes<{ credentials: CredentialsService; cloc
     // A plain function: the answer is sent without a promise (decision 0147).
     (request) => {
       const { client } = principalOf(request);
-      return { client_id: client.id, tenant_id: client.tenantId, name: client.name, tier: client.tier, auth_method: client.authMethod };
+      return { client_id: client.id, tenant_id: client.tenantId, name: client.name, tier: client.tier, auth_method: client.authMethod, flow_vocabulary: client.flowVocabulary };
     },
   );
 

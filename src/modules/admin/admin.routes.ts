@@ -87,19 +87,20 @@ export const adminRoutes: ModuleRoutes<{
       config: CLIENT_CHANGE,
       schema: {
         tags,
-        summary: 'Change auth_method, tier, disabled or the limit overrides',
+        summary: 'Change auth_method, tier, disabled, the limit overrides or the flow vocabulary',
         description:
           'Takes effect on the next request, also for access and refresh tokens already issued. `rate_limit_per_minute` and ' +
-          "`daily_quota` override the tier's limits for this client; null returns to the tier's.",
+          "`daily_quota` override the tier's limits for this client; null returns to the tier's. `flow_vocabulary: odditt` gives " +
+          "every flow answer Odditt's `flow_type` names, for a client written for Odditt.",
         params: ClientParams,
         body: ClientPatchBody,
         response: { 200: Client },
       },
     },
     async (request) => {
-      const { auth_method, tier, disabled, rate_limit_per_minute, daily_quota } = request.body;
+      const { auth_method, tier, disabled, rate_limit_per_minute, daily_quota, flow_vocabulary } = request.body;
       if (Object.keys(request.body).length === 0) {
-        throw new ApiError('VALIDATION_ERROR', 'send at least one of auth_method, tier, disabled, rate_limit_per_minute, daily_quota', {
+        throw new ApiError('VALIDATION_ERROR', 'send at least one of auth_method, tier, disabled, rate_limit_per_minute, daily_quota, flow_vocabulary', {
           details: [{ field: 'body', rule: 'minProperties' }],
         });
       }
@@ -109,6 +110,7 @@ export const adminRoutes: ModuleRoutes<{
         disabled,
         rateLimitPerMinute: rate_limit_per_minute,
         dailyQuota: daily_quota,
+        flowVocabulary: flow_vocabulary,
       }, operatorActor(request));
       return view(account);
     },

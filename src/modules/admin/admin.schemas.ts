@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { iso, Label } from '../../shared/wire.js';
-import { AUTH_METHODS, type ClientAccount, TIERS } from '../auth/index.js';
+import { AUTH_METHODS, type ClientAccount, FLOW_VOCABULARIES, TIERS } from '../auth/index.js';
 import type { ClientCredentials } from '../clients/index.js';
 import { LIMIT_MAX, type Limits } from '../limits/index.js';
 
@@ -16,6 +16,11 @@ const Name = Label(NAME_MAX_LENGTH, 'A label for operators, e.g. the customer na
 const TierSchema = Type.Enum(TIERS, { description: 'Account tier.' });
 const AuthMethodSchema = Type.Enum(AUTH_METHODS, {
   description: 'Which authentication flows the account may use: api_key, oauth or both (docs/api.md#which-flows-an-account-may-use).',
+});
+const FlowVocabularySchema = Type.Enum(FLOW_VOCABULARIES, {
+  description:
+    'The names its flow answers give `flow_type` in: `ours` (fact, fun, plain; the default) or `odditt` (fact_flow, fun_flow, fact_flow_parlay, ' +
+    'fun_flow_parlay, plain_flow_parlay), for a client written for Odditt (docs/api.md#coming-from-odditt).',
 });
 const Disabled = Type.Boolean({ description: 'A disabled client gets 401 everywhere, also with an unexpired access token.' });
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
@@ -41,6 +46,7 @@ const clientProperties = {
   disabled: Disabled,
   rate_limit_per_minute: RateLimitOverride,
   daily_quota: DailyQuotaOverride,
+  flow_vocabulary: FlowVocabularySchema,
   effective_limits: Type.Object(
     { per_minute: Cap('Requests per UTC minute.'), per_day: Cap('Data requests per UTC day.') },
     { additionalProperties: false, description: "The limits in force: the overrides, else the tier's (TIER_LIMITS)." },
@@ -96,10 +102,11 @@ export const ClientPatchBody = Type.Object(
     disabled: Type.Optional(Disabled),
     rate_limit_per_minute: Type.Optional(RateLimitOverride),
     daily_quota: Type.Optional(DailyQuotaOverride),
+    flow_vocabulary: Type.Optional(FlowVocabularySchema),
   },
   {
     additionalProperties: false,
-    description: 'At least one of auth_method, tier, disabled, rate_limit_per_minute, daily_quota. Takes effect on the next request.',
+    description: 'At least one of auth_method, tier, disabled, rate_limit_per_minute, daily_quota, flow_vocabulary. Takes effect on the next request.',
   },
 );
 export type ClientPatchBody = Static<typeof ClientPatchBody>;
@@ -129,6 +136,7 @@ export function clientView(account: ClientAccount, limits: Limits): ClientView {
     disabled: account.disabled,
     rate_limit_per_minute: account.rateLimitPerMinute,
     daily_quota: account.dailyQuota,
+    flow_vocabulary: account.flowVocabulary,
     effective_limits: { per_minute: limits.perMinute, per_day: limits.perDay },
     created_at: iso(account.createdAt),
     updated_at: iso(account.updatedAt),

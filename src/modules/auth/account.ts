@@ -11,6 +11,13 @@ export type Tier = (typeof TIERS)[number];
 export const AUTH_METHODS = ['api_key', 'oauth', 'both'] as const;
 export type AuthMethod = (typeof AUTH_METHODS)[number];
 
+/**
+ * The names an account's flow answers give `flow_type` in: `ours` (fact, fun, plain) or `odditt`
+ * (fact_flow, fun_flow and the *_flow_parlay forms), for a client written for Odditt (decision 0263).
+ */
+export const FLOW_VOCABULARIES = ['ours', 'odditt'] as const;
+export type FlowVocabulary = (typeof FLOW_VOCABULARIES)[number];
+
 /** The two login flows (docs/api.md#authentication); a refresh token belongs to the flow that issued it. */
 export const FLOWS = ['api_key', 'oauth'] as const;
 export type Flow = (typeof FLOWS)[number];
@@ -32,6 +39,7 @@ export type RevocationReason = (typeof REVOCATION_REASONS)[number];
 
 export const isTier = (value: unknown): value is Tier => TIERS.some((tier) => tier === value);
 export const isAuthMethod = (value: unknown): value is AuthMethod => AUTH_METHODS.some((method) => method === value);
+export const isFlowVocabulary = (value: unknown): value is FlowVocabulary => FLOW_VOCABULARIES.some((v) => v === value);
 export const isFlow = (value: unknown): value is Flow => FLOWS.some((flow) => flow === value);
 export const isAccountCredentialKind = (value: unknown): value is AccountCredentialKind => ACCOUNT_CREDENTIALS.some((kind) => kind === value);
 export const isRevocationReason = (value: unknown): value is RevocationReason => REVOCATION_REASONS.some((reason) => reason === value);
@@ -59,6 +67,8 @@ export interface ClientAccount {
   rateLimitPerMinute: number | null;
   /** An operator's override of the tier's daily quota; null: the tier's. */
   dailyQuota: number | null;
+  /** The names its flow answers give `flow_type` in. */
+  flowVocabulary: FlowVocabulary;
   /** Offboarded: every credential and token ended, 401 client_deleted everywhere. */
   deletedAt: number | null;
   /** Moves on every operator reset: tokens of an older generation are refused (the `gen` claim). */

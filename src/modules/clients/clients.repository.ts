@@ -1,6 +1,16 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { ClientCredentialsTable, ClientsTable, Schema } from '../../platform/db/schema.js';
-import { type AccountCredential, type AuthMethod, type ClientAccount, isAccountCredentialKind, isAuthMethod, isTier, type Tier } from '../auth/index.js';
+import {
+  type AccountCredential,
+  type AuthMethod,
+  type ClientAccount,
+  type FlowVocabulary,
+  isAccountCredentialKind,
+  isAuthMethod,
+  isFlowVocabulary,
+  isTier,
+  type Tier,
+} from '../auth/index.js';
 
 export type ClientRow = Selectable<ClientsTable>;
 export type CredentialRow = Selectable<ClientCredentialsTable>;
@@ -12,6 +22,7 @@ export interface ClientPatch {
   /** null: back to the tier's default. */
   rateLimitPerMinute?: number | null;
   dailyQuota?: number | null;
+  flowVocabulary?: FlowVocabulary;
 }
 
 export function toCredential(row: CredentialRow): AccountCredential {
@@ -28,7 +39,9 @@ export function toCredential(row: CredentialRow): AccountCredential {
 
 export function toAccount(row: ClientRow, credentials: readonly AccountCredential[]): ClientAccount {
   // The columns are plain text: a value outside the vocabulary is a broken row, not a tier.
-  if (!isTier(row.tier) || !isAuthMethod(row.auth_method)) throw new Error(`client ${row.id} has an unknown tier or auth_method`);
+  if (!isTier(row.tier) || !isAuthMethod(row.auth_method) || !isFlowVocabulary(row.flow_vocabulary)) {
+    throw new Error(`client ${row.id} has an unknown tier, auth_method or flow_vocabulary`);
+  }
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -38,6 +51,7 @@ export function toAccount(row: ClientRow, credentials: readonly AccountCredentia
     disabled: Number(row.disabled) === 1,
     rateLimitPerMinute: row.rate_limit_per_minute === null ? null : Number(row.rate_limit_per_minute),
     dailyQuota: row.daily_quota === null ? null : Number(row.daily_quota),
+    flowVocabulary: row.flow_vocabulary,
     deletedAt: row.deleted_at === null ? null : Number(row.deleted_at),
     credentialGeneration: Number(row.credential_generation),
     credentials: new Map(credentials.map((credential) => [credential.code, credential])),
@@ -109,17 +123,19 @@ export function patchedFields(patch: ClientPatch, account: ClientAccount): Recor
     ...(patch.disabled !== undefined ? { disabled: account.disabled } : {}),
     ...(patch.rateLimitPerMinute !== undefined ? { rate_limit_per_minute: account.rateLimitPerMinute } : {}),
     ...(patch.dailyQuota !== undefined ? { daily_quota: account.dailyQuota } : {}),
+    ...(patch.flowVocabulary !== undefined ? { flow_vocabulary: account.flowVocabulary } : {}),
   };
 }
 
 /** The column values of a patch, for an UPDATE. */
-export function patchColumns(patch: ClientPatch, now: number): Partial<ClientsTable> {
+export function patchColumns(patch: ClientPatch, now: number): Updateable<ClientsTable> {
   return {
     ...(patch.authMethod !== undefined ? { auth_method: patch.authMethod } : {}),
     ...(patch.tier !== undefined ? { tier: patch.tier } : {}),
     ...(patch.disabled !== undefined ? { disabled: patch.disabled ? 1 : 0 } : {}),
     ...(patch.rateLimitPerMinute !== undefined ? { rate_limit_per_minute: patch.rateLimitPerMinute } : {}),
     ...(patch.dailyQuota !== undefined ? { daily_quota: patch.dailyQuota } : {}),
+    ...(patch.flowVocabulary !== undefined ? { flow_vocabulary: patch.flowVocabulary } : {}),
     updated_at: now,
   };
 }

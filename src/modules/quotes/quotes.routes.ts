@@ -1,12 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { clientActor } from '../audit/index.js';
-import { principalOf } from '../auth/index.js';
+import { type FlowVocabulary, principalOf } from '../auth/index.js';
 import type { ClientPolicy } from '../policy/index.js';
+import { ODDITT_NAME } from '../trends/index.js';
 import { CheckEndpointAnswer, SetCheckEndpointBody } from './check-endpoint.schemas.js';
 import { type CheckEndpoints, SANDBOX_PATH } from './check-endpoints.js';
 import type { QuoteService } from './quote.service.js';
-import { QuoteBatch, QuoteResults, SandboxAnswer, SandboxBody } from './quotes.schemas.js';
+import { type QuoteItem, QuoteBatch, QuoteResults, SandboxAnswer, SandboxBody } from './quotes.schemas.js';
 import { sandboxQuote } from './sandbox.js';
 
 /** The check endpoint is account state: the minute only, never cached, for the tiers that quote. */
@@ -83,7 +84,10 @@ export const quotesRoutes: ModuleRoutes<QuotesDeps> = async (app, { endpoints, q
         response: { 200: QuoteResults },
       },
     },
-    async (request) => quotes.quote(principalOf(request).client.id, request.body, ownOrigins(request), request.log),
+    async (request) => {
+      const { client } = principalOf(request);
+      return quotes.quote(client.id, namedIn(client.flowVocabulary, request.body), ownOrigins(request), request.log);
+    },
   );
 
   app.post(
@@ -105,6 +109,16 @@ export const quotesRoutes: ModuleRoutes<QuotesDeps> = async (app, { endpoints, q
     (request) => sandboxQuote(request.body),
   );
 };
+
+/**
+ * The items as an account answering in Odditt's vocabulary means them: a type of ours is asked as
+ * Odditt's name of it (`fact` as `fact_flow`, `plain` as `plain_flow_parlay`), which the answer and
+ * the check endpoint's payload then carry, as every flow answer to that account does.
+ */
+function namedIn(vocabulary: FlowVocabulary, items: readonly QuoteItem[]): readonly QuoteItem[] {
+  if (vocabulary === 'ours') return items;
+  return items.map((item) => (item.flow_type === 'fact' || item.flow_type === 'fun' || item.flow_type === 'plain' ? { ...item, flow_type: ODDITT_NAME[item.flow_type] } : item));
+}
 
 /** An origin as URL writes it (no default port), or none for a Host header that makes no URL. */
 function originOf(text: string): string {

@@ -20,7 +20,11 @@ const Country = Type.String({ ...matching('^[A-Za-z]{2}$', 'two letters (US)'), 
 export const QuoteItem = Type.Object(
   {
     flow_id: Id('The flow to price.'),
-    flow_type: Type.Enum(QUOTE_FLOW_TYPES, { description: 'The flow\'s type: ours (fact, fun, plain) or Odditt\'s names.' }),
+    flow_type: Type.Enum(QUOTE_FLOW_TYPES, {
+      description:
+        "The flow's type: ours (fact, fun, plain) or Odditt's names. For an account whose `flow_vocabulary` is `odditt`, ours are read as Odditt's " +
+        'names of them: `plain` as `plain_flow_parlay`, so a plain single answers 404 there.',
+    }),
     event_betting_market_position_ids: Type.Array(Id('A selection of the flow (event_betting_market_position_id).'), {
       minItems: 1,
       maxItems: QUOTE_LEGS_MAX,
@@ -77,7 +81,9 @@ export type PositionMap = Static<typeof PositionMap>;
 export const QuotePayload = Type.Object(
   {
     flow_id: Type.Integer({ description: 'The flow priced.' }),
-    flow_type: Type.String({ description: 'The flow type as the quote named it.' }),
+    flow_type: Type.String({
+      description: "The flow type as the quote named it; for an account whose `flow_vocabulary` is `odditt`, a type of ours as Odditt's name of it (`fact` as `fact_flow`).",
+    }),
     country: Type.String({ description: 'ISO 3166-1 alpha-2, upper-cased.' }),
     region: Type.Optional(Type.String({ description: 'Sub-national region, upper-cased.' })),
     event_betting_market_position_maps: Type.Array(PositionMap, { description: 'The legs asked, in the order asked.' }),
@@ -89,7 +95,9 @@ export type QuotePayload = Static<typeof QuotePayload>;
 export const QuoteResult = Type.Object(
   {
     flow_id: Type.Integer({ description: 'The flow, as asked.' }),
-    flow_type: Type.String({ description: 'The flow type, as asked.' }),
+    flow_type: Type.String({
+      description: "The flow type, as asked; for an account whose `flow_vocabulary` is `odditt`, a type of ours as Odditt's name of it (`fact` as `fact_flow`, `plain` as `plain_flow_parlay`).",
+    }),
     status: Type.Integer({
       description:
         '200: priced; 404: the flow, or one of its ids, is unknown; 429: the outbound cap of the minute was reached; 500: our error; ' +

@@ -40,6 +40,11 @@ export interface FlowFilters {
   deeplinks?: true;
   /** Always set: omitted is `base`, as Odditt. */
   fact_flow_type: FactFlowType;
+  /**
+   * The caller's account answers in Odditt's vocabulary: a filter (no plain single, which Odditt
+   * has no name for) and a view (`flow_type` in Odditt's names), so its pages are cached apart.
+   */
+  odditt_names?: true;
   /** include_alt_lines: false. */
   main_lines_only?: true;
   /** Bets on a side of a line (over or under): product_mode dfs's own filter. */

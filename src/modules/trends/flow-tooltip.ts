@@ -1,7 +1,9 @@
 import { type Static, Type } from 'typebox';
 import { notFound } from '../../platform/errors.js';
 import { Id, MAX_ID, SelectionId } from '../../shared/wire.js';
-import { type FlowItem, type FlowLegItem, HitRate } from './trends.schemas.js';
+import type { FlowVocabulary } from '../auth/index.js';
+import { oddittFlowType } from './flow-vocabulary.js';
+import { type FlowItem, type FlowLegItem, HitRate, ODDITT_FLOW_TYPES } from './trends.schemas.js';
 
 /** The flow types a tooltip is for, as Odditt names them in the path. */
 export const TOOLTIP_FLOW_TYPES = ['fact', 'fun'] as const;
@@ -45,7 +47,9 @@ const TooltipLeg = Type.Object(
 export const FlowTooltip = Type.Object(
   {
     flow_id: Id('The flow.'),
-    flow_type: Type.Enum(TOOLTIP_FLOW_TYPES, { description: 'As asked.' }),
+    flow_type: Type.Enum([...TOOLTIP_FLOW_TYPES, ...ODDITT_FLOW_TYPES], {
+      description: "As asked; for an account whose `flow_vocabulary` is `odditt`, Odditt's name of the flow (`fact_flow`, `fun_flow_parlay`…).",
+    }),
     bet_type: Type.Enum(['single', 'parlay'], { description: 'A single bet, or a parlay of `legs`.' }),
     sentence: Type.String({ description: "The flow's trend in words (the item's `description`)." }),
     hit_rate: HitRate,
@@ -74,14 +78,15 @@ function legOf(leg: FlowLegItem): FlowTooltip['legs'][number] {
 /**
  * GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}: one flow in the few fields a tooltip shows,
  * read from the flow item so that the two never disagree. 404 for an id that names no flow of the type.
+ * In Odditt's vocabulary, `flow_type` is the flow's name in it, as the flow item's is.
  */
 export function createFlowTooltip(flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
-  return async function flowTooltip({ flow_type, flow_id }: FlowTooltipParams): Promise<FlowTooltip> {
+  return async function flowTooltip({ flow_type, flow_id }: FlowTooltipParams, vocabulary: FlowVocabulary): Promise<FlowTooltip> {
     const flow = (await flowItems([flow_id])).get(flow_id);
     if (flow === undefined || flow.flow_type !== flow_type) throw notFound(`no ${flow_type} flow with id ${flow_id}`);
     return {
       flow_id,
-      flow_type,
+      flow_type: vocabulary === 'odditt' ? oddittFlowType(flow_type, flow.bet_type) : flow_type,
       bet_type: flow.bet_type,
       sentence: flow.description,
       hit_rate: flow.hit_rate,

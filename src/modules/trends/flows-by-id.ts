@@ -1,14 +1,17 @@
 import { pageOf } from '../../platform/pagination.js';
 import type { FlowType } from '../../platform/db/schema.js';
+import type { FlowVocabulary } from '../auth/index.js';
+import { answeredIn, inVocabulary } from './flow-vocabulary.js';
 import type { FlowsByIdBody, FlowsByIdPage } from './lookups.schemas.js';
 import type { FlowItem } from './trends.schemas.js';
 
 /**
  * POST /v1/trends/flows-by-id: the flows asked for, in the order asked, as one page, and the ids
- * that name none (of `flow_type`, when given). A repeated id is one flow.
+ * that name none (of `flow_type`, when given). A repeated id is one flow. In Odditt's vocabulary
+ * the flows are named in it, and a plain single, which it has no name for, is missing.
  */
 export function createFlowsById(flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
-  return async function flowsById(body: FlowsByIdBody): Promise<FlowsByIdPage> {
+  return async function flowsById(body: FlowsByIdBody, vocabulary: FlowVocabulary): Promise<FlowsByIdPage> {
     const asked = [...new Set(body.flow_ids)];
     const found = await flowItems(asked);
     const wanted = wantedOf(body.flow_type);
@@ -17,7 +20,8 @@ export function createFlowsById(flowItems: (ids: readonly number[]) => Promise<R
     for (const id of asked) {
       const flow = found.get(id);
       const subType = body.fact_flow_type === undefined || flow?.fact_flow_type === body.fact_flow_type;
-      if (flow !== undefined && subType && (wanted.type === undefined || flow.flow_type === wanted.type) && (!wanted.parlay || flow.bet_type === 'parlay')) results.push(flow);
+      const typed = flow !== undefined && (wanted.type === undefined || flow.flow_type === wanted.type) && (!wanted.parlay || flow.bet_type === 'parlay');
+      if (flow !== undefined && subType && typed && answeredIn(vocabulary, flow)) results.push(inVocabulary(flow, vocabulary));
       else missing.push(id);
     }
     return { ...pageOf(results, results.length, { page: 1, page_size: asked.length }), missing_ids: missing };

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { pageOf } from '../../platform/pagination.js';
+import type { FlowVocabulary } from '../auth/index.js';
 import { formatAsked, withPrice } from './flow-price.js';
+import { inVocabulary } from './flow-vocabulary.js';
 import { BY_SELECTION_PAGE_SIZE, type FlowsBySelectionBody } from './lookups.schemas.js';
 import type { FlowItem } from './trends.schemas.js';
 import type { Page } from '../../platform/pagination.js';
@@ -9,14 +11,15 @@ import type { Page } from '../../platform/pagination.js';
 /**
  * POST /v1/trends/by-betting-market-position: the flows on these selections: the singles that bet
  * on one, and the parlays with a leg on one, by id, as the first page of BY_SELECTION_PAGE_SIZE.
+ * In Odditt's vocabulary the flows are named in it, and plain singles, which it has no name for,
+ * are left out.
  */
 export function createFlowsBySelection(db: Kysely<Schema>, flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
-  return async function flowsBySelection(body: FlowsBySelectionBody): Promise<Page<FlowItem>> {
+  return async function flowsBySelection(body: FlowsBySelectionBody, vocabulary: FlowVocabulary): Promise<Page<FlowItem>> {
     const asked = [...new Set(body.event_betting_market_position_ids)];
-    const rows = await db
-      .selectFrom('flows')
-      .select('id')
-      .where('selection_id', 'in', asked)
+    let singles = db.selectFrom('flows').select('id').where('selection_id', 'in', asked);
+    if (vocabulary === 'odditt') singles = singles.where('flow_type', '!=', 'plain');
+    const rows = await singles
       .union(db.selectFrom('flow_legs as l').innerJoin('flows as leg', 'leg.id', 'l.leg_id').select('l.flow_id as id').where('leg.selection_id', 'in', asked))
       .orderBy('id')
       .execute();
@@ -26,7 +29,7 @@ export function createFlowsBySelection(db: Kysely<Schema>, flowItems: (ids: read
     const format = formatAsked(body);
     const results = first.flatMap((id) => {
       const flow = found.get(id);
-      return flow === undefined ? [] : [withPrice(flow, format)];
+      return flow === undefined ? [] : [inVocabulary(withPrice(flow, format), vocabulary)];
     });
     return pageOf(results, ids.length, { page: 1, page_size: BY_SELECTION_PAGE_SIZE });
   };

@@ -16,7 +16,8 @@ import type { ResolvedFlowFilters } from './flow-filters.js';
  * - position_ids: the position of the bet's selection, by the position's key (as for the market);
  * - over_under (product_mode dfs): a bet on a side of a line, as the split filter;
  * - fact_flow_type: the stored sub-type (every fun and plain flow is base);
- * - main_lines_only: no flow on an alternate line, nor a parlay with a leg on one (altLineFlows).
+ * - main_lines_only: no flow on an alternate line, nor a parlay with a leg on one (altLineFlows);
+ * - odditt_names: no plain single (Odditt's vocabulary names plain flows only as parlays).
  * Up to every flow (200,000 at --scale 10): read off the event loop (Database.readIds).
  */
 export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Float64Array> {
@@ -25,6 +26,7 @@ export function flowIds(database: Database, f: ResolvedFlowFilters): Promise<Flo
   if (f.league_ids) q = q.where('f.league_id', 'in', f.league_ids);
   if (f.event_ids) q = q.where('f.event_id', 'in', f.event_ids);
   if (f.flow_type) q = q.where('f.flow_type', '=', f.flow_type);
+  if (f.odditt_names) q = q.where((eb) => eb.or([eb('f.flow_type', '!=', 'plain'), eb('f.bet_type', '=', 'parlay')]));
   q = q.where('f.fact_flow_type', '=', f.fact_flow_type);
   if (f.main_lines_only) q = q.where(sql<boolean>`f.id not in (${altLineFlows})`);
   if (f.bet_type) q = q.where('f.bet_type', '=', f.bet_type);

@@ -3,7 +3,7 @@ import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { Id, MAX_FILTER_ITEMS, MAX_ID } from '../../shared/wire.js';
 import { League } from '../references/index.js';
 import { IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
-import { FLOW_TYPES, FlowItem, HitGame } from './trends.schemas.js';
+import { FLOW_TYPES, FlowItem, HitGame, ODDITT_FLOW_TYPES } from './trends.schemas.js';
 
 /**
  * The trend endpoints beside the flow lists (decisions 0114–0116): flows by id, the leagues that have
@@ -11,9 +11,6 @@ import { FLOW_TYPES, FlowItem, HitGame } from './trends.schemas.js';
  */
 
 // ---- POST /v1/trends/flows-by-id ----
-/** Odditt's flow_type values, input aliases of ours (answers keep ours). */
-export const ODDITT_FLOW_TYPES = ['fact_flow', 'fun_flow', 'fact_flow_parlay', 'fun_flow_parlay', 'plain_flow_parlay'] as const;
-
 export const FlowsByIdBody = Type.Object(
   {
     flow_ids: Type.Array(Id('A flow id.'), {

@@ -1,4 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { type FlowVocabulary, principalOf } from '../auth/index.js';
 import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
 import {
@@ -26,6 +28,8 @@ const TRENDS: ClientPolicy = { auth: 'client', tier: 'basics', limit: 'data', us
 /** An unknown id or key is 404; a key that names several records 409. */
 const byKey = { policy: { ...TRENDS, errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } } satisfies { policy: ClientPolicy };
 const byId = { policy: { ...TRENDS, errors: ['NOT_FOUND'] } } satisfies { policy: ClientPolicy };
+/** The names the caller's account gives flow types in its answers. */
+const vocabularyOf = (request: FastifyRequest): FlowVocabulary => principalOf(request).client.flowVocabulary;
 
 export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsService }> = async (app, { lists, trends }) => {
   // One source for both endpoints: they share entries.
@@ -38,7 +42,7 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     description: `Flows of every type (fact, fun, plain), singles and parlays, e.g. for one sport_id and league_id. ${FILTERS_HELP}`,
     body: MixedFlowsBody,
     response: FlowsPage,
-    filters: trends.mixedFilters,
+    filters: (body, request) => trends.mixedFilters(body, vocabularyOf(request)),
     source: flows,
     config: byKey,
   });
@@ -50,7 +54,7 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     description: `Flows of the flow_type asked (default fact). ${FILTERS_HELP}`,
     body: FlowsBody,
     response: FlowsPage,
-    filters: trends.oneTypeFilters,
+    filters: (body, request) => trends.oneTypeFilters(body, vocabularyOf(request)),
     source: flows,
     config: byKey,
   });
@@ -70,7 +74,7 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
         response: { 200: FlowsByIdPage },
       },
     },
-    async (request, reply) => sendPage(reply, await trends.flowsById(request.body)),
+    async (request, reply) => sendPage(reply, await trends.flowsById(request.body, vocabularyOf(request))),
   );
 
   app.post(
@@ -87,7 +91,7 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
         response: { 200: FlowsBySelectionPage },
       },
     },
-    async (request, reply) => sendPage(reply, await trends.flowsBySelection(request.body)),
+    async (request, reply) => sendPage(reply, await trends.flowsBySelection(request.body, vocabularyOf(request))),
   );
 
   lists.get(app, {
@@ -133,6 +137,6 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
         response: { 200: FlowTooltip },
       },
     },
-    async (request) => trends.flowTooltip(request.params),
+    async (request) => trends.flowTooltip(request.params, vocabularyOf(request)),
   );
 };

@@ -7,6 +7,9 @@ import { FACT_FLOW_TYPES, FLOW_SOURCES } from '../../platform/db/schema.js';
 
 export const FLOWS_MAX_PAGE_SIZE = 25;
 export const FLOW_TYPES = ['fact', 'fun', 'plain'] as const;
+/** Odditt's names of the flow types: input aliases of ours, and what an account answering in Odditt's vocabulary is told. */
+export const ODDITT_FLOW_TYPES = ['fact_flow', 'fun_flow', 'fact_flow_parlay', 'fun_flow_parlay', 'plain_flow_parlay'] as const;
+export type OddittFlowType = (typeof ODDITT_FLOW_TYPES)[number];
 export const LIKELIHOODS = ['likely', 'possible', 'longshot'] as const;
 export const ENTITY_TYPES = ['team', 'player', 'event'] as const;
 export const SPLITS = ['over', 'under'] as const;
@@ -51,8 +54,11 @@ const askedFields = {
 
 const flowFields = {
   id: Type.Integer({ description: 'Flow id.' }),
-  flow_type: Type.Enum(FLOW_TYPES, {
-    description: '`fact`: a recent trend (the last N games); `fun`: a quirky angle (a weekday, an opponent, after a loss); `plain`: a season record. See docs/data.md#flows.',
+  flow_type: Type.Enum([...FLOW_TYPES, ...ODDITT_FLOW_TYPES], {
+    description:
+      '`fact`: a recent trend (the last N games); `fun`: a quirky angle (a weekday, an opponent, after a loss); `plain`: a season record. See docs/data.md#flows. ' +
+      "An account whose `flow_vocabulary` is `odditt` gets Odditt's names instead, and only them: `fact_flow`, `fun_flow` for a single or a leg, " +
+      '`fact_flow_parlay`, `fun_flow_parlay`, `plain_flow_parlay` for a parlay, and `plain_flow_parlay` for a plain leg (docs/api.md#coming-from-odditt).',
   }),
   bet_type: Type.Enum(['single', 'parlay'], { description: '`single`: one bet; `parlay`: a same-event combination of the single flows in `legs`.' }),
   sport_id: Type.Integer({ description: 'Sport of the event.' }),

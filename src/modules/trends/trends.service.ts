@@ -9,6 +9,8 @@ import { createFlowsById } from './flows-by-id.js';
 import { createFlowsBySelection } from './flows-by-selection.js';
 import { createFlowTooltip } from './flow-tooltip.js';
 import { withAsked, withPrice } from './flow-price.js';
+import { inVocabulary } from './flow-vocabulary.js';
+import type { FlowVocabulary } from '../auth/index.js';
 import { flowIds } from './flows.query.js';
 import { leaguesWithFlows } from './leagues-with-flows.js';
 import type { FlowItem, FlowsBody, MixedFlowsBody } from './trends.schemas.js';
@@ -30,17 +32,19 @@ export function createTrendsService(deps: { database: Database; keys: KeyResolve
     items: (ids) => flowItems(ids, { history: true }),
     /**
      * With odds_format (or product_mode), each flow and leg gains `price` in it; with full_hit_rate
-     * its `hit_history`; with include_deeplinks the links (decision 0111: nothing new unasked).
+     * its `hit_history`; with include_deeplinks the links (decision 0111: nothing new unasked); for
+     * an account answering in Odditt's vocabulary, `flow_type` in Odditt's names.
      */
-    view: (item, filters) => withAsked(withPrice(item, filters.price_format), filters),
+    view: (item, filters) => inVocabulary(withAsked(withPrice(item, filters.price_format), filters), filters.odditt_names ? 'odditt' : 'ours'),
   };
+  const inVocabularyOf = (filters: FlowFilters, vocabulary: FlowVocabulary): FlowFilters => (vocabulary === 'odditt' ? { ...filters, odditt_names: true } : filters);
 
   return {
     flows,
-    /** /v1/trends/flows: flows of one type (default fact). */
-    oneTypeFilters: (body: FlowsBody): FlowFilters => normalizeFlowFilters(body, clock.now(), 'fact'),
+    /** /v1/trends/flows: flows of one type (default fact), named in the caller's vocabulary. */
+    oneTypeFilters: (body: FlowsBody, vocabulary: FlowVocabulary): FlowFilters => inVocabularyOf(normalizeFlowFilters(body, clock.now(), 'fact'), vocabulary),
     /** /v1/trends/mixed-flows: flows of every type; flow_type narrows the mix when given. */
-    mixedFilters: (body: MixedFlowsBody): FlowFilters => normalizeFlowFilters(body, clock.now()),
+    mixedFilters: (body: MixedFlowsBody, vocabulary: FlowVocabulary): FlowFilters => inVocabularyOf(normalizeFlowFilters(body, clock.now()), vocabulary),
     flowsById: createFlowsById(flowItems),
     flowsBySelection: createFlowsBySelection(database.db, flowItems),
     leaguesWithFlows: leaguesWithFlows(database.db, keys),

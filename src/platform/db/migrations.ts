@@ -468,6 +468,13 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('usage_refusals_minute_idx').on('usage_refusals').column('minute').execute();
     },
   },
+  // The names an account's flow answers give flow_type in (decision 0263): every account made before
+  // answers in ours, as it always did.
+  '0025_flow_vocabulary': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('clients').addColumn('flow_vocabulary', 'text', (c) => c.notNull().defaultTo('ours')).execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

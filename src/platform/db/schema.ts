@@ -62,6 +62,8 @@ export interface ClientsTable {
   rate_limit_per_minute: number | null;
   /** An operator's override of the tier's daily quota; null: the tier's. */
   daily_quota: number | null;
+  /** One of FLOW_VOCABULARIES (modules/auth): the names its flow answers give flow_type in. */
+  flow_vocabulary: Generated<string>;
   /**
    * Moves on every operator reset and on deletion. Access tokens and refresh-token families
    * carry the generation they were issued in; an older one is refused at once.

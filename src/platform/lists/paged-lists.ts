@@ -51,14 +51,17 @@ interface ListRoute<F, T> {
 /** A GET list: filters and paging in the query string (the schema includes pagingProperties). */
 export interface GetListRoute<S extends TObject, F, T> extends ListRoute<F, T> {
   query: S;
-  /** Equivalent requests → equal filters (sorted arrays, defaults dropped, keys lower-cased). Cheap and synchronous. */
-  filters(query: QueryOf<S>): F;
+  /**
+   * Equivalent requests → equal filters (sorted arrays, defaults dropped, keys lower-cased). Cheap and synchronous.
+   * The request is there for what the caller's account changes in the answer (it must then be in the filters).
+   */
+  filters(query: QueryOf<S>, request: FastifyRequest): F;
 }
 
 /** A POST list: filters and paging in the JSON body (the schema includes pagingProperties). */
 export interface PostListRoute<S extends TObject, F, T> extends ListRoute<F, T> {
   body: S;
-  filters(body: BodyOf<S>): F;
+  filters(body: BodyOf<S>, request: FastifyRequest): F;
 }
 
 export interface PagedLists {
@@ -163,14 +166,14 @@ export function createPagedLists(cache: ReadCache): PagedLists {
       app.get(
         route.url,
         { config: route.config, schema: { ...schemaOf(route), querystring: route.query, response: { 200: route.response, 304: NOT_MODIFIED } } },
-        (request, reply) => send(request, reply, route, route.filters(request.query), request.query),
+        (request, reply) => send(request, reply, route, route.filters(request.query, request), request.query),
       );
     },
     post(app, route) {
       app.post(
         route.url,
         { config: route.config, schema: { ...schemaOf(route), body: route.body, response: { 200: route.response } } },
-        (request, reply) => send(request, reply, route, route.filters(request.body), request.body),
+        (request, reply) => send(request, reply, route, route.filters(request.body, request), request.body),
       );
     },
   };

@@ -49,6 +49,10 @@ export interface AccountConfig {
   tier: 'free' | 'pro' | 'enterprise';
   /** Which flows the account may use: api_key, oauth or both. */
   auth_method: 'api_key' | 'oauth' | 'both';
+  /**
+   * The names its flow answers give `flow_type` in: `ours` (fact, fun, plain) or `odditt` (Odditt's, set by an operator for a client migrating from Odditt).
+   */
+  flow_vocabulary: 'ours' | 'odditt';
 }
 
 /** The answer of `GET /v1/account/usage`. */
@@ -1521,9 +1525,9 @@ export interface Flow {
   /** Flow id. */
   id: number;
   /**
-   * `fact`: a recent trend (the last N games); `fun`: a quirky angle (a weekday, an opponent, after a loss); `plain`: a season record. See docs/data.md#flows.
+   * `fact`: a recent trend (the last N games); `fun`: a quirky angle (a weekday, an opponent, after a loss); `plain`: a season record. See docs/data.md#flows. An account whose `flow_vocabulary` is `odditt` gets Odditt's names instead, and only them: `fact_flow`, `fun_flow` for a single or a leg, `fact_flow_parlay`, `fun_flow_parlay`, `plain_flow_parlay` for a parlay, and `plain_flow_parlay` for a plain leg (docs/api.md#coming-from-odditt).
    */
-  flow_type: 'fact' | 'fun' | 'plain';
+  flow_type: 'fact' | 'fun' | 'plain' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
   /** `single`: one bet; `parlay`: a same-event combination of the single flows in `legs`. */
   bet_type: 'single' | 'parlay';
   /** Sport of the event. */
@@ -1676,9 +1680,9 @@ export interface FlowLeg {
   /** Flow id. */
   id: number;
   /**
-   * `fact`: a recent trend (the last N games); `fun`: a quirky angle (a weekday, an opponent, after a loss); `plain`: a season record. See docs/data.md#flows.
+   * `fact`: a recent trend (the last N games); `fun`: a quirky angle (a weekday, an opponent, after a loss); `plain`: a season record. See docs/data.md#flows. An account whose `flow_vocabulary` is `odditt` gets Odditt's names instead, and only them: `fact_flow`, `fun_flow` for a single or a leg, `fact_flow_parlay`, `fun_flow_parlay`, `plain_flow_parlay` for a parlay, and `plain_flow_parlay` for a plain leg (docs/api.md#coming-from-odditt).
    */
-  flow_type: 'fact' | 'fun' | 'plain';
+  flow_type: 'fact' | 'fun' | 'plain' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
   /** `single`: one bet; `parlay`: a same-event combination of the single flows in `legs`. */
   bet_type: 'single' | 'parlay';
   /** Sport of the event. */
@@ -1903,7 +1907,9 @@ export type QuoteBatch = QuoteItem[];
 export interface QuoteItem {
   /** The flow to price. */
   flow_id: number;
-  /** The flow's type: ours (fact, fun, plain) or Odditt's names. */
+  /**
+   * The flow's type: ours (fact, fun, plain) or Odditt's names. For an account whose `flow_vocabulary` is `odditt`, ours are read as Odditt's names of them: `plain` as `plain_flow_parlay`, so a plain single answers 404 there.
+   */
   flow_type: 'fact' | 'fun' | 'plain' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
   /**
    * The flow's selections to price: one for a single, its legs' for a parlay. An id that is not the flow's makes this item 404.
@@ -1922,7 +1928,9 @@ export type QuoteResults = QuoteResult[];
 export interface QuoteResult {
   /** The flow, as asked. */
   flow_id: number;
-  /** The flow type, as asked. */
+  /**
+   * The flow type, as asked; for an account whose `flow_vocabulary` is `odditt`, a type of ours as Odditt's name of it (`fact` as `fact_flow`, `plain` as `plain_flow_parlay`).
+   */
   flow_type: string;
   /**
    * 200: priced; 404: the flow, or one of its ids, is unknown; 429: the outbound cap of the minute was reached; 500: our error; 502: the endpoint answered non-2xx, not JSON, too large, or could not be reached or was refused; 504: it did not answer in time.
@@ -1964,8 +1972,10 @@ export interface QuoteSandboxResponse {
 export interface FlowTooltip {
   /** The flow. */
   flow_id: number;
-  /** As asked. */
-  flow_type: 'fact' | 'fun';
+  /**
+   * As asked; for an account whose `flow_vocabulary` is `odditt`, Odditt's name of the flow (`fact_flow`, `fun_flow_parlay`…).
+   */
+  flow_type: 'fact' | 'fun' | 'fact_flow' | 'fun_flow' | 'fact_flow_parlay' | 'fun_flow_parlay' | 'plain_flow_parlay';
   /** A single bet, or a parlay of `legs`. */
   bet_type: 'single' | 'parlay';
   /** The flow's trend in words (the item's `description`). */
