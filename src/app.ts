@@ -29,7 +29,7 @@ import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createBoardChanges, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { createResultsService, resultsRoutes } from './modules/results/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
-import { consoleRoutes, createWebSessions, portalRoutes, type WebSessions } from './modules/portal/index.js';
+import { consoleRoutes, createWebSessions, portalRoutes, registerPageHeaders, type WebSessions } from './modules/portal/index.js';
 import { createHydrator, createQuoteService, MAX_ANSWER_BYTES, quotesRoutes } from './modules/quotes/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
 import { createStreamSlots, streamRoutes } from './modules/stream/index.js';
@@ -85,12 +85,14 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   registerErrorHandling(app, { hidden: (path) => adminAbsent && path.startsWith('/admin/'), authFailures: ctx.metrics.authFailures, redactUrl });
   registerClosingAnswer(app);
   registerResponseHeaders(app);
+  // The pages' security headers, on their 404s too.
+  registerPageHeaders(app);
   registerMetrics(app, ctx.metrics.http);
   // Before any route, each hooked to every route as it is added: the route's policy (who may call
   // it, its tier, limit, usage group and cache headers: decisions 0180, 0181), then compression,
   // which must see the answer last (decisions 0074, 0151).
   // The portal's and the console's sessions: a step of their session routes' policy, and what their routes keep tokens in.
-  const sessions = createWebSessions({ clock: ctx.clock });
+  const sessions = createWebSessions({ clock: ctx.clock, capacity: ctx.config.webSessionsPerNode });
   registerRoutePolicies(app, {
     sessions,
     authenticator: ctx.authenticator,
@@ -174,10 +176,12 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
       portalRoutes(app, {
         sessions: sessions.portal,
         clock,
+        authenticator,
+        publicUrl: config.publicUrl,
         revoke: async (clientId, refreshToken) => void (await tokens.revoke(await clients.get(clientId), refreshToken)),
       }),
     // Like the admin API, the console exists only with ADMIN_TOKEN: without it /console is 404.
-    ...(config.adminToken === undefined ? [] : [(app: App) => consoleRoutes(app, { sessions: sessions.console, failures })]),
+    ...(config.adminToken === undefined ? [] : [(app: App) => consoleRoutes(app, { sessions: sessions.console, failures, publicUrl: config.publicUrl })]),
     (app) => metricsRoutes(app, { registry: metrics.registry }),
   ];
 }

@@ -70,6 +70,8 @@ export function loadConfig(env: Env = process.env) {
     auditRetentionDays: v.AUDIT_RETENTION_DAYS,
     loginFailuresPerMinute: v.LOGIN_FAILURES_PER_MINUTE,
     loginFailuresPerClientPerMinute: v.LOGIN_FAILURES_PER_CLIENT_PER_MINUTE,
+    /** Sessions each of the portal and the console keeps on this node. */
+    webSessionsPerNode: v.WEB_SESSIONS_PER_NODE,
     /** Fastify's trustProxy: false (the peer is the source), a hop count, or the load balancers whose X-Forwarded-For is believed. */
     trustProxy,
     /**

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { expectUnauthorized } from '../auth/auth-helpers.js';
-import { DIALECTS } from '../helpers/app.js';
+import { DIALECTS, TEST_ADMIN_TOKEN } from '../helpers/app.js';
 import { forSuite, harness } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
-import { HOST, sessionCall, sessionOf, signIn } from './web-session.js';
+import { HOST, sessionCall, sessionOf, signIn, type WebSession } from './web-session.js';
 
 const PORTAL = 'portal_session';
 
@@ -90,6 +90,26 @@ describe.each(DIALECTS)('client portal: sessions (%s)', (dialect) => {
     for (const token of tokens) expect(token.revoked_at).not.toBeNull();
   });
 
+  it('ends a session whose key was deleted: GET /portal/session is 401 from then on, as every call is', async () => {
+    const c = await h.client();
+    const created = await h.as(c).post<{ api_key: string; key_code: string }>('/v1/account/api-keys', { name: 'short-lived' });
+    expect(created.statusCode, created.body).toBe(201);
+    const key = created.json();
+    const s = sessionOf(await portalIn({ api_key: key.api_key }), PORTAL);
+    expect((await sessionCall(h, s, 'GET', '/portal/session')).statusCode).toBe(200);
+    expect((await h.as(c).delete(`/v1/account/api-keys/${key.key_code}`)).statusCode).toBe(204);
+    // The access token the session holds has not expired, but its key is gone: so is the session.
+    expectUnauthorized(await sessionCall(h, s, 'GET', '/portal/session'), 'refresh_token_revoked');
+    expectUnauthorized(await sessionCall(h, s, 'GET', '/portal/api/config'), 'missing_credentials');
+
+    // A call of the API that refuses the session's token ends the session too.
+    const other = await h.as(c).post<{ api_key: string; key_code: string }>('/v1/account/api-keys', { name: 'also short-lived' });
+    const t = sessionOf(await portalIn({ api_key: other.json().api_key }), PORTAL);
+    expect((await h.as(c).delete(`/v1/account/api-keys/${other.json().key_code}`)).statusCode).toBe(204);
+    expectUnauthorized(await sessionCall(h, t, 'GET', '/portal/api/usage'), 'token_invalid');
+    expectUnauthorized(await sessionCall(h, t, 'GET', '/portal/session'), 'missing_credentials');
+  });
+
   it('ends an idle session, and refreshes the access token of a live one through the refresh route', async () => {
     const c = await h.client();
     const s = sessionOf(await portalIn({ api_key: c.apiKey }), PORTAL);
@@ -101,6 +121,19 @@ describe.each(DIALECTS)('client portal: sessions (%s)', (dialect) => {
     // Then idle past 30 minutes: gone.
     h.clock.set(h.clock.now() + 31 * 60 * 1000);
     expectUnauthorized(await sessionCall(h, s, 'GET', '/portal/api/config'), 'missing_credentials');
+  });
+
+  it("two calls at the access token's expiry refresh it once: both are served and the session lives on", async () => {
+    const c = await h.client();
+    const s = sessionOf(await portalIn({ api_key: c.apiKey }), PORTAL);
+    // Inside the refresh margin, the token still valid: the usage page sends these two together.
+    h.clock.set(h.clock.now() + (h.config.accessTokenTtl - 30) * 1000);
+    const both = await Promise.all([sessionCall(h, s, 'GET', '/portal/api/usage'), sessionCall(h, s, 'GET', '/portal/api/usage/hours')]);
+    expect(both.map((r) => r.statusCode)).toEqual([200, 200]);
+    expect((await sessionCall(h, s, 'GET', '/portal/api/config')).statusCode).toBe(200);
+    // One rotation, no reuse: the family lives on.
+    const tokens = await h.database.db.selectFrom('refresh_tokens').select(['revoked_reason']).where('client_id', '=', c.clientId).execute();
+    expect(tokens.map((t) => t.revoked_reason).sort()).toEqual([null, 'rotated']);
   });
 
   it('Try it runs /v1 routes through the session, with the CSRF token; never the token endpoints, the stream, or a path out of /v1', async () => {
@@ -119,6 +152,18 @@ describe.each(DIALECTS)('client portal: sessions (%s)', (dialect) => {
     // The usage counts them as the client's own calls.
     const usage = await h.as(c).ok<{ days: Array<{ by_group: Record<string, number> }> }>('/v1/account/usage');
     expect(usage.days.at(-1)?.by_group).toMatchObject({ references: 1, events: 1 });
+  });
+
+  it('answers a 404 under /portal and /console with the same security headers as the pages', async () => {
+    for (const url of ['/portal/nothing-here', '/portal/api', '/console/nothing-here', '/portal/web.css/more']) {
+      const res = await h.anonymous.get(url);
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-security-policy'], url).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['referrer-policy'], url).toBe('no-referrer');
+    }
+    // The API's own 404s are not pages.
+    expect((await h.anonymous.get('/v1/nothing-here')).headers['content-security-policy']).toBeUndefined();
   });
 
   it('serves the pages with a strict CSP, no framing, and no inline script', async () => {
@@ -140,5 +185,50 @@ describe.each(DIALECTS)('client portal: sessions (%s)', (dialect) => {
     const script = (await h.anonymous.get('/portal/portal.js')).body;
     expect(script).toMatch(/uplot/);
     expect(script).not.toMatch(/https?:\/\/(cdn|unpkg|jsdelivr)/);
+  });
+});
+
+describe.each(DIALECTS)('client portal: sessions per client and per node (%s)', (dialect) => {
+  // A small store, so that filling it takes a few sign-ins; the cap per client is the service's own.
+  const h = forSuite(() => harness({ dialect, env: { WEB_SESSIONS_PER_NODE: '25' } }));
+  const portalIn = (c: { apiKey: string }) => signIn(h, '/portal/session', { api_key: c.apiKey });
+  const alive = async (s: WebSession) => (await sessionCall(h, s, 'GET', '/portal/session')).statusCode;
+
+  it("a client's 21st session ends its own oldest, never another client's; a full store refuses a sign-in with 429 and ends nobody's session", async () => {
+    const [a, b, c, d] = [await h.client(), await h.client(), await h.client(), await h.client()];
+    const other = sessionOf(await portalIn(b), PORTAL);
+    const own: WebSession[] = [];
+    for (let i = 0; i < 21; i++) own.push(sessionOf(await portalIn(a), PORTAL));
+    expect(await alive(other)).toBe(200);
+    expect(await Promise.all(own.map(alive))).toEqual([401, ...Array<number>(20).fill(200)]);
+
+    // 21 of 25: four more fill the store.
+    const third: WebSession[] = [];
+    for (let i = 0; i < 4; i++) third.push(sessionOf(await portalIn(c), PORTAL));
+    const refused = await portalIn(d);
+    expectError(refused, 429, 'RATE_LIMIT_EXCEEDED');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(refused.headers['set-cookie']).toBeUndefined();
+    expectError(await portalIn(c), 429, 'RATE_LIMIT_EXCEEDED');
+    // The refused sign-ins leave no live refresh token behind.
+    const left = await h.database.db.selectFrom('refresh_tokens').select(['revoked_reason']).where('client_id', '=', d.clientId).execute();
+    expect(left.map((t) => t.revoked_reason)).toEqual(['logout']);
+    // A client at its own cap still signs in, in place of its oldest.
+    own.push(sessionOf(await portalIn(a), PORTAL));
+    expect(await Promise.all([other, ...third, ...own].map(alive))).toEqual([200, 200, 200, 200, 200, 401, 401, ...Array<number>(20).fill(200)]);
+
+    // A session that ends makes room; so do sessions idle past their time.
+    expect((await sessionCall(h, other, 'DELETE', '/portal/session')).statusCode).toBe(204);
+    sessionOf(await portalIn(d), PORTAL);
+    expectError(await portalIn(d), 429, 'RATE_LIMIT_EXCEEDED');
+    h.clock.set(h.clock.now() + 31 * 60 * 1000);
+    sessionOf(await portalIn(d), PORTAL);
+  });
+
+  it("the console's sessions have the same bound: the operator's 21st session ends the oldest", async () => {
+    const operator: WebSession[] = [];
+    for (let i = 0; i < 21; i++) operator.push(sessionOf(await signIn(h, '/console/session', { admin_token: TEST_ADMIN_TOKEN }), 'console_session'));
+    const statuses = await Promise.all(operator.map(async (s) => (await sessionCall(h, s, 'GET', '/console/session')).statusCode));
+    expect(statuses).toEqual([401, ...Array<number>(20).fill(200)]);
   });
 });

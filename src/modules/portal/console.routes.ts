@@ -3,13 +3,16 @@ import { Type } from 'typebox';
 import { ApiError, serviceUnavailable } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { type CredentialFailures, unauthorized } from '../auth/index.js';
-import { type OperatorSessionData, SESSION_MAX_AGE_MS, type SessionStore } from './portal.sessions.js';
-import { addPageHeaders, bodyOf, callFrom, forward, methodOf, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
+import { type OperatorSessionData, SESSION_MAX_AGE_MS, type SessionStore, sessionsFull } from './portal.sessions.js';
+import { bodyOf, callFrom, forward, methodOf, queryOf, type PublicOrigin, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
 
 const SignIn = Type.Object(
   { admin_token: Type.String({ minLength: 1, maxLength: 500, description: 'The ADMIN_TOKEN.' }) },
   { additionalProperties: false },
 );
+
+/** Whose console sessions are: the one operator the admin token stands for. */
+const OPERATOR = 'operator';
 
 const Rest = Type.Object({ '*': Type.String({ maxLength: 300, description: 'The path under /admin/v1.' }) });
 
@@ -20,22 +23,22 @@ const Rest = Type.Object({ '*': Type.String({ maxLength: 300, description: 'The 
  * /console/api/… run the admin API's own /admin/v1/… routes with it (app.inject), and
  * /console/health runs /readyz: the console has no data path of its own.
  */
-export interface ConsoleRoutesDeps {
+export interface ConsoleRoutesDeps extends PublicOrigin {
   sessions: SessionStore<OperatorSessionData>;
   /** The failed-credential limits of the logins: a wrong admin token counts against its source address. */
   failures: CredentialFailures;
 }
 
-export const consoleRoutes: ModuleRoutes<ConsoleRoutesDeps> = async (app, { sessions, failures }) => {
-  addPageHeaders(app);
+export const consoleRoutes: ModuleRoutes<ConsoleRoutesDeps> = async (app, { sessions, failures, publicUrl }) => {
+  const site = { publicUrl };
   serveWebFiles(app, 'console', ['index.html', 'console.js', 'web.css', 'uplot.css']);
-  const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => sessionCookie(request, sessions.cookie, '/console', value, maxAgeSeconds);
+  const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => sessionCookie(request, site, { name: sessions.cookie, path: '/console' }, value, maxAgeSeconds);
 
   app.post(
     '/console/session',
     { config: { policy: { auth: 'none', cache: 'token' } }, schema: { hide: true, body: SignIn } },
     async (request, reply) => {
-      rejectCrossSite(request);
+      rejectCrossSite(request, site);
       const adminToken = request.body.admin_token;
       // The admin guard of the admin API decides, as it would for the same token sent with curl;
       // a wrong token counts as a failed login from this address, so guessing meets the same 429s.
@@ -44,7 +47,8 @@ export const consoleRoutes: ModuleRoutes<ConsoleRoutesDeps> = async (app, { sess
         if (check.statusCode === 401) throw unauthorized('invalid_credentials', 'the admin token is not valid');
         if (check.statusCode !== 200) throw serviceUnavailable('the admin API could not check the token', 5);
       });
-      const session = sessions.open({ adminToken });
+      const session = sessions.open(OPERATOR, { adminToken });
+      if (session === undefined) throw sessionsFull();
       reply.header('set-cookie', cookie(request, session.id, SESSION_MAX_AGE_MS / 1000));
       return reply.code(201).send({ csrf_token: session.csrf });
     },

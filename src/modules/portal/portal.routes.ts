@@ -3,8 +3,9 @@ import { Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
-import { type ClientSessionData, SESSION_MAX_AGE_MS, type Session, type SessionStore, type TokenPairBody, tokensOf } from './portal.sessions.js';
-import { addPageHeaders, bodyOf, callFrom, forward, methodOf, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
+import type { Authenticator } from '../auth/index.js';
+import { type ClientSessionData, SESSION_MAX_AGE_MS, type Session, type SessionStore, sessionsFull, type TokenPairBody, tokensOf } from './portal.sessions.js';
+import { bodyOf, callFrom, forward, methodOf, queryOf, type PublicOrigin, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
 
 /** Refresh the access token this long before it expires, so that no call races its expiry. */
 const REFRESH_MARGIN_MS = 60 * 1000;
@@ -26,10 +27,14 @@ const SignIn = Type.Union([
   ),
 ]);
 
+const sessionEnded = () => new ApiError('UNAUTHORIZED', 'the portal session has ended; sign in again', { reason: 'refresh_token_revoked' });
+
 const Rest = Type.Object({ '*': Type.String({ maxLength: 300, description: 'The path under /v1.' }) });
 
-export interface PortalRoutesDeps {
+export interface PortalRoutesDeps extends PublicOrigin {
   sessions: SessionStore<ClientSessionData>;
+  /** Whether the API still accepts the session's access token (its key deleted, its client disabled…), without counting a call. */
+  authenticator: Pick<Authenticator, 'authenticate'>;
   clock: Clock;
   /** Ends the session's refresh-token family (sign out), as POST /v1/oauth/revoke does. */
   revoke(clientId: string, refreshToken: string): Promise<void>;
@@ -43,16 +48,16 @@ export interface PortalRoutesDeps {
  * it" (/portal/try/…) its other /v1 routes: the same handlers, policies, limits and usage as any
  * client call (the portal's own refreshes are `account` calls: the minute, never the day).
  */
-export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessions, clock, revoke }) => {
-  addPageHeaders(app);
+export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessions, clock, revoke, authenticator, publicUrl }) => {
+  const site = { publicUrl };
   serveWebFiles(app, 'portal', ['index.html', 'portal.js', 'web.css', 'uplot.css']);
-  const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => sessionCookie(request, sessions.cookie, '/portal', value, maxAgeSeconds);
+  const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => sessionCookie(request, site, { name: sessions.cookie, path: '/portal' }, value, maxAgeSeconds);
 
   app.post(
     '/portal/session',
     { config: { policy: { auth: 'none', cache: 'token' } }, schema: { hide: true, body: SignIn } },
     async (request, reply) => {
-      rejectCrossSite(request);
+      rejectCrossSite(request, site);
       const body = request.body;
       const login =
         'api_key' in body
@@ -63,7 +68,12 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
       const config = await callFrom(app, request, { method: 'GET', url: '/v1/account/config', headers: { authorization: `Bearer ${pair.access_token}` } });
       if (config.statusCode !== 200) return forward(reply, config);
       const clientId = config.json<{ client_id: string }>().client_id;
-      const session = sessions.open({ clientId, flow: 'api_key' in body ? 'api_key' : 'oauth', ...tokensOf(pair, clock.now()) });
+      const session = sessions.open(clientId, { clientId, flow: 'api_key' in body ? 'api_key' : 'oauth', ...tokensOf(pair, clock.now()) });
+      if (session === undefined) {
+        // No session holds the pair just issued: it ends here, unused.
+        await revoke(clientId, pair.refresh_token);
+        throw sessionsFull();
+      }
       reply.header('set-cookie', cookie(request, session.id, SESSION_MAX_AGE_MS / 1000));
       return reply.code(201).send({ client_id: clientId, csrf_token: session.csrf });
     },
@@ -71,8 +81,21 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
 
   const session = (csrf: boolean) => ({ config: { policy: { auth: 'session', realm: 'portal', cache: 'no-store', csrf } } }) as const;
 
+  /**
+   * The page asks this on load to know whether it is signed in: a session whose token the API no
+   * longer accepts (its key deleted, its client disabled or reset) has ended, as it has for every
+   * other call. The token is checked as any call's is, but no call is counted.
+   */
   app.get('/portal/session', { ...session(false), schema: { hide: true } }, async (request) => {
     const current = sessions.current(request);
+    const token = await accessToken(request, current);
+    try {
+      await authenticator.authenticate({ authorization: `Bearer ${token}` });
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status !== 401) throw error;
+      sessions.end(current);
+      throw sessionEnded();
+    }
     return { client_id: current.data.clientId, csrf_token: current.csrf };
   });
 
@@ -84,17 +107,33 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
     return reply.code(204).send(null);
   });
 
+  /**
+   * The refresh under way for a session. A refresh token is used once: a second refresh with it is
+   * a replay, which revokes the session's whole family. The usage page sends two calls at once;
+   * near the token's expiry both would refresh, and the second would sign the user out. So one
+   * call refreshes, and the others of the session wait for its token (single-flight per session).
+   */
+  const refreshing = new WeakMap<Session<ClientSessionData>, Promise<string>>();
+
   /** The session's access token, refreshed through the public refresh route when it is about to expire. */
-  async function accessToken(request: FastifyRequest, current: Session<ClientSessionData>): Promise<string> {
+  function accessToken(request: FastifyRequest, current: Session<ClientSessionData>): Promise<string> {
+    if (current.data.accessExpiresAt - clock.now() > REFRESH_MARGIN_MS) return Promise.resolve(current.data.accessToken);
+    const pending = refreshing.get(current);
+    if (pending !== undefined) return pending;
+    const refresh = refreshed(request, current).finally(() => refreshing.delete(current));
+    refreshing.set(current, refresh);
+    return refresh;
+  }
+
+  async function refreshed(request: FastifyRequest, current: Session<ClientSessionData>): Promise<string> {
     const { data } = current;
-    if (data.accessExpiresAt - clock.now() > REFRESH_MARGIN_MS) return data.accessToken;
     const url = data.flow === 'api_key' ? '/v1/auth/refresh' : '/v1/oauth/refresh';
-    const refreshed = await callFrom(app, request, { method: 'POST', url, payload: { refresh_token: data.refreshToken } });
-    if (refreshed.statusCode !== 200) {
+    const answer = await callFrom(app, request, { method: 'POST', url, payload: { refresh_token: data.refreshToken } });
+    if (answer.statusCode !== 200) {
       sessions.end(current);
-      throw new ApiError('UNAUTHORIZED', 'the portal session has ended; sign in again', { reason: 'refresh_token_revoked' });
+      throw sessionEnded();
     }
-    current.data = { ...data, ...tokensOf(refreshed.json<TokenPairBody>(), clock.now()) };
+    current.data = { ...data, ...tokensOf(answer.json<TokenPairBody>(), clock.now()) };
     return current.data.accessToken;
   }
 
@@ -102,9 +141,12 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
   const run = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
     // The session's token reaches /v1 and nothing else: no way out of it by dot segments.
     if (/\.\.|\/\/|\\/.test(path)) throw new ApiError('NOT_FOUND', 'no such route');
-    const token = await accessToken(request, sessions.current(request));
+    const current = sessions.current(request);
+    const token = await accessToken(request, current);
     const { headers, ...body } = bodyOf(request);
     const answer = await callFrom(app, request, { method: methodOf(request), url: `/v1/${path}${queryOf(request)}`, headers: { ...headers, authorization: `Bearer ${token}` }, ...body });
+    // The API refused the session's own token: the session has ended, whatever the page does next.
+    if (answer.statusCode === 401) sessions.end(current);
     return forward(reply, answer);
   };
 

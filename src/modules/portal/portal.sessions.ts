@@ -8,12 +8,19 @@ import { type CallbackHook, digestsEqual, type Flow, unauthorized } from '../aut
 /** A session unused this long ends; so does any session this old, used or not. */
 export const SESSION_IDLE_MS = 30 * 60 * 1000;
 export const SESSION_MAX_AGE_MS = 12 * 3600 * 1000;
-/** At most this many sessions per node and store: the oldest ends first, so a flood of logins cannot exhaust memory. */
-const MAX_SESSIONS = 10_000;
+/**
+ * At most this many sessions of one client (or of the operator) per node and store: its next
+ * sign-in ends its own oldest. One client signing in again and again ends only its own sessions.
+ */
+export const SESSIONS_PER_OWNER = 20;
+/** How long a sign-in refused by a full store is asked to wait: sessions end within SESSION_IDLE_MS, most sooner. */
+const FULL_RETRY_AFTER_SECONDS = 60;
 
 /** A signed-in browser's session: what it holds stays here, on the server; the browser holds only the id. */
 export interface Session<T> {
   readonly id: string;
+  /** Whose: a client_id, or the operator. */
+  readonly owner: string;
   /** Sent back by the page in X-CSRF-Token on every state-changing call. */
   readonly csrf: string;
   readonly createdAt: number;
@@ -51,14 +58,29 @@ export function cookieOf(request: FastifyRequest, name: string): string | undefi
 
 /**
  * Sessions in this node's memory, found by a cookie's opaque id; the route's policy step (`admit`)
- * checks the session and, for a state-changing call, its CSRF token.
+ * checks the session and, for a state-changing call, its CSRF token. At most `capacity` of them
+ * (memory is bounded however many sign in), and SESSIONS_PER_OWNER of one owner.
  */
-export function createSessionStore<T>(deps: { clock: Clock; cookie: string }) {
-  const { clock, cookie } = deps;
+export function createSessionStore<T>(deps: { clock: Clock; cookie: string; capacity: number }) {
+  const { clock, cookie, capacity } = deps;
   const sessions = new Map<string, Session<T>>();
+  /** Each owner's sessions, oldest first. */
+  const owners = new Map<string, Map<string, Session<T>>>();
   const admitted = new WeakMap<FastifyRequest, Session<T>>();
 
   const expired = (session: Session<T>, now: number) => now - session.lastSeenAt > SESSION_IDLE_MS || now - session.createdAt > SESSION_MAX_AGE_MS;
+
+  function remove(session: Session<T>): void {
+    sessions.delete(session.id);
+    const own = owners.get(session.owner);
+    own?.delete(session.id);
+    if (own?.size === 0) owners.delete(session.owner);
+  }
+
+  /** Ends every session past its time: what makes room in a full store. */
+  function sweep(now: number): void {
+    for (const session of sessions.values()) if (expired(session, now)) remove(session);
+  }
 
   function find(request: FastifyRequest): Session<T> | undefined {
     const id = cookieOf(request, cookie);
@@ -66,7 +88,7 @@ export function createSessionStore<T>(deps: { clock: Clock; cookie: string }) {
     if (session === undefined) return undefined;
     const now = clock.now();
     if (expired(session, now)) {
-      sessions.delete(session.id);
+      remove(session);
       return undefined;
     }
     session.lastSeenAt = now;
@@ -77,19 +99,30 @@ export function createSessionStore<T>(deps: { clock: Clock; cookie: string }) {
     /** The cookie's name. */
     cookie,
 
-    open(data: T): Session<T> {
+    /**
+     * A new session of `owner`. An owner with SESSIONS_PER_OWNER already has its oldest ended in
+     * its place; otherwise a full store opens none (undefined): it never ends another owner's
+     * session to make room, so that one client cannot sign every other one out.
+     */
+    open(owner: string, data: T): Session<T> | undefined {
       const now = clock.now();
-      if (sessions.size >= MAX_SESSIONS) {
-        const oldest = sessions.keys().next();
-        if (oldest.done !== true) sessions.delete(oldest.value);
+      const own = owners.get(owner) ?? new Map<string, Session<T>>();
+      if (own.size >= SESSIONS_PER_OWNER) {
+        const [oldest] = own.values();
+        if (oldest !== undefined) remove(oldest);
+      } else if (sessions.size >= capacity) {
+        sweep(now);
+        if (sessions.size >= capacity) return undefined;
       }
-      const session: Session<T> = { id: opaque(), csrf: opaque(), createdAt: now, lastSeenAt: now, data };
+      const session: Session<T> = { id: opaque(), owner, csrf: opaque(), createdAt: now, lastSeenAt: now, data };
       sessions.set(session.id, session);
+      own.set(session.id, session);
+      owners.set(owner, own);
       return session;
     },
 
     end(session: Session<T>): void {
-      sessions.delete(session.id);
+      remove(session);
     },
 
     /** The policy step of a session route: 401 without a live session, 403 without its CSRF token when `csrf`. */
@@ -115,13 +148,21 @@ export function createSessionStore<T>(deps: { clock: Clock; cookie: string }) {
   };
 }
 
+/** 429 for a sign-in that a full store has no room for. */
+export function sessionsFull(): ApiError {
+  return new ApiError('RATE_LIMIT_EXCEEDED', 'this server has as many signed-in sessions as it keeps; try again later', {
+    headers: { 'retry-after': String(FULL_RETRY_AFTER_SECONDS) },
+  });
+}
+
 export type SessionStore<T> = ReturnType<typeof createSessionStore<T>>;
 
 /** The portal's and the console's sessions: each its own cookie, so that one never stands for the other. */
-export function createWebSessions(deps: { clock: Clock }) {
+export function createWebSessions(deps: { clock: Clock; capacity: number }) {
+  const { clock, capacity } = deps;
   return {
-    portal: createSessionStore<ClientSessionData>({ clock: deps.clock, cookie: 'portal_session' }),
-    console: createSessionStore<OperatorSessionData>({ clock: deps.clock, cookie: 'console_session' }),
+    portal: createSessionStore<ClientSessionData>({ clock, capacity, cookie: 'portal_session' }),
+    console: createSessionStore<OperatorSessionData>({ clock, capacity, cookie: 'console_session' }),
   };
 }
 

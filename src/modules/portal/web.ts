@@ -25,12 +25,22 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** On every answer of the scope: the CSP, no framing (clickjacking), no Referer leaving the page. */
-export function addPageHeaders(app: App): void {
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.header('content-security-policy', CSP);
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'no-referrer');
+/** The paths of the pages: /portal and /console, and everything under them. */
+const PAGE_PATH = /^\/(portal|console)(\/|\?|$)/;
+
+/**
+ * On every answer under /portal and /console, a 404 of a path no route has included (the root's
+ * not-found answer, which no hook of the pages' own scope sees): the CSP, no framing
+ * (clickjacking), no Referer leaving the page. A route is known by its pattern, so that an
+ * escaped path that reaches a page's route gets them too.
+ */
+export function registerPageHeaders(app: App): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (PAGE_PATH.test(request.routeOptions.url ?? request.url)) {
+      reply.header('content-security-policy', CSP);
+      reply.header('x-frame-options', 'DENY');
+      reply.header('referrer-policy', 'no-referrer');
+    }
     done(null, payload);
   });
 }
@@ -51,21 +61,52 @@ export function callFrom(app: App, request: FastifyRequest, options: InjectOptio
 }
 
 /**
- * A sign-in posted by another site's page (login CSRF: the victim would browse as the attacker).
- * A browser names the page's origin in Origin on every POST; it must be this one.
+ * Where the pages are served from, as the browser sees it: PUBLIC_URL when set; otherwise the
+ * request's own scheme and host, where Fastify believes X-Forwarded-Proto and X-Forwarded-Host
+ * only from the TRUST_PROXY hops (a client cannot claim HTTPS or another host through a proxy
+ * the service does not trust). Behind a proxy that ends TLS, the node itself sees plain HTTP and
+ * often the proxy's upstream name.
  */
-export function rejectCrossSite(request: FastifyRequest): void {
+export interface PublicOrigin {
+  /** PUBLIC_URL's origin, or undefined: each request's own. */
+  readonly publicUrl: string | undefined;
+}
+
+/** The page's host (`host[:port]`, lower case) and whether it is served over HTTPS. */
+function pageOf(request: FastifyRequest, { publicUrl }: PublicOrigin): { host: string; https: boolean } {
+  if (publicUrl !== undefined) {
+    const url = new URL(publicUrl);
+    return { host: url.host, https: url.protocol === 'https:' };
+  }
+  return { host: request.host.toLowerCase(), https: request.protocol === 'https' };
+}
+
+/**
+ * A sign-in posted by another site's page (login CSRF: the victim would browse as the attacker).
+ * A browser names the page's origin in Origin on every POST. With PUBLIC_URL it must be that
+ * origin exactly; without, its host must be the page's (the scheme is not compared: behind a
+ * proxy that ends TLS and is not trusted, the node sees http where the page said https).
+ */
+export function rejectCrossSite(request: FastifyRequest, site: PublicOrigin): void {
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  // The host only: behind a proxy that ends TLS this server sees http where the page said https.
-  if (URL.canParse(origin) && new URL(origin).host === request.headers.host) return;
+  if (URL.canParse(origin)) {
+    const url = new URL(origin);
+    if (site.publicUrl === undefined ? url.host === pageOf(request, site).host : url.origin === site.publicUrl) return;
+  }
   throw new ApiError('FORBIDDEN', 'a sign-in from another site is refused');
 }
 
-/** A session cookie: HttpOnly, SameSite=Strict, only under its path, Secure except on localhost (plain HTTP there). */
-export function sessionCookie(request: FastifyRequest, name: string, path: string, value: string, maxAgeSeconds: number): string {
-  const local = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(request.headers.host ?? '');
-  return stringifySetCookie({ name, value, path, httpOnly: true, sameSite: 'strict', maxAge: maxAgeSeconds, secure: !local });
+const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;
+
+/**
+ * A session cookie: HttpOnly, SameSite=Strict, only under its path, and Secure unless the page is
+ * served over plain HTTP from this machine (localhost: a browser keeps no Secure cookie there).
+ */
+export function sessionCookie(request: FastifyRequest, site: PublicOrigin, cookie: { name: string; path: string }, value: string, maxAgeSeconds: number): string {
+  const page = pageOf(request, site);
+  const secure = page.https || !LOCAL_HOST.test(page.host);
+  return stringifySetCookie({ ...cookie, value, httpOnly: true, sameSite: 'strict', maxAge: maxAgeSeconds, secure });
 }
 
 /** The inner route's answer as it was: status, body, and the headers a page reads. */
