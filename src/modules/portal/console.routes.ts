@@ -1,10 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { ApiError, serviceUnavailable } from '../../platform/errors.js';
+import { serviceUnavailable } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { type CredentialFailures, unauthorized } from '../auth/index.js';
 import { type OperatorSessionData, SESSION_MAX_AGE_MS, type SessionStore } from './portal.sessions.js';
-import { addPageHeaders, bodyOf, callFrom, forward, methodOf, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
+import { addPageHeaders, bodyOf, callFrom, forward, methodOf, proxiedPath, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
 
 const SignIn = Type.Object(
   { admin_token: Type.String({ minLength: 1, maxLength: 500, description: 'The ADMIN_TOKEN.' }) },
@@ -62,9 +62,8 @@ export const consoleRoutes: ModuleRoutes<ConsoleRoutesDeps> = async (app, { sess
 
   /** /console/api/X runs /admin/v1/X with the session's admin token. */
   const admin = async (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => {
-    const path = request.params['*'];
-    // The admin token reaches /admin/v1 and nothing else: no way out of it by dot segments.
-    if (/\.\.|\/\/|\\/.test(path)) throw new ApiError('NOT_FOUND', 'no such route');
+    // The admin token reaches /admin/v1 and nothing else, however the path is encoded.
+    const { path } = proxiedPath(request.params['*'], '/admin/v1/');
     const { headers, ...body } = bodyOf(request);
     const answer = await callFrom(app, request, {
       method: methodOf(request),
