@@ -179,7 +179,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
         revoke: async (clientId, refreshToken) => void (await tokens.revoke(await clients.get(clientId), refreshToken)),
       }),
     // Like the admin API, the console exists only with ADMIN_TOKEN: without it /console is 404.
-    ...(config.adminToken === undefined ? [] : [(app: App) => consoleRoutes(app, { sessions: sessions.console, failures })]),
+    ...(config.adminToken === undefined ? [] : [(app: App) => consoleRoutes(app, { sessions: sessions.console })]),
     (app) => metricsRoutes(app, { registry: metrics.registry }),
   ];
 }

@@ -2,7 +2,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { serviceUnavailable } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
-import { type CredentialFailures, unauthorized } from '../auth/index.js';
 import { type OperatorSessionData, SESSION_MAX_AGE_MS, type SessionStore } from './portal.sessions.js';
 import { addPageHeaders, bodyOf, callFrom, forward, methodOf, proxiedPath, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
 
@@ -22,11 +21,9 @@ const Rest = Type.Object({ '*': Type.String({ maxLength: 300, description: 'The 
  */
 export interface ConsoleRoutesDeps {
   sessions: SessionStore<OperatorSessionData>;
-  /** The failed-credential limits of the logins: a wrong admin token counts against its source address. */
-  failures: CredentialFailures;
 }
 
-export const consoleRoutes: ModuleRoutes<ConsoleRoutesDeps> = async (app, { sessions, failures }) => {
+export const consoleRoutes: ModuleRoutes<ConsoleRoutesDeps> = async (app, { sessions }) => {
   addPageHeaders(app);
   serveWebFiles(app, 'console', ['index.html', 'console.js', 'web.css', 'uplot.css']);
   const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => sessionCookie(request, sessions.cookie, '/console', value, maxAgeSeconds);
@@ -37,13 +34,12 @@ export const consoleRoutes: ModuleRoutes<ConsoleRoutesDeps> = async (app, { sess
     async (request, reply) => {
       rejectCrossSite(request);
       const adminToken = request.body.admin_token;
-      // The admin guard of the admin API decides, as it would for the same token sent with curl;
-      // a wrong token counts as a failed login from this address, so guessing meets the same 429s.
-      await failures.guard(request.ip, undefined, async () => {
-        const check = await callFrom(app, request, { method: 'GET', url: '/admin/v1/clients?page_size=1', headers: { authorization: `Bearer ${adminToken}` } });
-        if (check.statusCode === 401) throw unauthorized('invalid_credentials', 'the admin token is not valid');
-        if (check.statusCode !== 200) throw serviceUnavailable('the admin API could not check the token', 5);
-      });
+      // The admin guard of the admin API decides, as it would for the same token sent with curl,
+      // from this address: a wrong token counts there once as a failed login, and past the limit
+      // its 429 is the answer here too.
+      const check = await callFrom(app, request, { method: 'GET', url: '/admin/v1/clients?page_size=1', headers: { authorization: `Bearer ${adminToken}` } });
+      if (check.statusCode === 401 || check.statusCode === 429) return forward(reply, check);
+      if (check.statusCode !== 200) throw serviceUnavailable('the admin API could not check the token', 5);
       const session = sessions.open({ adminToken });
       reply.header('set-cookie', cookie(request, session.id, SESSION_MAX_AGE_MS / 1000));
       return reply.code(201).send({ csrf_token: session.csrf });
