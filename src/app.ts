@@ -14,11 +14,11 @@ import { registerStrictInput } from './platform/http/strict-input.js';
 import type { App } from './platform/http/types.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { createPagedLists } from './platform/lists/paged-lists.js';
-import { createLogger, requestId, requestLogger, urlRedactor } from './platform/logging.js';
+import { createLogger, requestIds, requestLogger, urlRedactor } from './platform/logging.js';
 import { accountRoutes } from './modules/account/index.js';
 import { adminRoutes } from './modules/admin/index.js';
 import { auditRoutes, createAuditRepository } from './modules/audit/index.js';
-import { UNAUTHORIZED_REASONS } from './modules/auth/index.js';
+import { isSecretText, UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
 import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
 import { healthRoutes } from './modules/health/index.js';
@@ -54,11 +54,13 @@ export interface BuildAppOptions {
  */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<App> {
   // A client may put anything in a URL, this process's own secrets included: neither the log nor an answer repeats them.
-  const redactUrl = urlRedactor(configuredSecrets(ctx.config));
+  const secrets = configuredSecrets(ctx.config);
+  const redactUrl = urlRedactor(secrets);
   const logger: FastifyBaseLogger = createLogger(ctx.config.logLevel, options.logStream, redactUrl);
   const app: App = Fastify({
     loggerInstance: logger,
-    genReqId: requestId,
+    // A request id that is a secret (a credential, a JWT, one of this process's own) is neither logged nor echoed.
+    genReqId: requestIds((value) => isSecretText(value) || secrets.includes(value)),
     childLoggerFactory: requestLogger,
     // The name the error bodies use, so that one id reads the same in an answer and in the log.
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
@@ -181,7 +183,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
         revoke: async (clientId, refreshToken) => void (await tokens.revoke(await clients.get(clientId), refreshToken)),
       }),
     // Like the admin API, the console exists only with ADMIN_TOKEN: without it /console is 404.
-    ...(config.adminToken === undefined ? [] : [(app: App) => consoleRoutes(app, { sessions: sessions.console, failures, publicUrl: config.publicUrl })]),
+    ...(config.adminToken === undefined ? [] : [(app: App) => consoleRoutes(app, { sessions: sessions.console, publicUrl: config.publicUrl })]),
     (app) => metricsRoutes(app, { registry: metrics.registry }),
   ];
 }

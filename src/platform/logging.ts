@@ -178,8 +178,14 @@ class LazyChild implements FastifyBaseLogger {
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Keeps a caller's X-Request-Id when it is short and plain, so both sides can quote it. */
-export function requestId(req: IncomingMessage): string {
-  const incoming = req.headers['x-request-id'];
-  return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+/**
+ * Fastify's `genReqId`: keeps a caller's X-Request-Id when it is short and plain, so both sides
+ * can quote it, unless it is a secret (`isSecret`: a credential fits the plain shape, and the id
+ * is logged with every line and echoed in every answer): then, as for any other, a fresh one.
+ */
+export function requestIds(isSecret: (value: string) => boolean): (req: IncomingMessage) => string {
+  return (req) => {
+    const incoming = req.headers['x-request-id'];
+    return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) && !isSecret(incoming) ? incoming : randomUUID();
+  };
 }

@@ -2,7 +2,7 @@
  * Operators' deep links: a template per app (web, iOS, Android) with placeholders that a price's
  * own values fill in (docs/data.md#deep-links). Templates are checked when they are imported, and
  * every value is percent-encoded as it goes in, so that no value can change the link's scheme,
- * host or path.
+ * host or path (a value that would be a dot segment of the path gives no link).
  */
 
 /** What a template may name, in braces: `{operator_selection_id}`. */
@@ -30,8 +30,28 @@ export type DeepLinkValues = Record<DeepLinkPlaceholder, string | number | null>
 const PLACEHOLDER = /\{([^{}]*)\}/g;
 const KNOWN: ReadonlySet<string> = new Set(DEEP_LINK_PLACEHOLDERS);
 
+/** A dot segment as a URL parser reads one: `.` or `..`, either dot also as `%2e`. */
+const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
+
+/** The path of an absolute URL as written (before any parser resolves it), '' when it has none. */
+function writtenPath(link: string): string {
+  const afterScheme = link.slice(link.indexOf('//') + 2);
+  const start = afterScheme.search(/[/?#]/);
+  if (start < 0 || afterScheme[start] !== '/') return '';
+  const path = afterScheme.slice(start);
+  const end = path.search(/[?#]/);
+  return end < 0 ? path : path.slice(0, end);
+}
+
+const hasDotSegment = (link: string) => writtenPath(link).split('/').some((segment) => DOT_SEGMENT.test(segment));
+
 /** Why a template is refused, in words; undefined when it is good. */
 export function templateProblem(template: string): string | undefined {
+  // What a URL parser drops or reads as something else, and other parsers do not: the link one
+  // app opens must be the link another checks.
+  if (/[\u0000-\u001f\u007f]/.test(template)) return 'has a control character (a line break, a tab): a URL parser drops it';
+  if (/\s/u.test(template)) return 'has a space: write it percent-encoded (%20)';
+  if (template.includes('\\')) return 'has a backslash: a browser reads it as a slash, other parsers do not';
   for (const [, name] of template.matchAll(PLACEHOLDER)) {
     if (name === undefined || !KNOWN.has(name)) return `names an unknown placeholder {${name ?? ''}}: known are ${DEEP_LINK_PLACEHOLDERS.map((p) => `{${p}}`).join(', ')}`;
   }
@@ -49,6 +69,7 @@ export function templateProblem(template: string): string | undefined {
   // The host is fixed by the operator: a placeholder there would let a value choose where the link goes.
   const host = template.slice(template.indexOf('//') + 2).split(/[/?#]/)[0] ?? '';
   if (host.includes('{')) return 'must not have a placeholder in its host';
+  if (hasDotSegment(filled)) return 'has a dot segment (. or ..) in its path: write the path it stands for';
   return undefined;
 }
 
@@ -64,7 +85,9 @@ export function deepLinkOf(template: string | null, values: DeepLinkValues): str
     }
     return encodeURIComponent(String(value));
   });
-  return missing ? null : link;
+  // A value that is `.` or `..` as a whole path segment would climb the template's path, and no
+  // encoding escapes that (a URL parser reads `%2e` as a dot too): no link, as for a missing value.
+  return missing || hasDotSegment(link) ? null : link;
 }
 
 /** The three links of a price from its operator's templates. */

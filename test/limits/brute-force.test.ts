@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DIALECTS } from '../helpers/app.js';
+import { DIALECTS, TEST_ADMIN_TOKEN } from '../helpers/app.js';
 import type { OnboardedClient } from '../helpers/clients.js';
 import { type Caller, type Harness, harness, type Headers } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
@@ -91,6 +91,25 @@ describe.each(DIALECTS)('brute force stopped (%s)', (dialect) => {
     expect((await from(t, OFFICE, { 'x-api-key': 'sdk_guess' }).get('/v1/references/sports')).statusCode).toBe(401);
     t.clock.advance(60_000);
     expect((await from(t, address, { 'x-api-key': 'sdk_guess' }).get('/v1/references/sports')).statusCode).toBe(401);
+  });
+
+  it('wrong admin tokens count per address as failed logins do, on the admin API and through the console sign-in alike (each once): 429 past the limit; the right token is still served', async () => {
+    t.clock.set(TEN_PAST_NOON + 6 * 3_600_000);
+    const address = '203.0.113.12';
+    const wrong = { authorization: `Bearer ${TEST_ADMIN_TOKEN}x` };
+    for (let i = 0; i < 50; i += 1) {
+      expect((await from(t, address, wrong).get('/admin/v1/clients')).statusCode).toBe(401);
+      const signIn = await from(t, address, { host: 'localhost' }).post('/console/session', { admin_token: `${TEST_ADMIN_TOKEN}x` });
+      expect(signIn.statusCode).toBe(401);
+    }
+    const refused = await from(t, address, wrong).get('/admin/v1/clients');
+    expect(expectError(refused, 429, 'RATE_LIMIT_EXCEEDED').message).toMatch(/too many failed attempts from this address/);
+    expect(limitHeaders(refused).retryAfter).toBeGreaterThan(0);
+    expectError(await from(t, address, { host: 'localhost' }).post('/console/session', { admin_token: `${TEST_ADMIN_TOKEN}x` }), 429, 'RATE_LIMIT_EXCEEDED');
+    expect((await from(t, address, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` }).get('/admin/v1/clients')).statusCode).toBe(200);
+    expect((await from(t, OFFICE, wrong).get('/admin/v1/clients')).statusCode).toBe(401);
+    // No token at all is not a guess.
+    expect((await from(t, '203.0.113.13').get('/admin/v1/clients')).statusCode).toBe(401);
   });
 
   it('a credential that verifies is served from an address past its limit: API-key calls, both logins, both refreshes, the token endpoint', async () => {

@@ -14,6 +14,9 @@ function dataset() {
   d.odds = d.odds.map((o) => (o.id === 1 ? { ...o, operator_selection_id: 'abc/ 1&x=2' } : o));
   // The selection flow 2 bets on (Tatum over 26.5 points), at Northstar Bet.
   d.odds.push({ id: 20, event_id: 100, operator_id: 1, betting_market_id: 3, position: 'over', line: 26.5, price_decimal: 1.9, operator_selection_id: 'tatum-o26.5' });
+  // Selection ids that are dot segments: in a link's path a browser would climb with them.
+  d.odds.push({ id: 21, event_id: 100, operator_id: 1, betting_market_id: 3, position: 'under', line: 26.5, price_decimal: 1.9, operator_selection_id: '..' });
+  d.odds.push({ id: 22, event_id: 100, operator_id: 1, betting_market_id: 3, position: 'over', line: 27.5, price_decimal: 2.1, operator_selection_id: '.' });
   return d;
 }
 
@@ -40,6 +43,17 @@ describe.each(DIALECTS)('deep links (%s)', (dialect) => {
     // Odds 2 has no selection id of its own, which both templates name; kingsbet has no templates.
     expect(linked.get(2)).toMatchObject({ bet_web_deep_link_url: null, bet_ios_deep_link_url: null, bet_android_deep_link_url: null });
     expect(linked.get(4)).toMatchObject({ bet_web_deep_link_url: null, bet_ios_deep_link_url: null, bet_android_deep_link_url: null });
+  });
+
+  it('a selection id that is a dot segment gives no link where it would be a path segment (it would climb the path), and its link where it is a query value', async () => {
+    const linked = new Map((await oddsOf({ include_deeplinks: true })).map((o) => [o.id, o]));
+    for (const [id, selection] of [[21, '..'], [22, '.']] as const) {
+      const links = linked.get(id);
+      expect(links?.bet_ios_deep_link_url, selection).toBeNull();
+      expect(links?.bet_web_deep_link_url, selection).toBe(`https://book.example/bet?s=${selection}&e=100&m=3`);
+      // Whatever is given, no link leaves its template's path.
+      for (const link of [links?.bet_web_deep_link_url, links?.bet_ios_deep_link_url]) if (link) expect(new URL(link).href).toBe(link);
+    }
   });
 
   it('board prices carry them too, with include_deeplinks', async () => {
@@ -73,6 +87,16 @@ describe.each(DIALECTS)('deep links (%s)', (dialect) => {
     ['https://book.example/bet/{user_id}', 'unknown placeholder'],
     ['https://{position}.example/bet', 'host'],
     ['https://book.example/bet/{event_id', 'brace'],
+    // What a URL parser drops or reads otherwise than another: line breaks, tabs, leading spaces, backslashes.
+    ['https://book.example/bet/\r\n{event_id}', 'control character'],
+    ['https://book.example/bet/\t{event_id}', 'control character'],
+    [' https://book.example/bet/{event_id}', 'space'],
+    ['https://book.example/bet/{event_id} ', 'space'],
+    ['https://evil.example\\@book.example/bet/{event_id}', 'backslash'],
+    ['https://book.example/bet\\{event_id}', 'backslash'],
+    // A dot segment of its own, written or encoded: the link would not be the path written.
+    ['https://book.example/a/../bet/{event_id}', 'dot segment'],
+    ['https://book.example/a/%2e%2E/bet/{event_id}', 'dot segment'],
   ])('a template %s is refused at import (422), and nothing is written', async (template, words) => {
     const operator = { id: 1, key: 'northstar-bet', name: 'Northstar Bet', bet_android_deep_link_template: template };
     const res = await h.t.admin.post('/admin/v1/import', { operators: [operator] });

@@ -108,6 +108,35 @@ describe.each(DIALECTS)('GET /v1/stream/odds (%s)', (dialect) => {
     for (const s of [...open, again, ...enterprise]) s.close();
   });
 
+  it('Last-Event-ID above the newest change is a 422 naming the header (rule maximum), not a stream that stays silent; after a purge the ids issued still count', async () => {
+    const s = await stream('?event_ids=100');
+    await move(1, 100);
+    const newest = Number((await s.next()).id);
+    s.close();
+    for (const ahead of [newest + 1, newest + 1000]) {
+      const res = await stream('', { 'last-event-id': String(ahead) });
+      expect(res.status, String(ahead)).toBe(422);
+      const { error } = JSON.parse(res.error) as { error: { code: string; message: string; details: Array<{ field: string; rule: string }> } };
+      expect(error.code).toBe('VALIDATION_ERROR');
+      expect(error.message).toBe(`last-event-id must be at most ${newest}, the id of the newest change`);
+      expect(error.details).toEqual([{ field: 'last-event-id', rule: 'maximum' }]);
+    }
+    const current = await stream('', { 'last-event-id': String(newest) });
+    expect(current.status).toBe(200);
+    current.close();
+    // Every change purged (retention): the newest id issued is still the bound, not 0.
+    await t.ctx.database.db.deleteFrom('odds_history').execute();
+    const afterPurge = await stream('', { 'last-event-id': String(newest) });
+    expect(afterPurge.status).toBe(200);
+    afterPurge.close();
+    expect((await stream('', { 'last-event-id': String(newest + 1) })).status).toBe(422);
+    // The next change gets the next id: a client that resumes from the one before it receives it.
+    const resumed = await stream('?event_ids=100', { 'last-event-id': String(newest) });
+    await move(1, 100);
+    expect(Number((await resumed.next()).id)).toBeGreaterThan(newest);
+    resumed.close();
+  });
+
   it('refuses a free client (403), ids that are not a list of ids (422), unknown events and leagues (404)', async () => {
     const free = await stream('?event_ids=100', {}, keys.free);
     expect(free.status).toBe(403);

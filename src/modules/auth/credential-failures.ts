@@ -32,8 +32,9 @@ export interface CredentialFailures {
    */
   guard<T>(address: string, clientId: string | undefined, attempt: () => Promise<T>): Promise<T>;
   /**
-   * An X-API-Key data call whose key was refused: counts it against the address and returns
-   * the error to answer (the 401, or 429 once the address is past its limit).
+   * An X-API-Key data call whose key was refused, or an admin call whose token was: counts it
+   * against the address and returns the error to answer (the 401, or 429 once the address is
+   * past its limit).
    */
   refusedApiKey(address: string, error: unknown): Promise<unknown>;
   onThrottle(listener: ThrottleListener): void;

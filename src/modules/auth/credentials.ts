@@ -31,6 +31,19 @@ export function isWellFormedCredential(kind: CredentialKind, value: unknown): va
   return checksum(head) === value.slice(-CHECKSUM_LENGTH);
 }
 
+/** A JWT's parts: a base64url JSON header (`eyJ…`), then its claims and signature. */
+const JWT_SHAPE = /^eyJ[\w-]*\.[\w-]*(?:\.[\w-]*)?$/;
+
+/**
+ * True when `value` is a secret of a kind the service knows: one of its credentials (the checksum
+ * holds), a webhook signing secret (`whsec_…`, as the check endpoints' senders name theirs) or a
+ * JWT. Such text is never repeated where it could be read back (a request id in a log).
+ */
+export function isSecretText(value: string): boolean {
+  if (value.startsWith('whsec_') || JWT_SHAPE.test(value)) return true;
+  return (Object.keys(CREDENTIAL_PREFIX) as CredentialKind[]).some((kind) => isWellFormedCredential(kind, value));
+}
+
 /**
  * What a listing shows of a credential: its typed prefix and last 4 characters (`sdk_…a1B2`),
  * enough to tell keys apart. The last characters are checksum, not the random body.

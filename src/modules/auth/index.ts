@@ -34,7 +34,7 @@ export {
   type ThrottleListener,
   type ThrottleScope,
 } from './credential-failures.js';
-export { CREDENTIAL_PREFIX, type CredentialKind, digest, digestsEqual, generateCredential, isWellFormedCredential, previewOf } from './credentials.js';
+export { CREDENTIAL_PREFIX, type CredentialKind, digest, digestsEqual, generateCredential, isSecretText, isWellFormedCredential, previewOf } from './credentials.js';
 export { flowEnabled, rejectDeletedClient, rejectDisabledClient, requireFlowEnabled } from './flow-policy.js';
 export { createKeyring, type Keyring } from './keyring.js';
 export { unauthorized, UNAUTHORIZED_REASONS, type UnauthorizedReason } from './unauthorized.js';

@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
 import type { OddsHistoryTable, Schema } from '../../platform/db/schema.js';
 import { iso } from '../../shared/wire.js';
@@ -99,6 +99,18 @@ export function createHistoryRepository(database: Database) {
       if (ids.length === 0) return [];
       const found = new Set((await db.selectFrom('events').select('id').where('id', 'in', ids).execute()).map((row) => Number(row.id)));
       return ids.filter((id) => !found.has(id));
+    },
+
+    /**
+     * The newest id ever given to a change (0 before the first), also when the purge has deleted
+     * it: neither database gives an id twice, so no change will have an id above this one yet.
+     */
+    async lastIssuedId(): Promise<number> {
+      const row =
+        database.dialect === 'sqlite'
+          ? await sql<{ last: number | null }>`select seq as last from sqlite_sequence where name = 'odds_history'`.execute(db)
+          : await sql<{ last: string | null }>`select pg_sequence_last_value(pg_get_serial_sequence('odds_history', 'id')::regclass) as last`.execute(db);
+      return Number(row.rows[0]?.last ?? 0);
     },
 
     /** The newest history id (0 when there is none): where a stream without Last-Event-ID starts. */

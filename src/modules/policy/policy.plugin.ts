@@ -46,7 +46,7 @@ export interface RoutePoliciesDeps {
  */
 export function registerRoutePolicies(app: App, deps: RoutePoliciesDeps): void {
   const authenticate = registerAuthentication(app, deps.authenticator, { failures: deps.failures });
-  const admin = adminGuard(deps.adminToken);
+  const admin = adminGuard(deps.adminToken, deps.failures);
   // Each step made once and shared by every route of its kind: nothing is looked up per request.
   const limits = { data: limitStep(deps.limiter.admission('data')), account: limitStep(deps.limiter.admission('account')) };
   const meters = USAGE_GROUP_NAMES.map((_group, index) => meterStep(deps.meter, index, deps.clock));
@@ -141,8 +141,12 @@ function documentOf(policy: RoutePolicy): FastifySchema {
       return { ...(policy.auth === 'none' && policy.security !== undefined ? { security: policy.security } : {}), [OPERATION_ANSWERS]: answers };
     }
     case 'admin':
-      // Without ADMIN_TOKEN every admin route answers 404: the admin API does not exist.
-      return { security: ADMIN_SECURITY, [OPERATION_ANSWERS]: { errors: ['UNAUTHORIZED', 'NOT_FOUND', ...declared], rateLimitHeaders: false, entityTags: false } };
+      // Without ADMIN_TOKEN every admin route answers 404: the admin API does not exist. Wrong
+      // tokens from one address past LOGIN_FAILURES_PER_MINUTE are 429.
+      return {
+        security: ADMIN_SECURITY,
+        [OPERATION_ANSWERS]: { errors: ['UNAUTHORIZED', 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', ...declared], rateLimitHeaders: false, entityTags: false },
+      };
     case 'client': {
       const forbidden = gated(policy.tier);
       const answers: OperationAnswers = {

@@ -5,7 +5,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import type { Authenticator } from '../auth/index.js';
 import { type ClientSessionData, SESSION_MAX_AGE_MS, type Session, type SessionStore, sessionsFull, type TokenPairBody, tokensOf } from './portal.sessions.js';
-import { bodyOf, callFrom, forward, methodOf, queryOf, type PublicOrigin, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
+import { bodyOf, callFrom, forward, methodOf, proxiedPath, type PublicOrigin, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
 
 /** Refresh the access token this long before it expires, so that no call races its expiry. */
 const REFRESH_MARGIN_MS = 60 * 1000;
@@ -14,7 +14,7 @@ const REFRESH_MARGIN_MS = 60 * 1000;
  * What "Try it" may call: the data and account routes. Never the token endpoints, whose answers
  * carry the tokens the page must not see, nor the event stream, which never ends.
  */
-const TRY_REFUSED = /^(auth|oauth|stream)\//;
+const TRY_REFUSED: ReadonlySet<string> = new Set(['auth', 'oauth', 'stream']);
 
 const SignIn = Type.Union([
   Type.Object({ api_key: Type.String({ minLength: 1, maxLength: 200, description: 'An API key.' }) }, { additionalProperties: false }),
@@ -137,10 +137,8 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
     return current.data.accessToken;
   }
 
-  /** Runs `/v1/{path}` with the session's token: no data path of its own. */
+  /** Runs `/v1/{path}` with the session's token (`path` as proxiedPath resolved it): no data path of its own. */
   const run = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
-    // The session's token reaches /v1 and nothing else: no way out of it by dot segments.
-    if (/\.\.|\/\/|\\/.test(path)) throw new ApiError('NOT_FOUND', 'no such route');
     const current = sessions.current(request);
     const token = await accessToken(request, current);
     const { headers, ...body } = bodyOf(request);
@@ -150,8 +148,9 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
     return forward(reply, answer);
   };
 
-  /** /portal/api/X runs /v1/account/X. */
-  const account = (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) => run(request, reply, `account/${request.params['*']}`);
+  /** /portal/api/X runs /v1/account/X, and nothing outside it. */
+  const account = (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) =>
+    run(request, reply, `account/${proxiedPath(request.params['*'], '/v1/account/').path}`);
   const schema = { hide: true, params: Rest };
   app.get('/portal/api/*', { ...session(false), schema }, account);
   app.route({ method: ['POST', 'DELETE'], url: '/portal/api/*', ...session(true), schema, handler: account });
@@ -166,8 +165,8 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
     ...session(true),
     schema,
     handler: async (request: FastifyRequest<{ Params: { '*': string } }>, reply) => {
-      const path = request.params['*'];
-      if (TRY_REFUSED.test(path)) throw new ApiError('FORBIDDEN', 'the token and stream endpoints cannot be tried from the portal');
+      const { path, segments } = proxiedPath(request.params['*'], '/v1/');
+      if (TRY_REFUSED.has(segments[0] ?? '')) throw new ApiError('FORBIDDEN', 'the token and stream endpoints cannot be tried from the portal');
       return run(request, reply, path);
     },
   });

@@ -133,3 +133,34 @@ export function bodyOf(request: FastifyRequest): Pick<InjectOptions, 'payload'> 
   if (method === 'GET' || method === 'DELETE') return { headers: {} };
   return { headers: { 'content-type': 'application/json' }, payload: JSON.stringify(request.body ?? {}) };
 }
+
+/** How often a segment is decoded, at most, to find what it stands for: text still encoded after that is refused. */
+const MAX_DECODINGS = 4;
+
+/** What no segment may be or hold once decoded: a dot segment, a backslash (a slash to a URL parser), a control character (dropped by one). */
+const CLIMBING = /^\.{1,2}$|[\\\u0000-\u001f\u007f]/;
+
+/**
+ * The path a proxy runs under its API's prefix, from its route's wildcard (decoded once by the
+ * router), resolved once: each segment encoded again, so that the route reached sees exactly the
+ * segments given, and no URL parser on the way can read a dot segment or a slash in them. What the
+ * path stands for is checked decoded as often as it takes (`%252e` is `%2e` is `.`): a dot
+ * segment, a backslash, a control character or an empty segment (a doubled slash) anywhere in it
+ * is a 403 before any call. Returns the path to run (no leading slash) and the segments it stands
+ * for, decoded, for the proxy's own rule of what it runs.
+ */
+export function proxiedPath(rest: string, prefix: string): { path: string; segments: string[] } {
+  const refuse = () => new ApiError('FORBIDDEN', `this path leaves ${prefix}: no dot segment, backslash or empty segment is run, however encoded`);
+  let decoded = rest;
+  for (let round = 0; /%[0-9a-f]{2}/i.test(decoded); round += 1) {
+    if (round === MAX_DECODINGS) throw refuse();
+    try {
+      decoded = decodeURIComponent(decoded);
+    } catch {
+      throw refuse();
+    }
+  }
+  const segments = decoded.split('/');
+  if (segments.some((segment) => segment === '' || CLIMBING.test(segment))) throw refuse();
+  return { path: rest.split('/').map(encodeURIComponent).join('/'), segments };
+}

@@ -37,11 +37,11 @@ export interface StreamHub {
    */
   subscribe(connection: StreamConnection, lastEventId: number | undefined): Promise<void>;
   /**
-   * Resolves once this node knows the newest change. A stream awaits it before its 200: a client
-   * may import as soon as it has the 200, and a starting point read after that could already hold
-   * the client's change and skip it.
+   * Resolves, with the newest change's id this node has read, once it knows it. A stream awaits it
+   * before its 200: a client may import as soon as it has the 200, and a starting point read after
+   * that could already hold the client's change and skip it.
    */
-  ready(): Promise<void>;
+  ready(): Promise<number>;
   /** Ends every stream (shutdown). */
   endAll(reason: EndReason): void;
   /** Open streams on this node, for the bench and the metrics. */
@@ -250,8 +250,8 @@ export function createStreamHub(deps: {
       if (lastEventId === undefined) connection.cursor = Math.max(connection.cursor, start);
       await catchUp(connection);
     },
-    async ready() {
-      await primed();
+    ready() {
+      return primed();
     },
     endAll(reason) {
       for (const stream of [...streams]) stream.end(reason);

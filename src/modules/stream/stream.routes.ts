@@ -67,7 +67,13 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
       const principal = principalOf(request);
       const { client } = principal;
       // Where the stream starts is known before its 200: a change the client imports after it is on it (decision 0248).
-      await hub.ready();
+      const head = await hub.ready();
+      // An id no change has had yet would start a stream that sends nothing until it is passed. This
+      // node's newest may lag another's, and a purge may have deleted the newest: the database's own counter decides.
+      if (lastEventId !== undefined && lastEventId > head) {
+        const issued = await history.lastIssuedId();
+        if (lastEventId > issued) throw validationError('last-event-id', 'maximum', `last-event-id must be at most ${issued}, the id of the newest change`);
+      }
       // Open streams per client, by tier, across the nodes with Redis (decision 0128).
       const cap = TIER_TABLE[client.tier].streams;
       const placeId = await slots.acquire(client.id, cap);

@@ -38,7 +38,8 @@ export const StreamHeaders = Type.Object({
       maximum: MAX_ID,
       description:
         'The `id` of the last event received: the stream starts with the changes after it (sent by EventSource when it reconnects). ' +
-        'Decimal digits, at most 2^53 − 1; 0 starts with the oldest change kept.',
+        'Decimal digits, at most 2^53 − 1 and at most the id of the newest change (422 above it: no change has that id yet); ' +
+        '0 starts with the oldest change kept.',
     }),
   ),
 });
