@@ -11,7 +11,7 @@ import type { KeyResolver } from '../references/index.js';
 import { closingOf } from './grading.js';
 import { createResultsRepository } from './results.repository.js';
 import type { ClvAnswer, ClvBody, EventResults, GradedBody, GradedOdds, ResultsByEventBody } from './results.schemas.js';
-import { splitPosition } from './selection-reading.js';
+import { splitPosition } from '../../shared/positions.js';
 
 type IdOrKey = { id: number } | { key: string } | null;
 
