@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { lineKeyOf } from '../../platform/db/migrations.js';
+import { isSideOnly } from '../../shared/positions.js';
 import type { Schema, SelectionsTable } from '../../platform/db/schema.js';
 import { Problems } from './import.checks.js';
 import type { Dataset } from './import.schemas.js';
@@ -16,19 +17,31 @@ const CHUNK = 1_000;
 const nameOf = (k: Omit<SelectionKey, 'line'>): string =>
   JSON.stringify([k.event_id, k.betting_market_id, k.period, k.position, k.line_key, k.player]);
 
-function keyOf(event_id: number, betting_market_id: number, position: string, line: number | null | undefined, period?: number | null): SelectionKey {
+function keyOf(
+  event_id: number,
+  betting_market_id: number,
+  position: string,
+  line: number | null | undefined,
+  period?: number | null,
+  player?: number | null,
+): SelectionKey {
   // The full game keeps the empty period it had before rows named one, so no stored selection is
-  // renamed; a half or a quarter is another selection. The player stays empty: the position text
-  // names a prop's player already, and keying on the id too would give stored props new ids.
+  // renamed; a half or a quarter is another selection. The player is in the key only where the
+  // position names no subject (`over` alone): there two players' props are otherwise one selection.
+  // A position that names its player keeps the empty player it had, so stored props keep their ids
+  // (migration 0025 gave the stored side-only ones their player).
   const periodKey = period === null || period === undefined ? '' : String(period);
-  return { event_id, betting_market_id, period: periodKey, position, line: line ?? null, line_key: lineKeyOf(line), player: '' };
+  const playerKey = player === null || player === undefined || !isSideOnly(position) ? '' : String(player);
+  return { event_id, betting_market_id, period: periodKey, position, line: line ?? null, line_key: lineKeyOf(line), player: playerKey };
 }
 
-/** The selection a single flow bets on: its market with its position (or its over/under side) and its line. */
+const oddsKey = (o: OddsItem) => keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id, o.player_id);
+
+/** The selection a single flow bets on: its market with its position (or its over/under side), its line, and its player in focus. */
 export function flowSelectionKey(flow: FlowItem): SelectionKey | undefined {
   const position = flow.position ?? flow.split;
   if ((flow.leg_ids ?? []).length > 0 || flow.betting_market_id === undefined || flow.betting_market_id === null || !position) return undefined;
-  return keyOf(flow.event_id, flow.betting_market_id, position, flow.line);
+  return keyOf(flow.event_id, flow.betting_market_id, position, flow.line, null, flow.focus_entity_type === 'player' ? flow.focus_entity_id : null);
 }
 
 /**
@@ -50,7 +63,7 @@ export async function assignSelections(
     if (known === undefined) wanted.set(name, { key, feedId: feedId ?? undefined, field });
     else if (known.feedId === undefined && feedId !== null && feedId !== undefined) wanted.set(name, { key, feedId, field });
   };
-  odds.forEach((o, index) => want(keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id), o.event_betting_market_position_id, `odds[${index}]`));
+  odds.forEach((o, index) => want(oddsKey(o), o.event_betting_market_position_id, `odds[${index}]`));
   flows.forEach((f) => {
     const key = flowSelectionKey(f);
     if (key) want(key, undefined, '');
@@ -90,7 +103,7 @@ export async function assignSelections(
   const idOf = (key: SelectionKey) => ids.get(nameOf(key));
   const ofOdds = new Map<number, number>();
   for (const o of odds) {
-    const id = idOf(keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id));
+    const id = idOf(oddsKey(o));
     if (id !== undefined) ofOdds.set(o.id, id);
   }
   const ofFlows = new Map<number, number>();
