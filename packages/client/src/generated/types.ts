@@ -2778,7 +2778,7 @@ export interface ResultsClvParams {
     event_betting_market_position_id: number;
     /** The operator the price was taken at. */
     operator_id: number;
-    /** The decimal price taken. */
+    /** The decimal price taken, above 1 and at most 1,000,001. */
     price: number;
   }[];
 }
