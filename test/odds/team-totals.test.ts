@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEVIG_METHODS } from '../../src/shared/pricing/devig.js';
 import { DIALECTS } from '../helpers/app.js';
 import { forSuite, reader } from '../helpers/harness.js';
+import { expectError } from '../helpers/responses.js';
 import { smallDataset } from '../import/fixture.js';
 
 interface Fair {
@@ -91,5 +92,25 @@ describe.each(DIALECTS)('team totals: one market per team, line and period (%s)'
       [`${KNICKS} over`, 106.5, 2.41, [1]],
       [`${KNICKS} under`, 106.5, 1.94, [2]],
     ]);
+  });
+});
+
+describe.each(DIALECTS)('the board\'s and the edges\' scope (%s)', (dialect) => {
+  const h = forSuite(() => reader({ dialect, dataset: dataset() }));
+
+  it.each(['/v1/odds/board', '/v1/odds/edges'])('%s: an unknown sport_id or league_id is 404, as the events list says; a known one without events is 200', async (url) => {
+    expectError(await h.post(url, { event_date: '2030-01-08', sport_id: 999 }), 404, 'NOT_FOUND');
+    expectError(await h.post(url, { event_ids: [EVENT], league_id: 999 }), 404, 'NOT_FOUND');
+    expect((await h.post(url, { event_ids: [EVENT], sport_id: 2 })).statusCode).toBe(200);
+    expect((await h.post(url, { event_ids: [EVENT], league_id: 10 })).statusCode).toBe(200);
+  });
+
+  it('event_ids: [] is no filter, as every empty filter list: the day\'s events; event_date beside event_ids is not read', async () => {
+    const ofDay = (await h.page<Item & { event_id: number }>('/v1/odds/board', { event_date: '2030-01-08', timezone: 'UTC', page_size: 100 })).results;
+    const empty = (await h.page<Item & { event_id: number }>('/v1/odds/board', { event_ids: [], event_date: '2030-01-08', timezone: 'UTC', page_size: 100 })).results;
+    expect(new Set(ofDay.map((i) => i.event_id))).toEqual(new Set([EVENT]));
+    expect(empty).toEqual(ofDay);
+    const listed = (await h.page<Item & { event_id: number }>('/v1/odds/board', { event_ids: [EVENT], event_date: '2031-12-31', page_size: 100 })).results;
+    expect(listed).toEqual(ofDay);
   });
 });

@@ -61,6 +61,14 @@ describe.each(DIALECTS)('closing-line value over the board\'s markets (%s)', (di
     expect(idOf.get(9)).toBe(idOf.get(11));
     expect(idOf.get(13)).toBe(idOf.get(15));
     expect(idOf.get(9)).not.toBe(idOf.get(13));
+    // A flow on a side alone finds its focus player's selection.
+    const flow = (id: number, player: number) => ({
+      id, flow_type: 'fact', event_id: EVENT, focus_entity_type: 'player', focus_entity_id: player, betting_market_id: 5, split: 'over', line: 26.5,
+      description: 'Over 26.5 points in 7 of the last 10 games', hits: 7, total: 10, likelihood: 'possible',
+    });
+    await h.import({ flows: [flow(1, BRUNSON), flow(2, TATUM)] });
+    const flows = await h.ctx.database.db.selectFrom('flows').select(['id', 'selection_id']).orderBy('id').execute();
+    expect(flows.map((f) => Number(f.selection_id))).toEqual([idOf.get(13), idOf.get(9)]);
   });
 
   it('the fair closing price of every selection is the board\'s consensus fair price of its market', async () => {

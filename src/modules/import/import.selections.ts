@@ -37,11 +37,19 @@ function keyOf(
 
 const oddsKey = (o: OddsItem) => keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id, o.player_id);
 
-/** The selection a single flow bets on: its market with its position (or its over/under side), its line, and its player in focus. */
-export function flowSelectionKey(flow: FlowItem): SelectionKey | undefined {
+/**
+ * The selection a single flow bets on: its market with its position (or its over/under side) and
+ * its line. On a side alone, its focus player's selection when one is known (`known`), else the
+ * one without a player, as before selections had players: a feed whose odds rows name no player
+ * keeps its flows on its rows' selection.
+ */
+function flowSelectionKey(flow: FlowItem, known: (key: SelectionKey) => boolean): SelectionKey | undefined {
   const position = flow.position ?? flow.split;
   if ((flow.leg_ids ?? []).length > 0 || flow.betting_market_id === undefined || flow.betting_market_id === null || !position) return undefined;
-  return keyOf(flow.event_id, flow.betting_market_id, position, flow.line, null, flow.focus_entity_type === 'player' ? flow.focus_entity_id : null);
+  const withoutPlayer = keyOf(flow.event_id, flow.betting_market_id, position, flow.line);
+  if (flow.focus_entity_type !== 'player') return withoutPlayer;
+  const ofPlayer = keyOf(flow.event_id, flow.betting_market_id, position, flow.line, null, flow.focus_entity_id);
+  return known(ofPlayer) ? ofPlayer : withoutPlayer;
 }
 
 /**
@@ -64,12 +72,16 @@ export async function assignSelections(
     else if (known.feedId === undefined && feedId !== null && feedId !== undefined) wanted.set(name, { key, feedId, field });
   };
   odds.forEach((o, index) => want(oddsKey(o), o.event_betting_market_position_id, `odds[${index}]`));
-  flows.forEach((f) => {
-    const key = flowSelectionKey(f);
-    if (key) want(key, undefined, '');
-  });
+  const ids = await storedIds(trx, [...new Set([...odds.map((o) => o.event_id), ...flows.map((f) => f.event_id)])]);
+  const known = (key: SelectionKey) => wanted.has(nameOf(key)) || ids.has(nameOf(key));
+  const flowKeys = new Map<number, SelectionKey>();
+  for (const f of flows) {
+    const key = flowSelectionKey(f, known);
+    if (key === undefined) continue;
+    flowKeys.set(f.id, key);
+    want(key, undefined, '');
+  }
 
-  const ids = await storedIds(trx, [...new Set([...wanted.values()].map((w) => w.key.event_id))]);
   const fresh = [...wanted.entries()].filter(([name]) => !ids.has(name));
   const feedIds = fresh.flatMap(([, w]) => (w.feedId === undefined ? [] : [w.feedId]));
   const taken = new Set<number>();
@@ -107,10 +119,9 @@ export async function assignSelections(
     if (id !== undefined) ofOdds.set(o.id, id);
   }
   const ofFlows = new Map<number, number>();
-  for (const f of flows) {
-    const key = flowSelectionKey(f);
-    const id = key && idOf(key);
-    if (id !== undefined) ofFlows.set(f.id, id);
+  for (const [flowId, key] of flowKeys) {
+    const id = idOf(key);
+    if (id !== undefined) ofFlows.set(flowId, id);
   }
   return { ofOdds, ofFlows };
 }
