@@ -152,7 +152,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache, clock }) }),
     (app) => eventsRoutes(app, { lists, events }),
     (app) => {
-      const board = createBoardService({ db, clock });
+      const board = createBoardService({ db, clock, keys });
       return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board }) });
     },
     (app) => resultsRoutes(app, { lists, results }),

@@ -16,6 +16,14 @@ import { exactValue, type Ratio, reduced, roundedQuotient } from './exact-decima
 export const ODDS_FORMATS = ['decimal', 'american', 'fractional', 'implied_probability', 'multiplier', 'percent'] as const;
 export type OddsFormat = (typeof ODDS_FORMATS)[number];
 
+/**
+ * The largest decimal price accepted, from a feed or a client: 1,000,001, a win of a million per
+ * unit (+100,000,000 American), past any outright long shot (10,000/1 is 10,001) or long parlay.
+ * A bound keeps every format of every price a finite number (American 100 × (d − 1) overflows past
+ * 1.8e306, and an answer's schema cannot carry Infinity), and Shin's de-vig within its digits.
+ */
+export const MAX_PRICE_DECIMAL = 1_000_001;
+
 /** The price of `priceDecimal` in `format`: a string for `fractional`, a number for the others. */
 export function priceIn(format: 'fractional', priceDecimal: number): string;
 export function priceIn(format: Exclude<OddsFormat, 'fractional'>, priceDecimal: number): number;

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { matching } from '../platform/http/validation.js';
+import { MAX_PRICE_DECIMAL } from './odds-format.js';
 
 /**
  * Wire vocabulary shared by the data features (events, odds, trends, admin): the shapes and
@@ -62,6 +63,9 @@ export function teamRef(id: number, key: string | null, name: string | null): Te
 export const MAX_ID = Number.MAX_SAFE_INTEGER;
 
 export const Id = (description?: string) => Type.Integer({ minimum: 1, maximum: MAX_ID, ...(description ? { description } : {}) });
+
+/** A decimal price taken as input: above 1, at most MAX_PRICE_DECIMAL (docs/data.md#odds-formats). */
+export const DecimalPrice = (description: string) => Type.Number({ exclusiveMinimum: 1, maximum: MAX_PRICE_DECIMAL, description });
 
 /** PostgreSQL text cannot hold U+0000: text that reaches the database excludes it. */
 export const NO_NUL = matching('^[^\\u0000]*$', 'text without U+0000 (NUL)');

@@ -50,6 +50,9 @@ interface RawRow {
 const keyOf = (i: Pick<BoardItem, 'event_id' | 'event_period_id' | 'player_id' | 'position'> & { market: number }) =>
   `${i.event_id}|${i.market}|${i.event_period_id}|${i.player_id}|${i.position}`;
 const itemKey = (i: BoardItem) => keyOf({ ...i, market: i.betting_market.id });
+/** Whose outcomes a row prices: its player, else the team a position names before its side (each team's total is a market), else nobody's. */
+const subjectOf = (r: { player_id: number | null; position: string }) =>
+  r.player_id !== null ? `player ${r.player_id}` : (/^(.+?)\s+(over|under|home|away|draw|yes|no)$/i.exec(r.position.trim())?.[1]?.toLowerCase() ?? '');
 const median = (values: number[]) => {
   const s = [...values].sort((a, b) => a - b);
   return s.length === 0 ? null : ((s[(s.length - 1) >> 1] ?? 0) + (s[s.length >> 1] ?? 0)) / 2;
@@ -169,9 +172,9 @@ describe.each(DIALECTS)('POST /v1/odds/board on the demo slate (%s)', (dialect) 
             r.event_id === item.event_id &&
             r.betting_market_id === item.betting_market.id &&
             r.event_period_id === item.event_period_id &&
-            r.player_id === item.player_id,
+            subjectOf(r) === subjectOf(item),
         );
-        const positions = new Set(rows.filter((r) => r.event_id === item.event_id && r.betting_market_id === item.betting_market.id && r.event_period_id === item.event_period_id && r.player_id === item.player_id).map((r) => r.position));
+        const positions = new Set(rows.filter((r) => r.event_id === item.event_id && r.betting_market_id === item.betting_market.id && r.event_period_id === item.event_period_id && subjectOf(r) === subjectOf(item)).map((r) => r.position));
         const complete = positions.size >= 2 && [...positions].every((p) => market.some((r) => r.position === p));
         if (!complete) {
           expect(fair).toMatchObject({ probability: null, price: null, reason: 'incomplete_market' });
@@ -237,7 +240,7 @@ describe.each(DIALECTS)('POST /v1/odds/board on the demo slate (%s)', (dialect) 
     const after = await all(scope, 100);
     expect(after.map(itemKey)).toEqual(before.map(itemKey));
     const sameMarket = (i: BoardItem) =>
-      i.event_id === target.event_id && i.betting_market.id === target.betting_market.id && i.event_period_id === target.event_period_id && i.player_id === target.player_id;
+      i.event_id === target.event_id && i.betting_market.id === target.betting_market.id && i.event_period_id === target.event_period_id && subjectOf(i) === subjectOf(target);
     const changed = after.filter((item, n) => JSON.stringify(item) !== JSON.stringify(before[n])).map(itemKey);
     expect(changed).toContain(itemKey(target));
     expect(changed.every((key) => before.some((i) => itemKey(i) === key && sameMarket(i)))).toBe(true);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { americanOf, decimalOfAmerican, fractionalOf, impliedProbabilityOf, ODDS_FORMATS, priceIn } from '../../src/shared/odds-format.js';
+import { americanOf, decimalOfAmerican, fractionalOf, impliedProbabilityOf, MAX_PRICE_DECIMAL, ODDS_FORMATS, priceIn } from '../../src/shared/odds-format.js';
 
 // Pure conversions (no database): this file runs once, not per dialect.
 
@@ -102,3 +102,33 @@ describe('American odds back to decimal', () => {
 function gcd(a: number, b: number): number {
   return b === 0 ? a : gcd(b, a % b);
 }
+
+describe('odds formats over the whole accepted range of prices', () => {
+  /** Every price an import takes: above 1, at most MAX_PRICE_DECIMAL, with the two ends themselves. */
+  const accepted = fc.oneof(
+    fc.constantFrom(1 + Number.EPSILON, 1.0000001, 1.01, MAX_PRICE_DECIMAL, MAX_PRICE_DECIMAL - 0.01, 10_001),
+    fc.double({ min: 1, max: MAX_PRICE_DECIMAL, noNaN: true, minExcluded: true }),
+    fc.integer({ min: 101, max: MAX_PRICE_DECIMAL * 100 }).map((hundredths) => hundredths / 100),
+  );
+
+  it('the maximum takes an outright long shot at 10,000/1', () => {
+    expect(MAX_PRICE_DECIMAL).toBeGreaterThanOrEqual(10_001);
+  });
+
+  it('every format is total: American an integer, the others finite numbers or a fraction', () => {
+    fc.assert(
+      fc.property(accepted, (d) => {
+        const american = priceIn('american', d);
+        expect(Number.isInteger(american), `${d}`).toBe(true);
+        expect(Math.abs(american)).toBeGreaterThanOrEqual(100);
+        expect(priceIn('fractional', d)).toMatch(/^[1-9][0-9]*\/[1-9][0-9]*$/);
+        for (const format of ['decimal', 'implied_probability', 'multiplier', 'percent'] as const) expect(Number.isFinite(priceIn(format, d)), `${format} ${d}`).toBe(true);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('the maximum is +100 × (MAX − 1) American', () => {
+    expect(americanOf(MAX_PRICE_DECIMAL)).toBe((MAX_PRICE_DECIMAL - 1) * 100);
+  });
+});

@@ -14,6 +14,14 @@ import { type BoardEvent, type BoardItem, boardSummaries, expectedBoardEvents } 
 function dataset(now: number) {
   const d = historyDataset(now);
   d.odds.push(odds(8, 200, 1, 1, 'away', 2.5), odds(9, 200, 2, 1, 'home', 1.55));
+  // A team total: each team's over and under at its own line, one market per team.
+  d.betting_markets.push({ id: 3, key: 'team-total', name: 'Team Total', category: 'main', entity_type: 'team' });
+  d.odds.push(
+    { ...odds(10, 200, 1, 3, 'New York Knicks over', 1.9), line: 106.5 },
+    { ...odds(11, 200, 1, 3, 'New York Knicks under', 1.9), line: 106.5 },
+    { ...odds(12, 200, 1, 3, 'Boston Celtics over', 1.85), line: 110.5 },
+    { ...odds(13, 200, 1, 3, 'Boston Celtics under', 1.95), line: 110.5 },
+  );
   return d;
 }
 
@@ -59,6 +67,20 @@ describe.each(DIALECTS)('board events on GET /v1/stream/odds (%s)', (dialect) =>
     expect(mixed.map((e) => e.event).sort()).toEqual(['board', 'board', 'odds']);
     expect((await drain(oddsOnly, 1500)).map((e) => e.event)).toEqual(['odds']);
     for (const s of [boardOnly, both, oddsOnly]) s.close();
+  });
+
+  it('a team\'s total moved changes the fair prices of that team\'s over and under only, not the other team\'s', async () => {
+    const boardOnly = await stream('?event_ids=200&types=board');
+    const before = await board();
+    await t.import({ odds: [{ ...odds(10, 200, 1, 3, 'New York Knicks over', 2.0), line: 106.5 }] });
+    const expected = expectedBoardEvents(before, await board());
+    expect(expected.map((e) => [e.position, e.changed])).toEqual([
+      ['New York Knicks over', ['best', 'consensus', 'fair']],
+      ['New York Knicks under', ['fair']],
+    ]);
+    const events = (await drain(boardOnly, 1500)).map((e) => JSON.parse(e.data) as BoardEvent).sort((a, b) => a.position.localeCompare(b.position));
+    expect(events).toEqual(expected);
+    boardOnly.close();
   });
 
   it('board events are not replayed: Last-Event-ID brings back the price changes missed, only', async () => {

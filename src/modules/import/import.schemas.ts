@@ -3,7 +3,7 @@ import { matching } from '../../platform/http/validation.js';
 import { EVENT_STATUSES, MAX_SCORE } from '../../shared/event-status.js';
 import { FACT_FLOW_TYPES } from '../../platform/db/schema.js';
 import { SETTLEMENT_RULES } from '../../shared/settlement/rules.js';
-import { Id, Label, NO_NUL } from '../../shared/wire.js';
+import { DecimalPrice, Id, Label, NO_NUL } from '../../shared/wire.js';
 
 /**
  * The import dataset (docs/operations.md#loading-data). Every array is optional; ids are the upstream's
@@ -215,7 +215,7 @@ export const OddsItem = item('ImportOdds', {
   betting_market_id: Id('The market.'),
   position: Text(200, 'The selection, e.g. home, away, draw, over, under.'),
   line: nullable(Type.Number({ description: 'Handicap or total line, when the market has one.' })),
-  price_decimal: Type.Number({ exclusiveMinimum: 1, description: 'Decimal price; the other formats are derived.' }),
+  price_decimal: DecimalPrice('Decimal price, above 1 and at most 1,000,001; the other formats are derived.'),
   status: nullable(Text(40, 'Default `open`.')),
   updated_at: nullable(DateTime('When the price last changed; default: the time of the import. Also the time a change is recorded in the price history.')),
   event_betting_market_position_id: nullable(
@@ -258,7 +258,7 @@ export const FlowItem = item('ImportFlow', {
   hits: Type.Integer({ minimum: 0, maximum: MAX_COUNT, description: 'How often the trend hit; at most `total`.' }),
   total: Type.Integer({ minimum: 1, maximum: MAX_COUNT, description: 'Out of how many.' }),
   likelihood: Type.Enum(LIKELIHOODS, { description: '`likely`, `possible` or `longshot` (docs/data.md#likelihood).' }),
-  price_decimal: nullable(Type.Number({ exclusiveMinimum: 1, description: 'Decimal price of the bet (of the parlay, for one); the other formats are derived.' })),
+  price_decimal: nullable(DecimalPrice('Decimal price of the bet (of the parlay, for one), at most 1,000,001; the other formats are derived.')),
   leg_ids: Type.Optional(
     Type.Array(Id('A leg: a single flow of the same event.'), {
       uniqueItems: true,

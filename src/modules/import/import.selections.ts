@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { lineKeyOf } from '../../platform/db/migrations.js';
+import { isSideOnly } from '../../shared/positions.js';
 import type { Schema, SelectionsTable } from '../../platform/db/schema.js';
 import { Problems } from './import.checks.js';
 import type { Dataset } from './import.schemas.js';
@@ -16,19 +17,39 @@ const CHUNK = 1_000;
 const nameOf = (k: Omit<SelectionKey, 'line'>): string =>
   JSON.stringify([k.event_id, k.betting_market_id, k.period, k.position, k.line_key, k.player]);
 
-function keyOf(event_id: number, betting_market_id: number, position: string, line: number | null | undefined, period?: number | null): SelectionKey {
+function keyOf(
+  event_id: number,
+  betting_market_id: number,
+  position: string,
+  line: number | null | undefined,
+  period?: number | null,
+  player?: number | null,
+): SelectionKey {
   // The full game keeps the empty period it had before rows named one, so no stored selection is
-  // renamed; a half or a quarter is another selection. The player stays empty: the position text
-  // names a prop's player already, and keying on the id too would give stored props new ids.
+  // renamed; a half or a quarter is another selection. The player is in the key only where the
+  // position names no subject (`over` alone): there two players' props are otherwise one selection.
+  // A position that names its player keeps the empty player it had, so stored props keep their ids
+  // (migration 0026 gave the stored side-only ones their player).
   const periodKey = period === null || period === undefined ? '' : String(period);
-  return { event_id, betting_market_id, period: periodKey, position, line: line ?? null, line_key: lineKeyOf(line), player: '' };
+  const playerKey = player === null || player === undefined || !isSideOnly(position) ? '' : String(player);
+  return { event_id, betting_market_id, period: periodKey, position, line: line ?? null, line_key: lineKeyOf(line), player: playerKey };
 }
 
-/** The selection a single flow bets on: its market with its position (or its over/under side) and its line. */
-export function flowSelectionKey(flow: FlowItem): SelectionKey | undefined {
+const oddsKey = (o: OddsItem) => keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id, o.player_id);
+
+/**
+ * The selection a single flow bets on: its market with its position (or its over/under side) and
+ * its line. On a side alone, its focus player's selection when one is known (`known`), else the
+ * one without a player, as before selections had players: a feed whose odds rows name no player
+ * keeps its flows on its rows' selection.
+ */
+function flowSelectionKey(flow: FlowItem, known: (key: SelectionKey) => boolean): SelectionKey | undefined {
   const position = flow.position ?? flow.split;
   if ((flow.leg_ids ?? []).length > 0 || flow.betting_market_id === undefined || flow.betting_market_id === null || !position) return undefined;
-  return keyOf(flow.event_id, flow.betting_market_id, position, flow.line);
+  const withoutPlayer = keyOf(flow.event_id, flow.betting_market_id, position, flow.line);
+  if (flow.focus_entity_type !== 'player') return withoutPlayer;
+  const ofPlayer = keyOf(flow.event_id, flow.betting_market_id, position, flow.line, null, flow.focus_entity_id);
+  return known(ofPlayer) ? ofPlayer : withoutPlayer;
 }
 
 /**
@@ -50,13 +71,17 @@ export async function assignSelections(
     if (known === undefined) wanted.set(name, { key, feedId: feedId ?? undefined, field });
     else if (known.feedId === undefined && feedId !== null && feedId !== undefined) wanted.set(name, { key, feedId, field });
   };
-  odds.forEach((o, index) => want(keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id), o.event_betting_market_position_id, `odds[${index}]`));
-  flows.forEach((f) => {
-    const key = flowSelectionKey(f);
-    if (key) want(key, undefined, '');
-  });
+  odds.forEach((o, index) => want(oddsKey(o), o.event_betting_market_position_id, `odds[${index}]`));
+  const ids = await storedIds(trx, [...new Set([...odds.map((o) => o.event_id), ...flows.map((f) => f.event_id)])]);
+  const known = (key: SelectionKey) => wanted.has(nameOf(key)) || ids.has(nameOf(key));
+  const flowKeys = new Map<number, SelectionKey>();
+  for (const f of flows) {
+    const key = flowSelectionKey(f, known);
+    if (key === undefined) continue;
+    flowKeys.set(f.id, key);
+    want(key, undefined, '');
+  }
 
-  const ids = await storedIds(trx, [...new Set([...wanted.values()].map((w) => w.key.event_id))]);
   const fresh = [...wanted.entries()].filter(([name]) => !ids.has(name));
   const feedIds = fresh.flatMap(([, w]) => (w.feedId === undefined ? [] : [w.feedId]));
   const taken = new Set<number>();
@@ -90,14 +115,13 @@ export async function assignSelections(
   const idOf = (key: SelectionKey) => ids.get(nameOf(key));
   const ofOdds = new Map<number, number>();
   for (const o of odds) {
-    const id = idOf(keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id));
+    const id = idOf(oddsKey(o));
     if (id !== undefined) ofOdds.set(o.id, id);
   }
   const ofFlows = new Map<number, number>();
-  for (const f of flows) {
-    const key = flowSelectionKey(f);
-    const id = key && idOf(key);
-    if (id !== undefined) ofFlows.set(f.id, id);
+  for (const [flowId, key] of flowKeys) {
+    const id = idOf(key);
+    if (id !== undefined) ofFlows.set(flowId, id);
   }
   return { ofOdds, ofFlows };
 }

@@ -83,15 +83,15 @@ export type BoardItem = Static<typeof BoardItem>;
 
 /** What a board is of, and how its prices are shown: the board's body and the edges' alike. */
 export const BoardScope = {
-  event_ids: Type.Optional(ids('Only these events, whatever their day. Without it: the events of `event_date`.')),
+  event_ids: Type.Optional(ids('Only these events, whatever their day. Without it, or empty (no filter, as every empty filter list): the events of `event_date`.')),
   event_date: Type.Optional(
     Type.String({ format: 'date', description: 'The day whose events to show, YYYY-MM-DD, read in `timezone`. Default: today. Ignored with `event_ids`.' }),
   ),
   timezone: Type.Optional(
     Type.String({ minLength: 1, maxLength: 64, default: 'UTC', description: 'IANA time zone in which `event_date` is read.', example: 'America/New_York' }),
   ),
-  sport_id: Type.Optional(Id('Only events of this sport.')),
-  league_id: Type.Optional(Id('Only events of this league.')),
+  sport_id: Type.Optional(Id('Only events of this sport (404 when unknown).')),
+  league_id: Type.Optional(Id('Only events of this league (404 when unknown).')),
   betting_market_ids: Type.Optional(ids('Only these markets.')),
   operator_ids: Type.Optional(ids('Only these books: prices, best, consensus and fair prices are then of these books alone.')),
   ...oddsRowFilters('false: main lines only'),

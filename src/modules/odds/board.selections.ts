@@ -1,5 +1,6 @@
 import { figure, figureOrNull } from '../../shared/figures.js';
 import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
+import { marketSubjectOf } from '../../shared/positions.js';
 import { bestPriceOf, consensusDevig, consensusOf, type Quote } from '../../shared/pricing/consensus.js';
 import { type Devig, type DevigMethod, devig } from '../../shared/pricing/devig.js';
 import type { BoardRow, SelectionKeyRow } from './board.repository.js';
@@ -9,17 +10,23 @@ import type { BoardItem } from './board.schemas.js';
  * How odds rows make a board (docs/data.md#the-odds-board). A selection is an event, a market, a
  * period, a player and a position: on a main-line item each book at its own main line, on an
  * alternate-line item every book at that one line. A selection's market, for the de-vig, is every
- * position of the same event, market, period and player at the same kind of line: a book's main
+ * position of the same event, market, period and subject at the same kind of line: a book's main
  * lines together, or its alternates at one line (a spread's home −4.5 with away +4.5, so by the
- * line's size).
+ * line's size). The subject is the player, or the team a position names before its side: each
+ * team's over and under of a team total are a market, not the four together.
  */
 
 const part = (value: number | null) => (value === null ? '' : String(value));
 
+/** The outcomes a row is one of, before its line: the event, market, period and subject (positions.ts). */
+export function subjectKeyOf(row: Pick<SelectionKeyRow, 'event_id' | 'betting_market_id' | 'event_period_id' | 'player_id' | 'position'>): string {
+  return `${row.event_id}|${row.betting_market_id}|${part(row.event_period_id)}|${marketSubjectOf(row)}`;
+}
+
 /** The market a row belongs to, for the de-vig. */
 export function marketKeyOf(row: SelectionKeyRow): string {
   const line = row.is_main ? 'main' : part(row.line === null ? null : Math.abs(row.line));
-  return `${row.event_id}|${row.betting_market_id}|${part(row.event_period_id)}|${part(row.player_id)}|${line}`;
+  return `${subjectKeyOf(row)}|${line}`;
 }
 
 /** The selection a row prices. */

@@ -6,6 +6,7 @@ import { idSet } from '../../shared/filters.js';
 import type { OddsFormat } from '../../shared/odds-format.js';
 import { DEFAULT_DEVIG_METHOD, type DevigMethod } from '../../shared/pricing/devig.js';
 import { dayRange, todayIn } from '../events/index.js';
+import type { KeyResolver } from '../references/index.js';
 import { createBoardRepository } from './board.repository.js';
 import type { BoardBody, BoardItem } from './board.schemas.js';
 import { type BoardSelection, boardItemOf, selectionIdsOf, selectionsOf, shownBoardItem } from './board.selections.js';
@@ -34,8 +35,8 @@ export interface BoardFilters {
  */
 type BoardEntry = BoardSelection | BoardItem;
 
-export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock }) {
-  const { clock } = deps;
+export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver }) {
+  const { clock, keys } = deps;
   const repository = createBoardRepository(deps.db);
 
   const board: ListSource<BoardFilters, BoardEntry> & { filters(body: Omit<BoardBody, 'page' | 'page_size'>): BoardFilters } = {
@@ -65,11 +66,14 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock }) {
 
     /** One id per selection, in the board's order (board.selections.ts). */
     async ids(f) {
+      // Scope ids name a record, as on every list (docs/api.md): an unknown one is 404, not an empty board.
+      const sportId = f.s === null ? undefined : await keys.requireId('sport', f.s, 'sport_id');
+      const leagueId = f.l === null ? undefined : await keys.requireId('league', f.l, 'league_id');
       const rows = await repository.keyRows({
         eventIds: f.e ?? undefined,
         day: { start: f.start, end: f.end },
-        sportId: f.s ?? undefined,
-        leagueId: f.l ?? undefined,
+        sportId,
+        leagueId,
         marketIds: f.m ?? undefined,
         operatorIds: f.o ?? undefined,
         rows: { playerIds: f.p ?? undefined, periodIds: f.pe ?? undefined, altLines: f.a },

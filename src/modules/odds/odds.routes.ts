@@ -36,18 +36,19 @@ export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; bo
       'league, narrowed to markets, periods, players and books. One item per selection (event, market, period, player, position): every book\'s open ' +
       'price and line, the best price and its books, the consensus (median price and line) and the fair prices (per book, and of the consensus) by the ' +
       '`devig` method asked. Main lines only unless `include_alt_lines`. Ordered by start time, event, market, period, player, main line first, position ' +
-      '(docs/data.md#the-odds-board).',
+      '(docs/data.md#the-odds-board). An unknown sport_id or league_id is 404.',
     body: BoardBody,
     response: BoardPage,
     filters: board.board.filters,
     source: lists.source(board.board),
-    config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'odds', cache: 'data', errors: [] } },
+    // An unknown sport_id or league_id is 404, as every scope id is.
+    config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
   });
 
   app.post(
     '/v1/odds/edges',
     {
-      config: { policy: { auth: 'client', tier: 'odds-edges', limit: 'data', usage: 'odds', cache: 'data', errors: [] } },
+      config: { policy: { auth: 'client', tier: 'odds-edges', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
       schema: {
         tags: ['odds'],
         summary: 'Value bets and arbitrages over a board',
@@ -55,7 +56,7 @@ export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; bo
           'Over the selections of a board (the same scope and filters as POST /v1/odds/board): every book\'s price whose expected value against the ' +
           'consensus fair probability is at least `min_edge` percent, EV% = (price × p_fair − 1) × 100; and the arbitrages, markets whose best prices ' +
           'across books imply less than 1, with the stakes per 100 units that lock the margin. The largest first, at most 100 of each; the totals ' +
-          'count them all (docs/data.md#edges).',
+          'count them all (docs/data.md#edges). An unknown sport_id or league_id is 404.',
         body: EdgesBody,
         response: { 200: EdgesAnswer },
       },

@@ -14,6 +14,15 @@ export interface GradedQuery {
 }
 
 type Numeric = number | string | null;
+
+/** What names a row's market apart from its line (the board's subjectKeyOf reads these). */
+export interface MarketRow {
+  event_id: number;
+  betting_market_id: number;
+  event_period_id: number | null;
+  player_id: number | null;
+  position: string;
+}
 const num = (value: Numeric) => (value === null ? null : Number(value));
 
 export function createResultsRepository(db: Kysely<Schema>) {
@@ -125,29 +134,50 @@ export function createResultsRepository(db: Kysely<Schema>) {
       };
     },
 
-    /** The selections asked for, with their event's start. */
-    async selections(ids: readonly number[]): Promise<Map<number, { eventId: number; marketId: number; position: string; line: number | null; start: number; status: string }>> {
+    /** The selections asked for, with their key as a row's (period and player from the stored key) and their event's start. */
+    async selections(ids: readonly number[]): Promise<Map<number, { eventId: number; marketId: number; key: MarketRow; line: number | null; start: number; status: string }>> {
       const rows = await db
         .selectFrom('selections as s')
         .innerJoin('events as e', 'e.id', 's.event_id')
-        .select(['s.id', 's.event_id', 's.betting_market_id', 's.position', 's.line', 'e.start_time', 'e.status'])
+        .select(['s.id', 's.event_id', 's.betting_market_id', 's.period', 's.player', 's.position', 's.line', 'e.start_time', 'e.status'])
         .where('s.id', 'in', ids)
         .execute();
       return new Map(
-        rows.map((r) => [Number(r.id), { eventId: Number(r.event_id), marketId: Number(r.betting_market_id), position: r.position, line: num(r.line), start: Number(r.start_time), status: r.status }]),
+        rows.map((r) => {
+          const eventId = Number(r.event_id);
+          const marketId = Number(r.betting_market_id);
+          const key: MarketRow = {
+            event_id: eventId,
+            betting_market_id: marketId,
+            event_period_id: r.period === '' ? null : Number(r.period),
+            player_id: r.player === '' ? null : Number(r.player),
+            position: r.position,
+          };
+          return [Number(r.id), { eventId, marketId, key, line: num(r.line), start: Number(r.start_time), status: r.status }];
+        }),
       );
     },
 
-    /** The odds rows of one market of one event: who priced which selection. */
-    async marketRows(eventId: number, marketId: number): Promise<Array<{ id: number; operatorId: number; position: string; line: number | null; selectionId: number | null }>> {
+    /** The odds rows of one market of one event: who priced which selection, for which period and player. */
+    async marketRows(eventId: number, marketId: number): Promise<Array<MarketRow & { id: number; operator_id: number; line: number | null; selection_id: number | null }>> {
       const rows = await db
         .selectFrom('odds')
-        .select(['id', 'operator_id', 'position', 'line', 'selection_id'])
+        .select(['id', 'event_id', 'betting_market_id', 'event_period_id', 'player_id', 'operator_id', 'position', 'line', 'selection_id'])
         .where('event_id', '=', eventId)
         .where('betting_market_id', '=', marketId)
         .orderBy('id')
         .execute();
-      return rows.map((r) => ({ id: Number(r.id), operatorId: Number(r.operator_id), position: r.position, line: num(r.line), selectionId: num(r.selection_id) }));
+      return rows.map((r) => ({
+        id: Number(r.id),
+        event_id: Number(r.event_id),
+        betting_market_id: Number(r.betting_market_id),
+        event_period_id: num(r.event_period_id),
+        player_id: num(r.player_id),
+        operator_id: Number(r.operator_id),
+        position: r.position,
+        line: num(r.line),
+        selection_id: num(r.selection_id),
+      }));
     },
   };
 }

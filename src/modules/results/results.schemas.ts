@@ -3,7 +3,7 @@ import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { dateRangeProperties } from '../../shared/date-range.js';
 import { EVENT_STATUSES } from '../../shared/event-status.js';
 import { NOT_GRADABLE_REASONS, OUTCOMES } from '../../shared/settlement/grading.js';
-import { Id, MAX_FILTER_ITEMS, NamedRef, SelectionId } from '../../shared/wire.js';
+import { DecimalPrice, Id, MAX_FILTER_ITEMS, NamedRef, SelectionId } from '../../shared/wire.js';
 
 export const GRADED_MAX_PAGE_SIZE = 100;
 /** Prices one CLV request may value. */
@@ -128,7 +128,7 @@ export const ClvBody = Type.Object(
         {
           event_betting_market_position_id: Id('The selection bet on.'),
           operator_id: Id('The operator the price was taken at.'),
-          price: Type.Number({ exclusiveMinimum: 1, description: 'The decimal price taken.' }),
+          price: DecimalPrice('The decimal price taken, above 1 and at most 1,000,001.'),
         },
         { additionalProperties: false },
       ),

@@ -8,11 +8,11 @@ import { idSet } from '../../shared/filters.js';
 import { figure } from '../../shared/figures.js';
 import { closingLineValue } from '../../shared/pricing/edges.js';
 import type { Quote } from '../../shared/pricing/consensus.js';
+import { subjectKeyOf } from '../odds/index.js';
 import type { KeyResolver } from '../references/index.js';
 import { closingOf } from './grading.js';
 import { createResultsRepository } from './results.repository.js';
 import type { ClvAnswer, ClvBody, EventResults, GradedBody, GradedOdds, ResultsByEventBody } from './results.schemas.js';
-import { splitPosition } from './selection-reading.js';
 
 type IdOrKey = { id: number } | { key: string } | null;
 
@@ -57,7 +57,8 @@ export function createResultsService(deps: { db: Kysely<Schema>; clock: Clock; k
 
   /**
    * Each price against the no-vig consensus of the books' closing prices of its market: the
-   * selection's market at its line (the other sides: the same subject, the same size of line).
+   * board's market (the same event, market, period and subject: subjectKeyOf) at the size of the
+   * selection's line.
    */
   async function clv(body: ClvBody): Promise<ClvAnswer> {
     const now = clock.now();
@@ -78,24 +79,26 @@ export function createResultsService(deps: { db: Kysely<Schema>; clock: Clock; k
       }
       const closing = closings.get(selection.eventId) ?? (await closingOf(db, [selection.eventId]));
       closings.set(selection.eventId, closing);
-      const target = splitPosition(selection.position);
+      const rows = await repository.marketRows(selection.eventId, selection.marketId);
+      const ownRows = rows.filter((r) => r.selection_id === asked.event_betting_market_position_id);
+      // The subject as the board reads it from the rows (a row's player id), else from the stored key.
+      const subject = subjectKeyOf(ownRows.find((r) => r.operator_id === asked.operator_id) ?? ownRows[0] ?? selection.key);
       const size = selection.line === null ? null : Math.abs(selection.line);
-      // The market's outcomes: rows on the same subject at the same size of line, one list of closing quotes per position.
+      // The market's outcomes: one list of closing quotes per position.
       const outcomes = new Map<string, Quote<number>[]>();
       let own: number | null = null;
-      for (const row of await repository.marketRows(selection.eventId, selection.marketId)) {
-        const split = splitPosition(row.position);
-        if (split.subject !== target.subject || (row.line === null ? null : Math.abs(row.line)) !== size) continue;
+      for (const row of rows) {
+        if (subjectKeyOf(row) !== subject || (row.line === null ? null : Math.abs(row.line)) !== size) continue;
         const close = closing.get(row.id);
         const key = row.position.trim().toLowerCase();
         const quotes = outcomes.get(key) ?? [];
         outcomes.set(key, quotes);
         if (close === undefined) continue;
-        quotes.push({ book: row.operatorId, price: close.price });
-        if (row.selectionId === asked.event_betting_market_position_id && row.operatorId === asked.operator_id) own = close.price;
+        quotes.push({ book: row.operator_id, price: close.price });
+        if (row.selection_id === asked.event_betting_market_position_id && row.operator_id === asked.operator_id) own = close.price;
       }
       const keysInOrder = [...outcomes.keys()].sort();
-      const index = keysInOrder.indexOf(selection.position.trim().toLowerCase());
+      const index = keysInOrder.indexOf(selection.key.position.trim().toLowerCase());
       const value = closingLineValue(asked.price, keysInOrder.map((k) => outcomes.get(k) ?? []), index);
       results.push(
         value.ok

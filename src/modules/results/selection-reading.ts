@@ -1,3 +1,4 @@
+import { splitPosition } from '../../shared/positions.js';
 import type { SelectionFields } from '../../shared/settlement/rules.js';
 
 /**
@@ -6,8 +7,6 @@ import type { SelectionFields } from '../../shared/settlement/rules.js';
  * alone for a one-sided market (`Jayson Tatum`: to score). The subject before the side names the
  * team of a team total or the player of a prop, unless the row names its player by id.
  */
-
-const SIDES = new Set(['home', 'away', 'draw', 'over', 'under', 'yes', 'no']);
 
 /** The two sides of the event by the names a position may use (name, key, abbreviation), and its players by name. */
 export interface EventSides {
@@ -22,14 +21,6 @@ export interface OddsSelection {
   line: number | null;
   /** The row's own player, when the feed names it. */
   playerId?: number | null;
-}
-
-/** A position as its subject (lower-cased, '' for none) and its side word, when it ends with one. */
-export function splitPosition(position: string): { subject: string; side: string | null } {
-  const text = position.trim();
-  const last = text.slice(text.lastIndexOf(' ') + 1).toLowerCase();
-  if (!SIDES.has(last)) return { subject: text.toLowerCase(), side: null };
-  return { subject: text.slice(0, text.length - last.length).trim().toLowerCase(), side: last };
 }
 
 export function readSelection(rule: string, stat: string | null, row: OddsSelection, sides: EventSides): SelectionFields {

@@ -475,6 +475,12 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.alterTable('clients').addColumn('flow_vocabulary', 'text', (c) => c.notNull().defaultTo('ours')).execute();
     },
   },
+  // A selection whose position is a side alone (`over`) is keyed by its player too (docs/decisions/0277).
+  '0026_selection_players': {
+    async up(db: Kysely<unknown>) {
+      await splitSelectionsByPlayer(db as Kysely<Schema>);
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */
@@ -510,6 +516,56 @@ async function backfillSelections(db: Kysely<Schema>): Promise<void> {
       select s.id from selections s
       where s.event_id = odds.event_id and s.betting_market_id = odds.betting_market_id and s.position = odds.position
         and s.period = '' and s.player = '' and (s.line = odds.line or (s.line is null and odds.line is null)))`.execute(db);
+}
+
+/**
+ * The side words a position may be alone, as src/shared/positions.ts reads them when this
+ * migration was written: a migration keeps what it did, whatever the code reads later.
+ */
+const SIDE_WORDS = ['home', 'away', 'draw', 'over', 'under', 'yes', 'no'];
+
+/**
+ * Before 0025 two players' `over` at one line shared one selection. Each such stored selection
+ * goes to the player of its first odds row (the lowest id: the one it was first seen for), so an
+ * id a client kept names what it named first; the rows of every other player (or without one,
+ * after a first with one) get a selection of their own, at the next ids.
+ */
+async function splitSelectionsByPlayer(db: Kysely<Schema>): Promise<void> {
+  const rows = await db
+    .selectFrom('odds as o')
+    .innerJoin('selections as s', 's.id', 'o.selection_id')
+    .select(['o.id', 'o.player_id', 's.id as selection_id', 's.event_id', 's.betting_market_id', 's.period', 's.position', 's.line', 's.line_key'])
+    .where('s.player', '=', '')
+    .where(sql<string>`lower(trim(s.position))`, 'in', SIDE_WORDS)
+    .orderBy('o.id')
+    .execute();
+  const bySelection = new Map<number, typeof rows>();
+  for (const row of rows) {
+    const list = bySelection.get(Number(row.selection_id));
+    if (list === undefined) bySelection.set(Number(row.selection_id), [row]);
+    else list.push(row);
+  }
+  const playerOf = (row: (typeof rows)[number]) => (row.player_id === null ? '' : String(Number(row.player_id)));
+  const max = await db.selectFrom('selections').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+  let next = Number(max?.max ?? 0) + 1;
+  for (const [id, list] of bySelection) {
+    const [first, ...others] = [...new Set(list.map(playerOf))];
+    const [head] = list;
+    if (head === undefined) continue;
+    const { event_id, betting_market_id, period, position, line, line_key } = head;
+    if (first !== undefined && first !== '') await db.updateTable('selections').set({ player: first }).where('id', '=', id).execute();
+    for (const player of others) {
+      const selectionId = next++;
+      await db
+        .insertInto('selections')
+        .values({ id: selectionId, event_id: Number(event_id), betting_market_id: Number(betting_market_id), period, position, line: line === null ? null : Number(line), line_key, player })
+        .execute();
+      const oddsIds = list.filter((row) => playerOf(row) === player).map((row) => Number(row.id));
+      for (let start = 0; start < oddsIds.length; start += 1_000) {
+        await db.updateTable('odds').set({ selection_id: selectionId }).where('id', 'in', oddsIds.slice(start, start + 1_000)).execute();
+      }
+    }
+  }
 }
 
 /** A line as a selection key holds it: '' for none, else the number as JavaScript prints it. */

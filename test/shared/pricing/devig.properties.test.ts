@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { DEVIG_METHODS, devig, holdOf } from '../../../src/shared/pricing/devig.js';
+import { MAX_PRICE_DECIMAL } from '../../../src/shared/odds-format.js';
 import { expectedValuePct } from '../../../src/shared/pricing/edges.js';
 
 // Laws every de-vig method keeps, over generated markets, to 1e-9. Pure: runs once, not per dialect.
@@ -143,6 +144,25 @@ describe('markets without a fair price say why', () => {
       expect(devig([bad, 2], method)).toEqual({ ok: false, method, reason: 'invalid_price', hold: null });
     }
     expect(holdOf([2.0, undefined])).toBeUndefined();
+  });
+
+  it('shin converges over the whole accepted range of prices, up to MAX_PRICE_DECIMAL: no_convergence is never its answer', () => {
+    const price = fc.oneof(
+      fc.constantFrom(1 + Number.EPSILON, 1.0000001, MAX_PRICE_DECIMAL),
+      fc.double({ min: 1, max: MAX_PRICE_DECIMAL, noNaN: true, minExcluded: true }),
+      fc.double({ min: 1, max: 2, noNaN: true, minExcluded: true }),
+    );
+    fc.assert(
+      fc.property(fc.array(price, { minLength: 2, maxLength: 12 }), (prices) => {
+        const result = devig(prices, 'shin');
+        expect(result.ok, prices.join(', ')).toBe(true);
+        if (result.ok) expect(Math.abs(sum(result.probabilities) - 1)).toBeLessThan(1e-9);
+      }),
+      { numRuns: 3_000 },
+    );
+    for (const prices of [[MAX_PRICE_DECIMAL, 1.01], [MAX_PRICE_DECIMAL, MAX_PRICE_DECIMAL], [1 + Number.EPSILON, MAX_PRICE_DECIMAL], [1 + Number.EPSILON, 1 + Number.EPSILON, MAX_PRICE_DECIMAL]]) {
+      expect(devig(prices, 'shin').ok, prices.join(', ')).toBe(true);
+    }
   });
 
   it.each(['power', 'shin'] as const)('%s: no root within the solver’s budget is no_convergence, with the hold', (method) => {

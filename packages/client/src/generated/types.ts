@@ -2598,7 +2598,9 @@ export interface OddsUpcomingByEventParams {
 
 /** Parameters of `POST /v1/odds/board`. */
 export interface OddsBoardParams {
-  /** Only these events, whatever their day. Without it: the events of `event_date`. */
+  /**
+   * Only these events, whatever their day. Without it, or empty (no filter, as every empty filter list): the events of `event_date`.
+   */
   event_ids?: number[];
   /** The day whose events to show, YYYY-MM-DD, read in `timezone`. Default: today. Ignored with `event_ids`. */
   event_date?: string;
@@ -2608,9 +2610,9 @@ export interface OddsBoardParams {
    * @defaultValue `"UTC"`
    */
   timezone?: string;
-  /** Only events of this sport. */
+  /** Only events of this sport (404 when unknown). */
   sport_id?: number;
-  /** Only events of this league. */
+  /** Only events of this league (404 when unknown). */
   league_id?: number;
   /** Only these markets. */
   betting_market_ids?: number[];
@@ -2646,7 +2648,9 @@ export interface OddsBoardParams {
 
 /** Parameters of `POST /v1/odds/edges`. */
 export interface OddsEdgesParams {
-  /** Only these events, whatever their day. Without it: the events of `event_date`. */
+  /**
+   * Only these events, whatever their day. Without it, or empty (no filter, as every empty filter list): the events of `event_date`.
+   */
   event_ids?: number[];
   /** The day whose events to show, YYYY-MM-DD, read in `timezone`. Default: today. Ignored with `event_ids`. */
   event_date?: string;
@@ -2656,9 +2660,9 @@ export interface OddsEdgesParams {
    * @defaultValue `"UTC"`
    */
   timezone?: string;
-  /** Only events of this sport. */
+  /** Only events of this sport (404 when unknown). */
   sport_id?: number;
-  /** Only events of this league. */
+  /** Only events of this league (404 when unknown). */
   league_id?: number;
   /** Only these markets. */
   betting_market_ids?: number[];
@@ -2802,7 +2806,7 @@ export interface ResultsClvParams {
     event_betting_market_position_id: number;
     /** The operator the price was taken at. */
     operator_id: number;
-    /** The decimal price taken. */
+    /** The decimal price taken, above 1 and at most 1,000,001. */
     price: number;
   }[];
 }
