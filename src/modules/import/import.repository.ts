@@ -143,6 +143,8 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     /** Every row of every sports-data table (the demo's --force replace). Clients stay. */
     async deleteAllData(): Promise<void> {
       for (const table of [...DATA_TABLES].reverse()) await db.deleteFrom(table).execute();
+      // Their events are gone: the replacing dataset marks its own.
+      await trx.deleteFrom('grading_due').execute();
     },
 
     /**

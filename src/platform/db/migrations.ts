@@ -468,6 +468,17 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('usage_refusals_minute_idx').on('usage_refusals').column('minute').execute();
     },
   },
+  // The events an import made due for grading, until they are graded: a node killed between an
+  // import's commit and its grading leaves them, and the next start grades them (decision 0280).
+  '0025_grading_due': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('grading_due')
+        .addColumn('event_id', 'bigint', (c) => c.primaryKey())
+        .addColumn('due_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */
