@@ -58,13 +58,26 @@ describe('the address rules', () => {
       '::ffff:7f00:1',
       '::ffff:a9fe:a9fe',
       '64:ff9b::a00:1',
+      // IPv6 forms that carry an IPv4 address the network delivers to: the local-use NAT64 prefix
+      // (whatever it embeds), 6to4, SIIT's IPv4-translated form and Teredo (its server, or its
+      // client stored inverted).
+      '64:ff9b:1::7f00:1',
+      '64:ff9b:1:ffff::8.8.8.8',
+      '2002:7f00:1::',
+      '2002:a9fe:a9fe::1',
+      '::ffff:0:7f00:1',
+      '::ffff:0:169.254.169.254',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      '2001:0:a9fe:a9fe::1',
       'not-an-address',
     ]) {
       expect(rules.permits(address), address).toBe(false);
     }
   });
   it('permit public addresses', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(rules.permits(address), address).toBe(true);
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:808:808::1', '::ffff:0:8.8.8.8', '2001:0:4136:e378:8000:63bf:f7f7:f7f7']) {
+      expect(rules.permits(address), address).toBe(true);
+    }
   });
   it('permit what OUTBOUND_ALLOW_CIDRS names, and only that', () => {
     const allowed = createAddressRules(['10.1.0.0/16']);
@@ -83,7 +96,16 @@ describe('postJson', () => {
 
   it('refuses 127.0.0.1, [::1], 10.x and 169.254.169.254 without connecting, unless allowed', async () => {
     const before = received.length;
-    for (const url of [`http://127.0.0.1:${port}/json`, `http://[::1]:${port}/json`, 'http://10.0.0.1/json', 'http://169.254.169.254/latest/meta-data']) {
+    for (const url of [
+      `http://127.0.0.1:${port}/json`,
+      `http://[::1]:${port}/json`,
+      'http://10.0.0.1/json',
+      'http://169.254.169.254/latest/meta-data',
+      `http://[64:ff9b:1::7f00:1]:${port}/json`,
+      `http://[2002:7f00:1::]:${port}/json`,
+      `http://[::ffff:0:7f00:1]:${port}/json`,
+      `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/json`,
+    ]) {
       expect((await post(url, closed)).kind, url).toBe('refused');
     }
     expect(received.length).toBe(before);
