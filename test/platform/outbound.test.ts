@@ -20,6 +20,8 @@ beforeAll(async () => {
       else if (req.url === '/error') res.writeHead(500).end('{}');
       else if (req.url === '/redirect') res.writeHead(302, { location: `http://127.0.0.1:${port}/json` }).end();
       else if (req.url === '/large') res.writeHead(200).end(`"${'x'.repeat(300 * 1024)}"`);
+      else if (req.url === '/deep') res.writeHead(200).end(`${'{"a":'.repeat(65)}1${'}'.repeat(65)}`);
+      else if (req.url === '/deep-enough') res.writeHead(200).end(`${'{"a":'.repeat(64)}1${'}'.repeat(64)}`);
       else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('{}'), 2_000);
     });
   });
@@ -119,13 +121,15 @@ describe('postJson', () => {
     expect(['answered', 'failed']).toContain((await post(`http://localhost:${port}/json`)).kind);
   });
 
-  it('follows no redirect, and calls an answer that is not 2xx, not JSON or too large unusable', async () => {
+  it('follows no redirect, and calls an answer that is not 2xx, not JSON, too large or too deep unusable', async () => {
     const before = received.length;
     expect(await post(`http://127.0.0.1:${port}/redirect`)).toMatchObject({ kind: 'unusable', status: 302 });
     expect(received.slice(before).map((r) => r.path)).toEqual(['/redirect']);
     expect(await post(`http://127.0.0.1:${port}/error`)).toMatchObject({ kind: 'unusable', status: 500 });
     expect(await post(`http://127.0.0.1:${port}/text`)).toMatchObject({ kind: 'unusable', reason: 'the answer is not JSON' });
     expect(await post(`http://127.0.0.1:${port}/large`)).toMatchObject({ kind: 'unusable', reason: expect.stringMatching(/larger than 262144 bytes/) });
+    expect(await post(`http://127.0.0.1:${port}/deep`)).toEqual({ kind: 'unusable', status: 200, reason: 'the answer is nested deeper than 64 levels' });
+    expect(await post(`http://127.0.0.1:${port}/deep-enough`)).toMatchObject({ kind: 'answered', status: 200 });
   });
 
   it('gives up at the deadline', async () => {
