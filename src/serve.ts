@@ -9,7 +9,7 @@ import { migrateToLatest, SCHEMA_VERSION } from './platform/db/migrations.js';
 import { installGracefulShutdown } from './platform/lifecycle/shutdown.js';
 import type { App } from './platform/http/types.js';
 import { ensureDemoClient, ensureDemoData } from './modules/demo/index.js';
-import { EVENTS_PER_BATCH_UNSERVED, gradeEvents, ungradedEvents } from './modules/results/index.js';
+import { computeFlows, eventsDueAtStart, EVENTS_PER_BATCH_UNSERVED, gradeEvents } from './modules/results/index.js';
 
 export interface RunningServer {
   app: App;
@@ -63,7 +63,7 @@ export async function startServer(given: Config = loadConfig()): Promise<Running
     else app.log.info({ schema: SCHEMA_VERSION }, 'the database schema is up to date');
     await ctx.background.start(app.log);
     await prepareFirstStart(app, ctx);
-    await gradeOnUpgrade(app, ctx);
+    await gradeDueEvents(app, ctx);
     // Before listening, so that every request is counted as in flight.
     uninstallShutdown = installGracefulShutdown({
       server: app.server,
@@ -123,14 +123,18 @@ function firstLine(message: string): string {
 }
 
 /**
- * Events that ended before grading existed (or whose grading a stopped node left unfinished) are
- * graded before the node serves: an upgraded database answers the results endpoints at once.
+ * Events whose grading a stopped node left unfinished (an import commits before it grades), and
+ * events that ended before grading existed, are graded before the node serves, with the trends
+ * their grades prove: no answer is served from the grades of a score since corrected
+ * (decision 0280), and an upgraded database answers the results endpoints at once.
  */
-async function gradeOnUpgrade(app: App, ctx: AppContext): Promise<void> {
-  const events = await ungradedEvents(ctx.database.db);
+async function gradeDueEvents(app: App, ctx: AppContext): Promise<void> {
+  const deps = { db: ctx.database.db, changes: ctx.changes };
+  const events = await eventsDueAtStart(deps.db);
   if (events.length === 0) return;
-  const { written } = await gradeEvents({ db: ctx.database.db, changes: ctx.changes }, events, ctx.clock.now(), EVENTS_PER_BATCH_UNSERVED);
-  app.log.info({ events: events.length, grades: written }, 'graded the events that had ended');
+  const { written } = await gradeEvents(deps, events, ctx.clock.now(), EVENTS_PER_BATCH_UNSERVED);
+  if (written > 0) await computeFlows(deps, new Map(), events);
+  app.log.info({ events: events.length, grades: written }, 'graded the events whose grading was due');
 }
 
 /** On an empty database: the demo client (credentials in a 0600 file, never in the log) and dataset. */

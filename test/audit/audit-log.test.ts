@@ -170,6 +170,21 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
     expect(await entryCount()).toBe(offboarded);
   });
 
+  it('records nothing for a change that changes nothing, and only the fields that changed of one that does', async () => {
+    const c = await onboardClient(t, { tier: 'pro', authMethod: 'both' });
+    const before = await entryCount();
+    for (const patch of [{ tier: 'pro' }, { auth_method: 'both', disabled: false }, { rate_limit_per_minute: null }]) {
+      const answer = await admin('PATCH', `/admin/v1/clients/${c.clientId}`, patch);
+      expect(answer.statusCode, JSON.stringify(patch)).toBe(200);
+    }
+    expect(await entryCount()).toBe(before);
+    expect((await admin('PATCH', `/admin/v1/clients/${c.clientId}`, { tier: 'pro', daily_quota: 500 })).statusCode).toBe(200);
+    const [changed] = await adminLog(c.clientId);
+    expect(changed).toMatchObject({ action: 'client.updated', before: { daily_quota: null }, after: { daily_quota: 500 } });
+    expect(Object.keys(changed?.before ?? {})).toEqual(['daily_quota']);
+    expect(await entryCount()).toBe(before + 1);
+  });
+
   it('purges entries older than the retention', async () => {
     const c = await onboardClient(t, { name: 'Old Co' });
     const repository = createAuditRepository(t.database.db);

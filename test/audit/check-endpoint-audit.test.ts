@@ -38,4 +38,18 @@ describe.each(DIALECTS)('audit log: the check endpoint (%s)', (dialect) => {
     const stored = JSON.stringify(await h.database.db.selectFrom('audit_log').selectAll().where('client_id', '=', c.clientId).execute());
     for (const token of [TOKEN, OTHER_TOKEN]) expect(stored).not.toContain(token.slice(-6));
   });
+
+  it('keeps a URL as the logs show it: a credential in its query string is redacted, the rest of it kept', async () => {
+    const c = await h.client({ tier: 'pro' });
+    const asClient = h.as(c);
+    const secret = 'k3y-in-the-query-9Fq2Lm';
+    const url = `https://pricing.example.com/check?api_key=${secret}&book=northstar&token=${secret}`;
+    expect((await asClient.post('/v1/account/check-endpoint', { method: 'POST', url, auth_token: TOKEN })).statusCode).toBe(200);
+    expect((await asClient.delete('/v1/account/check-endpoint')).statusCode).toBe(200);
+    const log = (await asClient.page<Entry>('/v1/account/audit-log')).results.filter((e) => e.action.startsWith('check_endpoint'));
+    const redacted = 'https://pricing.example.com/check?api_key=[redacted]&book=northstar&token=[redacted]';
+    expect(log.map((e) => e.after?.url ?? e.before?.url)).toEqual([redacted, redacted]);
+    const stored = JSON.stringify(await h.database.db.selectFrom('audit_log').selectAll().where('client_id', '=', c.clientId).execute());
+    expect(stored).not.toContain(secret);
+  });
 });

@@ -28,6 +28,11 @@ describe.each(DIALECTS)('the demo dataset in the database (%s)', (dialect) => {
     for (const [table, n] of Object.entries(expected)) expect(await count(table as 'teams')).toBe(n);
   });
 
+  it('grades what its imports made due: nothing is left due for the next start', async () => {
+    expect(await db().selectFrom('grading_due').select('event_id').execute()).toEqual([]);
+    expect(Number((await db().selectFrom('odds_grades').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n)).toBeGreaterThan(0);
+  });
+
   it('leaves a database with data alone', async () => {
     const before = await count('events');
     expect(await ensureDemoData(t.ctx)).toBeUndefined();

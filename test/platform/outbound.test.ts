@@ -20,6 +20,8 @@ beforeAll(async () => {
       else if (req.url === '/error') res.writeHead(500).end('{}');
       else if (req.url === '/redirect') res.writeHead(302, { location: `http://127.0.0.1:${port}/json` }).end();
       else if (req.url === '/large') res.writeHead(200).end(`"${'x'.repeat(300 * 1024)}"`);
+      else if (req.url === '/deep') res.writeHead(200).end(`${'{"a":'.repeat(65)}1${'}'.repeat(65)}`);
+      else if (req.url === '/deep-enough') res.writeHead(200).end(`${'{"a":'.repeat(64)}1${'}'.repeat(64)}`);
       else if (req.url === '/slow') setTimeout(() => res.writeHead(200).end('{}'), 2_000);
     });
   });
@@ -58,13 +60,26 @@ describe('the address rules', () => {
       '::ffff:7f00:1',
       '::ffff:a9fe:a9fe',
       '64:ff9b::a00:1',
+      // IPv6 forms that carry an IPv4 address the network delivers to: the local-use NAT64 prefix
+      // (whatever it embeds), 6to4, SIIT's IPv4-translated form and Teredo (its server, or its
+      // client stored inverted).
+      '64:ff9b:1::7f00:1',
+      '64:ff9b:1:ffff::8.8.8.8',
+      '2002:7f00:1::',
+      '2002:a9fe:a9fe::1',
+      '::ffff:0:7f00:1',
+      '::ffff:0:169.254.169.254',
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+      '2001:0:a9fe:a9fe::1',
       'not-an-address',
     ]) {
       expect(rules.permits(address), address).toBe(false);
     }
   });
   it('permit public addresses', () => {
-    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8']) expect(rules.permits(address), address).toBe(true);
+    for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:8.8.8.8', '2002:808:808::1', '::ffff:0:8.8.8.8', '2001:0:4136:e378:8000:63bf:f7f7:f7f7']) {
+      expect(rules.permits(address), address).toBe(true);
+    }
   });
   it('permit what OUTBOUND_ALLOW_CIDRS names, and only that', () => {
     const allowed = createAddressRules(['10.1.0.0/16']);
@@ -83,7 +98,16 @@ describe('postJson', () => {
 
   it('refuses 127.0.0.1, [::1], 10.x and 169.254.169.254 without connecting, unless allowed', async () => {
     const before = received.length;
-    for (const url of [`http://127.0.0.1:${port}/json`, `http://[::1]:${port}/json`, 'http://10.0.0.1/json', 'http://169.254.169.254/latest/meta-data']) {
+    for (const url of [
+      `http://127.0.0.1:${port}/json`,
+      `http://[::1]:${port}/json`,
+      'http://10.0.0.1/json',
+      'http://169.254.169.254/latest/meta-data',
+      `http://[64:ff9b:1::7f00:1]:${port}/json`,
+      `http://[2002:7f00:1::]:${port}/json`,
+      `http://[::ffff:0:7f00:1]:${port}/json`,
+      `http://[2001:0:4136:e378:8000:63bf:80ff:fffe]:${port}/json`,
+    ]) {
       expect((await post(url, closed)).kind, url).toBe('refused');
     }
     expect(received.length).toBe(before);
@@ -97,13 +121,15 @@ describe('postJson', () => {
     expect(['answered', 'failed']).toContain((await post(`http://localhost:${port}/json`)).kind);
   });
 
-  it('follows no redirect, and calls an answer that is not 2xx, not JSON or too large unusable', async () => {
+  it('follows no redirect, and calls an answer that is not 2xx, not JSON, too large or too deep unusable', async () => {
     const before = received.length;
     expect(await post(`http://127.0.0.1:${port}/redirect`)).toMatchObject({ kind: 'unusable', status: 302 });
     expect(received.slice(before).map((r) => r.path)).toEqual(['/redirect']);
     expect(await post(`http://127.0.0.1:${port}/error`)).toMatchObject({ kind: 'unusable', status: 500 });
     expect(await post(`http://127.0.0.1:${port}/text`)).toMatchObject({ kind: 'unusable', reason: 'the answer is not JSON' });
     expect(await post(`http://127.0.0.1:${port}/large`)).toMatchObject({ kind: 'unusable', reason: expect.stringMatching(/larger than 262144 bytes/) });
+    expect(await post(`http://127.0.0.1:${port}/deep`)).toEqual({ kind: 'unusable', status: 200, reason: 'the answer is nested deeper than 64 levels' });
+    expect(await post(`http://127.0.0.1:${port}/deep-enough`)).toMatchObject({ kind: 'answered', status: 200 });
   });
 
   it('gives up at the deadline', async () => {

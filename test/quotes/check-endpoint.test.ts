@@ -94,6 +94,10 @@ describe.each(DIALECTS)('/v1/account/check-endpoint (%s)', (dialect) => {
       'http://100.64.0.1/x',
       'http://0.0.0.0/x',
       'http://localhost/x',
+      'http://[64:ff9b:1::7f00:1]/x',
+      'http://[2002:7f00:1::]/x',
+      'http://[::ffff:0:7f00:1]/x',
+      'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/x',
     ]) {
       const res = await call('POST', pro.apiKey, { url, method: 'POST', auth_token: TOKEN });
       expect(res.statusCode, url).toBe(422);
@@ -117,6 +121,20 @@ describe.each(DIALECTS)('/v1/account/check-endpoint (%s)', (dialect) => {
   it('accepts our own sandbox on loopback: quotes answer it in process', async () => {
     const res = await call('POST', pro.apiKey, { url: 'http://localhost:80/v1/trends/flows/quote-sandbox', method: 'POST', auth_token: TOKEN });
     expect(res.statusCode, res.body).toBe(200);
+  });
+
+  it('takes a sandbox URL as our own only at an address of ours: a Host header naming the metadata address does not make it one', async () => {
+    for (const host of ['169.254.169.254', '10.1.2.3', '[fd00:ec2::254]']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/v1/account/check-endpoint',
+        headers: { 'x-api-key': pro.apiKey, host },
+        payload: { url: `http://${host}/v1/trends/flows/quote-sandbox`, method: 'POST', auth_token: TOKEN },
+      });
+      expect(res.statusCode, host).toBe(422);
+      expect(res.json().error.details, host).toEqual([{ field: 'url', rule: 'address' }]);
+    }
+    expect((await call('GET', pro.apiKey)).json().data?.url ?? '').not.toMatch(/169\.254|10\.1\.2\.3|fd00/);
   });
 });
 

@@ -119,6 +119,15 @@ describe.each(DIALECTS)('POST /v1/trends/flows/quote (%s)', (dialect) => {
     expect((await quote([item(3, 'plain', [selection[3] ?? 0])])).json()[0]).toMatchObject({ status: 502, body: { error: { message: 'the answer is not JSON' } } });
   });
 
+  it('gives 502 for an answer nested deeper than any price needs, and the other items their answers', async () => {
+    await register(standIn.url('/deep'));
+    const res = await quote([item(3, 'plain', [selection[3] ?? 0])]);
+    expect(res.statusCode, res.body.slice(0, 300)).toBe(200);
+    expect(res.json()[0]).toMatchObject({ status: 502, body: { error: { code: 'UPSTREAM_ERROR', message: expect.stringMatching(/nested deeper than \d+ levels/) } } });
+    await register(standIn.url('/deep'), { allow_multiple: true });
+    expect((await quote([item(1, 'fact', [selection[1] ?? 0]), item(3, 'plain', [selection[3] ?? 0])])).json().map((r: { status: number }) => r.status)).toEqual([502, 502]);
+  });
+
   it('with allow_multiple, sends one call with the array and hands each item its entry', async () => {
     await register(standIn.url('/ok'), { allow_multiple: true, auth_header_name: 'X-API-Key' });
     const res = await quote([item(1, 'fact', [selection[1] ?? 0]), item(7, 'fact', [1]), item(3, 'plain', [selection[3] ?? 0])]);

@@ -11,7 +11,8 @@ export interface Received {
 /**
  * A real pricing endpoint on 127.0.0.1: it records every call, and answers by its path —
  * `/ok` echoes `{priced: flow_id}` (an array of them for an array), `/slow-<id>` makes flow <id>
- * wait past any deadline, `/error` answers 500, `/text` answers what is not JSON.
+ * wait past any deadline, `/error` answers 500, `/text` answers what is not JSON, `/deep` JSON
+ * nested 100,000 levels deep (200 KB: under the answer's cap).
  */
 export async function startStandIn(): Promise<{ url: (path: string) => string; received: Received[]; close(): Promise<void> }> {
   const received: Received[] = [];
@@ -27,6 +28,7 @@ export async function startStandIn(): Promise<{ url: (path: string) => string; r
       if (slow && (body as { flow_id: number }).flow_id === Number(slow[1])) return void setTimeout(() => res.end('{}'), 10_000).unref();
       if (path === '/error') return void res.writeHead(500).end('{"message":"down"}');
       if (path === '/text') return void res.writeHead(200).end('<html>');
+      if (path === '/deep') return void res.writeHead(200, { 'content-type': 'application/json' }).end(`${'['.repeat(100_000)}${']'.repeat(100_000)}`);
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(Array.isArray(body) ? body.map(priced) : priced(body)));
     });
   });

@@ -99,7 +99,13 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
         await trx.updateTable('clients').set(patchColumns(patch, now)).where('id', '=', id).execute();
         const after = await createClientsRepository(trx).findById(id);
         if (before && after) {
-          await recordAudit(trx, { clientId: id, action: 'client.updated', actor, at: now, before: patchedFields(patch, before), after: patchedFields(patch, after) });
+          // The fields that changed: a PATCH that sets what was already there changes nothing, and records nothing.
+          const [was, is] = [patchedFields(patch, before), patchedFields(patch, after)];
+          const changed = Object.keys(is).filter((field) => is[field] !== was[field]);
+          if (changed.length > 0) {
+            const only = (fields: typeof is) => Object.fromEntries(changed.map((field) => [field, fields[field] ?? null]));
+            await recordAudit(trx, { clientId: id, action: 'client.updated', actor, at: now, before: only(was), after: only(is) });
+          }
         }
       });
       return requireClient(id);

@@ -3,7 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import { retryWhileBusy } from '../../platform/db/busy-retry.js';
 import type { Database } from '../../platform/db/database.js';
 import { createImportService, type ImportResult, type ImportService } from '../import/index.js';
-import { computeFlows, EVENTS_PER_BATCH_UNSERVED, gradeEvents, ungradedEvents } from '../results/index.js';
+import { computeFlows, eventsDueAtStart, EVENTS_PER_BATCH_UNSERVED, gradeEvents } from '../results/index.js';
 import { type DemoData, DEFAULT_SEED, generateDemo } from './generator/index.js';
 
 /** What loading the dataset uses: the import's own dependencies. */
@@ -47,7 +47,7 @@ async function importMoves(importer: ImportService, demo: DemoData): Promise<voi
 /** The played events' grades, once their prices have all moved (their closing prices are final then); then the trends they prove. */
 async function gradePlayed(deps: DemoDataDeps): Promise<void> {
   const { database, changes, clock } = deps;
-  await gradeEvents({ db: database.db, changes }, await ungradedEvents(database.db), clock.now(), EVENTS_PER_BATCH_UNSERVED);
+  await gradeEvents({ db: database.db, changes }, await eventsDueAtStart(database.db), clock.now(), EVENTS_PER_BATCH_UNSERVED);
   await computeFlows({ db: database.db, changes }, new Map());
 }
 

@@ -94,9 +94,9 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
       return found;
     },
 
-    /** The stored vocabulary of player statistics, by sport (small: tens of rows). */
-    async playerStatistics(): Promise<Array<{ sport_id: number; key: string }>> {
-      const rows = await trx.selectFrom('player_statistics').select(['sport_id', 'key']).execute();
+    /** A stored vocabulary of each sport, its player statistics or its event periods (small: tens of rows). */
+    async keysBySport(table: 'player_statistics' | 'event_periods'): Promise<Array<{ sport_id: number; key: string }>> {
+      const rows = await trx.selectFrom(table).select(['sport_id', 'key']).execute();
       return rows.map((r) => ({ sport_id: Number(r.sport_id), key: r.key }));
     },
 
@@ -143,6 +143,8 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     /** Every row of every sports-data table (the demo's --force replace). Clients stay. */
     async deleteAllData(): Promise<void> {
       for (const table of [...DATA_TABLES].reverse()) await db.deleteFrom(table).execute();
+      // Their events are gone: the replacing dataset marks its own.
+      await trx.deleteFrom('grading_due').execute();
     },
 
     /**

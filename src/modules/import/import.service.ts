@@ -6,7 +6,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import type { Transaction } from 'kysely';
 import { impliedProbabilityOf } from '../../shared/odds-format.js';
 import { DEFAULT_EVENT_STATUS } from '../../shared/event-status.js';
-import { computeFlows, eventsOfMarkets, eventsToGrade, gradeEvents } from '../results/index.js';
+import { computeFlows, eventsOfMarkets, gradeEvents, markGradingDue } from '../results/index.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { changedAtOf, DEFAULT_ODDS_STATUS, recordPriceChanges } from './import.history.js';
 import { checkReferences, type Resolved } from './import.references.js';
@@ -44,13 +44,13 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
    * a million odds against the schema again would cost seconds and find nothing.
    */
   async function importChecked(dataset: Dataset, options: ImportOptions = {}): Promise<ImportResult> {
-    await run(dataset, options.replace ?? false, false);
-    return { upserted: countsOf(dataset), ...(options.grade === false ? {} : await settle(dataset)) };
+    const due = (await run(dataset, options.replace ?? false, false)) ?? [];
+    return { upserted: countsOf(dataset), ...(options.grade === false ? {} : await settle(dataset, due)) };
   }
 
   /** The grading, then the trends the results prove: the import's answer says where its flows disagree with them. */
-  async function settle(dataset: Dataset): Promise<Pick<ImportResult, 'graded' | 'warnings'>> {
-    const { gradedEventIds, graded } = await grade(dataset);
+  async function settle(dataset: Dataset, due: readonly number[]): Promise<Pick<ImportResult, 'graded' | 'warnings'>> {
+    const { gradedEventIds, graded } = await grade(due);
     if (graded.grades === 0 && (dataset.flows ?? []).length === 0) return { graded };
     const imported = new Map((dataset.flows ?? []).map((f) => [f.id, { hits: f.hits, total: f.total }]));
     // Only the trends of the teams whose games were just graded can have moved, and the dataset's own.
@@ -58,42 +58,37 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
     return { graded, ...(warnings.length > 0 ? { warnings } : {}) };
   }
 
-  /**
-   * After the commit, the odds of the events the dataset touched are graded (docs/data.md#results-and-grading):
-   * its events, the events of its odds, and the events priced in its markets, of those that ended
-   * or were graded before.
-   */
-  async function grade(dataset: Dataset): Promise<{ graded: NonNullable<ImportResult['graded']>; gradedEventIds: number[] }> {
-    const candidates = new Set<number>();
-    for (const event of dataset.events ?? []) candidates.add(event.id);
-    for (const row of dataset.odds ?? []) candidates.add(row.event_id);
-    const markets = (dataset.betting_markets ?? []).map((m) => m.id);
-    if (markets.length > 0) for (const id of await eventsOfMarkets(database.db, markets)) candidates.add(id);
-    if (candidates.size === 0) return { graded: { events: 0, grades: 0 }, gradedEventIds: [] };
-    const { events, eventIds, written } = await gradeEvents({ db: database.db, changes }, await eventsToGrade(database.db, [...candidates]), clock.now());
+  /** After the commit, the events the import made due are graded (docs/data.md#results-and-grading). */
+  async function grade(due: readonly number[]): Promise<{ graded: NonNullable<ImportResult['graded']>; gradedEventIds: number[] }> {
+    if (due.length === 0) return { graded: { events: 0, grades: 0 }, gradedEventIds: [] };
+    const { events, eventIds, written } = await gradeEvents({ db: database.db, changes }, due, clock.now());
     return { graded: { events, grades: written }, gradedEventIds: eventIds };
   }
 
-  /** One transaction; false (and nothing written) when `onlyIntoEmpty` finds data already there. */
-  async function run(dataset: Dataset, replace: boolean, onlyIntoEmpty: boolean): Promise<boolean> {
+  /**
+   * One transaction, which also marks due the events to grade once it commits; their ids, or
+   * undefined (and nothing written) when `onlyIntoEmpty` finds data already there.
+   */
+  async function run(dataset: Dataset, replace: boolean, onlyIntoEmpty: boolean): Promise<number[] | undefined> {
     checkWithinDataset(dataset);
     const now = clock.now();
-    const written = await database.db.transaction().execute(async (trx) => {
+    const due = await database.db.transaction().execute(async (trx) => {
       const repo = createImportRepository(trx, database.dialect);
       await repo.lockForImport();
       // The bump writes first: on SQLite the transaction then holds the write lock before it
       // reads anything, so a concurrent import waits for this one instead of failing on a stale read.
       await changes.bump(trx, 'data');
-      if (onlyIntoEmpty && !(await repo.isEmpty())) return false;
+      if (onlyIntoEmpty && !(await repo.isEmpty())) return undefined;
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
       if (replace) await repo.deleteAllData();
       await write(repo, trx, dataset, resolved, now, replace);
-      return true;
+      // Due with the import, not after it: a node stopped before the grading leaves the marker (decision 0280).
+      return markGradingDue(trx, await gradingCandidates(trx, dataset), now);
     });
     // After commit: this node's caches drop now, other nodes' within one poll.
     await changes.changed('data');
-    return written;
+    return due;
   }
 
   return {
@@ -105,13 +100,27 @@ export function createImportService(deps: { database: Database; clock: Clock; ch
      * undefined when data is there, also when another node filled it a moment ago.
      */
     async importIntoEmpty(dataset: Dataset, options: Pick<ImportOptions, 'grade'> = {}): Promise<ImportResult | undefined> {
-      if (!(await run(dataset, false, true))) return undefined;
-      return { upserted: countsOf(dataset), ...(options.grade === false ? {} : await settle(dataset)) };
+      const due = await run(dataset, false, true);
+      if (due === undefined) return undefined;
+      return { upserted: countsOf(dataset), ...(options.grade === false ? {} : await settle(dataset, due)) };
     },
   };
 }
 
 export type ImportService = ReturnType<typeof createImportService>;
+
+/**
+ * The events whose grades the dataset may change: its events, the events of its odds, and the
+ * events priced in its markets (a market's settlement may have changed).
+ */
+async function gradingCandidates(trx: Transaction<Schema>, dataset: Dataset): Promise<number[]> {
+  const candidates = new Set<number>();
+  for (const event of dataset.events ?? []) candidates.add(event.id);
+  for (const row of dataset.odds ?? []) candidates.add(row.event_id);
+  const markets = (dataset.betting_markets ?? []).map((m) => m.id);
+  if (markets.length > 0) for (const id of await eventsOfMarkets(trx, markets)) candidates.add(id);
+  return [...candidates];
+}
 
 function countsOf(dataset: Dataset): Upserted {
   const upserted: Upserted = {};

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { CheckEndpointsTable, Schema } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/errors.js';
+import { urlRedactor } from '../../platform/logging.js';
 import type { AddressRules } from '../../platform/outbound/address-rules.js';
 import { iso } from '../../shared/wire.js';
 import type { CheckEndpointData, SetCheckEndpointBody } from './check-endpoint.schemas.js';
@@ -108,9 +109,15 @@ function viewOf(row: CheckEndpointsTable): CheckEndpointData {
   };
 }
 
-/** What the audit log keeps of a check endpoint: never its token, sealed or in part. */
+/** A URL as the logs show it: a query value named like a credential, or shaped like one of ours, redacted. */
+const redactUrl = urlRedactor();
+
+/**
+ * What the audit log keeps of a check endpoint: never its token, sealed or in part, nor a
+ * credential its URL carries (`?api_key=…`), which the log would otherwise keep for its whole retention.
+ */
 function auditedOf(row: CheckEndpointsTable): AuditFields {
-  return { url: row.url, method: row.method, auth_header_name: row.auth_header_name, auth_scheme: row.auth_scheme, allow_multiple: row.allow_multiple === 1 };
+  return { url: redactUrl(row.url), method: row.method, auth_header_name: row.auth_header_name, auth_scheme: row.auth_scheme, allow_multiple: row.allow_multiple === 1 };
 }
 
 /** Four characters tell tokens apart; a short token shows none, or the preview would be most of it. */

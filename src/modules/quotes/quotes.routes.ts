@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { isThisMachine } from '../../platform/outbound/address-rules.js';
 import { clientActor } from '../audit/index.js';
 import { type FlowVocabulary, principalOf } from '../auth/index.js';
 import type { ClientPolicy } from '../policy/index.js';
@@ -27,7 +28,18 @@ export interface QuotesDeps {
  */
 export const quotesRoutes: ModuleRoutes<QuotesDeps> = async (app, { endpoints, quotes, publicUrl }) => {
   /** The origins this service is reached at: PUBLIC_URL, and the one the request came to. */
-  const ownOrigins = (request: FastifyRequest) => [...(publicUrl === undefined ? [] : [publicUrl]), originOf(`${request.protocol}://${request.host}`)];
+  const configured = publicUrl === undefined ? [] : [publicUrl];
+  const requestOrigin = (request: FastifyRequest) => originOf(`${request.protocol}://${request.host}`);
+  const ownOrigins = (request: FastifyRequest) => [...configured, requestOrigin(request)];
+  /**
+   * Where a sandbox URL may be registered whatever its address: PUBLIC_URL, and the request's own
+   * origin only when its host is this machine. A Host header is the caller's to write, and
+   * `Host: 169.254.169.254` must not make the metadata address ours.
+   */
+  const registrableOrigins = async (request: FastifyRequest) => {
+    const requested = requestOrigin(request);
+    return requested !== '' && (await isThisMachine(new URL(requested).hostname)) ? [...configured, requested] : configured;
+  };
   const tags = ['account'];
 
   app.get(
@@ -53,7 +65,7 @@ export const quotesRoutes: ModuleRoutes<QuotesDeps> = async (app, { endpoints, q
         response: { 200: CheckEndpointAnswer },
       },
     },
-    async (request) => ({ success: true, data: await endpoints.set(principalOf(request).client.id, request.body, ownOrigins(request), clientActor(request)) }),
+    async (request) => ({ success: true, data: await endpoints.set(principalOf(request).client.id, request.body, await registrableOrigins(request), clientActor(request)) }),
   );
 
   app.delete(

@@ -49,8 +49,9 @@ export async function gradeEvents(
     const batch = ids.slice(start, start + eventsPerBatch);
     const count = await db.transaction().execute(async (trx) => {
       await lockDataWrites(trx);
-      let graded = 0;
-      graded += await gradeBatch(trx, batch, now);
+      const graded = await gradeBatch(trx, batch, now);
+      // Graded with the results this transaction read: no longer due, whenever this node stops.
+      await trx.deleteFrom('grading_due').where('event_id', 'in', batch).execute();
       if (graded > 0) await changes.bump(trx, 'data');
       return graded;
     });
@@ -61,8 +62,32 @@ export async function gradeEvents(
   return { events: ids.length, eventIds: ids, written };
 }
 
+/**
+ * What a node grades before it serves: the events an import made due and whose grading never
+ * finished (a node stopped between the import's commit and its grading), and the events that ended
+ * with odds but no grade (an upgrade from before results).
+ */
+export async function eventsDueAtStart(db: Kysely<Schema>): Promise<number[]> {
+  const due = await db.selectFrom('grading_due').select('event_id').execute();
+  return [...new Set([...due.map((row) => Number(row.event_id)), ...(await ungradedEvents(db))])].sort((a, b) => a - b);
+}
+
+/**
+ * Marks due, in the import's transaction, the events of `candidates` a grading concerns: the
+ * marker commits with the import, so a node stopped before the grading leaves it for the next
+ * start. Returns them.
+ */
+export async function markGradingDue(trx: Kysely<Schema>, candidates: readonly number[], now: number): Promise<number[]> {
+  const due = await eventsToGrade(trx, candidates);
+  for (let start = 0; start < due.length; start += 5_000) {
+    const rows = due.slice(start, start + 5_000).map((eventId) => ({ event_id: eventId, due_at: now }));
+    await trx.insertInto('grading_due').values(rows).onConflict((oc) => oc.column('event_id').doNothing()).execute();
+  }
+  return due;
+}
+
 /** Events that are final or cancelled and have odds but no grade yet: what an upgrade finds. */
-export async function ungradedEvents(db: Kysely<Schema>): Promise<number[]> {
+async function ungradedEvents(db: Kysely<Schema>): Promise<number[]> {
   const rows = await db
     .selectFrom('events as e')
     .select('e.id')

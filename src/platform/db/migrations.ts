@@ -481,6 +481,17 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await splitSelectionsByPlayer(db as Kysely<Schema>);
     },
   },
+  // The events an import made due for grading, until they are graded: a node killed between an
+  // import's commit and its grading leaves them, and the next start grades them (decision 0280).
+  '0027_grading_due': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('grading_due')
+        .addColumn('event_id', 'bigint', (c) => c.primaryKey())
+        .addColumn('due_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */
@@ -525,7 +536,7 @@ async function backfillSelections(db: Kysely<Schema>): Promise<void> {
 const SIDE_WORDS = ['home', 'away', 'draw', 'over', 'under', 'yes', 'no'];
 
 /**
- * Before 0025 two players' `over` at one line shared one selection. Each such stored selection
+ * Before 0026 two players' `over` at one line shared one selection. Each such stored selection
  * goes to the player of its first odds row (the lowest id: the one it was first seen for), so an
  * id a client kept names what it named first; the rows of every other player (or without one,
  * after a first with one) get a selection of their own, at the next ids.

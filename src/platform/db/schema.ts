@@ -39,6 +39,7 @@ export interface Schema {
   event_period_scores: EventPeriodScoresTable;
   player_event_statistics: PlayerEventStatisticsTable;
   odds_grades: OddsGradesTable;
+  grading_due: GradingDueTable;
   audit_log: AuditLogTable;
   usage_hourly: UsageHourlyTable;
   usage_refusals: UsageRefusalsTable;
@@ -473,4 +474,15 @@ export interface OddsGradesTable {
   closing_price: number | null;
   closing_line: number | null;
   superseded_at: number | null;
+}
+
+/**
+ * An event whose grading an import made due: written in the import's transaction, deleted in the
+ * transaction that grades the event. A node stopped between the two leaves the row, and the next
+ * node to start grades the event before it serves (decision 0280).
+ */
+export interface GradingDueTable {
+  event_id: number;
+  /** When the import that made it due committed (epoch ms). */
+  due_at: number;
 }

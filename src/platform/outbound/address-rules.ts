@@ -1,11 +1,14 @@
+import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { networkInterfaces } from 'node:os';
 
 /**
  * Where an outbound call may not go: the ranges that reach this host, its network or its cloud's
  * services rather than the public internet (a client-supplied URL aimed at them would turn our
  * server into the client's way in: SSRF). Loopback, private, shared (CGNAT), link-local (with the
  * cloud metadata address 169.254.169.254), unspecified, multicast and reserved space, in IPv4 and
- * IPv6; an IPv4-mapped or NAT64 IPv6 address is judged by the IPv4 address it carries.
+ * IPv6; an IPv6 address that carries an IPv4 one the network delivers to (IPv4-mapped or
+ * -translated, NAT64, 6to4, Teredo) is judged by every IPv4 address it carries.
  */
 const DENIED_V4 = [
   ['0.0.0.0', 8],
@@ -28,6 +31,8 @@ const DENIED_V6 = [
   // The unspecified address, loopback and the deprecated IPv4-compatible form.
   ['::', 96],
   ['100::', 64],
+  // NAT64's local-use prefix: a site's own translator, embedding the IPv4 address where its prefix length says.
+  ['64:ff9b:1::', 48],
   ['2001:db8::', 32],
   ['fc00::', 7],
   ['fe80::', 10],
@@ -50,33 +55,53 @@ export function createAddressRules(allowedCidrs: readonly string[]): AddressRule
     const family = isIP(address) === 4 ? 'ipv4' : 'ipv6';
     allowed.addSubnet(address, prefix === undefined ? (family === 'ipv4' ? 32 : 128) : Number(prefix), family);
   }
-  const matches = (list: BlockList, address: string) => {
-    const v4 = embeddedV4(address);
-    if (v4 !== undefined) return list.check(v4, 'ipv4');
-    return list.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6');
-  };
+  const permitted = (address: string, family: 'ipv4' | 'ipv6') => allowed.check(address, family) || !denied.check(address, family);
   return {
     permits(address) {
       const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
       if (isIP(bare) === 0) return false;
-      return matches(allowed, bare) || !matches(denied, bare);
+      const carried = embeddedV4(bare);
+      if (carried.length > 0) return carried.every((v4) => permitted(v4, 'ipv4'));
+      return permitted(bare, isIP(bare) === 4 ? 'ipv4' : 'ipv6');
     },
   };
 }
 
 /**
- * The IPv4 address an IPv6 one carries: IPv4-mapped (::ffff:a.b.c.d, also written in hex) or
- * NAT64 (64:ff9b::/96), either of which the network delivers to that IPv4 address.
+ * Whether a host is this machine: a loopback address, an address of one of its network interfaces,
+ * or a name whose every address is one. What a request's Host header names is whatever its sender
+ * wrote; an origin taken from it leads here only when this says so.
  */
-function embeddedV4(address: string): string | undefined {
-  if (isIP(address) !== 6) return undefined;
+export async function isThisMachine(host: string): Promise<boolean> {
+  const bare = host.replace(/^\[|\]$/g, '');
+  const addresses = isIP(bare) !== 0 ? [bare] : await lookup(bare, { all: true }).then((found) => found.map((a) => a.address), () => []);
+  const ours = new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address)));
+  return addresses.length > 0 && addresses.every((address) => ours.has(address) || LOOPBACK.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6'));
+}
+
+const LOOPBACK = new BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+
+/**
+ * The IPv4 addresses an IPv6 one carries, which the network delivers to: IPv4-mapped
+ * (::ffff:a.b.c.d, also written in hex), IPv4-translated (::ffff:0:a.b.c.d), NAT64's well-known
+ * prefix (64:ff9b::/96), 6to4 (2002:AABB:CCDD::/48) and Teredo (2001:0::/32: its server's address,
+ * and its client's stored inverted). None for any other address.
+ */
+function embeddedV4(address: string): string[] {
+  if (isIP(address) !== 6) return [];
   const groups = expand(address);
-  if (groups === undefined) return undefined;
-  const mapped = groups.slice(0, 5).every((g) => g === 0) && groups[5] === 0xffff;
-  const nat64 = groups[0] === 0x64 && groups[1] === 0xff9b && groups.slice(2, 6).every((g) => g === 0);
-  if (!mapped && !nat64) return undefined;
-  const [high = 0, low = 0] = groups.slice(6);
-  return [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  if (groups === undefined) return [];
+  const [g0, g1, g2, g3, g4, g5, g6 = 0, g7 = 0] = groups;
+  const zero = (from: number, to: number) => groups.slice(from, to).every((g) => g === 0);
+  const v4 = (high = 0, low = 0) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+  if (zero(0, 5) && g5 === 0xffff) return [v4(g6, g7)];
+  if (zero(0, 4) && g4 === 0xffff && g5 === 0) return [v4(g6, g7)];
+  if (g0 === 0x64 && g1 === 0xff9b && zero(2, 6)) return [v4(g6, g7)];
+  if (g0 === 0x2002) return [v4(g1, g2)];
+  if (g0 === 0x2001 && g1 === 0) return [v4(g2, g3), v4(g6 ^ 0xffff, g7 ^ 0xffff)];
+  return [];
 }
 
 /** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 part counts as two). */

@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction, type Socket } from 'node:net';
+import { JsonShapeScanner } from '../json-limits.js';
 import type { AddressRules } from './address-rules.js';
 
 /** What one outbound JSON call gave: the answer, or why there is none. */
@@ -88,14 +89,30 @@ export function postJson(call: OutboundCall, limits: OutboundLimits): Promise<Ou
   });
 }
 
+/**
+ * The deepest answer taken. Prices are a few levels deep; an answer nested thousands of levels
+ * (a few bytes a level, well under the size cap) would overflow the stack of whatever walks it
+ * next, the reply's serializer first.
+ */
+export const MAX_ANSWER_DEPTH = 64;
+
 function readAnswer(res: IncomingMessage, maxBytes: number, settle: (result: OutboundResult) => void): void {
   const status = res.statusCode ?? 0;
   const chunks: Buffer[] = [];
   let size = 0;
+  const shape = new JsonShapeScanner(
+    { maxBytes: Infinity, maxDepth: MAX_ANSWER_DEPTH, maxContainers: Infinity, maxMembers: Infinity, maxFieldNames: Infinity },
+    'the answer',
+  );
   res.on('data', (chunk: Buffer) => {
     size += chunk.length;
-    if (size > maxBytes) settle({ kind: 'unusable', status, reason: `the answer is larger than ${maxBytes} bytes` });
-    else chunks.push(chunk);
+    if (size > maxBytes) return settle({ kind: 'unusable', status, reason: `the answer is larger than ${maxBytes} bytes` });
+    try {
+      shape.push(chunk);
+    } catch (error) {
+      return settle({ kind: 'unusable', status, reason: error instanceof Error ? error.message : 'the answer is not JSON' });
+    }
+    chunks.push(chunk);
   });
   res.on('error', () => settle({ kind: 'failed', reason: 'the connection broke during the answer' }));
   res.on('end', () => {

@@ -117,6 +117,9 @@ function playerStat(score: PeriodResult, playerId: number, stat: string): number
   return stats.get(stat) ?? 'missing_stat';
 }
 
+/** The counts about an event (no player) the results hold, each derived from the score: what a `yes_no` market without a player may settle on. */
+export const EVENT_COUNTS: readonly string[] = ['both_teams_score'];
+
 function eventStat(score: PeriodResult, stat: string): number | 'missing_stat' {
   const given = score.stats?.get(stat);
   if (given !== undefined) return given;
