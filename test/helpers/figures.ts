@@ -16,3 +16,9 @@ export function expectFigure(actual: unknown, exact: number, label?: string): vo
   expect(decimalsOf(value), `${label ?? 'figure'}: ${value} has more than 6 decimals`).toBeLessThanOrEqual(6);
   expect(Math.abs(value - exact), `${label ?? 'figure'}: ${value} is not ${exact} to 6 decimals`).toBeLessThanOrEqual(5e-7 + Math.abs(exact) * 1e-15);
 }
+
+/** Figures as answers write them, whose exact values add up to `exact`: each is within half a millionth, so their sum within n of them. */
+export function expectSumOfFigures(actual: readonly number[], exact: number, label?: string): void {
+  const sum = actual.reduce((total, value) => total + value, 0);
+  expect(Math.abs(sum - exact), `${label ?? 'sum'}: ${actual.join(' + ')} is not ${exact}`).toBeLessThanOrEqual(actual.length * 5e-7 + 1e-12);
+}

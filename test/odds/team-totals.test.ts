@@ -3,6 +3,7 @@ import { DEVIG_METHODS } from '../../src/shared/pricing/devig.js';
 import { DIALECTS } from '../helpers/app.js';
 import { forSuite, reader } from '../helpers/harness.js';
 import { expectError } from '../helpers/responses.js';
+import { expectFigure, expectSumOfFigures } from '../helpers/figures.js';
 import { smallDataset } from '../import/fixture.js';
 
 interface Fair {
@@ -65,12 +66,12 @@ describe.each(DIALECTS)('team totals: one market per team, line and period (%s)'
         if (sides.length === 0) continue;
         expect(sides.map((i) => i.position)).toEqual([`${team} over`, `${team} under`]);
         const consensus = sides.map((i) => i.fair.consensus.probability ?? Number.NaN);
-        expect((consensus[0] ?? 0) + (consensus[1] ?? 0), `${team} ${isMain} ${line}`).toBeCloseTo(1, 9);
+        expectSumOfFigures(consensus, 1, `${team} ${isMain} ${line}`);
         for (const operator of [1, 2]) {
           const book = sides.map((i) => i.fair.books.find((b) => b.operator.id === operator));
           if (book.some((b) => b === undefined)) continue;
           expect(book.map((b) => b?.reason)).toEqual([null, null]);
-          expect((book[0]?.probability ?? 0) + (book[1]?.probability ?? 0), `${team} book ${operator}`).toBeCloseTo(1, 9);
+          expectSumOfFigures(book.map((b) => b?.probability ?? Number.NaN), 1, `${team} book ${operator}`);
         }
       }
     }
@@ -80,14 +81,14 @@ describe.each(DIALECTS)('team totals: one market per team, line and period (%s)'
     const items = await board({});
     const over = items.find((i) => i.position === `${KNICKS} over`);
     const book1 = over?.fair.books.find((b) => b.operator.id === 1);
-    expect(book1?.probability).toBeCloseTo(1 / 2.41 / (1 / 2.41 + 1 / 1.6), 12);
+    expectFigure(book1?.probability, 1 / 2.41 / (1 / 2.41 + 1 / 1.6));
   });
 
   it('edges find the arbitrage on one team\'s total: its over at one book, its under at the other', async () => {
     const edges = await h.ok<{ arbitrages: Arbitrage[]; arbitrages_total: number }>('/v1/odds/edges', { event_ids: [EVENT] });
     const sum = 1 / 2.41 + 1 / 1.94;
     expect(edges.arbitrages_total).toBe(1);
-    expect(edges.arbitrages[0]?.profit_pct).toBeCloseTo((1 / sum - 1) * 100, 9);
+    expectFigure(edges.arbitrages[0]?.profit_pct, (1 / sum - 1) * 100);
     expect(edges.arbitrages[0]?.legs.map((l) => [l.position, l.line, l.price_decimal, l.operators.map((o) => o.id)])).toEqual([
       [`${KNICKS} over`, 106.5, 2.41, [1]],
       [`${KNICKS} under`, 106.5, 1.94, [2]],
