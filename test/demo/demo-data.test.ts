@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureDemoData, loadDemoData } from '../../src/modules/demo/demo-data.js';
 import { generateDemoDataset } from '../../src/modules/demo/generator/index.js';
 import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { manualClock } from '../../src/platform/clock.js';
+import { DEMO_NOW } from '../helpers/demo-clock.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -10,7 +12,7 @@ describe.each(DIALECTS)('the demo dataset in the database (%s)', (dialect) => {
   let t: TestApp;
   let upserted: Record<string, number> | undefined;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await buildTestApp({ dialect, clock: manualClock(DEMO_NOW) });
     // SQLite imports the full scale-1 dataset (about 2 s); PostgreSQL a small one, to keep the suite quick.
     upserted = dialect === 'sqlite' ? await ensureDemoData(t.ctx) : await loadDemoData(t.ctx, { scale: 0.05 });
   }, 120_000);

@@ -6,6 +6,8 @@ import { FLOWS, TEAMS } from '../fixtures/events-flows.js';
 import { type Reader, reader } from '../helpers/harness.js';
 import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
+import { manualClock } from '../../src/platform/clock.js';
+import { DEMO_NOW } from '../helpers/demo-clock.js';
 
 const URL = '/v1/trends/flow-graph-data';
 
@@ -71,7 +73,7 @@ describe.each(DIALECTS)('GET /v1/trends/flow-graph-data/{fact_flow_id} (%s)', (d
     let t: TestApp;
     let apiKey: string;
     beforeAll(async () => {
-      t = await buildTestApp({ dialect });
+      t = await buildTestApp({ dialect, clock: manualClock(DEMO_NOW) });
       await loadDemoData(t.ctx, { scale: 0.05 });
       // One request per demo fact flow: more than a pro client's minute allows.
       ({ apiKey } = await onboardClient(t, { tier: 'enterprise' }));
