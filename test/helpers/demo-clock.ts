@@ -50,3 +50,11 @@ export function demoCases(scale: number): DemoCase[] {
     ...DEMO_MOMENTS.map(({ name, at }) => ({ name: `sqlite, ${name}, ${at}`, dialect: 'sqlite' as const, now: Date.parse(at), scale: Math.min(scale, MOMENT_SCALE) })),
   ];
 }
+
+/**
+ * Each of DEMO_MOMENTS at `scale`, for a suite that makes the demo without a database (the
+ * generator is pure, so no dialect): `describe.each([…its own moments, ...generatorMoments(scale)])`.
+ */
+export function generatorMoments(scale: number): Array<{ name: string; now: number; scale: number }> {
+  return DEMO_MOMENTS.map(({ name, at }) => ({ name: `${name}, ${at}`, now: Date.parse(at), scale }));
+}
