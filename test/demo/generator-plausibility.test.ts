@@ -15,6 +15,7 @@ import {
   statusesAgainstClock,
   teamsTwiceADay,
 } from './plausibility.js';
+import { generatorMoments } from '../helpers/demo-clock.js';
 
 /**
  * The demo dataset as a sports person reads it (plausibility.ts), made at several hours of a day
@@ -69,13 +70,15 @@ const TWO_WAY_MARGIN = [0.03, 0.08] as const;
 const THREE_WAY_MARGIN = [0.03, 0.1] as const;
 const ALTERNATE_PRICES = [1.05, 12] as const;
 
+// Also at the unusual days of a year (daylight-saving changes, 29 February, New Year's Eve), at a
+// scale whose marquee games quote alternate lines on every day.
 describe.each([
-  ['scale 1, mid-afternoon UTC', 1, '2030-03-14T15:09:26.535Z'],
-  ['scale 0.1, just after midnight UTC', 0.1, '2031-05-06T00:00:01Z'],
-  ['scale 0.1, just before midnight UTC', 0.1, '2031-10-26T23:59:59Z'],
-  ['scale 0.05, noon UTC', 0.05, '2031-07-01T12:00:00Z'],
-])('the demo dataset at %s', (_name, scale, instant) => {
-  const now = Date.parse(instant);
+  { name: 'scale 1, mid-afternoon UTC', scale: 1, now: Date.parse('2030-03-14T15:09:26.535Z') },
+  { name: 'scale 0.1, just after midnight UTC', scale: 0.1, now: Date.parse('2031-05-06T00:00:01Z') },
+  { name: 'scale 0.1, just before midnight UTC', scale: 0.1, now: Date.parse('2031-10-26T23:59:59Z') },
+  { name: 'scale 0.05, noon UTC', scale: 0.05, now: Date.parse('2031-07-01T12:00:00Z') },
+  ...generatorMoments(0.1).map((m) => ({ ...m, name: `scale 0.1, ${m.name}` })),
+])('the demo dataset at $name', ({ scale, now }) => {
   const demo = generateDemo({ now, scale });
   const data = read(demo);
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAGUES } from '../../src/modules/demo/generator/catalog.js';
 import { loadDemoData } from '../../src/modules/demo/index.js';
 import { manualClock } from '../../src/platform/clock.js';
-import { DIALECTS } from '../helpers/app.js';
+import { demoCases } from '../helpers/demo-clock.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import { allPages as all } from '../helpers/responses.js';
 import {
@@ -46,11 +46,11 @@ interface OddsItem {
   price_decimal: number;
 }
 
-const NOW = Date.parse('2031-05-06T15:30:00Z');
 const ZONE_OF_LEAGUE = new Map(LEAGUES.map((l) => [l.key, l.zone]));
-const day = (offset: number) => new Date(Math.floor(NOW / DAY_MS) * DAY_MS + offset * DAY_MS).toISOString().slice(0, 10);
 
-describe.each(DIALECTS)('the demo dataset as the API serves it (%s)', (dialect) => {
+describe.each(demoCases(0.05))('the demo dataset as the API serves it ($name)', ({ dialect, now, scale }) => {
+  /** The UTC day `offset` days from the one the demo was made on. */
+  const day = (offset: number) => new Date(Math.floor(now / DAY_MS) * DAY_MS + offset * DAY_MS).toISOString().slice(0, 10);
   let t: Harness;
   let me: Caller;
   let games: GameRecord[];
@@ -59,8 +59,8 @@ describe.each(DIALECTS)('the demo dataset as the API serves it (%s)', (dialect) 
 
 
   beforeAll(async () => {
-    t = await harness({ dialect, clock: manualClock(NOW) });
-    await loadDemoData(t.ctx, { scale: 0.05 });
+    t = await harness({ dialect, clock: manualClock(now) });
+    await loadDemoData(t.ctx, { scale });
     // Several hundred requests: more than a pro client's minute allows.
     me = t.as(await t.client({ tier: 'enterprise' }));
     const sports = await me.page<{ id: number; key: string }>('/v1/references/sports?page_size=100');
@@ -100,7 +100,7 @@ describe.each(DIALECTS)('the demo dataset as the API serves it (%s)', (dialect) 
 
   it('lists the events of 21 days, the 7 past ones played and priced', () => {
     expect(games.length).toBeGreaterThan(200);
-    const today = Math.floor(NOW / DAY_MS) * DAY_MS;
+    const today = Math.floor(now / DAY_MS) * DAY_MS;
     expect(new Set(games.filter((g) => g.start < today).map((g) => g.league)).size).toBe(30);
     expect(new Set(markets.map((m) => m.event)).size).toBeGreaterThan(0.9 * games.length);
   });
@@ -111,7 +111,7 @@ describe.each(DIALECTS)('the demo dataset as the API serves it (%s)', (dialect) 
   });
 
   it('shows each event with the status of the clock the data was made by, and a score when live or final', () => {
-    expect(statusesAgainstClock(games, NOW).slice(0, 5)).toEqual([]);
+    expect(statusesAgainstClock(games, now).slice(0, 5)).toEqual([]);
     expect(games.some((g) => g.status === 'final')).toBe(true);
     expect(games.some((g) => g.status === 'scheduled')).toBe(true);
   });

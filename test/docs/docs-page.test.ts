@@ -6,6 +6,8 @@ import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { onboardClient } from '../helpers/clients.js';
 import { SPEC_ENDPOINTS } from './spec-endpoints.js';
+import { manualClock } from '../../src/platform/clock.js';
+import { DEMO_NOW } from '../helpers/demo-clock.js';
 
 // The page does not depend on the database: one run, on SQLite, keeps the browser test short.
 describe('the /docs page in a real browser', () => {
@@ -19,8 +21,9 @@ describe('the /docs page in a real browser', () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y --no-install-recommends chromium), as .ci/run does`);
     }
-    t = await buildTestApp({ dialect: 'sqlite' });
-    // The demo dataset as of now, as `npm start` makes it (a tenth of it: the examples hold at any scale).
+    t = await buildTestApp({ dialect: 'sqlite', clock: manualClock(DEMO_NOW) });
+    // The demo dataset as `npm start` makes it, at a pinned moment (a tenth of it: the examples hold
+    // at any scale, and openapi-examples.test.ts holds them around midnight).
     await loadDemoData(t.ctx, { scale: 0.1 });
     ({ apiKey } = await onboardClient(t));
     await t.app.listen({ host: '127.0.0.1', port: 0 });

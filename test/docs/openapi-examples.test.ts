@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/modules/demo/index.js';
 import { manualClock } from '../../src/platform/clock.js';
+import { generatorMoments, MOMENT_SCALE } from '../helpers/demo-clock.js';
 import { adminHeaders, buildTestApp, type TestApp } from '../helpers/app.js';
 import { textOf } from '../helpers/bodies.js';
 import { onboardClient } from '../helpers/clients.js';
@@ -65,16 +66,18 @@ function exampleRequests(doc: Json): ExampleRequest[] {
  * with the clock). The browser test (docs-page.test.ts) proves that /docs sends these requests.
  */
 describe.each([
-  ['just after midnight UTC', '2031-05-06T00:00:01Z'],
-  ['at noon UTC', '2031-05-06T12:00:00Z'],
-  ['just before midnight UTC', '2031-05-06T23:59:59Z'],
-])('the examples of /openapi.json on the demo dataset made %s', (_when, instant) => {
+  { name: 'just after midnight UTC', now: Date.parse('2031-05-06T00:00:01Z'), scale: 0.1 },
+  { name: 'at noon UTC', now: Date.parse('2031-05-06T12:00:00Z'), scale: 0.1 },
+  { name: 'just before midnight UTC', now: Date.parse('2031-05-06T23:59:59Z'), scale: 0.1 },
+  // The unusual days of a year, at the smallest scale the suites make the demo at.
+  ...generatorMoments(MOMENT_SCALE).map((m) => ({ ...m, name: `on ${m.name}` })),
+])('the examples of /openapi.json on the demo dataset made $name', ({ now, scale }) => {
   let t: TestApp;
   let apiKey: string;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect: 'sqlite', clock: manualClock(Date.parse(instant)) });
-    // A tenth of the demo dataset: the examples must hold at any scale.
-    await loadDemoData(t.ctx, { scale: 0.1 });
+    t = await buildTestApp({ dialect: 'sqlite', clock: manualClock(now) });
+    // A small part of the demo dataset: the examples must hold at any scale.
+    await loadDemoData(t.ctx, { scale });
     ({ apiKey } = await onboardClient(t));
   }, 60_000);
   afterAll(async () => t.close());

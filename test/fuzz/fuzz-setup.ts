@@ -54,7 +54,7 @@ export async function prepareFuzzing(t: Harness): Promise<{ operations: Operatio
       accessToken,
       adminToken: TEST_ADMIN_TOKEN,
       otherApiKeys: targets.map((c) => c.apiKey),
-      oddTokens: oddTokens(demo.clientId, demo.tenantId),
+      oddTokens: oddTokens(demo.clientId, demo.tenantId, t.clock.now()),
     },
     hint(operation, where, field) {
       // Only the targets may be changed: the requests authenticate as the demo client throughout.
@@ -118,7 +118,7 @@ async function eventHints(t: Harness): Promise<Array<[string, Array<string | num
  * produce them: claims of the wrong type, out of range, or naming no client. Verification must
  * refuse them (or, for claims within range, accept them) without a 5xx.
  */
-function oddTokens(clientId: string, tenantId: string): string[] {
+function oddTokens(clientId: string, tenantId: string, at: number): string[] {
   // Signed by hand: a JWT library would refuse to write most of these claims.
   const part = (value: Json) => Buffer.from(JSON.stringify(value), 'utf8').toString('base64url');
   const header = part({ alg: 'HS256', typ: 'at+jwt', kid: keyId(TEST_JWT_SECRET) });
@@ -126,7 +126,8 @@ function oddTokens(clientId: string, tenantId: string): string[] {
     const content = `${header}.${part(claims)}`;
     return `${content}.${createHmac('sha256', TEST_JWT_SECRET).update(content).digest('base64url')}`;
   };
-  const now = Math.floor(Date.now() / 1000);
+  // Issued by the app's clock: the claims that vary are the odd ones, never the time.
+  const now = Math.floor(at / 1000);
   const valid = { client_id: clientId, tenant_id: tenantId, tier: 'pro', iss: 'sports-data-api', sub: clientId, aud: 'sports-data-api', iat: now, exp: now + 900, jti: 'fuzz' };
   const variants: Json[] = [
     { client_id: 'not-a-uuid', sub: 'not-a-uuid' },

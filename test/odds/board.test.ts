@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/modules/demo/demo-data.js';
 import { dayRange } from '../../src/modules/events/index.js';
-import { DIALECTS } from '../helpers/app.js';
+import { manualClock } from '../../src/platform/clock.js';
+import { demoCases } from '../helpers/demo-clock.js';
 import { expectFigure } from '../helpers/figures.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import { expectError, type PageBody } from '../helpers/responses.js';
@@ -58,7 +59,7 @@ const median = (values: number[]) => {
   return s.length === 0 ? null : ((s[(s.length - 1) >> 1] ?? 0) + (s[s.length >> 1] ?? 0)) / 2;
 };
 
-describe.each(DIALECTS)('POST /v1/odds/board on the demo slate (%s)', (dialect) => {
+describe.each(demoCases(0.05))('POST /v1/odds/board on the demo slate ($name)', ({ dialect, now, scale }) => {
   let t: Harness;
   let client: Caller;
   /** The upcoming events of the demo (100 at this scale): the slate a line-shopper loads. */
@@ -108,8 +109,8 @@ describe.each(DIALECTS)('POST /v1/odds/board on the demo slate (%s)', (dialect) 
   };
 
   beforeAll(async () => {
-    t = await harness({ dialect });
-    await loadDemoData(t.ctx, { scale: 0.05 });
+    t = await harness({ dialect, clock: manualClock(now) });
+    await loadDemoData(t.ctx, { scale });
     client = t.as(await t.client());
     const events = await t.ctx.database.db.selectFrom('events').select('id').where('status', '=', 'scheduled').where('start_time', '>', t.clock.now()).orderBy('id').limit(100).execute();
     slate = events.map((e) => Number(e.id));
@@ -249,18 +250,70 @@ describe.each(DIALECTS)('POST /v1/odds/board on the demo slate (%s)', (dialect) 
   });
 
   it('with include_alt_lines, alternates are items of their own, keyed by line, each book at that line', async () => {
+    // The demo quotes alternates only where an event's share of its odds has room (at this scale a
+    // marquee game, on some days only): the test adds its own, a point either side of the main
+    // total of the first slate event two books quote it at, at each of them, beside the demo's.
+    const { db } = t.ctx.database;
+    const totals = await db
+      .selectFrom('odds')
+      .innerJoin('betting_markets as m', 'm.id', 'odds.betting_market_id')
+      .selectAll('odds')
+      .where('m.key', '=', 'total')
+      .where('odds.status', '=', 'open')
+      .where('odds.is_main', '=', 1)
+      .where('odds.player_id', 'is', null)
+      .where('odds.event_period_id', 'is', null)
+      .where('odds.event_id', 'in', slate)
+      .orderBy('odds.event_id')
+      .orderBy('odds.id')
+      .execute();
+    const booksOf = (event: number) => new Set(totals.filter((r) => r.event_id === event).map((r) => r.operator_id)).size;
+    const event = totals.find((r) => booksOf(r.event_id) >= 2)?.event_id;
+    expect(event).toBeDefined();
+    const main = totals.filter((r) => r.event_id === event);
+    const last = await db.selectFrom('odds').select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow();
+    let id = Number(last.id);
+    const longer = (price: number, factor: number) => Math.max(1.01, Math.round(price * factor * 100) / 100);
+    await t.import({
+      odds: main.flatMap((r) =>
+        [-1, 1].map((step) => ({
+          id: ++id, event_id: Number(r.event_id), operator_id: Number(r.operator_id), betting_market_id: Number(r.betting_market_id),
+          position: r.position, line: Number(r.line) + step, is_main: false,
+          // A point higher is harder for the over and easier for the under.
+          price_decimal: longer(Number(r.price_decimal), (r.position === 'over' ? 1.25 : 0.8) ** step),
+        })),
+      ),
+    });
+
+    const stored = await db
+      .selectFrom('odds')
+      .select(['event_id', 'betting_market_id', 'event_period_id', 'player_id', 'position', 'line', 'operator_id'])
+      .where('status', '=', 'open')
+      .where('is_main', '=', 0)
+      .where('event_id', 'in', slate)
+      .execute();
+    const booksAt = new Map<string, Set<number>>();
+    for (const r of stored) {
+      const key = `${keyOf({ event_id: Number(r.event_id), market: Number(r.betting_market_id), event_period_id: r.event_period_id === null ? null : Number(r.event_period_id), player_id: r.player_id === null ? null : Number(r.player_id), position: r.position })}|${Number(r.line)}`;
+      booksAt.set(key, (booksAt.get(key) ?? new Set()).add(Number(r.operator_id)));
+    }
+
     const mains = await all(scope, 100);
     const withAlts = await all({ ...scope, include_alt_lines: true }, 100);
     const alternates = withAlts.filter((i) => !i.is_main);
-    expect(alternates.length).toBeGreaterThan(0);
+    // Over and under, a point either side at least.
+    expect(alternates.length).toBeGreaterThanOrEqual(4);
     expect(withAlts.filter((i) => i.is_main).map(itemKey)).toEqual(mains.map(itemKey));
     const keys = new Set<string>();
     for (const item of alternates) {
       expect(item.line, itemKey(item)).not.toBeNull();
       for (const price of item.prices) expect(price.line).toBe(item.line);
-      keys.add(`${itemKey(item)}|${item.line}`);
+      const key = `${itemKey(item)}|${item.line}`;
+      expect(new Set(item.prices.map((p) => p.operator.id)), key).toEqual(booksAt.get(key));
+      keys.add(key);
     }
     expect(keys.size).toBe(alternates.length);
+    expect(keys).toEqual(new Set(booksAt.keys()));
   });
 
   it('a day in a time zone, a sport and a league scope the board to their events', async () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/modules/demo/index.js';
 import { manualClock } from '../../src/platform/clock.js';
-import { DIALECTS } from '../helpers/app.js';
+import { demoCases } from '../helpers/demo-clock.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
 import { allPages as all } from '../helpers/responses.js';
 
@@ -36,17 +36,17 @@ interface EventItem {
   away_team: { id: number };
 }
 
-const NOW = Date.parse('2031-05-06T15:30:00Z');
 const DAY_MS = 86_400_000;
-const day = (offset: number) => new Date(Math.floor(NOW / DAY_MS) * DAY_MS + offset * DAY_MS).toISOString().slice(0, 10);
 
-describe.each(DIALECTS)('computed trends of the demo data (%s)', (dialect) => {
+describe.each(demoCases(0.1))('computed trends of the demo data ($name)', ({ dialect, now, scale }) => {
+  /** The UTC day `offset` days from the one the demo was made on. */
+  const day = (offset: number) => new Date(Math.floor(now / DAY_MS) * DAY_MS + offset * DAY_MS).toISOString().slice(0, 10);
   let t: Harness;
   let me: Caller;
 
   beforeAll(async () => {
-    t = await harness({ dialect, clock: manualClock(NOW) });
-    await loadDemoData(t.ctx, { scale: 0.1 });
+    t = await harness({ dialect, clock: manualClock(now) });
+    await loadDemoData(t.ctx, { scale });
     me = t.as(await t.client({ tier: 'enterprise' }));
   }, 240_000);
   afterAll(async () => t?.close());

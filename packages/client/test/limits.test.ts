@@ -10,9 +10,10 @@ const at = (minute: number, second: number) => Date.parse(`2030-01-15T12:${Strin
 const sportsStatuses = (requests: Captured[]) => requests.filter((r) => r.url.endsWith('/v1/references/sports')).map((r) => r.status);
 
 /**
- * The limits a client meets. The server's clock runs with real time from a chosen
- * instant, so that a real wait of a second or two ends its minute; each test has its own client
- * (an operator's override of 2 requests a minute) and its own minute.
+ * The limits a client meets. The server's clock holds still at a chosen instant while a test
+ * reads seconds off its answers (a busy machine would otherwise move them), and runs with real
+ * time where a real wait of a second or two must end its minute; each test has its own client (an
+ * operator's override of 2 requests a minute) and its own minute.
  */
 describe('limits: RateLimit headers exposed, a 429 waited out, an AbortSignal ends the wait', () => {
   const clock = runningClock();
@@ -29,7 +30,7 @@ describe('limits: RateLimit headers exposed, a 429 waited out, an AbortSignal en
   }
 
   it('exposes the last RateLimit and X-RateLimit-* values it saw', async () => {
-    clock.set(at(0, 10));
+    clock.hold(at(0, 10));
     const { apiKey } = await twoAMinute();
     const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey, clock });
     expect(api.rateLimit).toBeUndefined();
@@ -49,11 +50,16 @@ describe('limits: RateLimit headers exposed, a 429 waited out, an AbortSignal en
   });
 
   it('a 429 with Retry-After is waited out and the call succeeds', async () => {
-    clock.set(at(1, 58.5));
+    clock.hold(at(1, 58.5));
     const { apiKey } = await twoAMinute();
     const events: ClientEvent[] = [];
     const { fetch, requests } = capturingFetch();
-    const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey, clock, fetch, log: (e) => events.push(e) });
+    // The clock runs from the 429 on: the client's real wait carries it into the next minute.
+    const log = (e: ClientEvent) => {
+      events.push(e);
+      if (e.type === 'retry') clock.set(at(1, 58.5));
+    };
+    const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey, clock, fetch, log });
     await api.references.sports();
     await api.references.sports();
     const started = Date.now();
@@ -91,7 +97,7 @@ describe('limits: RateLimit headers exposed, a 429 waited out, an AbortSignal en
   });
 
   it('a Retry-After beyond maxRetryAfterSeconds fails the call at once with the 429', async () => {
-    clock.set(at(3, 5));
+    clock.hold(at(3, 5));
     const { apiKey } = await twoAMinute();
     const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey, clock, maxRetryAfterSeconds: 10 });
     await api.references.sports();

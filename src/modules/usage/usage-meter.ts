@@ -21,6 +21,13 @@ export interface UsageMeter extends BackgroundJob {
   pendingRefusals(clientId: string): RefusalRow[];
   /** Writes what is counted so far (one flush at a time). */
   flush(): Promise<void>;
+  /**
+   * `read` of stored counts, and `unwritten` of this node's counts, with each count in exactly one:
+   * a write moves counts from memory to the database, and a read beside it would find them in
+   * neither or in both. So `read` runs while none of this node's writes is under way, again if one
+   * started meanwhile, and `unwritten` right after it, in the same turn.
+   */
+  settled<T, U>(read: () => Promise<T>, unwritten: () => U): Promise<[T, U]>;
 }
 
 interface HourCounts {
@@ -39,6 +46,9 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
   let hourStart = 0;
   let hourEnd = 0;
   let flushing: Promise<void> = Promise.resolve();
+  /** Writes started so far, and whether one is under way: what `settled` compares around a read. */
+  let writes = 0;
+  let writing = false;
   let timer: NodeJS.Timeout | undefined;
   let log: JobLog | undefined;
 
@@ -54,6 +64,8 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
     waiting = [];
     refusals = new Map();
     if (rows.length === 0 && refused.length === 0) return;
+    writes += 1;
+    writing = true;
     try {
       await repository.add(rows, refused);
     } catch (error) {
@@ -61,6 +73,8 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
       waiting = [...rows, ...waiting];
       for (const row of refused) addRefusals(row);
       log?.warn({ err: error, rows: rows.length }, 'writing usage counts failed; they are kept for the next flush');
+    } finally {
+      writing = false;
     }
   }
 
@@ -104,6 +118,15 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
     flush() {
       flushing = flushing.then(write);
       return flushing;
+    },
+
+    async settled(read, unwritten) {
+      for (;;) {
+        while (writing) await flushing;
+        const before = writes;
+        const stored = await read();
+        if (writes === before && !writing) return [stored, unwritten()];
+      }
     },
 
     start(startLog) {

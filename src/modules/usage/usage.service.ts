@@ -16,7 +16,7 @@ export function createUsageService(deps: { repository: UsageRepository; meter: U
   const GROUP_INDEX = new Map<string, number>(USAGE_GROUP_NAMES.map((group, i) => [group, i]));
   const UNCHARGED = USAGE_GROUP_NAMES.indexOf(UNCHARGED_GROUP);
 
-  /** Stored counts plus this node's counts not yet written: exact on one node, behind by at most a flush elsewhere. */
+  /** Stored counts plus this node's counts not yet written, none in both or neither: exact on one node, behind by at most a flush elsewhere. */
   async function countsByDay(clientId: string, range: DayRange): Promise<Map<string, number[]>> {
     const byDay = new Map<string, number[]>();
     const add = (day: string, group: number, requests: number) => {
@@ -25,8 +25,8 @@ export function createUsageService(deps: { repository: UsageRepository; meter: U
       counts[group] = (counts[group] ?? 0) + requests;
       byDay.set(day, counts);
     };
-    const stored = await repository.ofClient(clientId, range.from, range.to);
-    for (const row of [...stored, ...meter.pending(clientId)]) add(row.day, GROUP_INDEX.get(row.group) ?? -1, row.requests);
+    const [stored, pending] = await meter.settled(() => repository.ofClient(clientId, range.from, range.to), () => meter.pending(clientId));
+    for (const row of [...stored, ...pending]) add(row.day, GROUP_INDEX.get(row.group) ?? -1, row.requests);
     return byDay;
   }
 
@@ -54,15 +54,18 @@ export function createUsageService(deps: { repository: UsageRepository; meter: U
       const day = date ?? utcDay(clock.now());
       const from = Date.parse(day);
       const to = from + DAY_MS;
-      const [stored, storedRefusals] = await Promise.all([repository.hoursOfClient(account.id, from, to), repository.refusalsOfClient(account.id, from, to)]);
+      const [[stored, storedRefusals], [pending, pendingRefusals]] = await meter.settled(
+        () => Promise.all([repository.hoursOfClient(account.id, from, to), repository.refusalsOfClient(account.id, from, to)]),
+        () => [meter.pending(account.id), meter.pendingRefusals(account.id)] as const,
+      );
       const counts = Array.from({ length: 24 }, () => USAGE_GROUP_NAMES.map(() => 0));
-      for (const row of [...stored, ...meter.pending(account.id)]) {
+      for (const row of [...stored, ...pending]) {
         const hour = counts[Math.floor((row.hour - from) / HOUR_MS)];
         const group = GROUP_INDEX.get(row.group);
         if (hour !== undefined && group !== undefined && row.hour >= from) hour[group] = (hour[group] ?? 0) + row.requests;
       }
       const refusals = new Map<string, { minute: number; window: 'minute' | 'day'; refusals: number }>();
-      for (const row of [...storedRefusals, ...meter.pendingRefusals(account.id)]) {
+      for (const row of [...storedRefusals, ...pendingRefusals]) {
         if (row.minute < from || row.minute >= to || (row.window !== 'minute' && row.window !== 'day')) continue;
         const key = `${row.minute} ${row.window}`;
         const entry = refusals.get(key) ?? { minute: row.minute, window: row.window, refusals: 0 };

@@ -3,20 +3,32 @@ import type { ManualClock } from '../../../../src/platform/clock.js';
 import { adminHeaders, buildTestApp, type TestApp } from '../../../../test/helpers/app.js';
 import { importDataset } from '../../../../test/helpers/data.js';
 
+/** A clock that runs with real time, or holds still where a test needs an exact reading. */
+export interface RunningClock extends ManualClock {
+  /** Sets the clock to `ms` and holds it there (a busy machine's delays move nothing) until `set` runs it again. */
+  hold(ms: number): void;
+}
+
 /**
  * A clock that runs with real time from wherever it is set: the server counts its rate-limit
  * minutes by it, so a test sets it a second before a minute ends and a real wait of that second
  * crosses into the next one. `advance` jumps ahead, as if that much time had passed.
  */
-export function runningClock(start = Date.now()): ManualClock {
+export function runningClock(start = Date.now()): RunningClock {
   let offset = start - Date.now();
+  let held: number | undefined;
   return {
-    now: () => Date.now() + offset,
+    now: () => held ?? Date.now() + offset,
     advance: (ms) => {
-      offset += ms;
+      if (held === undefined) offset += ms;
+      else held += ms;
     },
     set: (ms) => {
+      held = undefined;
       offset = ms - Date.now();
+    },
+    hold: (ms) => {
+      held = ms;
     },
   };
 }
