@@ -63,7 +63,10 @@ export async function startServer(given: Config = loadConfig()): Promise<Running
     else app.log.info({ schema: SCHEMA_VERSION }, 'the database schema is up to date');
     await ctx.background.start(app.log);
     await prepareFirstStart(app, ctx);
-    await gradeDueEvents(app, ctx);
+    // Like the first-start steps: a node that finds the demo already imported can meet the other
+    // node's grading or import holding SQLite's lock; each try reads again what is still due.
+    const serving = { app, ctx };
+    await retryWhileBusy(() => gradeDueEvents(serving.app, serving.ctx));
     // Before listening, so that every request is counted as in flight.
     uninstallShutdown = installGracefulShutdown({
       server: app.server,
