@@ -3,8 +3,9 @@ import type { FastifyRequest } from 'fastify';
 /**
  * The issuer identifier of the RFC 8414 metadata, which a client compares with the URL it was
  * configured with: PUBLIC_URL when set, otherwise the origin the request came to — the Host
- * header and the protocol of the connection (`trustProxy` is off, so X-Forwarded-* is not read:
- * behind a TLS-terminating proxy, set PUBLIC_URL). A Host that is not a plain `host[:port]`
+ * header and the protocol of the connection, which Fastify takes from X-Forwarded-Host and
+ * -Proto only when they come from the TRUST_PROXY hops (off by default: behind a TLS-terminating
+ * proxy, set PUBLIC_URL or TRUST_PROXY). A Host that is not a plain `host[:port]`
  * falls back to the listen address (decision 0073).
  */
 export function issuerOf(request: FastifyRequest, publicUrl: string | undefined, fallback: string): string {
