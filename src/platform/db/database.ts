@@ -119,6 +119,10 @@ function openPostgres(connectionString: string, max: number, waitMs: number, log
   const pool = new pg.Pool({ connectionString, max, connectionTimeoutMillis: waitMs });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor one that is checked out between two statements of a transaction (the server restarted):
+  // pg emits that loss on the client, with no listener an uncaught exception; the transaction's
+  // next statement fails with it, and the pool discards the client when it is released.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const waits = connectionWaits();
   const storage = new StorageFailures();
   const dialect = timeConnectionWaits(noteStorageFailures(new PostgresDialect({ pool }), storage), waits.report);
