@@ -1,0 +1,122 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import ts from 'typescript';
+
+/**
+ * The shape of the code, measured: what test/architecture.test.ts holds to and what
+ * `npx tsx scripts/code-shape.ts` prints. Each measure lists the places it counts, so that a count
+ * above zero says where to look.
+ */
+
+/** Files under `dir` ending in `suffix`, as paths relative to `root` with `/`. */
+export function filesUnder(root: string, dir: string, suffix = '.ts'): string[] {
+  const found: string[] = [];
+  const walk = (path: string): void => {
+    for (const name of readdirSync(path)) {
+      const full = join(path, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (name.endsWith(suffix)) found.push(relative(root, full).split(sep).join('/'));
+    }
+  };
+  walk(join(root, dir));
+  return found.sort();
+}
+
+/** A type taken from a factory's inferred return (`ReturnType<typeof createX>`) instead of a declared interface. */
+export function inferredFactoryTypes(path: string, text: string): string[] {
+  return [...text.matchAll(/ReturnType<typeof create\w*(<[^>]*>)?>/g)].map((m) => `${path}: ${m[0]}`);
+}
+
+/** Where SQL may be built: a repository (`*.repository.ts`, a module's `repository/` folder) or the database layer. */
+export function mayBuildSql(path: string): boolean {
+  return path.endsWith('.repository.ts') || path.includes('/repository/') || path.startsWith('src/platform/db/');
+}
+
+/** The query builders and raw SQL a file uses: Kysely's four statements and the `sql` tag. */
+export function sqlBuilt(path: string, text: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && ['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'replaceInto', 'mergeInto'].includes(node.name.text)) found.push(node.name.text);
+    if (ts.isTaggedTemplateExpression(node) && /^sql(<.*>)?$/s.test(node.tag.getText())) found.push('sql`…`');
+    if (ts.isPropertyAccessExpression(node) && node.expression.getText() === 'sql') found.push(`sql.${node.name.text}`);
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true));
+  return [...new Set(found)].map((what) => `${path}: ${what}`);
+}
+
+/** Functions longer than `maxLines` (first to last line, both counted). */
+export function longFunctions(path: string, text: string, maxLines: number): string[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const lineOf = (pos: number) => file.getLineAndCharacterOfPosition(pos).line;
+  const visit = (node: ts.Node): void => {
+    if (ts.isFunctionLike(node) && 'body' in node && node.body !== undefined) {
+      const lines = lineOf(node.getEnd()) - lineOf(node.getStart(file)) + 1;
+      if (lines > maxLines) found.push(`${path}:${lineOf(node.getStart(file)) + 1}: ${lines} lines`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+/** Files longer than `maxLines`. */
+export function longFile(path: string, text: string, maxLines: number): string[] {
+  const lines = text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+  return lines > maxLines ? [`${path}: ${lines} lines`] : [];
+}
+
+/** Files that may be long: the migrations, the database's types and the SDK's generated types. */
+export const LONG_BY_NATURE = ['src/platform/db/migrations.ts', 'src/platform/db/schema.ts'];
+
+/** A test file that starts the app in its own process, and whether it does so through the one harness. */
+export function appStart(text: string): 'harness' | 'other' | 'none' {
+  if (/\bharness\(/.test(text)) return 'harness';
+  return /\b(buildTestApp|buildApp|createContext)\(/.test(text) ? 'other' : 'none';
+}
+
+export interface CodeShape {
+  inferredFactoryTypes: string[];
+  sqlOutsideRepositories: string[];
+  longFunctions: string[];
+  longFiles: string[];
+  appTests: { harness: string[]; other: string[] };
+}
+
+/** Every measure over a checkout rooted at `root`. */
+export function codeShape(root: string): CodeShape {
+  const read = (path: string) => readFileSync(join(root, path), 'utf8');
+  const source = filesUnder(root, 'src');
+  const shape: CodeShape = { inferredFactoryTypes: [], sqlOutsideRepositories: [], longFunctions: [], longFiles: [], appTests: { harness: [], other: [] } };
+  for (const path of source) {
+    const text = read(path);
+    shape.inferredFactoryTypes.push(...inferredFactoryTypes(path, text));
+    if (!mayBuildSql(path)) shape.sqlOutsideRepositories.push(...sqlBuilt(path, text));
+    shape.longFunctions.push(...longFunctions(path, text, 80));
+    if (!LONG_BY_NATURE.includes(path)) shape.longFiles.push(...longFile(path, text, 400));
+  }
+  for (const path of filesUnder(root, 'test', '.test.ts')) {
+    const kind = appStart(read(path));
+    if (kind !== 'none') shape.appTests[kind].push(path);
+  }
+  return shape;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const shape = codeShape(process.cwd());
+  const { harness, other } = shape.appTests;
+  const lines = [
+    `ReturnType<typeof create…> in src/: ${shape.inferredFactoryTypes.length}`,
+    `files outside repositories and platform/db that build SQL: ${new Set(shape.sqlOutsideRepositories.map((s) => s.split(':')[0])).size}`,
+    `functions over 80 lines in src/: ${shape.longFunctions.length}`,
+    `files over 400 lines in src/ (besides ${LONG_BY_NATURE.join(', ')}): ${shape.longFiles.length}`,
+    `test files that start the app: ${harness.length + other.length}, through harness(): ${harness.length} (${((100 * harness.length) / Math.max(1, harness.length + other.length)).toFixed(1)}%)`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  if (process.argv.includes('--list')) {
+    for (const [name, list] of Object.entries({ inferred: shape.inferredFactoryTypes, sql: shape.sqlOutsideRepositories, 'long functions': shape.longFunctions, 'long files': shape.longFiles, 'other app starts': other })) {
+      if (list.length > 0) process.stdout.write(`\n${name}:\n${list.map((l) => `  ${l}`).join('\n')}\n`);
+    }
+  }
+}
