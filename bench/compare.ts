@@ -4,14 +4,20 @@ import { localDemo } from './local-demo.js';
 import { bearerFor } from './scenarios/data.js';
 
 /**
- * `npx tsx bench/compare.ts --before DIR [--after DIR] [--path P] [--api-key] [--login] [--rounds 6] [--seconds 4]`:
- * two builds of the API (each DIR a checkout with its `dist/` built and its node_modules; --after
+ * `npx tsx bench/compare.ts --before DIR [--after DIR] [--again] [--path P] [--board] [--api-key] [--login] [--rounds 6] [--seconds 4]`:
+ * builds of the API (each DIR a checkout with its `dist/` built and its node_modules; --after
  * defaults to this one) on one demo database, loaded in turn, round after round, with the same
  * request. Reports each one's median server CPU time per request, req/s and p99 latency: the way to tell what
  * one change to the hot path gains on a machine too noisy for absolute figures (decision 0148).
- * Each round starts both servers afresh: one process's JIT can settle a few µs per request above
+ *
+ * `--again` loads the `before` build a second time as a build of its own ("before, again"): the
+ * difference between the two copies of one build (the A/A pair) is the noise of this run, against
+ * which the difference between before and after (the A/B pair) is read.
+ * `--board` loads `POST /v1/odds/board` with a page of 100 selections instead of a GET of `--path`.
+ *
+ * Each round starts every server afresh: one process's JIT can settle a few µs per request above
  * or below another's of the same build (decision 0148), and a comparison of two processes would
- * measure that luck; across fresh processes it averages out.
+ * measure that luck; across fresh processes it averages out. The order of the builds turns each round.
  */
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -20,45 +26,61 @@ const flag = (name: string) => {
 };
 const before = flag('before');
 if (before === undefined) throw new Error('--before DIR: a checkout with dist/ built');
-const builds = { before: resolve(before), after: resolve(flag('after') ?? '.') };
+const builds: Record<string, string> = { before: resolve(before), after: resolve(flag('after') ?? '.') };
+if (args.includes('--again')) builds['before, again'] = resolve(before);
+const names = Object.keys(builds);
 const path = flag('path') ?? '/v1/account/config';
 const rounds = Number(flag('rounds') ?? 6);
 const seconds = Number(flag('seconds') ?? 4);
+const login = args.includes('--login');
+const board = args.includes('--board');
 
 const demoDb = localDemo('compare');
 
-const login = args.includes('--login');
 type Round = { cpu: number; rps: number; p99: number };
-const results = { before: [] as Round[], after: [] as Round[] };
-let request: { method: 'GET' | 'POST'; path: string; headers: Record<string, string> } | undefined;
+type Request = { method: 'GET' | 'POST'; path: string; headers: Record<string, string>; body?: string };
+const results = new Map<string, Round[]>(names.map((name) => [name, []]));
+
+/** The one request every build answers: a read with Bearer (or the API key), a login, or a board page. */
+async function requestFor(url: string): Promise<Request> {
+  const demo = demoDb.credentials();
+  // --login: POST /v1/auth/login with the API key (a write) instead of the read.
+  const headers: Record<string, string> = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(url, demo) };
+  if (login) return { method: 'POST', path: '/v1/auth/login', headers };
+  if (board) return { method: 'POST', path: '/v1/odds/board', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ page_size: 100 }) };
+  return { method: 'GET', path, headers };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+const medianCpu = (name: string) => median((results.get(name) ?? []).map((r) => r.cpu));
+
 try {
+  let request: Request | undefined;
   for (let round = 0; round < rounds; round += 1) {
-    const servers = { before: await demoDb.start({ dir: builds.before }), after: await demoDb.start({ dir: builds.after }) };
+    const servers = new Map<string, Awaited<ReturnType<typeof demoDb.start>>>();
     try {
-      if (request === undefined) {
-        const demo = demoDb.credentials();
-        // --login: POST /v1/auth/login with the API key (a write) instead of the read.
-        const headers: Record<string, string> = args.includes('--api-key') || login ? { 'x-api-key': demo.api_key } : { authorization: await bearerFor(servers.after.url, demo) };
-        request = login ? { method: 'POST', path: '/v1/auth/login', headers } : { method: 'GET', path, headers };
-      }
-      for (const side of round % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const)) {
-        const { url, child } = servers[side];
-        const m = await measure(url, { name: side, pid: child.pid, requests: [request] }, { connections: 50, seconds, warmupSeconds: 2 });
-        results[side].push({ cpu: m.cpuPerRequest ?? Number.NaN, rps: m.reqPerSec, p99: m.p99 });
+      for (const name of names) servers.set(name, await demoDb.start({ dir: builds[name] }));
+      request ??= await requestFor([...servers.values()][0]?.url ?? '');
+      const order = names.map((_, i) => names[(i + round) % names.length] ?? '');
+      for (const name of order) {
+        const server = servers.get(name);
+        if (server === undefined) continue;
+        const m = await measure(server.url, { name, pid: server.child.pid, requests: [request] }, { connections: 50, seconds, warmupSeconds: 2 });
+        results.get(name)?.push({ cpu: m.cpuPerRequest ?? Number.NaN, rps: m.reqPerSec, p99: m.p99 });
       }
     } finally {
-      for (const server of Object.values(servers)) await server.stop();
+      for (const server of servers.values()) await server.stop();
     }
   }
-  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-  for (const side of ['before', 'after'] as const) {
-    const cpu = median(results[side].map((r) => r.cpu));
-    const rps = median(results[side].map((r) => r.rps));
-    const p99 = median(results[side].map((r) => r.p99));
-    process.stdout.write(`${side} (${builds[side]}): ${cpu.toFixed(1)} µs CPU/request, ${Math.round(rps)} req/s, p99 ${p99} ms (medians of ${rounds}); CPU per round: ${results[side].map((r) => r.cpu.toFixed(1)).join(' ')}\n`);
+  for (const name of names) {
+    const rows = results.get(name) ?? [];
+    const rps = median(rows.map((r) => r.rps));
+    const p99 = median(rows.map((r) => r.p99));
+    process.stdout.write(`${name} (${builds[name]}): ${medianCpu(name).toFixed(1)} µs CPU/request, ${Math.round(rps)} req/s, p99 ${p99} ms (medians of ${rounds}); CPU per round: ${rows.map((r) => r.cpu.toFixed(1)).join(' ')}\n`);
   }
-  const gain = median(results.before.map((r) => r.cpu)) - median(results.after.map((r) => r.cpu));
-  process.stdout.write(`${request?.method} ${request?.path} (${request && 'x-api-key' in request.headers ? 'X-API-Key' : 'Bearer'}): after saves ${gain.toFixed(1)} µs of server CPU per request\n`);
+  const label = `${request?.method} ${request?.path} (${request && 'x-api-key' in request.headers ? 'X-API-Key' : 'Bearer'})`;
+  process.stdout.write(`${label}: after saves ${(medianCpu('before') - medianCpu('after')).toFixed(1)} µs of server CPU per request\n`);
+  if (names.includes('before, again')) process.stdout.write(`A/A, the noise: before and before again differ by ${Math.abs(medianCpu('before') - medianCpu('before, again')).toFixed(1)} µs\n`);
 } finally {
   demoDb.remove();
 }
