@@ -27,6 +27,15 @@ export function inferredFactoryTypes(path: string, text: string): string[] {
   return [...text.matchAll(/ReturnType<typeof create\w*(<[^>]*>)?>/g)].map((m) => `${path}: ${m[0]}`);
 }
 
+/** Exported factories (`export function createX(…)`) whose return type is inferred instead of declared. */
+export function undeclaredFactories(path: string, text: string): string[] {
+  const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  return file.statements
+    .filter((s): s is ts.FunctionDeclaration => ts.isFunctionDeclaration(s) && /^create[A-Z]/.test(s.name?.text ?? '') && (s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) ?? false))
+    .filter((s) => s.type === undefined)
+    .map((s) => `${path}: ${s.name?.text ?? ''}`);
+}
+
 /** Where SQL may be built: a repository (`*.repository.ts`, a module's `repository/` folder) or the database layer. */
 export function mayBuildSql(path: string): boolean {
   return path.endsWith('.repository.ts') || path.includes('/repository/') || path.startsWith('src/platform/db/');
@@ -78,6 +87,7 @@ export function appStart(text: string): 'harness' | 'other' | 'none' {
 
 export interface CodeShape {
   inferredFactoryTypes: string[];
+  undeclaredFactories: string[];
   sqlOutsideRepositories: string[];
   longFunctions: string[];
   longFiles: string[];
@@ -88,10 +98,11 @@ export interface CodeShape {
 export function codeShape(root: string): CodeShape {
   const read = (path: string) => readFileSync(join(root, path), 'utf8');
   const source = filesUnder(root, 'src');
-  const shape: CodeShape = { inferredFactoryTypes: [], sqlOutsideRepositories: [], longFunctions: [], longFiles: [], appTests: { harness: [], other: [] } };
+  const shape: CodeShape = { inferredFactoryTypes: [], undeclaredFactories: [], sqlOutsideRepositories: [], longFunctions: [], longFiles: [], appTests: { harness: [], other: [] } };
   for (const path of source) {
     const text = read(path);
     shape.inferredFactoryTypes.push(...inferredFactoryTypes(path, text));
+    shape.undeclaredFactories.push(...undeclaredFactories(path, text));
     if (!mayBuildSql(path)) shape.sqlOutsideRepositories.push(...sqlBuilt(path, text));
     shape.longFunctions.push(...longFunctions(path, text, 80));
     if (!LONG_BY_NATURE.includes(path)) shape.longFiles.push(...longFile(path, text, 400));
@@ -108,6 +119,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { harness, other } = shape.appTests;
   const lines = [
     `ReturnType<typeof create…> in src/: ${shape.inferredFactoryTypes.length}`,
+    `exported create… factories without a declared return type: ${shape.undeclaredFactories.length}`,
     `files outside repositories and platform/db that build SQL: ${new Set(shape.sqlOutsideRepositories.map((s) => s.split(':')[0])).size}`,
     `functions over 80 lines in src/: ${shape.longFunctions.length}`,
     `files over 400 lines in src/ (besides ${LONG_BY_NATURE.join(', ')}): ${shape.longFiles.length}`,
@@ -115,7 +127,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
   if (process.argv.includes('--list')) {
-    for (const [name, list] of Object.entries({ inferred: shape.inferredFactoryTypes, sql: shape.sqlOutsideRepositories, 'long functions': shape.longFunctions, 'long files': shape.longFiles, 'other app starts': other })) {
+    for (const [name, list] of Object.entries({ inferred: shape.inferredFactoryTypes, undeclared: shape.undeclaredFactories, sql: shape.sqlOutsideRepositories, 'long functions': shape.longFunctions, 'long files': shape.longFiles, 'other app starts': other })) {
       if (list.length > 0) process.stdout.write(`\n${name}:\n${list.map((l) => `  ${l}`).join('\n')}\n`);
     }
   }
