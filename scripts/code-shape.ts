@@ -114,6 +114,50 @@ export function codeShape(root: string): CodeShape {
   return shape;
 }
 
+/** What one module offers and where its queries are: a row of docs/architecture.md's module table. */
+export interface ModuleRow {
+  name: string;
+  /** The first sentence of its index.ts's opening comment. */
+  summary: string;
+  /** The interfaces its public factories (re-exported by index.ts) declare they return. */
+  offers: string[];
+  /** Its files that build SQL: its repositories. */
+  queries: string[];
+}
+
+/** The opening comment of a file, on one line. */
+function openingComment(text: string): string {
+  const match = /^\/\*\*([\s\S]*?)\*\//.exec(text.trimStart());
+  return (match?.[1] ?? '').replace(/\n\s*\* ?/g, ' ').replace(/\s+/g, ' ').trim();
+}
+
+/** Every module under src/modules: what its index.ts says it is, the interfaces it offers, its repositories. */
+export function moduleRows(root: string): ModuleRow[] {
+  const modulesDir = join(root, 'src', 'modules');
+  return readdirSync(modulesDir)
+    .filter((name) => statSync(join(modulesDir, name)).isDirectory())
+    .sort()
+    .map((name) => {
+      const files = filesUnder(root, `src/modules/${name}`);
+      const read = (path: string) => readFileSync(join(root, path), 'utf8');
+      const index = read(`src/modules/${name}/index.ts`);
+      const exported = new Set([...index.matchAll(/\b(create[A-Z]\w*)\b/g)].map((m) => m[1]));
+      const offers: string[] = [];
+      const queries: string[] = [];
+      for (const path of files) {
+        const text = read(path);
+        if (sqlBuilt(path, text).length > 0) queries.push(path.slice(`src/modules/${name}/`.length));
+        const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+        for (const statement of file.statements) {
+          if (!ts.isFunctionDeclaration(statement) || !exported.has(statement.name?.text) || statement.type === undefined) continue;
+          const type = statement.type.getText(file).replace(/^Promise<(.*)>$/, '$1').replace(/<.*>$/, '');
+          if (/^[A-Z]\w*$/.test(type) && !offers.includes(type)) offers.push(type);
+        }
+      }
+      return { name, summary: openingComment(index), offers, queries };
+    });
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const shape = codeShape(process.cwd());
   const { harness, other } = shape.appTests;
