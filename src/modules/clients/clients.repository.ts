@@ -98,6 +98,11 @@ export function toAccount(row: ClientRow, credentials: readonly AccountCredentia
 }
 
 export function createClientsRepository(db: Kysely<Schema>): ClientsRepository {
+  return { ...accountReads(db), ...accountChanges(db) };
+}
+
+/** The reads of accounts: by id, by credential digest, and the listings. */
+function accountReads(db: Kysely<Schema>): Pick<ClientsRepository, 'findById' | 'findCredentialByDigest' | 'count' | 'list'> {
   async function findById(id: string): Promise<ClientAccount | undefined> {
     const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
@@ -115,10 +120,6 @@ export function createClientsRepository(db: Kysely<Schema>): ClientsRepository {
     if (search === undefined) return query;
     const pattern = `%${search.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     return query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
-  };
-
-  const updateClient = async (id: string, columns: Updateable<ClientsTable>) => {
-    await db.updateTable('clients').set(columns).where('id', '=', id).execute();
   };
 
   return {
@@ -149,7 +150,16 @@ export function createClientsRepository(db: Kysely<Schema>): ClientsRepository {
       for (const credential of credentials.map(toCredential)) byClient.set(credential.clientId, [...(byClient.get(credential.clientId) ?? []), credential]);
       return rows.map((row) => toAccount(row, byClient.get(row.id) ?? []));
     },
+  };
+}
 
+/** What onboarding and the changes to a client write, in the locked transaction of the change. */
+function accountChanges(db: Kysely<Schema>): Pick<ClientsRepository, 'tenantExists' | 'insertTenant' | 'insert' | 'update' | 'setGeneration' | 'markDeleted'> {
+  const updateClient = async (id: string, columns: Updateable<ClientsTable>) => {
+    await db.updateTable('clients').set(columns).where('id', '=', id).execute();
+  };
+
+  return {
     async tenantExists(tenantId) {
       const tenant = await db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst();
       return tenant !== undefined;

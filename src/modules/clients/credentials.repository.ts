@@ -56,6 +56,11 @@ export interface LockedClient {
 export type TokenScope = { clientId: string } | { credentialCode: string };
 
 export function createCredentialsRepository(db: Kysely<Schema>): CredentialsRepository {
+  return { ...changeQueries(db), ...listingQueries(db) };
+}
+
+/** The queries of a change to a client's credentials, in its locked transaction. */
+function changeQueries(db: Kysely<Schema>): Omit<CredentialsRepository, 'clientExists' | 'page' | 'markUsed'> {
   return {
     async lockClient(clientId, mode) {
       const query = db.selectFrom('clients').select(['auth_method', 'deleted_at', 'credential_generation']).where('id', '=', clientId);
@@ -63,11 +68,6 @@ export function createCredentialsRepository(db: Kysely<Schema>): CredentialsRepo
       if (!row) return undefined;
       if (!isAuthMethod(row.auth_method)) throw new Error(`client ${clientId} has an unknown auth_method`);
       return { authMethod: row.auth_method, deletedAt: row.deleted_at === null ? null : Number(row.deleted_at), generation: Number(row.credential_generation) };
-    },
-
-    async clientExists(clientId) {
-      const row = await db.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst();
-      return row !== undefined;
     },
 
     async countActive(clientId, kind, now) {
@@ -122,6 +122,16 @@ export function createCredentialsRepository(db: Kysely<Schema>): CredentialsRepo
       let query = db.updateTable('refresh_tokens').set({ revoked_at: now, revoked_reason: reason }).where('revoked_at', 'is', null);
       query = 'clientId' in scope ? query.where('client_id', '=', scope.clientId) : query.where('credential_code', '=', scope.credentialCode);
       await query.execute();
+    },
+  };
+}
+
+/** The listings and last_used_at, read and written outside any change. */
+function listingQueries(db: Kysely<Schema>): Pick<CredentialsRepository, 'clientExists' | 'page' | 'markUsed'> {
+  return {
+    async clientExists(clientId) {
+      const row = await db.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst();
+      return row !== undefined;
     },
 
     async page(clientId, kind, offset, limit) {
