@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
-import { apiKeyView, CREDENTIALS_PAGE_SIZE_MAX, secretView } from '../../modules/account/index.js';
-import { DEFAULT_PAGE_SIZE, type Page, pageOf } from '../../platform/pagination.js';
+import { CREDENTIALS_PAGE_SIZE_MAX, listedCredentials } from '../../modules/account/index.js';
+import { DEFAULT_PAGE_SIZE, type Page } from '../../platform/pagination.js';
 import { type Cli, integerIn, table } from '../runtime.js';
 
 interface ListOptions {
@@ -26,8 +26,7 @@ export function registerClientCredentials(clients: Command, cli: Cli): void {
 
   list('api-keys', "list a client's API keys (never the keys themselves)").action(async (clientId: string, options: ListOptions) => {
     const paging = { page: options.page, page_size: options.pageSize };
-    const [{ items, total }, now] = await cli.withContext(async (ctx) => [await ctx.credentials.listApiKeys(clientId, paging), ctx.clock.now()] as const);
-    const page = pageOf(items.map((key) => apiKeyView(key, now)), total, paging);
+    const page = await cli.withContext((ctx) => listedCredentials(ctx, clientId, 'api_key', paging));
     if (options.json) return cli.printJson(page);
     const rows = page.results.map((k) => [k.key_code, k.preview, k.active ? 'yes' : 'no', k.expires_at ?? '-', k.last_used_at ?? '-', k.name]);
     printPage(cli, page, 'key', ['KEY_CODE', 'PREVIEW', 'ACTIVE', 'EXPIRES_AT', 'LAST_USED_AT', 'NAME'], rows);
@@ -35,8 +34,7 @@ export function registerClientCredentials(clients: Command, cli: Cli): void {
 
   list('secrets', "list a client's client secrets (never the secrets themselves)").action(async (clientId: string, options: ListOptions) => {
     const paging = { page: options.page, page_size: options.pageSize };
-    const { items, total } = await cli.withContext((ctx) => ctx.credentials.listSecrets(clientId, paging));
-    const page = pageOf(items.map(secretView), total, paging);
+    const page = await cli.withContext((ctx) => listedCredentials(ctx, clientId, 'client_secret', paging));
     if (options.json) return cli.printJson(page);
     printPage(cli, page, 'secret', ['SECRET_CODE', 'PREVIEW', 'CREATED_AT', 'NAME'], page.results.map((s) => [s.secret_code, s.secret_preview, s.created_at, s.name]));
   });
@@ -47,7 +45,7 @@ export function registerClientCredentials(clients: Command, cli: Cli): void {
     .argument('<client_id>', 'the client (UUID)')
     .argument('<key_code>', 'the key_code of the API key')
     .action(async (clientId: string, keyCode: string) => {
-      await cli.withContext((ctx) => ctx.credentials.deleteApiKey(clientId, keyCode));
+      await cli.withContext((ctx) => ctx.credentials.delete(clientId, 'api_key', keyCode));
       cli.print(`Deleted API key ${keyCode} of client ${clientId}.`);
     });
 
@@ -57,7 +55,7 @@ export function registerClientCredentials(clients: Command, cli: Cli): void {
     .argument('<client_id>', 'the client (UUID)')
     .argument('<secret_code>', 'the secret_code of the client secret')
     .action(async (clientId: string, secretCode: string) => {
-      await cli.withContext((ctx) => ctx.credentials.deleteSecret(clientId, secretCode));
+      await cli.withContext((ctx) => ctx.credentials.delete(clientId, 'client_secret', secretCode));
       cli.print(`Deleted client secret ${secretCode} of client ${clientId}.`);
     });
 

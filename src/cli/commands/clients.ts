@@ -1,4 +1,4 @@
-import { InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { CLIENTS_PAGE_SIZE_MAX, NAME_MAX_LENGTH, clientView, clientWithCredentialsView, createdClientView } from '../../modules/admin/index.js';
 import { AUTH_METHODS, type AuthMethod, type ClientAccount, FLOW_VOCABULARIES, type FlowVocabulary, TIERS, type Tier } from '../../modules/auth/index.js';
 import { isLimit, LIMIT_MAX } from '../../modules/limits/index.js';
@@ -42,7 +42,16 @@ interface JsonOption {
 /** `sportsdata clients …`: onboarding and management over ClientsService, as the admin API. */
 export const registerClients: RegisterCommands = (program, cli) => {
   const clients = program.command('clients').description('onboard and manage client accounts');
+  registerCreate(clients, cli);
+  registerReads(clients, cli);
+  registerUpdate(clients, cli);
+  registerRotateCredentials(clients, cli);
+  registerClientCredentials(clients, cli);
+  registerCheckEndpoint(clients, cli);
+};
 
+/** `clients create`. */
+function registerCreate(clients: Command, cli: Cli): void {
   clients
     .command('create')
     .description('onboard a client; prints its API key and client secret, once')
@@ -61,7 +70,10 @@ export const registerClients: RegisterCommands = (program, cli) => {
       cli.print(humanFields(view));
       cli.print(SHOWN_ONCE);
     });
+}
 
+/** `clients list` and `clients get`. */
+function registerReads(clients: Command, cli: Cli): void {
   clients
     .command('list')
     .description('list client accounts, oldest first')
@@ -91,7 +103,10 @@ export const registerClients: RegisterCommands = (program, cli) => {
     .action(async (clientId: string, options: JsonOption) => {
       printClient(cli, await cli.withContext(async (ctx) => viewOf(ctx, await ctx.clients.get(clientId))), options);
     });
+}
 
+/** `clients update`. */
+function registerUpdate(clients: Command, cli: Cli): void {
   const update = clients.command('update');
   update
     .description('change auth_method, tier, disabled, the limit overrides or the flow vocabulary; takes effect on the next request, also for issued tokens')
@@ -117,7 +132,10 @@ export const registerClients: RegisterCommands = (program, cli) => {
       );
       printClient(cli, view, options);
     });
+}
 
+/** `clients rotate-credentials`. */
+function registerRotateCredentials(clients: Command, cli: Cli): void {
   clients
     .command('rotate-credentials')
     .description('emergency reset: replace every API key and client secret with one new pair and end every session; prints the new ones, once')
@@ -133,10 +151,7 @@ export const registerClients: RegisterCommands = (program, cli) => {
       cli.print(humanFields(view));
       cli.print(SHOWN_ONCE);
     });
-
-  registerClientCredentials(clients, cli);
-  registerCheckEndpoint(clients, cli);
-};
+}
 
 interface UpdateOptions {
   authMethod?: AuthMethod;

@@ -1,15 +1,14 @@
 import type { Clock } from '../../platform/clock.js';
 import { validationError } from '../../platform/errors.js';
 import type { App } from '../../platform/http/types.js';
-import { pageOf } from '../../platform/pagination.js';
 import { clientActor } from '../audit/index.js';
 import { principalOf } from '../auth/index.js';
 import type { CredentialsService } from '../clients/index.js';
 import type { ClientPolicy } from '../policy/index.js';
 import { ACCOUNT_POLICY } from './account.policy.js';
+import { listedCredentials } from './credentials.listing.js';
 import {
   ApiKeysPage,
-  apiKeyView,
   CreatedApiKey,
   CreatedSecret,
   createdApiKeyView,
@@ -21,7 +20,6 @@ import {
   NewSecretBody,
   SecretCodeParams,
   SecretsPage,
-  secretView,
 } from './credentials.schemas.js';
 
 const tags = ['account'];
@@ -35,8 +33,18 @@ const change = (errors: ClientPolicy['errors']) => ({ policy: { ...ACCOUNT_POLIC
  * a key that can log in can already do whatever a Bearer token can. A new credential works at
  * once and the old ones keep working until deleted, so a client rotates without downtime.
  */
-export function credentialsRoutes(app: App, deps: { credentials: CredentialsService; clock: Clock }): void {
-  const { credentials, clock } = deps;
+export function credentialsRoutes(app: App, deps: CredentialsRoutesDeps): void {
+  apiKeyRoutes(app, deps);
+  secretRoutes(app, deps);
+}
+
+interface CredentialsRoutesDeps {
+  credentials: CredentialsService;
+  clock: Clock;
+}
+
+function apiKeyRoutes(app: App, deps: CredentialsRoutesDeps): void {
+  const { credentials } = deps;
 
   app.get(
     '/v1/account/api-keys',
@@ -50,11 +58,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
         response: { 200: ApiKeysPage },
       },
     },
-    async (request) => {
-      const { items, total } = await credentials.listApiKeys(principalOf(request).client.id, request.query);
-      const now = clock.now();
-      return pageOf(items.map((key) => apiKeyView(key, now)), total, request.query);
-    },
+    async (request) => listedCredentials(deps, principalOf(request).client.id, 'api_key', request.query),
   );
 
   app.post(
@@ -93,10 +97,14 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
       },
     },
     async (request, reply) => {
-      await credentials.deleteApiKey(principalOf(request).client.id, request.params.key_code, clientActor(request));
+      await credentials.delete(principalOf(request).client.id, 'api_key', request.params.key_code, clientActor(request));
       return reply.code(204).send(null);
     },
   );
+}
+
+function secretRoutes(app: App, deps: CredentialsRoutesDeps): void {
+  const { credentials } = deps;
 
   app.get(
     '/v1/account/secrets',
@@ -110,10 +118,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
         response: { 200: SecretsPage },
       },
     },
-    async (request) => {
-      const { items, total } = await credentials.listSecrets(principalOf(request).client.id, request.query);
-      return pageOf(items.map(secretView), total, request.query);
-    },
+    async (request) => listedCredentials(deps, principalOf(request).client.id, 'client_secret', request.query),
   );
 
   app.post(
@@ -149,7 +154,7 @@ export function credentialsRoutes(app: App, deps: { credentials: CredentialsServ
       },
     },
     async (request, reply) => {
-      await credentials.deleteSecret(principalOf(request).client.id, request.params.secret_code, clientActor(request));
+      await credentials.delete(principalOf(request).client.id, 'client_secret', request.params.secret_code, clientActor(request));
       return reply.code(204).send(null);
     },
   );

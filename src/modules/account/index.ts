@@ -1,11 +1,10 @@
-/** The calling client's own account: configuration and credentials; the credential views the admin API and the CLI share. */
+/** The calling client's own account: configuration and credentials; the credential views and listing the admin API and the CLI share. */
 export { accountRoutes } from './account.routes.js';
+export { listedCredentials } from './credentials.listing.js';
 export {
   ApiKeysPage,
-  apiKeyView,
   CREDENTIALS_PAGE_SIZE_MAX,
   CredentialsQuery,
   Deleted,
   SecretsPage,
-  secretView,
 } from './credentials.schemas.js';

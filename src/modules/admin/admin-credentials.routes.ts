@@ -1,9 +1,8 @@
 import { Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import type { App } from '../../platform/http/types.js';
-import { pageOf } from '../../platform/pagination.js';
 import { operatorActor } from '../audit/index.js';
-import { ApiKeysPage, apiKeyView, CredentialsQuery, Deleted, SecretsPage, secretView } from '../account/index.js';
+import { ApiKeysPage, CredentialsQuery, Deleted, listedCredentials, SecretsPage } from '../account/index.js';
 import type { CredentialsService } from '../clients/index.js';
 import { ADMIN_POLICY, CLIENT_CHANGE } from './admin.policy.js';
 
@@ -21,7 +20,7 @@ const SecretParams = Type.Object({ ...ClientParams, secret_code: Type.String({ d
  * credential or a digest). The emergency reset of all of them stays POST …/credentials.
  */
 export function adminCredentialsRoutes(app: App, deps: { credentials: CredentialsService; clock: Clock }): void {
-  const { credentials, clock } = deps;
+  const { credentials } = deps;
 
   app.get(
     '/admin/v1/clients/:client_id/api-keys',
@@ -36,11 +35,7 @@ export function adminCredentialsRoutes(app: App, deps: { credentials: Credential
         response: { 200: ApiKeysPage },
       },
     },
-    async (request) => {
-      const { items, total } = await credentials.listApiKeys(request.params.client_id, request.query);
-      const now = clock.now();
-      return pageOf(items.map((key) => apiKeyView(key, now)), total, request.query);
-    },
+    async (request) => listedCredentials(deps, request.params.client_id, 'api_key', request.query),
   );
 
   app.get(
@@ -56,10 +51,7 @@ export function adminCredentialsRoutes(app: App, deps: { credentials: Credential
         response: { 200: SecretsPage },
       },
     },
-    async (request) => {
-      const { items, total } = await credentials.listSecrets(request.params.client_id, request.query);
-      return pageOf(items.map(secretView), total, request.query);
-    },
+    async (request) => listedCredentials(deps, request.params.client_id, 'client_secret', request.query),
   );
 
   app.delete(
@@ -75,7 +67,7 @@ export function adminCredentialsRoutes(app: App, deps: { credentials: Credential
       },
     },
     async (request, reply) => {
-      await credentials.deleteApiKey(request.params.client_id, request.params.key_code, operatorActor(request));
+      await credentials.delete(request.params.client_id, 'api_key', request.params.key_code, operatorActor(request));
       return reply.code(204).send(null);
     },
   );
@@ -93,7 +85,7 @@ export function adminCredentialsRoutes(app: App, deps: { credentials: Credential
       },
     },
     async (request, reply) => {
-      await credentials.deleteSecret(request.params.client_id, request.params.secret_code, operatorActor(request));
+      await credentials.delete(request.params.client_id, 'client_secret', request.params.secret_code, operatorActor(request));
       return reply.code(204).send(null);
     },
   );

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
-import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
 import { operatorActor } from '../audit/index.js';
 import type { ClientAccount } from '../auth/index.js';
@@ -30,13 +30,25 @@ const admin = { policy: ADMIN_POLICY };
  * Client onboarding and management for operators (docs/operations.md), over the same ClientsService
  * as the CLI. Every change bumps the change feed, so it takes effect on the next request.
  */
-export const adminRoutes: ModuleRoutes<{
+export const adminRoutes: ModuleRoutes<AdminRoutesDeps> = async (app, deps) => {
+  onboardingRoutes(app, deps);
+  clientChangeRoutes(app, deps);
+  adminCredentialsRoutes(app, deps);
+};
+
+interface AdminRoutesDeps {
   clients: ClientsService;
   credentials: CredentialsService;
   clock: Clock;
   limits: LimitPolicy;
-}> = async (app, { clients, credentials, clock, limits }) => {
-  const view = (account: ClientAccount) => clientView(account, limits.effective(account));
+}
+
+/** The admin API's view of an account, with the limits in force. */
+const viewOf = (limits: LimitPolicy) => (account: ClientAccount) => clientView(account, limits.effective(account));
+
+/** Onboarding a client, and reading clients. */
+function onboardingRoutes(app: App, { clients, limits }: AdminRoutesDeps): void {
+  const view = viewOf(limits);
 
   app.post(
     '/admin/v1/clients',
@@ -80,6 +92,11 @@ export const adminRoutes: ModuleRoutes<{
     { config: admin, schema: { tags, summary: 'Get a client account', params: ClientParams, response: { 200: Client } } },
     async (request) => view(await clients.get(request.params.client_id)),
   );
+}
+
+/** Changes to a client: its settings, the emergency reset of its credentials, offboarding. */
+function clientChangeRoutes(app: App, { clients, limits }: AdminRoutesDeps): void {
+  const view = viewOf(limits);
 
   app.patch(
     '/admin/v1/clients/:client_id',
@@ -156,6 +173,4 @@ export const adminRoutes: ModuleRoutes<{
       return reply.code(204).send(null);
     },
   );
-
-  adminCredentialsRoutes(app, { credentials, clock });
-};
+}

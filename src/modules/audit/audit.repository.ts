@@ -2,6 +2,14 @@ import type { Kysely, Selectable } from 'kysely';
 import type { AuditLogTable, Schema } from '../../platform/db/schema.js';
 import type { AuditActor } from './audit.actor.js';
 
+/** Reads and purges of the audit log; entries are written by recordAudit, in each change's own transaction. */
+export interface AuditRepository {
+  /** One page of entries, newest first; of one client when `clientId` is given. */
+  page(clientId: string | undefined, offset: number, limit: number): Promise<{ entries: AuditEntry[]; total: number }>;
+  /** Deletes entries written before `at` (epoch ms); returns how many. */
+  purgeBefore(at: number): Promise<number>;
+}
+
 /** The kinds of change recorded, by who may make them: operators change accounts, either side their credentials. */
 export const AUDIT_ACTIONS = [
   'client.onboarded',
@@ -58,15 +66,14 @@ export async function recordAudit(trx: Kysely<Schema>, change: AuditChange): Pro
     .execute();
 }
 
-export function createAuditRepository(db: Kysely<Schema>) {
+export function createAuditRepository(db: Kysely<Schema>): AuditRepository {
   const scoped = (clientId: string | undefined) => {
     const query = db.selectFrom('audit_log');
     return clientId === undefined ? query : query.where('client_id', '=', clientId);
   };
 
   return {
-    /** One page of entries, newest first; of one client when `clientId` is given. */
-    async page(clientId: string | undefined, offset: number, limit: number): Promise<{ entries: AuditEntry[]; total: number }> {
+    async page(clientId, offset, limit) {
       const [rows, count] = await Promise.all([
         scoped(clientId).selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute(),
         scoped(clientId)
@@ -76,15 +83,12 @@ export function createAuditRepository(db: Kysely<Schema>) {
       return { entries: rows.map(toEntry), total: Number(count.n) };
     },
 
-    /** Deletes entries written before `at` (epoch ms); returns how many. */
-    async purgeBefore(at: number): Promise<number> {
+    async purgeBefore(at) {
       const result = await db.deleteFrom('audit_log').where('at', '<', at).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
   };
 }
-
-export type AuditRepository = ReturnType<typeof createAuditRepository>;
 
 function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
   return {

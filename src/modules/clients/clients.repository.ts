@@ -12,6 +12,33 @@ import {
   type Tier,
 } from '../auth/index.js';
 
+/**
+ * Queries on clients and tenants. Made on `db` for reads, or on the locked transaction of a change
+ * (clients.service) for what the change reads and writes.
+ */
+export interface ClientsRepository {
+  /** The client with its credentials that are not deleted (at most the caps, plus expired ones). */
+  findById(id: string): Promise<ClientAccount | undefined>;
+  /** A credential by digest, in whatever state (deleted, expired), with the digest it is stored under. */
+  findCredentialByDigest(digest: string): Promise<{ credential: AccountCredential; digest: string } | undefined>;
+  /** How many clients there are; with `search`, how many whose name contains it. */
+  count(search?: string): Promise<number>;
+  /** A slice of clients, oldest first, each with its credentials that are not deleted; with `search`, those whose name contains it. */
+  list(offset: number, limit: number, search?: string): Promise<ClientAccount[]>;
+  /** Whether a tenant with this id exists. */
+  tenantExists(tenantId: string): Promise<boolean>;
+  /** Stores a new tenant. */
+  insertTenant(tenantId: string, now: number): Promise<void>;
+  /** Stores a new client, enabled, at credential generation 1. */
+  insert(client: NewClientRow): Promise<void>;
+  /** Writes the fields a patch names. */
+  update(id: string, patch: ClientPatch, now: number): Promise<void>;
+  /** Sets the credential generation (an access token of an earlier one no longer works). */
+  setGeneration(id: string, generation: number, now: number): Promise<void>;
+  /** Marks the client deleted, at a new credential generation. The row stays. */
+  markDeleted(id: string, generation: number, now: number): Promise<void>;
+}
+
 export type ClientRow = Selectable<ClientsTable>;
 export type CredentialRow = Selectable<ClientCredentialsTable>;
 
@@ -23,6 +50,16 @@ export interface ClientPatch {
   rateLimitPerMinute?: number | null;
   dailyQuota?: number | null;
   flowVocabulary?: FlowVocabulary;
+}
+
+/** A client as onboarding stores it. */
+export interface NewClientRow {
+  id: string;
+  tenantId: string;
+  name: string;
+  tier: Tier;
+  authMethod: AuthMethod;
+  now: number;
 }
 
 export function toCredential(row: CredentialRow): AccountCredential {
@@ -60,8 +97,12 @@ export function toAccount(row: ClientRow, credentials: readonly AccountCredentia
   };
 }
 
-export function createClientsRepository(db: Kysely<Schema>) {
-  /** The client with its credentials that are not deleted (at most the caps, plus expired ones). */
+export function createClientsRepository(db: Kysely<Schema>): ClientsRepository {
+  return { ...accountReads(db), ...accountChanges(db) };
+}
+
+/** The reads of accounts: by id, by credential digest, and the listings. */
+function accountReads(db: Kysely<Schema>): Pick<ClientsRepository, 'findById' | 'findCredentialByDigest' | 'count' | 'list'> {
   async function findById(id: string): Promise<ClientAccount | undefined> {
     const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
@@ -84,20 +125,19 @@ export function createClientsRepository(db: Kysely<Schema>) {
   return {
     findById,
 
-    /** A credential by digest, in whatever state (deleted, expired), with the digest it is stored under. */
-    async findCredentialByDigest(digest: string): Promise<{ credential: AccountCredential; digest: string } | undefined> {
+    async findCredentialByDigest(digest) {
       const row = await db.selectFrom('client_credentials').selectAll().where('digest', '=', digest).executeTakeFirst();
       return row && { credential: toCredential(row), digest: row.digest };
     },
 
-    async count(search?: string): Promise<number> {
+    async count(search) {
       const row = await named(search)
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
 
-    async list(offset: number, limit: number, search?: string): Promise<ClientAccount[]> {
+    async list(offset, limit, search) {
       const rows = await named(search).selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
       if (rows.length === 0) return [];
       const credentials = await db
@@ -113,7 +153,46 @@ export function createClientsRepository(db: Kysely<Schema>) {
   };
 }
 
-export type ClientsRepository = ReturnType<typeof createClientsRepository>;
+/** What onboarding and the changes to a client write, in the locked transaction of the change. */
+function accountChanges(db: Kysely<Schema>): Pick<ClientsRepository, 'tenantExists' | 'insertTenant' | 'insert' | 'update' | 'setGeneration' | 'markDeleted'> {
+  const updateClient = async (id: string, columns: Updateable<ClientsTable>) => {
+    await db.updateTable('clients').set(columns).where('id', '=', id).execute();
+  };
+
+  return {
+    async tenantExists(tenantId) {
+      const tenant = await db.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst();
+      return tenant !== undefined;
+    },
+
+    async insertTenant(tenantId, now) {
+      await db.insertInto('tenants').values({ id: tenantId, created_at: now }).execute();
+    },
+
+    async insert(client) {
+      await db
+        .insertInto('clients')
+        .values({
+          id: client.id,
+          tenant_id: client.tenantId,
+          name: client.name,
+          tier: client.tier,
+          auth_method: client.authMethod,
+          disabled: 0,
+          credential_generation: 1,
+          deleted_at: null,
+          created_at: client.now,
+          updated_at: client.now,
+        })
+        .execute();
+    },
+
+    update: (id, patch, now) => updateClient(id, patchColumns(patch, now)),
+    setGeneration: (id, generation, now) => updateClient(id, { credential_generation: generation, updated_at: now }),
+    markDeleted: (id, generation, now) => updateClient(id, { deleted_at: now, credential_generation: generation, updated_at: now }),
+  };
+}
+
 
 /** The fields a patch names, as the account holds them, by their wire names (the audit log's before and after). */
 export function patchedFields(patch: ClientPatch, account: ClientAccount): Record<string, string | number | boolean | null> {
@@ -128,7 +207,7 @@ export function patchedFields(patch: ClientPatch, account: ClientAccount): Recor
 }
 
 /** The column values of a patch, for an UPDATE. */
-export function patchColumns(patch: ClientPatch, now: number): Updateable<ClientsTable> {
+function patchColumns(patch: ClientPatch, now: number): Updateable<ClientsTable> {
   return {
     ...(patch.authMethod !== undefined ? { auth_method: patch.authMethod } : {}),
     ...(patch.tier !== undefined ? { tier: patch.tier } : {}),

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { BackgroundJob, JobLog } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { credentialsQueries } from './credentials.repository.js';
+import { createCredentialsRepository } from './credentials.repository.js';
 import { MINUTE_MS } from '../../platform/time.js';
 
 /** How often a node writes the minutes its credentials were used in. */
@@ -22,7 +22,8 @@ export interface CredentialUsage extends BackgroundJob {
 }
 
 export function createCredentialUsage(deps: { db: Kysely<Schema>; clock: Clock; intervalMs?: number }): CredentialUsage {
-  const { db, clock } = deps;
+  const { clock } = deps;
+  const repository = createCredentialsRepository(deps.db);
   /** Codes noted in the current minute: a later use in it costs one map lookup. */
   const noted = new Map<string, number>();
   let pending = new Map<string, number>();
@@ -35,7 +36,7 @@ export function createCredentialUsage(deps: { db: Kysely<Schema>; clock: Clock; 
     const minute = minuteOf(clock.now());
     // What was noted in earlier minutes is done: the first use in a new minute is noted again.
     for (const [code, at] of noted) if (at < minute) noted.delete(code);
-    for (const [code, at] of batch) await credentialsQueries.markUsed(db, code, at);
+    for (const [code, at] of batch) await repository.markUsed(code, at);
   }
 
   const flushLogged = () =>

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
-import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import type { Authenticator } from '../auth/index.js';
 import { type ClientSessionData, SESSION_MAX_AGE_MS, type Session, type SessionStore, sessionsFull, type TokenPairBody, tokensOf } from './portal.sessions.js';
 import { bodyOf, callFrom, forward, methodOf, proxiedPath, type PublicOrigin, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
@@ -48,9 +48,21 @@ export interface PortalRoutesDeps extends PublicOrigin {
  * it" (/portal/try/…) its other /v1 routes: the same handlers, policies, limits and usage as any
  * client call (the portal's own refreshes are `account` calls: the minute, never the day).
  */
-export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessions, clock, revoke, authenticator, publicUrl }) => {
-  const site = { publicUrl };
+export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, deps) => {
   serveWebFiles(app, 'portal', ['index.html', 'portal.js', 'web.css', 'uplot.css']);
+  const accessToken = sessionAccessTokens(app, deps);
+  sessionRoutes(app, deps, accessToken);
+  proxyRoutes(app, deps, accessToken);
+};
+
+/** The session's access token, refreshed through the public refresh route when it is about to expire. */
+type AccessToken = (request: FastifyRequest, current: Session<ClientSessionData>) => Promise<string>;
+
+const session = (csrf: boolean) => ({ config: { policy: { auth: 'session', realm: 'portal', cache: 'no-store', csrf } } }) as const;
+
+/** Sign in, the page's check on load, sign out. */
+function sessionRoutes(app: App, { sessions, clock, revoke, authenticator, publicUrl }: PortalRoutesDeps, accessToken: AccessToken): void {
+  const site = { publicUrl };
   const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => sessionCookie(request, site, { name: sessions.cookie, path: '/portal' }, value, maxAgeSeconds);
 
   app.post(
@@ -79,8 +91,6 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
     },
   );
 
-  const session = (csrf: boolean) => ({ config: { policy: { auth: 'session', realm: 'portal', cache: 'no-store', csrf } } }) as const;
-
   /**
    * The page asks this on load to know whether it is signed in: a session whose token the API no
    * longer accepts (its key deleted, its client disabled or reset) has ended, as it has for every
@@ -106,7 +116,9 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
     reply.header('set-cookie', cookie(request, '', 0));
     return reply.code(204).send(null);
   });
+}
 
+function sessionAccessTokens(app: App, { sessions, clock }: PortalRoutesDeps): AccessToken {
   /**
    * The refresh under way for a session. A refresh token is used once: a second refresh with it is
    * a replay, which revokes the session's whole family. The usage page sends two calls at once;
@@ -115,7 +127,6 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
    */
   const refreshing = new WeakMap<Session<ClientSessionData>, Promise<string>>();
 
-  /** The session's access token, refreshed through the public refresh route when it is about to expire. */
   function accessToken(request: FastifyRequest, current: Session<ClientSessionData>): Promise<string> {
     if (current.data.accessExpiresAt - clock.now() > REFRESH_MARGIN_MS) return Promise.resolve(current.data.accessToken);
     const pending = refreshing.get(current);
@@ -137,6 +148,11 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
     return current.data.accessToken;
   }
 
+  return accessToken;
+}
+
+/** The page's calls to the account routes, and "Try it". */
+function proxyRoutes(app: App, { sessions }: PortalRoutesDeps, accessToken: AccessToken): void {
   /** Runs `/v1/{path}` with the session's token (`path` as proxiedPath resolved it): no data path of its own. */
   const run = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
     const current = sessions.current(request);
@@ -170,4 +186,4 @@ export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, { sessio
       return run(request, reply, path);
     },
   });
-};
+}

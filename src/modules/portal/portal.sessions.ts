@@ -16,6 +16,36 @@ export const SESSIONS_PER_OWNER = 20;
 /** How long a sign-in refused by a full store is asked to wait: sessions end within SESSION_IDLE_MS, most sooner. */
 const FULL_RETRY_AFTER_SECONDS = 60;
 
+/**
+ * Sessions in this node's memory, found by a cookie's opaque id; the route's policy step (`admit`)
+ * checks the session and, for a state-changing call, its CSRF token. At most `capacity` of them
+ * (memory is bounded however many sign in), and SESSIONS_PER_OWNER of one owner.
+ */
+export interface SessionStore<T> {
+  /** The cookie's name. */
+  readonly cookie: string;
+  /**
+   * A new session of `owner`. An owner with SESSIONS_PER_OWNER already has its oldest ended in
+   * its place; otherwise a full store opens none (undefined): it never ends another owner's
+   * session to make room, so that one client cannot sign every other one out.
+   */
+  open(owner: string, data: T): Session<T> | undefined;
+  /** Ends a session: its cookie names nothing from now on. */
+  end(session: Session<T>): void;
+  /** The policy step of a session route: 401 without a live session, 403 without its CSRF token when `csrf`. */
+  admit(csrf: boolean): CallbackHook;
+  /** The session a session route's request was admitted with. */
+  current(request: FastifyRequest): Session<T>;
+}
+
+/** The portal's and the console's sessions: each its own cookie, so that one never stands for the other. */
+export interface WebSessions {
+  /** Clients signed in to the portal. */
+  portal: SessionStore<ClientSessionData>;
+  /** The operator signed in to the console. */
+  console: SessionStore<OperatorSessionData>;
+}
+
 /** A signed-in browser's session: what it holds stays here, on the server; the browser holds only the id. */
 export interface Session<T> {
   readonly id: string;
@@ -56,79 +86,17 @@ export function cookieOf(request: FastifyRequest, name: string): string | undefi
   return parseCookie(request.headers.cookie ?? '')[name];
 }
 
-/**
- * Sessions in this node's memory, found by a cookie's opaque id; the route's policy step (`admit`)
- * checks the session and, for a state-changing call, its CSRF token. At most `capacity` of them
- * (memory is bounded however many sign in), and SESSIONS_PER_OWNER of one owner.
- */
-export function createSessionStore<T>(deps: { clock: Clock; cookie: string; capacity: number }) {
-  const { clock, cookie, capacity } = deps;
-  const sessions = new Map<string, Session<T>>();
-  /** Each owner's sessions, oldest first. */
-  const owners = new Map<string, Map<string, Session<T>>>();
+export function createSessionStore<T>(deps: { clock: Clock; cookie: string; capacity: number }): SessionStore<T> {
+  const { clock, cookie } = deps;
+  const store: Sessions<T> = { ...deps, byId: new Map(), owners: new Map() };
   const admitted = new WeakMap<FastifyRequest, Session<T>>();
-
-  const expired = (session: Session<T>, now: number) => now - session.lastSeenAt > SESSION_IDLE_MS || now - session.createdAt > SESSION_MAX_AGE_MS;
-
-  function remove(session: Session<T>): void {
-    sessions.delete(session.id);
-    const own = owners.get(session.owner);
-    own?.delete(session.id);
-    if (own?.size === 0) owners.delete(session.owner);
-  }
-
-  /** Ends every session past its time: what makes room in a full store. */
-  function sweep(now: number): void {
-    for (const session of sessions.values()) if (expired(session, now)) remove(session);
-  }
-
-  function find(request: FastifyRequest): Session<T> | undefined {
-    const id = cookieOf(request, cookie);
-    const session = id === undefined ? undefined : sessions.get(id);
-    if (session === undefined) return undefined;
-    const now = clock.now();
-    if (expired(session, now)) {
-      remove(session);
-      return undefined;
-    }
-    session.lastSeenAt = now;
-    return session;
-  }
-
   return {
-    /** The cookie's name. */
     cookie,
-
-    /**
-     * A new session of `owner`. An owner with SESSIONS_PER_OWNER already has its oldest ended in
-     * its place; otherwise a full store opens none (undefined): it never ends another owner's
-     * session to make room, so that one client cannot sign every other one out.
-     */
-    open(owner: string, data: T): Session<T> | undefined {
-      const now = clock.now();
-      const own = owners.get(owner) ?? new Map<string, Session<T>>();
-      if (own.size >= SESSIONS_PER_OWNER) {
-        const [oldest] = own.values();
-        if (oldest !== undefined) remove(oldest);
-      } else if (sessions.size >= capacity) {
-        sweep(now);
-        if (sessions.size >= capacity) return undefined;
-      }
-      const session: Session<T> = { id: opaque(), owner, csrf: opaque(), createdAt: now, lastSeenAt: now, data };
-      sessions.set(session.id, session);
-      own.set(session.id, session);
-      owners.set(owner, own);
-      return session;
-    },
-
-    end(session: Session<T>): void {
-      remove(session);
-    },
-
-    /** The policy step of a session route: 401 without a live session, 403 without its CSRF token when `csrf`. */
-    admit(csrf: boolean): CallbackHook {
+    open: (owner, data) => open(store, owner, data, clock.now()),
+    end: (session) => remove(store, session),
+    admit(csrf) {
       return (request, _reply, done) => {
-        const session = find(request);
+        const session = find(store, request);
         if (session === undefined) return done(unauthorized('missing_credentials', 'sign in first'));
         const token = request.headers['x-csrf-token'];
         if (csrf && (typeof token !== 'string' || !digestsEqual(token, session.csrf))) {
@@ -138,14 +106,66 @@ export function createSessionStore<T>(deps: { clock: Clock; cookie: string; capa
         done();
       };
     },
-
-    /** The session a session route's request was admitted with. */
-    current(request: FastifyRequest): Session<T> {
+    current(request) {
       const session = admitted.get(request);
       if (session === undefined) throw new Error('this route reads a session, but its policy does not admit one');
       return session;
     },
   };
+}
+
+/** A store's sessions, by id and by owner. */
+interface Sessions<T> {
+  clock: Clock;
+  cookie: string;
+  capacity: number;
+  byId: Map<string, Session<T>>;
+  /** Each owner's sessions, oldest first. */
+  owners: Map<string, Map<string, Session<T>>>;
+}
+
+const expired = (session: Session<unknown>, now: number) => now - session.lastSeenAt > SESSION_IDLE_MS || now - session.createdAt > SESSION_MAX_AGE_MS;
+
+function open<T>(store: Sessions<T>, owner: string, data: T, now: number): Session<T> | undefined {
+  const own = store.owners.get(owner) ?? new Map<string, Session<T>>();
+  if (own.size >= SESSIONS_PER_OWNER) {
+    const [oldest] = own.values();
+    if (oldest !== undefined) remove(store, oldest);
+  } else if (store.byId.size >= store.capacity) {
+    sweep(store, now);
+    if (store.byId.size >= store.capacity) return undefined;
+  }
+  const session: Session<T> = { id: opaque(), owner, csrf: opaque(), createdAt: now, lastSeenAt: now, data };
+  store.byId.set(session.id, session);
+  own.set(session.id, session);
+  store.owners.set(owner, own);
+  return session;
+}
+
+function remove<T>(store: Sessions<T>, session: Session<T>): void {
+  store.byId.delete(session.id);
+  const own = store.owners.get(session.owner);
+  own?.delete(session.id);
+  if (own?.size === 0) store.owners.delete(session.owner);
+}
+
+/** Ends every session past its time: what makes room in a full store. */
+function sweep<T>(store: Sessions<T>, now: number): void {
+  for (const session of store.byId.values()) if (expired(session, now)) remove(store, session);
+}
+
+/** The live session the request's cookie names, marked as seen now. */
+function find<T>(store: Sessions<T>, request: FastifyRequest): Session<T> | undefined {
+  const id = cookieOf(request, store.cookie);
+  const session = id === undefined ? undefined : store.byId.get(id);
+  if (session === undefined) return undefined;
+  const now = store.clock.now();
+  if (expired(session, now)) {
+    remove(store, session);
+    return undefined;
+  }
+  session.lastSeenAt = now;
+  return session;
 }
 
 /** 429 for a sign-in that a full store has no room for. */
@@ -155,18 +175,13 @@ export function sessionsFull(): ApiError {
   });
 }
 
-export type SessionStore<T> = ReturnType<typeof createSessionStore<T>>;
-
-/** The portal's and the console's sessions: each its own cookie, so that one never stands for the other. */
-export function createWebSessions(deps: { clock: Clock; capacity: number }) {
+export function createWebSessions(deps: { clock: Clock; capacity: number }): WebSessions {
   const { clock, capacity } = deps;
   return {
     portal: createSessionStore<ClientSessionData>({ clock, capacity, cookie: 'portal_session' }),
     console: createSessionStore<OperatorSessionData>({ clock, capacity, cookie: 'console_session' }),
   };
 }
-
-export type WebSessions = ReturnType<typeof createWebSessions>;
 
 /** The client session's fields a token pair sets. */
 export function tokensOf(pair: TokenPairBody, now: number): Pick<ClientSessionData, 'accessToken' | 'refreshToken' | 'accessExpiresAt'> {
