@@ -21,9 +21,8 @@ export interface DemoDataOptions {
 }
 
 /** True when the database holds no sports data: the demo dataset may be generated into it. */
-export async function hasNoSportsData(deps: { database: Database }): Promise<boolean> {
-  const row = await deps.database.db.selectFrom('sports').select('id').limit(1).executeTakeFirst();
-  return row === undefined;
+export function hasNoSportsData(deps: DemoDataDeps): Promise<boolean> {
+  return createImportService(deps).hasNoSportsData();
 }
 
 /**
@@ -56,9 +55,9 @@ async function gradePlayed(deps: DemoDataDeps): Promise<void> {
  * Returns the counts, or undefined when the database already had data.
  */
 export async function ensureDemoData(deps: DemoDataDeps): Promise<Record<string, number> | undefined> {
-  if (!(await hasNoSportsData(deps))) return undefined;
-  const demo = generateDemo({ scale: 1, seed: DEFAULT_SEED, now: deps.clock.now() });
   const importer = createImportService(deps);
+  if (!(await importer.hasNoSportsData())) return undefined;
+  const demo = generateDemo({ scale: 1, seed: DEFAULT_SEED, now: deps.clock.now() });
   // Checked again inside the import's transaction: another node starting at once may fill it first.
   const seeded = await importer.importIntoEmpty(demo.dataset, { grade: false });
   // Each move on its own retry: another node starting at once may hold the lock a while, and a

@@ -41,25 +41,64 @@ interface LegFacts {
 
 export async function checkReferences(dataset: Dataset, repo: ImportRepository, options: { replace: boolean }): Promise<Resolved> {
   const problems = new Problems();
+  const known = await knownRecords(dataset, knownIn(repo, options));
+  const ref = referenceCheck(problems);
+  checkCatalogueReferences(dataset, known, ref, problems);
+  await checkTagTree(dataset, repo, options, problems);
+  await checkResults(dataset, repo, options, known.sportOfLeague, problems);
+  checkEventReferences(dataset.events ?? [], known, ref);
+  checkOddsReferences(dataset.odds ?? [], known, ref, problems);
+  checkFlowReferences(dataset.flows ?? [], known, ref, problems);
+  problems.throwIfAny();
+
+  const marketCategories = await categoriesOfMarkets(dataset, known.categoryKeys, repo, options);
+  return { sportOfLeague: known.sportOfLeague, eventFacts: known.eventFacts, marketCategories, ...(await moved(dataset, repo, options)) };
+}
+
+/** The dataset's records of a table, completed with the stored ones among `referenced`. */
+type Known = <T>(
+  table: DataTable,
+  own: Map<number, T>,
+  referenced: Iterable<number | null | undefined>,
+  columns: readonly string[],
+  fromRow: (row: Record<string, number | string | null>) => T,
+) => Promise<Map<number, T>>;
+
+function knownIn(repo: ImportRepository, options: { replace: boolean }): Known {
   const stored = async <C extends string>(table: DataTable, ids: Set<number>, columns: readonly C[]) =>
     options.replace || ids.size === 0 ? [] : repo.existing(table, ids, columns);
-
-  /** The dataset's records of a table, completed with the stored ones among `referenced`. */
-  async function known<T>(
-    table: DataTable,
-    own: Map<number, T>,
-    referenced: Iterable<number | null | undefined>,
-    columns: readonly string[],
-    fromRow: (row: Record<string, number | string | null>) => T,
-  ): Promise<Map<number, T>> {
+  return async (table, own, referenced, columns, fromRow) => {
     const missing = new Set<number>();
     for (const id of referenced) if (id !== null && id !== undefined && !own.has(id)) missing.add(id);
     for (const row of await stored(table, missing, columns)) own.set(Number(row.id), fromRow(row));
     return own;
-  }
-  const ids = (items: ReadonlyArray<{ id: number }> | undefined) => new Map((items ?? []).map((item) => [item.id, true as const]));
-  const present = () => true as const;
+  };
+}
 
+/** Every record the dataset's references may name: its own, and the stored ones it references. */
+interface KnownRecords {
+  sportIds: Map<number, true>;
+  sportOfLeague: Map<number, number>;
+  teamIds: Map<number, true>;
+  playerIds: Map<number, true>;
+  /** The sport of each event period. */
+  periodSports: Map<number, number>;
+  operatorIds: Map<number, true>;
+  /** The key of each betting-market category. */
+  categoryKeys: Map<number, string>;
+  marketIds: Map<number, true>;
+  countryIds: Map<number, true>;
+  dimensionIds: Map<number, true>;
+  tagTypeIds: Map<number, true>;
+  eventFacts: Map<number, EventFacts>;
+  legFacts: Map<number, LegFacts>;
+}
+
+const ids = (items: ReadonlyArray<{ id: number }> | undefined) => new Map((items ?? []).map((item) => [item.id, true as const]));
+const present = () => true as const;
+
+/** Read one table at a time, in the order of the tables' dependencies. */
+async function knownRecords(dataset: Dataset, known: Known): Promise<KnownRecords> {
   const { sports = [], leagues = [], teams = [], players = [], betting_market_categories = [], betting_markets = [], event_periods = [], events = [], odds = [], flows = [] } =
     dataset;
   const { subnational_regions: regions = [], tag_types: tagTypes = [] } = dataset;
@@ -113,7 +152,13 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
   const countryIds = await known('countries', ids(dataset.countries), regions.map((r) => r.country_id), [], present);
   const dimensionIds = await known('tag_dimensions', ids(dataset.tag_dimensions), tagTypes.map((t) => t.dimension_id), [], present);
   const tagTypeIds = await known('tag_types', ids(tagTypes), flows.flatMap((f) => f.tag_type_ids ?? []), [], present);
+  const catalogue = { sportIds, sportOfLeague, teamIds, playerIds, periodSports, operatorIds, categoryKeys, marketIds, countryIds, dimensionIds, tagTypeIds };
+  return { ...catalogue, ...(await knownFacts(dataset, known, sportOfLeague)) };
+}
 
+/** The league and sport of the events the odds and flows name, and the event of each parlay leg. */
+async function knownFacts(dataset: Dataset, known: Known, sportOfLeague: ReadonlyMap<number, number>): Promise<Pick<KnownRecords, 'eventFacts' | 'legFacts'>> {
+  const { events = [], odds = [], flows = [] } = dataset;
   const ownEvents = new Map<number, EventFacts>();
   for (const e of events) ownEvents.set(e.id, { league_id: e.league_id, sport_id: sportOfLeague.get(e.league_id) ?? 0 });
   const eventFacts = await known('events', ownEvents, [...odds.map((o) => o.event_id), ...flows.map((f) => f.event_id)], ['league_id', 'sport_id'], (row) => ({
@@ -127,10 +172,23 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
     ['event_id', 'bet_type'],
     (row) => ({ event_id: Number(row.event_id), parlay: row.bet_type === 'parlay' }),
   );
+  return { eventFacts, legFacts };
+}
 
-  const ref = (field: string, id: number | null | undefined, known: Map<number, unknown>, what: string) => {
+/** Adds a problem when `id` names no record of `known`. */
+type Ref = (field: string, id: number | null | undefined, known: Map<number, unknown>, what: string) => void;
+
+function referenceCheck(problems: Problems): Ref {
+  return (field, id, known, what) => {
     if (id !== null && id !== undefined && !known.has(id)) problems.add(field, 'reference', `names no ${what} (id ${id}) in the dataset or the database`);
   };
+}
+
+/** The references of leagues, teams, players, markets, periods, regions and tag types. */
+function checkCatalogueReferences(dataset: Dataset, known: KnownRecords, ref: Ref, problems: Problems): void {
+  const { leagues = [], teams = [], players = [], betting_markets = [], event_periods = [] } = dataset;
+  const { subnational_regions: regions = [], tag_types: tagTypes = [] } = dataset;
+  const { sportIds, sportOfLeague, teamIds, categoryKeys } = known;
   leagues.forEach((l, i) => ref(`leagues[${i}].sport_id`, l.sport_id, sportIds, 'sport'));
   teams.forEach((t, i) => ref(`teams[${i}].league_id`, t.league_id, sportOfLeague, 'league'));
   players.forEach((p, i) => ref(`players[${i}].team_id`, p.team_id, teamIds, 'team'));
@@ -143,20 +201,25 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
     }
   });
   event_periods.forEach((p, i) => ref(`event_periods[${i}].sport_id`, p.sport_id, sportIds, 'sport'));
-  regions.forEach((r, i) => ref(`subnational_regions[${i}].country_id`, r.country_id, countryIds, 'country'));
-  tagTypes.forEach((t, i) => ref(`tag_types[${i}].dimension_id`, t.dimension_id, dimensionIds, 'tag dimension'));
-  await checkTagTree(dataset, repo, options, problems);
-  await checkResults(dataset, repo, options, sportOfLeague, problems);
+  regions.forEach((r, i) => ref(`subnational_regions[${i}].country_id`, r.country_id, known.countryIds, 'country'));
+  tagTypes.forEach((t, i) => ref(`tag_types[${i}].dimension_id`, t.dimension_id, known.dimensionIds, 'tag dimension'));
+}
+
+function checkEventReferences(events: NonNullable<Dataset['events']>, known: KnownRecords, ref: Ref): void {
   events.forEach((e, i) => {
-    ref(`events[${i}].league_id`, e.league_id, sportOfLeague, 'league');
-    ref(`events[${i}].home_team_id`, e.home_team_id, teamIds, 'team');
-    ref(`events[${i}].away_team_id`, e.away_team_id, teamIds, 'team');
+    ref(`events[${i}].league_id`, e.league_id, known.sportOfLeague, 'league');
+    ref(`events[${i}].home_team_id`, e.home_team_id, known.teamIds, 'team');
+    ref(`events[${i}].away_team_id`, e.away_team_id, known.teamIds, 'team');
   });
+}
+
+function checkOddsReferences(odds: NonNullable<Dataset['odds']>, known: KnownRecords, ref: Ref, problems: Problems): void {
+  const { eventFacts, periodSports } = known;
   odds.forEach((o, i) => {
     ref(`odds[${i}].event_id`, o.event_id, eventFacts, 'event');
-    ref(`odds[${i}].operator_id`, o.operator_id, operatorIds, 'operator');
-    ref(`odds[${i}].betting_market_id`, o.betting_market_id, marketIds, 'betting market');
-    ref(`odds[${i}].player_id`, o.player_id, playerIds, 'player');
+    ref(`odds[${i}].operator_id`, o.operator_id, known.operatorIds, 'operator');
+    ref(`odds[${i}].betting_market_id`, o.betting_market_id, known.marketIds, 'betting market');
+    ref(`odds[${i}].player_id`, o.player_id, known.playerIds, 'player');
     ref(`odds[${i}].event_period_id`, o.event_period_id, periodSports, 'event period');
     // A period is one sport's (a soccer half is not a basketball quarter).
     const periodSport = o.event_period_id === null || o.event_period_id === undefined ? undefined : periodSports.get(o.event_period_id);
@@ -165,25 +228,25 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
       problems.add(`odds[${i}].event_period_id`, 'same_sport', `names event period ${o.event_period_id} of another sport than the event's`);
     }
   });
+}
+
+function checkFlowReferences(flows: NonNullable<Dataset['flows']>, known: KnownRecords, ref: Ref, problems: Problems): void {
+  const { teamIds, playerIds } = known;
   flows.forEach((f, i) => {
-    ref(`flows[${i}].event_id`, f.event_id, eventFacts, 'event');
+    ref(`flows[${i}].event_id`, f.event_id, known.eventFacts, 'event');
     if (f.focus_entity_type === 'team') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, teamIds, 'team');
     if (f.focus_entity_type === 'player') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, playerIds, 'player');
-    ref(`flows[${i}].betting_market_id`, f.betting_market_id, marketIds, 'betting market');
-    (f.tag_type_ids ?? []).forEach((tagId, j) => ref(`flows[${i}].tag_type_ids[${j}]`, tagId, tagTypeIds, 'tag type'));
+    ref(`flows[${i}].betting_market_id`, f.betting_market_id, known.marketIds, 'betting market');
+    (f.tag_type_ids ?? []).forEach((tagId, j) => ref(`flows[${i}].tag_type_ids[${j}]`, tagId, known.tagTypeIds, 'tag type'));
     (f.hit_history ?? []).forEach((game, j) => ref(`flows[${i}].hit_history[${j}].opponent_team_id`, game.opponent_team_id, teamIds, 'team'));
     (f.leg_ids ?? []).forEach((legId, j) => {
       const field = `flows[${i}].leg_ids[${j}]`;
-      const leg = legFacts.get(legId);
+      const leg = known.legFacts.get(legId);
       if (!leg) problems.add(field, 'reference', `names no flow (id ${legId}) in the dataset or the database`);
       else if (leg.event_id !== f.event_id) problems.add(field, 'same_event', `names flow ${legId} of another event: a parlay's legs are flows of its own event`);
       else if (leg.parlay) problems.add(field, 'single', `names flow ${legId}, itself a parlay: legs are single flows`);
     });
   });
-  problems.throwIfAny();
-
-  const marketCategories = await categoriesOfMarkets(dataset, categoryKeys, repo, options);
-  return { sportOfLeague, eventFacts, marketCategories, ...(await moved(dataset, repo, options)) };
 }
 
 /**

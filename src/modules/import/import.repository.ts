@@ -1,7 +1,7 @@
-import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { CompiledQuery, type Kysely, sql, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import type { DialectName } from '../../platform/db/database.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
-import type { Schema } from '../../platform/db/schema.js';
+import type { Schema, SelectionsTable } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
 
 /** The sports-data tables the import writes, in dependency order. */
@@ -9,6 +9,52 @@ export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_h
 export type DataTable = (typeof DATA_TABLES)[number];
 
 type Row = Record<string, unknown>;
+
+/** A stored selection as its key names it (the line itself left out: its line_key stands for it). */
+export type StoredSelection = Omit<SelectionsTable, 'line'>;
+
+/** The import's reads and writes, all in its one transaction. */
+export interface ImportRepository {
+  /** Inserts or updates, by id, every column of the items (in multi-row chunks). */
+  upsert<I>(table: DataTable, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row): Promise<void>;
+  /** Inserts rows of `columns` columns each (in multi-row chunks). */
+  insert(table: DataTable, columns: number, rows: readonly Row[]): Promise<void>;
+  /** Inserts many rows by a multi-row INSERT written here (in chunks). */
+  insertMany(table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void>;
+  /** The rows among `ids` that the table already holds, with the asked columns. */
+  existing<C extends string>(table: DataTable, ids: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id', number | string | null>>>;
+  /** The rows of a keyed table whose key is one of `keys` (compared without regard to case). */
+  withKeys(table: 'betting_market_categories', keys: Iterable<string>): Promise<Array<{ id: number; key: string }>>;
+  /** A stored vocabulary of each sport, its player statistics or its event periods (small: tens of rows). */
+  keysBySport(table: 'player_statistics' | 'event_periods'): Promise<Array<{ sport_id: number; key: string }>>;
+  /** Replaces what the dataset's events carry of their results: their period scores, or their players' statistics. */
+  deleteOfEvents(table: 'event_period_scores' | 'player_event_statistics', eventIds: readonly number[]): Promise<void>;
+  /** Drops the legs or the tags of these flows, before the ones they carry now are inserted. */
+  deleteOfFlows(table: 'flow_legs' | 'flow_tags', flowIds: readonly number[]): Promise<void>;
+  /** Every stored tag type's place in the tree: a dataset's tag types are checked against the whole taxonomy. */
+  tagTree(): Promise<Array<{ id: number; dimension_id: number; parent_id: number | null }>>;
+  /** Imports run one at a time, and one at a time with gradings (lockDataWrites). */
+  lockForImport(): Promise<void>;
+  /** True when the table holds no row. */
+  isEmptyTable(table: DataTable): Promise<boolean>;
+  /** Records the opening price history entry of every odds row stored. */
+  recordOpenings(): Promise<void>;
+  /** True when no sport is stored: the database holds no sports data. */
+  isEmpty(): Promise<boolean>;
+  /** Every row of every sports-data table (the demo's --force replace). Clients stay. */
+  deleteAllData(): Promise<void>;
+  /** Refreshes the derived columns of stored rows that moved with a league or an event. */
+  refreshDerived(movedLeagueIds: readonly number[], movedEventIds: readonly number[]): Promise<void>;
+  /** The stored selections of these events. */
+  selectionsOfEvents(eventIds: readonly number[]): Promise<Array<StoredSelection & { id: number }>>;
+  /** The ids among `ids` that stored selections have already. */
+  takenSelectionIds(ids: readonly number[]): Promise<number[]>;
+  /** The largest stored selection id, 0 when there is none. */
+  maxSelectionId(): Promise<number>;
+  /** Inserts new selections. */
+  insertSelections(rows: readonly SelectionsTable[]): Promise<void>;
+}
+
 // The writes below are generic over the table; the typed rows are built by the service.
 type LooseDb = Kysely<Record<string, Row>>;
 
@@ -18,168 +64,203 @@ type LooseDb = Kysely<Record<string, Row>>;
  */
 const MAX_PARAMS: Record<DialectName, number> = { sqlite: 32_000, postgres: 65_000 };
 
-export function createImportRepository(trx: Transaction<Schema>, dialect: DialectName) {
-  const db = trx as unknown as LooseDb;
-  const maxParams = MAX_PARAMS[dialect];
+/** Selections per statement: far below either engine's bind-parameter ceiling. */
+const SELECTION_CHUNK = 1_000;
 
-  function* chunks<T>(items: readonly T[], size: number): Generator<readonly T[]> {
-    for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
-  }
+/** The import's transaction, as its statements use it. */
+interface Statements {
+  trx: Transaction<Schema>;
+  /** The same transaction, typed loosely for the writes that are generic over the table. */
+  db: LooseDb;
+  dialect: DialectName;
+  maxParams: number;
+}
 
+export function createImportRepository(trx: Transaction<Schema>, dialect: DialectName): ImportRepository {
+  const s: Statements = { trx, db: trx as unknown as LooseDb, dialect, maxParams: MAX_PARAMS[dialect] };
   return {
-    /**
-     * `insert … on conflict (id) do update` every column, in multi-row chunks. Rows are built
-     * one chunk at a time so that a million items never exist twice in memory.
-     */
-    async upsert<I>(table: DataTable, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row): Promise<void> {
-      const updated = columns.filter((c) => c !== 'id');
-      for (const chunk of chunks(items, Math.floor(maxParams / columns.length))) {
-        await db
-          .insertInto(table)
-          .values(chunk.map(toRow))
-          .onConflict((oc) => oc.column('id').doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)]))))
-          .execute();
-      }
+    upsert: (table, columns, items, toRow) => upsert(s, table, columns, items, toRow),
+    async insert(table, columns, rows) {
+      for (const chunk of chunks(rows, Math.floor(s.maxParams / columns))) await s.db.insertInto(table).values([...chunk]).execute();
     },
-
-    async insert(table: DataTable, columns: number, rows: readonly Row[]): Promise<void> {
-      for (const chunk of chunks(rows, Math.floor(maxParams / columns))) {
-        await db.insertInto(table).values([...chunk]).execute();
-      }
-    },
-
-    /**
-     * A plain multi-row INSERT of many rows, its SQL written here rather than built by Kysely: a
-     * query tree of 32,000 values per statement cost more than the database's own work (the price
-     * history of a million odds rows took 3× the import). Values go as parameters, as always.
-     */
-    async insertMany(table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void> {
-      const perStatement = Math.floor(maxParams / columns.length);
-      for (const chunk of chunks(rows, perStatement)) {
-        const parameters: unknown[] = [];
-        const tuples: string[] = [];
-        for (const row of chunk) {
-          const marks = columns.map((column) => {
-            parameters.push(row[column] ?? null);
-            return dialect === 'postgres' ? `$${parameters.length}` : '?';
-          });
-          tuples.push(`(${marks.join(',')})`);
-        }
-        await trx.executeQuery(CompiledQuery.raw(`insert into ${table} (${columns.join(',')}) values ${tuples.join(',')}`, parameters));
-      }
-    },
-
-    /** The rows among `ids` that the table already holds, with the asked columns. */
-    async existing<C extends string>(table: DataTable, ids: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id', number | string | null>>> {
-      const found: Array<Record<C | 'id', number | string | null>> = [];
-      for (const chunk of chunks([...ids], maxParams)) {
-        const rows = await db
-          .selectFrom(table)
-          .select(['id', ...columns])
-          .where('id', 'in', [...chunk])
-          .execute();
-        for (const row of rows as unknown as Array<Record<C | 'id', number | string | null>>) found.push(row);
-      }
-      return found;
-    },
-
-    /** The rows of a keyed table whose key is one of `keys` (compared without regard to case). */
-    async withKeys(table: 'betting_market_categories', keys: Iterable<string>): Promise<Array<{ id: number; key: string }>> {
-      const wanted = [...new Set([...keys].map((key) => key.toLowerCase()))];
-      const found: Array<{ id: number; key: string }> = [];
-      for (const chunk of chunks(wanted, maxParams)) {
-        const rows = await trx.selectFrom(table).select(['id', 'key']).where(sql<string>`lower(key)`, 'in', [...chunk]).execute();
-        for (const row of rows) found.push({ id: Number(row.id), key: row.key });
-      }
-      return found;
-    },
-
-    /** A stored vocabulary of each sport, its player statistics or its event periods (small: tens of rows). */
-    async keysBySport(table: 'player_statistics' | 'event_periods'): Promise<Array<{ sport_id: number; key: string }>> {
+    insertMany: (table, columns, rows) => insertMany(s, table, columns, rows),
+    existing: (table, ids, columns) => existing(s, table, ids, columns),
+    withKeys: (table, keys) => withKeys(s, table, keys),
+    async keysBySport(table) {
       const rows = await trx.selectFrom(table).select(['sport_id', 'key']).execute();
       return rows.map((r) => ({ sport_id: Number(r.sport_id), key: r.key }));
     },
-
-    /** Replaces what the dataset's events carry of their results: their period scores, or their players' statistics. */
-    async deleteOfEvents(table: 'event_period_scores' | 'player_event_statistics', eventIds: readonly number[]): Promise<void> {
-      for (const chunk of chunks(eventIds, maxParams)) await trx.deleteFrom(table).where('event_id', 'in', [...chunk]).execute();
+    async deleteOfEvents(table, eventIds) {
+      for (const chunk of chunks(eventIds, s.maxParams)) await trx.deleteFrom(table).where('event_id', 'in', [...chunk]).execute();
     },
-
-    /** Drops the legs or the tags of these flows, before the ones they carry now are inserted. */
-    async deleteOfFlows(table: 'flow_legs' | 'flow_tags', flowIds: readonly number[]): Promise<void> {
-      for (const chunk of chunks(flowIds, maxParams)) {
+    async deleteOfFlows(table, flowIds) {
+      for (const chunk of chunks(flowIds, s.maxParams)) {
         await trx.deleteFrom(table).where('flow_id', 'in', [...chunk]).execute();
       }
     },
-
-    /** Every stored tag type's place in the tree: a dataset's tag types are checked against the whole taxonomy. */
-    async tagTree(): Promise<Array<{ id: number; dimension_id: number; parent_id: number | null }>> {
+    async tagTree() {
       const rows = await trx.selectFrom('tag_types').select(['id', 'dimension_id', 'parent_id']).execute();
       return rows.map((r) => ({ id: Number(r.id), dimension_id: Number(r.dimension_id), parent_id: r.parent_id === null ? null : Number(r.parent_id) }));
     },
-
-    /** Imports run one at a time, and one at a time with gradings (lockDataWrites). */
     lockForImport: () => lockDataWrites(trx),
-
-    async isEmptyTable(table: DataTable): Promise<boolean> {
-      return (await db.selectFrom(table).select(sql<number>`1`.as('one')).limit(1).executeTakeFirst()) === undefined;
+    async isEmptyTable(table) {
+      return (await s.db.selectFrom(table).select(sql<number>`1`.as('one')).limit(1).executeTakeFirst()) === undefined;
     },
-
-    /**
-     * The opening entry of every odds row stored, at its updated_at: after an import into an empty
-     * odds table every row is the dataset's own and new (import.history.ts).
-     */
-    async recordOpenings(): Promise<void> {
-      await sql`
-        insert into odds_history (odds_id, event_id, operator_id, betting_market_id, position, changed_at, price_to, line_to, status_to)
-        select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status from odds order by id`.execute(trx);
-    },
-
-    /** True when no sport is stored: the database holds no sports data. */
-    async isEmpty(): Promise<boolean> {
-      return (await db.selectFrom('sports').select('id').limit(1).executeTakeFirst()) === undefined;
-    },
-
-    /** Every row of every sports-data table (the demo's --force replace). Clients stay. */
-    async deleteAllData(): Promise<void> {
-      for (const table of [...DATA_TABLES].reverse()) await db.deleteFrom(table).execute();
+    recordOpenings: () => recordOpenings(trx),
+    isEmpty: () => hasNoSportsData(trx),
+    async deleteAllData() {
+      for (const table of [...DATA_TABLES].reverse()) await s.db.deleteFrom(table).execute();
       // Their events are gone: the replacing dataset marks its own.
       await trx.deleteFrom('grading_due').execute();
     },
-
-    /**
-     * Derived columns of rows the dataset did not carry: events of leagues that moved to
-     * another sport, and flows of events whose league or sport changed. Set-based, so a
-     * league move touching 100,000 flows is a few statements.
-     */
-    async refreshDerived(movedLeagueIds: readonly number[], movedEventIds: readonly number[]): Promise<void> {
-      for (const chunk of chunks(movedLeagueIds, maxParams)) {
-        const leagueIds = [...chunk];
-        await trx
-          .updateTable('events')
-          .set((eb) => ({ sport_id: eb.selectFrom('leagues').select('leagues.sport_id').whereRef('leagues.id', '=', 'events.league_id') }))
-          .where('league_id', 'in', leagueIds)
-          .execute();
-        await refreshFlows((eb) => eb('event_id', 'in', eb.selectFrom('events').select('events.id').where('events.league_id', 'in', leagueIds)));
-      }
-      for (const chunk of chunks(movedEventIds, maxParams)) {
-        const eventIds = [...chunk];
-        await refreshFlows((eb) => eb('event_id', 'in', eventIds));
-      }
+    refreshDerived: (movedLeagueIds, movedEventIds) => refreshDerived(s, movedLeagueIds, movedEventIds),
+    selectionsOfEvents: (eventIds) => selectionsOfEvents(trx, eventIds),
+    takenSelectionIds: (ids) => takenSelectionIds(trx, ids),
+    async maxSelectionId() {
+      const max = await trx.selectFrom('selections').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
+      return Number(max?.max ?? 0);
+    },
+    async insertSelections(rows) {
+      for (let start = 0; start < rows.length; start += SELECTION_CHUNK) await trx.insertInto('selections').values(rows.slice(start, start + SELECTION_CHUNK)).execute();
     },
   };
+}
 
-  type FlowFilter = Parameters<ReturnType<typeof trx.updateTable<'flows'>>['where']>[0];
-  async function refreshFlows(filter: FlowFilter): Promise<void> {
-    await trx
-      .updateTable('flows')
-      .set((eb) => ({
-        league_id: eb.selectFrom('events').select('events.league_id').whereRef('events.id', '=', 'flows.event_id'),
-        sport_id: eb.selectFrom('events').select('events.sport_id').whereRef('events.id', '=', 'flows.event_id'),
-      }))
-      .where(filter)
+/** True when no sport is stored: the database holds no sports data (read in the import's transaction, or outside any). */
+export async function hasNoSportsData(db: Kysely<Schema>): Promise<boolean> {
+  return (await db.selectFrom('sports').select('id').limit(1).executeTakeFirst()) === undefined;
+}
+
+function* chunks<T>(items: readonly T[], size: number): Generator<readonly T[]> {
+  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
+}
+
+/**
+ * `insert … on conflict (id) do update` every column, in multi-row chunks. Rows are built
+ * one chunk at a time so that a million items never exist twice in memory.
+ */
+async function upsert<I>(s: Statements, table: DataTable, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row): Promise<void> {
+  const updated = columns.filter((c) => c !== 'id');
+  for (const chunk of chunks(items, Math.floor(s.maxParams / columns.length))) {
+    await s.db
+      .insertInto(table)
+      .values(chunk.map(toRow))
+      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)]))))
       .execute();
   }
 }
 
-export type ImportRepository = ReturnType<typeof createImportRepository>;
+/**
+ * A plain multi-row INSERT of many rows, its SQL written here rather than built by Kysely: a
+ * query tree of 32,000 values per statement cost more than the database's own work (the price
+ * history of a million odds rows took 3× the import). Values go as parameters, as always.
+ */
+async function insertMany(s: Statements, table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void> {
+  const perStatement = Math.floor(s.maxParams / columns.length);
+  for (const chunk of chunks(rows, perStatement)) {
+    const parameters: unknown[] = [];
+    const tuples: string[] = [];
+    for (const row of chunk) {
+      const marks = columns.map((column) => {
+        parameters.push(row[column] ?? null);
+        return s.dialect === 'postgres' ? `$${parameters.length}` : '?';
+      });
+      tuples.push(`(${marks.join(',')})`);
+    }
+    await s.trx.executeQuery(CompiledQuery.raw(`insert into ${table} (${columns.join(',')}) values ${tuples.join(',')}`, parameters));
+  }
+}
+
+async function existing<C extends string>(
+  s: Statements,
+  table: DataTable,
+  ids: Iterable<number>,
+  columns: readonly C[],
+): Promise<Array<Record<C | 'id', number | string | null>>> {
+  const found: Array<Record<C | 'id', number | string | null>> = [];
+  for (const chunk of chunks([...ids], s.maxParams)) {
+    const rows = await s.db
+      .selectFrom(table)
+      .select(['id', ...columns])
+      .where('id', 'in', [...chunk])
+      .execute();
+    for (const row of rows as unknown as Array<Record<C | 'id', number | string | null>>) found.push(row);
+  }
+  return found;
+}
+
+async function withKeys(s: Statements, table: 'betting_market_categories', keys: Iterable<string>): Promise<Array<{ id: number; key: string }>> {
+  const wanted = [...new Set([...keys].map((key) => key.toLowerCase()))];
+  const found: Array<{ id: number; key: string }> = [];
+  for (const chunk of chunks(wanted, s.maxParams)) {
+    const rows = await s.trx.selectFrom(table).select(['id', 'key']).where(sql<string>`lower(key)`, 'in', [...chunk]).execute();
+    for (const row of rows) found.push({ id: Number(row.id), key: row.key });
+  }
+  return found;
+}
+
+/**
+ * The opening entry of every odds row stored, at its updated_at: after an import into an empty
+ * odds table every row is the dataset's own and new (import.history.ts).
+ */
+async function recordOpenings(trx: Transaction<Schema>): Promise<void> {
+  await sql`
+    insert into odds_history (odds_id, event_id, operator_id, betting_market_id, position, changed_at, price_to, line_to, status_to)
+    select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status from odds order by id`.execute(trx);
+}
+
+/**
+ * Derived columns of rows the dataset did not carry: events of leagues that moved to
+ * another sport, and flows of events whose league or sport changed. Set-based, so a
+ * league move touching 100,000 flows is a few statements.
+ */
+async function refreshDerived(s: Statements, movedLeagueIds: readonly number[], movedEventIds: readonly number[]): Promise<void> {
+  const { trx } = s;
+  for (const chunk of chunks(movedLeagueIds, s.maxParams)) {
+    const leagueIds = [...chunk];
+    await trx
+      .updateTable('events')
+      .set((eb) => ({ sport_id: eb.selectFrom('leagues').select('leagues.sport_id').whereRef('leagues.id', '=', 'events.league_id') }))
+      .where('league_id', 'in', leagueIds)
+      .execute();
+    await refreshFlows(trx, (eb) => eb('event_id', 'in', eb.selectFrom('events').select('events.id').where('events.league_id', 'in', leagueIds)));
+  }
+  for (const chunk of chunks(movedEventIds, s.maxParams)) {
+    const eventIds = [...chunk];
+    await refreshFlows(trx, (eb) => eb('event_id', 'in', eventIds));
+  }
+}
+
+type FlowFilter = Parameters<UpdateQueryBuilder<Schema, 'flows', 'flows', UpdateResult>['where']>[0];
+async function refreshFlows(trx: Transaction<Schema>, filter: FlowFilter): Promise<void> {
+  await trx
+    .updateTable('flows')
+    .set((eb) => ({
+      league_id: eb.selectFrom('events').select('events.league_id').whereRef('events.id', '=', 'flows.event_id'),
+      sport_id: eb.selectFrom('events').select('events.sport_id').whereRef('events.id', '=', 'flows.event_id'),
+    }))
+    .where(filter)
+    .execute();
+}
+
+async function selectionsOfEvents(trx: Transaction<Schema>, eventIds: readonly number[]): Promise<Array<StoredSelection & { id: number }>> {
+  const found: Array<StoredSelection & { id: number }> = [];
+  for (let start = 0; start < eventIds.length; start += SELECTION_CHUNK) {
+    const rows = await trx
+      .selectFrom('selections')
+      .select(['id', 'event_id', 'betting_market_id', 'period', 'position', 'line_key', 'player'])
+      .where('event_id', 'in', eventIds.slice(start, start + SELECTION_CHUNK))
+      .execute();
+    for (const r of rows) found.push({ ...r, id: Number(r.id), event_id: Number(r.event_id), betting_market_id: Number(r.betting_market_id) });
+  }
+  return found;
+}
+
+async function takenSelectionIds(trx: Transaction<Schema>, ids: readonly number[]): Promise<number[]> {
+  const taken: number[] = [];
+  for (let start = 0; start < ids.length; start += SELECTION_CHUNK) {
+    const rows = await trx.selectFrom('selections').select('id').where('id', 'in', ids.slice(start, start + SELECTION_CHUNK)).execute();
+    for (const row of rows) taken.push(Number(row.id));
+  }
+  return taken;
+}

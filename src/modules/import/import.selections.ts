@@ -1,8 +1,8 @@
-import type { Transaction } from 'kysely';
 import { lineKeyOf } from '../../platform/db/migrations.js';
 import { isSideOnly } from '../../shared/positions.js';
-import type { Schema, SelectionsTable } from '../../platform/db/schema.js';
+import type { SelectionsTable } from '../../platform/db/schema.js';
 import { Problems } from './import.checks.js';
+import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
 
 type OddsItem = NonNullable<Dataset['odds']>[number];
@@ -10,9 +10,6 @@ type FlowItem = NonNullable<Dataset['flows']>[number];
 
 /** What names a selection: two odds rows (or a flow and an odds row) with the same key bet on the same thing. */
 type SelectionKey = Omit<SelectionsTable, 'id'>;
-
-/** Rows per statement: far below either engine's bind-parameter ceiling. */
-const CHUNK = 1_000;
 
 const nameOf = (k: Omit<SelectionKey, 'line'>): string =>
   JSON.stringify([k.event_id, k.betting_market_id, k.period, k.position, k.line_key, k.player]);
@@ -60,7 +57,7 @@ function flowSelectionKey(flow: FlowItem, known: (key: SelectionKey) => boolean)
  * selection is refused (422, nothing written). Returns the id per odds id and per flow id.
  */
 export async function assignSelections(
-  trx: Transaction<Schema>,
+  repo: ImportRepository,
   odds: readonly OddsItem[],
   flows: readonly FlowItem[],
 ): Promise<{ ofOdds: Map<number, number>; ofFlows: Map<number, number> }> {
@@ -72,7 +69,7 @@ export async function assignSelections(
     else if (known.feedId === undefined && feedId !== null && feedId !== undefined) wanted.set(name, { key, feedId, field });
   };
   odds.forEach((o, index) => want(oddsKey(o), o.event_betting_market_position_id, `odds[${index}]`));
-  const ids = await storedIds(trx, [...new Set([...odds.map((o) => o.event_id), ...flows.map((f) => f.event_id)])]);
+  const ids = await storedIds(repo, [...new Set([...odds.map((o) => o.event_id), ...flows.map((f) => f.event_id)])]);
   const known = (key: SelectionKey) => wanted.has(nameOf(key)) || ids.has(nameOf(key));
   const flowKeys = new Map<number, SelectionKey>();
   for (const f of flows) {
@@ -84,11 +81,7 @@ export async function assignSelections(
 
   const fresh = [...wanted.entries()].filter(([name]) => !ids.has(name));
   const feedIds = fresh.flatMap(([, w]) => (w.feedId === undefined ? [] : [w.feedId]));
-  const taken = new Set<number>();
-  for (let start = 0; start < feedIds.length; start += CHUNK) {
-    const rows = await trx.selectFrom('selections').select('id').where('id', 'in', feedIds.slice(start, start + CHUNK)).execute();
-    for (const row of rows) taken.add(Number(row.id));
-  }
+  const taken = new Set(await repo.takenSelectionIds(feedIds));
   const problems = new Problems();
   const claimed = new Set<number>();
   for (const [, w] of fresh) {
@@ -100,8 +93,7 @@ export async function assignSelections(
   }
   problems.throwIfAny();
 
-  const max = await trx.selectFrom('selections').select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
-  let next = Number(max?.max ?? 0);
+  let next = await repo.maxSelectionId();
   for (const id of claimed) next = Math.max(next, id);
   next += 1;
   const rows: Array<SelectionKey & { id: number }> = [];
@@ -110,7 +102,7 @@ export async function assignSelections(
     ids.set(name, id);
     rows.push({ id, ...w.key });
   }
-  for (let start = 0; start < rows.length; start += CHUNK) await trx.insertInto('selections').values(rows.slice(start, start + CHUNK)).execute();
+  await repo.insertSelections(rows);
 
   const idOf = (key: SelectionKey) => ids.get(nameOf(key));
   const ofOdds = new Map<number, number>();
@@ -127,15 +119,6 @@ export async function assignSelections(
 }
 
 /** The stored selections of these events, by key name. */
-async function storedIds(trx: Transaction<Schema>, eventIds: readonly number[]): Promise<Map<string, number>> {
-  const ids = new Map<string, number>();
-  for (let start = 0; start < eventIds.length; start += CHUNK) {
-    const rows = await trx
-      .selectFrom('selections')
-      .select(['id', 'event_id', 'betting_market_id', 'period', 'position', 'line_key', 'player'])
-      .where('event_id', 'in', eventIds.slice(start, start + CHUNK))
-      .execute();
-    for (const r of rows) ids.set(nameOf({ ...r, event_id: Number(r.event_id), betting_market_id: Number(r.betting_market_id) }), Number(r.id));
-  }
-  return ids;
+async function storedIds(repo: ImportRepository, eventIds: readonly number[]): Promise<Map<string, number>> {
+  return new Map((await repo.selectionsOfEvents(eventIds)).map((selection) => [nameOf(selection), selection.id]));
 }

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
-import { keysetChunks } from '../../platform/db/keyset.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
+import { createKeysRepository, type KeysRepository } from './keys.repository.js';
 
 /**
  * Keys in the Odditt form: a plain key (`nba`) or a qualified one (`united-states.nba`).
@@ -33,8 +33,9 @@ interface KeyIndex {
 }
 
 export function createKeyResolver(deps: { db: Kysely<Schema>; cache: Pick<ReadCache, 'snapshot'> }): KeyResolver {
-  const { db, cache } = deps;
-  const indexOf = (entity: KeyedEntity) => cache.snapshot(`keys:${entity}`, () => buildIndex(db, entity));
+  const { cache } = deps;
+  const repository = createKeysRepository(deps.db);
+  const indexOf = (entity: KeyedEntity) => cache.snapshot(`keys:${entity}`, () => buildIndex(repository, entity));
   const indexes: Record<KeyedEntity, () => Promise<KeyIndex>> = {
     sport: indexOf('sport'),
     league: indexOf('league'),
@@ -75,7 +76,7 @@ export function createKeyResolver(deps: { db: Kysely<Schema>; cache: Pick<ReadCa
   };
 }
 
-async function buildIndex(db: Kysely<Schema>, entity: KeyedEntity): Promise<KeyIndex> {
+async function buildIndex(keys: KeysRepository, entity: KeyedEntity): Promise<KeyIndex> {
   const byKey = new Map<string, number[]>();
   const all = new Set<number>();
   // Indexed as the rows arrive, so that the work is spread over the chunks of the read.
@@ -88,29 +89,19 @@ async function buildIndex(db: Kysely<Schema>, entity: KeyedEntity): Promise<KeyI
   };
   switch (entity) {
     case 'sport':
-      for (const r of await db.selectFrom('sports').select(['id', 'key']).execute()) add(r.key, r.id);
+      for (const r of await keys.sports()) add(r.key, r.id);
       break;
     case 'operator':
-      for (const r of await db.selectFrom('operators').select(['id', 'key']).execute()) add(r.key, r.id);
+      for (const r of await keys.operators()) add(r.key, r.id);
       break;
     case 'league':
-      for (const r of await db.selectFrom('leagues').select(['id', 'key', 'country_key']).execute()) {
+      for (const r of await keys.leagues()) {
         add(r.key, r.id);
         if (r.country_key) add(`${r.country_key}.${r.key}`, r.id);
       }
       break;
-    // Thousands of teams and tens of thousands of players: read in keyset chunks.
     case 'team':
-      for await (const rows of keysetChunks((after, limit) =>
-        db
-          .selectFrom('teams')
-          .innerJoin('leagues', 'leagues.id', 'teams.league_id')
-          .select(['teams.id as id', 'teams.key as key', 'leagues.key as league_key', 'leagues.country_key as country_key'])
-          .where('teams.id', '>', after)
-          .orderBy('teams.id')
-          .limit(limit)
-          .execute(),
-      )) {
+      for await (const rows of keys.teams()) {
         for (const r of rows) {
           add(r.key, r.id);
           add(`${r.league_key}.${r.key}`, r.id);
@@ -121,16 +112,7 @@ async function buildIndex(db: Kysely<Schema>, entity: KeyedEntity): Promise<KeyI
       }
       break;
     case 'player':
-      for await (const rows of keysetChunks((after, limit) =>
-        db
-          .selectFrom('players')
-          .innerJoin('teams', 'teams.id', 'players.team_id')
-          .select(['players.id as id', 'players.key as key', 'teams.key as team_key'])
-          .where('players.id', '>', after)
-          .orderBy('players.id')
-          .limit(limit)
-          .execute(),
-      )) {
+      for await (const rows of keys.players()) {
         for (const r of rows) {
           add(r.key, r.id);
           add(`${r.team_key}.${r.key}`, r.id);

@@ -3,6 +3,7 @@ import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
+import { createTaxonomyRepository, type TagTypeRow, type TaxonomyRepository } from './taxonomy.repository.js';
 import { matches, type Search, searchOf } from './search.js';
 import {
   FLOW_TYPE_ALIASES,
@@ -17,10 +18,32 @@ import {
   type TagTypesSearchQuery,
 } from './taxonomy.schemas.js';
 
+/**
+ * The flow tag taxonomy (dimension → tag type → child types → values) and the subnational regions
+ * (docs/api.md#flow-tags). Like the other reference tables, each is read whole once per data version.
+ */
+export interface TaxonomyService {
+  /** The dimensions, by flow type. */
+  tagDimensions: TaxonomyList<TagDimensionsQuery, readonly [TagFlowType | null], TagDimensionItem>;
+  /** The tag types (not the values), by search, dimension, flow type, terminality and level. */
+  tagTypesSearch: TaxonomyList<TagTypesSearchQuery, TagSearchFilters, TagTypeItem>;
+  /** The children of one tag type, its values only when asked. */
+  tagTypeChildren: TaxonomyList<TagChildrenQuery & { tag_type_id: number }, TagChildrenFilters, TagTypeItem>;
+  /** The regions of one country (404 for an unknown country), by search. */
+  subnationalRegions: TaxonomyList<SubnationalRegionsQuery, readonly [number, Search | null], SubnationalRegionItem>;
+  /** The tag type a children request drills into: 404 when there is none. */
+  tagType(id: number): Promise<TagTypeItem>;
+}
+
 /** A list of the taxonomy: its source and how a request becomes its filters. */
 export interface TaxonomyList<Q, F, T> extends ListSource<F, T> {
   filters(query: Q): F;
 }
+
+/** The filters of a tag type search: the search, the dimension's key, the flow type, terminal types only, the level. */
+type TagSearchFilters = readonly [search: Search | null, dimension: string | null, flowType: TagFlowType | null, terminalOnly: boolean, level: number | null];
+/** The filters of a tag type's children: the parent, whether values are listed, the flow type. */
+type TagChildrenFilters = readonly [parent: number, includeValues: boolean, flowType: TagFlowType | null];
 
 /** The whole taxonomy, read once per data version (hundreds of rows), items already in the API's shape. */
 interface Taxonomy {
@@ -32,23 +55,33 @@ interface Taxonomy {
   childrenOf: ReadonlyMap<number, readonly TagTypeItem[]>;
 }
 
-/**
- * The flow tag taxonomy (dimension → tag type → child types → values) and the subnational regions
- * (docs/api.md#flow-tags). Like the other reference tables, each is read whole once per data version.
- */
-export function createTaxonomyService(deps: { db: Kysely<Schema>; cache: Pick<ReadCache, 'snapshot'> }) {
-  const { db, cache } = deps;
-  const taxonomy = cache.snapshot('references:tag-taxonomy', () => loadTaxonomy(db));
-  const regions = cache.snapshot('references:subnational-regions', async () => {
-    const rows = await db.selectFrom('subnational_regions').select(['id', 'key', 'name', 'code', 'country_id']).orderBy('id').execute();
-    const items = rows.map((r) => ({ id: Number(r.id), key: r.key, name: r.name, code: r.code, country_id: Number(r.country_id) }));
-    const countries = new Set((await db.selectFrom('countries').select('id').execute()).map((r) => Number(r.id)));
-    return { items, byId: new Map(items.map((item) => [item.id, item])), countries };
-  });
+/** The subnational regions, read once per data version, with the countries a request may name. */
+interface Regions {
+  items: SubnationalRegionItem[];
+  byId: ReadonlyMap<number, SubnationalRegionItem>;
+  countries: ReadonlySet<number>;
+}
 
-  const tagItems = async (ids: readonly number[]) => pick((await taxonomy()).tagTypeById, ids);
+export function createTaxonomyService(deps: { db: Kysely<Schema>; cache: Pick<ReadCache, 'snapshot'> }): TaxonomyService {
+  const { cache } = deps;
+  const repository = createTaxonomyRepository(deps.db);
+  const taxonomy = cache.snapshot('references:tag-taxonomy', () => loadTaxonomy(repository));
+  const regions = cache.snapshot('references:subnational-regions', () => loadRegions(repository));
+  return {
+    tagDimensions: tagDimensionsList(taxonomy),
+    tagTypesSearch: tagTypesSearchList(taxonomy),
+    tagTypeChildren: tagTypeChildrenList(taxonomy),
+    subnationalRegions: subnationalRegionsList(regions),
+    async tagType(id) {
+      const found = (await taxonomy()).tagTypeById.get(id);
+      if (found === undefined) throw new ApiError('NOT_FOUND', `no tag type with tag_type_id ${id}`);
+      return found;
+    },
+  };
+}
 
-  const tagDimensions: TaxonomyList<TagDimensionsQuery, readonly [TagFlowType | null], TagDimensionItem> = {
+function tagDimensionsList(taxonomy: () => Promise<Taxonomy>): TaxonomyService['tagDimensions'] {
+  return {
     name: 'tag-dimensions',
     filters: (q) => [flowTypeOf(q.flow_type)] as const,
     async ids([flowType]) {
@@ -56,9 +89,10 @@ export function createTaxonomyService(deps: { db: Kysely<Schema>; cache: Pick<Re
     },
     items: async (ids) => pick((await taxonomy()).dimensionById, ids),
   };
+}
 
-  type SearchFilters = readonly [search: Search | null, dimension: string | null, flowType: TagFlowType | null, terminalOnly: boolean, level: number | null];
-  const tagTypesSearch: TaxonomyList<TagTypesSearchQuery, SearchFilters, TagTypeItem> = {
+function tagTypesSearchList(taxonomy: () => Promise<Taxonomy>): TaxonomyService['tagTypesSearch'] {
+  return {
     name: 'tag-types',
     filters: (q) =>
       [
@@ -82,21 +116,24 @@ export function createTaxonomyService(deps: { db: Kysely<Schema>; cache: Pick<Re
         )
         .map((t) => t.id);
     },
-    items: tagItems,
+    items: async (ids) => pick((await taxonomy()).tagTypeById, ids),
   };
+}
 
-  type ChildrenFilters = readonly [parent: number, includeValues: boolean, flowType: TagFlowType | null];
-  const tagTypeChildren: TaxonomyList<TagChildrenQuery & { tag_type_id: number }, ChildrenFilters, TagTypeItem> = {
+function tagTypeChildrenList(taxonomy: () => Promise<Taxonomy>): TaxonomyService['tagTypeChildren'] {
+  return {
     name: 'tag-type-children',
     filters: (q) => [q.tag_type_id, q.include_values === true, flowTypeOf(q.flow_type)] as const,
     async ids([parent, includeValues, flowType]) {
       const children = (await taxonomy()).childrenOf.get(parent) ?? [];
       return children.filter((t) => (includeValues || !t.is_value) && appliesTo(t.flow_types, flowType)).map((t) => t.id);
     },
-    items: tagItems,
+    items: async (ids) => pick((await taxonomy()).tagTypeById, ids),
   };
+}
 
-  const subnationalRegions: TaxonomyList<SubnationalRegionsQuery, readonly [number, Search | null], SubnationalRegionItem> = {
+function subnationalRegionsList(regions: () => Promise<Regions>): TaxonomyService['subnationalRegions'] {
+  return {
     name: 'subnational-regions',
     filters: (q) => [q.country_id, searchOf(q.search, 'contains')] as const,
     async ids([country, search]) {
@@ -108,34 +145,20 @@ export function createTaxonomyService(deps: { db: Kysely<Schema>; cache: Pick<Re
     },
     items: async (ids) => pick((await regions()).byId, ids),
   };
-
-  return {
-    tagDimensions,
-    tagTypesSearch,
-    tagTypeChildren,
-    subnationalRegions,
-    /** The tag type a children request drills into: 404 when there is none. */
-    async tagType(id: number): Promise<TagTypeItem> {
-      const found = (await taxonomy()).tagTypeById.get(id);
-      if (found === undefined) throw new ApiError('NOT_FOUND', `no tag type with tag_type_id ${id}`);
-      return found;
-    },
-  };
 }
 
-export type TaxonomyService = ReturnType<typeof createTaxonomyService>;
+async function loadRegions(repository: TaxonomyRepository): Promise<Regions> {
+  const items = await repository.subnationalRegions();
+  const countries = new Set(await repository.countryIds());
+  return { items, byId: new Map(items.map((item) => [item.id, item])), countries };
+}
 
-async function loadTaxonomy(db: Kysely<Schema>): Promise<Taxonomy> {
-  const dimensionRows = await db.selectFrom('tag_dimensions').select(['id', 'key', 'name']).orderBy('id').execute();
-  const rows = (await db.selectFrom('tag_types').selectAll().orderBy('id').execute()).map((r) => ({
-    ...r,
-    id: Number(r.id),
-    dimension_id: Number(r.dimension_id),
-    parent_id: r.parent_id === null ? null : Number(r.parent_id),
-  }));
+async function loadTaxonomy(repository: TaxonomyRepository): Promise<Taxonomy> {
+  const dimensionRows = await repository.tagDimensions();
+  const rows = await repository.tagTypes();
   const rowById = new Map(rows.map((r) => [r.id, r]));
-  const dimensionRef = new Map(dimensionRows.map((d) => [Number(d.id), { id: Number(d.id), key: d.key, name: d.name }]));
-  const childRows = new Map<number, typeof rows>();
+  const dimensionRef = new Map(dimensionRows.map((d) => [d.id, { id: d.id, key: d.key, name: d.name }]));
+  const childRows = new Map<number, TagTypeRow[]>();
   for (const r of rows) if (r.parent_id !== null) childRows.set(r.parent_id, [...(childRows.get(r.parent_id) ?? []), r]);
 
   const tagTypes = rows.map((r): TagTypeItem => {
@@ -168,8 +191,8 @@ async function loadTaxonomy(db: Kysely<Schema>): Promise<Taxonomy> {
   for (const t of tagTypes) if (t.parent_id !== null) childrenOf.set(t.parent_id, [...(childrenOf.get(t.parent_id) ?? []), t]);
 
   const dimensions = dimensionRows.map((d): TagDimensionItem => {
-    const types = new Set(tagTypes.filter((t) => t.dimension.id === Number(d.id)).flatMap((t) => t.flow_types));
-    return { id: Number(d.id), key: d.key, name: d.name, flow_types: TAG_FLOW_TYPES.filter((type) => types.has(type)) };
+    const types = new Set(tagTypes.filter((t) => t.dimension.id === d.id).flatMap((t) => t.flow_types));
+    return { id: d.id, key: d.key, name: d.name, flow_types: TAG_FLOW_TYPES.filter((type) => types.has(type)) };
   });
   return { dimensions, tagTypes, dimensionById: new Map(dimensions.map((d) => [d.id, d])), tagTypeById, childrenOf };
 }
