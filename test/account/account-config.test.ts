@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, oauthLogin, pairOf } from '../auth/auth-helpers.js';
 
 describe.each(DIALECTS)('GET /v1/account/config (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    client = await onboardClient(t, { authMethod: 'both', tier: 'free', name: 'Globex Analytics' });
+    t = await harness({ dialect });
+    client = await t.client({ authMethod: 'both', tier: 'free', name: 'Globex Analytics' });
   });
   afterAll(async () => t.close());
 
@@ -37,11 +38,7 @@ describe.each(DIALECTS)('GET /v1/account/config (%s)', (dialect) => {
 
   it('serves a call with X-API-Key and Authorization of the same client (decision 0070)', async () => {
     const token = pairOf(await apiKeyLogin(t, client.apiKey)).access_token;
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/v1/account/config',
-      headers: { 'x-api-key': client.apiKey, authorization: `Bearer ${token}` },
-    });
+    const res = await t.as({ headers: { 'x-api-key': client.apiKey, authorization: `Bearer ${token}` } }).get('/v1/account/config');
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ client_id: client.clientId });
   });

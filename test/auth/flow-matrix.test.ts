@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthMethod } from '../../src/modules/auth/index.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf } from './auth-helpers.js';
 
 type Use = 'X-API-Key on a call' | 'Bearer on a call' | 'POST /v1/auth/login' | 'POST /v1/oauth/login';
@@ -18,12 +19,12 @@ const CASES = (Object.keys(MATRIX) as AuthMethod[]).flatMap((authMethod) =>
 );
 
 describe.each(DIALECTS)('flow matrix (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   const clients = new Map<AuthMethod, OnboardedClient>();
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    for (const authMethod of Object.keys(MATRIX) as AuthMethod[]) clients.set(authMethod, await onboardClient(t, { authMethod }));
+    t = await harness({ dialect });
+    for (const authMethod of Object.keys(MATRIX) as AuthMethod[]) clients.set(authMethod, await t.client({ authMethod }));
   });
   afterAll(async () => t.close());
 

@@ -1,6 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 import {
   accountWithApiKey,
   accountWithBearer,
@@ -13,7 +14,7 @@ import {
 } from './auth-helpers.js';
 
 describe.each(DIALECTS)('operator changes take effect on the next request (%s)', (dialect) => {
-  let t: TestApp | undefined;
+  let t: Harness | undefined;
   let client: OnboardedClient;
   let apiKeyPair: TokenPairBody;
   let oauthPair: TokenPairBody;
@@ -21,8 +22,8 @@ describe.each(DIALECTS)('operator changes take effect on the next request (%s)',
   // A fresh app per test: each test changes the account.
   beforeEach(async () => {
     await t?.close();
-    t = await buildTestApp({ dialect });
-    client = await onboardClient(t, { authMethod: 'both' });
+    t = await harness({ dialect });
+    client = await t.client({ authMethod: 'both' });
     apiKeyPair = pairOf(await apiKeyLogin(t, client.apiKey));
     oauthPair = pairOf(await oauthLogin(t, client.clientId, client.clientSecret));
     // Warm every cache on the way, so that the test shows invalidation, not a cold read.
@@ -31,7 +32,7 @@ describe.each(DIALECTS)('operator changes take effect on the next request (%s)',
   });
   afterAll(async () => t?.close());
 
-  function app(): TestApp {
+  function app(): Harness {
     if (!t) throw new Error('no app');
     return t;
   }

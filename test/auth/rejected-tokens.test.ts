@@ -1,7 +1,7 @@
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { DIALECTS, TEST_JWT_SECRET } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { accountWithBearer, apiKeyLogin, expectUnauthorized, pairOf } from './auth-helpers.js';
 
 const ACCESS_TOKEN_TTL = 900;
@@ -13,14 +13,14 @@ function b64(value: unknown): string {
 }
 
 describe.each(DIALECTS)('rejected access tokens (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let valid: string;
   let claims: Record<string, unknown>;
   let kid: string;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL) } });
-    const client = await onboardClient(t, { tier: 'free' });
+    t = await harness({ dialect, env: { ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL) } });
+    const client = await t.client({ tier: 'free' });
     valid = pairOf(await apiKeyLogin(t, client.apiKey)).access_token;
     claims = { ...decodeJwt(valid) };
     kid = String(decodeProtectedHeader(valid).kid);
@@ -71,7 +71,7 @@ describe.each(DIALECTS)('rejected access tokens (%s)', (dialect) => {
 
   it('rejects a malformed Authorization header', async () => {
     for (const authorization of ['Bearer', 'Basic abc', `Token ${valid}`, `Bearer ${valid} extra`]) {
-      const res = await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: { authorization } });
+      const res = await t.as({ headers: { authorization } }).get('/v1/account/config');
       expectUnauthorized(res, 'token_invalid');
       expect(res.headers['www-authenticate']).toBe('Bearer error="invalid_token"');
     }
@@ -79,13 +79,13 @@ describe.each(DIALECTS)('rejected access tokens (%s)', (dialect) => {
 
   it('accepts the other spellings of the scheme and its spaces (case-insensitive, several spaces before, spaces after)', async () => {
     for (const authorization of [`bearer ${valid}`, `BEARER  ${valid}`, `Bearer ${valid}  `]) {
-      const res = await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: { authorization } });
+      const res = await t.as({ headers: { authorization } }).get('/v1/account/config');
       expect(res.statusCode, authorization.slice(0, 10)).toBe(200);
     }
   });
 
   it('refuses a token it has accepted before once that token expires (the verified cache checks exp on every call)', async () => {
-    const used = pairOf(await apiKeyLogin(t, (await onboardClient(t)).apiKey)).access_token;
+    const used = pairOf(await apiKeyLogin(t, (await t.client()).apiKey)).access_token;
     expect((await accountWithBearer(t, used)).statusCode).toBe(200);
     t.clock.advance((ACCESS_TOKEN_TTL + 31) * 1000);
     try {
@@ -96,7 +96,7 @@ describe.each(DIALECTS)('rejected access tokens (%s)', (dialect) => {
   });
 
   it('rejects an expired token with 401 token_expired (past exp plus the leeway)', async () => {
-    const fresh = pairOf(await apiKeyLogin(t, (await onboardClient(t)).apiKey)).access_token;
+    const fresh = pairOf(await apiKeyLogin(t, (await t.client()).apiKey)).access_token;
     t.clock.advance((ACCESS_TOKEN_TTL + 31) * 1000);
     try {
       await expectRejected(fresh, 'token_expired');
@@ -106,7 +106,7 @@ describe.each(DIALECTS)('rejected access tokens (%s)', (dialect) => {
   });
 
   it('asks for a credential when none is sent', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/v1/account/config' });
+    const res = await t.anonymous.get('/v1/account/config');
     expectUnauthorized(res, 'missing_credentials');
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
   });

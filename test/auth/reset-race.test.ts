@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createdKey, selfService, withKey } from '../account/credentials-helpers.js';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, pairOf, refresh, type TokenPairBody } from './auth-helpers.js';
 
 /**
@@ -37,10 +37,10 @@ interface Call {
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe.each(DIALECTS)('a credential change racing logins and refreshes with the old credential (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   beforeAll(async () => {
     // Hundreds of refused logins from one address are the point here, not a brute force to stop.
-    t = await buildTestApp({ dialect, env: { LOGIN_FAILURES_PER_MINUTE: '1000000', LOGIN_FAILURES_PER_CLIENT_PER_MINUTE: '1000000' } });
+    t = await harness({ dialect, env: { LOGIN_FAILURES_PER_MINUTE: '1000000', LOGIN_FAILURES_PER_CLIENT_PER_MINUTE: '1000000' } });
   });
   afterAll(async () => t.close());
 
@@ -98,13 +98,13 @@ describe.each(DIALECTS)('a credential change racing logins and refreshes with th
   const NONE = { lateSuccesses: 0, refreshable: 0, usableAccessTokens: 0, otherStatuses: [] };
 
   async function resetThroughAdminApi(clientId: string): Promise<void> {
-    const res = await t.app.inject({ method: 'POST', url: `/admin/v1/clients/${clientId}/credentials`, headers: adminHeaders });
+    const res = await t.admin.post(`/admin/v1/clients/${clientId}/credentials`);
     expect(res.statusCode, res.body).toBe(200);
   }
 
   it('logins with the old key racing an operator reset: none succeeds after it answered, no overlapping session survives', async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const client = await onboardClient(t, { authMethod: 'both' });
+      const client = await t.client({ authMethod: 'both' });
       const calls = await callsAround(
         () => () => apiKeyLogin(t, client.apiKey),
         () => resetThroughAdminApi(client.clientId),
@@ -116,7 +116,7 @@ describe.each(DIALECTS)('a credential change racing logins and refreshes with th
 
   it('logins with a key racing its deletion by the client: none succeeds after it answered, no overlapping session survives', async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const client = await onboardClient(t, { authMethod: 'both' });
+      const client = await t.client({ authMethod: 'both' });
       const doomed = createdKey(await selfService(t, withKey(client.apiKey)).createKey({ name: 'doomed' }));
       const calls = await callsAround(
         () => () => apiKeyLogin(t, doomed.api_key),
@@ -133,7 +133,7 @@ describe.each(DIALECTS)('a credential change racing logins and refreshes with th
 
   it('refreshes racing an operator reset: none succeeds after it answered, no rotated successor survives', async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const client = await onboardClient(t, { authMethod: 'both' });
+      const client = await t.client({ authMethod: 'both' });
       const starts = await Promise.all(Array.from({ length: LOOPS }, async () => pairOf(await apiKeyLogin(t, client.apiKey)).refresh_token));
       const calls = await callsAround(
         () => {

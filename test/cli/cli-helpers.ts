@@ -6,8 +6,8 @@ import { loadConfig } from '../../src/config.js';
 import { type AppContext, createContext } from '../../src/context.js';
 import { type DialectName, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrations.js';
-import { buildTestApp, TEST_JWT_SECRET } from '../helpers/app.js';
-import { forSuite } from '../helpers/harness.js';
+import { TEST_JWT_SECRET } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
 
 /**
  * A database the CLI (its own connection, as a separate process would have) and the test share,
@@ -24,7 +24,7 @@ export async function cliDatabase(dialect: DialectName): Promise<CliDatabase> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-cli-'));
   const removeDir = () => rmSync(dataDir, { recursive: true, force: true });
   if (dialect === 'postgres') {
-    const t = await buildTestApp({ dialect });
+    const t = await harness({ dialect });
     return {
       env: { DATABASE_URL: t.config.databaseUrl, DATA_DIR: dataDir, JWT_SECRET: TEST_JWT_SECRET },
       ctx: t.ctx,

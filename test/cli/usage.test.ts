@@ -1,8 +1,6 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import type { App } from '../../src/platform/http/types.js';
 import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { type CliDatabase, cliDatabase, sportsdata } from './cli-helpers.js';
 
 /**
@@ -12,21 +10,21 @@ import { type CliDatabase, cliDatabase, sportsdata } from './cli-helpers.js';
  */
 describe.each(DIALECTS)('sportsdata usage and counts not written yet (%s)', (dialect) => {
   let db: CliDatabase;
-  let app: App;
+  let h: Harness;
   beforeAll(async () => {
     db = await cliDatabase(dialect);
     // A serving node's meter, held still: its counts stay in memory until the test writes them.
     await db.ctx.meter.stop();
-    app = await buildApp(db.ctx, { logStream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
+    h = await harness({ dialect, context: db.ctx });
   });
   afterAll(async () => {
-    await app.close();
+    await h.close();
     await db.close();
   });
 
   it('says that the days hold what the nodes have written, and shows the calls once they are written', async () => {
     const { account, credentials } = await db.ctx.clients.create({ name: 'Acme', tier: 'pro', authMethod: 'both' });
-    for (let i = 0; i < 3; i++) expect((await app.inject({ method: 'GET', url: '/v1/references/sports', headers: { 'x-api-key': credentials.apiKey } })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await h.as(credentials).get('/v1/references/sports')).statusCode).toBe(200);
     const today = new Date(db.ctx.clock.now()).toISOString().slice(0, 10);
     const usage = () => sportsdata(db.env, 'usage', account.id, '--start-date', today);
 

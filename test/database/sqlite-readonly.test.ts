@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, harness } from '../helpers/harness.js';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
 import { letOthersReach } from '../helpers/reach.js';
 import { expectUnavailable } from '../helpers/unavailable.js';
 
@@ -23,7 +22,7 @@ const asRoot = process.getuid?.() === 0;
 describe('an SQLite file the process cannot write', () => {
   let dir: string;
   let file: string;
-  let t: TestApp;
+  let t: Harness;
   let apiKey: string;
   const setMode = (mode: number) => {
     for (const path of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(path)) chmodSync(path, mode);
@@ -39,12 +38,12 @@ describe('an SQLite file the process cannot write', () => {
     }
     dir = mkdtempSync(join(tmpdir(), 'sportsdata-readonly-'));
     file = join(dir, 'db.sqlite');
-    const setup = await buildTestApp({ dialect: 'sqlite', databaseUrl: `sqlite:${file}` });
-    apiKey = (await onboardClient(setup)).apiKey;
+    const setup = await harness({ dialect: 'sqlite', databaseUrl: `sqlite:${file}` });
+    apiKey = (await setup.client()).apiKey;
     await setup.close();
     // Read-only before the service opens it, as after a restore or a wrong deployment.
     setMode(0o444);
-    t = await buildTestApp({ dialect: 'sqlite', databaseUrl: `sqlite:${file}` });
+    t = await harness({ dialect: 'sqlite', databaseUrl: `sqlite:${file}` });
   });
   afterAll(async () => {
     await t?.close();
@@ -56,18 +55,18 @@ describe('an SQLite file the process cannot write', () => {
   });
 
   it('is not ready and answers 503 to writes; made writable again, it is ready and logs in without a restart', async () => {
-    expectUnavailable(await t.app.inject({ method: 'GET', url: '/readyz' }));
+    expectUnavailable(await t.anonymous.get('/readyz'));
     expectUnavailable(await apiKeyLogin(t, apiKey));
-    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expect((await t.anonymous.get('/healthz')).statusCode).toBe(200);
     // Reads still work: authenticating an API key reads the client.
-    expect((await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: { 'x-api-key': apiKey } })).statusCode).toBe(200);
+    expect((await t.as({ apiKey }).get('/v1/account/config')).statusCode).toBe(200);
 
     setMode(0o644);
     // The connection is reopened at most once a second: poll for a few.
-    let ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    let ready = await t.anonymous.get('/readyz');
     for (let i = 0; i < 30 && ready.statusCode !== 200; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+      ready = await t.anonymous.get('/readyz');
     }
     expect(ready.statusCode, ready.body).toBe(200);
     pairOf(await apiKeyLogin(t, apiKey));

@@ -6,7 +6,8 @@ import { loadConfig } from '../../src/config.js';
 import { type DemoCredentials, demoCredentialsFile, ensureDemoClient } from '../../src/modules/demo/index.js';
 import { startServer } from '../../src/serve.js';
 import { sportsdata } from '../cli/cli-helpers.js';
-import { buildTestApp, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
+import { TEST_JWT_SECRET } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as DemoCredentials;
@@ -17,11 +18,11 @@ const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as DemoCre
  */
 describe('the demo credentials file', () => {
   let dir: string;
-  let sqlite: TestApp;
-  let postgres: TestApp;
+  let sqlite: Harness;
+  let postgres: Harness;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'sportsdata-demo-credentials-'));
-    [sqlite, postgres] = await Promise.all([buildTestApp({ dialect: 'sqlite' }), buildTestApp({ dialect: 'postgres' })]);
+    [sqlite, postgres] = await Promise.all([harness({ dialect: 'sqlite' }), harness({ dialect: 'postgres' })]);
   });
   afterAll(async () => {
     await Promise.all([sqlite.close(), postgres.close()]);
@@ -56,7 +57,7 @@ describe('the demo credentials file', () => {
   });
 
   it('is 0600 even when a file with wider permissions was there, and holds the new credentials', async () => {
-    const other = await buildTestApp({ dialect: 'sqlite' });
+    const other = await harness({ dialect: 'sqlite' });
     try {
       const sub = mkdtempSync(join(dir, 'open-'));
       const file = join(sub, 'demo-credentials.json');

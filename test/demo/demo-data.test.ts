@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, harness } from '../helpers/harness.js';
 import { ensureDemoData, loadDemoData } from '../../src/modules/demo/demo-data.js';
 import { generateDemoDataset } from '../../src/modules/demo/generator/index.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { manualClock } from '../../src/platform/clock.js';
 import { demoCases } from '../helpers/demo-clock.js';
 
@@ -13,10 +13,10 @@ const DAY = 24 * 3600 * 1000;
 const CASES = demoCases(1).map((c) => (c.dialect === 'postgres' ? { ...c, scale: 0.05 } : c));
 
 describe.each(CASES)('the demo dataset in the database ($name)', ({ dialect, now, scale }) => {
-  let t: TestApp;
+  let t: Harness;
   let upserted: Record<string, number> | undefined;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, clock: manualClock(now) });
+    t = await harness({ dialect, clock: manualClock(now) });
     upserted = scale === 1 ? await ensureDemoData(t.ctx) : await loadDemoData(t.ctx, { scale });
   }, 120_000);
   afterAll(async () => t.close());

@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, harness } from '../helpers/harness.js';
 import { loadConfig } from '../../src/config.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
 import { sportsdata } from '../cli/cli-helpers.js';
 import { ROOT } from '../helpers/process.js';
 import { backticked, cellsOf, readDoc, section, tableRows } from './markdown.js';
@@ -82,19 +82,19 @@ function operationRows(markdown: string): Array<{ key: string; cells: string[] }
  * the next change to one of them fails here until the other follows.
  */
 describe('the docs state what the code does', () => {
-  let t: TestApp;
+  let t: Harness;
   let doc: Json;
   let ops: Map<string, Json>;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect: 'sqlite' });
-    doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    t = await harness({ dialect: 'sqlite' });
+    doc = (await t.anonymous.get('/openapi.json')).json<Json>();
     ops = operations(doc);
   });
   afterAll(async () => t.close());
 
   describe('docs/operations.md', () => {
     it('its metrics table lists every series /metrics has, with its type, and the endpoint describes the same ones', async () => {
-      const text = (await t.app.inject({ method: 'GET', url: '/metrics' })).body;
+      const text = (await t.anonymous.get('/metrics')).body;
       const served = new Map([...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map((m) => [m[1] ?? '', m[2] ?? ''] as const));
       const rows = tableRows(section(readDoc('docs/operations.md'), 'Health, readiness and metrics'));
       const patterns = rows.flatMap(([series = '']) => backticked(series)).filter((name) => name.endsWith('*'));

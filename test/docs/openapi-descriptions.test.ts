@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+
 
 type Json = Record<string, unknown>;
 
@@ -34,11 +35,11 @@ function undescribedProperties(schema: unknown, at: string, found: string[]): vo
  * the database.
  */
 describe('descriptions in /openapi.json', () => {
-  let t: TestApp;
+  let t: Harness;
   let doc: Json;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect: 'sqlite' });
-    doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    t = await harness({ dialect: 'sqlite' });
+    doc = (await t.anonymous.get('/openapi.json')).json<Json>();
   });
   afterAll(async () => t.close());
 

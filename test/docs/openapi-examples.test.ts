@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/modules/demo/index.js';
 import { manualClock } from '../../src/platform/clock.js';
 import { generatorMoments, MOMENT_SCALE } from '../helpers/demo-clock.js';
-import { adminHeaders, buildTestApp, type TestApp } from '../helpers/app.js';
+import { adminHeaders } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { textOf } from '../helpers/bodies.js';
-import { onboardClient } from '../helpers/clients.js';
-import { injectEventStream } from '../helpers/event-stream-inject.js';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -72,18 +71,18 @@ describe.each([
   // The unusual days of a year, at the smallest scale the suites make the demo at.
   ...generatorMoments(MOMENT_SCALE).map((m) => ({ ...m, name: `on ${m.name}` })),
 ])('the examples of /openapi.json on the demo dataset made $name', ({ now, scale }) => {
-  let t: TestApp;
+  let t: Harness;
   let apiKey: string;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect: 'sqlite', clock: manualClock(now) });
+    t = await harness({ dialect: 'sqlite', clock: manualClock(now) });
     // A small part of the demo dataset: the examples must hold at any scale.
     await loadDemoData(t.ctx, { scale });
-    ({ apiKey } = await onboardClient(t));
+    ({ apiKey } = await t.client());
   }, 60_000);
   afterAll(async () => t.close());
 
   it('every POST list has an example body; every read answers 200 with results', async () => {
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    const doc = (await t.anonymous.get('/openapi.json')).json<Json>();
     const requests = exampleRequests(doc);
     expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(
       expect.arrayContaining([
@@ -110,7 +109,7 @@ describe.each([
         ...(request.body === undefined ? {} : { payload: request.body as Json }),
       };
       // An event stream never ends: its first bytes say it is open.
-      const res = request.media === 'text/event-stream' ? await injectEventStream(t.app, options) : await t.app.inject(options);
+      const res = request.media === 'text/event-stream' ? await t.anonymous.eventStream(options) : await t.anonymous.request(options);
       expect(res.statusCode, `${where}: ${res.body}`).toBe(200);
       const text = textOf(res);
       if (request.media === 'text/event-stream') {

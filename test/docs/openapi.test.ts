@@ -4,8 +4,8 @@ import { UNAUTHORIZED_REASONS } from '../../src/modules/auth/index.js';
 import { ADMIN_SECURITY, CLIENT_SECURITY } from '../../src/modules/policy/index.js';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
 import { STANDARD_ENDPOINT } from '../../src/platform/http/strict-input.js';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { SPEC_ENDPOINTS } from './spec-endpoints.js';
 
 type Json = Record<string, unknown>;
@@ -70,13 +70,13 @@ const PAGE_SIZE_MAXIMA = [
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
 describe.each(DIALECTS)('the OpenAPI document (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let doc: Json;
   let operations: { method: string; path: string; op: Json }[];
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    const res = await t.app.inject({ method: 'GET', url: '/openapi.json' });
+    t = await harness({ dialect });
+    const res = await t.anonymous.get('/openapi.json');
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     doc = res.json<Json>();
@@ -196,17 +196,17 @@ describe.each(DIALECTS)('the OpenAPI document (%s)', (dialect) => {
   });
 
   it('states the limits the server enforces: one over each documented page_size maximum is a 422 naming page_size', async () => {
-    const { apiKey } = await onboardClient(t);
+    const { apiKey } = await t.client();
     for (const [method, path, max] of PAGE_SIZE_MAXIMA) {
       const headers = { 'x-api-key': apiKey };
       const res =
         method === 'get'
-          ? await t.app.inject({ method: 'GET', url: path, headers, query: { page_size: String(max + 1) } })
-          : await t.app.inject({ method: 'POST', url: path, headers, payload: { page_size: max + 1 } });
+          ? await t.as({ headers }).request({ method: 'GET', url: path, query: { page_size: String(max + 1) } })
+          : await t.as({ headers }).post(path, { page_size: max + 1 });
       expect(res.statusCode, `${path}: ${res.body}`).toBe(422);
       expect(res.json<{ error: { details: unknown[] } }>().error.details, path).toContainEqual({ field: 'page_size', rule: 'maximum' });
     }
-    const res = await t.app.inject({ method: 'GET', url: '/admin/v1/clients', headers: adminHeaders, query: { page_size: '0' } });
+    const res = await t.admin.request({ method: 'GET', url: '/admin/v1/clients', query: { page_size: '0' } });
     expect(res.statusCode, res.body).toBe(422);
   });
 

@@ -1,6 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { type ResponseValidator, responseValidatorFor } from '../helpers/openapi-validator.js';
 
 /**
@@ -9,19 +9,19 @@ import { type ResponseValidator, responseValidatorFor } from '../helpers/openapi
  * document, so one run on SQLite suffices.
  */
 describe('response validation against the OpenAPI document', () => {
-  let t: TestApp;
+  let t: Harness;
   let validator: ResponseValidator;
   let health: LightMyRequestResponse;
   let notFound: LightMyRequestResponse;
   let unauthorized: LightMyRequestResponse;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect: 'sqlite' });
+    t = await harness({ dialect: 'sqlite' });
     validator = responseValidatorFor(t.app.swagger());
     // Each of these passed the same check inside t.app.inject already.
-    health = await t.app.inject({ method: 'GET', url: '/healthz' });
-    notFound = await t.app.inject({ method: 'GET', url: '/v1/nothing-here' });
-    unauthorized = await t.app.inject({ method: 'GET', url: '/v1/account/config' });
+    health = await t.anonymous.get('/healthz');
+    notFound = await t.anonymous.get('/v1/nothing-here');
+    unauthorized = await t.anonymous.get('/v1/account/config');
   });
   afterAll(async () => t.close());
 

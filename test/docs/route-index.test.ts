@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { harness } from '../helpers/harness.js';
 import type { RoutePolicy } from '../../src/modules/policy/index.js';
-import { buildTestApp } from '../helpers/app.js';
 import { expectGeneratedSection } from '../helpers/generated-docs.js';
 import { type AddedRoute, recordRoutes } from '../helpers/routes.js';
 
@@ -23,7 +23,7 @@ function routeIndex(routes: readonly AddedRoute[]): string[] {
 
 describe('the route index', () => {
   it('docs/architecture.md maps every route to the file that declares it, with its policy', async () => {
-    const { built, routes } = await recordRoutes(() => buildTestApp({ dialect: 'sqlite' }));
+    const { built, routes } = await recordRoutes(() => harness({ dialect: 'sqlite' }));
     try {
       expect(routes.filter((route) => route.file === undefined).every((route) => route.url.startsWith('/docs'))).toBe(true);
       expectGeneratedSection(ARCHITECTURE_MD, 'routes', routeIndex(routes));

@@ -3,7 +3,7 @@ import { inject } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type AppContext, createContext } from '../../src/context.js';
-import { type ManualClock, manualClock } from '../../src/platform/clock.js';
+import { type Clock, type ManualClock, manualClock } from '../../src/platform/clock.js';
 import { type Database, type DialectName, openDatabase } from '../../src/platform/db/database.js';
 import { migrateToLatest } from '../../src/platform/db/migrations.js';
 import type { App } from '../../src/platform/http/types.js';
@@ -32,18 +32,29 @@ export interface TestAppOptions {
   dialect: DialectName;
   /** Extra environment for loadConfig (JWT_SECRET and ADMIN_TOKEN are set by default). */
   env?: Record<string, string>;
-  /** The app's clock (default: a manual clock starting now). */
-  clock?: ManualClock;
+  /** The app's clock (default: a manual clock starting now); the system clock for a test under real load. */
+  clock?: Clock;
   /** An existing database to use as it is (not dropped), instead of a fresh one. */
   databaseUrl?: string;
   /** Runs on the fresh database before it is migrated to the latest schema (tests of a migration). */
   beforeMigrating?: (database: Database) => Promise<void>;
   /** Routes a test adds beside the app's own, before it is ready (tests of the route policies). */
   routes?: (app: App) => Promise<void>;
+  /** Sees the SQL of every statement the app's database runs (tests of what a request writes). */
+  onQuery?: (sql: string) => void;
+  /**
+   * A context the test made and owns (a CLI suite's, over the database the CLI opens): the app
+   * serves it as it is, neither starting its background jobs nor closing its database.
+   */
+  context?: AppContext;
 }
 
 /** A fresh database (in-memory SQLite, or a new PostgreSQL database), migrated, behind the real app. */
 export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
+  if (options.context) {
+    const nothing = async () => {};
+    return serveContext(options.context, options, { start: nothing, stop: nothing, release: nothing });
+  }
   const { url, drop } = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await freshDatabaseUrl(options.dialect);
   const config = loadConfig({
     DATABASE_URL: url,
@@ -53,11 +64,31 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     LOG_LEVEL: 'info',
     ...options.env,
   });
-  const database = openDatabase(url, { poolSize: 20 });
+  const database = openDatabase(url, { poolSize: 20, ...(options.onQuery && { onQuery: options.onQuery }) });
   await options.beforeMigrating?.(database);
   await migrateToLatest(database.db);
   const clock = options.clock ?? manualClock(Date.now());
   const ctx = createContext({ config, database, clock });
+  return serveContext(ctx, options, {
+    // As a serving process does: the context's owner runs its background jobs.
+    start: (app) => ctx.background.start(app.log),
+    stop: () => ctx.background.stop(),
+    async release() {
+      await database.close();
+      await drop();
+    },
+  });
+}
+
+/** What the owner of a context does around the app: its background jobs, and its database. */
+interface ContextOwner {
+  start(app: App): Promise<void>;
+  stop(): Promise<void>;
+  /** Closes the database and drops it when it was made for the test. */
+  release(): Promise<void>;
+}
+
+async function serveContext(ctx: AppContext, options: TestAppOptions, owner: ContextOwner): Promise<TestApp> {
   const lines: string[] = [];
   const logStream = new Writable({
     write(chunk: Buffer, _encoding, callback) {
@@ -71,29 +102,39 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     if (options.routes) await app.register(options.routes);
   } catch (error) {
     // A start-up that fails leaves nothing behind: the database is dropped.
-    await database.close();
-    await drop();
+    await owner.release();
     throw error;
   }
-  // As a serving process does: the context's owner runs its background jobs.
-  await ctx.background.start(app.log);
+  await owner.start(app);
   await app.ready();
   // Every response a test receives through app.inject is checked against the OpenAPI document.
   validateResponses(app);
   return {
     app,
     ctx,
-    config,
-    clock,
-    database,
+    config: ctx.config,
+    clock: settable(ctx.clock),
+    database: ctx.database,
     logs: () => lines.join(''),
     async close() {
       await app.close();
-      await ctx.background.stop();
-      await database.close();
-      await drop();
+      await owner.stop();
+      await owner.release();
     },
   };
+}
+
+/** The app's clock as a test sets it: itself when it is a manual clock, else one the test reads but cannot move. */
+function settable(clock: Clock): ManualClock {
+  if (isManual(clock)) return clock;
+  const refuse = () => {
+    throw new Error('this app runs on a clock that a test cannot move');
+  };
+  return { now: () => clock.now(), advance: refuse, set: refuse };
+}
+
+function isManual(clock: Clock): clock is ManualClock {
+  return 'advance' in clock && 'set' in clock;
 }
 
 export interface TestDatabase {

@@ -1,5 +1,6 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { type AppContext, createContext } from '../../src/context.js';
 import type { AuthMethod, Tier } from '../../src/modules/auth/index.js';
 import { adminHeaders, buildTestApp, type TestApp, type TestAppOptions } from './app.js';
 import { onboardClient, type OnboardedClient } from './clients.js';
@@ -79,6 +80,8 @@ export interface Harness extends TestApp {
   oauthLogin(client: { clientId: string; clientSecret: string }): Promise<TokenPair>;
   /** Loads a dataset through POST /admin/v1/import; the upserted counts. */
   import(dataset: Record<string, unknown[]>): Promise<Record<string, number>>;
+  /** A second context over the same database, as another node has: its changes reach this app only through the change feed. */
+  otherNode(): AppContext;
 }
 
 export type HarnessOptions = TestAppOptions;
@@ -99,6 +102,7 @@ export function harnessOf(t: TestApp): Harness {
     oauthLogin: async (client: { clientId: string; clientSecret: string }) =>
       pairOf(await callerOf(t, {}).post('/v1/oauth/login', { client_id: client.clientId, client_secret: client.clientSecret })),
     import: (dataset: Record<string, unknown[]>) => importDataset(t, dataset),
+    otherNode: () => createContext({ config: t.config, database: t.database }),
   });
 }
 

@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ERROR_STATUS } from '../../src/platform/errors.js';
-import { buildTestApp, DIALECTS } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
 import { type Answer, forSuite, type Harness, harness, type Method } from '../helpers/harness.js';
 import { listen, openSocket, parseResponses, type RawResponse, rawExchange, readUntilClose } from './raw-http.js';
 
@@ -123,7 +123,7 @@ describe.each(DIALECTS)('framework answers in the error shape (%s)', (dialect) =
 
 describe.each(DIALECTS)('answers while shutting down (%s)', (dialect) => {
   it('a request that arrives after close() began → 503 SERVICE_UNAVAILABLE with Retry-After; the one in flight finishes', async () => {
-    const t = await buildTestApp({ dialect });
+    const t = await harness({ dialect });
     try {
       const port = await listen(t);
       const socket = openSocket(port);

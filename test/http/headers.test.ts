@@ -1,8 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
-import { importDataset } from '../helpers/data.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 import { referenceDataset } from '../fixtures/references.js';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
 import { listen, rawExchange } from './raw-http.js';
@@ -17,20 +17,20 @@ import { listen, rawExchange } from './raw-http.js';
 const DATA_POLICY = 'private, no-cache';
 
 describe.each(DIALECTS)('response headers (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
   let port: number;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    await importDataset(t, { ...referenceDataset() });
-    client = await onboardClient(t);
+    t = await harness({ dialect });
+    await t.import({ ...referenceDataset() });
+    client = await t.client();
     port = await listen(t);
   });
   afterAll(async () => t.close());
 
   const withKey = (method: 'GET' | 'POST', url: string, payload?: Record<string, unknown>) =>
-    t.app.inject({ method, url, headers: { 'x-api-key': client.apiKey }, ...(payload ? { payload } : {}) });
+    t.as(client).request({ method, url, ...(payload ? { payload } : {}) });
 
   function expectHeaders(res: LightMyRequestResponse, cacheControl: string, what: string): void {
     expect(res.headers['x-content-type-options'], what).toBe('nosniff');
@@ -43,7 +43,7 @@ describe.each(DIALECTS)('response headers (%s)', (dialect) => {
     expectHeaders(await withKey('POST', '/v1/trends/flows', {}), DATA_POLICY, 'flows');
     expectHeaders(await withKey('POST', '/v1/events/upcoming-events', {}), DATA_POLICY, 'events');
     const token = pairOf(await apiKeyLogin(t, client.apiKey)).access_token;
-    const res = await t.app.inject({ method: 'GET', url: '/v1/references/sports', headers: { authorization: `Bearer ${token}` } });
+    const res = await t.as({ accessToken: token }).get('/v1/references/sports');
     expectHeaders(res, DATA_POLICY, 'sports with a bearer token');
     // Twice the same: the second answer comes from the rendered-page cache.
     expectHeaders(await withKey('GET', '/v1/references/sports'), DATA_POLICY, 'sports again');
@@ -52,27 +52,27 @@ describe.each(DIALECTS)('response headers (%s)', (dialect) => {
   it('account, auth and admin answers: no-store', async () => {
     expectHeaders(await withKey('GET', '/v1/account/config'), 'no-store', 'account');
     expectHeaders(await apiKeyLogin(t, client.apiKey), 'no-store', 'login');
-    expectHeaders(await t.app.inject({ method: 'GET', url: '/admin/v1/clients', headers: adminHeaders }), 'no-store', 'admin list');
-    expectHeaders(await t.app.inject({ method: 'GET', url: `/admin/v1/clients/${client.clientId}`, headers: adminHeaders }), 'no-store', 'admin get');
-    const created = await t.app.inject({ method: 'POST', url: '/admin/v1/clients', headers: adminHeaders, payload: { name: 'H', tier: 'free', auth_method: 'both' } });
+    expectHeaders(await t.admin.get('/admin/v1/clients'), 'no-store', 'admin list');
+    expectHeaders(await t.admin.get(`/admin/v1/clients/${client.clientId}`), 'no-store', 'admin get');
+    const created = await t.admin.post('/admin/v1/clients', { name: 'H', tier: 'free', auth_method: 'both' });
     expectHeaders(created, 'no-store', 'admin create');
   });
 
   it('errors: no-store, whatever the route', async () => {
-    expectHeaders(await t.app.inject({ method: 'GET', url: '/v1/references/sports' }), 'no-store', '401 on data');
+    expectHeaders(await t.anonymous.get('/v1/references/sports'), 'no-store', '401 on data');
     expectHeaders(await withKey('GET', '/v1/references/sports?page=0'), 'no-store', '422 on data');
     expectHeaders(await withKey('GET', '/v1/references/teams?league_key=nope'), 'no-store', '404 on data');
-    expectHeaders(await t.app.inject({ method: 'GET', url: '/v1/nothing' }), 'no-store', 'unknown route');
-    expectHeaders(await t.app.inject({ method: 'DELETE', url: '/v1/references/sports' }), 'no-store', '405');
-    expectHeaders(await t.app.inject({ method: 'GET', url: `/admin/v1/clients/${'a'.repeat(200)}`, headers: adminHeaders }), 'no-store', '414');
-    expectHeaders(await t.app.inject({ method: 'GET', url: '/%zz' }), 'no-store', 'undecodable path');
+    expectHeaders(await t.anonymous.get('/v1/nothing'), 'no-store', 'unknown route');
+    expectHeaders(await t.anonymous.delete('/v1/references/sports'), 'no-store', '405');
+    expectHeaders(await t.admin.get(`/admin/v1/clients/${'a'.repeat(200)}`), 'no-store', '414');
+    expectHeaders(await t.anonymous.get('/%zz'), 'no-store', 'undecodable path');
   });
 
   it('operations: nosniff on each; health and readiness are never stored', async () => {
-    expectHeaders(await t.app.inject({ method: 'GET', url: '/healthz' }), 'no-store', 'healthz');
-    expectHeaders(await t.app.inject({ method: 'GET', url: '/readyz' }), 'no-store', 'readyz');
+    expectHeaders(await t.anonymous.get('/healthz'), 'no-store', 'healthz');
+    expectHeaders(await t.anonymous.get('/readyz'), 'no-store', 'readyz');
     for (const url of ['/metrics', '/openapi.json', '/docs']) {
-      const res = await t.app.inject({ method: 'GET', url });
+      const res = await t.anonymous.get(url);
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
     }
   });

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential } from '../../src/modules/auth/index.js';
 import { createLogger } from '../../src/platform/logging.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
 
 /**
@@ -11,13 +11,13 @@ import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
  * wherever it appears: path, query value, any parameter name.
  */
 describe.each(DIALECTS)('credentials in URLs never reach the log (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let secrets: string[];
   let urls: string[];
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    const client = await onboardClient(t);
+    t = await harness({ dialect });
+    const client = await t.client();
     const pair = pairOf(await apiKeyLogin(t, client.apiKey));
     secrets = [client.apiKey, client.clientSecret, pair.refresh_token, pair.access_token, generateCredential('apiKey')];
     const [apiKey, clientSecret, refreshToken, accessToken, unknownKey] = secrets as [string, string, string, string, string];
@@ -36,7 +36,7 @@ describe.each(DIALECTS)('credentials in URLs never reach the log (%s)', (dialect
       // Cut short, as a client that pasted part of one would: still not logged.
       `/v1/references/sports?search=${apiKey.slice(0, 24)}`,
     ];
-    for (const url of urls) await t.app.inject({ method: 'GET', url, headers: { 'x-api-key': client.apiKey } });
+    for (const url of urls) await t.as({ apiKey: client.apiKey }).get(url);
   });
   afterAll(async () => t.close());
 
@@ -63,13 +63,13 @@ describe.each(DIALECTS)('credentials in URLs never reach the log (%s)', (dialect
   });
 
   it('does not echo a credential in the path back in a 404 either', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `/${secrets[0] ?? ''}` });
+    const res = await t.anonymous.get(`/${secrets[0] ?? ''}`);
     expect(res.statusCode).toBe(404);
     expect(res.json<{ error: { message: string } }>().error.message).toBe('no route for GET /sdk_[redacted]');
   });
 
   it('keeps the rest of the URL readable, and ordinary words alone', async () => {
-    await t.app.inject({ method: 'GET', url: '/v1/references/sports?search=sdk_docs&page=2' });
+    await t.anonymous.get('/v1/references/sports?search=sdk_docs&page=2');
     const last = t
       .logs()
       .split('\n')

@@ -1,7 +1,8 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { adminHeaders, DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 import { expectError } from '../helpers/responses.js';
 
 type Json = Record<string, unknown>;
@@ -20,14 +21,14 @@ function noCors(res: LightMyRequestResponse, where: string): void {
  * preflight is a 405 like any OPTIONS, and no answer carries an Access-Control-* header.
  */
 describe.each(DIALECTS)('methods and CORS on every path (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
   let paths: Array<{ path: string; methods: Method[]; stream: boolean }>;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    client = await onboardClient(t, { authMethod: 'both' });
-    const doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    t = await harness({ dialect });
+    client = await t.client({ authMethod: 'both' });
+    const doc = (await t.anonymous.get('/openapi.json')).json<Json>();
     paths = Object.entries(doc.paths as Json).map(([path, item]) => ({
       path: path.replace(/\{[^}]+\}/g, UUID),
       methods: METHODS.filter((m) => (item as Json)[m.toLowerCase()] !== undefined),
@@ -41,7 +42,7 @@ describe.each(DIALECTS)('methods and CORS on every path (%s)', (dialect) => {
     for (const { path, methods, stream } of paths) {
       const allowed = [...methods, ...(methods.includes('GET') && !stream ? (['HEAD'] as const) : [])].sort();
       for (const method of METHODS.filter((m) => !allowed.includes(m))) {
-        const res = await t.app.inject({ method, url: path });
+        const res = await t.anonymous.request({ method, url: path });
         const where = `${method} ${path}`;
         expect(res.statusCode, where).toBe(405);
         expect(res.headers.allow, where).toBe(allowed.join(', '));
@@ -57,16 +58,16 @@ describe.each(DIALECTS)('methods and CORS on every path (%s)', (dialect) => {
     for (const { path } of withParameters) {
       for (const value of ['3%0A', '%0D3', '3%E2%80%A8']) {
         const url = path.replace(UUID, value);
-        const res = await t.app.inject({ method: 'GET', url, headers: url.startsWith('/admin/') ? adminHeaders : headers });
+        const res = await t.as({ headers: url.startsWith('/admin/') ? adminHeaders : headers }).get(url);
         expect([400, 404], `${url}: ${res.body}`).toContain(res.statusCode);
       }
     }
-    expectError(await t.app.inject({ method: 'GET', url: '/v1/historical/odds/3%0A.csv', headers }), 404, 'NOT_FOUND');
+    expectError(await t.as({ headers }).get('/v1/historical/odds/3%0A.csv'), 404, 'NOT_FOUND');
   });
 
   it('a CORS preflight is a 405 on a known path and a 404 elsewhere, without any Access-Control-* header', async () => {
     const preflight = (url: string) =>
-      t.app.inject({
+      t.anonymous.request({
         method: 'OPTIONS',
         url,
         headers: { origin: 'https://app.example.com', 'access-control-request-method': 'POST', 'access-control-request-headers': 'x-api-key, content-type' },
@@ -84,11 +85,11 @@ describe.each(DIALECTS)('methods and CORS on every path (%s)', (dialect) => {
   it('a call from a browser origin is answered as any other, with no Access-Control-Allow-Origin', async () => {
     const origin = { origin: 'https://app.example.com' };
     const answers = [
-      await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: { ...origin, 'x-api-key': client.apiKey } }),
-      await t.app.inject({ method: 'GET', url: '/v1/account/config', headers: origin }),
-      await t.app.inject({ method: 'POST', url: '/v1/oauth/token', headers: { ...origin, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'grant_type=client_credentials' }),
-      await t.app.inject({ method: 'GET', url: '/.well-known/oauth-authorization-server', headers: origin }),
-      await t.app.inject({ method: 'GET', url: '/docs', headers: origin }),
+      await t.as({ headers: { ...origin, 'x-api-key': client.apiKey } }).get('/v1/account/config'),
+      await t.as({ headers: origin }).get('/v1/account/config'),
+      await t.as({ headers: origin }).raw('POST', '/v1/oauth/token', 'grant_type=client_credentials', 'application/x-www-form-urlencoded'),
+      await t.as({ headers: origin }).get('/.well-known/oauth-authorization-server'),
+      await t.as({ headers: origin }).get('/docs'),
     ];
     expect(answers.map((res) => res.statusCode)).toEqual([200, 401, 401, 200, expect.any(Number)]);
     answers.forEach((res, i) => noCors(res, `answer ${i}`));

@@ -1,32 +1,32 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { importDataset } from '../helpers/data.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { COUNTS, smallDataset, snapshot } from './fixture.js';
 
 describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   beforeEach(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
   });
   afterEach(async () => t.close());
 
   const db = () => t.ctx.database.db;
 
   it('imports every array and reports the counts', async () => {
-    expect(await importDataset(t, smallDataset())).toEqual(COUNTS);
+    expect(await t.import(smallDataset())).toEqual(COUNTS);
     const { counts } = await snapshot(t);
     expect(counts).toEqual({ ...COUNTS, flow_legs: 2, flow_tags: 2 });
   });
 
   it('reports only the arrays sent; an empty dataset imports nothing', async () => {
     const { sports } = smallDataset();
-    expect(await importDataset(t, { sports })).toEqual({ sports: 2 });
-    expect(await importDataset(t, {})).toEqual({});
-    expect(await importDataset(t, { teams: [] })).toEqual({ teams: 0 });
+    expect(await t.import({ sports })).toEqual({ sports: 2 });
+    expect(await t.import({})).toEqual({});
+    expect(await t.import({ teams: [] })).toEqual({ teams: 0 });
   });
 
   it('stores what it was given, with the defaults for what was left out', async () => {
-    await importDataset(t, smallDataset());
+    await t.import(smallDataset());
     const event = await db().selectFrom('events').selectAll().where('id', '=', 200).executeTakeFirstOrThrow();
     expect(event).toMatchObject({ status: 'postponed', start_time: Date.parse('2030-01-05T19:00:00Z') });
     expect((await db().selectFrom('events').select('status').where('id', '=', 100).executeTakeFirstOrThrow()).status).toBe('scheduled');
@@ -39,7 +39,7 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
   });
 
   it('derives sport and league of events and flows, bet_type, hit rate and the legs of parlays', async () => {
-    await importDataset(t, smallDataset());
+    await t.import(smallDataset());
     const events = await db().selectFrom('events').select(['id', 'sport_id']).orderBy('id').execute();
     expect(events).toEqual([
       { id: 100, sport_id: 1 },
@@ -61,9 +61,9 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
   });
 
   it('upserts by id: a re-import updates in place, and references may point at stored rows', async () => {
-    await importDataset(t, smallDataset());
+    await t.import(smallDataset());
     const before = await snapshot(t);
-    const upserted = await importDataset(t, {
+    const upserted = await t.import({
       teams: [{ id: 1000, key: 'boston-celtics', name: 'Boston Green', league_id: 10 }],
       players: [{ id: 5010, key: 'jaylen-brown', name: 'Jaylen Brown', team_id: 1000 }],
       // Flow 5 now has three legs; flow 6 is a new parlay over stored flows.
@@ -82,15 +82,15 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
 
     // Re-imported without legs, a parlay becomes a single and loses its legs.
     const { leg_ids: _legs, ...single } = smallDataset().flows[4] ?? { leg_ids: [] };
-    await importDataset(t, { flows: [single] });
+    await t.import({ flows: [single] });
     expect((await db().selectFrom('flows').select('bet_type').where('id', '=', 5).executeTakeFirstOrThrow()).bet_type).toBe('single');
     expect(await db().selectFrom('flow_legs').selectAll().where('flow_id', '=', 5).execute()).toEqual([]);
   });
 
   it('refreshes the derived sport of stored events and flows when a league or an event moves', async () => {
-    await importDataset(t, smallDataset());
+    await t.import(smallDataset());
     // The NBA league moves to soccer (sport 2): its stored event and flows follow.
-    await importDataset(t, { leagues: [{ ...smallDataset().leagues[0], sport_id: 2 }] } as Record<string, unknown[]>);
+    await t.import({ leagues: [{ ...smallDataset().leagues[0], sport_id: 2 }] } as Record<string, unknown[]>);
     const sportOf = async (table: 'events' | 'flows', id: number) =>
       (await db().selectFrom(table).select('sport_id').where('id', '=', id).executeTakeFirstOrThrow()).sport_id;
     expect(await sportOf('events', 100)).toBe(2);
@@ -99,22 +99,22 @@ describe.each(DIALECTS)('POST /admin/v1/import (%s)', (dialect) => {
     expect(await sportOf('events', 200)).toBe(2);
 
     // Event 200 moves to the EuroLeague (basketball): its stored flow follows.
-    await importDataset(t, { events: [{ ...smallDataset().events[1], league_id: 11 }] } as Record<string, unknown[]>);
+    await t.import({ events: [{ ...smallDataset().events[1], league_id: 11 }] } as Record<string, unknown[]>);
     const flow = await db().selectFrom('flows').select(['sport_id', 'league_id']).where('id', '=', 4).executeTakeFirstOrThrow();
     expect(flow).toEqual({ sport_id: 1, league_id: 11 });
   });
 
   it('bumps the data version, so cached reads drop', async () => {
     const before = t.ctx.changes.version('data');
-    await importDataset(t, { sports: smallDataset().sports });
+    await t.import({ sports: smallDataset().sports });
     expect(t.ctx.changes.version('data')).toBe(before + 1);
   });
 });
 
 describe.each(DIALECTS)('concurrent imports (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   beforeEach(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
   });
   afterEach(async () => t.close());
 
@@ -123,7 +123,7 @@ describe.each(DIALECTS)('concurrent imports (%s)', (dialect) => {
     const backward = Object.fromEntries(Object.entries(smallDataset()).map(([array, items]) => [array, [...items].reverse()]));
     const results = await Promise.all(
       Array.from({ length: 8 }, (_, i) =>
-        t.app.inject({ method: 'POST', url: '/admin/v1/import', headers: adminHeaders, payload: i % 2 === 0 ? forward : backward }),
+        t.admin.post('/admin/v1/import', i % 2 === 0 ? forward : backward),
       ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(8).fill(200));

@@ -2,7 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { expect } from 'vitest';
 import { manualClock } from '../../src/platform/clock.js';
 import type { DialectName } from '../../src/platform/db/database.js';
-import { adminHeaders, buildTestApp, freshDatabaseUrl, type TestApp } from '../helpers/app.js';
+import { adminHeaders, freshDatabaseUrl, type TestApp } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 
 /** A data call that needs no data: the sports list (empty on a fresh database). */
@@ -80,14 +81,14 @@ export async function drain(nodes: readonly TestApp[], apiKey: string, most = 10
 
 /** One app on a fresh database of the dialect, with a Redis of its own. */
 export interface NodeWithRedis {
-  t: TestApp;
+  t: Harness;
   redis: RedisServer;
   close(): Promise<void>;
 }
 
 export async function startNodeWithRedis(dialect: DialectName): Promise<NodeWithRedis> {
   const redis = await startRedis();
-  const t = await buildTestApp({ dialect, env: { REDIS_URL: redis.url } });
+  const t = await harness({ dialect, env: { REDIS_URL: redis.url } });
   return {
     t,
     redis,
@@ -100,8 +101,8 @@ export async function startNodeWithRedis(dialect: DialectName): Promise<NodeWith
 
 /** Two nodes: two apps on one fresh PostgreSQL database and one Redis of their own. */
 export interface TwoNodes {
-  a: TestApp;
-  b: TestApp;
+  a: Harness;
+  b: Harness;
   redis: RedisServer;
   close(): Promise<void>;
 }
@@ -112,8 +113,8 @@ export async function startTwoNodes(): Promise<TwoNodes> {
   // One clock for both, at TEN_PAST_NOON: the nodes agree on the minute, as synchronised machines do.
   const clock = manualClock(TEN_PAST_NOON);
   const options = { dialect: 'postgres' as const, databaseUrl: database.url, clock, env: { REDIS_URL: redis.url } };
-  const a = await buildTestApp(options);
-  const b = await buildTestApp(options);
+  const a = await harness(options);
+  const b = await harness(options);
   return {
     a,
     b,

@@ -1,9 +1,8 @@
 import autocannon from 'autocannon';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, harness } from '../helpers/harness.js';
 import type { StoreState } from '../../src/platform/counters/counter-store.js';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
 import { eventually } from '../helpers/node-process.js';
 import { type RedisServer, startRedis } from '../helpers/redis-server.js';
 
@@ -19,11 +18,11 @@ function loadUntilStopped(options: autocannon.Options): { stop: () => void; done
 
 describe('Redis killed mid-load', () => {
   let redis: RedisServer;
-  let t: TestApp;
+  let t: Harness;
   beforeAll(async () => {
     redis = await startRedis();
     const high = { per_minute: 1_000_000_000, per_day: 1_000_000_000 };
-    t = await buildTestApp({ dialect: 'sqlite', env: { REDIS_URL: redis.url, TIER_LIMITS: JSON.stringify({ enterprise: high }) } });
+    t = await harness({ dialect: 'sqlite', env: { REDIS_URL: redis.url, TIER_LIMITS: JSON.stringify({ enterprise: high }) } });
   });
   afterAll(async () => {
     await t.close();
@@ -34,7 +33,7 @@ describe('Redis killed mid-load', () => {
     const states: StoreState[] = [];
     t.ctx.counters.onStateChange((state) => states.push(state));
     expect(t.ctx.counters.state()).toBe('ok');
-    const client = await onboardClient(t, { tier: 'enterprise' });
+    const client = await t.client({ tier: 'enterprise' });
     const address = await t.app.listen({ host: '127.0.0.1', port: 0 });
     // The manual clock stands still: every request falls in one minute.
     const minute = Math.floor(t.clock.now() / 60_000);
@@ -50,7 +49,7 @@ describe('Redis killed mid-load', () => {
       await redis.stop();
       expect(await stateIs('degraded')).toBe(true);
       // A load balancer must not drain the node: ready, and saying what is degraded.
-      const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+      const ready = await t.anonymous.get('/readyz');
       expect(ready.statusCode).toBe(200);
       expect(ready.json()).toMatchObject({ status: 'ready', redis: 'degraded' });
       await redis.start();

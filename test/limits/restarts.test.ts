@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DialectName } from '../../src/platform/db/database.js';
 import { manualClock } from '../../src/platform/clock.js';
-import { buildTestApp, DIALECTS, freshDatabaseUrl, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { DIALECTS, freshDatabaseUrl } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { dataCall, drain, patchClient, type NodeWithRedis, startNodeWithRedis, startTwoNodes, TEN_PAST_NOON, type TwoNodes, usageOf } from './limits-helpers.js';
 
 /*
@@ -21,7 +21,7 @@ async function sharedDatabase(dialect: DialectName): Promise<{ url: string; drop
 }
 
 /** Waits until the app counts in Redis again after Redis went away (its store re-checked what Redis holds). */
-async function backInRedis(t: TestApp): Promise<void> {
+async function backInRedis(t: Harness): Promise<void> {
   await expect.poll(() => t.ctx.counters.state(), { timeout: 10_000 }).toBe('degraded');
   await expect.poll(() => t.ctx.counters.state(), { timeout: 15_000 }).toBe('ok');
 }
@@ -30,8 +30,8 @@ describe.each(DIALECTS)('a restart gives no client its day back (%s)', (dialect)
   it('without Redis: 30 of a quota of 100 before the restart, exactly 70 after it; the usage view agrees', async () => {
     const database = await sharedDatabase(dialect);
     try {
-      const before = await buildTestApp({ dialect, databaseUrl: database.url, clock: manualClock(TEN_PAST_NOON) });
-      const client = await onboardClient(before, { tier: 'pro' });
+      const before = await harness({ dialect, databaseUrl: database.url, clock: manualClock(TEN_PAST_NOON) });
+      const client = await before.client({ tier: 'pro' });
       try {
         await patchClient(before, client.clientId, { daily_quota: 100 });
         for (let i = 0; i < 30; i += 1) expect((await dataCall(before, client.apiKey)).statusCode).toBe(200);
@@ -40,7 +40,7 @@ describe.each(DIALECTS)('a restart gives no client its day back (%s)', (dialect)
       }
 
       // Ten minutes later, the same day.
-      const after = await buildTestApp({ dialect, databaseUrl: database.url, clock: manualClock(TEN_PAST_NOON + 600_000) });
+      const after = await harness({ dialect, databaseUrl: database.url, clock: manualClock(TEN_PAST_NOON + 600_000) });
       try {
         const usage = await usageOf(after, client.clientId);
         expect(usage.current.day).toMatchObject({ used: 30, remaining: 70 });
@@ -56,13 +56,13 @@ describe.each(DIALECTS)('a restart gives no client its day back (%s)', (dialect)
 
   describe('with Redis restarted without persistence', () => {
     let node: NodeWithRedis;
-    let t: TestApp;
+    let t: Harness;
     beforeAll(async () => void ({ t } = node = await startNodeWithRedis(dialect)));
     afterAll(async () => node.close());
 
     it('the day goes on from what was used: 6 of 100 before, exactly 94 after, whatever this node held ahead', async () => {
       t.clock.set(TEN_PAST_NOON);
-      const client = await onboardClient(t, { tier: 'pro' });
+      const client = await t.client({ tier: 'pro' });
       await patchClient(t, client.clientId, { daily_quota: 100 });
       for (let i = 0; i < 6; i += 1) expect((await dataCall(t, client.apiKey)).statusCode).toBe(200);
 
@@ -85,7 +85,7 @@ describe('two nodes on one PostgreSQL database and one Redis restarted without p
 
   it('30 of a quota of 100 served by both nodes before the restart: together exactly 70 after it', async () => {
     const { a, b } = nodes;
-    const client = await onboardClient(a, { tier: 'pro' });
+    const client = await a.client({ tier: 'pro' });
     await patchClient(a, client.clientId, { daily_quota: 100 });
     for (let i = 0; i < 15; i += 1) for (const node of [a, b]) expect((await dataCall(node, client.apiKey)).statusCode).toBe(200);
 

@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UNAUTHORIZED_REASONS } from '../../src/modules/auth/index.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { freePort } from '../helpers/free-port.js';
 
 interface VectorSample {
@@ -21,7 +21,7 @@ interface VectorSample {
  */
 describe.each(DIALECTS)('Prometheus scraping the service (%s)', (dialect) => {
   const dir = mkdtempSync(join(tmpdir(), 'sportsdata-prometheus-'));
-  let t: TestApp;
+  let t: Harness;
   let base: string;
   let prometheus: ChildProcess | undefined;
   let prometheusUrl: string;
@@ -49,7 +49,7 @@ describe.each(DIALECTS)('Prometheus scraping the service (%s)', (dialect) => {
   };
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     base = await t.app.listen({ host: '127.0.0.1', port: 0 });
     const target = new URL(base).host;
     const port = await freePort();
@@ -78,7 +78,7 @@ describe.each(DIALECTS)('Prometheus scraping the service (%s)', (dialect) => {
   });
 
   it('PromQL gives back the requests and the auth failures by reason that the test caused', async () => {
-    const { apiKey } = await onboardClient(t);
+    const { apiKey } = await t.client();
     const get = async (path: string, headers: Record<string, string> = {}) => (await fetch(`${base}${path}`, { headers })).status;
     for (let i = 0; i < 12; i++) expect(await get('/v1/references/sports', { 'x-api-key': apiKey })).toBe(200);
     for (let i = 0; i < 5; i++) expect(await get('/v1/references/sports')).toBe(401);

@@ -1,7 +1,6 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/context.js';
 import { UNAUTHORIZED_REASONS } from '../../src/modules/auth/index.js';
 import { DIALECTS } from '../helpers/app.js';
 import { onboardClient } from '../helpers/clients.js';
@@ -164,7 +163,7 @@ describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
     expect(await lag()).toEqual(start);
 
     // Another node (a second context over the same database) changes a client; this one polls.
-    const other = createContext({ config: h.t.config, database: h.t.database });
+    const other = h.t.otherNode();
     await other.clients.update(client.clientId, { tier: 'enterprise' });
     await h.t.ctx.changes.poll();
     const seen = await lag();

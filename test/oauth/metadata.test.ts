@@ -1,24 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 
 const PATH = '/.well-known/oauth-authorization-server';
 
 /** RFC 8414 metadata, decision 0072: the issuer is PUBLIC_URL, or the origin the request came to. */
 describe.each(DIALECTS)('OAuth 2.0 authorization server metadata (%s)', (dialect) => {
-  let t: TestApp;
-  let configured: TestApp;
+  let t: Harness;
+  let configured: Harness;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { HOST: '127.0.0.1', PORT: '8080' } });
-    configured = await buildTestApp({ dialect, env: { PUBLIC_URL: 'https://api.example.com/' } });
+    t = await harness({ dialect, env: { HOST: '127.0.0.1', PORT: '8080' } });
+    configured = await harness({ dialect, env: { PUBLIC_URL: 'https://api.example.com/' } });
   });
   afterAll(async () => {
     await t.close();
     await configured.close();
   });
 
-  const metadata = async (app: TestApp, headers: Record<string, string> = {}, query = '') => {
-    const res = await app.app.inject({ method: 'GET', url: `${PATH}${query}`, headers });
+  const metadata = async (app: Harness, headers: Record<string, string> = {}, query = '') => {
+    const res = await app.as({ headers }).get(`${PATH}${query}`);
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     return res.json<Record<string, unknown>>();
@@ -56,7 +57,7 @@ describe.each(DIALECTS)('OAuth 2.0 authorization server metadata (%s)', (dialect
   });
 
   it('ignores query parameters (a standard endpoint), and is never stored by a cache', async () => {
-    const res = await t.app.inject({ method: 'GET', url: `${PATH}?foo=bar`, headers: { host: '127.0.0.1:8080' } });
+    const res = await t.as({ headers: { host: '127.0.0.1:8080' } }).get(`${PATH}?foo=bar`);
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
   });

@@ -1,22 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateCredential } from '../../src/modules/auth/index.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 import { apiKeyLogin, expectUnauthorized, oauthLogin, pairOf, refresh } from '../auth/auth-helpers.js';
 import { basicOf, expectOAuthError, revoke, token } from './oauth-helpers.js';
 
 /** POST /v1/oauth/revoke (RFC 7009), decision 0072. */
 describe.each(DIALECTS)('OAuth 2.0 token revocation (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let both: OnboardedClient;
   let apiKeyOnly: OnboardedClient;
   let oauthOnly: OnboardedClient;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    both = await onboardClient(t, { authMethod: 'both' });
-    apiKeyOnly = await onboardClient(t, { authMethod: 'api_key' });
-    oauthOnly = await onboardClient(t, { authMethod: 'oauth' });
+    t = await harness({ dialect });
+    both = await t.client({ authMethod: 'both' });
+    apiKeyOnly = await t.client({ authMethod: 'api_key' });
+    oauthOnly = await t.client({ authMethod: 'oauth' });
   });
   afterAll(async () => t.close());
 

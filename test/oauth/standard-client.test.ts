@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 
 /**
  * A widely used OAuth 2.0 client library that nobody here wrote (oauth4webapi), used
@@ -11,14 +12,14 @@ import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
  * Plain http on loopback, which the library allows only when told to (`allowInsecureRequests`).
  */
 describe.each(DIALECTS)('a standard OAuth 2.0 client library against the running server (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
   let issuer: URL;
   const insecure = { [oauth.allowInsecureRequests]: true };
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    client = await onboardClient(t, { authMethod: 'oauth' });
+    t = await harness({ dialect });
+    client = await t.client({ authMethod: 'oauth' });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const { port } = t.app.server.address() as AddressInfo;
     issuer = new URL(`http://127.0.0.1:${port}`);

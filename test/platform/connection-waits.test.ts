@@ -1,19 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 
 /**
  * db_pool_wait_seconds: a query that finds the connection taken (SQLite's one connection, or a
  * PostgreSQL pool of one) waits, and the wait is what is reported.
  */
 describe.each(DIALECTS)('time waiting for a database connection (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let database: Database;
   const waits: number[] = [];
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     // Only this file's queries: the app's change feed would poll the shared SQLite connection every second.
     await t.ctx.background.stop();
     // SQLite: the app's own in-memory database. PostgreSQL: a pool of one over the app's database.

@@ -7,7 +7,8 @@ import { digest, generateCredential } from '../../src/modules/auth/credentials.j
 import { migrateTo } from '../../src/platform/db/migrations.js';
 import { type ApiKeyBody, createdKey, expectDeleted, pageOf, type SecretBody, selfService, withKey } from '../account/credentials-helpers.js';
 import { accountWithApiKey, accountWithBearer, apiKeyLogin, expectUnauthorized, oauthLogin, pairOf, refresh } from '../auth/auth-helpers.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { ROOT } from '../helpers/process.js';
 
 /**
@@ -25,10 +26,10 @@ describe.each(DIALECTS)('migrating clients to several credentials (%s)', (dialec
     rotatedRefresh: generateCredential('refreshToken'),
     createdAt: Date.parse('2026-01-02T03:04:05.000Z'),
   };
-  let t: TestApp;
+  let t: Harness;
 
   beforeAll(async () => {
-    t = await buildTestApp({
+    t = await harness({
       dialect,
       async beforeMigrating({ db }) {
         await migrateTo(db, '0002_sports_data');

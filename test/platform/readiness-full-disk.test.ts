@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apiKeyLogin, pairOf } from '../auth/auth-helpers.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 import { expectUnavailable } from '../helpers/unavailable.js';
 
 /**
@@ -95,7 +96,7 @@ async function postgresOnSmallDisk(serverUrl: string): Promise<{ url: string; di
 const asRoot = process.getuid?.() === 0;
 
 describe.each(DIALECTS)('readiness on a full disk (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let disk: SmallDisk | undefined;
   let drop = async () => {};
   let client: OnboardedClient;
@@ -111,8 +112,8 @@ describe.each(DIALECTS)('readiness on a full disk (%s)', (dialect) => {
       ({ disk, drop } = onDisk);
       databaseUrl = onDisk.url;
     }
-    t = await buildTestApp({ dialect, databaseUrl });
-    client = await onboardClient(t);
+    t = await harness({ dialect, databaseUrl });
+    client = await t.client();
   });
   afterAll(async () => {
     await t?.close();
@@ -121,23 +122,23 @@ describe.each(DIALECTS)('readiness on a full disk (%s)', (dialect) => {
   });
 
   it.skipIf(!asRoot)('is not ready while writes fail for want of space, and ready again once space is freed, without a restart or a client write', async () => {
-    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    expect((await t.anonymous.get('/readyz')).statusCode).toBe(200);
     disk?.fill();
 
     // A login writes its refresh token: on a full disk that is a 503, as every write is.
     expectUnavailable(await apiKeyLogin(t, client.apiKey));
     expectUnavailable(await apiKeyLogin(t, client.apiKey));
     // So the node must leave the load balancer's pool: it cannot do what it is sent for.
-    expectUnavailable(await t.app.inject({ method: 'GET', url: '/readyz' }));
-    expectUnavailable(await t.app.inject({ method: 'GET', url: '/readyz' }));
-    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    expectUnavailable(await t.anonymous.get('/readyz'));
+    expectUnavailable(await t.anonymous.get('/readyz'));
+    expect((await t.anonymous.get('/healthz')).statusCode).toBe(200);
 
     disk?.free();
     // Readiness itself proves that a write needing space succeeds again: no client write is needed.
-    let ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    let ready = await t.anonymous.get('/readyz');
     for (let i = 0; i < 50 && ready.statusCode !== 200; i += 1) {
       await new Promise((resolve) => setTimeout(resolve, 100));
-      ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+      ready = await t.anonymous.get('/readyz');
     }
     expect(ready.statusCode, ready.body).toBe(200);
     pairOf(await apiKeyLogin(t, client.apiKey));

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, TEST_ADMIN_TOKEN, type TestApp } from '../helpers/app.js';
+import { DIALECTS, TEST_ADMIN_TOKEN } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { eventually } from '../helpers/node-process.js';
 
 /** Sends `text` on a new connection and sends nothing more; resolves with what came back and when the server closed it. */
@@ -30,10 +31,10 @@ function sendAndWait(port: number, text: string): Promise<{ received: string; cl
  * (to within the second at which Node checks), instead of holding the connection for minutes.
  */
 describe.each(DIALECTS)('request timeouts (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let port: number;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { HEADERS_TIMEOUT: '1', REQUEST_TIMEOUT: '3' } });
+    t = await harness({ dialect, env: { HEADERS_TIMEOUT: '1', REQUEST_TIMEOUT: '3' } });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const address = t.app.server.address();
     port = typeof address === 'object' && address ? address.port : 0;
@@ -55,7 +56,7 @@ describe.each(DIALECTS)('request timeouts (%s)', (dialect) => {
     expect(received).toMatch(/^HTTP\/1\.1 408 /);
     expect(closedAfterMs).toBeGreaterThanOrEqual(2900);
     expect(closedAfterMs).toBeLessThan(5500);
-    const listed = await t.app.inject({ method: 'GET', url: '/admin/v1/clients', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    const listed = await t.admin.get('/admin/v1/clients');
     expect(listed.json<{ results: Array<{ name: string }> }>().results.map((client) => client.name)).not.toContain('Half a body');
   });
 

@@ -7,7 +7,8 @@ import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import { manualClock } from '../../src/platform/clock.js';
 import { startServer } from '../../src/serve.js';
-import { buildTestApp, DIALECTS, freshDatabaseUrl, openTestDatabase, TEST_JWT_SECRET } from '../helpers/app.js';
+import { DIALECTS, freshDatabaseUrl, openTestDatabase, TEST_JWT_SECRET } from '../helpers/app.js';
+import { harness } from '../helpers/harness.js';
 
 describe.each(DIALECTS)('the serving process: what it creates, starts and stops (%s)', (dialect) => {
   let dataDir: string;
@@ -61,7 +62,7 @@ describe.each(DIALECTS)('apps and their context (%s)', (dialect) => {
 
   it("the test app's clock is the clock the app runs on, also when the test passes one in", async () => {
     const clock = manualClock(Date.parse('2030-01-01T00:00:00Z'));
-    const t = await buildTestApp({ dialect, clock });
+    const t = await harness({ dialect, clock });
     try {
       expect(t.clock).toBe(clock);
       expect(t.ctx.clock).toBe(clock);

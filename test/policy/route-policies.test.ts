@@ -5,8 +5,8 @@ import { ADMIN_SECURITY, CLIENT_SECURITY, type RoutePolicy, tiersWith } from '..
 import { ERROR_STATUS } from '../../src/platform/errors.js';
 import { STANDARD_ENDPOINT } from '../../src/platform/http/strict-input.js';
 import type { App } from '../../src/platform/http/types.js';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { type AddedRoute, recordRoutes } from '../helpers/routes.js';
 
 type Json = Record<string, unknown>;
@@ -46,12 +46,12 @@ async function decoys(app: App): Promise<void> {
 }
 
 describe.each(DIALECTS)('route policies (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let routes: AddedRoute[];
   let doc: Json;
   beforeAll(async () => {
-    ({ built: t, routes } = await recordRoutes(() => buildTestApp({ dialect, routes: decoys })));
-    doc = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json<Json>();
+    ({ built: t, routes } = await recordRoutes(() => harness({ dialect, routes: decoys })));
+    doc = (await t.anonymous.get('/openapi.json')).json<Json>();
   });
   afterAll(async () => t.close());
 
@@ -59,7 +59,7 @@ describe.each(DIALECTS)('route policies (%s)', (dialect) => {
   const statuses = (method: string, url: string) => Object.keys(obj(operation(method, url).responses));
   const headersOf = (method: string, url: string, status: string) => Object.keys(obj(obj(obj(operation(method, url).responses)[status]).headers));
   const usageOf = async (apiKey: string) => {
-    const usage = await t.app.inject({ method: 'GET', url: '/v1/account/usage', headers: { 'x-api-key': apiKey } });
+    const usage = await t.as({ apiKey }).get('/v1/account/usage');
     return usage.json<{ days: Array<{ by_group: Record<string, number> }> }>().days.at(-1)?.by_group;
   };
 
@@ -67,7 +67,7 @@ describe.each(DIALECTS)('route policies (%s)', (dialect) => {
     const forgotten = async (app: App) => {
       app.get('/v1/forgotten', { schema: { tags: ['trends'], summary: 'forgotten' } }, async () => ({}));
     };
-    const failed: unknown = await buildTestApp({ dialect, routes: forgotten }).catch((error: unknown) => error);
+    const failed: unknown = await harness({ dialect, routes: forgotten }).catch((error: unknown) => error);
     expect(failed).toBeInstanceOf(Error);
     const message = failed instanceof Error ? failed.message : '';
     expect(message).toMatch(/^GET \/v1\/forgotten has no policy: declare config.policy/);
@@ -79,7 +79,7 @@ describe.each(DIALECTS)('route policies (%s)', (dialect) => {
       const schema: FastifySchema = { tags: ['trends'], summary: 'own', security: CLIENT_SECURITY };
       app.get('/v1/own-security', { config: { policy: { auth: 'none', cache: 'no-store' } }, schema }, async () => ({}));
     };
-    await expect(buildTestApp({ dialect, routes: own })).rejects.toThrow(/^GET \/v1\/own-security names its security or tiers in its schema/);
+    await expect(harness({ dialect, routes: own })).rejects.toThrow(/^GET \/v1\/own-security names its security or tiers in its schema/);
   });
 
   it('documents each route as its policy says, whatever its path and its field names', () => {
@@ -106,29 +106,29 @@ describe.each(DIALECTS)('route policies (%s)', (dialect) => {
   });
 
   it('enforces each route as its policy says, whatever its path', async () => {
-    const free = await onboardClient(t, { tier: 'free' });
-    const pro = await onboardClient(t, { tier: 'pro' });
+    const free = await t.client({ tier: 'free' });
+    const pro = await t.client({ tier: 'pro' });
 
-    expect((await t.app.inject({ method: 'GET', url: '/admin/v1/decoy-data' })).statusCode).toBe(401);
-    const data = await t.app.inject({ method: 'GET', url: '/admin/v1/decoy-data', headers: { 'x-api-key': free.apiKey } });
+    expect((await t.anonymous.get('/admin/v1/decoy-data')).statusCode).toBe(401);
+    const data = await t.as({ apiKey: free.apiKey }).get('/admin/v1/decoy-data');
     expect(data.statusCode).toBe(200);
     expect(data.headers['cache-control']).toBe('private, no-cache');
     expect(data.headers['ratelimit-policy']).toBe('"minute";q=60;w=60, "day";q=5000;w=86400');
 
-    const open = await t.app.inject({ method: 'GET', url: '/v1/account/decoy-public' });
+    const open = await t.anonymous.get('/v1/account/decoy-public');
     expect(open.statusCode).toBe(200);
     expect(open.headers['cache-control']).toBe('no-store');
     expect(open.headers.ratelimit).toBeUndefined();
 
-    expect((await t.app.inject({ method: 'POST', url: '/v1/decoy-admin/1', headers: { 'x-api-key': pro.apiKey } })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'POST', url: '/v1/decoy-admin/1', headers: adminHeaders })).statusCode).toBe(200);
+    expect((await t.as({ apiKey: pro.apiKey }).post('/v1/decoy-admin/1')).statusCode).toBe(401);
+    expect((await t.admin.post('/v1/decoy-admin/1')).statusCode).toBe(200);
 
     // Refused for its tier before it is charged: no rate-limit fields, nothing counted.
-    const refused = await t.app.inject({ method: 'GET', url: '/v1/references/decoy-paid', headers: { 'x-api-key': free.apiKey } });
+    const refused = await t.as({ apiKey: free.apiKey }).get('/v1/references/decoy-paid');
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ error: { code: 'FORBIDDEN', message: 'the odds stream is for the pro and enterprise tiers; this client is on the free tier' } });
     expect(refused.headers.ratelimit).toBeUndefined();
-    const paid = await t.app.inject({ method: 'GET', url: '/v1/references/decoy-paid', headers: { 'x-api-key': pro.apiKey } });
+    const paid = await t.as({ apiKey: pro.apiKey }).get('/v1/references/decoy-paid');
     expect(paid.statusCode).toBe(200);
     expect(paid.headers['cache-control']).toBe('no-store');
     // Charged against the minute only, as its `account` limit says.

@@ -1,24 +1,26 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type ErrorBody, type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 
 const TOKEN = 'op-secret-token-7f3c9aB3x';
 const URL_OK = 'https://pricing.example.com/check';
 
 describe.each(DIALECTS)('/v1/account/check-endpoint (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let pro: OnboardedClient;
   let free: OnboardedClient;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    pro = await onboardClient(t, { tier: 'pro', authMethod: 'api_key' });
-    free = await onboardClient(t, { tier: 'free', authMethod: 'api_key' });
+    t = await harness({ dialect });
+    pro = await t.client({ tier: 'pro', authMethod: 'api_key' });
+    free = await t.client({ tier: 'free', authMethod: 'api_key' });
   });
   afterAll(async () => t.close());
 
-  const call = (method: 'GET' | 'POST' | 'DELETE', apiKey: string, payload?: object) =>
-    t.app.inject({ method, url: '/v1/account/check-endpoint', headers: { 'x-api-key': apiKey }, ...(payload === undefined ? {} : { payload }) });
+  const call = (method: 'GET' | 'POST' | 'DELETE', apiKey: string, payload?: object): Promise<LightMyRequestResponse> =>
+    t.as({ apiKey }).request({ method, url: '/v1/account/check-endpoint', ...(payload === undefined ? {} : { payload }) });
 
   it('answers data: null while none is set', async () => {
     const res = await call('GET', pro.apiKey);
@@ -125,31 +127,26 @@ describe.each(DIALECTS)('/v1/account/check-endpoint (%s)', (dialect) => {
 
   it('takes a sandbox URL as our own only at an address of ours: a Host header naming the metadata address does not make it one', async () => {
     for (const host of ['169.254.169.254', '10.1.2.3', '[fd00:ec2::254]']) {
-      const res = await t.app.inject({
-        method: 'POST',
-        url: '/v1/account/check-endpoint',
-        headers: { 'x-api-key': pro.apiKey, host },
-        payload: { url: `http://${host}/v1/trends/flows/quote-sandbox`, method: 'POST', auth_token: TOKEN },
-      });
+      const res = await t.as({ headers: { 'x-api-key': pro.apiKey, host } }).post('/v1/account/check-endpoint', { url: `http://${host}/v1/trends/flows/quote-sandbox`, method: 'POST', auth_token: TOKEN });
       expect(res.statusCode, host).toBe(422);
-      expect(res.json().error.details, host).toEqual([{ field: 'url', rule: 'address' }]);
+      expect(res.json<ErrorBody>().error.details, host).toEqual([{ field: 'url', rule: 'address' }]);
     }
     expect((await call('GET', pro.apiKey)).json().data?.url ?? '').not.toMatch(/169\.254|10\.1\.2\.3|fd00/);
   });
 });
 
 describe.each(DIALECTS)('OUTBOUND_ALLOW_CIDRS (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let pro: OnboardedClient;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128' } });
-    pro = await onboardClient(t, { tier: 'enterprise', authMethod: 'api_key' });
+    t = await harness({ dialect, env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128' } });
+    pro = await t.client({ tier: 'enterprise', authMethod: 'api_key' });
   });
   afterAll(async () => t.close());
 
   it('opens the ranges it names and no other', async () => {
     const post = (url: string) =>
-      t.app.inject({ method: 'POST', url: '/v1/account/check-endpoint', headers: { 'x-api-key': pro.apiKey }, payload: { url, method: 'POST', auth_token: TOKEN } });
+      t.as({ apiKey: pro.apiKey }).post('/v1/account/check-endpoint', { url, method: 'POST', auth_token: TOKEN });
     expect((await post('http://127.0.0.1:9/x')).statusCode).toBe(200);
     expect((await post('http://[::1]:9/x')).statusCode).toBe(200);
     expect((await post('http://10.0.0.1/x')).statusCode).toBe(422);

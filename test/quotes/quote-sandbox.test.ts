@@ -1,11 +1,13 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, type TestApp } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+
 
 /** The sandbox reads no database: one dialect is enough. */
 describe('POST /v1/trends/flows/quote-sandbox', () => {
-  let t: TestApp;
+  let t: Harness;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect: 'sqlite' });
+    t = await harness({ dialect: 'sqlite' });
   });
   afterAll(async () => t.close());
 
@@ -14,7 +16,7 @@ describe('POST /v1/trends/flows/quote-sandbox', () => {
     position: 'home',
     ...(decimal === undefined ? {} : { prices: [{ operator: { id: 1, key: 'k', name: 'K' }, decimal }] }),
   });
-  const sandbox = (payload: object) => t.app.inject({ method: 'POST', url: '/v1/trends/flows/quote-sandbox', payload });
+  const sandbox = (payload: object): Promise<LightMyRequestResponse> => t.anonymous.post('/v1/trends/flows/quote-sandbox', payload);
 
   const single = (flowId: number) => ({ flow_id: flowId, flow_type: 'fact', country: 'US', event_betting_market_position_maps: [leg(11, 2.5)] });
 

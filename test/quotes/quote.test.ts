@@ -1,8 +1,9 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { smallDataset } from '../import/fixture.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
-import { importDataset } from '../helpers/data.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 import { type Received, startStandIn } from './stand-in.js';
 
 const TOKEN = 'operator-token-Zq81-never-shown';
@@ -14,7 +15,7 @@ function dataset() {
 }
 
 describe.each(DIALECTS)('POST /v1/trends/flows/quote (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let pro: OnboardedClient;
   let standIn: Awaited<ReturnType<typeof startStandIn>>;
   /** The selection id of each single flow, as the import assigned it. */
@@ -22,9 +23,9 @@ describe.each(DIALECTS)('POST /v1/trends/flows/quote (%s)', (dialect) => {
 
   beforeAll(async () => {
     standIn = await startStandIn();
-    t = await buildTestApp({ dialect, env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128', OUTBOUND_TIMEOUT_MS: '1000' } });
-    await importDataset(t, dataset());
-    pro = await onboardClient(t, { tier: 'pro', authMethod: 'api_key' });
+    t = await harness({ dialect, env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128', OUTBOUND_TIMEOUT_MS: '1000' } });
+    await t.import(dataset());
+    pro = await t.client({ tier: 'pro', authMethod: 'api_key' });
     for (const flow of await t.database.db.selectFrom('flows').select(['id', 'selection_id']).execute()) {
       if (flow.selection_id !== null) selection[Number(flow.id)] = Number(flow.selection_id);
     }
@@ -38,8 +39,8 @@ describe.each(DIALECTS)('POST /v1/trends/flows/quote (%s)', (dialect) => {
   });
 
   const register = (url: string, extra: object = {}) =>
-    t.app.inject({ method: 'POST', url: '/v1/account/check-endpoint', headers: { 'x-api-key': pro.apiKey }, payload: { url, method: 'POST', auth_token: TOKEN, ...extra } });
-  const quote = (items: object[], apiKey = pro.apiKey) => t.app.inject({ method: 'POST', url: '/v1/trends/flows/quote', headers: { 'x-api-key': apiKey }, payload: items });
+    t.as({ apiKey: pro.apiKey }).post('/v1/account/check-endpoint', { url, method: 'POST', auth_token: TOKEN, ...extra });
+  const quote = (items: object[], apiKey = pro.apiKey): Promise<LightMyRequestResponse> => t.as({ apiKey }).post('/v1/trends/flows/quote', items);
   const item = (flowId: number, flowType: string, ids: number[], extra: object = {}) => ({ flow_id: flowId, flow_type: flowType, event_betting_market_position_ids: ids, country: 'us', ...extra });
 
   it('is 412 PRECONDITION_FAILED while no check endpoint is set', async () => {
@@ -150,7 +151,7 @@ describe.each(DIALECTS)('POST /v1/trends/flows/quote (%s)', (dialect) => {
     expect(lines.length).toBeGreaterThanOrEqual(4);
     expect(lines.at(-1)).toContain(pro.clientId);
     expect(t.logs()).not.toContain(TOKEN);
-    const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
+    const metrics = await t.anonymous.get('/metrics');
     expect(metrics.body).toMatch(/outbound_calls_total\{outcome="answered"\} [1-9]/);
     expect(metrics.body).toMatch(/outbound_call_duration_seconds_count [1-9]/);
   });
@@ -159,37 +160,32 @@ describe.each(DIALECTS)('POST /v1/trends/flows/quote (%s)', (dialect) => {
     for (const body of [[], Array.from({ length: 51 }, () => item(1, 'fact', [1])), [{ flow_id: 1, flow_type: 'fact', country: 'US' }], [item(1, 'odd', [1])]]) {
       expect((await quote(body)).statusCode).toBe(422);
     }
-    const object = await t.app.inject({ method: 'POST', url: '/v1/trends/flows/quote', headers: { 'x-api-key': pro.apiKey }, payload: item(1, 'fact', [1]) });
+    const object = await t.as({ apiKey: pro.apiKey }).post('/v1/trends/flows/quote', item(1, 'fact', [1]));
     expect([400, 422]).toContain(object.statusCode);
   });
 
   it('is for pro and enterprise: 403 for free', async () => {
-    const free = await onboardClient(t, { tier: 'free', authMethod: 'api_key' });
+    const free = await t.client({ tier: 'free', authMethod: 'api_key' });
     expect((await quote([item(1, 'fact', [1])], free.apiKey)).statusCode).toBe(403);
   });
 });
 
 describe.each(DIALECTS)('quotes without loopback opened (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { OUTBOUND_CALLS_PER_MINUTE: '2' } });
-    await importDataset(t, dataset());
-    client = await onboardClient(t, { tier: 'enterprise', authMethod: 'api_key' });
+    t = await harness({ dialect, env: { OUTBOUND_CALLS_PER_MINUTE: '2' } });
+    await t.import(dataset());
+    client = await t.client({ tier: 'enterprise', authMethod: 'api_key' });
   });
   afterAll(async () => t.close());
 
   const selectionOf = async (flowId: number) =>
     Number((await t.database.db.selectFrom('flows').select('selection_id').where('id', '=', flowId).executeTakeFirstOrThrow()).selection_id);
-  const quote = (items: object[]) => t.app.inject({ method: 'POST', url: '/v1/trends/flows/quote', headers: { 'x-api-key': client.apiKey }, payload: items });
+  const quote = (items: object[]): Promise<LightMyRequestResponse> => t.as({ apiKey: client.apiKey }).post('/v1/trends/flows/quote', items);
 
   it('answers our own sandbox in process, the same for the same payload', async () => {
-    const set = await t.app.inject({
-      method: 'POST',
-      url: '/v1/account/check-endpoint',
-      headers: { 'x-api-key': client.apiKey },
-      payload: { url: 'http://localhost/v1/trends/flows/quote-sandbox', method: 'POST', auth_token: TOKEN },
-    });
+    const set = await t.as({ apiKey: client.apiKey }).post('/v1/account/check-endpoint', { url: 'http://localhost/v1/trends/flows/quote-sandbox', method: 'POST', auth_token: TOKEN });
     expect(set.statusCode, set.body).toBe(200);
     const items = [1, 3].map((id) => ({ flow_id: id, flow_type: id === 1 ? 'fact' : 'plain', country: 'US' }));
     const withIds = await Promise.all(items.map(async (i) => ({ ...i, event_betting_market_position_ids: [await selectionOf(i.flow_id)] })));
@@ -202,12 +198,7 @@ describe.each(DIALECTS)('quotes without loopback opened (%s)', (dialect) => {
 
   it('refuses a call to a loopback endpoint registered under another configuration, and caps the calls of the minute', async () => {
     // The endpoint was stored when loopback was open (an operator narrowed OUTBOUND_ALLOW_CIDRS since): each call checks again.
-    const cipherless = await t.app.inject({
-      method: 'POST',
-      url: '/v1/account/check-endpoint',
-      headers: { 'x-api-key': client.apiKey },
-      payload: { url: 'https://pricing.example.com/check', method: 'POST', auth_token: TOKEN },
-    });
+    const cipherless = await t.as({ apiKey: client.apiKey }).post('/v1/account/check-endpoint', { url: 'https://pricing.example.com/check', method: 'POST', auth_token: TOKEN });
     expect(cipherless.statusCode).toBe(200);
     await t.database.db.updateTable('check_endpoints').set({ url: 'http://127.0.0.1:9/check' }).where('client_id', '=', client.clientId).execute();
     const id = await selectionOf(3);

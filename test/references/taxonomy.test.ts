@@ -1,7 +1,7 @@
+import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminHeaders, buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
-import { importDataset } from '../helpers/data.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { expectError, type PageBody } from '../helpers/responses.js';
 import { smallDataset } from '../import/fixture.js';
 
@@ -48,10 +48,10 @@ const HOME = {
 };
 
 describe.each(DIALECTS)('flow tag taxonomy and subnational regions (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let apiKey: string;
-  const get = (url: string) => t.app.inject({ method: 'GET', url, headers: { 'x-api-key': apiKey } });
-  const post = (url: string, payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url, headers: { 'x-api-key': apiKey }, payload });
+  const get = (url: string): Promise<LightMyRequestResponse> => t.as({ apiKey }).get(url);
+  const post = (url: string, payload: Record<string, unknown>): Promise<LightMyRequestResponse> => t.as({ apiKey }).post(url, payload);
   const page = async <T = { id: number }>(url: string): Promise<PageBody<T>> => {
     const res = await get(url);
     expect(res.statusCode, res.body).toBe(200);
@@ -60,10 +60,10 @@ describe.each(DIALECTS)('flow tag taxonomy and subnational regions (%s)', (diale
   const ids = async (url: string) => (await page(url)).results.map((r) => r.id);
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    await importDataset(t, { ...smallDataset() });
-    await importDataset(t, ANGLE);
-    ({ apiKey } = await onboardClient(t));
+    t = await harness({ dialect });
+    await t.import({ ...smallDataset() });
+    await t.import(ANGLE);
+    ({ apiKey } = await t.client());
   });
   afterAll(async () => t.close());
 
@@ -198,13 +198,13 @@ function flowOne() {
 }
 
 describe.each(DIALECTS)('importing the taxonomy and regions, all or nothing (%s)', (dialect) => {
-  let t: TestApp;
-  const importing = (dataset: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/admin/v1/import', headers: adminHeaders, payload: dataset });
+  let t: Harness;
+  const importing = (dataset: Record<string, unknown>) => t.admin.post('/admin/v1/import', dataset);
   const count = async (table: 'tag_types' | 'flow_tags' | 'subnational_regions') => (await t.ctx.database.db.selectFrom(table).selectAll().execute()).length;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
-    await importDataset(t, { ...smallDataset() });
+    t = await harness({ dialect });
+    await t.import({ ...smallDataset() });
   });
   afterAll(async () => t.close());
 
@@ -233,9 +233,9 @@ describe.each(DIALECTS)('importing the taxonomy and regions, all or nothing (%s)
   it('a re-imported flow keeps exactly the tags it carries now', async () => {
     const flow = flowOne();
     expect(await count('flow_tags')).toBe(2);
-    await importDataset(t, { flows: [{ ...flow, tag_type_ids: [20] }] });
+    await t.import({ flows: [{ ...flow, tag_type_ids: [20] }] });
     expect(await count('flow_tags')).toBe(1);
-    await importDataset(t, { flows: [{ ...flow, tag_type_ids: undefined }] });
+    await t.import({ flows: [{ ...flow, tag_type_ids: undefined }] });
     expect(await count('flow_tags')).toBe(0);
   });
 });

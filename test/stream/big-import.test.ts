@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
-import { importDataset } from '../helpers/data.js';
+import { DIALECTS } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { eventually } from '../helpers/node-process.js';
 import { openStream, type SseStream } from '../helpers/sse.js';
 import { type Change, historyDataset, odds } from '../history/fixture.js';
@@ -13,14 +12,14 @@ import { type Change, historyDataset, odds } from '../history/fixture.js';
 const CHANGES = 30_000;
 
 describe.each(DIALECTS)('a big import followed live (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let url: string;
   let apiKey: string;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect });
+    t = await harness({ dialect });
     url = await t.app.listen({ port: 0, host: '127.0.0.1' });
-    await importDataset(t, historyDataset(t.clock.now()));
-    ({ apiKey } = await onboardClient(t, { tier: 'enterprise' }));
+    await t.import(historyDataset(t.clock.now()));
+    ({ apiKey } = await t.client({ tier: 'enterprise' }));
   });
   afterAll(async () => t.close());
 
@@ -46,7 +45,7 @@ describe.each(DIALECTS)('a big import followed live (%s)', (dialect) => {
     const along = await openStream(`${url}/v1/stream/odds`, headers);
     const behind = await openStream(`${url}/v1/stream/odds`, headers, { readAfter: eventually(allOrEnd(along), 60_000, 100) });
     expect([along.status, behind.status]).toEqual([200, 200]);
-    await importDataset(t, { odds: big });
+    await t.import({ odds: big });
     const [first] = await expectEveryChange(along);
     await expectEveryChange(behind);
 

@@ -1,7 +1,7 @@
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { DIALECTS, TEST_JWT_SECRET } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
 import { accountWithBearer, apiKeyLogin, expectUnauthorized, pairOf } from '../auth/auth-helpers.js';
 
 /**
@@ -16,13 +16,13 @@ const LEEWAY = 10;
 const key = new TextEncoder().encode(TEST_JWT_SECRET);
 
 describe.each(DIALECTS)('access-token claims within bounds (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let claims: Record<string, unknown>;
   let kid: string;
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL) } });
-    const client = await onboardClient(t);
+    t = await harness({ dialect, env: { ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL) } });
+    const client = await t.client();
     const valid = pairOf(await apiKeyLogin(t, client.apiKey)).access_token;
     claims = { ...decodeJwt(valid) };
     kid = String(decodeProtectedHeader(valid).kid);

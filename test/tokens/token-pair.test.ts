@@ -1,7 +1,8 @@
 import { decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp, DIALECTS, TEST_JWT_SECRET, type TestApp } from '../helpers/app.js';
-import { onboardClient, type OnboardedClient } from '../helpers/clients.js';
+import { DIALECTS, TEST_JWT_SECRET } from '../helpers/app.js';
+import { type Harness, harness } from '../helpers/harness.js';
+import type { OnboardedClient } from '../helpers/clients.js';
 import { apiKeyLogin, oauthLogin, pairOf, refresh, type TokenPairBody } from '../auth/auth-helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -9,14 +10,14 @@ const ISO_8601 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const ACCESS_TOKEN_TTL = 600;
 
 describe.each(DIALECTS)('token pair (%s)', (dialect) => {
-  let t: TestApp;
+  let t: Harness;
   let client: OnboardedClient;
   // JWT_SECRET as UTF-8 bytes: the HS256 key (decision 0005).
   const key = new TextEncoder().encode(TEST_JWT_SECRET);
 
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, env: { ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL) } });
-    client = await onboardClient(t, { authMethod: 'both', tier: 'enterprise' });
+    t = await harness({ dialect, env: { ACCESS_TOKEN_TTL: String(ACCESS_TOKEN_TTL) } });
+    client = await t.client({ authMethod: 'both', tier: 'enterprise' });
   });
   afterAll(async () => t.close());
 
@@ -98,9 +99,9 @@ describe.each(DIALECTS)('token pair (%s)', (dialect) => {
   });
 
   it('takes the issuer from JWT_ISSUER', async () => {
-    const custom = await buildTestApp({ dialect, env: { JWT_ISSUER: 'https://auth.example.test' } });
+    const custom = await harness({ dialect, env: { JWT_ISSUER: 'https://auth.example.test' } });
     try {
-      const c = await onboardClient(custom);
+      const c = await custom.client();
       const pair = pairOf(await apiKeyLogin(custom, c.apiKey));
       const { payload } = await jwtVerify(pair.access_token, key, { algorithms: ['HS256'], issuer: 'https://auth.example.test' });
       expect(payload.iss).toBe('https://auth.example.test');
@@ -111,11 +112,11 @@ describe.each(DIALECTS)('token pair (%s)', (dialect) => {
 
   it('sends Cache-Control: no-store on errors of the token endpoints too', async () => {
     const responses = await Promise.all([
-      t.app.inject({ method: 'POST', url: '/v1/auth/login' }),
-      t.app.inject({ method: 'POST', url: '/v1/oauth/login', payload: { client_id: client.clientId, client_secret: 'sds_wrong' } }),
-      t.app.inject({ method: 'POST', url: '/v1/oauth/login', payload: {} }),
-      t.app.inject({ method: 'POST', url: '/v1/auth/refresh', payload: { refresh_token: 'sdr_nope' } }),
-      t.app.inject({ method: 'POST', url: '/v1/oauth/refresh', headers: { 'content-type': 'application/json' }, payload: '{"refresh_token":' }),
+      t.anonymous.post('/v1/auth/login'),
+      t.anonymous.post('/v1/oauth/login', { client_id: client.clientId, client_secret: 'sds_wrong' }),
+      t.anonymous.post('/v1/oauth/login', {}),
+      t.anonymous.post('/v1/auth/refresh', { refresh_token: 'sdr_nope' }),
+      t.anonymous.raw('POST', '/v1/oauth/refresh', '{"refresh_token":'),
     ]);
     for (const res of responses) {
       expect(res.statusCode).toBeGreaterThanOrEqual(400);

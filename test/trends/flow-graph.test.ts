@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadDemoData } from '../../src/modules/demo/index.js';
-import { buildTestApp, DIALECTS, type TestApp } from '../helpers/app.js';
-import { onboardClient } from '../helpers/clients.js';
+import { DIALECTS } from '../helpers/app.js';
 import { FLOWS, TEAMS } from '../fixtures/events-flows.js';
-import { type Reader, reader } from '../helpers/harness.js';
+import { type Reader, reader, type Harness, harness } from '../helpers/harness.js';
 import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
 import { manualClock } from '../../src/platform/clock.js';
@@ -66,19 +65,19 @@ describe.each(DIALECTS)('GET /v1/trends/flow-graph-data/{fact_flow_id} (%s)', (d
         expect([400, 422], `${bad}: ${res.body}`).toContain(res.statusCode);
       }
       expectError(await h.get(`${URL}/8000?include_deeplinks=true`), 422, 'VALIDATION_ERROR', 'include_deeplinks');
-      expectError(await h.t.app.inject({ method: 'GET', url: `${URL}/8000` }), 401, 'UNAUTHORIZED');
+      expectError(await h.t.anonymous.get(`${URL}/8000`), 401, 'UNAUTHORIZED');
     });
   });
 });
 
 describe.each(demoCases(0.05))('GET /v1/trends/flow-graph-data/{fact_flow_id} on the demo dataset ($name)', ({ dialect, now, scale }) => {
-  let t: TestApp;
+  let t: Harness;
   let apiKey: string;
   beforeAll(async () => {
-    t = await buildTestApp({ dialect, clock: manualClock(now) });
+    t = await harness({ dialect, clock: manualClock(now) });
     await loadDemoData(t.ctx, { scale });
     // One request per demo fact flow: more than a pro client's minute allows.
-    ({ apiKey } = await onboardClient(t, { tier: 'enterprise' }));
+    ({ apiKey } = await t.client({ tier: 'enterprise' }));
   }, 60_000);
   afterAll(async () => t.close());
 
@@ -89,7 +88,7 @@ describe.each(demoCases(0.05))('GET /v1/trends/flow-graph-data/{fact_flow_id} on
     expect(facts.map((f) => Number(f.id))).toEqual(made.map((f) => f.id));
     expect(facts.length).toBeGreaterThan(20_000 * scale * 0.6);
     for (const flow of facts) {
-      const res = await t.app.inject({ method: 'GET', url: `${URL}/${flow.id}`, headers: { 'x-api-key': apiKey } });
+      const res = await t.as({ apiKey }).get(`${URL}/${flow.id}`);
       expect(res.statusCode, res.body).toBe(200);
       expectAgreement(res.json<GraphData>(), { hits: Number(flow.hits), total: Number(flow.total) });
     }

@@ -1,16 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import autocannon from 'autocannon';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
-import { createContext } from '../../src/context.js';
+import { systemClock } from '../../src/platform/clock.js';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrations.js';
 import { createUsageRepository } from '../../src/modules/usage/index.js';
-import { DIALECTS, freshDatabaseUrl, TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/app.js';
+import { DIALECTS, freshDatabaseUrl, TEST_ADMIN_TOKEN } from '../helpers/app.js';
+import { harness } from '../helpers/harness.js';
 import { eventually, type NodeProcess, nodeEnv, startNode } from '../helpers/node-process.js';
 
 /** The client's requests the database holds, read beside a running node: what a kill -9 would leave. */
@@ -23,14 +20,14 @@ const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'ap
 
 describe.each(DIALECTS)('no request waits on a write for its count (%s)', (dialect) => {
   it('under 50 concurrent connections not one statement writes; the counts reach the database in the next flush', async () => {
-    const { url, drop } = await freshDatabaseUrl(dialect);
     const statements: string[] = [];
-    const database = openDatabase(url, { poolSize: 20, onQuery: (sql) => void statements.push(sql) });
-    await migrateToLatest(database.db);
-    const config = loadConfig({ DATABASE_URL: url, JWT_SECRET: TEST_JWT_SECRET, LOG_LEVEL: 'warn', USAGE_FLUSH_MS: '600000', DATA_DIR: '/nonexistent-test-data-dir' });
-    const ctx = createContext({ config, database });
-    const app = await buildApp(ctx, { logStream: new Writable({ write: (_chunk, _encoding, done) => done() }) });
-    await ctx.background.start(app.log);
+    const h = await harness({
+      dialect,
+      clock: systemClock,
+      env: { LOG_LEVEL: 'warn', USAGE_FLUSH_MS: '600000' },
+      onQuery: (sql) => void statements.push(sql),
+    });
+    const { app, ctx, database } = h;
     try {
       const { account, credentials } = await ctx.clients.create({ name: 'Load', tier: 'enterprise', authMethod: 'api_key' });
       const address = await app.listen({ host: '127.0.0.1', port: 0 });
@@ -51,10 +48,7 @@ describe.each(DIALECTS)('no request waits on a write for its count (%s)', (diale
       const rows = await database.db.selectFrom('usage_daily').select('requests').where('client_id', '=', account.id).execute();
       expect(rows.map((r) => Number(r.requests))).toEqual([2001]);
     } finally {
-      await app.close();
-      await ctx.background.stop();
-      await database.close();
-      await drop();
+      await h.close();
     }
   }, 60_000);
 });

@@ -21,7 +21,7 @@ import { EVERY_FLOW, FLOWS_URL, flowFilterSuite, MIXED_URL } from './filter-suit
  * The rest of Odditt's flow filters. Every expectation is computed from the fixture
  * with the documented meaning of the filter (expected.ts), and every filter must narrow the list.
  */
-describe.each(DIALECTS)('more flow filters (%s)', (dialect) => {
+describe.each(DIALECTS)('flow filters by bet, odds, operator and start time (%s)', (dialect) => {
   const { harness, post, mixed, facts, expectFilter } = flowFilterSuite(dialect);
 
   it('betting_market_ids and betting_market_id: the bet\'s market, a parlay through a leg', async () => {
