@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { conflict, notFound } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/uuid.js';
 import { iso } from '../../shared/wire.js';
 import { type AuditActor, type AuditFields, LOCAL_OPERATOR, recordAudit } from '../audit/index.js';
@@ -38,15 +38,15 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
     // A client_id that is not a UUID names no client. It never reaches the database: PostgreSQL
     // fails on text with U+0000, so a `%00` in an admin path would be a 500 (decision 0032).
     const account = isUuid(id) ? await repository.findById(id) : undefined;
-    if (!account) throw notFound('no client with this client_id');
+    if (!account) throw new ApiError('NOT_FOUND', 'no client with this client_id');
     return account;
   }
 
   /** Locks a client that may still be changed: 404 unknown, 409 deleted. */
   async function lockLiveClient(trx: Kysely<Schema>, id: string): Promise<LockedClient> {
     const client = isUuid(id) ? await q.lockClient(trx, id, 'update') : undefined;
-    if (!client) throw notFound('no client with this client_id');
-    if (client.deletedAt !== null) throw conflict('this client has been deleted; it can no longer be changed');
+    if (!client) throw new ApiError('NOT_FOUND', 'no client with this client_id');
+    if (client.deletedAt !== null) throw new ApiError('CONFLICT', 'this client has been deleted; it can no longer be changed');
     return client;
   }
 
@@ -148,7 +148,7 @@ export function createClientsService(deps: { db: Kysely<Schema>; clock: Clock; c
       const now = clock.now();
       await changeAccounts(deps, async (trx) => {
         const client = isUuid(id) ? await q.lockClient(trx, id, 'update') : undefined;
-        if (!client) throw notFound('no client with this client_id');
+        if (!client) throw new ApiError('NOT_FOUND', 'no client with this client_id');
         if (client.deletedAt !== null) return;
         await trx.updateTable('clients').set({ deleted_at: now, credential_generation: client.generation + 1, updated_at: now }).where('id', '=', id).execute();
         await q.markDeleted(trx, { clientId: id }, now);
@@ -175,7 +175,7 @@ async function insertClient(trx: Kysely<Schema>, fresh: FreshClient): Promise<Cl
     await trx.insertInto('tenants').values({ id: tenantId, created_at: now }).execute();
   } else {
     const tenant = await trx.selectFrom('tenants').select('id').where('id', '=', tenantId).executeTakeFirst();
-    if (!tenant) throw notFound('no tenant with this tenant_id');
+    if (!tenant) throw new ApiError('NOT_FOUND', 'no tenant with this tenant_id');
   }
   await trx
     .insertInto('clients')

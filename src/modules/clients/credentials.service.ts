@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { conflict, notFound, validationError } from '../../platform/errors.js';
+import { ApiError, validationError } from '../../platform/errors.js';
 import { offsetOf, type Paging } from '../../platform/pagination.js';
 import { isUuid } from '../../platform/uuid.js';
 import { iso } from '../../shared/wire.js';
@@ -42,7 +42,7 @@ export function createCredentialsService(deps: { db: Kysely<Schema>; clock: Cloc
 
   async function requireClient(clientId: string): Promise<void> {
     const row = isUuid(clientId) ? await db.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst() : undefined;
-    if (!row) throw notFound('no client with this client_id');
+    if (!row) throw new ApiError('NOT_FOUND', 'no client with this client_id');
   }
 
   async function list(clientId: string, kind: AccountCredentialKind, paging: Paging): Promise<{ items: ListedCredential[]; total: number }> {
@@ -57,10 +57,10 @@ export function createCredentialsService(deps: { db: Kysely<Schema>; clock: Cloc
     if (expiresAt !== null && expiresAt <= now) throw validationError('expires_at', 'future', 'expires_at must be in the future');
     return changeAccounts(deps, async (trx) => {
       const client = isUuid(clientId) ? await q.lockClient(trx, clientId, 'update') : undefined;
-      if (!client) throw notFound('no client with this client_id');
-      if (client.deletedAt !== null) throw conflict('this client has been deleted');
+      if (!client) throw new ApiError('NOT_FOUND', 'no client with this client_id');
+      if (client.deletedAt !== null) throw new ApiError('CONFLICT', 'this client has been deleted');
       if ((await q.countActive(trx, clientId, kind, now)) >= MAX_ACTIVE_CREDENTIALS) {
-        throw conflict(`this account already has ${MAX_ACTIVE_CREDENTIALS} active ${NOUN[kind]}s, the most it may have; delete one first`);
+        throw new ApiError('CONFLICT', `this account already has ${MAX_ACTIVE_CREDENTIALS} active ${NOUN[kind]}s, the most it may have; delete one first`);
       }
       const { plaintext, row } = newCredential({ clientId, kind, name, now, expiresAt });
       await q.insert(trx, row);
@@ -78,12 +78,12 @@ export function createCredentialsService(deps: { db: Kysely<Schema>; clock: Cloc
     const now = clock.now();
     await changeAccounts(deps, async (trx) => {
       const client = isUuid(clientId) ? await q.lockClient(trx, clientId, 'update') : undefined;
-      if (!client) throw notFound('no client with this client_id');
+      if (!client) throw new ApiError('NOT_FOUND', 'no client with this client_id');
       const credential = isUuid(code) ? await q.findListed(trx, clientId, kind, code) : undefined;
-      if (!credential) throw notFound(`no ${NOUN[kind]} with this code`);
+      if (!credential) throw new ApiError('NOT_FOUND', `no ${NOUN[kind]} with this code`);
       const active = credential.expiresAt === null || credential.expiresAt > now;
       if (active && flowEnabled(client.authMethod, FLOW[kind]) && (await q.countActive(trx, clientId, kind, now)) <= 1) {
-        throw conflict(
+        throw new ApiError('CONFLICT', 
           `this is the last active ${NOUN[kind]} of an account whose auth_method (${client.authMethod}) enables the ${FLOW[kind]} flow; ` +
             `create another ${NOUN[kind]} first`,
         );
