@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
-import { type UtcDays, utcDays } from '../../shared/date-range.js';
+import { utcDays } from '../../shared/date-range.js';
+import type { DayRange } from '../../platform/time.js';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
@@ -120,7 +121,7 @@ export function createReferencesService(deps: { db: Kysely<Schema>; keys: KeyRes
   };
 
   /** The teams with an event, home or away, starting in [start, end). */
-  const teamsWithEvents = async ({ start, end }: UtcDays): Promise<ReadonlySet<number>> => {
+  const teamsWithEvents = async ({ start, end }: DayRange): Promise<ReadonlySet<number>> => {
     const inRange = deps.db.selectFrom('events').where('start_time', '>=', start).where('start_time', '<', end);
     const rows = await inRange
       .select('home_team_id as team_id')
