@@ -1,6 +1,8 @@
 /**
  * One closed table of error codes (docs/api.md#errors). The HTTP status comes from the code,
- * never from the throw site.
+ * never from the throw site. Every error is raised one way: `new ApiError(code, message)`; the two
+ * helpers below exist only because their code always needs more than a message (the one field a
+ * 422 names, the Retry-After of a 503), and are then the only way to raise that error.
  */
 export const ERROR_STATUS = {
   BAD_REQUEST: 400,
@@ -56,20 +58,15 @@ export class ApiError extends Error {
   }
 }
 
-export function notFound(message: string): ApiError {
-  return new ApiError('NOT_FOUND', message);
+/**
+ * 503: a dependency is unavailable or the node is draining; the client waits Retry-After seconds.
+ * `headers` adds to Retry-After (a draining node also closes the connection).
+ */
+export function serviceUnavailable(message: string, retryAfterSeconds: number, headers: Record<string, string> = {}): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', message, { headers: { 'retry-after': String(retryAfterSeconds), ...headers } });
 }
 
-/** 503: a dependency is unavailable or the node is draining; the client waits Retry-After seconds. */
-export function serviceUnavailable(message: string, retryAfterSeconds: number): ApiError {
-  return new ApiError('SERVICE_UNAVAILABLE', message, { headers: { 'retry-after': String(retryAfterSeconds) } });
-}
-
-/** The request conflicts with the account's state; the message says why (e.g. its last API key). */
-export function conflict(message: string): ApiError {
-  return new ApiError('CONFLICT', message);
-}
-
+/** 422 naming one field and the rule it broke; a 422 naming several builds its `details` with `new ApiError`. */
 export function validationError(field: string, rule: string, message: string): ApiError {
   return new ApiError('VALIDATION_ERROR', message, { details: [{ field, rule }] });
 }

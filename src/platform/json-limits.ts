@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import { ApiError } from './errors.js';
+import { ApiError, validationError } from './errors.js';
 
 /**
  * Limits on a JSON document, checked on its bytes as they arrive, before any tree is built.
@@ -106,9 +106,7 @@ export class JsonShapeScanner {
   private open(kind: number): void {
     this.depth += 1;
     if (this.depth > this.limits.maxDepth) {
-      throw new ApiError('VALIDATION_ERROR', `${this.name} is nested deeper than ${this.limits.maxDepth} levels`, {
-        details: [{ field: this.name, rule: 'maxDepth' }],
-      });
+      throw validationError(this.name, 'maxDepth', `${this.name} is nested deeper than ${this.limits.maxDepth} levels`);
     }
     this.kinds[this.depth] = kind;
     this.containers += 1;
@@ -120,9 +118,7 @@ export class JsonShapeScanner {
   private addFieldName(): void {
     this.fieldNames.add(this.keyHash);
     if (this.fieldNames.size > this.limits.maxFieldNames) {
-      throw new ApiError('VALIDATION_ERROR', `${this.name} uses more than ${this.limits.maxFieldNames} distinct field names`, {
-        details: [{ field: this.name, rule: 'maxFieldNames' }],
-      });
+      throw validationError(this.name, 'maxFieldNames', `${this.name} uses more than ${this.limits.maxFieldNames} distinct field names`);
     }
   }
 

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { validationError } from '../platform/errors.js';
 import { matching } from '../platform/http/validation.js';
-import { DAY_MS, utcDay } from '../platform/time.js';
+import { DAY_MS, type DayRange, utcDay } from '../platform/time.js';
 
 /**
  * A range of whole UTC days (`start_date`, `end_date`, both YYYY-MM-DD and both included): one rule for
@@ -16,13 +16,6 @@ export const DEFAULT_RANGE_DAYS = 30;
 export const MAX_RANGE_DAYS = 366;
 /** Nothing is stored before the clock's epoch, and an earlier day would not print as YYYY-MM-DD. */
 export const EARLIEST_DAY = '1970-01-01';
-
-export interface UtcDays {
-  /** 00:00 UTC of start_date, epoch ms (included). */
-  start: number;
-  /** 00:00 UTC of the day after end_date, epoch ms (excluded). */
-  end: number;
-}
 
 export interface DateRangeQuery {
   start_date?: string | undefined;
@@ -59,8 +52,11 @@ export const dayOrDateTimeRangeProperties = (what: string) => {
   return { start_date: alsoDateTime(startDescription(what)), end_date: alsoDateTime(endDescription(what)) };
 };
 
-/** The days asked for, with the defaults filled in; 422 for a day before the epoch, a backwards range or one too wide. */
-export function utcDays(query: DateRangeQuery, now: number): UtcDays {
+/**
+ * The days asked for, with the defaults filled in, from 00:00 UTC of start_date to 00:00 UTC of the
+ * day after end_date; 422 for a day before the epoch, a backwards range or one too wide.
+ */
+export function utcDays(query: DateRangeQuery, now: number): DayRange {
   const end = (query.end_date === undefined ? Math.floor(now / DAY_MS) * DAY_MS : dayOf(query.end_date, 'end_date')) + DAY_MS;
   const start = query.start_date === undefined ? Math.max(end - DEFAULT_RANGE_DAYS * DAY_MS, 0) : dayOf(query.start_date, 'start_date');
   if (end <= start) {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ChangeFeed, createChangeFeed } from '../../src/platform/cache/change-feed.js';
 import { createReadCache, type ReadCache } from '../../src/platform/cache/read-cache.js';
 import { createPagedLists, type ListSource, type PagedLists } from '../../src/platform/lists/paged-lists.js';
-import { ApiError, notFound } from '../../src/platform/errors.js';
+import { ApiError } from '../../src/platform/errors.js';
 import { DIALECTS, openTestDatabase, type TestDatabase } from '../helpers/app.js';
 import { quietLog } from '../helpers/quiet-log.js';
 
@@ -30,7 +30,7 @@ describe.each(DIALECTS)('paged lists: id lists computed once per data version, p
     name,
     async ids({ min }) {
       calls.ids.push({ min });
-      if (min < 0) throw notFound('no such key');
+      if (min < 0) throw new ApiError('NOT_FOUND', 'no such key');
       return Array.from({ length: n }, (_, i) => i + 1).filter((id) => id >= min);
     },
     async items(ids) {

@@ -99,7 +99,7 @@ describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect)
   });
 
   it('a write that fails keeps its counts for the next flush', async () => {
-    const before = (await t.ctx.usage.report(await t.ctx.clients.get(client.clientId), { from: '2030-01-15', to: '2030-01-15' })).days[0]?.requests ?? 0;
+    const before = (await t.ctx.usage.report(await t.ctx.clients.get(client.clientId), { start: Date.parse('2030-01-15'), end: Date.parse('2030-01-16') })).days[0]?.requests ?? 0;
     await asClient.get('/v1/references/sports');
     await sql`alter table usage_daily rename to usage_daily_away`.execute(t.database.db);
     try {

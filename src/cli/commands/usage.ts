@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import { USAGE_GROUP_NAMES } from '../../modules/policy/index.js';
-import { dayRangeOf, type Usage } from '../../modules/usage/index.js';
-import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS } from '../../shared/date-range.js';
+import type { Usage } from '../../modules/usage/index.js';
+import { DEFAULT_RANGE_DAYS, MAX_RANGE_DAYS, utcDays } from '../../shared/date-range.js';
 import { type RegisterCommands, table } from '../runtime.js';
 
 function date(value: string): string {
@@ -26,7 +26,7 @@ export const registerUsage: RegisterCommands = (program, cli) => {
     .action(async (clientId: string, options: { startDate?: string; endDate?: string; json?: boolean }) => {
       const report = await cli.withContext(async (ctx) => {
         const account = await ctx.clients.get(clientId);
-        const range = dayRangeOf({ start_date: options.startDate, end_date: options.endDate }, ctx.clock.now());
+        const range = utcDays({ start_date: options.startDate, end_date: options.endDate }, ctx.clock.now());
         if (!ctx.counters.shared) return { ...(await ctx.usage.report(account, range)), current: null };
         const warn = (_fields: Record<string, unknown>, message: string) => void cli.io.stderr.write(`warning: ${message}\n`);
         await ctx.counters.start({ info: () => {}, warn, error: warn });

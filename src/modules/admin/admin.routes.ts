@@ -1,5 +1,5 @@
 import type { Clock } from '../../platform/clock.js';
-import { ApiError } from '../../platform/errors.js';
+import { validationError } from '../../platform/errors.js';
 import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import { pageOf } from '../../platform/pagination.js';
 import { operatorActor } from '../audit/index.js';
@@ -117,9 +117,7 @@ function clientChangeRoutes(app: App, { clients, limits }: AdminRoutesDeps): voi
     async (request) => {
       const { auth_method, tier, disabled, rate_limit_per_minute, daily_quota, flow_vocabulary } = request.body;
       if (Object.keys(request.body).length === 0) {
-        throw new ApiError('VALIDATION_ERROR', 'send at least one of auth_method, tier, disabled, rate_limit_per_minute, daily_quota, flow_vocabulary', {
-          details: [{ field: 'body', rule: 'minProperties' }],
-        });
+        throw validationError('body', 'minProperties', 'send at least one of auth_method, tier, disabled, rate_limit_per_minute, daily_quota, flow_vocabulary');
       }
       const account = await clients.update(request.params.client_id, {
         authMethod: auth_method,

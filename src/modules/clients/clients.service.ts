@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { conflict, notFound } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/uuid.js';
 import { iso } from '../../shared/wire.js';
 import { type AuditActor, type AuditFields, LOCAL_OPERATOR, recordAudit } from '../audit/index.js';
@@ -103,15 +103,15 @@ async function requireClient(repository: ClientsRepository, id: string): Promise
   // A client_id that is not a UUID names no client. It never reaches the database: PostgreSQL
   // fails on text with U+0000, so a `%00` in an admin path would be a 500 (decision 0032).
   const account = isUuid(id) ? await repository.findById(id) : undefined;
-  if (!account) throw notFound('no client with this client_id');
+  if (!account) throw new ApiError('NOT_FOUND', 'no client with this client_id');
   return account;
 }
 
 /** Locks a client that may still be changed: 404 unknown, 409 deleted. */
 async function lockLiveClient(trx: Kysely<Schema>, id: string): Promise<LockedClient> {
   const client = isUuid(id) ? await createCredentialsRepository(trx).lockClient(id, 'update') : undefined;
-  if (!client) throw notFound('no client with this client_id');
-  if (client.deletedAt !== null) throw conflict('this client has been deleted; it can no longer be changed');
+  if (!client) throw new ApiError('NOT_FOUND', 'no client with this client_id');
+  if (client.deletedAt !== null) throw new ApiError('CONFLICT', 'this client has been deleted; it can no longer be changed');
   return client;
 }
 
@@ -185,7 +185,7 @@ async function offboard(deps: ClientsDeps, id: string, actor: AuditActor): Promi
   await changeAccounts(deps, async (trx) => {
     const credentials = createCredentialsRepository(trx);
     const client = isUuid(id) ? await credentials.lockClient(id, 'update') : undefined;
-    if (!client) throw notFound('no client with this client_id');
+    if (!client) throw new ApiError('NOT_FOUND', 'no client with this client_id');
     if (client.deletedAt !== null) return;
     await createClientsRepository(trx).markDeleted(id, client.generation + 1, now);
     await credentials.markDeleted({ clientId: id }, now);
@@ -210,7 +210,7 @@ async function insertClient(trx: Kysely<Schema>, fresh: FreshClient): Promise<Cl
     tenantId = randomUUID();
     await clients.insertTenant(tenantId, now);
   } else if (!(await clients.tenantExists(tenantId))) {
-    throw notFound('no tenant with this tenant_id');
+    throw new ApiError('NOT_FOUND', 'no tenant with this tenant_id');
   }
   await clients.insert({ id, tenantId, name: input.name, tier: input.tier, authMethod: input.authMethod, now });
   const pair = await issuePair(trx, id, 'onboarding', now);

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { conflict, notFound, validationError } from '../../platform/errors.js';
+import { ApiError, validationError } from '../../platform/errors.js';
 import { offsetOf, type Paging } from '../../platform/pagination.js';
 import { isUuid } from '../../platform/uuid.js';
 import { iso } from '../../shared/wire.js';
@@ -79,7 +79,7 @@ export function createCredentialsService(deps: CredentialsDeps): CredentialsServ
 
 async function list(deps: CredentialsDeps, clientId: string, kind: AccountCredentialKind, paging: Paging): Promise<CredentialsListing> {
   const repository = createCredentialsRepository(deps.db);
-  if (!isUuid(clientId) || !(await repository.clientExists(clientId))) throw notFound('no client with this client_id');
+  if (!isUuid(clientId) || !(await repository.clientExists(clientId))) throw new ApiError('NOT_FOUND', 'no client with this client_id');
   // This node's uses not yet written: a client reading its keys sees its own last call.
   await deps.usage.flush();
   return repository.page(clientId, kind, offsetOf(paging), paging.page_size);
@@ -98,10 +98,10 @@ async function create(
   return changeAccounts(deps, async (trx) => {
     const credentials = createCredentialsRepository(trx);
     const client = isUuid(clientId) ? await credentials.lockClient(clientId, 'update') : undefined;
-    if (!client) throw notFound('no client with this client_id');
-    if (client.deletedAt !== null) throw conflict('this client has been deleted');
+    if (!client) throw new ApiError('NOT_FOUND', 'no client with this client_id');
+    if (client.deletedAt !== null) throw new ApiError('CONFLICT', 'this client has been deleted');
     if ((await credentials.countActive(clientId, kind, now)) >= MAX_ACTIVE_CREDENTIALS) {
-      throw conflict(`this account already has ${MAX_ACTIVE_CREDENTIALS} active ${NOUN[kind]}s, the most it may have; delete one first`);
+      throw new ApiError('CONFLICT', `this account already has ${MAX_ACTIVE_CREDENTIALS} active ${NOUN[kind]}s, the most it may have; delete one first`);
     }
     const { plaintext, row } = newCredential({ clientId, kind, name, now, expiresAt });
     await credentials.insert(row);
@@ -116,12 +116,12 @@ async function remove(deps: CredentialsDeps, clientId: string, kind: AccountCred
   await changeAccounts(deps, async (trx) => {
     const credentials = createCredentialsRepository(trx);
     const client = isUuid(clientId) ? await credentials.lockClient(clientId, 'update') : undefined;
-    if (!client) throw notFound('no client with this client_id');
+    if (!client) throw new ApiError('NOT_FOUND', 'no client with this client_id');
     const credential = isUuid(code) ? await credentials.findListed(clientId, kind, code) : undefined;
-    if (!credential) throw notFound(`no ${NOUN[kind]} with this code`);
+    if (!credential) throw new ApiError('NOT_FOUND', `no ${NOUN[kind]} with this code`);
     const active = credential.expiresAt === null || credential.expiresAt > now;
     if (active && flowEnabled(client.authMethod, FLOW[kind]) && (await credentials.countActive(clientId, kind, now)) <= 1) {
-      throw conflict(
+      throw new ApiError('CONFLICT', 
         `this is the last active ${NOUN[kind]} of an account whose auth_method (${client.authMethod}) enables the ${FLOW[kind]} flow; ` +
           `create another ${NOUN[kind]} first`,
       );

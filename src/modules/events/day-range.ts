@@ -1,6 +1,6 @@
 import { LruCache } from '../../platform/cache/lru.js';
 import { validationError } from '../../platform/errors.js';
-import { DAY_MS } from '../../platform/time.js';
+import { DAY_MS, type DayRange } from '../../platform/time.js';
 
 /**
  * Calendar days read in an IANA time zone, as instants in UTC. Offsets come from
@@ -10,15 +10,6 @@ import { DAY_MS } from '../../platform/time.js';
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 const ranges = new LruCache<string, DayRange>(1_000);
-
-export interface DayRange {
-  /** The day, YYYY-MM-DD. */
-  date: string;
-  /** First instant of the day, epoch ms (inclusive). */
-  start: number;
-  /** First instant of the next day, epoch ms (exclusive). */
-  end: number;
-}
 
 /** The formatter of a zone, or a 422 naming `field` when the runtime does not know the zone. */
 function formatterOf(timeZone: string, field: string): Intl.DateTimeFormat {
@@ -88,7 +79,7 @@ export function dayRange(date: string, timeZone: string, field = 'timezone'): Da
   const formatter = formatterOf(timeZone, field);
   const day = Date.parse(`${date}T00:00:00Z`);
   if (Number.isNaN(day)) throw validationError('event_date', 'format', 'event_date must be a date, YYYY-MM-DD');
-  const range = { date, start: startOfLocalDay(formatter, day), end: startOfLocalDay(formatter, day + DAY_MS) };
+  const range = { start: startOfLocalDay(formatter, day), end: startOfLocalDay(formatter, day + DAY_MS) };
   ranges.set(cacheKey, range);
   return range;
 }

@@ -13,21 +13,24 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
   // The history is counted with the odds; an unknown event or league is 404.
   const files = { policy: { auth: 'client', tier: 'history-files', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } satisfies ClientPolicy };
 
-  lists.post(app, {
-    url: '/v1/odds/history-by-event',
-    tag: 'odds',
-    summary: 'Price history of one event',
-    description:
-      'Every recorded change of the event’s odds (price, line or status), in time order (changed_at, then id): the opening ' +
-      'price of each odds row (`from` null) and each later change, with `from` and `to`. Filter by operators, betting markets ' +
-      'and a time range [since, until). With `odds_format`, each change also has `price: {from, to}` in that format, beside ' +
-      '`price_decimal`. Pro and enterprise tiers; a free client gets 403. An unknown event_id is 404.',
-    body: HistoryByEventBody,
-    response: HistoryPage,
-    filters: history.byEvent.filters,
-    source: lists.source(history.byEvent),
-    config: { policy: { auth: 'client', tier: 'price-history', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
-  });
+  app.post(
+    '/v1/odds/history-by-event',
+    {
+      config: { policy: { auth: 'client', tier: 'price-history', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
+      schema: {
+        tags: ['odds'],
+        summary: 'Price history of one event',
+        description:
+          'Every recorded change of the event’s odds (price, line or status), in time order (changed_at, then id): the opening ' +
+          'price of each odds row (`from` null) and each later change, with `from` and `to`. Filter by operators, betting markets ' +
+          'and a time range [since, until). With `odds_format`, each change also has `price: {from, to}` in that format, beside ' +
+          '`price_decimal`. Pro and enterprise tiers; a free client gets 403. An unknown event_id is 404.',
+        body: HistoryByEventBody,
+        response: { 200: HistoryPage },
+      },
+    },
+    lists.byBody(lists.source(history.byEvent), history.byEvent.filters),
+  );
 
   const file = (format: 'csv' | 'json', media: Record<string, { schema: TSchema }>) =>
     app.get(

@@ -1,6 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
-import { notFound, validationError } from '../../platform/errors.js';
+import { ApiError, validationError } from '../../platform/errors.js';
 import { strongTag } from '../../platform/http/etag.js';
 import type { StreamedFile } from '../../platform/http/files.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
@@ -57,7 +57,7 @@ export function createHistoryService(deps: {
 
     /** An event's changes in time order; an unknown event is 404 (checked inside the cached computation: a 404 is not cached). */
     async ids({ e, o, m, since, until }) {
-      if ((await eventItem(e)) === undefined) throw notFound(`no event with event_id ${e}`);
+      if ((await eventItem(e)) === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${e}`);
       return repository.ids({ eventId: e, operatorIds: o ?? undefined, bettingMarketIds: m ?? undefined, since: since ?? undefined, until: until ?? undefined });
     },
 
@@ -91,7 +91,7 @@ export function createHistoryService(deps: {
      */
     async eventFile(eventId: number, format: FileFormat, oddsFormat?: OddsFormat): Promise<StreamedFile> {
       const event = await eventItem(eventId);
-      if (event === undefined) throw notFound(`no event with event_id ${eventId}`);
+      if (event === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${eventId}`);
       const stats = await repository.eventStats(eventId);
       const changes = () => eventChanges(eventId, stats.lastId, oddsFormat);
       return {

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import { notFound } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { DeepLinks } from '../../shared/deep-links.js';
 import { idSet, keySet } from '../../shared/filters.js';
@@ -59,7 +59,7 @@ export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver 
     async ids({ e: eventId, o, ok, m, p, pe, a }) {
       const operatorIds = o ?? (ok ? idSet(await Promise.all(ok.map((k) => keys.resolve('operator', k, 'operator_keys')))) : undefined);
       // Checked inside the once-per-version computation; a 404 is not cached.
-      if (!(await repository.eventExists(eventId))) throw notFound(`no event with event_id ${eventId}`);
+      if (!(await repository.eventExists(eventId))) throw new ApiError('NOT_FOUND', `no event with event_id ${eventId}`);
       const rows = { playerIds: p ?? undefined, periodIds: pe ?? undefined, altLines: a };
       return repository.ids({ eventId, operatorIds, bettingMarketIds: m ?? undefined, rows });
     },

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { readInChunks } from '../../platform/db/keyset.js';
 import type { Schema } from '../../platform/db/schema.js';
-import type { UtcDays } from '../../shared/date-range.js';
+import type { DayRange } from '../../platform/time.js';
 import { leagueQualifiedKey } from './key-resolver.js';
 import type {
   BettingMarketCategoryItem,
@@ -49,7 +49,7 @@ export interface ReferencesRepository {
   /** Every player statistic, with its sport. */
   playerStatistics(): Promise<PlayerStatisticItem[]>;
   /** The teams with an event, home or away, starting in [start, end). */
-  teamsWithEvents(days: UtcDays): Promise<ReadonlySet<number>>;
+  teamsWithEvents(days: DayRange): Promise<ReadonlySet<number>>;
 }
 
 export function createReferencesRepository(db: Kysely<Schema>): ReferencesRepository {
@@ -170,7 +170,7 @@ async function readBettingMarketCategories(db: Kysely<Schema>): Promise<Array<{ 
   return categories.map((item) => ({ item, sports: offered.get(item.id) ?? new Set<number>() }));
 }
 
-async function readTeamsWithEvents(db: Kysely<Schema>, { start, end }: UtcDays): Promise<ReadonlySet<number>> {
+async function readTeamsWithEvents(db: Kysely<Schema>, { start, end }: DayRange): Promise<ReadonlySet<number>> {
   const inRange = db.selectFrom('events').where('start_time', '>=', start).where('start_time', '<', end);
   const rows = await inRange
     .select('home_team_id as team_id')

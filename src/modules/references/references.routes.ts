@@ -1,4 +1,5 @@
 import type { TObject, TSchema } from 'typebox';
+import { NOT_MODIFIED } from '../../platform/http/etag.js';
 import type { ModuleRoutes, QueryOf } from '../../platform/http/types.js';
 import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
@@ -45,8 +46,11 @@ import {
 export const referencesRoutes: ModuleRoutes<{ lists: PagedLists; references: ReferencesService }> = async (app, { lists, references }) => {
   /** `errors`: an unknown id or key is 404, a key that names several records 409. */
   function route<S extends TObject, F, T>(path: string, summary: string, query: S, response: TSchema, list: ReferenceList<QueryOf<S>, F, T>, errors: ClientPolicy['errors'] = []): void {
-    const config = { policy: { ...REFERENCES, errors } };
-    lists.get(app, { url: `/v1/references/${path}`, tag: 'references', summary, query, response, filters: list.filters, source: lists.source(list), config });
+    app.get(
+      `/v1/references/${path}`,
+      { config: { policy: { ...REFERENCES, errors } }, schema: { tags: ['references'], summary, querystring: query, response: { 200: response, 304: NOT_MODIFIED } } },
+      lists.byQuery(lists.source(list), list.filters),
+    );
   }
 
   const byKey = ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] as const;

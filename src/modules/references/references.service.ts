@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import { ApiError } from '../../platform/errors.js';
-import { type UtcDays, utcDays } from '../../shared/date-range.js';
+import { utcDays } from '../../shared/date-range.js';
+import type { DayRange } from '../../platform/time.js';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
@@ -81,7 +82,7 @@ type SearchFilters = readonly [search: Search | null];
 /** sport_id, sport_key (null when the id is given) and search. */
 type SportFilters = readonly [sportId: number | null, sportKey: string | null, search: Search | null];
 type LeagueFilters = readonly [...SportFilters, countryId: number | null, popular: boolean | null];
-type TeamFilters = readonly [leagueId: number | null, leagueKey: string | null, search: Search | null, days: UtcDays | null];
+type TeamFilters = readonly [leagueId: number | null, leagueKey: string | null, search: Search | null, days: DayRange | null];
 type PlayerFilters = readonly [teamId: number | null, teamKey: string | null, leagueKey: string | null, search: Search | null];
 
 /** An item with what search reads. */

@@ -24,19 +24,22 @@ export const resultsRoutes: ModuleRoutes<{ lists: PagedLists; results: ResultsSe
     async (request) => results.byEvent(request.body),
   );
 
-  lists.post(app, {
-    url: '/v1/results/graded',
-    tag: 'results',
-    summary: 'Graded odds rows',
-    description:
-      'The current grades with an outcome, of the events that started from start_date to end_date (whole UTC days; default the last 30 days), ' +
-      'ordered by the event\'s start, then event, then odds row. Filter by sport, league (ids win over keys), betting markets and outcomes.',
-    body: GradedBody,
-    response: GradedPage,
-    filters: results.graded.filters,
-    source: lists.source(results.graded),
-    config: { policy: { ...POLICY, errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
-  });
+  app.post(
+    '/v1/results/graded',
+    {
+      config: { policy: { ...POLICY, errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
+      schema: {
+        tags: ['results'],
+        summary: 'Graded odds rows',
+        description:
+          'The current grades with an outcome, of the events that started from start_date to end_date (whole UTC days; default the last 30 days), ' +
+          'ordered by the event\'s start, then event, then odds row. Filter by sport, league (ids win over keys), betting markets and outcomes.',
+        body: GradedBody,
+        response: { 200: GradedPage },
+      },
+    },
+    lists.byBody(lists.source(results.graded), results.graded.filters),
+  );
 
   app.post(
     '/v1/results/clv',

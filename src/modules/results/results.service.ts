@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { notFound } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import { utcDays } from '../../shared/date-range.js';
 import { idSet } from '../../shared/filters.js';
@@ -51,7 +51,7 @@ export function createResultsService(deps: { db: Kysely<Schema>; clock: Clock; k
 
   async function byEvent(body: ResultsByEventBody): Promise<EventResults> {
     const results = await repository.event(body.event_id, body.include_superseded ?? false);
-    if (results === undefined) throw notFound(`no event with event_id ${body.event_id}`);
+    if (results === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${body.event_id}`);
     return results;
   }
 

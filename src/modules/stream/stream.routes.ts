@@ -2,7 +2,7 @@ import type { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
-import { ApiError, notFound, validationError } from '../../platform/errors.js';
+import { ApiError, validationError } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { MAX_ID } from '../../shared/wire.js';
 import { type AccountLookup, principalOf } from '../auth/index.js';
@@ -60,7 +60,7 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
       const eventIds = idsOf(request.query.event_ids, 'event_ids');
       const leagueIds = idsOf(request.query.league_ids, 'league_ids');
       const [unknown] = await history.unknownEvents(eventIds);
-      if (unknown !== undefined) throw notFound(`no event with id ${unknown} (event_ids)`);
+      if (unknown !== undefined) throw new ApiError('NOT_FOUND', `no event with id ${unknown} (event_ids)`);
       for (const id of leagueIds) await keys.requireId('league', id, 'league_ids');
       const lastEventId = request.headers['last-event-id'];
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import { notFound } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import { teamRef } from '../../shared/wire.js';
 import type { FlowGraphData } from './lookups.schemas.js';
 import type { HitGame } from './trends.schemas.js';
@@ -20,8 +20,8 @@ interface StoredGame {
 export function createFlowGraph(db: Kysely<Schema>) {
   return async function flowGraph(flowId: number): Promise<FlowGraphData> {
     const flow = await db.selectFrom('flows').select(['flow_type', 'hits', 'total', 'hit_history']).where('id', '=', flowId).executeTakeFirst();
-    if (flow === undefined || flow.flow_type !== 'fact') throw notFound(`no fact flow with id ${flowId}`);
-    if (flow.hit_history === null) throw notFound(`fact flow ${flowId} was imported without its hit history`);
+    if (flow === undefined || flow.flow_type !== 'fact') throw new ApiError('NOT_FOUND', `no fact flow with id ${flowId}`);
+    if (flow.hit_history === null) throw new ApiError('NOT_FOUND', `fact flow ${flowId} was imported without its hit history`);
     const games = (await gamesOf(db, new Map([[flowId, flow.hit_history]]))).get(flowId) ?? [];
     return { flow_id: flowId, hits: Number(flow.hits), total: Number(flow.total), games };
   };

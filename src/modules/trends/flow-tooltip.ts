@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { notFound } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import { Id, MAX_ID, SelectionId } from '../../shared/wire.js';
 import type { FlowVocabulary } from '../auth/index.js';
 import { oddittFlowType } from './flow-vocabulary.js';
@@ -83,7 +83,7 @@ function legOf(leg: FlowLegItem): FlowTooltip['legs'][number] {
 export function createFlowTooltip(flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
   return async function flowTooltip({ flow_type, flow_id }: FlowTooltipParams, vocabulary: FlowVocabulary): Promise<FlowTooltip> {
     const flow = (await flowItems([flow_id])).get(flow_id);
-    if (flow === undefined || flow.flow_type !== flow_type) throw notFound(`no ${flow_type} flow with id ${flow_id}`);
+    if (flow === undefined || flow.flow_type !== flow_type) throw new ApiError('NOT_FOUND', `no ${flow_type} flow with id ${flow_id}`);
     return {
       flow_id,
       flow_type: vocabulary === 'odditt' ? oddittFlowType(flow_type, flow.bet_type) : flow_type,

@@ -1,3 +1,4 @@
+import { NOT_MODIFIED } from '../../platform/http/etag.js';
 import type { FastifyRequest } from 'fastify';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { type FlowVocabulary, principalOf } from '../auth/index.js';
@@ -35,29 +36,35 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
   // One source for both endpoints: they share entries.
   const flows = lists.source(trends.flows);
 
-  lists.post(app, {
-    url: '/v1/trends/mixed-flows',
-    tag: 'trends',
-    summary: 'Flows of every type',
-    description: `Flows of every type (fact, fun, plain), singles and parlays, e.g. for one sport_id and league_id. ${FILTERS_HELP}`,
-    body: MixedFlowsBody,
-    response: FlowsPage,
-    filters: (body, request) => trends.mixedFilters(body, vocabularyOf(request)),
-    source: flows,
-    config: byKey,
-  });
+  app.post(
+    '/v1/trends/mixed-flows',
+    {
+      config: byKey,
+      schema: {
+        tags: ['trends'],
+        summary: 'Flows of every type',
+        description: `Flows of every type (fact, fun, plain), singles and parlays, e.g. for one sport_id and league_id. ${FILTERS_HELP}`,
+        body: MixedFlowsBody,
+        response: { 200: FlowsPage },
+      },
+    },
+    lists.byBody(flows, (body, request) => trends.mixedFilters(body, vocabularyOf(request))),
+  );
 
-  lists.post(app, {
-    url: '/v1/trends/flows',
-    tag: 'trends',
-    summary: 'Flows of one type',
-    description: `Flows of the flow_type asked (default fact). ${FILTERS_HELP}`,
-    body: FlowsBody,
-    response: FlowsPage,
-    filters: (body, request) => trends.oneTypeFilters(body, vocabularyOf(request)),
-    source: flows,
-    config: byKey,
-  });
+  app.post(
+    '/v1/trends/flows',
+    {
+      config: byKey,
+      schema: {
+        tags: ['trends'],
+        summary: 'Flows of one type',
+        description: `Flows of the flow_type asked (default fact). ${FILTERS_HELP}`,
+        body: FlowsBody,
+        response: { 200: FlowsPage },
+      },
+    },
+    lists.byBody(flows, (body, request) => trends.oneTypeFilters(body, vocabularyOf(request))),
+  );
 
   app.post(
     '/v1/trends/flows-by-id',
@@ -94,17 +101,20 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     async (request, reply) => sendPage(reply, await trends.flowsBySelection(request.body, vocabularyOf(request))),
   );
 
-  lists.get(app, {
-    url: '/v1/trends/leagues-with-available-flows',
-    tag: 'trends',
-    summary: 'Leagues with flows, and how many of each type',
-    description: 'The leagues that have at least one flow, by id, each with its flow counts by type; by sport_id or sport_key. page_size at most 100.',
-    query: LeaguesWithFlowsQuery,
-    response: LeaguesWithFlowsPage,
-    filters: trends.leaguesWithFlows.filters,
-    source: lists.source(trends.leaguesWithFlows),
-    config: byKey,
-  });
+  app.get(
+    '/v1/trends/leagues-with-available-flows',
+    {
+      config: byKey,
+      schema: {
+        tags: ['trends'],
+        summary: 'Leagues with flows, and how many of each type',
+        description: 'The leagues that have at least one flow, by id, each with its flow counts by type; by sport_id or sport_key. page_size at most 100.',
+        querystring: LeaguesWithFlowsQuery,
+        response: { 200: LeaguesWithFlowsPage, 304: NOT_MODIFIED },
+      },
+    },
+    lists.byQuery(lists.source(trends.leaguesWithFlows), trends.leaguesWithFlows.filters),
+  );
 
   app.get(
     '/v1/trends/flow-graph-data/:fact_flow_id',

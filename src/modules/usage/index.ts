@@ -1,5 +1,4 @@
 /** Usage metering (charged requests per client, day and route group) and the usage reports. */
-export { dayRangeOf } from './date-range.js';
 export { createDaySeeds } from './day-seeds.js';
 export { createUsageMeter, type UsageMeter } from './usage-meter.js';
 export { createUsagePurgeJob, purgeOldHours, purgeOldUsage } from './usage.purge.js';

@@ -1,7 +1,7 @@
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import type { Clock } from '../../platform/clock.js';
+import { utcDays } from '../../shared/date-range.js';
 import { type ClientAccount, principalOf } from '../auth/index.js';
-import { dayRangeOf } from './date-range.js';
 import { ClientParams, HoursQuery, TopClientsPage, TopClientsQuery, Usage, UsageHours, UsageQuery } from './usage.schemas.js';
 import type { UsageService } from './usage.service.js';
 
@@ -30,7 +30,7 @@ export const usageRoutes: ModuleRoutes<UsageRoutesDeps> = async (app, { usage, c
         response: { 200: Usage },
       },
     },
-    async (request) => usage.report(principalOf(request).client, dayRangeOf(request.query, clock.now())),
+    async (request) => usage.report(principalOf(request).client, utcDays(request.query, clock.now())),
   );
 
   app.get(
@@ -79,7 +79,7 @@ export const usageRoutes: ModuleRoutes<UsageRoutesDeps> = async (app, { usage, c
         response: { 200: Usage },
       },
     },
-    async (request) => usage.report(await accountOf(request.params.client_id), dayRangeOf(request.query, clock.now())),
+    async (request) => usage.report(await accountOf(request.params.client_id), utcDays(request.query, clock.now())),
   );
 
   app.get(
@@ -94,6 +94,6 @@ export const usageRoutes: ModuleRoutes<UsageRoutesDeps> = async (app, { usage, c
         response: { 200: TopClientsPage },
       },
     },
-    async (request) => usage.top(dayRangeOf(request.query, clock.now()), request.query),
+    async (request) => usage.top(utcDays(request.query, clock.now()), request.query),
   );
 };

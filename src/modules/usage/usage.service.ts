@@ -3,12 +3,12 @@ import { type Page, pageOf, type Paging } from '../../platform/pagination.js';
 import { iso } from '../../shared/wire.js';
 import type { ClientAccount } from '../auth/index.js';
 import type { RateLimiter, WindowState } from '../limits/index.js';
-import { type DayRange, daysOf } from './date-range.js';
+import { daysOf, firstAndLastDay } from './date-range.js';
 import { UNCHARGED_GROUP, USAGE_GROUP_NAMES } from '../policy/index.js';
 import type { UsageMeter } from './usage-meter.js';
 import type { UsageRepository } from './usage.repository.js';
 import type { TopClient, Usage, UsageHours } from './usage.schemas.js';
-import { DAY_MS, HOUR_MS, utcDay } from '../../platform/time.js';
+import { DAY_MS, type DayRange, HOUR_MS, utcDay } from '../../platform/time.js';
 
 /** Usage as a client (GET /v1/account/usage) and an operator (admin API, CLI) see it. */
 export function createUsageService(deps: { repository: UsageRepository; meter: UsageMeter; limiter: RateLimiter; clock: Clock }) {
@@ -19,13 +19,14 @@ export function createUsageService(deps: { repository: UsageRepository; meter: U
   /** Stored counts plus this node's counts not yet written, none in both or neither: exact on one node, behind by at most a flush elsewhere. */
   async function countsByDay(clientId: string, range: DayRange): Promise<Map<string, number[]>> {
     const byDay = new Map<string, number[]>();
+    const { from, to } = firstAndLastDay(range);
     const add = (day: string, group: number, requests: number) => {
-      if (day < range.from || day > range.to || group < 0) return;
+      if (day < from || day > to || group < 0) return;
       const counts = byDay.get(day) ?? USAGE_GROUP_NAMES.map(() => 0);
       counts[group] = (counts[group] ?? 0) + requests;
       byDay.set(day, counts);
     };
-    const [stored, pending] = await meter.settled(() => repository.ofClient(clientId, range.from, range.to), () => meter.pending(clientId));
+    const [stored, pending] = await meter.settled(() => repository.ofClient(clientId, from, to), () => meter.pending(clientId));
     for (const row of [...stored, ...pending]) add(row.day, GROUP_INDEX.get(row.group) ?? -1, row.requests);
     return byDay;
   }
@@ -93,7 +94,8 @@ export function createUsageService(deps: { repository: UsageRepository; meter: U
      */
     async top(range: DayRange, paging: Paging): Promise<Page<TopClient>> {
       await meter.flush();
-      const { rows, total } = await repository.top(range.from, range.to, (paging.page - 1) * paging.page_size, paging.page_size);
+      const { from, to } = firstAndLastDay(range);
+      const { rows, total } = await repository.top(from, to, (paging.page - 1) * paging.page_size, paging.page_size);
       return pageOf(
         rows.map((r) => ({ client_id: r.clientId, name: r.name, tier: r.tier, requests: r.requests })),
         total,

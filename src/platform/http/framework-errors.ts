@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { ConnectionError, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError, errorBody } from '../errors.js';
+import { ApiError, errorBody, serviceUnavailable } from '../errors.js';
 import { sendError, toApiError } from './errors.plugin.js';
 import { errorHeaders } from './headers.js';
 
@@ -87,6 +87,6 @@ export function registerClosingAnswer(app: FastifyInstance): void {
   });
   app.addHook('onRequest', (_request, _reply, done) => {
     if (!closing) return done();
-    done(new ApiError('SERVICE_UNAVAILABLE', 'this node is shutting down; retry the request', { headers: { 'retry-after': '1', connection: 'close' } }));
+    done(serviceUnavailable('this node is shutting down; retry the request', 1, { connection: 'close' }));
   });
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction, RouteOptions } from 'fastify';
-import { ApiError, type ErrorDetail } from '../errors.js';
+import { ApiError, type ErrorDetail, validationError } from '../errors.js';
 import { hooksOf } from './route-hooks.js';
 
 /**
@@ -60,9 +60,7 @@ function contentProblem(request: FastifyRequest): ApiError | undefined {
   const length = request.headers['content-length'];
   const chunked = request.headers['transfer-encoding'] !== undefined;
   if (!chunked && (length === undefined || length === '0')) return undefined;
-  return new ApiError('VALIDATION_ERROR', `${request.method} takes no body: send the parameters in the query string`, {
-    details: [{ field: 'body', rule: 'absent' }],
-  });
+  return validationError('body', 'absent', `${request.method} takes no body: send the parameters in the query string`);
 }
 
 /** A body where none is taken: nothing, or an empty JSON object, is accepted. */
