@@ -4,6 +4,14 @@ import { DEFAULT_EVENT_STATUS, EVENT_STATUSES, type EventStatus } from '../../sh
 import { iso, teamRef } from '../../shared/wire.js';
 import type { EventItem } from './events.schemas.js';
 
+/** The events' queries: ids in a time range, and the items the lists show. */
+export interface EventsRepository {
+  /** Ids of the events in a time range, by start time then id (the events_start_idx order). */
+  idsBetween(query: EventsQuery): Promise<number[]>;
+  /** Event items by primary key. */
+  items(ids: readonly number[]): Promise<Map<number, EventItem>>;
+}
+
 export interface EventsQuery {
   /** [start, end) in epoch ms. */
   start: number;
@@ -14,7 +22,7 @@ export interface EventsQuery {
   teamId?: number | undefined;
 }
 
-export function createEventsRepository(db: Kysely<Schema>) {
+export function createEventsRepository(db: Kysely<Schema>): EventsRepository {
   return {
     /** Ids of the events in a time range, by start time then id (the events_start_idx order). */
     async idsBetween(query: EventsQuery): Promise<number[]> {
@@ -76,8 +84,6 @@ export function createEventsRepository(db: Kysely<Schema>) {
     },
   };
 }
-
-export type EventsRepository = ReturnType<typeof createEventsRepository>;
 
 /** A stored status: one of the set since migration 0013 and the import's check; anything else reads as the default. */
 function eventStatusOf(value: string): EventStatus {

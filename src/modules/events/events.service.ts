@@ -9,6 +9,16 @@ import type { EventItem, HistoricalEventItem, HistoricalEventsQuery, UpcomingEve
 import { utcDays } from '../../shared/date-range.js';
 import { MINUTE_MS } from '../../platform/time.js';
 
+/** Events: the events of one day in a time zone, and those that have started. */
+export interface EventsService {
+  /** Every event of a calendar day in a time zone, as a paged list (POST /v1/events/upcoming-events). */
+  upcoming: ListSource<EventFilters, EventItem> & { filters(body: UpcomingEventsBody): EventFilters };
+  /** Every event that has started in a range of days, with its price-history files, as a paged list (GET /v1/historical/events). */
+  historical: ListSource<HistoricalFilters, HistoricalEventItem> & { filters(query: HistoricalEventsQuery): HistoricalFilters };
+  /** One event as the lists show it; undefined when there is none. */
+  item(id: number): Promise<EventItem | undefined>;
+}
+
 /** "An id, else a key" for one filter; JSON-serializable, so part of the cache key. */
 type IdOrKey = { id: number } | { key: string } | null;
 
@@ -26,14 +36,14 @@ function idOrKey(id: number | undefined, key: string | undefined): IdOrKey {
   return null;
 }
 
-export function createEventsService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver }) {
+export function createEventsService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver }): EventsService {
   const { clock, keys } = deps;
   const repository = createEventsRepository(deps.db);
 
   const resolve = (entity: 'sport' | 'league', value: IdOrKey): Promise<number | undefined> =>
     keys.scope(entity, value ?? {}, { id: `${entity}_id`, key: `${entity}_key` });
 
-  const upcoming: ListSource<EventFilters, EventItem> & { filters(body: UpcomingEventsBody): EventFilters } = {
+  const upcoming: EventsService['upcoming'] = {
     name: 'events',
 
     /** The calendar day read in a time zone (default: today there). */
@@ -54,7 +64,7 @@ export function createEventsService(deps: { db: Kysely<Schema>; clock: Clock; ke
     items: (ids) => repository.items(ids),
   };
 
-  const historical: ListSource<HistoricalFilters, HistoricalEventItem> & { filters(query: HistoricalEventsQuery): HistoricalFilters } = {
+  const historical: EventsService['historical'] = {
     name: 'historical-events',
 
     /**
@@ -104,5 +114,3 @@ export interface HistoricalFilters {
   league: number | null;
   team: number | null;
 }
-
-export type EventsService = ReturnType<typeof createEventsService>;

@@ -1,5 +1,6 @@
 import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
 import type { Static } from 'typebox';
+import { CHANGE_COLUMNS, type ChangeColumn } from './history.repository.js';
 import type { HistoryFileChange, HistoryItem } from './history.schemas.js';
 
 /**
@@ -13,23 +14,11 @@ export type FileFormat = 'csv' | 'json';
 /** A change as the files show it: with its odds row's current grade and closing price, the last columns. */
 export type HistoryFileItem = Static<typeof HistoryFileChange>;
 
-export const CSV_COLUMNS = [
-  'id',
-  'odds_id',
-  'event_id',
-  'operator_id',
-  'betting_market_id',
-  'position',
-  'changed_at',
-  'price_decimal_from',
-  'price_decimal_to',
-  'line_from',
-  'line_to',
-  'status_from',
-  'status_to',
-  'outcome',
-  'closing_price',
-] as const;
+/** A stored column's name in the files where it differs: the decimal prices, named as the history list names them. */
+const FILE_NAMES: Partial<Record<ChangeColumn, string>> = { price_from: 'price_decimal_from', price_to: 'price_decimal_to' };
+
+/** The columns of a file: the change's id and stored columns, then its odds row's grade and closing price. */
+export const CSV_COLUMNS: readonly string[] = ['id', ...CHANGE_COLUMNS.map((column) => FILE_NAMES[column] ?? column), 'outcome', 'closing_price'];
 
 /** RFC 4180 §2: records end in CRLF. */
 const CRLF = '\r\n';

@@ -4,6 +4,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { DAY_MS, HOUR_MS } from '../../platform/time.js';
+import { deleteChangesBefore } from './history.repository.js';
 
 /** The first purge waits for the start-up (migrations, demo data) to be over. */
 const FIRST_PURGE_AFTER_MS = 60_000;
@@ -28,11 +29,7 @@ export async function purgeOldHistory(deps: HistoryPurgeDeps): Promise<number> {
   let total = 0;
   for (;;) {
     const deleted = await deps.db.transaction().execute(async (trx) => {
-      const result = await trx
-        .deleteFrom('odds_history')
-        .where('id', 'in', (eb) => eb.selectFrom('odds_history').select('id').where('changed_at', '<', before).limit(PURGE_BATCH))
-        .executeTakeFirst();
-      const count = Number(result.numDeletedRows);
+      const count = await deleteChangesBefore(trx, before, PURGE_BATCH);
       if (count > 0) await deps.changes.bump(trx, 'data');
       return count;
     });

@@ -1,9 +1,39 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Expression, type Kysely, type Selectable, type SelectQueryBuilder, sql, type StringReference } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
 import type { OddsHistoryTable, Schema } from '../../platform/db/schema.js';
 import { iso } from '../../shared/wire.js';
 import type { HistoryFileItem } from './history-files.js';
 import type { HistoryItem } from './history.schemas.js';
+
+/** The price history's queries: an event's changes as a list and as files, a league's for its export, and the streams' reads. */
+export interface HistoryRepository {
+  /** Ids of an event's changes in time order (changed_at, then id): an id list, read off the event loop. */
+  ids(query: HistoryQuery): Promise<Float64Array>;
+  /** Changes by id. */
+  items(ids: readonly number[]): Promise<Map<number, HistoryItem>>;
+  /** How much history an event holds, and its newest grade: an event file's tag. */
+  eventStats(eventId: number): Promise<HistoryStats>;
+  /** Up to `limit` changes of an event after `cursor` in time order, none newer than `lastId`, with their odds rows' grades. */
+  eventChunk(eventId: number, lastId: number, cursor: Cursor, limit: number): Promise<Array<{ item: HistoryItem; grade: Grade }>>;
+  /** Those of `ids` that name no event. */
+  unknownEvents(ids: readonly number[]): Promise<number[]>;
+  /**
+   * The newest id ever given to a change (0 before the first), also when the purge has deleted
+   * it: neither database gives an id twice, so no change will have an id above this one yet.
+   */
+  lastIssuedId(): Promise<number>;
+  /** The newest history id (0 when there is none): where a stream without Last-Event-ID starts. */
+  lastId(): Promise<number>;
+  /**
+   * Changes with an id in (afterId, upToId], in id order (the order imports committed them), at
+   * most `limit`, with the league of their event; only those `filter` follows when given.
+   */
+  rowsAfter(afterId: number, upToId: number, limit: number, filter?: StreamFilter): Promise<StreamRow[]>;
+  /** The events of a league starting in [start, end), by start time then id, `limit` after `after`. */
+  leagueEvents(leagueId: number, start: number, end: number, after: Cursor, limit: number): Promise<Cursor[]>;
+  /** Count and newest id of the history of a league's events starting in [start, end). */
+  leagueStats(leagueId: number, start: number, end: number): Promise<HistoryStats>;
+}
 
 type HistoryRow = Selectable<OddsHistoryTable>;
 type Grade = Pick<HistoryFileItem, 'outcome' | 'closing_price'>;
@@ -44,146 +74,186 @@ export interface StreamRow {
   leagueId: number | null;
 }
 
-export function createHistoryRepository(database: Database) {
-  const db: Kysely<Schema> = database.db;
+/**
+ * The columns of a recorded change besides its id, in the table's order: the import writes them,
+ * and the files show them in this order (the prices as price_decimal_from and price_decimal_to).
+ */
+export const CHANGE_COLUMNS = [
+  'odds_id',
+  'event_id',
+  'operator_id',
+  'betting_market_id',
+  'position',
+  'changed_at',
+  'price_from',
+  'price_to',
+  'line_from',
+  'line_to',
+  'status_from',
+  'status_to',
+] as const;
+export type ChangeColumn = (typeof CHANGE_COLUMNS)[number];
 
-  const forEvent = (eventId: number) => db.selectFrom('odds_history').where('event_id', '=', eventId);
-
+export function createHistoryRepository(database: Database): HistoryRepository {
+  const { db } = database;
   return {
-    /** Ids of an event's changes in time order (changed_at, then id): an id list, read off the event loop. */
-    ids(query: HistoryQuery): Promise<Float64Array> {
-      let select = forEvent(query.eventId).select('id');
-      if (query.operatorIds) select = select.where('operator_id', 'in', query.operatorIds);
-      if (query.bettingMarketIds) select = select.where('betting_market_id', 'in', query.bettingMarketIds);
-      if (query.since !== undefined) select = select.where('changed_at', '>=', query.since);
-      if (query.until !== undefined) select = select.where('changed_at', '<', query.until);
-      return database.readIds(select.orderBy('changed_at').orderBy('id'));
-    },
-
-    async items(ids: readonly number[]): Promise<Map<number, HistoryItem>> {
-      const rows = await db.selectFrom('odds_history').selectAll().where('id', 'in', ids).execute();
-      return new Map(rows.map((row) => [Number(row.id), itemOf(row)]));
-    },
-
-    async eventStats(eventId: number): Promise<HistoryStats> {
-      const row = await forEvent(eventId)
-        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max<number | null>('id').as('last_id')])
-        .executeTakeFirst();
-      const grade = await db
-        .selectFrom('odds_grades')
-        .select((eb) => eb.fn.max<number | null>('id').as('last_id'))
-        .where('event_id', '=', eventId)
-        .executeTakeFirst();
-      return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0), lastGradeId: Number(grade?.last_id ?? 0) };
-    },
-
-    /** Up to `limit` changes of an event after `cursor` in time order, none newer than `lastId`, with their odds rows' grades. */
-    async eventChunk(eventId: number, lastId: number, cursor: Cursor, limit: number): Promise<Array<{ item: HistoryItem; grade: Grade }>> {
-      const rows = await db
-        .selectFrom('odds_history as h')
-        .leftJoin('odds_grades as g', (join) => join.onRef('g.odds_id', '=', 'h.odds_id').on('g.superseded_at', 'is', null))
-        .selectAll('h')
-        .select(['g.outcome', 'g.closing_price'])
-        .where('h.event_id', '=', eventId)
-        .where('h.id', '<=', lastId)
-        .where((eb) => eb(eb.refTuple('h.changed_at', 'h.id'), '>', eb.tuple(cursor.at, cursor.id)))
-        .orderBy('h.changed_at')
-        .orderBy('h.id')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => ({ item: itemOf(row), grade: { outcome: row.outcome, closing_price: orNull(row.closing_price) } }));
-    },
-
-    /** Those of `ids` that name no event. */
-    async unknownEvents(ids: readonly number[]): Promise<number[]> {
-      if (ids.length === 0) return [];
-      const found = new Set((await db.selectFrom('events').select('id').where('id', 'in', ids).execute()).map((row) => Number(row.id)));
-      return ids.filter((id) => !found.has(id));
-    },
-
-    /**
-     * The newest id ever given to a change (0 before the first), also when the purge has deleted
-     * it: neither database gives an id twice, so no change will have an id above this one yet.
-     */
-    async lastIssuedId(): Promise<number> {
-      const row =
-        database.dialect === 'sqlite'
-          ? await sql<{ last: number | null }>`select seq as last from sqlite_sequence where name = 'odds_history'`.execute(db)
-          : await sql<{ last: string | null }>`select pg_sequence_last_value(pg_get_serial_sequence('odds_history', 'id')::regclass) as last`.execute(db);
-      return Number(row.rows[0]?.last ?? 0);
-    },
-
-    /** The newest history id (0 when there is none): where a stream without Last-Event-ID starts. */
-    async lastId(): Promise<number> {
-      const row = await db
-        .selectFrom('odds_history')
-        .select((eb) => eb.fn.max<number | null>('id').as('last_id'))
-        .executeTakeFirst();
-      return Number(row?.last_id ?? 0);
-    },
-
-    /**
-     * Changes with an id in (afterId, upToId], in id order (the order imports committed them), at
-     * most `limit`, with the league of their event; only those `filter` follows when given.
-     */
-    async rowsAfter(afterId: number, upToId: number, limit: number, filter?: StreamFilter): Promise<StreamRow[]> {
-      let select = db
-        .selectFrom('odds_history as h')
-        .leftJoin('events as e', 'e.id', 'h.event_id')
-        .selectAll('h')
-        .select('e.league_id')
-        .where('h.id', '>', afterId)
-        .where('h.id', '<=', upToId);
-      if (filter && (filter.eventIds.length > 0 || filter.leagueIds.length > 0)) {
-        const { eventIds, leagueIds } = filter;
-        select = select.where((eb) =>
-          eb.or([...(eventIds.length > 0 ? [eb('h.event_id', 'in', eventIds)] : []), ...(leagueIds.length > 0 ? [eb('e.league_id', 'in', leagueIds)] : [])]),
-        );
-      }
-      const rows = await select.orderBy('h.id').limit(limit).execute();
-      return rows.map((row) => ({ item: itemOf(row), leagueId: row.league_id === null ? null : Number(row.league_id) }));
-    },
-
-    /** The events of a league starting in [start, end), by start time then id, `limit` after `after`. */
-    async leagueEvents(leagueId: number, start: number, end: number, after: Cursor, limit: number): Promise<Cursor[]> {
-      const rows = await db
-        .selectFrom('events')
-        .select(['id', 'start_time'])
-        .where('league_id', '=', leagueId)
-        .where('start_time', '>=', start)
-        .where('start_time', '<', end)
-        .where((eb) => eb(eb.refTuple('start_time', 'id'), '>', eb.tuple(after.at, after.id)))
-        .orderBy('start_time')
-        .orderBy('id')
-        .limit(limit)
-        .execute();
-      return rows.map((row) => ({ at: Number(row.start_time), id: Number(row.id) }));
-    },
-
-    /** Count and newest id of the history of a league's events starting in [start, end). */
-    async leagueStats(leagueId: number, start: number, end: number): Promise<HistoryStats> {
-      const row = await db
-        .selectFrom('odds_history as h')
-        .innerJoin('events as e', 'e.id', 'h.event_id')
-        .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max<number | null>('h.id').as('last_id')])
-        .where('e.league_id', '=', leagueId)
-        .where('e.start_time', '>=', start)
-        .where('e.start_time', '<', end)
-        .executeTakeFirst();
-      const grade = await db
-        .selectFrom('odds_grades as g')
-        .innerJoin('events as e', 'e.id', 'g.event_id')
-        .select((eb) => eb.fn.max<number | null>('g.id').as('last_id'))
-        .where('e.league_id', '=', leagueId)
-        .where('e.start_time', '>=', start)
-        .where('e.start_time', '<', end)
-        .executeTakeFirst();
-      return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0), lastGradeId: Number(grade?.last_id ?? 0) };
-    },
+    ids: (query) => changeIds(database, query),
+    items: (ids) => changesById(db, ids),
+    eventStats: (eventId) => eventStats(db, eventId),
+    eventChunk: (eventId, lastId, cursor, limit) => eventChunk(db, eventId, lastId, cursor, limit),
+    unknownEvents: (ids) => unknownEvents(db, ids),
+    lastIssuedId: () => lastIssuedId(database),
+    lastId: () => lastId(db),
+    rowsAfter: (afterId, upToId, limit, filter) => rowsAfter(db, afterId, upToId, limit, filter),
+    leagueEvents: (leagueId, start, end, after, limit) => leagueEvents(db, leagueId, start, end, after, limit),
+    leagueStats: (leagueId, start, end) => leagueStats(db, leagueId, start, end),
   };
 }
 
-export type HistoryRepository = ReturnType<typeof createHistoryRepository>;
+/**
+ * Deletes, in `trx`, up to `limit` changes older than `before` (changed_at, epoch ms); returns how
+ * many. The purge calls it a batch per transaction.
+ */
+export async function deleteChangesBefore(trx: Kysely<Schema>, before: number, limit: number): Promise<number> {
+  const result = await trx
+    .deleteFrom('odds_history')
+    .where('id', 'in', (eb) => eb.selectFrom('odds_history').select('id').where('changed_at', '<', before).limit(limit))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+const forEvent = (db: Kysely<Schema>, eventId: number) => db.selectFrom('odds_history').where('event_id', '=', eventId);
+
+/**
+ * The `limit` rows after `cursor` in the order by (`at`, `id`): a keyset page, each a seek on an
+ * index of that order.
+ */
+function pageAfter<DB, TB extends keyof DB, O>(
+  select: SelectQueryBuilder<DB, TB, O>,
+  at: StringReference<DB, TB>,
+  id: StringReference<DB, TB>,
+  cursor: Cursor,
+  limit: number,
+): SelectQueryBuilder<DB, TB, O> {
+  return select
+    .where((eb) => {
+      // A select of any tables knows no column's type: the key compares as an expression of unknown type.
+      const key: Expression<unknown> = eb.refTuple(at, id);
+      return eb(key, '>', eb.tuple(cursor.at, cursor.id));
+    })
+    .orderBy(at)
+    .orderBy(id)
+    .limit(limit);
+}
+
+function changeIds(database: Database, query: HistoryQuery): Promise<Float64Array> {
+  let select = forEvent(database.db, query.eventId).select('id');
+  if (query.operatorIds) select = select.where('operator_id', 'in', query.operatorIds);
+  if (query.bettingMarketIds) select = select.where('betting_market_id', 'in', query.bettingMarketIds);
+  if (query.since !== undefined) select = select.where('changed_at', '>=', query.since);
+  if (query.until !== undefined) select = select.where('changed_at', '<', query.until);
+  return database.readIds(select.orderBy('changed_at').orderBy('id'));
+}
+
+async function changesById(db: Kysely<Schema>, ids: readonly number[]): Promise<Map<number, HistoryItem>> {
+  const rows = await db.selectFrom('odds_history').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((row) => [Number(row.id), itemOf(row)]));
+}
+
+async function eventStats(db: Kysely<Schema>, eventId: number): Promise<HistoryStats> {
+  const row = await forEvent(db, eventId)
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max<number | null>('id').as('last_id')])
+    .executeTakeFirst();
+  const grade = await db
+    .selectFrom('odds_grades')
+    .select((eb) => eb.fn.max<number | null>('id').as('last_id'))
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0), lastGradeId: Number(grade?.last_id ?? 0) };
+}
+
+async function eventChunk(db: Kysely<Schema>, eventId: number, lastId: number, cursor: Cursor, limit: number): Promise<Array<{ item: HistoryItem; grade: Grade }>> {
+  const select = db
+    .selectFrom('odds_history as h')
+    .leftJoin('odds_grades as g', (join) => join.onRef('g.odds_id', '=', 'h.odds_id').on('g.superseded_at', 'is', null))
+    .selectAll('h')
+    .select(['g.outcome', 'g.closing_price'])
+    .where('h.event_id', '=', eventId)
+    .where('h.id', '<=', lastId);
+  const rows = await pageAfter(select, 'h.changed_at', 'h.id', cursor, limit).execute();
+  return rows.map((row) => ({ item: itemOf(row), grade: { outcome: row.outcome, closing_price: orNull(row.closing_price) } }));
+}
+
+async function unknownEvents(db: Kysely<Schema>, ids: readonly number[]): Promise<number[]> {
+  if (ids.length === 0) return [];
+  const found = new Set((await db.selectFrom('events').select('id').where('id', 'in', ids).execute()).map((row) => Number(row.id)));
+  return ids.filter((id) => !found.has(id));
+}
+
+async function lastIssuedId({ db, dialect }: Database): Promise<number> {
+  const row =
+    dialect === 'sqlite'
+      ? await sql<{ last: number | null }>`select seq as last from sqlite_sequence where name = 'odds_history'`.execute(db)
+      : await sql<{ last: string | null }>`select pg_sequence_last_value(pg_get_serial_sequence('odds_history', 'id')::regclass) as last`.execute(db);
+  return Number(row.rows[0]?.last ?? 0);
+}
+
+async function lastId(db: Kysely<Schema>): Promise<number> {
+  const row = await db
+    .selectFrom('odds_history')
+    .select((eb) => eb.fn.max<number | null>('id').as('last_id'))
+    .executeTakeFirst();
+  return Number(row?.last_id ?? 0);
+}
+
+async function rowsAfter(db: Kysely<Schema>, afterId: number, upToId: number, limit: number, filter?: StreamFilter): Promise<StreamRow[]> {
+  let select = db
+    .selectFrom('odds_history as h')
+    .leftJoin('events as e', 'e.id', 'h.event_id')
+    .selectAll('h')
+    .select('e.league_id')
+    .where('h.id', '>', afterId)
+    .where('h.id', '<=', upToId);
+  if (filter && (filter.eventIds.length > 0 || filter.leagueIds.length > 0)) {
+    const { eventIds, leagueIds } = filter;
+    select = select.where((eb) =>
+      eb.or([...(eventIds.length > 0 ? [eb('h.event_id', 'in', eventIds)] : []), ...(leagueIds.length > 0 ? [eb('e.league_id', 'in', leagueIds)] : [])]),
+    );
+  }
+  const rows = await select.orderBy('h.id').limit(limit).execute();
+  return rows.map((row) => ({ item: itemOf(row), leagueId: row.league_id === null ? null : Number(row.league_id) }));
+}
+
+async function leagueEvents(db: Kysely<Schema>, leagueId: number, start: number, end: number, after: Cursor, limit: number): Promise<Cursor[]> {
+  const select = db
+    .selectFrom('events')
+    .select(['id', 'start_time'])
+    .where('league_id', '=', leagueId)
+    .where('start_time', '>=', start)
+    .where('start_time', '<', end);
+  const rows = await pageAfter(select, 'start_time', 'id', after, limit).execute();
+  return rows.map((row) => ({ at: Number(row.start_time), id: Number(row.id) }));
+}
+
+async function leagueStats(db: Kysely<Schema>, leagueId: number, start: number, end: number): Promise<HistoryStats> {
+  const row = await db
+    .selectFrom('odds_history as h')
+    .innerJoin('events as e', 'e.id', 'h.event_id')
+    .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max<number | null>('h.id').as('last_id')])
+    .where('e.league_id', '=', leagueId)
+    .where('e.start_time', '>=', start)
+    .where('e.start_time', '<', end)
+    .executeTakeFirst();
+  const grade = await db
+    .selectFrom('odds_grades as g')
+    .innerJoin('events as e', 'e.id', 'g.event_id')
+    .select((eb) => eb.fn.max<number | null>('g.id').as('last_id'))
+    .where('e.league_id', '=', leagueId)
+    .where('e.start_time', '>=', start)
+    .where('e.start_time', '<', end)
+    .executeTakeFirst();
+  return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0), lastGradeId: Number(grade?.last_id ?? 0) };
+}
 
 const orNull = (value: number | null): number | null => (value === null ? null : Number(value));
 

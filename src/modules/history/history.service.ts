@@ -10,8 +10,28 @@ import { idSet } from '../../shared/filters.js';
 import type { OddsFormat } from '../../shared/odds-format.js';
 import type { KeyResolver } from '../references/index.js';
 import { csvFile, eventJsonFile, type FileFormat, type HistoryFileItem, ndjsonFile, withPrice } from './history-files.js';
-import { createHistoryRepository, type Cursor, type HistoryStats } from './history.repository.js';
+import { createHistoryRepository, type Cursor, type HistoryRepository, type HistoryStats } from './history.repository.js';
 import type { HistoryByEventBody, HistoryItem, LeagueExportQuery } from './history.schemas.js';
+
+/** The price history as a client reads it: a paged list of an event's changes, an event's file, a league's export. */
+export interface HistoryService {
+  /** An event's changes in time order, as a paged list (POST /v1/odds/history-by-event). */
+  byEvent: HistoryList;
+  /** The whole history of one event as a CSV or JSON file, tagged by what it holds. */
+  eventFile(eventId: number, format: FileFormat, oddsFormat?: OddsFormat): Promise<StreamedFile>;
+  /** The history of every event of a league starting in a range of days, as CSV or NDJSON. */
+  leagueExport(query: LeagueExportQuery, format: FileFormat): Promise<StreamedFile>;
+}
+
+export interface HistoryServiceDeps {
+  database: Database;
+  clock: Clock;
+  keys: KeyResolver;
+  /** The event item the events lists show (404 when undefined). */
+  eventItem: (id: number) => Promise<unknown>;
+}
+
+type HistoryList = ListSource<HistoryFilters, HistoryItem> & { filters(body: HistoryByEventBody): HistoryFilters };
 
 /** An event's history filters: since/until as epoch ms, arrays as sets; the odds format the page's `price` is in. */
 export interface HistoryFilters {
@@ -34,17 +54,17 @@ const CONTENT_TYPES = {
   ndjson: 'application/x-ndjson; charset=utf-8',
 } as const;
 
-export function createHistoryService(deps: {
-  database: Database;
-  clock: Clock;
-  keys: KeyResolver;
-  /** The event item the events lists show (404 when undefined). */
-  eventItem: (id: number) => Promise<unknown>;
-}) {
-  const { clock, keys, eventItem } = deps;
+export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
   const repository = createHistoryRepository(deps.database);
+  return {
+    byEvent: historyList(repository, deps.eventItem),
+    eventFile: (eventId, format, oddsFormat) => eventFile(deps, repository, eventId, format, oddsFormat),
+    leagueExport: (query, format) => leagueExport(deps, repository, query, format),
+  };
+}
 
-  const byEvent: ListSource<HistoryFilters, HistoryItem> & { filters(body: HistoryByEventBody): HistoryFilters } = {
+function historyList(repository: HistoryRepository, eventItem: HistoryServiceDeps['eventItem']): HistoryList {
+  return {
     name: 'price-history',
 
     filters(body) {
@@ -66,73 +86,80 @@ export function createHistoryService(deps: {
     /** With odds_format, each change gains `price: {from, to}` in it (without, the item as stored: decision 0111). */
     view: (item, { f }) => (f === null ? item : withPrice(item, f)),
   };
+}
 
-  /** An event's changes in time order, chunk by chunk, none newer than `lastId`; with `price` in `oddsFormat` when given. */
-  async function* eventChanges(eventId: number, lastId: number, oddsFormat: OddsFormat | undefined): AsyncGenerator<HistoryFileItem[]> {
-    let cursor: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
-    for (;;) {
-      const items = await repository.eventChunk(eventId, lastId, cursor, FILE_CHUNK_ROWS);
-      // The grade and the closing price are the files' last columns: an addition a reader of the old columns skips.
-      if (items.length > 0) yield items.map(({ item, grade }) => ({ ...(oddsFormat === undefined ? item : withPrice(item, oddsFormat)), ...grade }));
-      const last = items.at(-1)?.item;
-      if (last === undefined || items.length < FILE_CHUNK_ROWS) return;
-      cursor = { at: Date.parse(last.changed_at), id: last.id };
-    }
-  }
-
+/**
+ * The whole history of one event as a file. Its tag is made from the event item and the
+ * history's count and newest id (rows are never updated: a new change raises the id, a purge
+ * lowers the count), and the file holds exactly the rows up to that id. An odds format, when
+ * asked, is part of the tag (a file without one keeps the tag it had before the formats).
+ */
+async function eventFile(
+  { eventItem }: HistoryServiceDeps,
+  repository: HistoryRepository,
+  eventId: number,
+  format: FileFormat,
+  oddsFormat: OddsFormat | undefined,
+): Promise<StreamedFile> {
+  const event = await eventItem(eventId);
+  if (event === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${eventId}`);
+  const stats = await repository.eventStats(eventId);
+  const changes = () => eventChanges(repository, eventId, stats.lastId, oddsFormat);
   return {
-    byEvent,
-
-    /**
-     * The whole history of one event as a file. Its tag is made from the event item and the
-     * history's count and newest id (rows are never updated: a new change raises the id, a purge
-     * lowers the count), and the file holds exactly the rows up to that id. An odds format, when
-     * asked, is part of the tag (a file without one keeps the tag it had before the formats).
-     */
-    async eventFile(eventId: number, format: FileFormat, oddsFormat?: OddsFormat): Promise<StreamedFile> {
-      const event = await eventItem(eventId);
-      if (event === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${eventId}`);
-      const stats = await repository.eventStats(eventId);
-      const changes = () => eventChanges(eventId, stats.lastId, oddsFormat);
-      return {
-        etag: tagOf(['event', eventId, format, JSON.stringify(event), ...formatPart(oddsFormat)], stats),
-        filename: `odds-history-event-${eventId}${formatSuffix(oddsFormat)}.${format}`,
-        contentType: CONTENT_TYPES[format],
-        chunks: () => (format === 'csv' ? csvFile(changes(), oddsFormat) : eventJsonFile(event, changes())),
-      };
-    },
-
-    /**
-     * The history of every event of a league starting in a range of days, as CSV or NDJSON: by
-     * event (start time, then id), each event's changes in time order.
-     */
-    async leagueExport(query: LeagueExportQuery, format: FileFormat): Promise<StreamedFile> {
-      const leagueId = await keys.requireId('league', query.league_id, 'league_id');
-      const { start, end } = utcDays(query, clock.now());
-      const stats = await repository.leagueStats(leagueId, start, end);
-      const days = `${utcDay(start)}-to-${utcDay(end - 1)}`;
-      async function* changes(): AsyncGenerator<HistoryFileItem[]> {
-        let after: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
-        for (;;) {
-          const events = await repository.leagueEvents(leagueId, start, end, after, EVENT_CHUNK);
-          for (const event of events) yield* eventChanges(event.id, stats.lastId, query.odds_format);
-          const last = events.at(-1);
-          if (last === undefined || events.length < EVENT_CHUNK) return;
-          after = last;
-        }
-      }
-      const csv = format === 'csv';
-      return {
-        etag: tagOf(['league', leagueId, start, end, format, ...formatPart(query.odds_format)], stats),
-        filename: `odds-history-league-${leagueId}-${days}${formatSuffix(query.odds_format)}.${csv ? 'csv' : 'ndjson'}`,
-        contentType: csv ? CONTENT_TYPES.csv : CONTENT_TYPES.ndjson,
-        chunks: () => (csv ? csvFile(changes(), query.odds_format) : ndjsonFile(changes())),
-      };
-    },
+    etag: tagOf(['event', eventId, format, JSON.stringify(event), ...formatPart(oddsFormat)], stats),
+    filename: `odds-history-event-${eventId}${formatSuffix(oddsFormat)}.${format}`,
+    contentType: CONTENT_TYPES[format],
+    chunks: () => (format === 'csv' ? csvFile(changes(), oddsFormat) : eventJsonFile(event, changes())),
   };
 }
 
-export type HistoryService = ReturnType<typeof createHistoryService>;
+/**
+ * The history of every event of a league starting in a range of days, as CSV or NDJSON: by
+ * event (start time, then id), each event's changes in time order.
+ */
+async function leagueExport({ clock, keys }: HistoryServiceDeps, repository: HistoryRepository, query: LeagueExportQuery, format: FileFormat): Promise<StreamedFile> {
+  const leagueId = await keys.requireId('league', query.league_id, 'league_id');
+  const { start, end } = utcDays(query, clock.now());
+  const stats = await repository.leagueStats(leagueId, start, end);
+  const days = `${utcDay(start)}-to-${utcDay(end - 1)}`;
+  async function* changes(): AsyncGenerator<HistoryFileItem[]> {
+    const chunks = chunksAfter((after, limit) => repository.leagueEvents(leagueId, start, end, after, limit), (event) => event, EVENT_CHUNK);
+    for await (const events of chunks) for (const event of events) yield* eventChanges(repository, event.id, stats.lastId, query.odds_format);
+  }
+  const csv = format === 'csv';
+  return {
+    etag: tagOf(['league', leagueId, start, end, format, ...formatPart(query.odds_format)], stats),
+    filename: `odds-history-league-${leagueId}-${days}${formatSuffix(query.odds_format)}.${csv ? 'csv' : 'ndjson'}`,
+    contentType: csv ? CONTENT_TYPES.csv : CONTENT_TYPES.ndjson,
+    chunks: () => (csv ? csvFile(changes(), query.odds_format) : ndjsonFile(changes())),
+  };
+}
+
+/** An event's changes in time order, chunk by chunk, none newer than `lastId`; with `price` in `oddsFormat` when given. */
+async function* eventChanges(repository: HistoryRepository, eventId: number, lastId: number, oddsFormat: OddsFormat | undefined): AsyncGenerator<HistoryFileItem[]> {
+  const chunks = chunksAfter(
+    (cursor, limit) => repository.eventChunk(eventId, lastId, cursor, limit),
+    ({ item }) => ({ at: Date.parse(item.changed_at), id: item.id }),
+    FILE_CHUNK_ROWS,
+  );
+  // The grade and the closing price are the files' last columns: an addition a reader of the old columns skips.
+  for await (const items of chunks) yield items.map(({ item, grade }) => ({ ...(oddsFormat === undefined ? item : withPrice(item, oddsFormat)), ...grade }));
+}
+
+/**
+ * The rows of a keyset read, `limit` a read, each read after the last row of the one before (its
+ * position by `cursorOf`), from the start of the order; a read of fewer rows is the last.
+ */
+async function* chunksAfter<R>(read: (after: Cursor, limit: number) => Promise<R[]>, cursorOf: (row: R) => Cursor, limit: number): AsyncGenerator<R[]> {
+  let cursor: Cursor = { at: Number.MIN_SAFE_INTEGER, id: 0 };
+  for (;;) {
+    const rows = await read(cursor, limit);
+    if (rows.length > 0) yield rows;
+    const last = rows.at(-1);
+    if (last === undefined || rows.length < limit) return;
+    cursor = cursorOf(last);
+  }
+}
 
 /**
  * The odds format's part of a file's name: the name says what the file holds, and two downloads

@@ -1,6 +1,6 @@
 /** Price history: every change of an odds row, as a paged list, as files and exports, and to stream; and its purge. */
 export { createHistoryPurgeJob, purgeOldHistory } from './history.purge.js';
-export { createHistoryRepository, type HistoryRepository, type StreamFilter, type StreamRow } from './history.repository.js';
+export { CHANGE_COLUMNS, type ChangeColumn, createHistoryRepository, type HistoryRepository, type StreamFilter, type StreamRow } from './history.repository.js';
 export { historyRoutes } from './history.routes.js';
 export { HistoryItem } from './history.schemas.js';
 export { createHistoryService, type HistoryService } from './history.service.js';

@@ -1,3 +1,4 @@
+import { CHANGE_COLUMNS, type ChangeColumn } from '../history/index.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
 
@@ -32,7 +33,7 @@ export async function recordPriceChanges(repo: ImportRepository, odds: readonly 
   for (let start = 0; start < odds.length; start += CHUNK) {
     const chunk = odds.slice(start, start + CHUNK);
     const stored = await storedQuotes(repo, chunk);
-    const rows: Array<Record<string, unknown>> = [];
+    const rows: Array<Record<ChangeColumn, unknown>> = [];
     for (const item of chunk) {
       const next: Quote = { price: item.price_decimal, line: item.line ?? null, status: item.status ?? DEFAULT_ODDS_STATUS };
       const before = stored.get(item.id);
@@ -52,24 +53,9 @@ export async function recordPriceChanges(repo: ImportRepository, odds: readonly 
         status_to: next.status,
       });
     }
-    await repo.insertMany('odds_history', HISTORY_COLUMNS, rows);
+    await repo.insertMany('odds_history', CHANGE_COLUMNS, rows);
   }
 }
-
-const HISTORY_COLUMNS = [
-  'odds_id',
-  'event_id',
-  'operator_id',
-  'betting_market_id',
-  'position',
-  'changed_at',
-  'price_from',
-  'price_to',
-  'line_from',
-  'line_to',
-  'status_from',
-  'status_to',
-] as const;
 
 async function storedQuotes(repo: ImportRepository, chunk: readonly OddsItem[]): Promise<Map<number, Quote>> {
   const rows = await repo.existing(

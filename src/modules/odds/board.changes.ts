@@ -4,6 +4,9 @@ import { DEFAULT_DEVIG_METHOD } from '../../shared/pricing/devig.js';
 import { type BoardRow, createBoardRepository } from './board.repository.js';
 import { boardItemOf, marketKeyOf, selectionKeyOf, selectionsOf, shownBoardItem } from './board.selections.js';
 
+/** The board's changes that some price changes make: the selections whose best, consensus or fair price they changed, as they are now. */
+export type BoardChanges = (changes: readonly PriceChange[]) => Promise<BoardChange[]>;
+
 /** One recorded price change, as the price history keeps it (only what the board needs). */
 export interface PriceChange {
   odds_id: number;
@@ -43,7 +46,7 @@ type Summary = Pick<BoardChange, 'best' | 'consensus' | 'fair'> & { item: Omit<B
  * "Before" is the stored rows with the changed ones put back to their first recorded state, so
  * one read of the rows serves both sides, and every node computes the same from the same history.
  */
-export function createBoardChanges(db: Kysely<Schema>) {
+export function createBoardChanges(db: Kysely<Schema>): BoardChanges {
   const repository = createBoardRepository(db);
   return async function boardChanges(changes: readonly PriceChange[]): Promise<BoardChange[]> {
     if (changes.length === 0) return [];
@@ -117,5 +120,3 @@ function summaries(rows: readonly BoardRow[], keys: ReadonlySet<string>): Map<st
 }
 
 const unique = (values: readonly number[]) => [...new Set(values)];
-
-export type BoardChanges = ReturnType<typeof createBoardChanges>;

@@ -4,6 +4,19 @@ import { type DeepLinks, deepLinksOf } from '../../shared/deep-links.js';
 import { iso } from '../../shared/wire.js';
 import { type OddsRowFilter, templatesOf, whereOddsRows } from './odds.repository.js';
 
+/** The board's queries: the keys of the selections in a scope or on a page, and the rows of their markets. */
+export interface BoardRepository {
+  /** The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it is on no board. */
+  keyRows(scope: BoardScope): Promise<SelectionKeyRow[]>;
+  /** Rows by id: the key of each selection a page shows. */
+  keyRowsById(ids: readonly number[]): Promise<SelectionKeyRow[]>;
+  /**
+   * Every open row of some events' markets, with its operator and market: the selections and their
+   * markets. With `suspended`, the suspended rows too (the board's changes compare before and after).
+   */
+  rowsOf(eventIds: readonly number[], marketIds: readonly number[], suspended?: boolean): Promise<BoardRow[]>;
+}
+
 /** The events a board covers: a list of events, or a day's; narrowed to a sport or a league. */
 export interface BoardScope {
   eventIds: readonly number[] | undefined;
@@ -45,7 +58,7 @@ export interface BoardRow extends SelectionKeyRow {
 
 const num = (value: number | string | null) => (value === null ? null : Number(value));
 
-export function createBoardRepository(db: Kysely<Schema>) {
+export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
   const keyColumns = [
     'odds.id', 'e.start_time', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main',
   ] as const;
@@ -120,5 +133,3 @@ export function createBoardRepository(db: Kysely<Schema>) {
     },
   };
 }
-
-export type BoardRepository = ReturnType<typeof createBoardRepository>;

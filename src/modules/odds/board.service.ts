@@ -12,6 +12,12 @@ import type { BoardBody, BoardItem } from './board.schemas.js';
 import { type BoardSelection, boardItemOf, selectionIdsOf, selectionsOf, shownBoardItem } from './board.selections.js';
 import { periodSet } from './odds.service.js';
 
+/** The odds board: one line per selection, with every book's price and the market's consensus. */
+export interface BoardService {
+  /** The selections of a day's or some events' markets, in the board's order, as a paged list (POST /v1/odds/board). */
+  board: ListSource<BoardFilters, BoardEntry> & { filters(body: Omit<BoardBody, 'page' | 'page_size'>): BoardFilters };
+}
+
 /** A board request's filters, normalised (sorted ids, the day as a UTC range): equal requests share a cache entry. */
 export interface BoardFilters {
   e: number[] | null;
@@ -33,13 +39,13 @@ export interface BoardFilters {
  * A cached selection is turned into the item a request sees by the page's view (its books, format
  * and de-vig method); the list's items are therefore of either form.
  */
-type BoardEntry = BoardSelection | BoardItem;
+export type BoardEntry = BoardSelection | BoardItem;
 
-export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver }) {
+export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver }): BoardService {
   const { clock, keys } = deps;
   const repository = createBoardRepository(deps.db);
 
-  const board: ListSource<BoardFilters, BoardEntry> & { filters(body: Omit<BoardBody, 'page' | 'page_size'>): BoardFilters } = {
+  const board: BoardService['board'] = {
     name: 'odds-board',
 
     filters(body) {
@@ -93,5 +99,3 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; key
 
   return { board };
 }
-
-export type BoardService = ReturnType<typeof createBoardService>;

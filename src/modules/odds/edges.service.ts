@@ -7,6 +7,12 @@ import type { BoardService } from './board.service.js';
 import { type BoardSelection, boardItemOf, type BoardView, marketKeyOf } from './board.selections.js';
 import { EDGES_MAX_LISTED, type EdgesAnswer, type EdgesBody } from './edges.schemas.js';
 
+/** Edges: where a book beats the market over the selections of a board. */
+export interface EdgesService {
+  /** The value bets and arbitrages of a board's selections, best first (POST /v1/odds/edges). */
+  edges(body: EdgesBody): Promise<EdgesAnswer>;
+}
+
 type ValueBet = EdgesAnswer['value_bets'][number];
 type Arbitrage = EdgesAnswer['arbitrages'][number];
 
@@ -18,7 +24,7 @@ const CHUNK = 1_000;
  * against the consensus fair price, and arbitrages across books. Computed from the board's own
  * selections, so the edges and the board of one request always agree.
  */
-export function createEdgesService(deps: { board: BoardService['board'] }) {
+export function createEdgesService(deps: { board: BoardService['board'] }): EdgesService {
   const { board } = deps;
 
   return {
@@ -151,5 +157,3 @@ function shownArbitrage(arbitrage: Arbitrage): Arbitrage {
     legs: arbitrage.legs.map((leg) => ({ ...leg, stake: figure(leg.stake) })),
   };
 }
-
-export type EdgesService = ReturnType<typeof createEdgesService>;

@@ -5,6 +5,16 @@ import { deepLinksOf, type DeepLinkTemplates } from '../../shared/deep-links.js'
 import { iso } from '../../shared/wire.js';
 import type { OddsItem } from './odds.schemas.js';
 
+/** The odds' queries: an event's odds ids, whether the event exists, and the items the list shows. */
+export interface OddsRepository {
+  /** Ids of an event's odds, by id (the odds_event_idx order). */
+  ids(query: OddsQuery): Promise<number[]>;
+  /** Whether the event an odds list is about exists (an unknown event is 404, not an empty list). */
+  eventExists(id: number): Promise<boolean>;
+  /** Odds items by primary key. */
+  items(ids: readonly number[]): Promise<Map<number, OddsItem>>;
+}
+
 export interface OddsQuery {
   eventId: number;
   /** undefined: every operator. */
@@ -36,7 +46,7 @@ export function whereOddsRows<QB extends SelectQueryBuilder<Schema, 'odds', obje
   return narrowed;
 }
 
-export function createOddsRepository(db: Kysely<Schema>) {
+export function createOddsRepository(db: Kysely<Schema>): OddsRepository {
   return {
     /** Ids of an event's odds, by id (the odds_event_idx order). */
     async ids(query: OddsQuery): Promise<number[]> {
@@ -126,8 +136,6 @@ export function oddsDetailsOf(row: { player_id: number | string | null; event_pe
     is_live: Number(row.is_live) === 1,
   };
 }
-
-export type OddsRepository = ReturnType<typeof createOddsRepository>;
 
 /** An operator's templates as a joined row has them (null when the operator is missing). */
 export function templatesOf(row: { [K in keyof DeepLinkTemplates]: string | null }): DeepLinkTemplates {

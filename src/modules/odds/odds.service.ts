@@ -9,6 +9,12 @@ import type { KeyResolver } from '../references/index.js';
 import { createOddsRepository } from './odds.repository.js';
 import type { OddsByEventBody, OddsItem } from './odds.schemas.js';
 
+/** Odds: the odds of one event, by operator and betting market. */
+export interface OddsService {
+  /** An event's odds by id, as a paged list in the format asked (POST /v1/odds/upcoming-odds-by-event). */
+  byEvent: ListSource<OddsFilters, OddsItem> & { filters(body: OddsByEventBody): OddsFilters };
+}
+
 /**
  * An event's odds filters; operator_ids wins over operator_keys (dropped when ids are given). The
  * format is part of them: pages are rendered per format, from items cached once.
@@ -33,11 +39,11 @@ export function periodSet(ids: ReadonlyArray<number | null> | undefined): Array<
   return ids.includes(null) ? [null, ...numbers] : numbers;
 }
 
-export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver }) {
+export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver }): OddsService {
   const { keys } = deps;
   const repository = createOddsRepository(deps.db);
 
-  const byEvent: ListSource<OddsFilters, OddsItem> & { filters(body: OddsByEventBody): OddsFilters } = {
+  const byEvent: OddsService['byEvent'] = {
     name: 'odds',
 
     filters(body) {
@@ -76,8 +82,6 @@ export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver 
 
   return { byEvent };
 }
-
-export type OddsService = ReturnType<typeof createOddsService>;
 
 /** An item without its deep links. */
 export function withoutDeepLinks<T extends Partial<DeepLinks>>(item: T): Omit<T, keyof DeepLinks> {

@@ -3,6 +3,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { utcDay } from '../../platform/time.js';
+import { type ComputedFlow, createComputedFlowsRepository, type ComputedFlowsRepository } from './computed-flows.repository.js';
 
 /**
  * Trends the results can prove (docs/data.md#computed-trends): a fact flow backing a team to win
@@ -24,9 +25,6 @@ interface Game {
   won: boolean;
 }
 
-/** The rules whose result is a team's win: the market a computed trend may be about. */
-const WIN_RULES = ['moneyline', '1x2'];
-
 /**
  * Computes the flows the results can express, and says which of `imported` (the flows a dataset
  * just carried, by id) disagree with them: those flows, and the flows of the teams of `graded`
@@ -39,32 +37,14 @@ export async function computeFlows(
   graded?: readonly number[],
 ): Promise<FlowWarning[]> {
   const { db, changes } = deps;
-  const teams = graded === undefined ? undefined : await teamsOf(db, graded);
+  const repository = createComputedFlowsRepository(db);
+  const teams = graded === undefined ? undefined : await repository.teamsOf(graded);
   const flowIds = [...imported.keys()];
   if (teams !== undefined && teams.length === 0 && flowIds.length === 0) return [];
-  let query = db
-    .selectFrom('flows as f')
-    .innerJoin('events as e', 'e.id', 'f.event_id')
-    .innerJoin('betting_markets as m', 'm.id', 'f.betting_market_id')
-    .innerJoin('selections as s', 's.id', 'f.selection_id')
-    .select(['f.id', 'f.focus_entity_id', 'f.betting_market_id', 'f.total', 'f.hits', 'f.source', 'f.disagrees', 'f.hit_history', 'e.start_time'])
-    .where('f.flow_type', '=', 'fact')
-    .where('f.bet_type', '=', 'single')
-    .where('f.focus_entity_type', '=', 'team')
-    .where('m.settlement_rule', 'in', WIN_RULES)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('s.position', '=', 'home'), eb('f.focus_entity_id', '=', eb.ref('e.home_team_id'))]),
-        eb.and([eb('s.position', '=', 'away'), eb('f.focus_entity_id', '=', eb.ref('e.away_team_id'))]),
-      ]),
-    );
-  if (teams !== undefined) {
-    query = query.where((eb) => eb.or([...(teams.length > 0 ? [eb('f.focus_entity_id', 'in', teams)] : []), ...(flowIds.length > 0 ? [eb('f.id', 'in', flowIds)] : [])]));
-  }
-  const flows = await query.execute();
+  const flows = await repository.winFlows(teams, flowIds);
   if (flows.length === 0) return [];
-  const games = await gamesByTeam(db, [...new Set(flows.map((f) => Number(f.betting_market_id)))], [...new Set(flows.map((f) => Number(f.focus_entity_id)))]);
-  const updates: Array<{ id: number; hits: number; total: number; history: string; disagrees: boolean }> = [];
+  const games = await gamesByTeam(repository, [...new Set(flows.map((f) => Number(f.betting_market_id)))], [...new Set(flows.map((f) => Number(f.focus_entity_id)))]);
+  const updates: ComputedFlow[] = [];
   const warnings: FlowWarning[] = [];
   for (const flow of flows) {
     const id = Number(flow.id);
@@ -92,13 +72,8 @@ export async function computeFlows(
   if (updates.length > 0) {
     await db.transaction().execute(async (trx) => {
       await lockDataWrites(trx);
-      for (const u of updates) {
-        await trx
-          .updateTable('flows')
-          .set({ hits: u.hits, total: u.total, hit_rate_pct: (u.hits * 100) / u.total, hit_history: u.history, source: 'computed', disagrees: u.disagrees ? 1 : 0 })
-          .where('id', '=', u.id)
-          .execute();
-      }
+      const saved = createComputedFlowsRepository(trx);
+      for (const u of updates) await saved.saveComputed(u);
       await changes.bump(trx, 'data');
     });
     await changes.changed('data');
@@ -114,25 +89,15 @@ const EVENTS_PER_READ = 200;
  * the team's side (home or away) on the lowest odds row that has one; every book grades it alike.
  * Read a few events at a time, from the teams' final events.
  */
-async function gamesByTeam(db: Kysely<Schema>, marketIds: readonly number[], teamIds: readonly number[]): Promise<Map<string, Game[]>> {
+async function gamesByTeam(repository: ComputedFlowsRepository, marketIds: readonly number[], teamIds: readonly number[]): Promise<Map<string, Game[]>> {
   const teams = new Set(teamIds);
-  const played = (await db.selectFrom('events').select(['id', 'start_time', 'home_team_id', 'away_team_id']).where('status', '=', 'final').execute())
+  const played = (await repository.finalEvents())
     .filter((e) => teams.has(Number(e.home_team_id)) || teams.has(Number(e.away_team_id)))
     .map((e) => ({ id: Number(e.id), start: Number(e.start_time), home: Number(e.home_team_id), away: Number(e.away_team_id) }))
     .sort((a, b) => a.start - b.start || a.id - b.id);
   const sides = new Map<number, { home?: boolean; away?: boolean }>();
   for (let start = 0; start < played.length; start += EVENTS_PER_READ) {
-    const rows = await db
-      .selectFrom('odds_grades as g')
-      .innerJoin('odds as o', 'o.id', 'g.odds_id')
-      .select(['g.event_id', 'g.outcome', 'o.position', 'o.betting_market_id'])
-      .where('g.event_id', 'in', played.slice(start, start + EVENTS_PER_READ).map((e) => e.id))
-      .where('g.superseded_at', 'is', null)
-      .where('g.outcome', 'is not', null)
-      .where('o.betting_market_id', 'in', marketIds)
-      .where('o.position', 'in', ['home', 'away'])
-      .orderBy('o.id')
-      .execute();
+    const rows = await repository.sideGrades(played.slice(start, start + EVENTS_PER_READ).map((e) => e.id), marketIds);
     for (const r of rows) {
       const key = Number(r.event_id) * 1_000_003 + Number(r.betting_market_id);
       const own = sides.get(key) ?? {};
@@ -157,14 +122,4 @@ async function gamesByTeam(db: Kysely<Schema>, marketIds: readonly number[], tea
     }
   }
   return games;
-}
-
-/** The two teams of each of these events. */
-async function teamsOf(db: Kysely<Schema>, eventIds: readonly number[]): Promise<number[]> {
-  const teams = new Set<number>();
-  for (let start = 0; start < eventIds.length; start += 10_000) {
-    const rows = await db.selectFrom('events').select(['home_team_id', 'away_team_id']).where('id', 'in', eventIds.slice(start, start + 10_000)).execute();
-    for (const row of rows) teams.add(Number(row.home_team_id)).add(Number(row.away_team_id));
-  }
-  return [...teams];
 }

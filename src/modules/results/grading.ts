@@ -1,9 +1,22 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
-import type { OddsGradesTable, Schema } from '../../platform/db/schema.js';
+import type { Schema } from '../../platform/db/schema.js';
 import { isEventStatus } from '../../shared/event-status.js';
 import { type EventResult, grade, type Grade, type PeriodResult } from '../../shared/settlement/grading.js';
+import {
+  type Closing,
+  createGradingRepository,
+  type CurrentGradeRow,
+  eventsToGrade,
+  type GradingEvent,
+  type GradingOddsRow,
+  type GradingRepository,
+  type NewGrade,
+  type PeriodScoreRow,
+  type PlayerRow,
+  type StatisticRow,
+} from './grading.repository.js';
 import { readSelection, type EventSides } from './selection-reading.js';
 
 /**
@@ -49,9 +62,10 @@ export async function gradeEvents(
     const batch = ids.slice(start, start + eventsPerBatch);
     const count = await db.transaction().execute(async (trx) => {
       await lockDataWrites(trx);
-      const graded = await gradeBatch(trx, batch, now);
+      const repository = createGradingRepository(trx);
+      const graded = await gradeBatch(repository, batch, now);
       // Graded with the results this transaction read: no longer due, whenever this node stops.
-      await trx.deleteFrom('grading_due').where('event_id', 'in', batch).execute();
+      await repository.clearDue(batch);
       if (graded > 0) await changes.bump(trx, 'data');
       return graded;
     });
@@ -68,8 +82,9 @@ export async function gradeEvents(
  * with odds but no grade (an upgrade from before results).
  */
 export async function eventsDueAtStart(db: Kysely<Schema>): Promise<number[]> {
-  const due = await db.selectFrom('grading_due').select('event_id').execute();
-  return [...new Set([...due.map((row) => Number(row.event_id)), ...(await ungradedEvents(db))])].sort((a, b) => a - b);
+  const repository = createGradingRepository(db);
+  const due = await repository.dueEvents();
+  return [...new Set([...due, ...(await repository.ungradedEvents())])].sort((a, b) => a - b);
 }
 
 /**
@@ -79,103 +94,50 @@ export async function eventsDueAtStart(db: Kysely<Schema>): Promise<number[]> {
  */
 export async function markGradingDue(trx: Kysely<Schema>, candidates: readonly number[], now: number): Promise<number[]> {
   const due = await eventsToGrade(trx, candidates);
-  for (let start = 0; start < due.length; start += 5_000) {
-    const rows = due.slice(start, start + 5_000).map((eventId) => ({ event_id: eventId, due_at: now }));
-    await trx.insertInto('grading_due').values(rows).onConflict((oc) => oc.column('event_id').doNothing()).execute();
-  }
+  await createGradingRepository(trx).markDue(due, now);
   return due;
 }
 
-/** Events that are final or cancelled and have odds but no grade yet: what an upgrade finds. */
-async function ungradedEvents(db: Kysely<Schema>): Promise<number[]> {
-  const rows = await db
-    .selectFrom('events as e')
-    .select('e.id')
-    .where('e.status', 'in', ['final', 'cancelled'])
-    .where((eb) => eb.exists(eb.selectFrom('odds').select('odds.id').whereRef('odds.event_id', '=', 'e.id')))
-    .where((eb) => eb.not(eb.exists(eb.selectFrom('odds_grades').select('odds_grades.id').whereRef('odds_grades.event_id', '=', 'e.id'))))
-    .orderBy('e.id')
-    .execute();
-  return rows.map((r) => Number(r.id));
-}
-
-/** Of `eventIds`, those a grading concerns: ended one way or another, or graded before. */
-export async function eventsToGrade(db: Kysely<Schema>, eventIds: readonly number[]): Promise<number[]> {
-  const found: number[] = [];
-  for (let start = 0; start < eventIds.length; start += 10_000) {
-    const chunk = eventIds.slice(start, start + 10_000);
-    const rows = await db
-      .selectFrom('events as e')
-      .select('e.id')
-      .where('e.id', 'in', chunk)
-      .where((eb) =>
-        eb.or([
-          eb('e.status', 'in', ['final', 'cancelled', 'postponed']),
-          eb.exists(eb.selectFrom('odds_grades').select('odds_grades.id').whereRef('odds_grades.event_id', '=', 'e.id')),
-        ]),
-      )
-      .execute();
-    for (const row of rows) found.push(Number(row.id));
-  }
-  return found;
-}
-
-/** The events whose odds are of `marketIds`: a market's settlement changed, so their grades may too. */
-export async function eventsOfMarkets(db: Kysely<Schema>, marketIds: readonly number[]): Promise<number[]> {
-  const found = new Set<number>();
-  for (let start = 0; start < marketIds.length; start += 10_000) {
-    const rows = await db.selectFrom('odds').select('event_id').distinct().where('betting_market_id', 'in', marketIds.slice(start, start + 10_000)).execute();
-    for (const row of rows) found.add(Number(row.event_id));
-  }
-  return [...found];
-}
-
 /** A grade as stored and compared: the columns a new grade must match to leave the current one in place. */
-type StoredGrade = Pick<Selectable<OddsGradesTable>, 'outcome' | 'reason' | 'rule' | 'used' | 'closing_price' | 'closing_line'> & { id: number };
+type StoredGrade = Omit<CurrentGradeRow, 'odds_id' | 'id'> & { id: number };
+
+/** What a batch of events is graded from, by event. */
+interface BatchInputs {
+  events: GradingEvent[];
+  periods: Map<number, PeriodScoreRow[]>;
+  statistics: Map<number, StatisticRow[]>;
+  players: PlayerRow[];
+  odds: Map<number, GradingOddsRow[]>;
+  closing: Map<number, Closing>;
+  /** The current grade of each odds row, by odds id. */
+  current: Map<number, StoredGrade>;
+}
 
 /** The grades of a batch of events, loaded with one query per table. */
-async function gradeBatch(trx: Kysely<Schema>, eventIds: readonly number[], now: number): Promise<number> {
-  const events = await trx
-    .selectFrom('events as e')
-    .innerJoin('teams as h', 'h.id', 'e.home_team_id')
-    .innerJoin('teams as a', 'a.id', 'e.away_team_id')
-    .select(['e.id', 'e.status', 'e.start_time', 'e.home_score', 'e.away_score', 'e.home_team_id', 'e.away_team_id'])
-    .select(['h.name as home_name', 'h.key as home_key', 'h.abbreviation as home_abbreviation', 'a.name as away_name', 'a.key as away_key', 'a.abbreviation as away_abbreviation'])
-    .where('e.id', 'in', eventIds)
-    .execute();
-  const periods = groupBy(
-    await trx
-      .selectFrom('event_period_scores as s')
-      .innerJoin('event_periods as p', 'p.id', 's.event_period_id')
-      .select(['s.event_id', 'p.key', 's.home_score', 's.away_score'])
-      .where('s.event_id', 'in', eventIds)
-      .execute(),
-  );
-  const statistics = groupBy(await trx.selectFrom('player_event_statistics').select(['event_id', 'player_id', 'statistic', 'value']).where('event_id', 'in', eventIds).execute());
-  const teamIds = [...new Set(events.flatMap((e) => [Number(e.home_team_id), Number(e.away_team_id)]))];
-  const players = teamIds.length === 0 ? [] : await trx.selectFrom('players').select(['id', 'name', 'team_id']).where('team_id', 'in', teamIds).execute();
-  const odds = groupBy(
-    await trx
-      .selectFrom('odds as o')
-      .leftJoin('betting_markets as m', 'm.id', 'o.betting_market_id')
-      .leftJoin('event_periods as p', 'p.id', 'o.event_period_id')
-      .select(['o.event_id', 'o.id', 'o.position', 'o.line', 'o.player_id', 'p.key as period', 'm.settlement_rule', 'm.settlement_stat', 'm.settlement_period'])
-      .where('o.event_id', 'in', eventIds)
-      .orderBy('o.id')
-      .execute(),
-  );
-  const closing = await closingOf(trx, eventIds);
-  const current = new Map<number, StoredGrade>();
-  const stored = await trx
-    .selectFrom('odds_grades')
-    .select(['id', 'odds_id', 'outcome', 'reason', 'rule', 'used', 'closing_price', 'closing_line'])
-    .where('event_id', 'in', eventIds)
-    .where('superseded_at', 'is', null)
-    .execute();
-  for (const row of stored) current.set(Number(row.odds_id), { ...row, id: Number(row.id), closing_price: numberOrNull(row.closing_price), closing_line: numberOrNull(row.closing_line) });
+async function gradeBatch(repository: GradingRepository, eventIds: readonly number[], now: number): Promise<number> {
+  const { replaced, inserts } = gradesOf(await loadBatch(repository, eventIds), now);
+  await repository.supersede(replaced, now);
+  await repository.insertGrades(inserts);
+  return inserts.length;
+}
 
+async function loadBatch(repository: GradingRepository, eventIds: readonly number[]): Promise<BatchInputs> {
+  const events = await repository.events(eventIds);
+  const periods = groupBy(await repository.periodScores(eventIds));
+  const statistics = groupBy(await repository.statistics(eventIds));
+  const teamIds = [...new Set(events.flatMap((e) => [Number(e.home_team_id), Number(e.away_team_id)]))];
+  const players = await repository.players(teamIds);
+  const odds = groupBy(await repository.odds(eventIds));
+  const closing = await repository.closing(eventIds);
+  const current = new Map<number, StoredGrade>();
+  for (const row of await repository.currentGrades(eventIds)) current.set(Number(row.odds_id), storedGradeOf(row));
+  return { events, periods, statistics, players, odds, closing, current };
+}
+
+/** The grades to write (each new or changed grade) and the current grades they replace. */
+function gradesOf({ events, periods, statistics, players, odds, closing, current }: BatchInputs, now: number): { replaced: number[]; inserts: NewGrade[] } {
   const replaced: number[] = [];
-  const inserts: Array<Omit<Schema['odds_grades'], 'id' | 'superseded_at'> & { superseded_at: null }> = [];
+  const inserts: NewGrade[] = [];
   for (const event of events) {
     if (!isEventStatus(event.status)) continue;
     const eventId = Number(event.id);
@@ -196,12 +158,10 @@ async function gradeBatch(trx: Kysely<Schema>, eventIds: readonly number[], now:
       inserts.push({ odds_id: oddsId, event_id: eventId, graded_at: now, ...next, superseded_at: null });
     }
   }
-  for (let start = 0; start < replaced.length; start += 10_000) {
-    await trx.updateTable('odds_grades').set({ superseded_at: now }).where('id', 'in', replaced.slice(start, start + 10_000)).execute();
-  }
-  for (let start = 0; start < inserts.length; start += 500) await trx.insertInto('odds_grades').values(inserts.slice(start, start + 500)).execute();
-  return inserts.length;
+  return { replaced, inserts };
 }
+
+const storedGradeOf = (row: CurrentGradeRow): StoredGrade => ({ ...row, id: Number(row.id), closing_price: numberOrNull(row.closing_price), closing_line: numberOrNull(row.closing_line) });
 
 /** Rows by their event. */
 function groupBy<R extends { event_id: number | string }>(rows: readonly R[]): Map<number, R[]> {
@@ -250,18 +210,7 @@ function resultOf(
   return { status: event.status, periods };
 }
 
-interface EventTeams {
-  home_team_id: number;
-  away_team_id: number;
-  home_name: string;
-  home_key: string;
-  home_abbreviation: string | null;
-  away_name: string;
-  away_key: string;
-  away_abbreviation: string | null;
-}
-
-function sidesOf(e: EventTeams, players: ReadonlyArray<{ id: number; name: string; team_id: number }>): EventSides {
+function sidesOf(e: GradingEvent, players: readonly PlayerRow[]): EventSides {
   const names = (...values: Array<string | null>) => new Set(values.flatMap((v) => (v === null || v === '' ? [] : [v.toLowerCase()])));
   const teams = new Set([Number(e.home_team_id), Number(e.away_team_id)]);
   const byName = new Map<string, number | null>();
@@ -271,20 +220,4 @@ function sidesOf(e: EventTeams, players: ReadonlyArray<{ id: number; name: strin
     byName.set(name, byName.has(name) ? null : Number(p.id));
   }
   return { home: names(e.home_name, e.home_key, e.home_abbreviation), away: names(e.away_name, e.away_key, e.away_abbreviation), players: byName };
-}
-
-/** Each odds row's closing price and line, of these events: its last recorded state before its event started. */
-export async function closingOf(trx: Kysely<Schema>, eventIds: readonly number[]): Promise<Map<number, { price: number; line: number | null }>> {
-  const rows = await trx
-    .selectFrom('odds_history as h')
-    .innerJoin('events as e', 'e.id', 'h.event_id')
-    .select(['h.odds_id', 'h.price_to', 'h.line_to'])
-    .where('h.event_id', 'in', eventIds)
-    .whereRef('h.changed_at', '<', 'e.start_time')
-    .orderBy('h.changed_at')
-    .orderBy('h.id')
-    .execute();
-  const closing = new Map<number, { price: number; line: number | null }>();
-  for (const r of rows) closing.set(Number(r.odds_id), { price: Number(r.price_to), line: numberOrNull(r.line_to) });
-  return closing;
 }

@@ -10,9 +10,34 @@ import { closingLineValue } from '../../shared/pricing/edges.js';
 import type { Quote } from '../../shared/pricing/consensus.js';
 import { subjectKeyOf } from '../odds/index.js';
 import type { KeyResolver } from '../references/index.js';
-import { closingOf } from './grading.js';
-import { createResultsRepository } from './results.repository.js';
+import type { Closing } from './grading.repository.js';
+import { type ClvSelection, createResultsRepository, type MarketOddsRow, type ResultsRepository } from './results.repository.js';
 import type { ClvAnswer, ClvBody, EventResults, GradedBody, GradedOdds, ResultsByEventBody } from './results.schemas.js';
+
+/** Results: graded odds as a list and by event, closing line value, and the grades the settled stream sends. */
+export interface ResultsService {
+  /** Current grades with an outcome in a range of days, as a paged list (POST /v1/results/graded). */
+  graded: GradedList;
+  /** An event's scores, periods, statistics and grades; 404 for no such event. */
+  byEvent(body: ResultsByEventBody): Promise<EventResults>;
+  /** Each price against the no-vig consensus of the books' closing prices of its market. */
+  clv(body: ClvBody): Promise<ClvAnswer>;
+  /** Grades as the odds stream's `settled` events read them (the composition root hands these to the stream). */
+  settled: {
+    /** The newest grade's id, 0 when there is none: where a settled stream starts. */
+    lastId(): Promise<number>;
+    /** Grades with an outcome written after an id, in id order, with their event's league; and the newest id read. */
+    after: ResultsRepository['gradesAfter'];
+  };
+}
+
+export interface ResultsServiceDeps {
+  db: Kysely<Schema>;
+  clock: Clock;
+  keys: KeyResolver;
+}
+
+type GradedList = ListSource<GradedFilters, GradedOdds> & { filters(body: GradedBody): GradedFilters };
 
 type IdOrKey = { id: number } | { key: string } | null;
 
@@ -30,11 +55,22 @@ const idOrKey = (id: number | undefined, key: string | undefined): IdOrKey => (i
 
 type ClvResult = ClvAnswer['results'][number];
 
-export function createResultsService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver }) {
-  const { db, clock, keys } = deps;
-  const repository = createResultsRepository(db);
+export function createResultsService(deps: ResultsServiceDeps): ResultsService {
+  const repository = createResultsRepository(deps.db);
+  return {
+    graded: gradedList(deps, repository),
+    byEvent: async (body) => {
+      const results = await repository.event(body.event_id, body.include_superseded ?? false);
+      if (results === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${body.event_id}`);
+      return results;
+    },
+    clv: (body) => clv(repository, deps.clock.now(), body),
+    settled: { lastId: () => repository.lastGradeId(), after: (afterId, limit) => repository.gradesAfter(afterId, limit) },
+  };
+}
 
-  const graded: ListSource<GradedFilters, GradedOdds> & { filters(body: GradedBody): GradedFilters } = {
+function gradedList({ clock, keys }: ResultsServiceDeps, repository: ResultsRepository): GradedList {
+  return {
     name: 'graded',
     filters(body) {
       const { start, end } = utcDays(body, clock.now());
@@ -48,71 +84,60 @@ export function createResultsService(deps: { db: Kysely<Schema>; clock: Clock; k
     },
     items: (ids) => repository.items(ids),
   };
-
-  async function byEvent(body: ResultsByEventBody): Promise<EventResults> {
-    const results = await repository.event(body.event_id, body.include_superseded ?? false);
-    if (results === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${body.event_id}`);
-    return results;
-  }
-
-  /**
-   * Each price against the no-vig consensus of the books' closing prices of its market: the
-   * board's market (the same event, market, period and subject: subjectKeyOf) at the size of the
-   * selection's line.
-   */
-  async function clv(body: ClvBody): Promise<ClvAnswer> {
-    const now = clock.now();
-    const selections = await repository.selections([...new Set(body.prices.map((p) => p.event_betting_market_position_id))]);
-    const closings = new Map<number, Awaited<ReturnType<typeof closingOf>>>();
-    const results: ClvResult[] = [];
-    for (const asked of body.prices) {
-      const answer = (rest: Partial<ClvResult>): ClvResult => ({ ...asked, closing_price: null, fair_closing_price: null, clv_pct: null, reason: null, ...rest });
-      const selection = selections.get(asked.event_betting_market_position_id);
-      if (selection === undefined) {
-        results.push(answer({ reason: 'unknown_selection' }));
-        continue;
-      }
-      // Closed once started: by the clock, or by the feed when a game began early.
-      if (now < selection.start && selection.status !== 'live' && selection.status !== 'final') {
-        results.push(answer({ reason: 'not_closed' }));
-        continue;
-      }
-      const closing = closings.get(selection.eventId) ?? (await closingOf(db, [selection.eventId]));
-      closings.set(selection.eventId, closing);
-      const rows = await repository.marketRows(selection.eventId, selection.marketId);
-      const ownRows = rows.filter((r) => r.selection_id === asked.event_betting_market_position_id);
-      // The subject as the board reads it from the rows (a row's player id), else from the stored key.
-      const subject = subjectKeyOf(ownRows.find((r) => r.operator_id === asked.operator_id) ?? ownRows[0] ?? selection.key);
-      const size = selection.line === null ? null : Math.abs(selection.line);
-      // The market's outcomes: one list of closing quotes per position.
-      const outcomes = new Map<string, Quote<number>[]>();
-      let own: number | null = null;
-      for (const row of rows) {
-        if (subjectKeyOf(row) !== subject || (row.line === null ? null : Math.abs(row.line)) !== size) continue;
-        const close = closing.get(row.id);
-        const key = row.position.trim().toLowerCase();
-        const quotes = outcomes.get(key) ?? [];
-        outcomes.set(key, quotes);
-        if (close === undefined) continue;
-        quotes.push({ book: row.operator_id, price: close.price });
-        if (row.selection_id === asked.event_betting_market_position_id && row.operator_id === asked.operator_id) own = close.price;
-      }
-      const keysInOrder = [...outcomes.keys()].sort();
-      const index = keysInOrder.indexOf(selection.key.position.trim().toLowerCase());
-      const value = closingLineValue(asked.price, keysInOrder.map((k) => outcomes.get(k) ?? []), index);
-      results.push(
-        value.ok
-          ? answer({ closing_price: own, fair_closing_price: figure(value.fairClosingPrice), clv_pct: figure(value.clvPct) })
-          : answer({ closing_price: own, reason: value.reason }),
-      );
-    }
-    return { results };
-  }
-
-  /** Grades as the odds stream's `settled` events read them (the composition root hands these to the stream). */
-  const settled = { lastId: () => repository.lastGradeId(), after: (afterId: number, limit: number) => repository.gradesAfter(afterId, limit) };
-
-  return { graded, byEvent, clv, settled };
 }
 
-export type ResultsService = ReturnType<typeof createResultsService>;
+type ClvAsked = ClvBody['prices'][number];
+
+/**
+ * Each price against the no-vig consensus of the books' closing prices of its market: the
+ * board's market (the same event, market, period and subject: subjectKeyOf) at the size of the
+ * selection's line.
+ */
+async function clv(repository: ResultsRepository, now: number, body: ClvBody): Promise<ClvAnswer> {
+  const selections = await repository.selections([...new Set(body.prices.map((p) => p.event_betting_market_position_id))]);
+  const closings = new Map<number, Map<number, Closing>>();
+  const results: ClvResult[] = [];
+  for (const asked of body.prices) {
+    const answer = (rest: Partial<ClvResult>): ClvResult => ({ ...asked, closing_price: null, fair_closing_price: null, clv_pct: null, reason: null, ...rest });
+    const selection = selections.get(asked.event_betting_market_position_id);
+    if (selection === undefined) {
+      results.push(answer({ reason: 'unknown_selection' }));
+      continue;
+    }
+    // Closed once started: by the clock, or by the feed when a game began early.
+    if (now < selection.start && selection.status !== 'live' && selection.status !== 'final') {
+      results.push(answer({ reason: 'not_closed' }));
+      continue;
+    }
+    const closing = closings.get(selection.eventId) ?? (await repository.closing([selection.eventId]));
+    closings.set(selection.eventId, closing);
+    const rows = await repository.marketRows(selection.eventId, selection.marketId);
+    results.push(answer(closingValue(asked, selection, rows, closing)));
+  }
+  return { results };
+}
+
+/** One price's closing price, fair closing price and CLV%, or the reason there are none, from its market's rows and their closing prices. */
+function closingValue(asked: ClvAsked, selection: ClvSelection, rows: readonly MarketOddsRow[], closing: ReadonlyMap<number, Closing>): Partial<ClvResult> {
+  const ownRows = rows.filter((r) => r.selection_id === asked.event_betting_market_position_id);
+  // The subject as the board reads it from the rows (a row's player id), else from the stored key.
+  const subject = subjectKeyOf(ownRows.find((r) => r.operator_id === asked.operator_id) ?? ownRows[0] ?? selection.key);
+  const size = selection.line === null ? null : Math.abs(selection.line);
+  // The market's outcomes: one list of closing quotes per position.
+  const outcomes = new Map<string, Quote<number>[]>();
+  let own: number | null = null;
+  for (const row of rows) {
+    if (subjectKeyOf(row) !== subject || (row.line === null ? null : Math.abs(row.line)) !== size) continue;
+    const close = closing.get(row.id);
+    const key = row.position.trim().toLowerCase();
+    const quotes = outcomes.get(key) ?? [];
+    outcomes.set(key, quotes);
+    if (close === undefined) continue;
+    quotes.push({ book: row.operator_id, price: close.price });
+    if (row.selection_id === asked.event_betting_market_position_id && row.operator_id === asked.operator_id) own = close.price;
+  }
+  const keysInOrder = [...outcomes.keys()].sort();
+  const index = keysInOrder.indexOf(selection.key.position.trim().toLowerCase());
+  const value = closingLineValue(asked.price, keysInOrder.map((k) => outcomes.get(k) ?? []), index);
+  return value.ok ? { closing_price: own, fair_closing_price: figure(value.fairClosingPrice), clv_pct: figure(value.clvPct) } : { closing_price: own, reason: value.reason };
+}
