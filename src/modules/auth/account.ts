@@ -87,9 +87,12 @@ export interface CredentialHolder {
   digest: string;
 }
 
-/** Where authentication finds accounts (the clients module's directory: cached, current). */
-/** Accounts by id and credentials by digest; what a cache holds is answered at once (no promise). */
+/**
+ * Where authentication finds accounts (the clients module's directory: cached, current).
+ * Accounts by id and credentials by digest; what a cache holds is answered at once (no promise).
+ */
 export interface AccountLookup {
+  /** The account with this id, deleted ones included (to say why it is refused). */
   byId(id: string): MaybePromise<ClientAccount | undefined>;
   /** The credential with this digest, deleted or expired ones included (to say why it is refused). */
   byCredentialDigest(digest: string): MaybePromise<CredentialHolder | undefined>;

@@ -5,17 +5,6 @@ import { sourceOf } from '../../platform/http/source-address.js';
 import { isUuid } from '../../platform/uuid.js';
 import { MINUTE_MS } from '../../platform/time.js';
 
-/** Failed attempts allowed per UTC minute (LOGIN_FAILURES_PER_MINUTE and its per-client pair). */
-export interface FailureLimits {
-  perAddress: number;
-  perClientAddress: number;
-}
-
-export type ThrottleScope = 'address' | 'client_address';
-
-/** Told of every attempt refused for its source's failures (for the metrics). */
-export type ThrottleListener = (scope: ThrottleScope) => void;
-
 /**
  * Brute force on credentials, stopped: failed logins (API key or client credentials), failed
  * refreshes and refused X-API-Keys on data calls are counted per source address, and per
@@ -37,8 +26,20 @@ export interface CredentialFailures {
    * past its limit).
    */
   refusedApiKey(address: string, error: unknown): Promise<unknown>;
+  /** Adds a listener told of every attempt refused for its source's failures. */
   onThrottle(listener: ThrottleListener): void;
 }
+
+/** Failed attempts allowed per UTC minute (LOGIN_FAILURES_PER_MINUTE and its per-client pair). */
+export interface FailureLimits {
+  perAddress: number;
+  perClientAddress: number;
+}
+
+export type ThrottleScope = 'address' | 'client_address';
+
+/** Told of every attempt refused for its source's failures (for the metrics). */
+export type ThrottleListener = (scope: ThrottleScope) => void;
 
 const COUNTED_REASONS = new Set<unknown>(['invalid_credentials', 'token_invalid']);
 

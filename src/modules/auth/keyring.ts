@@ -5,6 +5,19 @@ import type { Clock } from '../../platform/clock.js';
 import { isUuid } from '../../platform/uuid.js';
 import { isTier, type Tier } from './account.js';
 
+/** Signs access tokens and verifies them: the keys of JWT_SECRET, pinned to HS256. */
+export interface Keyring {
+  /** A new access token for the subject, signed with the newest key. */
+  sign(subject: TokenSubject): IssuedAccessToken;
+  /** Returns the claims of a valid token; throws TokenRejectedError otherwise. */
+  verify(token: string): AccessTokenClaims;
+  /**
+   * The claims of a token this keyring verified before (its expiry checked again: TokenRejectedError
+   * once it has passed), or undefined for any other string: one map lookup, checking nothing else.
+   */
+  recall(token: string): AccessTokenClaims | undefined;
+}
+
 /**
  * The claims of an access token (docs/api.md#token-pairs): client_id, tenant_id, tier, iss, sub,
  * iat, exp, aud and jti, plus `cred` and `gen` (decision 0101): the credential whose login started
@@ -48,17 +61,6 @@ export class TokenRejectedError extends Error {
   }
 }
 
-export interface Keyring {
-  sign(subject: TokenSubject): IssuedAccessToken;
-  /** Returns the claims of a valid token; throws TokenRejectedError otherwise. */
-  verify(token: string): AccessTokenClaims;
-  /**
-   * The claims of a token this keyring verified before (its expiry checked again: TokenRejectedError
-   * once it has passed), or undefined for any other string: one map lookup, checking nothing else.
-   */
-  recall(token: string): AccessTokenClaims | undefined;
-}
-
 export interface KeyringOptions {
   /** Newest first. HS256 keys: the UTF-8 bytes of each secret. */
   secrets: readonly string[];
@@ -72,6 +74,17 @@ const TYP = 'at+jwt';
 /** Tolerated clock skew between nodes when checking exp and iat. */
 const LEEWAY_SECONDS = 10;
 const VERIFIED_CACHE_SIZE = 10_000;
+
+/** What signing and verifying use: the options, the newest key's signer, a verifier per key id, and the tokens verified so far. */
+interface KeyringParts {
+  issuer: string;
+  audience: string;
+  ttlSeconds: number;
+  clock: Clock;
+  signer: ((claims: AccessTokenClaims) => string) | undefined;
+  verifiers: ReadonlyMap<string, (token: string) => unknown>;
+  verified: LruCache<string, { token: string; claims: AccessTokenClaims }>;
+}
 
 /**
  * HS256 keyring: signs with the newest key, verifies with any listed key picked by `kid`.
@@ -110,67 +123,71 @@ export function createKeyring(options: KeyringOptions): Keyring {
    * 0146). The entry keeps the whole token, and only that exact token matches it.
    */
   const verified = new LruCache<string, { token: string; claims: AccessTokenClaims }>(VERIFIED_CACHE_SIZE);
-  const recall = (token: string): AccessTokenClaims | undefined => {
-    const entry = verified.get(signatureOf(token));
-    return entry !== undefined && entry.token === token ? unexpired(entry.claims) : undefined;
-  };
-  const unexpired = (claims: AccessTokenClaims): AccessTokenClaims => {
-    if (claims.exp + LEEWAY_SECONDS <= clock.now() / 1000) throw new TokenRejectedError('token_expired');
-    return claims;
-  };
-
-  /**
-   * A token signed with our key whose iat lies in the future, or whose lifetime exceeds
-   * ACCESS_TOKEN_TTL, was not issued by this service as configured: it was minted by whoever
-   * holds a key (a leaked key, a misconfigured node). Refused, so such a token cannot outlive
-   * the TTL (decision 0033). Checked before a token enters the verified cache: a token that passes
-   * once passes for good, as time only moves its iat further into the past.
-   */
-  const issuableNow = (claims: AccessTokenClaims): boolean => {
-    const lifetime = claims.exp - claims.iat;
-    return claims.iat <= clock.now() / 1000 + LEEWAY_SECONDS && lifetime > 0 && lifetime <= ttlSeconds;
-  };
-
+  const parts: KeyringParts = { issuer, audience, ttlSeconds, clock, signer, verifiers, verified };
   return {
-    sign(subject) {
-      // Without a key (a CLI context: JWT_SECRET unset, nothing generated) nothing can be signed.
-      if (!signer) throw new Error('no JWT secret is configured: set JWT_SECRET');
-      const iat = Math.floor(clock.now() / 1000);
-      const claims: AccessTokenClaims = {
-        client_id: subject.client_id,
-        tenant_id: subject.tenant_id,
-        tier: subject.tier,
-        iss: issuer,
-        sub: subject.client_id,
-        aud: audience,
-        iat,
-        exp: iat + ttlSeconds,
-        jti: randomUUID(),
-        cred: subject.cred,
-        gen: subject.gen,
-      };
-      return { token: signer(claims), claims };
-    },
-
-    recall,
-
-    verify(token) {
-      const known = recall(token);
-      if (known !== undefined) return known;
-      const verifier = verifiers.get(headerKid(token) ?? '');
-      if (!verifier) throw new TokenRejectedError('token_invalid');
-      let payload: unknown;
-      try {
-        payload = verifier(token);
-      } catch {
-        throw new TokenRejectedError('token_invalid');
-      }
-      const claims = asClaims(payload);
-      if (!claims || !issuableNow(claims)) throw new TokenRejectedError('token_invalid');
-      verified.set(signatureOf(token), { token, claims });
-      return unexpired(claims);
-    },
+    sign: (subject) => sign(parts, subject),
+    recall: (token) => recall(parts, token),
+    verify: (token) => verify(parts, token),
   };
+}
+
+function sign({ signer, clock, issuer, audience, ttlSeconds }: KeyringParts, subject: TokenSubject): IssuedAccessToken {
+  // Without a key (a CLI context: JWT_SECRET unset, nothing generated) nothing can be signed.
+  if (!signer) throw new Error('no JWT secret is configured: set JWT_SECRET');
+  const iat = Math.floor(clock.now() / 1000);
+  const claims: AccessTokenClaims = {
+    client_id: subject.client_id,
+    tenant_id: subject.tenant_id,
+    tier: subject.tier,
+    iss: issuer,
+    sub: subject.client_id,
+    aud: audience,
+    iat,
+    exp: iat + ttlSeconds,
+    jti: randomUUID(),
+    cred: subject.cred,
+    gen: subject.gen,
+  };
+  return { token: signer(claims), claims };
+}
+
+function recall(parts: KeyringParts, token: string): AccessTokenClaims | undefined {
+  const entry = parts.verified.get(signatureOf(token));
+  return entry !== undefined && entry.token === token ? unexpired(parts, entry.claims) : undefined;
+}
+
+function verify(parts: KeyringParts, token: string): AccessTokenClaims {
+  const known = recall(parts, token);
+  if (known !== undefined) return known;
+  const verifier = parts.verifiers.get(headerKid(token) ?? '');
+  if (!verifier) throw new TokenRejectedError('token_invalid');
+  let payload: unknown;
+  try {
+    payload = verifier(token);
+  } catch {
+    throw new TokenRejectedError('token_invalid');
+  }
+  const claims = asClaims(payload);
+  if (!claims || !issuableNow(parts, claims)) throw new TokenRejectedError('token_invalid');
+  parts.verified.set(signatureOf(token), { token, claims });
+  return unexpired(parts, claims);
+}
+
+function unexpired({ clock }: Pick<KeyringParts, 'clock'>, claims: AccessTokenClaims): AccessTokenClaims {
+  if (claims.exp + LEEWAY_SECONDS <= clock.now() / 1000) throw new TokenRejectedError('token_expired');
+  return claims;
+}
+
+/**
+ * A token signed with our key whose iat lies in the future, or whose lifetime exceeds
+ * ACCESS_TOKEN_TTL, was not issued by this service as configured: it was minted by whoever
+ * holds a key (a leaked key, a misconfigured node). Refused, so such a token cannot outlive
+ * the TTL (decision 0033). Checked before a token enters the verified cache: a token that passes
+ * once passes for good, as time only moves its iat further into the past.
+ */
+function issuableNow({ clock, ttlSeconds }: Pick<KeyringParts, 'clock' | 'ttlSeconds'>, claims: AccessTokenClaims): boolean {
+  const lifetime = claims.exp - claims.iat;
+  return claims.iat <= clock.now() / 1000 + LEEWAY_SECONDS && lifetime > 0 && lifetime <= ttlSeconds;
 }
 
 /** A stable, non-secret key id: the first 64 bits of SHA-256 of the key. */

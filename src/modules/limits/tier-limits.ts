@@ -1,6 +1,12 @@
 import { type ClientAccount, isTier, type Tier, TIERS } from '../auth/index.js';
 import { TIER_TABLE } from '../policy/index.js';
 
+/** The limits that apply to an account: an operator's override, else its tier's. */
+export interface LimitPolicy {
+  /** The account's per-minute rate and daily quota in force. */
+  effective(account: ClientAccount): Limits;
+}
+
 /** A per-minute rate and a daily quota; null: no cap. */
 export interface Limits {
   readonly perMinute: number | null;
@@ -59,11 +65,6 @@ export function parseTierLimits(raw: string | undefined): { limits: TierLimits; 
     limits[tier] = Object.freeze(merged);
   }
   return { limits: Object.freeze(limits), problems };
-}
-
-/** The limits that apply to an account: an operator's override, else its tier's. */
-export interface LimitPolicy {
-  effective(account: ClientAccount): Limits;
 }
 
 export function createLimitPolicy(tiers: TierLimits): LimitPolicy {

@@ -3,6 +3,20 @@ import { locked, lockedTransaction } from '../../platform/db/locked-transaction.
 import type { RefreshTokensTable, Schema } from '../../platform/db/schema.js';
 import { type Flow, isFlow, isRevocationReason, type RevocationReason } from '../auth/index.js';
 
+/** Refresh tokens as stored (their digests), and the transactions that start and extend a session. */
+export interface TokensRepository {
+  /** Starts a family (a login): stores its first token if the session may go on; else why not. */
+  startFamily(token: NewRefreshToken, now: number): Promise<LiveSession | { end: SessionEnd }>;
+  /** The stored token with this digest, if any. */
+  findByDigest(digest: string): Promise<StoredRefreshToken | undefined>;
+  /** Deletes refresh tokens that expired before `before`; returns how many rows went. */
+  purgeExpired(before: number): Promise<number>;
+  /** Revokes every still-active token descended from the same login, recording why. */
+  revokeFamily(familyId: string, reason: RevocationReason, now: number): Promise<void>;
+  /** Revokes `stored` and stores `successor`, atomically, if the session may go on; `raced` if another request rotated it first. */
+  rotate(stored: StoredRefreshToken, successor: NewRefreshToken, now: number): Promise<LiveSession | { end: SessionEnd } | 'raced'>;
+}
+
 export type RefreshTokenRow = Selectable<RefreshTokensTable>;
 
 /** A refresh token as stored: its digest, never the token. */
@@ -99,7 +113,7 @@ async function sessionMayGoOn(
   return { generation, credentialCode: code };
 }
 
-export function createTokensRepository(db: Kysely<Schema>) {
+export function createTokensRepository(db: Kysely<Schema>): TokensRepository {
   return {
     /**
      * Starts a family (a login): inserts its first token if, under the lock, the credential is
@@ -164,5 +178,3 @@ export function createTokensRepository(db: Kysely<Schema>) {
     },
   };
 }
-
-export type TokensRepository = ReturnType<typeof createTokensRepository>;

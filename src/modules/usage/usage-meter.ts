@@ -35,102 +35,65 @@ interface HourCounts {
   counts: number[];
 }
 
+/** What the meter holds between flushes, and where its writes stand. */
+interface MeterState {
+  /** This hour's counts by client. */
+  current: Map<string, HourCounts>;
+  /** Counts of earlier hours (a client's hour rolled over) and of failed flushes. */
+  waiting: HourlyUsageRow[];
+  /** Refusals by client, minute and window (one entry each, however many requests were refused). */
+  refusals: Map<string, RefusalRow>;
+  hourStart: number;
+  hourEnd: number;
+  flushing: Promise<void>;
+  /** Writes started so far, and whether one is under way: what `settled` compares around a read. */
+  writes: number;
+  writing: boolean;
+  log: JobLog | undefined;
+}
+
 export function createUsageMeter(deps: { repository: UsageRepository; flushMs: number }): UsageMeter {
   const { repository, flushMs } = deps;
-  /** This hour's counts by client. */
-  let current = new Map<string, HourCounts>();
-  /** Counts of earlier hours (a client's hour rolled over) and of failed flushes. */
-  let waiting: HourlyUsageRow[] = [];
-  /** Refusals by client, minute and window (one entry each, however many requests were refused). */
-  let refusals = new Map<string, RefusalRow>();
-  let hourStart = 0;
-  let hourEnd = 0;
-  let flushing: Promise<void> = Promise.resolve();
-  /** Writes started so far, and whether one is under way: what `settled` compares around a read. */
-  let writes = 0;
-  let writing = false;
+  const state: MeterState = {
+    current: new Map(),
+    waiting: [],
+    refusals: new Map(),
+    hourStart: 0,
+    hourEnd: 0,
+    flushing: Promise.resolve(),
+    writes: 0,
+    writing: false,
+    log: undefined,
+  };
   let timer: NodeJS.Timeout | undefined;
-  let log: JobLog | undefined;
-
-  const rowsOf = (clientId: string, entry: HourCounts): HourlyUsageRow[] =>
-    USAGE_GROUP_NAMES.flatMap((group, i) =>
-      (entry.counts[i] ?? 0) > 0 ? [{ clientId, day: utcDay(entry.hour), hour: entry.hour, group, requests: entry.counts[i] ?? 0 }] : [],
-    );
-
-  async function write(): Promise<void> {
-    const rows = [...waiting, ...[...current].flatMap(([clientId, entry]) => rowsOf(clientId, entry))];
-    const refused = [...refusals.values()];
-    current = new Map();
-    waiting = [];
-    refusals = new Map();
-    if (rows.length === 0 && refused.length === 0) return;
-    writes += 1;
-    writing = true;
-    try {
-      await repository.add(rows, refused);
-    } catch (error) {
-      // Kept for the next flush: a database blip must not lose billing counts.
-      waiting = [...rows, ...waiting];
-      for (const row of refused) addRefusals(row);
-      log?.warn({ err: error, rows: rows.length }, 'writing usage counts failed; they are kept for the next flush');
-    } finally {
-      writing = false;
-    }
-  }
-
-  function addRefusals(row: RefusalRow): void {
-    const key = `${row.clientId} ${row.minute} ${row.window}`;
-    const entry = refusals.get(key);
-    if (entry === undefined) refusals.set(key, { ...row });
-    else entry.refusals += row.refusals;
-  }
 
   const meter: UsageMeter = {
     name: 'usage meter',
 
-    count(clientId, group, now) {
-      if (now < hourStart || now >= hourEnd) {
-        hourStart = Math.floor(now / HOUR_MS) * HOUR_MS;
-        hourEnd = hourStart + HOUR_MS;
-      }
-      let entry = current.get(clientId);
-      if (entry === undefined || entry.hour !== hourStart) {
-        if (entry !== undefined) waiting.push(...rowsOf(clientId, entry));
-        entry = { hour: hourStart, counts: USAGE_GROUP_NAMES.map(() => 0) };
-        current.set(clientId, entry);
-      }
-      entry.counts[group] = (entry.counts[group] ?? 0) + 1;
-    },
+    count: (clientId, group, now) => countRequest(state, clientId, group, now),
 
     refused(clientId, window, now) {
-      addRefusals({ clientId, minute: Math.floor(now / MINUTE_MS) * MINUTE_MS, window, refusals: 1 });
+      addRefusals(state.refusals, { clientId, minute: Math.floor(now / MINUTE_MS) * MINUTE_MS, window, refusals: 1 });
     },
 
     pending(clientId) {
-      const entry = current.get(clientId);
-      return [...waiting.filter((row) => row.clientId === clientId), ...(entry === undefined ? [] : rowsOf(clientId, entry))];
+      const entry = state.current.get(clientId);
+      return [...state.waiting.filter((row) => row.clientId === clientId), ...(entry === undefined ? [] : rowsOf(clientId, entry))];
     },
 
     pendingRefusals(clientId) {
-      return [...refusals.values()].filter((row) => row.clientId === clientId);
+      return [...state.refusals.values()].filter((row) => row.clientId === clientId);
     },
 
     flush() {
-      flushing = flushing.then(write);
-      return flushing;
+      state.flushing = state.flushing.then(() => write(state, repository));
+      return state.flushing;
     },
 
-    async settled(read, unwritten) {
-      for (;;) {
-        while (writing) await flushing;
-        const before = writes;
-        const stored = await read();
-        if (writes === before && !writing) return [stored, unwritten()];
-      }
-    },
+    settled: (read, unwritten) => settled(state, read, unwritten),
 
     start(startLog) {
-      log = startLog;
+      state.log = startLog;
       if (timer) return;
       timer = setInterval(() => void meter.flush(), flushMs);
       timer.unref();
@@ -144,4 +107,61 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
     },
   };
   return meter;
+}
+
+function countRequest(state: MeterState, clientId: string, group: number, now: number): void {
+  if (now < state.hourStart || now >= state.hourEnd) {
+    state.hourStart = Math.floor(now / HOUR_MS) * HOUR_MS;
+    state.hourEnd = state.hourStart + HOUR_MS;
+  }
+  let entry = state.current.get(clientId);
+  if (entry === undefined || entry.hour !== state.hourStart) {
+    if (entry !== undefined) state.waiting.push(...rowsOf(clientId, entry));
+    entry = { hour: state.hourStart, counts: USAGE_GROUP_NAMES.map(() => 0) };
+    state.current.set(clientId, entry);
+  }
+  entry.counts[group] = (entry.counts[group] ?? 0) + 1;
+}
+
+function rowsOf(clientId: string, entry: HourCounts): HourlyUsageRow[] {
+  return USAGE_GROUP_NAMES.flatMap((group, i) =>
+    (entry.counts[i] ?? 0) > 0 ? [{ clientId, day: utcDay(entry.hour), hour: entry.hour, group, requests: entry.counts[i] ?? 0 }] : [],
+  );
+}
+
+function addRefusals(refusals: Map<string, RefusalRow>, row: RefusalRow): void {
+  const key = `${row.clientId} ${row.minute} ${row.window}`;
+  const entry = refusals.get(key);
+  if (entry === undefined) refusals.set(key, { ...row });
+  else entry.refusals += row.refusals;
+}
+
+async function write(state: MeterState, repository: UsageRepository): Promise<void> {
+  const rows = [...state.waiting, ...[...state.current].flatMap(([clientId, entry]) => rowsOf(clientId, entry))];
+  const refused = [...state.refusals.values()];
+  state.current = new Map();
+  state.waiting = [];
+  state.refusals = new Map();
+  if (rows.length === 0 && refused.length === 0) return;
+  state.writes += 1;
+  state.writing = true;
+  try {
+    await repository.add(rows, refused);
+  } catch (error) {
+    // Kept for the next flush: a database blip must not lose billing counts.
+    state.waiting = [...rows, ...state.waiting];
+    for (const row of refused) addRefusals(state.refusals, row);
+    state.log?.warn({ err: error, rows: rows.length }, 'writing usage counts failed; they are kept for the next flush');
+  } finally {
+    state.writing = false;
+  }
+}
+
+async function settled<T, U>(state: MeterState, read: () => Promise<T>, unwritten: () => U): Promise<[T, U]> {
+  for (;;) {
+    while (state.writing) await state.flushing;
+    const before = state.writes;
+    const stored = await read();
+    if (state.writes === before && !state.writing) return [stored, unwritten()];
+  }
 }

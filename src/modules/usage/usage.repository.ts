@@ -2,6 +2,26 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { utcDay } from '../../platform/time.js';
 
+/** Requests counted per client, day, hour and route group, and the requests refused 429: stored, read, purged. */
+export interface UsageRepository {
+  /** Adds counts to the stored ones, per day and per hour, and the refusals, in one transaction. */
+  add(rows: readonly HourlyUsageRow[], refusals?: readonly RefusalRow[]): Promise<void>;
+  /** One client's hourly rows with `from <= hour < to` (epoch ms). */
+  hoursOfClient(clientId: string, from: number, to: number): Promise<HourlyUsageRow[]>;
+  /** One client's refusals with `from <= minute < to` (epoch ms). */
+  refusalsOfClient(clientId: string, from: number, to: number): Promise<RefusalRow[]>;
+  /** Deletes the hourly counts and refusals from before `before` (epoch ms); returns how many rows. */
+  purgeHoursBefore(before: number): Promise<number>;
+  /** One client's rows from `from` to `to` (days, inclusive). */
+  ofClient(clientId: string, from: string, to: string): Promise<UsageRow[]>;
+  /** Each client's requests of one day that count against its daily quota (every group but `uncharged`). */
+  chargedOn(day: string, uncharged: string): Promise<Array<{ clientId: string; requests: number }>>;
+  /** Clients by their requests from `from` to `to`, most first (ties by client_id), with their total count. */
+  top(from: string, to: string, offset: number, limit: number): Promise<{ rows: TopClientRow[]; total: number }>;
+  /** Deletes the rows of days before `day`; returns how many. */
+  purgeBefore(day: string): Promise<number>;
+}
+
 /** Requests of one client on one day in one route group. */
 export interface UsageRow {
   clientId: string;
@@ -13,6 +33,14 @@ export interface UsageRow {
 /** The same counted in one UTC hour (`hour`: epoch ms of its start): what the meter writes. */
 export interface HourlyUsageRow extends UsageRow {
   hour: number;
+}
+
+/** A client among the top ones: its requests in the range, with its name and tier (null: no such client now). */
+export interface TopClientRow {
+  clientId: string;
+  requests: number;
+  name: string | null;
+  tier: string | null;
 }
 
 /** Requests of one client refused 429 in one UTC minute (epoch ms of its start), by the exhausted window. */
@@ -40,44 +68,9 @@ function daily(rows: readonly HourlyUsageRow[]): UsageRow[] {
 
 const chunks = <T>(rows: readonly T[]): T[][] => Array.from({ length: Math.ceil(rows.length / CHUNK) }, (_, i) => rows.slice(i * CHUNK, (i + 1) * CHUNK));
 
-export function createUsageRepository(db: Kysely<Schema>) {
+export function createUsageRepository(db: Kysely<Schema>): UsageRepository {
   return {
-    /**
-     * Adds counts to the stored ones, per day and per hour, and the refusals: one upsert per chunk
-     * and table, all in one transaction, so that the hourly and daily counts never disagree.
-     */
-    async add(rows: readonly HourlyUsageRow[], refusals: readonly RefusalRow[] = []): Promise<void> {
-      if (rows.length === 0 && refusals.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        for (const chunk of chunks(daily(rows))) {
-          await trx
-            .insertInto('usage_daily')
-            .values(chunk.map((r) => ({ client_id: r.clientId, day: r.day, route_group: r.group, requests: r.requests })))
-            .onConflict((oc) =>
-              oc.columns(['client_id', 'day', 'route_group']).doUpdateSet((eb) => ({ requests: eb(eb.ref('usage_daily.requests'), '+', eb.ref('excluded.requests')) })),
-            )
-            .execute();
-        }
-        for (const chunk of chunks(rows)) {
-          await trx
-            .insertInto('usage_hourly')
-            .values(chunk.map((r) => ({ client_id: r.clientId, hour: r.hour, route_group: r.group, requests: r.requests })))
-            .onConflict((oc) =>
-              oc.columns(['client_id', 'hour', 'route_group']).doUpdateSet((eb) => ({ requests: eb(eb.ref('usage_hourly.requests'), '+', eb.ref('excluded.requests')) })),
-            )
-            .execute();
-        }
-        for (const chunk of chunks(refusals)) {
-          await trx
-            .insertInto('usage_refusals')
-            .values(chunk.map((r) => ({ client_id: r.clientId, minute: r.minute, window: r.window, refusals: r.refusals })))
-            .onConflict((oc) =>
-              oc.columns(['client_id', 'minute', 'window']).doUpdateSet((eb) => ({ refusals: eb(eb.ref('usage_refusals.refusals'), '+', eb.ref('excluded.refusals')) })),
-            )
-            .execute();
-        }
-      });
-    },
+    add: (rows, refusals = []) => addCounts(db, rows, refusals),
 
     /** One client's hourly rows with `from <= hour < to` (epoch ms). */
     async hoursOfClient(clientId: string, from: number, to: number): Promise<HourlyUsageRow[]> {
@@ -134,26 +127,7 @@ export function createUsageRepository(db: Kysely<Schema>) {
       return rows.map((r) => ({ clientId: r.client_id, requests: Number(r.requests) }));
     },
 
-    /** Clients by their requests from `from` to `to`, most first (ties by client_id), with their total count. */
-    async top(from: string, to: string, offset: number, limit: number): Promise<{ rows: Array<{ clientId: string; requests: number; name: string | null; tier: string | null }>; total: number }> {
-      const inRange = db.selectFrom('usage_daily').where('day', '>=', from).where('day', '<=', to);
-      const [rows, count] = await Promise.all([
-        inRange
-          .leftJoin('clients', 'clients.id', 'usage_daily.client_id')
-          .select((eb) => ['usage_daily.client_id', 'clients.name', 'clients.tier', eb.fn.sum<number>('usage_daily.requests').as('requests')])
-          .groupBy(['usage_daily.client_id', 'clients.name', 'clients.tier'])
-          .orderBy('requests', 'desc')
-          .orderBy('usage_daily.client_id')
-          .offset(offset)
-          .limit(limit)
-          .execute(),
-        inRange.select((eb) => eb.fn.count<number>('client_id').distinct().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return {
-        rows: rows.map((r) => ({ clientId: r.client_id, requests: Number(r.requests), name: r.name ?? null, tier: r.tier ?? null })),
-        total: Number(count.n),
-      };
-    },
+    top: (from, to, offset, limit) => topClients(db, from, to, offset, limit),
 
     /** Deletes the rows of days before `day`; returns how many. */
     async purgeBefore(day: string): Promise<number> {
@@ -163,4 +137,60 @@ export function createUsageRepository(db: Kysely<Schema>) {
   };
 }
 
-export type UsageRepository = ReturnType<typeof createUsageRepository>;
+/**
+ * Adds counts to the stored ones, per day and per hour, and the refusals: one upsert per chunk
+ * and table, all in one transaction, so that the hourly and daily counts never disagree.
+ */
+async function addCounts(db: Kysely<Schema>, rows: readonly HourlyUsageRow[], refusals: readonly RefusalRow[]): Promise<void> {
+  if (rows.length === 0 && refusals.length === 0) return;
+  await db.transaction().execute(async (trx) => {
+    for (const chunk of chunks(daily(rows))) {
+      await trx
+        .insertInto('usage_daily')
+        .values(chunk.map((r) => ({ client_id: r.clientId, day: r.day, route_group: r.group, requests: r.requests })))
+        .onConflict((oc) =>
+          oc.columns(['client_id', 'day', 'route_group']).doUpdateSet((eb) => ({ requests: eb(eb.ref('usage_daily.requests'), '+', eb.ref('excluded.requests')) })),
+        )
+        .execute();
+    }
+    for (const chunk of chunks(rows)) {
+      await trx
+        .insertInto('usage_hourly')
+        .values(chunk.map((r) => ({ client_id: r.clientId, hour: r.hour, route_group: r.group, requests: r.requests })))
+        .onConflict((oc) =>
+          oc.columns(['client_id', 'hour', 'route_group']).doUpdateSet((eb) => ({ requests: eb(eb.ref('usage_hourly.requests'), '+', eb.ref('excluded.requests')) })),
+        )
+        .execute();
+    }
+    for (const chunk of chunks(refusals)) {
+      await trx
+        .insertInto('usage_refusals')
+        .values(chunk.map((r) => ({ client_id: r.clientId, minute: r.minute, window: r.window, refusals: r.refusals })))
+        .onConflict((oc) =>
+          oc.columns(['client_id', 'minute', 'window']).doUpdateSet((eb) => ({ refusals: eb(eb.ref('usage_refusals.refusals'), '+', eb.ref('excluded.refusals')) })),
+        )
+        .execute();
+    }
+  });
+}
+
+/** Clients by their requests from `from` to `to`, most first (ties by client_id), with their total count. */
+async function topClients(db: Kysely<Schema>, from: string, to: string, offset: number, limit: number): Promise<{ rows: TopClientRow[]; total: number }> {
+  const inRange = db.selectFrom('usage_daily').where('day', '>=', from).where('day', '<=', to);
+  const [rows, count] = await Promise.all([
+    inRange
+      .leftJoin('clients', 'clients.id', 'usage_daily.client_id')
+      .select((eb) => ['usage_daily.client_id', 'clients.name', 'clients.tier', eb.fn.sum<number>('usage_daily.requests').as('requests')])
+      .groupBy(['usage_daily.client_id', 'clients.name', 'clients.tier'])
+      .orderBy('requests', 'desc')
+      .orderBy('usage_daily.client_id')
+      .offset(offset)
+      .limit(limit)
+      .execute(),
+    inRange.select((eb) => eb.fn.count<number>('client_id').distinct().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    rows: rows.map((r) => ({ clientId: r.client_id, requests: Number(r.requests), name: r.name ?? null, tier: r.tier ?? null })),
+    total: Number(count.n),
+  };
+}

@@ -1,4 +1,4 @@
-import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import type { Clock } from '../../platform/clock.js';
 import { utcDays } from '../../shared/date-range.js';
 import { type ClientAccount, principalOf } from '../auth/index.js';
@@ -16,7 +16,13 @@ const HOURS = 'Kept USAGE_HOURLY_RETENTION_DAYS (35 days unless configured); an 
 const RANGE = 'The range is whole UTC days, both included: the last 30 days unless given, at most 400.';
 
 /** A client's usage, for the client itself and for operators; the operators' list of top clients. */
-export const usageRoutes: ModuleRoutes<UsageRoutesDeps> = async (app, { usage, clock, accountOf }) => {
+export const usageRoutes: ModuleRoutes<UsageRoutesDeps> = async (app, deps) => {
+  accountUsageRoutes(app, deps);
+  adminUsageRoutes(app, deps);
+};
+
+/** The calling client's own usage: by day and by hour. */
+function accountUsageRoutes(app: App, { usage, clock }: Pick<UsageRoutesDeps, 'usage' | 'clock'>): void {
   app.get(
     '/v1/account/usage',
     {
@@ -47,7 +53,10 @@ export const usageRoutes: ModuleRoutes<UsageRoutesDeps> = async (app, { usage, c
     },
     async (request) => usage.hours(principalOf(request).client, request.query.date),
   );
+}
 
+/** Any client's usage, as its operators see it, and the clients by requests. */
+function adminUsageRoutes(app: App, { usage, clock, accountOf }: UsageRoutesDeps): void {
   const admin = { config: { policy: { auth: 'admin', cache: 'no-store' } } } as const;
 
   app.get(
@@ -96,4 +105,4 @@ export const usageRoutes: ModuleRoutes<UsageRoutesDeps> = async (app, { usage, c
     },
     async (request) => usage.top(utcDays(request.query, clock.now()), request.query),
   );
-};
+}
