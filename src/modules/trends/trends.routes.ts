@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import { type FlowVocabulary, principalOf } from '../auth/index.js';
 import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
@@ -32,6 +32,14 @@ const byId = { policy: { ...TRENDS, errors: ['NOT_FOUND'] } } satisfies { policy
 const vocabularyOf = (request: FastifyRequest): FlowVocabulary => principalOf(request).client.flowVocabulary;
 
 export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsService }> = async (app, { lists, trends }) => {
+  flowListRoutes(app, lists, trends);
+  flowLookupRoutes(app, trends);
+  leagueRoutes(app, lists, trends);
+  flowDetailRoutes(app, trends);
+};
+
+/** POST /v1/trends/mixed-flows and /v1/trends/flows: the flows, paged. */
+function flowListRoutes(app: App, lists: PagedLists, trends: TrendsService): void {
   // One source for both endpoints: they share entries.
   const flows = lists.source(trends.flows);
 
@@ -58,7 +66,10 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     source: flows,
     config: byKey,
   });
+}
 
+/** Flows by id, and the flows on selections. */
+function flowLookupRoutes(app: App, trends: TrendsService): void {
   app.post(
     '/v1/trends/flows-by-id',
     {
@@ -93,7 +104,10 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     },
     async (request, reply) => sendPage(reply, await trends.flowsBySelection(request.body, vocabularyOf(request))),
   );
+}
 
+/** The leagues with flows. */
+function leagueRoutes(app: App, lists: PagedLists, trends: TrendsService): void {
   lists.get(app, {
     url: '/v1/trends/leagues-with-available-flows',
     tag: 'trends',
@@ -105,7 +119,10 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     source: lists.source(trends.leaguesWithFlows),
     config: byKey,
   });
+}
 
+/** One flow's details: a fact flow's games, a flow's tooltip. */
+function flowDetailRoutes(app: App, trends: TrendsService): void {
   app.get(
     '/v1/trends/flow-graph-data/:fact_flow_id',
     {
@@ -139,4 +156,4 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     },
     async (request) => trends.flowTooltip(request.params, vocabularyOf(request)),
   );
-};
+}
