@@ -1,3 +1,4 @@
+import type { Nullable } from 'kysely';
 import type { Database } from '../../../platform/db/database.js';
 import type { EventTeamColumns, MarketColumns } from '../../../platform/db/event-selection.js';
 import type { EventsTable, FlowLegsTable, FlowsTable, LeaguesTable, TagTypesTable, TeamsTable } from '../../../platform/db/schema.js';
@@ -35,7 +36,7 @@ export interface TrendsRepository {
 
 /** A flow as its item is rendered from: its columns (all but implied_probability) and what it names, by name. */
 export type FlowRow = Omit<FlowsTable, 'implied_probability'> &
-  EventTeamColumns<{ [K in keyof EventsTable]: EventsTable[K] | null }> &
+  EventTeamColumns<Nullable<EventsTable>> &
   MarketColumns & { focus_team_name: string | null; focus_player_name: string | null };
 
 export type FlowTagRow = Pick<FlowLegsTable, 'flow_id'> & Pick<TagTypesTable, 'id' | 'key' | 'name'>;
