@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { withEventTeams } from '../../platform/db/event-selection.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { DEFAULT_EVENT_STATUS, EVENT_STATUSES, type EventStatus } from '../../shared/event-status.js';
 import { iso, teamRef } from '../../shared/wire.js';
@@ -44,24 +45,8 @@ export function createEventsRepository(db: Kysely<Schema>): EventsRepository {
       const rows = await db
         .selectFrom('events as e')
         .leftJoin('leagues as l', 'l.id', 'e.league_id')
-        .leftJoin('teams as h', 'h.id', 'e.home_team_id')
-        .leftJoin('teams as a', 'a.id', 'e.away_team_id')
-        .select([
-          'e.id',
-          'e.sport_id',
-          'e.league_id',
-          'e.start_time',
-          'e.status',
-          'e.home_team_id',
-          'e.away_team_id',
-          'e.home_score',
-          'e.away_score',
-          'l.key as league_key',
-          'h.key as home_key',
-          'h.name as home_name',
-          'a.key as away_key',
-          'a.name as away_name',
-        ])
+        .$call(withEventTeams)
+        .select(['e.id', 'e.sport_id', 'e.league_id', 'e.status', 'e.home_score', 'e.away_score', 'l.key as league_key'])
         .where('e.id', 'in', ids)
         .execute();
       const items = new Map<number, EventItem>();

@@ -1,4 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { withMarketOf } from '../../platform/db/event-selection.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { americanOf, impliedProbabilityOf } from '../../shared/odds-format.js';
 import { deepLinksOf, type DeepLinkTemplates } from '../../shared/deep-links.js';
@@ -68,7 +69,7 @@ export function createOddsRepository(db: Kysely<Schema>): OddsRepository {
       const rows = await db
         .selectFrom('odds as o')
         .leftJoin('operators as op', 'op.id', 'o.operator_id')
-        .leftJoin('betting_markets as m', 'm.id', 'o.betting_market_id')
+        .$call(withMarketOf('o'))
         .select([
           'o.player_id',
           'o.event_period_id',
@@ -90,8 +91,6 @@ export function createOddsRepository(db: Kysely<Schema>): OddsRepository {
           'op.bet_android_deep_link_template',
           'op.key as operator_key',
           'op.name as operator_name',
-          'm.key as market_key',
-          'm.name as market_name',
         ])
         .where('o.id', 'in', ids)
         .execute();

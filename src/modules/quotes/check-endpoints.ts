@@ -8,6 +8,7 @@ import { urlRedactor } from '../../platform/logging.js';
 import type { AddressRules } from '../../platform/outbound/address-rules.js';
 import { iso } from '../../shared/wire.js';
 import type { CheckEndpointData, SetCheckEndpointBody } from './check-endpoint.schemas.js';
+import { type CheckEndpointFields, createQuotesRepository } from './quotes.repository.js';
 import type { TokenCipher } from './token-cipher.js';
 import { type AuditActor, type AuditFields, LOCAL_OPERATOR, recordAudit } from '../audit/index.js';
 
@@ -32,12 +33,11 @@ export interface CheckEndpoints {
 
 export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; cipher: TokenCipher; rules: AddressRules }): CheckEndpoints {
   const { db, clock, cipher, rules } = deps;
-  const rowIn = (trx: Kysely<Schema>, clientId: string) => trx.selectFrom('check_endpoints').selectAll().where('client_id', '=', clientId).executeTakeFirst();
-  const row = (clientId: string) => rowIn(db, clientId);
+  const repository = createQuotesRepository(db);
 
   return {
     async view(clientId) {
-      const found = await row(clientId);
+      const found = await repository.checkEndpoint(clientId);
       return found === undefined ? null : viewOf(found);
     },
 
@@ -48,7 +48,7 @@ export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; c
       // Odditt's default: Bearer with the default header; a header of your own takes the raw token unless told otherwise.
       const scheme = body.auth_scheme ?? (body.auth_header_name === undefined ? 'Bearer' : '');
       const now = clock.now();
-      const fields = {
+      const fields: CheckEndpointFields = {
         url: url.href,
         method: body.method,
         auth_token_sealed: cipher.seal(body.auth_token),
@@ -59,13 +59,10 @@ export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; c
         updated_at: now,
       };
       return db.transaction().execute(async (trx) => {
-        const before = await rowIn(trx, clientId);
-        await trx
-          .insertInto('check_endpoints')
-          .values({ client_id: clientId, created_at: now, ...fields })
-          .onConflict((oc) => oc.column('client_id').doUpdateSet(fields))
-          .execute();
-        const stored = await rowIn(trx, clientId);
+        const inTransaction = createQuotesRepository(trx);
+        const before = await inTransaction.checkEndpoint(clientId);
+        await inTransaction.saveCheckEndpoint(clientId, fields, now);
+        const stored = await inTransaction.checkEndpoint(clientId);
         if (stored === undefined) throw new Error('the check endpoint just written is missing');
         await recordAudit(trx, { clientId, action: 'check_endpoint.set', actor, at: now, before: before === undefined ? null : auditedOf(before), after: auditedOf(stored) });
         return viewOf(stored);
@@ -74,15 +71,16 @@ export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; c
 
     async remove(clientId, actor = LOCAL_OPERATOR) {
       await db.transaction().execute(async (trx) => {
-        const before = await rowIn(trx, clientId);
+        const inTransaction = createQuotesRepository(trx);
+        const before = await inTransaction.checkEndpoint(clientId);
         if (before === undefined) return;
-        await trx.deleteFrom('check_endpoints').where('client_id', '=', clientId).execute();
+        await inTransaction.deleteCheckEndpoint(clientId);
         await recordAudit(trx, { clientId, action: 'check_endpoint.deleted', actor, at: clock.now(), before: auditedOf(before), after: null });
       });
     },
 
     async target(clientId) {
-      const found = await row(clientId);
+      const found = await repository.checkEndpoint(clientId);
       if (found === undefined) return undefined;
       const token = cipher.open(found.auth_token_sealed);
       const value = found.auth_scheme === '' ? token : `${found.auth_scheme} ${token}`;

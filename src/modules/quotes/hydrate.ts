@@ -3,9 +3,13 @@ import type { FlowType, Schema } from '../../platform/db/schema.js';
 import { americanOf } from '../../shared/odds-format.js';
 import { iso, teamRef } from '../../shared/wire.js';
 import type { PositionMap, QuoteItem, QuotePayload } from './quotes.schemas.js';
+import { createQuotesRepository, type QuotesRepository } from './quotes.repository.js';
 
 /** One quote item made ready to send, or why it cannot be (its item answers 404). */
 export type Hydrated = { readonly payload: QuotePayload; readonly problem?: undefined } | { readonly payload?: undefined; readonly problem: string };
+
+/** Turns quote items into what a check endpoint receives, in input order. */
+export type Hydrator = (items: readonly QuoteItem[]) => Promise<Hydrated[]>;
 
 /** Odditt's flow type names and ours, as the flow's type and whether it must be a parlay. */
 const FLOW_TYPES: Readonly<Record<QuoteItem['flow_type'], { type: FlowType; parlay?: boolean }>> = {
@@ -25,16 +29,12 @@ const FLOW_TYPES: Readonly<Record<QuoteItem['flow_type'], { type: FlowType; parl
  * event, market, position, line, period, player and our current prices. Three queries for the
  * whole batch, whatever its size.
  */
-export function createHydrator(db: Kysely<Schema>) {
+export function createHydrator(db: Kysely<Schema>): Hydrator {
+  const repository = createQuotesRepository(db);
   return async function hydrate(items: readonly QuoteItem[]): Promise<Hydrated[]> {
     const flowIds = [...new Set(items.map((item) => item.flow_id))];
-    const flows = await db.selectFrom('flows').select(['id', 'flow_type', 'bet_type', 'selection_id']).where('id', 'in', flowIds).execute();
-    const legs = await db
-      .selectFrom('flow_legs as l')
-      .innerJoin('flows as leg', 'leg.id', 'l.leg_id')
-      .select(['l.flow_id', 'leg.selection_id'])
-      .where('l.flow_id', 'in', flowIds)
-      .execute();
+    const flows = await repository.flows(flowIds);
+    const legs = await repository.legSelections(flowIds);
     const selectionsOf = new Map<number, Set<number>>();
     const add = (flowId: number, selectionId: number | null) => {
       if (selectionId === null) return;
@@ -46,7 +46,7 @@ export function createHydrator(db: Kysely<Schema>) {
     for (const leg of legs) add(Number(leg.flow_id), leg.selection_id);
     const flowById = new Map(flows.map((f) => [Number(f.id), f] as const));
 
-    const maps = await positionMaps(db, [...new Set(items.flatMap((item) => item.event_betting_market_position_ids))]);
+    const maps = await positionMaps(repository, [...new Set(items.flatMap((item) => item.event_betting_market_position_ids))]);
     return items.map((item): Hydrated => {
       const flow = flowById.get(item.flow_id);
       const wanted = FLOW_TYPES[item.flow_type];
@@ -68,42 +68,12 @@ export function createHydrator(db: Kysely<Schema>) {
   };
 }
 
-async function positionMaps(db: Kysely<Schema>, ids: readonly number[]): Promise<Map<number, PositionMap>> {
+/** The selections asked for as check endpoints receive them, each with our current prices. */
+async function positionMaps(repository: QuotesRepository, ids: readonly number[]): Promise<Map<number, PositionMap>> {
   const maps = new Map<number, PositionMap>();
   if (ids.length === 0) return maps;
-  const selections = await db
-    .selectFrom('selections as s')
-    .innerJoin('events as e', 'e.id', 's.event_id')
-    .leftJoin('teams as h', 'h.id', 'e.home_team_id')
-    .leftJoin('teams as a', 'a.id', 'e.away_team_id')
-    .leftJoin('betting_markets as m', 'm.id', 's.betting_market_id')
-    .select([
-      's.id',
-      's.event_id',
-      's.betting_market_id',
-      's.position',
-      's.line',
-      's.period',
-      's.player',
-      'e.start_time',
-      'e.home_team_id',
-      'e.away_team_id',
-      'h.key as home_key',
-      'h.name as home_name',
-      'a.key as away_key',
-      'a.name as away_name',
-      'm.key as market_key',
-      'm.name as market_name',
-    ])
-    .where('s.id', 'in', ids)
-    .execute();
-  const prices = await db
-    .selectFrom('odds as o')
-    .innerJoin('operators as op', 'op.id', 'o.operator_id')
-    .select(['o.selection_id', 'o.price_decimal', 'o.status', 'o.updated_at', 'op.id as operator_id', 'op.key as operator_key', 'op.name as operator_name'])
-    .where('o.selection_id', 'in', ids)
-    .orderBy('o.operator_id')
-    .execute();
+  const selections = await repository.selections(ids);
+  const prices = await repository.prices(ids);
   for (const s of selections) {
     maps.set(Number(s.id), {
       event_betting_market_position_id: Number(s.id),

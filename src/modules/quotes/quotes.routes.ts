@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import { isThisMachine } from '../../platform/outbound/address-rules.js';
 import { clientActor } from '../audit/index.js';
 import { type FlowVocabulary, principalOf } from '../auth/index.js';
@@ -40,6 +40,12 @@ export const quotesRoutes: ModuleRoutes<QuotesDeps> = async (app, { endpoints, q
     const requested = requestOrigin(request);
     return requested !== '' && (await isThisMachine(new URL(requested).hostname)) ? [...configured, requested] : configured;
   };
+  checkEndpointRoutes(app, endpoints, registrableOrigins);
+  quoteRoutes(app, quotes, ownOrigins);
+};
+
+/** GET, POST and DELETE /v1/account/check-endpoint: the account's one check endpoint. */
+function checkEndpointRoutes(app: App, endpoints: CheckEndpoints, registrableOrigins: (request: FastifyRequest) => Promise<readonly string[]>): void {
   const tags = ['account'];
 
   app.get(
@@ -79,7 +85,10 @@ export const quotesRoutes: ModuleRoutes<QuotesDeps> = async (app, { endpoints, q
       return { success: true, data: null };
     },
   );
+}
 
+/** The quote, and the sandbox operator a check endpoint can be set to. */
+function quoteRoutes(app: App, quotes: QuoteService, ownOrigins: (request: FastifyRequest) => readonly string[]): void {
   app.post(
     '/v1/trends/flows/quote',
     {
@@ -120,7 +129,7 @@ export const quotesRoutes: ModuleRoutes<QuotesDeps> = async (app, { endpoints, q
     },
     (request) => sandboxQuote(request.body),
   );
-};
+}
 
 /**
  * The items as an account answering in Odditt's vocabulary means them: a type of ours is asked as

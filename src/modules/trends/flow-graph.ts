@@ -1,8 +1,7 @@
-import type { Kysely } from 'kysely';
-import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { teamRef } from '../../shared/wire.js';
 import type { FlowGraphData } from './lookups.schemas.js';
+import type { TrendsRepository } from './repository/index.js';
 import type { HitGame } from './trends.schemas.js';
 
 /** One game of a stored hit history (import.service.ts writes them). */
@@ -17,21 +16,21 @@ interface StoredGame {
  * the import stored them (it checks that they agree: `total` games, `hits` hits). 404 for an id
  * that names no fact flow, and for a fact flow imported without its history.
  */
-export function createFlowGraph(db: Kysely<Schema>) {
+export function createFlowGraph(repository: Pick<TrendsRepository, 'flowHits' | 'teamNames'>) {
   return async function flowGraph(flowId: number): Promise<FlowGraphData> {
-    const flow = await db.selectFrom('flows').select(['flow_type', 'hits', 'total', 'hit_history']).where('id', '=', flowId).executeTakeFirst();
+    const flow = await repository.flowHits(flowId);
     if (flow === undefined || flow.flow_type !== 'fact') throw new ApiError('NOT_FOUND', `no fact flow with id ${flowId}`);
     if (flow.hit_history === null) throw new ApiError('NOT_FOUND', `fact flow ${flowId} was imported without its hit history`);
-    const games = (await gamesOf(db, new Map([[flowId, flow.hit_history]]))).get(flowId) ?? [];
+    const games = (await gamesOf(repository, new Map([[flowId, flow.hit_history]]))).get(flowId) ?? [];
     return { flow_id: flowId, hits: Number(flow.hits), total: Number(flow.total), games };
   };
 }
 
 /** Stored hit histories (by flow id) as games, their opponents named with one query. */
-export async function gamesOf(db: Kysely<Schema>, stored: ReadonlyMap<number, string>): Promise<Map<number, HitGame[]>> {
+export async function gamesOf(repository: Pick<TrendsRepository, 'teamNames'>, stored: ReadonlyMap<number, string>): Promise<Map<number, HitGame[]>> {
   const parsed = [...stored].map(([flowId, text]) => [flowId, JSON.parse(text) as StoredGame[]] as const);
   const opponentIds = [...new Set(parsed.flatMap(([, games]) => games.map((game) => game.opponent_team_id)))];
-  const teams = opponentIds.length === 0 ? [] : await db.selectFrom('teams').select(['id', 'key', 'name']).where('id', 'in', opponentIds).execute();
+  const teams = opponentIds.length === 0 ? [] : await repository.teamNames(opponentIds);
   const teamById = new Map(teams.map((team) => [Number(team.id), team]));
   return new Map(
     parsed.map(([flowId, games]) => [

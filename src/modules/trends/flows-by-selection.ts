@@ -1,10 +1,9 @@
-import type { Kysely } from 'kysely';
-import type { Schema } from '../../platform/db/schema.js';
 import { pageOf } from '../../platform/pagination.js';
 import type { FlowVocabulary } from '../auth/index.js';
 import { formatAsked, withPrice } from './flow-price.js';
 import { inVocabulary } from './flow-vocabulary.js';
 import { BY_SELECTION_PAGE_SIZE, type FlowsBySelectionBody } from './lookups.schemas.js';
+import type { TrendsRepository } from './repository/index.js';
 import type { FlowItem } from './trends.schemas.js';
 import type { Page } from '../../platform/pagination.js';
 
@@ -14,16 +13,10 @@ import type { Page } from '../../platform/pagination.js';
  * In Odditt's vocabulary the flows are named in it, and plain singles, which it has no name for,
  * are left out.
  */
-export function createFlowsBySelection(db: Kysely<Schema>, flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
+export function createFlowsBySelection(repository: Pick<TrendsRepository, 'flowIdsOnSelections'>, flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
   return async function flowsBySelection(body: FlowsBySelectionBody, vocabulary: FlowVocabulary): Promise<Page<FlowItem>> {
     const asked = [...new Set(body.event_betting_market_position_ids)];
-    let singles = db.selectFrom('flows').select('id').where('selection_id', 'in', asked);
-    if (vocabulary === 'odditt') singles = singles.where('flow_type', '!=', 'plain');
-    const rows = await singles
-      .union(db.selectFrom('flow_legs as l').innerJoin('flows as leg', 'leg.id', 'l.leg_id').select('l.flow_id as id').where('leg.selection_id', 'in', asked))
-      .orderBy('id')
-      .execute();
-    const ids = rows.map((r) => Number(r.id));
+    const ids = await repository.flowIdsOnSelections(asked, vocabulary === 'odditt');
     const first = ids.slice(0, BY_SELECTION_PAGE_SIZE);
     const found = await flowItems(first);
     const format = formatAsked(body);

@@ -1,19 +1,22 @@
-import type { Kysely } from 'kysely';
-import type { FlowType, Schema } from '../../platform/db/schema.js';
+import type { FlowType } from '../../platform/db/schema.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import { type KeyResolver, leagueQualifiedKey } from '../references/index.js';
 import type { LeagueWithFlowsItem } from './lookups.schemas.js';
+import type { TrendsRepository } from './repository/index.js';
 
 /** The sport, by id or key (the id wins, and the key is then not resolved). */
 export type LeaguesWithFlowsFilters = readonly [sportId: number | null, sportKey: string | null];
+
+/** The leagues with flows as a list, and how a query becomes its filters. */
+export interface LeaguesWithFlows extends ListSource<LeaguesWithFlowsFilters, LeagueWithFlowsItem> {
+  filters(query: { sport_id?: number; sport_key?: string }): LeaguesWithFlowsFilters;
+}
 
 /**
  * GET /v1/trends/leagues-with-available-flows: the leagues that have at least one flow, by id,
  * each with its flows counted by type.
  */
-export function leaguesWithFlows(db: Kysely<Schema>, keys: KeyResolver): ListSource<LeaguesWithFlowsFilters, LeagueWithFlowsItem> & {
-  filters(query: { sport_id?: number; sport_key?: string }): LeaguesWithFlowsFilters;
-} {
+export function leaguesWithFlows(repository: Pick<TrendsRepository, 'leagueIdsWithFlows' | 'leagues' | 'flowCounts'>, keys: KeyResolver): LeaguesWithFlows {
   return {
     name: 'leagues-with-flows',
 
@@ -21,20 +24,13 @@ export function leaguesWithFlows(db: Kysely<Schema>, keys: KeyResolver): ListSou
 
     async ids([sportId, sportKey]) {
       const sport = await keys.scope('sport', { id: sportId, key: sportKey }, { id: 'sport_id', key: 'sport_key' });
-      let leagues = db.selectFrom('leagues').select('id').where('id', 'in', db.selectFrom('flows').select('league_id'));
-      if (sport !== undefined) leagues = leagues.where('sport_id', '=', sport);
-      return (await leagues.orderBy('id').execute()).map((row) => Number(row.id));
+      return repository.leagueIdsWithFlows(sport);
     },
 
     async items(ids) {
       if (ids.length === 0) return new Map();
-      const leagues = await db.selectFrom('leagues').selectAll().where('id', 'in', ids).execute();
-      const counts = await db
-        .selectFrom('flows')
-        .select(['league_id', 'flow_type', (eb) => eb.fn.countAll<number | string>().as('flows')])
-        .where('league_id', 'in', ids)
-        .groupBy(['league_id', 'flow_type'])
-        .execute();
+      const leagues = await repository.leagues(ids);
+      const counts = await repository.flowCounts(ids);
       const countOf = new Map(counts.map((c) => [`${Number(c.league_id)} ${c.flow_type}`, Number(c.flows)]));
       return new Map(
         leagues.map((league) => {

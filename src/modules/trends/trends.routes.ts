@@ -1,6 +1,6 @@
 import { NOT_MODIFIED } from '../../platform/http/etag.js';
 import type { FastifyRequest } from 'fastify';
-import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import { type FlowVocabulary, principalOf } from '../auth/index.js';
 import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
@@ -33,6 +33,14 @@ const byId = { policy: { ...TRENDS, errors: ['NOT_FOUND'] } } satisfies { policy
 const vocabularyOf = (request: FastifyRequest): FlowVocabulary => principalOf(request).client.flowVocabulary;
 
 export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsService }> = async (app, { lists, trends }) => {
+  flowListRoutes(app, lists, trends);
+  flowLookupRoutes(app, trends);
+  leagueRoutes(app, lists, trends);
+  flowDetailRoutes(app, trends);
+};
+
+/** POST /v1/trends/mixed-flows and /v1/trends/flows: the flows, paged. */
+function flowListRoutes(app: App, lists: PagedLists, trends: TrendsService): void {
   // One source for both endpoints: they share entries.
   const flows = lists.source(trends.flows);
 
@@ -65,7 +73,10 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     },
     lists.byBody(flows, (body, request) => trends.oneTypeFilters(body, vocabularyOf(request))),
   );
+}
 
+/** Flows by id, and the flows on selections. */
+function flowLookupRoutes(app: App, trends: TrendsService): void {
   app.post(
     '/v1/trends/flows-by-id',
     {
@@ -100,7 +111,10 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     },
     async (request, reply) => sendPage(reply, await trends.flowsBySelection(request.body, vocabularyOf(request))),
   );
+}
 
+/** The leagues with flows. */
+function leagueRoutes(app: App, lists: PagedLists, trends: TrendsService): void {
   app.get(
     '/v1/trends/leagues-with-available-flows',
     {
@@ -115,7 +129,10 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     },
     lists.byQuery(lists.source(trends.leaguesWithFlows), trends.leaguesWithFlows.filters),
   );
+}
 
+/** One flow's details: a fact flow's games, a flow's tooltip. */
+function flowDetailRoutes(app: App, trends: TrendsService): void {
   app.get(
     '/v1/trends/flow-graph-data/:fact_flow_id',
     {
@@ -149,4 +166,4 @@ export const trendsRoutes: ModuleRoutes<{ lists: PagedLists; trends: TrendsServi
     },
     async (request) => trends.flowTooltip(request.params, vocabularyOf(request)),
   );
-};
+}

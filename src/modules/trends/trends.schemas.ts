@@ -170,7 +170,20 @@ const keys = (description: string) =>
 /** The filters on the bet itself: a single's own, or one leg's of a parlay. */
 const ofBet = 'A parlay matches when one of its legs matches every such filter on the bet.';
 
+/** The body of both flow lists, in the order the document lists its fields. */
 function flowFilters<T extends TSchema>(flowType: T) {
+  return {
+    ...subjectFilters(),
+    ...betFilters(),
+    ...kindFilters(flowType),
+    ...answerOptions(),
+    ...rangeFilters(),
+    ...pagingProperties(FLOWS_MAX_PAGE_SIZE),
+  };
+}
+
+/** What the flows are about: sport, league, event, team, player, and the operators pricing their event. */
+function subjectFilters() {
   return {
     sport_ids: ids('Flows of these sports. Wins over sport_key.'),
     sport_id: id('sport_ids'),
@@ -190,6 +203,12 @@ function flowFilters<T extends TSchema>(flowType: T) {
     operator_id: id('operator_ids'),
     operator_keys: keys('Flows of events that these operators price, by key (e.g. `draftkings`); an unknown key is 404.'),
     operator_key: key('Same as a one-item operator_keys.'),
+  };
+}
+
+/** The bet's market, its category, tags, entity type and side of the line. */
+function betFilters() {
+  return {
     betting_market_ids: ids(`Flows of bets in these betting markets. ${ofBet}`),
     betting_market_id: id('betting_market_ids'),
     betting_market_category_ids: ids(`Flows of bets in markets of these categories (GET /v1/references/betting-market-categories). ${ofBet}`),
@@ -205,6 +224,12 @@ function flowFilters<T extends TSchema>(flowType: T) {
         description: `Flows of bets on this side of the line (the item field \`split\`); Odditt's \`overs\` and \`unders\` are read as \`over\` and \`under\`. ${ofBet}`,
       }),
     ),
+  };
+}
+
+/** The kind of flow: its type and sub-type, single or parlay, its focus, its position, and whether alternate lines count. */
+function kindFilters<T extends TSchema>(flowType: T) {
+  return {
     flow_type: flowType,
     bet_type: Type.Optional(
       Type.Enum(['single', 'parlay', 'singles', 'same_game_parlay'], {
@@ -237,6 +262,12 @@ function flowFilters<T extends TSchema>(flowType: T) {
           "false: leaves out flows on an alternate line, and parlays with a leg on one. A flow is on an alternate line when another line of its selection's event, market and position has its two sides priced more alike (docs/data.md#alternate-lines, decision 0235); a flow without a selection never is.",
       }),
     ),
+  };
+}
+
+/** What each flow carries: its hit history, deep links and price format; and the presentation fields accepted and ignored. */
+function answerOptions() {
+  return {
     full_hit_rate: Type.Optional(
       Type.Boolean({ description: 'true: each flow (and each leg) carries `hit_history`, the games behind its `hit_rate`.' }),
     ),
@@ -250,6 +281,12 @@ function flowFilters<T extends TSchema>(flowType: T) {
     product_mode: ProductModeField,
     use_cartoon_images: IgnoredPresentation('`use_cartoon_images`'),
     include_star_sign_content: IgnoredPresentation('`include_star_sign_content`'),
+  };
+}
+
+/** Ranges: likelihood, hit rate, implied probability and the event's start. */
+function rangeFilters() {
+  return {
     likelihood_type: Type.Optional(Type.Enum(LIKELIHOODS, { description: 'Only flows of this likelihood (the item field `likelihood`).' })),
     min_hit_rate_threshold: percent('Hit rate (`hit_rate.pct`) at least this, in percent from 0 to 100, inclusive: 70 means 70 %.'),
     max_hit_rate_threshold: percent('Hit rate (`hit_rate.pct`) at most this, in percent from 0 to 100, inclusive.'),
@@ -262,7 +299,6 @@ function flowFilters<T extends TSchema>(flowType: T) {
         description: `true: only events starting in the next ${STARTING_SOON_HOURS} hours, from the start of the current minute (UTC); false is no filter. Combines with the start dates.`,
       }),
     ),
-    ...pagingProperties(FLOWS_MAX_PAGE_SIZE),
   };
 }
 
