@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { codeShape } from '../scripts/code-shape.js';
 
 /**
  * The direction of imports is the architecture (docs/architecture.md):
@@ -239,5 +240,13 @@ describe('the architecture: which folder may import which', () => {
       ['context.ts', "import { createClientsService } from './modules/clients/index.js';\nimport { x } from './platform/background.js';"],
     ]);
     expect(violations(good)).toEqual([]);
+  });
+});
+
+describe('the one test harness (decision 0284)', () => {
+  it('starts the app in at least 95% of the test files that start it', () => {
+    const { harness, other } = codeShape(fileURLToPath(new URL('..', import.meta.url))).appTests;
+    expect(harness.length + other.length).toBeGreaterThan(50);
+    expect(harness.length / (harness.length + other.length), `outside the harness:\n${other.join('\n')}`).toBeGreaterThanOrEqual(0.95);
   });
 });

@@ -1,7 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onboardClient, type OnboardedClient } from '../../../test/helpers/clients.js';
-import { importDataset } from '../../../test/helpers/data.js';
+import type { OnboardedClient } from '../../../test/helpers/clients.js';
 import { smallDataset } from '../../../test/import/fixture.js';
 import { ROOT, runTypeScript } from './helpers/run.js';
 import { runningClock, type Server, startServer } from './helpers/server.js';
@@ -18,8 +17,8 @@ describe('examples/', () => {
     server = await startServer({ clock: runningClock(Date.parse('2030-01-05T12:00:00Z')) });
     const dataset = smallDataset();
     const more = Array.from({ length: 51 }, (_, i) => ({ id: 3000 + i, key: `expansion-${i + 1}`, name: `Expansion ${i + 1}`, league_id: 10 }));
-    await importDataset(server.t, { ...dataset, teams: [...dataset.teams, ...more] });
-    client = await onboardClient(server.t);
+    await server.t.import({ ...dataset, teams: [...dataset.teams, ...more] });
+    client = await server.t.client();
     env = { SPORTS_DATA_URL: server.baseUrl, SPORTS_DATA_API_KEY: client.apiKey };
   });
   afterAll(async () => server.close());

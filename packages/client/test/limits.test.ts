@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onboardClient } from '../../../test/helpers/clients.js';
 import { type ClientEvent, SportsDataClient, SportsDataError } from '../src/index.js';
 import { type Captured, capturingFetch, runningClock, type Server, startServer } from './helpers/server.js';
 
@@ -24,7 +23,7 @@ describe('limits: RateLimit headers exposed, a 429 waited out, an AbortSignal en
   afterAll(async () => server.close());
 
   async function twoAMinute(): Promise<{ apiKey: string }> {
-    const client = await onboardClient(server.t, { tier: 'pro' });
+    const client = await server.t.client({ tier: 'pro' });
     await server.admin('PATCH', `/admin/v1/clients/${client.clientId}`, { rate_limit_per_minute: 2 });
     return client;
   }

@@ -1,7 +1,6 @@
 import { inspect } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onboardClient, type OnboardedClient } from '../../../test/helpers/clients.js';
-import { importDataset } from '../../../test/helpers/data.js';
+import type { OnboardedClient } from '../../../test/helpers/clients.js';
 import { smallDataset } from '../../../test/import/fixture.js';
 import { OPERATIONS } from '../src/generated/operations.js';
 import { type ClientEvent, MemoryTokenStore, SportsDataClient, SportsDataError } from '../src/index.js';
@@ -18,8 +17,8 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
   const store = new MemoryTokenStore();
   beforeAll(async () => {
     server = await startServer({ clock });
-    await importDataset(server.t, smallDataset());
-    client = await onboardClient(server.t);
+    await server.t.import(smallDataset());
+    client = await server.t.client();
     const capture = capturingFetch();
     requests = capture.requests;
     api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, fetch: capture.fetch, clock, tokenStore: store, log: (e) => events.push(e) });

@@ -4,7 +4,6 @@ import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onboardClient } from '../../../test/helpers/clients.js';
 import { ROOT, run } from './helpers/run.js';
 import { importLeague, type Server, startServer } from './helpers/server.js';
 
@@ -111,7 +110,7 @@ describe('the packed package, installed into a scratch project', () => {
   });
 
   it('works against the real server, on every Node.js at hand', async () => {
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     writeFileSync(join(scratch, 'consumer.js'), CONSUMER_JS);
     const versions: string[] = [];
     for (const node of [process.execPath, ...otherNodes()]) {

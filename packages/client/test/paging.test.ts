@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onboardClient } from '../../../test/helpers/clients.js';
 import { SportsDataClient, type Team } from '../src/index.js';
 import { capturingFetch, importLeague, type Server, startServer } from './helpers/server.js';
 
@@ -11,7 +10,7 @@ describe('paging: iterate yields every item, pages() every page, until page >= t
   beforeAll(async () => {
     server = await startServer();
     await importLeague(server, 53);
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     const capture = capturingFetch();
     requests = capture.requests;
     api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, fetch: capture.fetch });

@@ -3,8 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onboardClient } from '../../../test/helpers/clients.js';
-import { importDataset } from '../../../test/helpers/data.js';
 import { smallDataset } from '../../../test/import/fixture.js';
 import { ROOT, runTypeScript } from './helpers/run.js';
 import { runningClock, type Server, startServer } from './helpers/server.js';
@@ -30,8 +28,8 @@ describe('the README’s Client SDK section', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     server = await startServer({ clock: runningClock(Date.parse('2030-01-05T12:00:00Z')) });
-    await importDataset(server.t, smallDataset());
-    const client = await onboardClient(server.t);
+    await server.t.import(smallDataset());
+    const client = await server.t.client();
     env = { SPORTS_DATA_API_KEY: client.apiKey, SPORTS_DATA_URL: server.baseUrl, TSX_TSCONFIG_PATH: join(ROOT, 'tsconfig.json') };
     // A directory standing for the project's: ESM, as the repository's package.json says.
     dir = mkdtempSync(join(tmpdir(), 'sdk-readme-'));

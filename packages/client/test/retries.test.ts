@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onboardClient, type OnboardedClient } from '../../../test/helpers/clients.js';
+import type { OnboardedClient } from '../../../test/helpers/clients.js';
 import { type ClientEvent, SportsDataClient, SportsDataError } from '../src/index.js';
 import { type Server, startServer } from './helpers/server.js';
 
@@ -34,7 +34,7 @@ describe('retries: reads after network errors, timeouts and 5xx, with backoff; n
   let client: OnboardedClient;
   beforeAll(async () => {
     server = await startServer();
-    client = await onboardClient(server.t);
+    client = await server.t.client();
   });
   afterAll(async () => server.close());
 

@@ -1,7 +1,6 @@
 import { decodeJwt, decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_JWT_SECRET } from '../../../test/helpers/app.js';
-import { onboardClient } from '../../../test/helpers/clients.js';
 import { type ClientEvent, MemoryTokenStore, SportsDataClient, SportsDataError, type TokenPair } from '../src/index.js';
 import { capturingFetch, runningClock, type Server, startServer } from './helpers/server.js';
 
@@ -34,7 +33,7 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
   };
 
   it('100 concurrent calls when the access token is about to expire cause exactly one refresh', async () => {
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, clock });
     const before = counts();
     await api.account.config();
@@ -53,7 +52,7 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
   });
 
   it('a refresh token revoked by reuse makes the SDK log in again, and the caller’s request succeeds', async () => {
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     const store = new MemoryTokenStore();
     const events: ClientEvent[] = [];
     const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, clock, tokenStore: store, log: (e) => events.push(e) });
@@ -78,7 +77,7 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
   });
 
   it('a 401 for a disabled client surfaces as client_disabled after one refresh and one login, not an endless loop', async () => {
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     const events: ClientEvent[] = [];
     const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, clock, log: (e) => events.push(e) });
     await api.account.config();
@@ -100,7 +99,7 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
   });
 
   it('an access token the server refuses (expired by its clock) is refreshed once and the call retried', async () => {
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     const events: ClientEvent[] = [];
     // This client keeps its own time: the server's moves past the token's expiry unseen.
     const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, log: (e) => events.push(e) });
@@ -116,7 +115,7 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
 
   it('an access token from before an upgrade that added claims (no cred, no gen) is refused once; the SDK refreshes and the call succeeds', async () => {
     // What operations.md's "Upgrading" promises for 0011: the session continues, the caller sees only events.
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     const login = await fetch(`${server.baseUrl}/v1/auth/login`, { method: 'POST', headers: { 'x-api-key': client.apiKey } });
     const pair = (await login.json()) as TokenPair;
     // The session the client kept across the upgrade (in a shared store, or in a process that ran
@@ -137,7 +136,7 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
   });
 
   it('client credentials log in and refresh at the OAuth endpoints', async () => {
-    const client = await onboardClient(server.t, { authMethod: 'oauth' });
+    const client = await server.t.client({ authMethod: 'oauth' });
     const api = new SportsDataClient({ baseUrl: server.baseUrl, clientId: client.clientId, clientSecret: client.clientSecret, clock });
     const before = counts();
     expect((await api.account.config()).auth_method).toBe('oauth');
@@ -147,7 +146,7 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
   });
 
   it("authMode 'apiKeyHeader' sends X-API-Key on each call and never logs in", async () => {
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     const { fetch, requests } = capturingFetch();
     const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, authMode: 'apiKeyHeader', fetch });
     await api.account.config();
@@ -157,7 +156,7 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
   });
 
   it('clients sharing a token store share one session: one login, and one refresh between them', async () => {
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     const store = new MemoryTokenStore();
     const first = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, clock, tokenStore: store });
     const second = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, clock, tokenStore: store });
@@ -171,7 +170,7 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
   });
 
   it('logout revokes the session: its refresh token no longer refreshes, and the next call logs in', async () => {
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     const store = new MemoryTokenStore();
     const api = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: client.apiKey, clock, tokenStore: store });
     await api.account.config();
@@ -190,7 +189,7 @@ describe('the session: refresh before expiry, single flight, a 401 answered by a
   });
 
   it('wrong credentials fail at the login, once, with invalid_credentials', async () => {
-    const client = await onboardClient(server.t);
+    const client = await server.t.client();
     const api = new SportsDataClient({ baseUrl: server.baseUrl, clientId: client.clientId, clientSecret: `${client.clientSecret.slice(0, -1)}${client.clientSecret.endsWith('x') ? 'y' : 'x'}` });
     const before = counts();
     await expect(api.references.sports()).rejects.toMatchObject({ status: 401, reason: 'invalid_credentials' });

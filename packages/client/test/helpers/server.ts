@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { ManualClock } from '../../../../src/platform/clock.js';
-import { adminHeaders, buildTestApp, type TestApp } from '../../../../test/helpers/app.js';
-import { importDataset } from '../../../../test/helpers/data.js';
+import { type Harness, harness } from '../../../../test/helpers/harness.js';
 
 /** A clock that runs with real time, or holds still where a test needs an exact reading. */
 export interface RunningClock extends ManualClock {
@@ -34,7 +33,8 @@ export function runningClock(start = Date.now()): RunningClock {
 }
 
 export interface Server {
-  t: TestApp;
+  /** The harness the server runs in: its clients, imports and admin calls go through the app, as a test's do. */
+  t: Harness;
   /** `http://127.0.0.1:<port>`: the real app, listening. */
   baseUrl: string;
   /** How many requests the server received for `METHOD /path` (query strings aside), read from its own log. */
@@ -50,7 +50,7 @@ export interface Server {
  * every test on both.
  */
 export async function startServer(options: { clock?: ManualClock; env?: Record<string, string> } = {}): Promise<Server> {
-  const t = await buildTestApp({ dialect: 'sqlite', ...(options.clock ? { clock: options.clock } : {}), ...(options.env ? { env: options.env } : {}) });
+  const t = await harness({ dialect: 'sqlite', ...(options.clock ? { clock: options.clock } : {}), ...(options.env ? { env: options.env } : {}) });
   await t.app.listen({ host: '127.0.0.1', port: 0 });
   const { port } = t.app.server.address() as AddressInfo;
   return {
@@ -65,7 +65,7 @@ export async function startServer(options: { clock?: ManualClock; env?: Record<s
         .filter(({ req }) => req?.method === method && req.url?.split('?')[0] === path).length;
     },
     async admin(method, url, payload) {
-      const res = await t.app.inject({ method, url, headers: adminHeaders, payload });
+      const res = await t.admin.request({ method, url, payload });
       if (res.statusCode >= 300) throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`);
       return res.json();
     },
@@ -75,7 +75,7 @@ export async function startServer(options: { clock?: ManualClock; env?: Record<s
 
 /** Imports one league of `count` teams (ids 1001…), through the admin import API. */
 export async function importLeague(server: Server, count: number): Promise<void> {
-  await importDataset(server.t, {
+  await server.t.import({
     sports: [{ id: 1, key: 'basketball', name: 'Basketball' }],
     leagues: [{ id: 10, key: 'nba', name: 'NBA', sport_id: 1 }],
     teams: Array.from({ length: count }, (_, i) => ({ id: 1001 + i, key: `team-${i + 1}`, name: `Team ${i + 1}`, league_id: 10 })),
