@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
-import { CREDENTIALS_PAGE_SIZE_MAX, listedCredentials } from '../../modules/account/index.js';
+import { CREDENTIALS_PAGE_SIZE_MAX, type CredentialPages, listedCredentials } from '../../modules/account/index.js';
+import type { AccountCredentialKind } from '../../modules/auth/index.js';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../platform/pagination.js';
 import { type Cli, integerIn, table } from '../runtime.js';
 
@@ -15,49 +16,17 @@ interface ListOptions {
  * API (same rules: the last credential of an enabled flow stays; listings show no secret).
  */
 export function registerClientCredentials(clients: Command, cli: Cli): void {
-  const list = (name: string, description: string) =>
-    clients
-      .command(name)
-      .description(description)
-      .argument('<client_id>', 'the client (UUID)')
-      .option('--page <n>', 'page number, from 1', integerIn(1, Number.MAX_SAFE_INTEGER), 1)
-      .option('--page-size <n>', `items per page, 1 to ${CREDENTIALS_PAGE_SIZE_MAX}`, integerIn(1, CREDENTIALS_PAGE_SIZE_MAX), DEFAULT_PAGE_SIZE)
-      .option('--json', 'print machine-readable JSON (the paginated shape of the admin API)');
-
-  list('api-keys', "list a client's API keys (never the keys themselves)").action(async (clientId: string, options: ListOptions) => {
-    const paging = { page: options.page, page_size: options.pageSize };
-    const page = await cli.withContext((ctx) => listedCredentials(ctx, clientId, 'api_key', paging));
-    if (options.json) return cli.printJson(page);
+  listCommand(clients, cli, 'api-keys', "list a client's API keys (never the keys themselves)", 'api_key', (page) => {
     const rows = page.results.map((k) => [k.key_code, k.preview, k.active ? 'yes' : 'no', k.expires_at ?? '-', k.last_used_at ?? '-', k.name]);
     printPage(cli, page, 'key', ['KEY_CODE', 'PREVIEW', 'ACTIVE', 'EXPIRES_AT', 'LAST_USED_AT', 'NAME'], rows);
   });
 
-  list('secrets', "list a client's client secrets (never the secrets themselves)").action(async (clientId: string, options: ListOptions) => {
-    const paging = { page: options.page, page_size: options.pageSize };
-    const page = await cli.withContext((ctx) => listedCredentials(ctx, clientId, 'client_secret', paging));
-    if (options.json) return cli.printJson(page);
+  listCommand(clients, cli, 'secrets', "list a client's client secrets (never the secrets themselves)", 'client_secret', (page) => {
     printPage(cli, page, 'secret', ['SECRET_CODE', 'PREVIEW', 'CREATED_AT', 'NAME'], page.results.map((s) => [s.secret_code, s.secret_preview, s.created_at, s.name]));
   });
 
-  clients
-    .command('delete-api-key')
-    .description('delete one API key of a client: it and the sessions it started stop working at once')
-    .argument('<client_id>', 'the client (UUID)')
-    .argument('<key_code>', 'the key_code of the API key')
-    .action(async (clientId: string, keyCode: string) => {
-      await cli.withContext((ctx) => ctx.credentials.delete(clientId, 'api_key', keyCode));
-      cli.print(`Deleted API key ${keyCode} of client ${clientId}.`);
-    });
-
-  clients
-    .command('delete-secret')
-    .description('delete one client secret of a client: it and the sessions it started stop working at once')
-    .argument('<client_id>', 'the client (UUID)')
-    .argument('<secret_code>', 'the secret_code of the client secret')
-    .action(async (clientId: string, secretCode: string) => {
-      await cli.withContext((ctx) => ctx.credentials.delete(clientId, 'client_secret', secretCode));
-      cli.print(`Deleted client secret ${secretCode} of client ${clientId}.`);
-    });
+  deleteCommand(clients, cli, 'delete-api-key', 'api_key', { noun: 'API key', code: 'key_code' });
+  deleteCommand(clients, cli, 'delete-secret', 'client_secret', { noun: 'client secret', code: 'secret_code' });
 
   clients
     .command('delete')
@@ -66,6 +35,43 @@ export function registerClientCredentials(clients: Command, cli: Cli): void {
     .action(async (clientId: string) => {
       await cli.withContext((ctx) => ctx.clients.delete(clientId));
       cli.print(`Deleted client ${clientId}: its credentials and tokens no longer work.`);
+    });
+}
+
+/** `clients api-keys|secrets <client_id>`: a page of the client's credentials of one kind, as a table or as the admin API's JSON. */
+function listCommand<K extends AccountCredentialKind>(
+  clients: Command,
+  cli: Cli,
+  name: string,
+  description: string,
+  kind: K,
+  print: (page: CredentialPages[K]) => void,
+): void {
+  clients
+    .command(name)
+    .description(description)
+    .argument('<client_id>', 'the client (UUID)')
+    .option('--page <n>', 'page number, from 1', integerIn(1, Number.MAX_SAFE_INTEGER), 1)
+    .option('--page-size <n>', `items per page, 1 to ${CREDENTIALS_PAGE_SIZE_MAX}`, integerIn(1, CREDENTIALS_PAGE_SIZE_MAX), DEFAULT_PAGE_SIZE)
+    .option('--json', 'print machine-readable JSON (the paginated shape of the admin API)')
+    .action(async (clientId: string, options: ListOptions) => {
+      const paging = { page: options.page, page_size: options.pageSize };
+      const page = await cli.withContext((ctx) => listedCredentials(ctx, clientId, kind, paging));
+      if (options.json) return cli.printJson(page);
+      print(page);
+    });
+}
+
+/** `clients delete-api-key|delete-secret <client_id> <code>`: deletes one credential, as the admin API does. */
+function deleteCommand(clients: Command, cli: Cli, name: string, kind: AccountCredentialKind, { noun, code }: { noun: string; code: string }): void {
+  clients
+    .command(name)
+    .description(`delete one ${noun} of a client: it and the sessions it started stop working at once`)
+    .argument('<client_id>', 'the client (UUID)')
+    .argument(`<${code}>`, `the ${code} of the ${noun}`)
+    .action(async (clientId: string, credentialCode: string) => {
+      await cli.withContext((ctx) => ctx.credentials.delete(clientId, kind, credentialCode));
+      cli.print(`Deleted ${noun} ${credentialCode} of client ${clientId}.`);
     });
 }
 

@@ -5,7 +5,7 @@ import type { CredentialsService } from '../clients/index.js';
 import { type ApiKeyItem, apiKeyView, type SecretItem, secretView } from './credentials.schemas.js';
 
 /** The page each kind of credential is listed in. */
-interface CredentialPages {
+export interface CredentialPages {
   api_key: Page<ApiKeyItem>;
   client_secret: Page<SecretItem>;
 }

@@ -1,11 +1,13 @@
+import type { TSchema } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import { validationError } from '../../platform/errors.js';
-import type { App } from '../../platform/http/types.js';
-import { clientActor } from '../audit/index.js';
-import { principalOf } from '../auth/index.js';
+import type { App, BodyOf, ParamsOf } from '../../platform/http/types.js';
+import { type AuditActor, clientActor } from '../audit/index.js';
+import { type AccountCredentialKind, principalOf } from '../auth/index.js';
 import type { CredentialsService } from '../clients/index.js';
 import type { ClientPolicy } from '../policy/index.js';
 import { ACCOUNT_POLICY } from './account.policy.js';
+import { credentialDeletionRoute } from './credentials.deletion.js';
 import { listedCredentials } from './credentials.listing.js';
 import {
   ApiKeysPage,
@@ -14,7 +16,6 @@ import {
   createdApiKeyView,
   createdSecretView,
   CredentialsQuery,
-  Deleted,
   KeyCodeParams,
   NewApiKeyBody,
   NewSecretBody,
@@ -34,8 +35,8 @@ const change = (errors: ClientPolicy['errors']) => ({ policy: { ...ACCOUNT_POLIC
  * once and the old ones keep working until deleted, so a client rotates without downtime.
  */
 export function credentialsRoutes(app: App, deps: CredentialsRoutesDeps): void {
-  apiKeyRoutes(app, deps);
-  secretRoutes(app, deps);
+  credentialRoutesOf(app, deps, API_KEYS);
+  credentialRoutesOf(app, deps, SECRETS);
 }
 
 interface CredentialsRoutesDeps {
@@ -43,121 +44,129 @@ interface CredentialsRoutesDeps {
   clock: Clock;
 }
 
-function apiKeyRoutes(app: App, deps: CredentialsRoutesDeps): void {
-  const { credentials } = deps;
-
-  app.get(
-    '/v1/account/api-keys',
-    {
-      config: listing,
-      schema: {
-        tags,
-        summary: "The calling client's API keys",
-        description: 'Every key not deleted, oldest first, expired ones included (`active: false`). Never the keys themselves.',
-        querystring: CredentialsQuery,
-        response: { 200: ApiKeysPage },
-      },
-    },
-    async (request) => listedCredentials(deps, principalOf(request).client.id, 'api_key', request.query),
-  );
-
-  app.post(
-    '/v1/account/api-keys',
-    {
-      config: change(['CONFLICT']),
-      schema: {
-        tags,
-        summary: 'Create an API key',
-        description:
-          'The key works at once, beside the others: deploy it, then delete the old one. At most 10 active keys (409 past that). ' +
-          'The key appears in this response only.',
-        body: NewApiKeyBody,
-        response: { 201: CreatedApiKey },
-      },
-    },
-    async (request, reply) => {
-      const { name, expires_at } = request.body;
-      const created = await credentials.createApiKey(principalOf(request).client.id, { name, expiresAt: expiryOf(expires_at) }, clientActor(request));
-      return reply.code(201).send(createdApiKeyView(created));
-    },
-  );
-
-  app.delete(
-    '/v1/account/api-keys/:key_code',
-    {
-      config: change(['NOT_FOUND', 'CONFLICT']),
-      schema: {
-        tags,
-        summary: 'Delete an API key',
-        description:
-          'The key stops working at once, and so do the sessions (refresh tokens) started with it; access tokens minted from it stop within ' +
-          'seconds on every node. 409 for the last active key of an account whose auth_method enables API keys.',
-        params: KeyCodeParams,
-        response: { 204: Deleted },
-      },
-    },
-    async (request, reply) => {
-      await credentials.delete(principalOf(request).client.id, 'api_key', request.params.key_code, clientActor(request));
-      return reply.code(204).send(null);
-    },
-  );
+/**
+ * What the routes of one kind of credential say and do: those of API keys and those of client
+ * secrets differ only here.
+ */
+interface CredentialRoutesOf<New extends TSchema, Code extends TSchema> {
+  kind: AccountCredentialKind;
+  list: { url: string; summary: string; description: string; page: TSchema };
+  create: {
+    url: string;
+    summary: string;
+    description: string;
+    body: New;
+    created: TSchema;
+    /** Creates the credential for the client, and its view (the credential in plain text, this once). */
+    run(credentials: CredentialsService, clientId: string, body: BodyOf<New>, actor: AuditActor): Promise<unknown>;
+  };
+  delete: { url: string; summary: string; description: string; params: Code; codeOf(params: ParamsOf<Code>): string };
 }
 
-function secretRoutes(app: App, deps: CredentialsRoutesDeps): void {
+const API_KEYS: CredentialRoutesOf<typeof NewApiKeyBody, typeof KeyCodeParams> = {
+  kind: 'api_key',
+  list: {
+    url: '/v1/account/api-keys',
+    summary: "The calling client's API keys",
+    description: 'Every key not deleted, oldest first, expired ones included (`active: false`). Never the keys themselves.',
+    page: ApiKeysPage,
+  },
+  create: {
+    url: '/v1/account/api-keys',
+    summary: 'Create an API key',
+    description:
+      'The key works at once, beside the others: deploy it, then delete the old one. At most 10 active keys (409 past that). ' +
+      'The key appears in this response only.',
+    body: NewApiKeyBody,
+    created: CreatedApiKey,
+    async run(credentials, clientId, { name, expires_at }, actor) {
+      return createdApiKeyView(await credentials.createApiKey(clientId, { name, expiresAt: expiryOf(expires_at) }, actor));
+    },
+  },
+  delete: {
+    url: '/v1/account/api-keys/:key_code',
+    summary: 'Delete an API key',
+    description:
+      'The key stops working at once, and so do the sessions (refresh tokens) started with it; access tokens minted from it stop within ' +
+      'seconds on every node. 409 for the last active key of an account whose auth_method enables API keys.',
+    params: KeyCodeParams,
+    codeOf: (params) => params.key_code,
+  },
+};
+
+const SECRETS: CredentialRoutesOf<typeof NewSecretBody, typeof SecretCodeParams> = {
+  kind: 'client_secret',
+  list: {
+    url: '/v1/account/secrets',
+    summary: "The calling client's client secrets",
+    description: 'Every secret not deleted, oldest first. Never the secrets themselves.',
+    page: SecretsPage,
+  },
+  create: {
+    url: '/v1/account/secret',
+    summary: 'Create a client secret',
+    description: 'The secret works at once, beside the others. At most 10 per account (409 past that). It appears in this response only.',
+    body: NewSecretBody,
+    created: CreatedSecret,
+    async run(credentials, clientId, body, actor) {
+      return createdSecretView(await credentials.createSecret(clientId, { name: body.name ?? 'client secret' }, actor));
+    },
+  },
+  delete: {
+    url: '/v1/account/secrets/:secret_code',
+    summary: 'Delete a client secret',
+    description:
+      'The secret stops working at once, and so do the sessions started with it; their access tokens stop within seconds. ' +
+      '409 for the last secret of an account whose auth_method enables OAuth.',
+    params: SecretCodeParams,
+    codeOf: (params) => params.secret_code,
+  },
+};
+
+/** Lists, creates and deletes the calling client's credentials of one kind. */
+function credentialRoutesOf<New extends TSchema, Code extends TSchema>(app: App, deps: CredentialsRoutesDeps, of: CredentialRoutesOf<New, Code>): void {
   const { credentials } = deps;
 
   app.get(
-    '/v1/account/secrets',
+    of.list.url,
     {
       config: listing,
       schema: {
         tags,
-        summary: "The calling client's client secrets",
-        description: 'Every secret not deleted, oldest first. Never the secrets themselves.',
+        summary: of.list.summary,
+        description: of.list.description,
         querystring: CredentialsQuery,
-        response: { 200: SecretsPage },
+        response: { 200: of.list.page },
       },
     },
-    async (request) => listedCredentials(deps, principalOf(request).client.id, 'client_secret', request.query),
+    async (request) => listedCredentials(deps, principalOf(request).client.id, of.kind, request.query),
   );
 
   app.post(
-    '/v1/account/secret',
+    of.create.url,
     {
       config: change(['CONFLICT']),
       schema: {
         tags,
-        summary: 'Create a client secret',
-        description: 'The secret works at once, beside the others. At most 10 per account (409 past that). It appears in this response only.',
-        body: NewSecretBody,
-        response: { 201: CreatedSecret },
+        summary: of.create.summary,
+        description: of.create.description,
+        body: of.create.body,
+        response: { 201: of.create.created },
       },
     },
     async (request, reply) => {
-      const created = await credentials.createSecret(principalOf(request).client.id, { name: request.body.name ?? 'client secret' }, clientActor(request));
-      return reply.code(201).send(createdSecretView(created));
+      const created = await of.create.run(credentials, principalOf(request).client.id, request.body, clientActor(request));
+      return reply.code(201).send(created);
     },
   );
 
-  app.delete(
-    '/v1/account/secrets/:secret_code',
-    {
-      config: change(['NOT_FOUND', 'CONFLICT']),
-      schema: {
-        tags,
-        summary: 'Delete a client secret',
-        description:
-          'The secret stops working at once, and so do the sessions started with it; their access tokens stop within seconds. ' +
-          '409 for the last secret of an account whose auth_method enables OAuth.',
-        params: SecretCodeParams,
-        response: { 204: Deleted },
-      },
-    },
-    async (request, reply) => {
-      await credentials.delete(principalOf(request).client.id, 'client_secret', request.params.secret_code, clientActor(request));
-      return reply.code(204).send(null);
-    },
-  );
+  credentialDeletionRoute(app, credentials, {
+    ...of.delete,
+    kind: of.kind,
+    config: change(['NOT_FOUND', 'CONFLICT']),
+    tags,
+    named: (request, params) => ({ clientId: principalOf(request).client.id, code: of.delete.codeOf(params), actor: clientActor(request) }),
+  });
 }
 
 /**

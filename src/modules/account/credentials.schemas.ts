@@ -15,6 +15,11 @@ export const CREDENTIAL_NAME_MAX_LENGTH = 100;
 const Code = (what: string) => Type.String({ format: 'uuid', description: `The ${what}'s public id (UUID): name it to delete it. Not a secret.` });
 const Timestamp = (description: string) => Type.String({ format: 'date-time', description });
 const NullableTimestamp = (description: string) => Type.Union([Timestamp(description), Type.Null()], { description });
+const CreatedAt = (noun: string) => Timestamp(`When the ${noun} was created (ISO 8601, UTC).`);
+const KeyExpiresAt = () => NullableTimestamp('When the key stops working; null: never.');
+/** The credential itself, in the answer to its creation only. */
+const Plaintext = (what: string, prefix: string) => Type.String({ description: `The new ${what} (\`${prefix}_…\`). Shown in this response only: store it now.` });
+const NewLabel = (noun: string) => Type.String({ description: `The label given to the new ${noun}.` });
 const Name = Label(CREDENTIAL_NAME_MAX_LENGTH, 'A label of your choosing, e.g. where the credential is deployed.');
 const Preview = (prefix: string) =>
   Type.String({
@@ -28,8 +33,8 @@ export const ApiKeyItem = Type.Object(
     key_code: Code('API key'),
     name: Type.String({ description: 'The label given when the key was created (`onboarding`, `operator reset` for keys an operator issued).' }),
     preview: Preview('sdk'),
-    created_at: Timestamp('When the key was created (ISO 8601, UTC).'),
-    expires_at: NullableTimestamp('When the key stops working; null: never.'),
+    created_at: CreatedAt('key'),
+    expires_at: KeyExpiresAt(),
     last_used_at: NullableTimestamp('The minute of the latest use of the key (X-API-Key or /v1/auth/login); null: not used yet. Updated within about 15 seconds.'),
     active: Type.Boolean({ description: 'False once expires_at has passed: an expired key is refused like a deleted one.' }),
   },
@@ -44,7 +49,7 @@ export const SecretItem = Type.Object(
     secret_code: Code('client secret'),
     name: Type.String({ description: 'The label given when the secret was created.' }),
     secret_preview: Preview('sds'),
-    created_at: Timestamp('When the secret was created (ISO 8601, UTC).'),
+    created_at: CreatedAt('secret'),
   },
   { title: 'ClientSecret', additionalProperties: false },
 );
@@ -68,22 +73,22 @@ export type NewSecretBody = Static<typeof NewSecretBody>;
 
 export const CreatedApiKey = Type.Object(
   {
-    api_key: Type.String({ description: 'The new API key (`sdk_…`). Shown in this response only: store it now.' }),
+    api_key: Plaintext('API key', 'sdk'),
     key_code: Code('API key'),
-    name: Type.String({ description: 'The label given to the new key.' }),
-    created_at: Timestamp('When the key was created (ISO 8601, UTC).'),
-    expires_at: NullableTimestamp('When the key stops working; null: never.'),
+    name: NewLabel('key'),
+    created_at: CreatedAt('key'),
+    expires_at: KeyExpiresAt(),
   },
   { title: 'CreatedApiKey', additionalProperties: false },
 );
 
 export const CreatedSecret = Type.Object(
   {
-    client_secret: Type.String({ description: 'The new client secret (`sds_…`). Shown in this response only: store it now.' }),
+    client_secret: Plaintext('client secret', 'sds'),
     secret_code: Code('client secret'),
-    name: Type.String({ description: 'The label given to the new secret.' }),
+    name: NewLabel('secret'),
     secret_preview: Preview('sds'),
-    created_at: Timestamp('When the secret was created (ISO 8601, UTC).'),
+    created_at: CreatedAt('secret'),
   },
   { title: 'CreatedClientSecret', additionalProperties: false },
 );

@@ -1,6 +1,7 @@
-/** The calling client's own account: configuration and credentials; the credential views and listing the admin API and the CLI share. */
+/** The calling client's own account: configuration and credentials; the credential views, listing and deletion route the admin API and the CLI share. */
 export { accountRoutes } from './account.routes.js';
-export { listedCredentials } from './credentials.listing.js';
+export { credentialDeletionRoute } from './credentials.deletion.js';
+export { type CredentialPages, listedCredentials } from './credentials.listing.js';
 export {
   ApiKeysPage,
   CREDENTIALS_PAGE_SIZE_MAX,

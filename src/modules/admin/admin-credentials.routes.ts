@@ -1,8 +1,9 @@
-import { Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
-import type { App } from '../../platform/http/types.js';
+import type { App, ParamsOf } from '../../platform/http/types.js';
 import { operatorActor } from '../audit/index.js';
-import { ApiKeysPage, CredentialsQuery, Deleted, listedCredentials, SecretsPage } from '../account/index.js';
+import type { AccountCredentialKind } from '../auth/index.js';
+import { ApiKeysPage, credentialDeletionRoute, CredentialsQuery, listedCredentials, SecretsPage } from '../account/index.js';
 import type { CredentialsService } from '../clients/index.js';
 import { ADMIN_POLICY, CLIENT_CHANGE } from './admin.policy.js';
 
@@ -19,74 +20,90 @@ const SecretParams = Type.Object({ ...ClientParams, secret_code: Type.String({ d
  * the same shapes as the client's own /v1/account endpoints (a listing never shows a
  * credential or a digest). The emergency reset of all of them stays POST …/credentials.
  */
-export function adminCredentialsRoutes(app: App, deps: { credentials: CredentialsService; clock: Clock }): void {
-  const { credentials } = deps;
+export function adminCredentialsRoutes(app: App, deps: AdminCredentialsDeps): void {
+  listRoute(app, deps, API_KEYS);
+  listRoute(app, deps, SECRETS);
+  deleteRoute(app, deps, API_KEYS);
+  deleteRoute(app, deps, SECRETS);
+}
 
+interface AdminCredentialsDeps {
+  credentials: CredentialsService;
+  clock: Clock;
+}
+
+/** What the routes of one kind of credential say: those of API keys and those of client secrets differ only here. */
+interface AdminCredentialRoutesOf<Named extends TSchema> {
+  kind: AccountCredentialKind;
+  list: { url: string; summary: string; description: string; page: TSchema };
+  delete: {
+    url: string;
+    summary: string;
+    description: string;
+    params: Named;
+    /** The client and the credential the path names. */
+    named(params: ParamsOf<Named>): { clientId: string; code: string };
+  };
+}
+
+const API_KEYS: AdminCredentialRoutesOf<typeof KeyParams> = {
+  kind: 'api_key',
+  list: {
+    url: '/admin/v1/clients/:client_id/api-keys',
+    summary: "A client's API keys",
+    description: 'Every key not deleted, oldest first, expired ones included. Never the keys themselves.',
+    page: ApiKeysPage,
+  },
+  delete: {
+    url: '/admin/v1/clients/:client_id/api-keys/:key_code',
+    summary: "Delete one of a client's API keys",
+    description: 'As the client itself would: its sessions end at once; 409 for the last active key of an account that enables API keys.',
+    params: KeyParams,
+    named: (params) => ({ clientId: params.client_id, code: params.key_code }),
+  },
+};
+
+const SECRETS: AdminCredentialRoutesOf<typeof SecretParams> = {
+  kind: 'client_secret',
+  list: {
+    url: '/admin/v1/clients/:client_id/secrets',
+    summary: "A client's client secrets",
+    description: 'Every secret not deleted, oldest first. Never the secrets themselves.',
+    page: SecretsPage,
+  },
+  delete: {
+    url: '/admin/v1/clients/:client_id/secrets/:secret_code',
+    summary: "Delete one of a client's client secrets",
+    description: 'As the client itself would: its sessions end at once; 409 for the last secret of an account that enables OAuth.',
+    params: SecretParams,
+    named: (params) => ({ clientId: params.client_id, code: params.secret_code }),
+  },
+};
+
+function listRoute<Named extends TSchema>(app: App, deps: AdminCredentialsDeps, of: AdminCredentialRoutesOf<Named>): void {
   app.get(
-    '/admin/v1/clients/:client_id/api-keys',
+    of.list.url,
     {
       config: admin,
       schema: {
         tags,
-        summary: "A client's API keys",
-        description: 'Every key not deleted, oldest first, expired ones included. Never the keys themselves.',
+        summary: of.list.summary,
+        description: of.list.description,
         params: Type.Object(ClientParams),
         querystring: CredentialsQuery,
-        response: { 200: ApiKeysPage },
+        response: { 200: of.list.page },
       },
     },
-    async (request) => listedCredentials(deps, request.params.client_id, 'api_key', request.query),
+    async (request) => listedCredentials(deps, request.params.client_id, of.kind, request.query),
   );
+}
 
-  app.get(
-    '/admin/v1/clients/:client_id/secrets',
-    {
-      config: admin,
-      schema: {
-        tags,
-        summary: "A client's client secrets",
-        description: 'Every secret not deleted, oldest first. Never the secrets themselves.',
-        params: Type.Object(ClientParams),
-        querystring: CredentialsQuery,
-        response: { 200: SecretsPage },
-      },
-    },
-    async (request) => listedCredentials(deps, request.params.client_id, 'client_secret', request.query),
-  );
-
-  app.delete(
-    '/admin/v1/clients/:client_id/api-keys/:key_code',
-    {
-      config: CLIENT_CHANGE,
-      schema: {
-        tags,
-        summary: "Delete one of a client's API keys",
-        description: 'As the client itself would: its sessions end at once; 409 for the last active key of an account that enables API keys.',
-        params: KeyParams,
-        response: { 204: Deleted },
-      },
-    },
-    async (request, reply) => {
-      await credentials.delete(request.params.client_id, 'api_key', request.params.key_code, operatorActor(request));
-      return reply.code(204).send(null);
-    },
-  );
-
-  app.delete(
-    '/admin/v1/clients/:client_id/secrets/:secret_code',
-    {
-      config: CLIENT_CHANGE,
-      schema: {
-        tags,
-        summary: "Delete one of a client's client secrets",
-        description: 'As the client itself would: its sessions end at once; 409 for the last secret of an account that enables OAuth.',
-        params: SecretParams,
-        response: { 204: Deleted },
-      },
-    },
-    async (request, reply) => {
-      await credentials.delete(request.params.client_id, 'client_secret', request.params.secret_code, operatorActor(request));
-      return reply.code(204).send(null);
-    },
-  );
+function deleteRoute<Named extends TSchema>(app: App, { credentials }: AdminCredentialsDeps, of: AdminCredentialRoutesOf<Named>): void {
+  credentialDeletionRoute(app, credentials, {
+    ...of.delete,
+    kind: of.kind,
+    config: CLIENT_CHANGE,
+    tags,
+    named: (request, params) => ({ ...of.delete.named(params), actor: operatorActor(request) }),
+  });
 }

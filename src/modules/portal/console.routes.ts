@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { serviceUnavailable } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { type OperatorSessionData, SESSION_MAX_AGE_MS, type SessionStore, sessionsFull } from './portal.sessions.js';
-import { bodyOf, callFrom, forward, methodOf, proxiedPath, type PublicOrigin, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
+import { bodyOf, callFrom, forward, methodOf, proxiedPath, type PublicOrigin, queryOf, serveWebFiles, sessionCookie, signInRoute } from './web.js';
 
 const SignIn = Type.Object(
   { admin_token: Type.String({ minLength: 1, maxLength: 500, description: 'The ADMIN_TOKEN.' }) },
@@ -31,24 +31,19 @@ export const consoleRoutes: ModuleRoutes<ConsoleRoutesDeps> = async (app, { sess
   serveWebFiles(app, 'console', ['index.html', 'console.js', 'web.css', 'uplot.css']);
   const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => sessionCookie(request, site, { name: sessions.cookie, path: '/console' }, value, maxAgeSeconds);
 
-  app.post(
-    '/console/session',
-    { config: { policy: { auth: 'none', cache: 'token' } }, schema: { hide: true, body: SignIn } },
-    async (request, reply) => {
-      rejectCrossSite(request, site);
-      const adminToken = request.body.admin_token;
-      // The admin guard of the admin API decides, as it would for the same token sent with curl,
-      // from this address: a wrong token counts there once as a failed login, and past the limit
-      // its 429 is the answer here too.
-      const check = await callFrom(app, request, { method: 'GET', url: '/admin/v1/clients?page_size=1', headers: { authorization: `Bearer ${adminToken}` } });
-      if (check.statusCode === 401 || check.statusCode === 429) return forward(reply, check);
-      if (check.statusCode !== 200) throw serviceUnavailable('the admin API could not check the token', 5);
-      const session = sessions.open(OPERATOR, { adminToken });
-      if (session === undefined) throw sessionsFull();
-      reply.header('set-cookie', cookie(request, session.id, SESSION_MAX_AGE_MS / 1000));
-      return reply.code(201).send({ csrf_token: session.csrf });
-    },
-  );
+  signInRoute(app, '/console/session', site, SignIn, async (request, body, reply) => {
+    const adminToken = body.admin_token;
+    // The admin guard of the admin API decides, as it would for the same token sent with curl,
+    // from this address: a wrong token counts there once as a failed login, and past the limit
+    // its 429 is the answer here too.
+    const check = await callFrom(app, request, { method: 'GET', url: '/admin/v1/clients?page_size=1', headers: { authorization: `Bearer ${adminToken}` } });
+    if (check.statusCode === 401 || check.statusCode === 429) return forward(reply, check);
+    if (check.statusCode !== 200) throw serviceUnavailable('the admin API could not check the token', 5);
+    const session = sessions.open(OPERATOR, { adminToken });
+    if (session === undefined) throw sessionsFull();
+    reply.header('set-cookie', cookie(request, session.id, SESSION_MAX_AGE_MS / 1000));
+    return reply.code(201).send({ csrf_token: session.csrf });
+  });
 
   const session = (csrf: boolean) => ({ config: { policy: { auth: 'session', realm: 'console', cache: 'no-store', csrf } } }) as const;
 

@@ -5,7 +5,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import type { Authenticator } from '../auth/index.js';
 import { type ClientSessionData, SESSION_MAX_AGE_MS, type Session, type SessionStore, sessionsFull, type TokenPairBody, tokensOf } from './portal.sessions.js';
-import { bodyOf, callFrom, forward, methodOf, proxiedPath, type PublicOrigin, queryOf, rejectCrossSite, serveWebFiles, sessionCookie } from './web.js';
+import { bodyOf, callFrom, forward, methodOf, proxiedPath, type PublicOrigin, queryOf, serveWebFiles, sessionCookie, signInRoute } from './web.js';
 
 /** Refresh the access token this long before it expires, so that no call races its expiry. */
 const REFRESH_MARGIN_MS = 60 * 1000;
@@ -65,31 +65,25 @@ function sessionRoutes(app: App, { sessions, clock, revoke, authenticator, publi
   const site = { publicUrl };
   const cookie = (request: FastifyRequest, value: string, maxAgeSeconds: number) => sessionCookie(request, site, { name: sessions.cookie, path: '/portal' }, value, maxAgeSeconds);
 
-  app.post(
-    '/portal/session',
-    { config: { policy: { auth: 'none', cache: 'token' } }, schema: { hide: true, body: SignIn } },
-    async (request, reply) => {
-      rejectCrossSite(request, site);
-      const body = request.body;
-      const login =
-        'api_key' in body
-          ? await callFrom(app, request, { method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': body.api_key } })
-          : await callFrom(app, request, { method: 'POST', url: '/v1/oauth/login', payload: { client_id: body.client_id, client_secret: body.client_secret } });
-      if (login.statusCode !== 200) return forward(reply, login);
-      const pair = login.json<TokenPairBody>();
-      const config = await callFrom(app, request, { method: 'GET', url: '/v1/account/config', headers: { authorization: `Bearer ${pair.access_token}` } });
-      if (config.statusCode !== 200) return forward(reply, config);
-      const clientId = config.json<{ client_id: string }>().client_id;
-      const session = sessions.open(clientId, { clientId, flow: 'api_key' in body ? 'api_key' : 'oauth', ...tokensOf(pair, clock.now()) });
-      if (session === undefined) {
-        // No session holds the pair just issued: it ends here, unused.
-        await revoke(clientId, pair.refresh_token);
-        throw sessionsFull();
-      }
-      reply.header('set-cookie', cookie(request, session.id, SESSION_MAX_AGE_MS / 1000));
-      return reply.code(201).send({ client_id: clientId, csrf_token: session.csrf });
-    },
-  );
+  signInRoute(app, '/portal/session', site, SignIn, async (request, body, reply) => {
+    const login =
+      'api_key' in body
+        ? await callFrom(app, request, { method: 'POST', url: '/v1/auth/login', headers: { 'x-api-key': body.api_key } })
+        : await callFrom(app, request, { method: 'POST', url: '/v1/oauth/login', payload: { client_id: body.client_id, client_secret: body.client_secret } });
+    if (login.statusCode !== 200) return forward(reply, login);
+    const pair = login.json<TokenPairBody>();
+    const config = await callFrom(app, request, { method: 'GET', url: '/v1/account/config', headers: { authorization: `Bearer ${pair.access_token}` } });
+    if (config.statusCode !== 200) return forward(reply, config);
+    const clientId = config.json<{ client_id: string }>().client_id;
+    const session = sessions.open(clientId, { clientId, flow: 'api_key' in body ? 'api_key' : 'oauth', ...tokensOf(pair, clock.now()) });
+    if (session === undefined) {
+      // No session holds the pair just issued: it ends here, unused.
+      await revoke(clientId, pair.refresh_token);
+      throw sessionsFull();
+    }
+    reply.header('set-cookie', cookie(request, session.id, SESSION_MAX_AGE_MS / 1000));
+    return reply.code(201).send({ client_id: clientId, csrf_token: session.csrf });
+  });
 
   /**
    * The page asks this on load to know whether it is signed in: a session whose token the API no

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { stringifySetCookie } from 'cookie';
 import type { FastifyReply, FastifyRequest, InjectOptions, LightMyRequestResponse } from 'fastify';
+import type { TSchema } from 'typebox';
 import { ApiError } from '../../platform/errors.js';
-import type { App } from '../../platform/http/types.js';
+import type { App, BodyOf } from '../../platform/http/types.js';
 
 /**
  * What the portal and the console share: their pages' files (bundled by `npm run build` into
@@ -87,7 +88,7 @@ function pageOf(request: FastifyRequest, { publicUrl }: PublicOrigin): { host: s
  * origin exactly; without, its host must be the page's (the scheme is not compared: behind a
  * proxy that ends TLS and is not trusted, the node sees http where the page said https).
  */
-export function rejectCrossSite(request: FastifyRequest, site: PublicOrigin): void {
+function rejectCrossSite(request: FastifyRequest, site: PublicOrigin): void {
   const origin = request.headers.origin;
   if (origin === undefined) return;
   if (URL.canParse(origin)) {
@@ -95,6 +96,27 @@ export function rejectCrossSite(request: FastifyRequest, site: PublicOrigin): vo
     if (site.publicUrl === undefined ? url.host === pageOf(request, site).host : url.origin === site.publicUrl) return;
   }
   throw new ApiError('FORBIDDEN', 'a sign-in from another site is refused');
+}
+
+/**
+ * A sign-in route: anyone may post a credential to it, but not from another site's page
+ * (rejectCrossSite); its answer carries the session's CSRF token, which no cache may keep.
+ */
+export function signInRoute<Body extends TSchema>(
+  app: App,
+  url: string,
+  site: PublicOrigin,
+  body: Body,
+  signIn: (request: FastifyRequest, body: BodyOf<Body>, reply: FastifyReply) => Promise<FastifyReply>,
+): void {
+  app.post(
+    url,
+    { config: { policy: { auth: 'none', cache: 'token' } }, schema: { hide: true, body } },
+    async (request, reply) => {
+      rejectCrossSite(request, site);
+      return signIn(request, request.body, reply);
+    },
+  );
 }
 
 const LOCAL_HOST = /^(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/;

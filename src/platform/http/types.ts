@@ -13,9 +13,10 @@ export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Fasti
 export type ModuleRoutes<Deps = void> = (app: App, deps: Deps) => Promise<void>;
 
 /**
- * What the type provider makes of a query-string or body schema: `Static<S>` for any concrete
+ * What the type provider makes of a query-string, body or path-parameters schema: `Static<S>` for any concrete
  * schema. Generic code (a route helper) names the request's type this way, so that the type
  * provider still types the handler instead of a cast.
  */
 export type QueryOf<S extends TSchema> = FastifyRequest<RouteGenericInterface, Server, IncomingMessage, { querystring: S }, TypeBoxTypeProvider>['query'];
 export type BodyOf<S extends TSchema> = FastifyRequest<RouteGenericInterface, Server, IncomingMessage, { body: S }, TypeBoxTypeProvider>['body'];
+export type ParamsOf<S extends TSchema> = FastifyRequest<RouteGenericInterface, Server, IncomingMessage, { params: S }, TypeBoxTypeProvider>['params'];
