@@ -16,7 +16,7 @@ interface StoredGame {
  * the import stored them (it checks that they agree: `total` games, `hits` hits). 404 for an id
  * that names no fact flow, and for a fact flow imported without its history.
  */
-export function createFlowGraph(repository: Pick<TrendsRepository, 'flowHits' | 'teamNames'>) {
+export function createFlowGraph(repository: Pick<TrendsRepository, 'flowHits' | 'teamNames'>): (flowId: number) => Promise<FlowGraphData> {
   return async function flowGraph(flowId: number): Promise<FlowGraphData> {
     const flow = await repository.flowHits(flowId);
     if (flow === undefined || flow.flow_type !== 'fact') throw new ApiError('NOT_FOUND', `no fact flow with id ${flowId}`);

@@ -80,7 +80,9 @@ function legOf(leg: FlowLegItem): FlowTooltip['legs'][number] {
  * read from the flow item so that the two never disagree. 404 for an id that names no flow of the type.
  * In Odditt's vocabulary, `flow_type` is the flow's name in it, as the flow item's is.
  */
-export function createFlowTooltip(flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
+export function createFlowTooltip(
+  flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>,
+): (params: FlowTooltipParams, vocabulary: FlowVocabulary) => Promise<FlowTooltip> {
   return async function flowTooltip({ flow_type, flow_id }: FlowTooltipParams, vocabulary: FlowVocabulary): Promise<FlowTooltip> {
     const flow = (await flowItems([flow_id])).get(flow_id);
     if (flow === undefined || flow.flow_type !== flow_type) throw new ApiError('NOT_FOUND', `no ${flow_type} flow with id ${flow_id}`);

@@ -10,7 +10,9 @@ import type { FlowItem } from './trends.schemas.js';
  * that name none (of `flow_type`, when given). A repeated id is one flow. In Odditt's vocabulary
  * the flows are named in it, and a plain single, which it has no name for, is missing.
  */
-export function createFlowsById(flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
+export function createFlowsById(
+  flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>,
+): (body: FlowsByIdBody, vocabulary: FlowVocabulary) => Promise<FlowsByIdPage> {
   return async function flowsById(body: FlowsByIdBody, vocabulary: FlowVocabulary): Promise<FlowsByIdPage> {
     const asked = [...new Set(body.flow_ids)];
     const found = await flowItems(asked);

@@ -13,7 +13,10 @@ import type { Page } from '../../platform/pagination.js';
  * In Odditt's vocabulary the flows are named in it, and plain singles, which it has no name for,
  * are left out.
  */
-export function createFlowsBySelection(repository: Pick<TrendsRepository, 'flowIdsOnSelections'>, flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>) {
+export function createFlowsBySelection(
+  repository: Pick<TrendsRepository, 'flowIdsOnSelections'>,
+  flowItems: (ids: readonly number[]) => Promise<ReadonlyMap<number, FlowItem>>,
+): (body: FlowsBySelectionBody, vocabulary: FlowVocabulary) => Promise<Page<FlowItem>> {
   return async function flowsBySelection(body: FlowsBySelectionBody, vocabulary: FlowVocabulary): Promise<Page<FlowItem>> {
     const asked = [...new Set(body.event_betting_market_position_ids)];
     const ids = await repository.flowIdsOnSelections(asked, vocabulary === 'odditt');
