@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely, sql, type Transaction } from 'kysely';
+import { chunksOf } from '../../platform/chunks.js';
 import type { DialectName } from '../../platform/db/database.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
 import type { Schema } from '../../platform/db/schema.js';
@@ -22,10 +23,6 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
   const db = trx as unknown as LooseDb;
   const maxParams = MAX_PARAMS[dialect];
 
-  function* chunks<T>(items: readonly T[], size: number): Generator<readonly T[]> {
-    for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
-  }
-
   return {
     /**
      * `insert … on conflict (id) do update` every column, in multi-row chunks. Rows are built
@@ -33,7 +30,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
      */
     async upsert<I>(table: DataTable, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row): Promise<void> {
       const updated = columns.filter((c) => c !== 'id');
-      for (const chunk of chunks(items, Math.floor(maxParams / columns.length))) {
+      for (const chunk of chunksOf(items, Math.floor(maxParams / columns.length))) {
         await db
           .insertInto(table)
           .values(chunk.map(toRow))
@@ -43,7 +40,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     },
 
     async insert(table: DataTable, columns: number, rows: readonly Row[]): Promise<void> {
-      for (const chunk of chunks(rows, Math.floor(maxParams / columns))) {
+      for (const chunk of chunksOf(rows, Math.floor(maxParams / columns))) {
         await db.insertInto(table).values([...chunk]).execute();
       }
     },
@@ -55,7 +52,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
      */
     async insertMany(table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void> {
       const perStatement = Math.floor(maxParams / columns.length);
-      for (const chunk of chunks(rows, perStatement)) {
+      for (const chunk of chunksOf(rows, perStatement)) {
         const parameters: unknown[] = [];
         const tuples: string[] = [];
         for (const row of chunk) {
@@ -72,7 +69,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     /** The rows among `ids` that the table already holds, with the asked columns. */
     async existing<C extends string>(table: DataTable, ids: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id', number | string | null>>> {
       const found: Array<Record<C | 'id', number | string | null>> = [];
-      for (const chunk of chunks([...ids], maxParams)) {
+      for (const chunk of chunksOf([...ids], maxParams)) {
         const rows = await db
           .selectFrom(table)
           .select(['id', ...columns])
@@ -87,7 +84,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     async withKeys(table: 'betting_market_categories', keys: Iterable<string>): Promise<Array<{ id: number; key: string }>> {
       const wanted = [...new Set([...keys].map((key) => key.toLowerCase()))];
       const found: Array<{ id: number; key: string }> = [];
-      for (const chunk of chunks(wanted, maxParams)) {
+      for (const chunk of chunksOf(wanted, maxParams)) {
         const rows = await trx.selectFrom(table).select(['id', 'key']).where(sql<string>`lower(key)`, 'in', [...chunk]).execute();
         for (const row of rows) found.push({ id: Number(row.id), key: row.key });
       }
@@ -102,12 +99,12 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
 
     /** Replaces what the dataset's events carry of their results: their period scores, or their players' statistics. */
     async deleteOfEvents(table: 'event_period_scores' | 'player_event_statistics', eventIds: readonly number[]): Promise<void> {
-      for (const chunk of chunks(eventIds, maxParams)) await trx.deleteFrom(table).where('event_id', 'in', [...chunk]).execute();
+      for (const chunk of chunksOf(eventIds, maxParams)) await trx.deleteFrom(table).where('event_id', 'in', [...chunk]).execute();
     },
 
     /** Drops the legs or the tags of these flows, before the ones they carry now are inserted. */
     async deleteOfFlows(table: 'flow_legs' | 'flow_tags', flowIds: readonly number[]): Promise<void> {
-      for (const chunk of chunks(flowIds, maxParams)) {
+      for (const chunk of chunksOf(flowIds, maxParams)) {
         await trx.deleteFrom(table).where('flow_id', 'in', [...chunk]).execute();
       }
     },
@@ -153,7 +150,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
      * league move touching 100,000 flows is a few statements.
      */
     async refreshDerived(movedLeagueIds: readonly number[], movedEventIds: readonly number[]): Promise<void> {
-      for (const chunk of chunks(movedLeagueIds, maxParams)) {
+      for (const chunk of chunksOf(movedLeagueIds, maxParams)) {
         const leagueIds = [...chunk];
         await trx
           .updateTable('events')
@@ -162,7 +159,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
           .execute();
         await refreshFlows((eb) => eb('event_id', 'in', eb.selectFrom('events').select('events.id').where('events.league_id', 'in', leagueIds)));
       }
-      for (const chunk of chunks(movedEventIds, maxParams)) {
+      for (const chunk of chunksOf(movedEventIds, maxParams)) {
         const eventIds = [...chunk];
         await refreshFlows((eb) => eb('event_id', 'in', eventIds));
       }
