@@ -1,3 +1,4 @@
+import { chunksOf } from '../../platform/chunks.js';
 import { CHANGE_COLUMNS, type ChangeColumn } from '../history/index.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
@@ -30,8 +31,7 @@ export function changedAtOf(item: OddsItem, now: number): number {
  * the upsert does the same in one statement.
  */
 export async function recordPriceChanges(repo: ImportRepository, odds: readonly OddsItem[], now: number): Promise<void> {
-  for (let start = 0; start < odds.length; start += CHUNK) {
-    const chunk = odds.slice(start, start + CHUNK);
+  for (const chunk of chunksOf(odds, CHUNK)) {
     const stored = await storedQuotes(repo, chunk);
     const rows: Array<Record<ChangeColumn, unknown>> = [];
     for (const item of chunk) {

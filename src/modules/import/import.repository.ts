@@ -3,6 +3,7 @@ import type { DialectName } from '../../platform/db/database.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
 import type { Schema, SelectionsTable } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
+import { chunksOf } from '../../platform/chunks.js';
 
 /** The sports-data tables the import writes, in dependency order. */
 export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_history', 'event_period_scores', 'player_event_statistics', 'odds_grades'] as const;
@@ -81,7 +82,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
   return {
     upsert: (table, columns, items, toRow) => upsert(s, table, columns, items, toRow),
     async insert(table, columns, rows) {
-      for (const chunk of chunks(rows, Math.floor(s.maxParams / columns))) await s.db.insertInto(table).values([...chunk]).execute();
+      for (const chunk of chunksOf(rows, Math.floor(s.maxParams / columns))) await s.db.insertInto(table).values([...chunk]).execute();
     },
     insertMany: (table, columns, rows) => insertMany(s, table, columns, rows),
     existing: (table, ids, columns) => existing(s, table, ids, columns),
@@ -91,10 +92,10 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
       return rows.map((r) => ({ sport_id: Number(r.sport_id), key: r.key }));
     },
     async deleteOfEvents(table, eventIds) {
-      for (const chunk of chunks(eventIds, s.maxParams)) await trx.deleteFrom(table).where('event_id', 'in', [...chunk]).execute();
+      for (const chunk of chunksOf(eventIds, s.maxParams)) await trx.deleteFrom(table).where('event_id', 'in', [...chunk]).execute();
     },
     async deleteOfFlows(table, flowIds) {
-      for (const chunk of chunks(flowIds, s.maxParams)) {
+      for (const chunk of chunksOf(flowIds, s.maxParams)) {
         await trx.deleteFrom(table).where('flow_id', 'in', [...chunk]).execute();
       }
     },
@@ -121,7 +122,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
       return Number(max?.max ?? 0);
     },
     async insertSelections(rows) {
-      for (let start = 0; start < rows.length; start += SELECTION_CHUNK) await trx.insertInto('selections').values(rows.slice(start, start + SELECTION_CHUNK)).execute();
+      for (const chunk of chunksOf(rows, SELECTION_CHUNK)) await trx.insertInto('selections').values(chunk).execute();
     },
   };
 }
@@ -131,17 +132,13 @@ export async function hasNoSportsData(db: Kysely<Schema>): Promise<boolean> {
   return (await db.selectFrom('sports').select('id').limit(1).executeTakeFirst()) === undefined;
 }
 
-function* chunks<T>(items: readonly T[], size: number): Generator<readonly T[]> {
-  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
-}
-
 /**
  * `insert … on conflict (id) do update` every column, in multi-row chunks. Rows are built
  * one chunk at a time so that a million items never exist twice in memory.
  */
 async function upsert<I>(s: Statements, table: DataTable, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row): Promise<void> {
   const updated = columns.filter((c) => c !== 'id');
-  for (const chunk of chunks(items, Math.floor(s.maxParams / columns.length))) {
+  for (const chunk of chunksOf(items, Math.floor(s.maxParams / columns.length))) {
     await s.db
       .insertInto(table)
       .values(chunk.map(toRow))
@@ -157,7 +154,7 @@ async function upsert<I>(s: Statements, table: DataTable, columns: readonly stri
  */
 async function insertMany(s: Statements, table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void> {
   const perStatement = Math.floor(s.maxParams / columns.length);
-  for (const chunk of chunks(rows, perStatement)) {
+  for (const chunk of chunksOf(rows, perStatement)) {
     const parameters: unknown[] = [];
     const tuples: string[] = [];
     for (const row of chunk) {
@@ -178,7 +175,7 @@ async function existing<C extends string>(
   columns: readonly C[],
 ): Promise<Array<Record<C | 'id', number | string | null>>> {
   const found: Array<Record<C | 'id', number | string | null>> = [];
-  for (const chunk of chunks([...ids], s.maxParams)) {
+  for (const chunk of chunksOf([...ids], s.maxParams)) {
     const rows = await s.db
       .selectFrom(table)
       .select(['id', ...columns])
@@ -192,7 +189,7 @@ async function existing<C extends string>(
 async function withKeys(s: Statements, table: 'betting_market_categories', keys: Iterable<string>): Promise<Array<{ id: number; key: string }>> {
   const wanted = [...new Set([...keys].map((key) => key.toLowerCase()))];
   const found: Array<{ id: number; key: string }> = [];
-  for (const chunk of chunks(wanted, s.maxParams)) {
+  for (const chunk of chunksOf(wanted, s.maxParams)) {
     const rows = await s.trx.selectFrom(table).select(['id', 'key']).where(sql<string>`lower(key)`, 'in', [...chunk]).execute();
     for (const row of rows) found.push({ id: Number(row.id), key: row.key });
   }
@@ -216,7 +213,7 @@ async function recordOpenings(trx: Transaction<Schema>): Promise<void> {
  */
 async function refreshDerived(s: Statements, movedLeagueIds: readonly number[], movedEventIds: readonly number[]): Promise<void> {
   const { trx } = s;
-  for (const chunk of chunks(movedLeagueIds, s.maxParams)) {
+  for (const chunk of chunksOf(movedLeagueIds, s.maxParams)) {
     const leagueIds = [...chunk];
     await trx
       .updateTable('events')
@@ -225,7 +222,7 @@ async function refreshDerived(s: Statements, movedLeagueIds: readonly number[], 
       .execute();
     await refreshFlows(trx, (eb) => eb('event_id', 'in', eb.selectFrom('events').select('events.id').where('events.league_id', 'in', leagueIds)));
   }
-  for (const chunk of chunks(movedEventIds, s.maxParams)) {
+  for (const chunk of chunksOf(movedEventIds, s.maxParams)) {
     const eventIds = [...chunk];
     await refreshFlows(trx, (eb) => eb('event_id', 'in', eventIds));
   }
@@ -245,11 +242,11 @@ async function refreshFlows(trx: Transaction<Schema>, filter: FlowFilter): Promi
 
 async function selectionsOfEvents(trx: Transaction<Schema>, eventIds: readonly number[]): Promise<Array<StoredSelection & { id: number }>> {
   const found: Array<StoredSelection & { id: number }> = [];
-  for (let start = 0; start < eventIds.length; start += SELECTION_CHUNK) {
+  for (const chunk of chunksOf(eventIds, SELECTION_CHUNK)) {
     const rows = await trx
       .selectFrom('selections')
       .select(['id', 'event_id', 'betting_market_id', 'period', 'position', 'line_key', 'player'])
-      .where('event_id', 'in', eventIds.slice(start, start + SELECTION_CHUNK))
+      .where('event_id', 'in', chunk)
       .execute();
     for (const r of rows) found.push({ ...r, id: Number(r.id), event_id: Number(r.event_id), betting_market_id: Number(r.betting_market_id) });
   }
@@ -258,8 +255,8 @@ async function selectionsOfEvents(trx: Transaction<Schema>, eventIds: readonly n
 
 async function takenSelectionIds(trx: Transaction<Schema>, ids: readonly number[]): Promise<number[]> {
   const taken: number[] = [];
-  for (let start = 0; start < ids.length; start += SELECTION_CHUNK) {
-    const rows = await trx.selectFrom('selections').select('id').where('id', 'in', ids.slice(start, start + SELECTION_CHUNK)).execute();
+  for (const chunk of chunksOf(ids, SELECTION_CHUNK)) {
+    const rows = await trx.selectFrom('selections').select('id').where('id', 'in', chunk).execute();
     for (const row of rows) taken.push(Number(row.id));
   }
   return taken;

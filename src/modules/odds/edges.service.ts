@@ -1,3 +1,4 @@
+import { chunksOf } from '../../platform/chunks.js';
 import { figure } from '../../shared/figures.js';
 import { priceIn } from '../../shared/odds-format.js';
 import type { Quote } from '../../shared/pricing/consensus.js';
@@ -36,8 +37,8 @@ export function createEdgesService(deps: { board: BoardService['board'] }): Edge
       const valueBets: ValueBet[] = [];
       const arbitrages: Arbitrage[] = [];
       const markets = new Set<string>();
-      for (let start = 0; start < ids.length; start += CHUNK) {
-        const selections = await board.items(ids.slice(start, start + CHUNK));
+      for (const chunk of chunksOf(ids, CHUNK)) {
+        const selections = await board.items(chunk);
         for (const entry of selections.values()) {
           if (!('rows' in entry)) continue;
           valueBets.push(...valueBetsOf(entry, view, minEdge));

@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { chunksOf } from '../../platform/chunks.js';
 import type { FlowsTable, Schema } from '../../platform/db/schema.js';
 
 /** The queries of the computed trends: the flows the results can prove, the games that prove them, and their update. */
@@ -95,8 +96,8 @@ function winFlows(db: Kysely<Schema>, teams: readonly number[] | undefined, flow
 
 async function teamsOf(db: Kysely<Schema>, eventIds: readonly number[]): Promise<number[]> {
   const teams = new Set<number>();
-  for (let start = 0; start < eventIds.length; start += 10_000) {
-    const rows = await db.selectFrom('events').select(['home_team_id', 'away_team_id']).where('id', 'in', eventIds.slice(start, start + 10_000)).execute();
+  for (const chunk of chunksOf(eventIds, 10_000)) {
+    const rows = await db.selectFrom('events').select(['home_team_id', 'away_team_id']).where('id', 'in', chunk).execute();
     for (const row of rows) teams.add(Number(row.home_team_id)).add(Number(row.away_team_id));
   }
   return [...teams];

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
+import { chunksOf } from '../../platform/chunks.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { utcDay } from '../../platform/time.js';
@@ -96,8 +97,8 @@ async function gamesByTeam(repository: ComputedFlowsRepository, marketIds: reado
     .map((e) => ({ id: Number(e.id), start: Number(e.start_time), home: Number(e.home_team_id), away: Number(e.away_team_id) }))
     .sort((a, b) => a.start - b.start || a.id - b.id);
   const sides = new Map<number, { home?: boolean; away?: boolean }>();
-  for (let start = 0; start < played.length; start += EVENTS_PER_READ) {
-    const rows = await repository.sideGrades(played.slice(start, start + EVENTS_PER_READ).map((e) => e.id), marketIds);
+  for (const events of chunksOf(played, EVENTS_PER_READ)) {
+    const rows = await repository.sideGrades(events.map((e) => e.id), marketIds);
     for (const r of rows) {
       const key = Number(r.event_id) * 1_000_003 + Number(r.betting_market_id);
       const own = sides.get(key) ?? {};

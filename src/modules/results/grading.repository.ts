@@ -1,4 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
+import { chunksOf } from '../../platform/chunks.js';
 import type { OddsGradesTable, Schema } from '../../platform/db/schema.js';
 
 /** The grader's queries: what a batch of events is graded from, the grades it writes, and which events are due. */
@@ -98,11 +99,6 @@ export type NewGrade = Omit<Schema['odds_grades'], 'id' | 'superseded_at'> & { s
 
 /** Ids per `in (…)` list: far below either engine's bind-parameter ceiling. */
 const IDS_PER_STATEMENT = 10_000;
-
-/** `items` cut into lists of at most `size`, in order. */
-function* chunksOf<T>(items: readonly T[], size: number): Generator<T[]> {
-  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
-}
 
 /** Over `db` or a transaction: the grader writes in the transaction of its batch, the import marks due in its own. */
 export function createGradingRepository(db: Kysely<Schema>): GradingRepository {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
+import { chunksOf } from '../../platform/chunks.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { isEventStatus } from '../../shared/event-status.js';
@@ -58,8 +59,7 @@ export async function gradeEvents(
   const { db, changes } = deps;
   const ids = [...new Set(eventIds)].sort((a, b) => a - b);
   let written = 0;
-  for (let start = 0; start < ids.length; start += eventsPerBatch) {
-    const batch = ids.slice(start, start + eventsPerBatch);
+  for (const batch of chunksOf(ids, eventsPerBatch)) {
     const count = await db.transaction().execute(async (trx) => {
       await lockDataWrites(trx);
       const repository = createGradingRepository(trx);
