@@ -4,8 +4,8 @@ import { ApiError } from '../../platform/errors.js';
 import { type UtcDays, utcDays } from '../../shared/date-range.js';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
-import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from './key-resolver.js';
+import type { ReferenceList } from './reference-list.js';
 import { ODDS_FORMAT_ITEMS } from './odds-formats.js';
 import { createReferencesRepository, type ReferencesRepository, type SportsOfCategory } from './references.repository.js';
 import { matches, type Search, type SearchMode, searchOf } from './search.js';
@@ -69,11 +69,6 @@ export interface ReferencesService {
   oddsFormats: ReferenceList<OddsFormatsQuery, SearchFilters, OddsFormatItem>;
   /** The flow tag taxonomy and the subnational regions (taxonomy.ts). */
   taxonomy: TaxonomyService;
-}
-
-/** One reference list endpoint: a list source and how a query becomes its filters. */
-export interface ReferenceList<Q, F, T> extends ListSource<F, T> {
-  filters(query: Q): F;
 }
 
 /** The filters of a list by search alone. */
