@@ -43,12 +43,13 @@ export const SPLITS = ['over', 'under'] as const;
 const item = <P extends Record<string, TSchema>>(title: string, properties: P) =>
   Type.Object(properties, { title, additionalProperties: false });
 
-export const SportItem = item('ImportSport', { id: Id('Sport id.'), key: Key, name: Name('Display name, e.g. `Basketball`.') });
+/** The id, key and name every keyed record of the dataset starts with. */
+const keyedFields = (id: string, name: string) => ({ id: Id(id), key: Key, name: Name(name) });
+
+export const SportItem = item('ImportSport', keyedFields('Sport id.', 'Display name, e.g. `Basketball`.'));
 
 export const LeagueItem = item('ImportLeague', {
-  id: Id('League id.'),
-  key: Key,
-  name: Name('Display name, e.g. `NBA`.'),
+  ...keyedFields('League id.', 'Display name, e.g. `NBA`.'),
   sport_id: Id('The sport of the league.'),
   country_key: nullable(Key),
   country_name: nullable(Name('Country name; null or absent for an international league.')),
@@ -56,18 +57,14 @@ export const LeagueItem = item('ImportLeague', {
 });
 
 export const TeamItem = item('ImportTeam', {
-  id: Id('Team id.'),
-  key: Key,
-  name: Name('Team name; in tennis, the player.'),
+  ...keyedFields('Team id.', 'Team name; in tennis, the player.'),
   abbreviation: nullable(Text(20, 'Short name, e.g. `LAL`.')),
   location: nullable(Text(200, 'City or region.')),
   league_id: Id('The league of the team.'),
 });
 
 export const PlayerItem = item('ImportPlayer', {
-  id: Id('Player id.'),
-  key: Key,
-  name: Name('Player name.'),
+  ...keyedFields('Player id.', 'Player name.'),
   position: nullable(Text(50, 'Playing position, e.g. `PG`.')),
   team_id: Id('The team of the player.'),
 });
@@ -82,32 +79,20 @@ const DeepLinkTemplate = (app: string) =>
   );
 
 export const OperatorItem = item('ImportOperator', {
-  id: Id('Operator (bookmaker) id.'),
-  key: Key,
-  name: Name('Display name of the sportsbook.'),
+  ...keyedFields('Operator (bookmaker) id.', 'Display name of the sportsbook.'),
   bet_web_deep_link_template: DeepLinkTemplate('web site'),
   bet_ios_deep_link_template: DeepLinkTemplate('iOS app (a universal link)'),
   bet_android_deep_link_template: DeepLinkTemplate('Android app (an app link)'),
 });
 
-export const CountryItem = item('ImportCountry', { id: Id('Country id.'), key: Key, name: Name('Country name, e.g. `England`.') });
+export const CountryItem = item('ImportCountry', keyedFields('Country id.', 'Country name, e.g. `England`.'));
 
-export const BettingMarketCategoryItem = item('ImportBettingMarketCategory', {
-  id: Id('Category id.'),
-  key: Key,
-  name: Name('Display name, e.g. `Player Props`.'),
-});
+export const BettingMarketCategoryItem = item('ImportBettingMarketCategory', keyedFields('Category id.', 'Display name, e.g. `Player Props`.'));
 
-export const BettingMarketPositionItem = item('ImportBettingMarketPosition', {
-  id: Id('Position id.'),
-  key: Key,
-  name: Name('Display name, e.g. `Over`.'),
-});
+export const BettingMarketPositionItem = item('ImportBettingMarketPosition', keyedFields('Position id.', 'Display name, e.g. `Over`.'));
 
 export const BettingMarketItem = item('ImportBettingMarket', {
-  id: Id('Betting market id.'),
-  key: Key,
-  name: Name('Display name, e.g. `Player Points`.'),
+  ...keyedFields('Betting market id.', 'Display name, e.g. `Player Points`.'),
   category_id: nullable(Id('The category record of the market. Give it, or `category`, or both (then `category` must be its key).')),
   category: Type.Optional(
     Text(100, 'The category by key, e.g. `main` or `player-props` (the format before category records): linked to the category with that key when there is one.'),
@@ -133,16 +118,12 @@ export const BettingMarketItem = item('ImportBettingMarket', {
 });
 
 export const EventPeriodItem = item('ImportEventPeriod', {
-  id: Id('Event period id.'),
-  key: Key,
-  name: Name('Display name, e.g. `1st Half`.'),
+  ...keyedFields('Event period id.', 'Display name, e.g. `1st Half`.'),
   sport_id: Id('The sport whose events have this period.'),
 });
 
 export const PlayerStatisticItem = item('ImportPlayerStatistic', {
-  id: Id('Player statistic id.'),
-  key: Key,
-  name: Name('Display name, e.g. `Rebounds`.'),
+  ...keyedFields('Player statistic id.', 'Display name, e.g. `Rebounds`.'),
   sport_id: Id('The sport whose players record it.'),
 });
 
@@ -162,19 +143,15 @@ const PlayerStatisticValue = item('ImportPlayerStatisticValue', {
 });
 
 export const SubnationalRegionItem = item('ImportSubnationalRegion', {
-  id: Id('Region id.'),
-  key: Key,
-  name: Name('Region name, e.g. `New Jersey`.'),
+  ...keyedFields('Region id.', 'Region name, e.g. `New Jersey`.'),
   code: Text(10, 'Short code, e.g. `NJ` (ISO 3166-2 without the country prefix).'),
   country_id: Id('The country of the region.'),
 });
 
-export const TagDimensionItem = item('ImportTagDimension', { id: Id('Tag dimension id.'), key: Key, name: Name('Display name, e.g. `Situation`.') });
+export const TagDimensionItem = item('ImportTagDimension', keyedFields('Tag dimension id.', 'Display name, e.g. `Situation`.'));
 
 export const TagTypeItem = item('ImportTagType', {
-  id: Id('Tag type id.'),
-  key: Key,
-  name: Name('Display name, e.g. `Home`.'),
+  ...keyedFields('Tag type id.', 'Display name, e.g. `Home`.'),
   dimension_id: Id('The dimension of the tag type; a child is in its parent\'s.'),
   parent_id: nullable(Id('The parent tag type; absent or null for a top-level one.')),
   terminal: Type.Optional(Type.Boolean({ description: 'A tag flows carry and are filtered by (default: it has no children that are not values).' })),

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
-import { createKeysRepository, type KeysRepository } from './keys.repository.js';
+import { createKeysRepository, type KeyRow, type KeysRepository } from './keys.repository.js';
 
 /**
  * Keys in the Odditt form: a plain key (`nba`) or a qualified one (`united-states.nba`).
@@ -77,50 +77,44 @@ export function createKeyResolver(deps: { db: Kysely<Schema>; cache: Pick<ReadCa
 }
 
 async function buildIndex(keys: KeysRepository, entity: KeyedEntity): Promise<KeyIndex> {
-  const byKey = new Map<string, number[]>();
-  const all = new Set<number>();
+  const index: KeyIndex = { byKey: new Map(), ids: new Set() };
   // Indexed as the rows arrive, so that the work is spread over the chunks of the read.
-  const add = (key: string, id: number) => {
-    all.add(id);
-    const k = key.toLowerCase();
-    const ids = byKey.get(k);
-    if (!ids) byKey.set(k, [id]);
-    else if (!ids.includes(id)) ids.push(id);
-  };
   switch (entity) {
     case 'sport':
-      for (const r of await keys.sports()) add(r.key, r.id);
+      addRows(index, await keys.sports(), (r) => [r.key]);
       break;
     case 'operator':
-      for (const r of await keys.operators()) add(r.key, r.id);
+      addRows(index, await keys.operators(), (r) => [r.key]);
       break;
     case 'league':
-      for (const r of await keys.leagues()) {
-        add(r.key, r.id);
-        if (r.country_key) add(`${r.country_key}.${r.key}`, r.id);
-      }
+      addRows(index, await keys.leagues(), (r) => [r.key, r.country_key ? `${r.country_key}.${r.key}` : null]);
       break;
     case 'team':
       for await (const rows of keys.teams()) {
-        for (const r of rows) {
-          add(r.key, r.id);
-          add(`${r.league_key}.${r.key}`, r.id);
-          // Two leagues may share a key (premier-league in two countries): the fully qualified
-          // `country.league.team` still names one team.
-          if (r.country_key) add(`${r.country_key}.${r.league_key}.${r.key}`, r.id);
-        }
+        // Two leagues may share a key (premier-league in two countries): the fully qualified
+        // `country.league.team` still names one team.
+        addRows(index, rows, (r) => [r.key, `${r.league_key}.${r.key}`, r.country_key ? `${r.country_key}.${r.league_key}.${r.key}` : null]);
       }
       break;
     case 'player':
-      for await (const rows of keys.players()) {
-        for (const r of rows) {
-          add(r.key, r.id);
-          add(`${r.team_key}.${r.key}`, r.id);
-        }
-      }
+      for await (const rows of keys.players()) addRows(index, rows, (r) => [r.key, `${r.team_key}.${r.key}`]);
       break;
   }
-  return { byKey, ids: all };
+  return index;
+}
+
+/** Indexes each row under every key that names it (null: a qualified form the row does not have). */
+function addRows<R extends KeyRow>(index: KeyIndex, rows: readonly R[], keysOf: (row: R) => ReadonlyArray<string | null>): void {
+  for (const row of rows) {
+    index.ids.add(row.id);
+    for (const key of keysOf(row)) {
+      if (key === null) continue;
+      const k = key.toLowerCase();
+      const ids = index.byKey.get(k);
+      if (!ids) index.byKey.set(k, [row.id]);
+      else if (!ids.includes(row.id)) ids.push(row.id);
+    }
+  }
 }
 
 /** The qualified key of a league, as the API shows it. */

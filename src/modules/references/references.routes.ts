@@ -29,7 +29,8 @@ import {
   TeamPage,
   TeamsQuery,
 } from './references.schemas.js';
-import type { ReferenceList, ReferencesService } from './references.service.js';
+import type { ReferenceList } from './reference-list.js';
+import type { ReferencesService } from './references.service.js';
 import {
   SubnationalRegionPage,
   SubnationalRegionsQuery,

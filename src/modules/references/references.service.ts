@@ -5,8 +5,8 @@ import { utcDays } from '../../shared/date-range.js';
 import type { DayRange } from '../../platform/time.js';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
-import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from './key-resolver.js';
+import type { ReferenceList } from './reference-list.js';
 import { ODDS_FORMAT_ITEMS } from './odds-formats.js';
 import { createReferencesRepository, type ReferencesRepository, type SportsOfCategory } from './references.repository.js';
 import { matches, type Search, type SearchMode, searchOf } from './search.js';
@@ -70,11 +70,6 @@ export interface ReferencesService {
   oddsFormats: ReferenceList<OddsFormatsQuery, SearchFilters, OddsFormatItem>;
   /** The flow tag taxonomy and the subnational regions (taxonomy.ts). */
   taxonomy: TaxonomyService;
-}
-
-/** One reference list endpoint: a list source and how a query becomes its filters. */
-export interface ReferenceList<Q, F, T> extends ListSource<F, T> {
-  filters(query: Q): F;
 }
 
 /** The filters of a list by search alone. */

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
-import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { PageOf } from '../../platform/pagination.js';
 import { Id, NamedRef } from '../../shared/wire.js';
-import { REFERENCES_MAX_PAGE_SIZE } from './references.schemas.js';
+import { keyedProperties, listQuery, record } from './schema-parts.js';
 import { SEARCH_MODES } from './search.js';
 
 /** The flow types a tag applies to, in our vocabulary (answers never use Odditt's). */
@@ -26,21 +26,22 @@ export const FLOW_TYPE_ALIASES: Readonly<Record<string, TagFlowType>> = {
 
 const FlowTypes = Type.Array(Type.Enum(TAG_FLOW_TYPES), { description: 'The flow types whose flows carry tags of this kind (`fact`, `fun`, `plain`).' });
 
-export const TagDimension = Type.Object(
-  {
-    id: Id('Dimension id.'),
-    key: Type.String({ description: 'Dimension key, e.g. `situation`; the `dimension` filter of the tag-type search takes it.' }),
-    name: Type.String({ description: 'Display name, e.g. `Situation`.' }),
-    flow_types: FlowTypes,
-  },
-  { title: 'TagDimension', additionalProperties: false },
-);
+export const TagDimension = record('TagDimension', {
+  ...keyedProperties({
+    id: 'Dimension id.',
+    key: 'Dimension key, e.g. `situation`; the `dimension` filter of the tag-type search takes it.',
+    name: 'Display name, e.g. `Situation`.',
+  }),
+  flow_types: FlowTypes,
+});
 
 export const TagType = Type.Object(
   {
-    id: Id('Tag type id; POST /v1/trends/flows filters by it (`tag_type_ids`).'),
-    key: Type.String({ description: 'Key, unique among its siblings (not across the taxonomy: see breadcrumbs).' }),
-    name: Type.String({ description: 'Display name, e.g. `Home`. Several tag types may share one.' }),
+    ...keyedProperties({
+      id: 'Tag type id; POST /v1/trends/flows filters by it (`tag_type_ids`).',
+      key: 'Key, unique among its siblings (not across the taxonomy: see breadcrumbs).',
+      name: 'Display name, e.g. `Home`. Several tag types may share one.',
+    }),
     dimension: NamedRef('The dimension the tag type belongs to.'),
     parent_id: Type.Union([Id(), Type.Null()], { description: 'The parent tag type; null at the top of its dimension.' }),
     tag_level: Type.Integer({ minimum: 1, description: 'Depth in the hierarchy: 1 at the top of a dimension, 2 for its children, and so on.' }),
@@ -57,16 +58,11 @@ export const TagType = Type.Object(
   { title: 'TagType', additionalProperties: false, description: 'A tag type of the flow tag taxonomy (for a children page, the one whose children it lists).' },
 );
 
-export const SubnationalRegion = Type.Object(
-  {
-    id: Id('Region id.'),
-    key: Type.String({ description: 'Region key, e.g. `new-jersey`.' }),
-    name: Type.String({ description: 'Region name, e.g. `New Jersey`.' }),
-    code: Type.String({ description: 'Short code, e.g. `NJ` (ISO 3166-2 without the country prefix).' }),
-    country_id: Id('The country (GET /v1/references/countries).'),
-  },
-  { title: 'SubnationalRegion', additionalProperties: false },
-);
+export const SubnationalRegion = record('SubnationalRegion', {
+  ...keyedProperties({ id: 'Region id.', key: 'Region key, e.g. `new-jersey`.', name: 'Region name, e.g. `New Jersey`.' }),
+  code: Type.String({ description: 'Short code, e.g. `NJ` (ISO 3166-2 without the country prefix).' }),
+  country_id: Id('The country (GET /v1/references/countries).'),
+});
 
 export type TagDimensionItem = Static<typeof TagDimension>;
 export type TagTypeItem = Static<typeof TagType>;
@@ -77,10 +73,7 @@ export const TagTypePage = PageOf(TagType, 'TagTypePage');
 export const SubnationalRegionPage = PageOf(SubnationalRegion, 'SubnationalRegionPage');
 
 /** A page of children, with the tag type they are the children of. */
-export const TagChildrenPage = Type.Object(
-  { parent: TagType, ...TagTypePage.properties },
-  { title: 'TagChildrenPage', additionalProperties: false },
-);
+export const TagChildrenPage = record('TagChildrenPage', { parent: TagType, ...TagTypePage.properties });
 
 // ---- queries ----
 
@@ -91,12 +84,9 @@ const flowType = Type.Optional(
   }),
 );
 
-const query = <P extends Parameters<typeof Type.Object>[0]>(title: string, properties: P) =>
-  Type.Object({ ...pagingProperties(REFERENCES_MAX_PAGE_SIZE), ...properties }, { title, additionalProperties: false });
+export const TagDimensionsQuery = listQuery('TagDimensionsQuery', { flow_type: flowType });
 
-export const TagDimensionsQuery = query('TagDimensionsQuery', { flow_type: flowType });
-
-export const TagTypesSearchQuery = query('TagTypesSearchQuery', {
+export const TagTypesSearchQuery = listQuery('TagTypesSearchQuery', {
   search: Type.Optional(Type.String({ maxLength: 100, description: 'Matched case-insensitively against the name and the key, as search_mode says.' })),
   search_mode: Type.Optional(
     Type.Enum(SEARCH_MODES, {
@@ -110,20 +100,19 @@ export const TagTypesSearchQuery = query('TagTypesSearchQuery', {
   tag_level: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, description: 'Only tag types at this depth (1: the top of a dimension).' })),
 });
 
-export const TagChildrenParams = Type.Object(
+export const TagChildrenParams = record('TagChildrenParams', {
   // 101 is Venue, a tag type with children, in every demo dataset (the example of /docs).
-  { tag_type_id: { ...Id('The tag type to drill into.'), example: 101 } },
-  { title: 'TagChildrenParams', additionalProperties: false },
-);
+  tag_type_id: { ...Id('The tag type to drill into.'), example: 101 },
+});
 
-export const TagChildrenQuery = query('TagChildrenQuery', {
+export const TagChildrenQuery = listQuery('TagChildrenQuery', {
   include_values: Type.Optional(
     Type.Boolean({ default: false, description: "true: value-level children are listed too; by default they are not, the parent's `known_values` holds them." }),
   ),
   flow_type: flowType,
 });
 
-export const SubnationalRegionsQuery = query('SubnationalRegionsQuery', {
+export const SubnationalRegionsQuery = listQuery('SubnationalRegionsQuery', {
   // 8 is the United States in every demo dataset (the example of /docs).
   country_id: { ...Id('The country whose regions to list (required; an unknown id is 404).'), example: 8 },
   search: Type.Optional(Type.String({ maxLength: 100, description: 'Case-insensitive substring of the name, the key or the code.' })),

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { ReadCache } from '../../platform/cache/read-cache.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
-import type { ListSource } from '../../platform/lists/paged-lists.js';
+import type { ReferenceList } from './reference-list.js';
 import { createTaxonomyRepository, type TagTypeRow, type TaxonomyRepository } from './taxonomy.repository.js';
 import { matches, type Search, searchOf } from './search.js';
 import {
@@ -24,20 +24,15 @@ import {
  */
 export interface TaxonomyService {
   /** The dimensions, by flow type. */
-  tagDimensions: TaxonomyList<TagDimensionsQuery, readonly [TagFlowType | null], TagDimensionItem>;
+  tagDimensions: ReferenceList<TagDimensionsQuery, readonly [TagFlowType | null], TagDimensionItem>;
   /** The tag types (not the values), by search, dimension, flow type, terminality and level. */
-  tagTypesSearch: TaxonomyList<TagTypesSearchQuery, TagSearchFilters, TagTypeItem>;
+  tagTypesSearch: ReferenceList<TagTypesSearchQuery, TagSearchFilters, TagTypeItem>;
   /** The children of one tag type, its values only when asked. */
-  tagTypeChildren: TaxonomyList<TagChildrenQuery & { tag_type_id: number }, TagChildrenFilters, TagTypeItem>;
+  tagTypeChildren: ReferenceList<TagChildrenQuery & { tag_type_id: number }, TagChildrenFilters, TagTypeItem>;
   /** The regions of one country (404 for an unknown country), by search. */
-  subnationalRegions: TaxonomyList<SubnationalRegionsQuery, readonly [number, Search | null], SubnationalRegionItem>;
+  subnationalRegions: ReferenceList<SubnationalRegionsQuery, readonly [number, Search | null], SubnationalRegionItem>;
   /** The tag type a children request drills into: 404 when there is none. */
   tagType(id: number): Promise<TagTypeItem>;
-}
-
-/** A list of the taxonomy: its source and how a request becomes its filters. */
-export interface TaxonomyList<Q, F, T> extends ListSource<F, T> {
-  filters(query: Q): F;
 }
 
 /** The filters of a tag type search: the search, the dimension's key, the flow type, terminal types only, the level. */

@@ -1,4 +1,4 @@
-import type { CityPool, NicknamePool, PeoplePool } from './names.js';
+import type { CityPool, ClubFormsPool, NicknamePool, PeoplePool } from './names.js';
 
 /** The fixed part of the demo dataset: sports, their markets, and 30 leagues (of 17 countries, and 4 international ones), with where and when each plays. */
 
@@ -104,7 +104,7 @@ export type Naming =
   | { style: 'city-nickname'; cities: CityPool; nicknames: NicknamePool }
   | { style: 'nickname-de-city'; cities: CityPool; nicknames: NicknamePool }
   | { style: 'prefix-city'; cities: CityPool; nicknames: NicknamePool }
-  | { style: 'club'; cities: CityPool; forms: 'spain' | 'germany' | 'italy' | 'france' | 'netherlands' | 'portugal' | 'mexico' | 'brazil' | 'basketballEurope' | 'basketballSpain' | 'hockeySweden' }
+  | { style: 'club'; cities: CityPool; forms: ClubFormsPool }
   | { style: 'person' };
 
 export interface LeagueDef {
