@@ -4,8 +4,8 @@
  * from the building block it uses.
  */
 import { type Static, Type } from 'typebox';
-import { NOT_MODIFIED } from '../../src/platform/http/etag.js';
 import type { ModuleRoutes } from '../../src/platform/http/types.js';
+import { listRoute } from '../../src/platform/lists/list-route.js';
 import type { ListSource, PagedLists } from '../../src/platform/lists/paged-lists.js';
 import { PageOf, pagingProperties } from '../../src/platform/pagination.js';
 
@@ -46,14 +46,18 @@ export function createVenuesList(repository: VenuesRepository): VenuesList {
   };
 }
 
-// The route, declared like every other route; the lists give its handler (cache, ETag, 304, compression).
+// The route, in Fastify's one form (url, options, handler): listRoute gives the options of a list (its
+// policy, and its schema with the page and the 304), the lists its handler (cache, ETag, 304, compression).
 export const venuesRoutes: ModuleRoutes<{ lists: PagedLists; venues: VenuesList }> = async (app, { lists, venues }) => {
   app.get(
     '/v1/references/venues',
-    {
+    listRoute({
       config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'references', cache: 'data' } },
-      schema: { tags: ['references'], summary: 'List venues, by city', querystring: VenuesQuery, response: { 200: VenuePage, 304: NOT_MODIFIED } },
-    },
+      tag: 'references',
+      summary: 'List venues, by city',
+      querystring: VenuesQuery,
+      page: VenuePage,
+    }),
     lists.byQuery(lists.source(venues), venues.filters),
   );
 };

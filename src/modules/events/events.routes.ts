@@ -1,3 +1,4 @@
+import { listRoute } from '../../platform/lists/list-route.js';
 import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { EventsPage, UpcomingEventsBody } from './events.schemas.js';
@@ -9,19 +10,17 @@ export const eventsRoutes: ModuleRoutes<{ lists: PagedLists; events: EventsServi
   const { lists, events } = deps;
   app.post(
     '/v1/events/upcoming-events',
-    {
+    listRoute({
       // An unknown id or key is 404, a key that names several leagues 409.
       config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'events', cache: 'data', errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
-      schema: {
-        tags: ['events'],
-        summary: 'Events of one day',
-        description:
-          'The events starting on `event_date` (default: today) read in `timezone` (default UTC), ordered by start time then id. ' +
-          'Filter by sport and league, by id or key; an id wins over a key.',
-        body: UpcomingEventsBody,
-        response: { 200: EventsPage },
-      },
-    },
+      tag: 'events',
+      summary: 'Events of one day',
+      description:
+        'The events starting on `event_date` (default: today) read in `timezone` (default UTC), ordered by start time then id. ' +
+        'Filter by sport and league, by id or key; an id wins over a key.',
+      body: UpcomingEventsBody,
+      page: EventsPage,
+    }),
     lists.byBody(lists.source(events.upcoming), events.upcoming.filters),
   );
   historicalEventsRoutes(app, deps);

@@ -2,6 +2,7 @@ import { type TSchema, Type } from 'typebox';
 import { NOT_MODIFIED } from '../../platform/http/etag.js';
 import { sendFile } from '../../platform/http/files.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { listRoute } from '../../platform/lists/list-route.js';
 import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
 import { CSV_COLUMNS, CSV_PRICE_COLUMNS } from './history-files.js';
@@ -15,20 +16,18 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
 
   app.post(
     '/v1/odds/history-by-event',
-    {
+    listRoute({
       config: { policy: { auth: 'client', tier: 'price-history', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
-      schema: {
-        tags: ['odds'],
-        summary: 'Price history of one event',
-        description:
-          'Every recorded change of the event’s odds (price, line or status), in time order (changed_at, then id): the opening ' +
-          'price of each odds row (`from` null) and each later change, with `from` and `to`. Filter by operators, betting markets ' +
-          'and a time range [since, until). With `odds_format`, each change also has `price: {from, to}` in that format, beside ' +
-          '`price_decimal`. Pro and enterprise tiers; a free client gets 403. An unknown event_id is 404.',
-        body: HistoryByEventBody,
-        response: { 200: HistoryPage },
-      },
-    },
+      tag: 'odds',
+      summary: 'Price history of one event',
+      description:
+        'Every recorded change of the event’s odds (price, line or status), in time order (changed_at, then id): the opening ' +
+        'price of each odds row (`from` null) and each later change, with `from` and `to`. Filter by operators, betting markets ' +
+        'and a time range [since, until). With `odds_format`, each change also has `price: {from, to}` in that format, beside ' +
+        '`price_decimal`. Pro and enterprise tiers; a free client gets 403. An unknown event_id is 404.',
+      body: HistoryByEventBody,
+      page: HistoryPage,
+    }),
     lists.byBody(lists.source(history.byEvent), history.byEvent.filters),
   );
 

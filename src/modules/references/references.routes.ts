@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from 'typebox';
-import { NOT_MODIFIED } from '../../platform/http/etag.js';
 import type { ModuleRoutes, QueryOf } from '../../platform/http/types.js';
+import { listRoute } from '../../platform/lists/list-route.js';
 import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
 import {
@@ -49,7 +49,7 @@ export const referencesRoutes: ModuleRoutes<{ lists: PagedLists; references: Ref
   function route<S extends TObject, F, T>(path: string, summary: string, query: S, response: TSchema, list: ReferenceList<QueryOf<S>, F, T>, errors: ClientPolicy['errors'] = []): void {
     app.get(
       `/v1/references/${path}`,
-      { config: { policy: { ...REFERENCES, errors } }, schema: { tags: ['references'], summary, querystring: query, response: { 200: response, 304: NOT_MODIFIED } } },
+      listRoute({ config: { policy: { ...REFERENCES, errors } }, tag: 'references', summary, querystring: query, page: response }),
       lists.byQuery(lists.source(list), list.filters),
     );
   }

@@ -1,4 +1,5 @@
 import type { ModuleRoutes } from '../../platform/http/types.js';
+import { listRoute } from '../../platform/lists/list-route.js';
 import type { PagedLists } from '../../platform/lists/paged-lists.js';
 import { ClvAnswer, ClvBody, EventResults, GradedBody, GradedPage, ResultsByEventBody } from './results.schemas.js';
 import type { ResultsService } from './results.service.js';
@@ -26,18 +27,16 @@ export const resultsRoutes: ModuleRoutes<{ lists: PagedLists; results: ResultsSe
 
   app.post(
     '/v1/results/graded',
-    {
+    listRoute({
       config: { policy: { ...POLICY, errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
-      schema: {
-        tags: ['results'],
-        summary: 'Graded odds rows',
-        description:
-          'The current grades with an outcome, of the events that started from start_date to end_date (whole UTC days; default the last 30 days), ' +
-          'ordered by the event\'s start, then event, then odds row. Filter by sport, league (ids win over keys), betting markets and outcomes.',
-        body: GradedBody,
-        response: { 200: GradedPage },
-      },
-    },
+      tag: 'results',
+      summary: 'Graded odds rows',
+      description:
+        'The current grades with an outcome, of the events that started from start_date to end_date (whole UTC days; default the last 30 days), ' +
+        'ordered by the event\'s start, then event, then odds row. Filter by sport, league (ids win over keys), betting markets and outcomes.',
+      body: GradedBody,
+      page: GradedPage,
+    }),
     lists.byBody(lists.source(results.graded), results.graded.filters),
   );
 

@@ -1,7 +1,7 @@
-import { NOT_MODIFIED } from '../../platform/http/etag.js';
 import type { FastifyRequest } from 'fastify';
 import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import { type FlowVocabulary, principalOf } from '../auth/index.js';
+import { listRoute } from '../../platform/lists/list-route.js';
 import { type PagedLists, sendPage } from '../../platform/lists/paged-lists.js';
 import type { ClientPolicy } from '../policy/index.js';
 import {
@@ -46,31 +46,27 @@ function flowListRoutes(app: App, lists: PagedLists, trends: TrendsService): voi
 
   app.post(
     '/v1/trends/mixed-flows',
-    {
+    listRoute({
       config: byKey,
-      schema: {
-        tags: ['trends'],
-        summary: 'Flows of every type',
-        description: `Flows of every type (fact, fun, plain), singles and parlays, e.g. for one sport_id and league_id. ${FILTERS_HELP}`,
-        body: MixedFlowsBody,
-        response: { 200: FlowsPage },
-      },
-    },
+      tag: 'trends',
+      summary: 'Flows of every type',
+      description: `Flows of every type (fact, fun, plain), singles and parlays, e.g. for one sport_id and league_id. ${FILTERS_HELP}`,
+      body: MixedFlowsBody,
+      page: FlowsPage,
+    }),
     lists.byBody(flows, (body, request) => trends.mixedFilters(body, vocabularyOf(request))),
   );
 
   app.post(
     '/v1/trends/flows',
-    {
+    listRoute({
       config: byKey,
-      schema: {
-        tags: ['trends'],
-        summary: 'Flows of one type',
-        description: `Flows of the flow_type asked (default fact). ${FILTERS_HELP}`,
-        body: FlowsBody,
-        response: { 200: FlowsPage },
-      },
-    },
+      tag: 'trends',
+      summary: 'Flows of one type',
+      description: `Flows of the flow_type asked (default fact). ${FILTERS_HELP}`,
+      body: FlowsBody,
+      page: FlowsPage,
+    }),
     lists.byBody(flows, (body, request) => trends.oneTypeFilters(body, vocabularyOf(request))),
   );
 }
@@ -117,16 +113,14 @@ function flowLookupRoutes(app: App, trends: TrendsService): void {
 function leagueRoutes(app: App, lists: PagedLists, trends: TrendsService): void {
   app.get(
     '/v1/trends/leagues-with-available-flows',
-    {
+    listRoute({
       config: byKey,
-      schema: {
-        tags: ['trends'],
-        summary: 'Leagues with flows, and how many of each type',
-        description: 'The leagues that have at least one flow, by id, each with its flow counts by type; by sport_id or sport_key. page_size at most 100.',
-        querystring: LeaguesWithFlowsQuery,
-        response: { 200: LeaguesWithFlowsPage, 304: NOT_MODIFIED },
-      },
-    },
+      tag: 'trends',
+      summary: 'Leagues with flows, and how many of each type',
+      description: 'The leagues that have at least one flow, by id, each with its flow counts by type; by sport_id or sport_key. page_size at most 100.',
+      querystring: LeaguesWithFlowsQuery,
+      page: LeaguesWithFlowsPage,
+    }),
     lists.byQuery(lists.source(trends.leaguesWithFlows), trends.leaguesWithFlows.filters),
   );
 }
