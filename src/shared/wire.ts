@@ -45,6 +45,18 @@ export const NamedRef = KeyedRef({
 export const TeamRef = KeyedRef({ id: 'Team id (as in GET /v1/references/teams).', key: 'Team key, unique within its league.', name: 'Team name; in tennis, the player.' });
 export type TeamRef = Static<ReturnType<typeof TeamRef>>;
 
+/** An event inside another item (a flow, a quote's leg): its id, its start and its teams, the first two described as that item has them. */
+export const EventRef = (fields: { id: string; start_time: string; description: string }) =>
+  Type.Object(
+    {
+      id: Type.Integer({ description: fields.id }),
+      start_time: Type.String({ format: 'date-time', description: fields.start_time }),
+      home_team: TeamRef('The home team.'),
+      away_team: TeamRef('The away team.'),
+    },
+    { additionalProperties: false, description: fields.description },
+  );
+
 /** A team reference; an id the database does not know (imports validate, so only in theory) keeps its id. */
 export function teamRef(id: number, key: string | null, name: string | null): TeamRef {
   return { id, key: key ?? '', name: name ?? '' };

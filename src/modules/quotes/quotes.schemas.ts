@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { Id, NamedRef, TeamRef } from '../../shared/wire.js';
+import { EventRef, Id, NamedRef } from '../../shared/wire.js';
 import { matching } from '../../platform/http/validation.js';
 
 /**
@@ -58,15 +58,7 @@ const Price = Type.Object(
 export const PositionMap = Type.Object(
   {
     event_betting_market_position_id: Id('The selection\'s id.'),
-    event: Type.Object(
-      {
-        id: Type.Integer({ description: 'The event\'s id.' }),
-        start_time: Type.String({ format: 'date-time', description: 'When it starts (ISO 8601, UTC).' }),
-        home_team: TeamRef('The home team.'),
-        away_team: TeamRef('The away team.'),
-      },
-      { additionalProperties: false, description: 'The event of the selection.' },
-    ),
+    event: EventRef({ id: 'The event\'s id.', start_time: 'When it starts (ISO 8601, UTC).', description: 'The event of the selection.' }),
     betting_market: NamedRef('The betting market.'),
     position: Type.String({ description: 'The selection within the market (home, away, over, under…).' }),
     line: Type.Union([Type.Number(), Type.Null()], { description: 'The line (spread, total); null for none.' }),
@@ -78,11 +70,16 @@ export const PositionMap = Type.Object(
 );
 export type PositionMap = Static<typeof PositionMap>;
 
+/** The flow a payload or an answer is about, each field described as that side has it. */
+function flowNamed(words: { flow_id: string; flow_type: string }) {
+  return { flow_id: Type.Integer({ description: words.flow_id }), flow_type: Type.String({ description: words.flow_type }) };
+}
+
 export const QuotePayload = Type.Object(
   {
-    flow_id: Type.Integer({ description: 'The flow priced.' }),
-    flow_type: Type.String({
-      description: "The flow type as the quote named it; for an account whose `flow_vocabulary` is `odditt`, a type of ours as Odditt's name of it (`fact` as `fact_flow`).",
+    ...flowNamed({
+      flow_id: 'The flow priced.',
+      flow_type: "The flow type as the quote named it; for an account whose `flow_vocabulary` is `odditt`, a type of ours as Odditt's name of it (`fact` as `fact_flow`).",
     }),
     country: Type.String({ description: 'ISO 3166-1 alpha-2, upper-cased.' }),
     region: Type.Optional(Type.String({ description: 'Sub-national region, upper-cased.' })),
@@ -94,9 +91,10 @@ export type QuotePayload = Static<typeof QuotePayload>;
 
 export const QuoteResult = Type.Object(
   {
-    flow_id: Type.Integer({ description: 'The flow, as asked.' }),
-    flow_type: Type.String({
-      description: "The flow type, as asked; for an account whose `flow_vocabulary` is `odditt`, a type of ours as Odditt's name of it (`fact` as `fact_flow`, `plain` as `plain_flow_parlay`).",
+    ...flowNamed({
+      flow_id: 'The flow, as asked.',
+      flow_type:
+        "The flow type, as asked; for an account whose `flow_vocabulary` is `odditt`, a type of ours as Odditt's name of it (`fact` as `fact_flow`, `plain` as `plain_flow_parlay`).",
     }),
     status: Type.Integer({
       description:

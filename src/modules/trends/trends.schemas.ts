@@ -2,7 +2,7 @@ import { type Static, type TSchema, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { matching } from '../../platform/http/validation.js';
 import { DeepLink, FlowPrice, IgnoredPresentation, OddsFormatField, ProductModeField } from './flow-price.js';
-import { Id, MAX_FILTER_ITEMS, NamedRef, SelectionId, TeamRef } from '../../shared/wire.js';
+import { EventRef, Id, MAX_FILTER_ITEMS, NamedRef, SelectionId, TeamRef } from '../../shared/wire.js';
 import { FACT_FLOW_TYPES, FLOW_SOURCES } from '../../platform/db/schema.js';
 
 export const FLOWS_MAX_PAGE_SIZE = 25;
@@ -63,15 +63,11 @@ const flowFields = {
   bet_type: Type.Enum(['single', 'parlay'], { description: '`single`: one bet; `parlay`: a same-event combination of the single flows in `legs`.' }),
   sport_id: Type.Integer({ description: 'Sport of the event.' }),
   league_id: Type.Integer({ description: 'League of the event.' }),
-  event: Type.Object(
-    {
-      id: Type.Integer({ description: 'Event id (as in POST /v1/events/upcoming-events).' }),
-      start_time: Type.String({ format: 'date-time', description: 'Scheduled start of the event, ISO 8601, UTC.' }),
-      home_team: TeamRef('The home team.'),
-      away_team: TeamRef('The away team.'),
-    },
-    { additionalProperties: false, description: 'The upcoming event the bet is on.' },
-  ),
+  event: EventRef({
+    id: 'Event id (as in POST /v1/events/upcoming-events).',
+    start_time: 'Scheduled start of the event, ISO 8601, UTC.',
+    description: 'The upcoming event the bet is on.',
+  }),
   focus_entity: Type.Object(
     {
       type: Type.Enum(['team', 'player', 'event'], { description: 'What the trend is about: a team, a player, or the event as a whole (totals, draws, parlays).' }),
