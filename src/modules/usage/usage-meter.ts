@@ -1,4 +1,4 @@
-import type { BackgroundJob, JobLog } from '../../platform/background.js';
+import type { BackgroundJob, BackgroundJobs, JobLog } from '../../platform/background.js';
 import { USAGE_GROUP_NAMES } from '../policy/index.js';
 import type { HourlyUsageRow, RefusalRow, UsageRepository } from './usage.repository.js';
 import { HOUR_MS, MINUTE_MS, utcDay } from '../../platform/time.js';
@@ -35,7 +35,7 @@ interface HourCounts {
   counts: number[];
 }
 
-export function createUsageMeter(deps: { repository: UsageRepository; flushMs: number }): UsageMeter {
+export function createUsageMeter(deps: { repository: UsageRepository; flushMs: number; background: BackgroundJobs }): UsageMeter {
   const { repository, flushMs } = deps;
   /** This hour's counts by client. */
   let current = new Map<string, HourCounts>();
@@ -143,5 +143,5 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
       await meter.flush();
     },
   };
-  return meter;
+  return deps.background.own(meter);
 }
