@@ -96,7 +96,9 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const { config, database } = deps;
   const { db } = database;
   const clock = deps.clock ?? systemClock;
-  // Each factory of background work registers it here as it builds it; see BackgroundJobs for the order.
+  // Each factory of background work registers it here as it builds it: started in that order,
+  // stopped in reverse. The usage meter and the credentials' last-use writer are built after the
+  // change feed, so their last counts are written before it stops.
   const background = createBackground();
   // With REDIS_URL, changes reach the other nodes through pub/sub; the poll stays as the fallback.
   const redis = config.redisUrl === undefined ? undefined : createRedisLink(config.redisUrl);
