@@ -162,7 +162,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
         history: createHistoryRepository(database),
         boardChanges: createBoardChanges(db),
         settled: results.settled,
-        slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs }),
+        slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs, clock }),
         changes,
         accounts: directory,
         keys,

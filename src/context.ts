@@ -1,15 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config.js';
-import { type Background, createBackground } from './platform/background.js';
-import { type ChangeFeed, createChangeFeed } from './platform/cache/change-feed.js';
+import { type Background, type BackgroundJobs, createBackground } from './platform/background.js';
+import type { ChangeFeed } from './platform/cache/change-feed.js';
+import { createNodeChangeFeed } from './platform/cache/node-change-feed.js';
 import { createReadCache, type ReadCache } from './platform/cache/read-cache.js';
-import { withRedisFanOut } from './platform/cache/change-feed-redis.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { createDraining, type Draining } from './platform/lifecycle/draining.js';
 import { createRedisLink, type RedisLink } from './platform/redis/redis-link.js';
 import type { CounterStore } from './platform/counters/counter-store.js';
-import { createMemoryStore } from './platform/counters/memory-store.js';
-import { createRedisStore } from './platform/counters/redis-store.js';
+import { createLimitCounters } from './platform/counters/limit-counters.js';
 import type { Database } from './platform/db/database.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
 import { type AddressRules, createAddressRules } from './platform/outbound/address-rules.js';
@@ -82,8 +81,9 @@ export interface AppContext {
   /**
    * The process's background jobs (process metrics and their sharing with a cluster primary,
    * change-feed polling, refresh-token purge, credentials' last-use writes, the limit store's
-   * connection, usage flushes and purge, price-history and audit-log purges). Started and stopped by whoever
-   * owns the context and serves with it; building an app starts nothing.
+   * connection, usage flushes and purge, price-history and audit-log purges), each registered by
+   * the factory that builds it. Started and stopped by whoever owns the context and serves with
+   * it; building an app starts nothing.
    */
   readonly background: Background;
   /** The pub/sub connection when REDIS_URL is set (readiness reports its state). */
@@ -96,10 +96,13 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const { config, database } = deps;
   const { db } = database;
   const clock = deps.clock ?? systemClock;
+  // Each factory of background work registers it here as it builds it: started in that order,
+  // stopped in reverse. The usage meter and the credentials' last-use writer are built after the
+  // change feed, so their last counts are written before it stops.
+  const background = createBackground();
   // With REDIS_URL, changes reach the other nodes through pub/sub; the poll stays as the fallback.
   const redis = config.redisUrl === undefined ? undefined : createRedisLink(config.redisUrl);
-  const polled = createChangeFeed(db, config.changePollMs);
-  const changes = redis ? withRedisFanOut(polled, redis) : polled;
+  const changes = createNodeChangeFeed({ db, pollMs: config.changePollMs, redis, background });
   const keyring = createKeyring({
     secrets: config.jwtSecrets,
     issuer: config.jwtIssuer,
@@ -108,53 +111,25 @@ export function createContext(deps: { config: Config; database: Database; clock?
     clock,
   });
   const clients = createClientsService({ db, clock, changes });
-  const credentialUsage = createCredentialUsage({ db, clock });
+  const credentialUsage = createCredentialUsage({ db, clock, background });
   const credentials = createCredentialsService({ db, clock, changes, usage: credentialUsage });
   const directory = createClientDirectory({ db, changes });
   const authenticator = createAuthenticator({ keyring, accounts: directory, clock, used: credentialUsage.used });
   const readCache = createReadCache(changes);
   const keys = createKeyResolver({ db, cache: readCache });
-  const metrics = createMetrics({ caches: () => ({ ...readCache.usage(), clients: directory.usage() }), authFailureReasons: UNAUTHORIZED_REASONS });
+  const metrics = createMetrics({ caches: () => ({ ...readCache.usage(), clients: directory.usage() }), authFailureReasons: UNAUTHORIZED_REASONS, background });
   database.observeConnectionWaits(metrics.connectionWait);
   changes.onLag(metrics.changeLag);
-  const draining = createDraining();
-  const usageRepository = createUsageRepository(db);
-  const meter = createUsageMeter({ repository: usageRepository, flushMs: config.usageFlushMs });
-  // Each client's day starts from its recorded usage: a restart gives no client its day back.
-  const seeds = createDaySeeds({ repository: usageRepository, meter, clock });
-  const counters = config.redisUrl === undefined ? createMemoryStore({ seeds }) : createRedisStore(config.redisUrl, { seeds });
-  const limits = createLimitPolicy(config.tierLimits);
-  const limiter = createRateLimiter({ store: counters, policy: limits, clock, accounts: directory });
-  limiter.onReject((tier, window, clientId) => {
-    metrics.rateLimitRejections(tier, window).inc();
-    // What the portal shows a client of its 429s: when, and which window.
-    meter.refused(clientId, window, clock.now());
-  });
-  // A change to any client may be a change of limits: what a node holds under the old ones goes back.
-  changes.onChange('clients', () => void limiter.revise());
-  const failures = createCredentialFailures({
-    store: counters,
-    clock,
-    limits: { perAddress: config.loginFailuresPerMinute, perClientAddress: config.loginFailuresPerClientPerMinute },
-  });
-  const usage = createUsageService({ repository: usageRepository, meter, limiter, clock });
+  const { counters, limits, limiter, failures, meter, usage } = createLimitsAndUsage({ config, db, clock, directory, metrics, changes, background });
   const outboundRules = createAddressRules(config.outboundAllowCidrs);
   // A serving process always has a key (withCheckEndpointKey); a context built otherwise (tests,
   // the CLI, benchmarks) gets one for its own life: what it seals dies with it, and it opens nothing older.
   const cipher = createTokenCipher(config.checkEndpointKey ?? randomBytes(32));
   const checkEndpoints = createCheckEndpoints({ db, clock, cipher, rules: outboundRules });
-  // Stopped in reverse: the last usage counts are written before the change feed stops.
-  const background = createBackground([
-    metrics,
-    changes,
-    createPurgeJob({ db, clock }),
-    credentialUsage,
-    counters,
-    meter,
-    createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays, hourlyRetentionDays: config.usageHourlyRetentionDays }),
-    createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays }),
-    createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays }),
-  ]);
+  createPurgeJob({ db, clock, background });
+  createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
+  createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
+  const draining = createDraining();
   return {
     config,
     database,
@@ -180,4 +155,42 @@ export function createContext(deps: { config: Config; database: Database; clock?
     redis,
     draining,
   };
+}
+
+/**
+ * Where limits are counted and what each client used: the counters (seeded from the recorded
+ * usage), the limiter over them, the login-failure limits, the usage meter and its purge.
+ */
+function createLimitsAndUsage(deps: {
+  config: Config;
+  db: Database['db'];
+  clock: Clock;
+  directory: ClientDirectory;
+  metrics: Metrics;
+  changes: ChangeFeed;
+  background: BackgroundJobs;
+}): Pick<AppContext, 'counters' | 'limits' | 'limiter' | 'failures' | 'meter' | 'usage'> {
+  const { config, db, clock, metrics, background } = deps;
+  const usageRepository = createUsageRepository(db);
+  const meter = createUsageMeter({ repository: usageRepository, flushMs: config.usageFlushMs, background });
+  // Each client's day starts from its recorded usage: a restart gives no client its day back.
+  const seeds = createDaySeeds({ repository: usageRepository, meter, clock });
+  const counters = createLimitCounters({ redisUrl: config.redisUrl, seeds, background });
+  const limits = createLimitPolicy(config.tierLimits);
+  const limiter = createRateLimiter({ store: counters, policy: limits, clock, accounts: deps.directory });
+  limiter.onReject((tier, window, clientId) => {
+    metrics.rateLimitRejections(tier, window).inc();
+    // What the portal shows a client of its 429s: when, and which window.
+    meter.refused(clientId, window, clock.now());
+  });
+  // A change to any client may be a change of limits: what a node holds under the old ones goes back.
+  deps.changes.onChange('clients', () => void limiter.revise());
+  const failures = createCredentialFailures({
+    store: counters,
+    clock,
+    limits: { perAddress: config.loginFailuresPerMinute, perClientAddress: config.loginFailuresPerClientPerMinute },
+  });
+  const usage = createUsageService({ repository: usageRepository, meter, limiter, clock });
+  createUsagePurgeJob({ repository: usageRepository, clock, retentionDays: config.usageRetentionDays, hourlyRetentionDays: config.usageHourlyRetentionDays, background });
+  return { counters, limits, limiter, failures, meter, usage };
 }

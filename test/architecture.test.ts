@@ -3,7 +3,8 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
-import { codeShape } from '../scripts/code-shape.js';
+import { appStart, backgroundOwners, codeShape, inferredFactoryTypes, longFile, longFunctions, mayBuildSql, moduleRows, sqlBuilt, undeclaredFactories } from '../scripts/code-shape.js';
+import { expectGeneratedSection } from './helpers/generated-docs.js';
 
 /**
  * The direction of imports is the architecture (docs/architecture.md):
@@ -243,10 +244,68 @@ describe('the architecture: which folder may import which', () => {
   });
 });
 
-describe('the one test harness (decision 0284)', () => {
-  it('starts the app in at least 95% of the test files that start it', () => {
-    const { harness, other } = codeShape(fileURLToPath(new URL('..', import.meta.url))).appTests;
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+describe('each module says what it offers in one place, and its SQL has one address', () => {
+  const shape = codeShape(ROOT);
+
+  it('every factory declares what it returns: no exported create… without a return type, no ReturnType<typeof create…>', () => {
+    expect(shape.undeclaredFactories).toEqual([]);
+    expect(shape.inferredFactoryTypes).toEqual([]);
+  });
+
+  it('queries are built only in repositories and in platform/db', () => {
+    expect(shape.sqlOutsideRepositories).toEqual([]);
+  });
+
+  it('no function over 80 lines and no file over 400 lines in src/ (the migrations and the database types aside)', () => {
+    expect(shape.longFunctions).toEqual([]);
+    expect(shape.longFiles).toEqual([]);
+  });
+
+  it('at least 95% of the test files that start the app do so through the one harness (decision 0284)', () => {
+    const { harness, other } = shape.appTests;
     expect(harness.length + other.length).toBeGreaterThan(50);
-    expect(harness.length / (harness.length + other.length), `outside the harness:\n${other.join('\n')}`).toBeGreaterThanOrEqual(0.95);
+    expect(harness.length / (harness.length + other.length), `started otherwise: ${other.join(', ')}`).toBeGreaterThanOrEqual(0.95);
+  });
+
+  it('catches each kind of query, factory and length it looks for (the checks themselves)', () => {
+    const queries = "db.selectFrom('a');\ntrx.insertInto('b');\ndb.updateTable('c');\ndb.deleteFrom('d');\nconst q = sql`select 1`;\nsql.join([]);\nsql<number>`x`;";
+    expect(sqlBuilt('src/modules/x/x.service.ts', queries).map((found) => found.split(': ')[1])).toEqual(['selectFrom', 'insertInto', 'updateTable', 'deleteFrom', 'sql`…`', 'sql.join']);
+    expect(sqlBuilt('src/modules/x/x.service.ts', "const selectFrom = 1; const sqlish = 'selectFrom';")).toEqual([]);
+    expect(['src/modules/x/x.repository.ts', 'src/modules/x/repository/rows.ts', 'src/platform/db/change-feed.ts'].map(mayBuildSql)).toEqual([true, true, true]);
+    expect(['src/modules/x/x.service.ts', 'src/platform/cache/x.ts'].map(mayBuildSql)).toEqual([false, false]);
+    expect(undeclaredFactories('x.ts', 'export function createA(deps: D) { return {}; }\nexport function createB(): B { return b; }\nfunction createC() {}')).toEqual(['x.ts: createA']);
+    expect(inferredFactoryTypes('x.ts', 'type A = ReturnType<typeof createA>;\ntype B<T> = ReturnType<typeof createB<T>>;')).toHaveLength(2);
+    const body = (n: number) => Array.from({ length: n }, () => '  x();').join('\n');
+    expect(longFunctions('x.ts', `function a() {\n${body(78)}\n}\nfunction b() {\n${body(79)}\n}`, 80)).toEqual(['x.ts:81: 81 lines']);
+    expect(longFile('x.ts', `${body(401)}\n`, 400)).toEqual(['x.ts: 401 lines']);
+    expect(appStart("const h = await harness({ dialect });")).toBe('harness');
+    expect(appStart("const app = await buildTestApp({ dialect });")).toBe('other');
+  });
+});
+
+describe('docs/architecture.md says what the code has', () => {
+  const doc = new URL('../docs/architecture.md', import.meta.url);
+  const code = (names: readonly string[]) => (names.length === 0 ? '—' : names.map((name) => `\`${name}\``).join(', '));
+
+  it('each module: what it is, the interfaces it offers, the files that hold its queries', () => {
+    const rows = moduleRows(ROOT);
+    expect(rows.length).toBeGreaterThan(20);
+    expectGeneratedSection(doc, 'modules', [
+      '| module | what it is | what it offers | its queries |',
+      '|---|---|---|---|',
+      ...rows.map((row) => `| \`${row.name}\` | ${row.summary} | ${code(row.offers)} | ${code(row.queries)} |`),
+    ]);
+  });
+
+  it('each piece of background work, and the factory that registers it', () => {
+    const owners = backgroundOwners(ROOT);
+    expect(owners.length).toBeGreaterThan(5);
+    expectGeneratedSection(doc, 'background', [
+      '| job | registered by | in |',
+      '|---|---|---|',
+      ...owners.map((owner) => `| ${owner.job ?? '—'} | \`${owner.factory}\` | \`${owner.file}\` |`),
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { type BackgroundJob, createPeriodicJob } from '../../platform/background.js';
+import { type BackgroundJob, type BackgroundJobs, createPeriodicJob } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
 import type { AuditRepository } from './audit.repository.js';
 
@@ -11,6 +11,6 @@ export function purgeOldAudit(repository: AuditRepository, clock: Clock, retenti
 }
 
 /** The purge as a background job: hourly, on every node (the DELETE is idempotent), as the usage purge. */
-export function createAuditPurgeJob(deps: { repository: AuditRepository; clock: Clock; retentionDays: number }): BackgroundJob {
-  return createPeriodicJob({ name: 'audit purge', everyMs: HOUR_MS, work: () => purgeOldAudit(deps.repository, deps.clock, deps.retentionDays) });
+export function createAuditPurgeJob(deps: { repository: AuditRepository; clock: Clock; retentionDays: number; background: BackgroundJobs }): BackgroundJob {
+  return deps.background.own(createPeriodicJob({ name: 'audit purge', everyMs: HOUR_MS, work: () => purgeOldAudit(deps.repository, deps.clock, deps.retentionDays) }));
 }

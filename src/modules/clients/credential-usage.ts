@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BackgroundJob, JobLog } from '../../platform/background.js';
+import type { BackgroundJob, BackgroundJobs, JobLog } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { createCredentialsRepository } from './credentials.repository.js';
@@ -21,7 +21,7 @@ export interface CredentialUsage extends BackgroundJob {
   flush(): Promise<void>;
 }
 
-export function createCredentialUsage(deps: { db: Kysely<Schema>; clock: Clock; intervalMs?: number }): CredentialUsage {
+export function createCredentialUsage(deps: { db: Kysely<Schema>; clock: Clock; intervalMs?: number; background: BackgroundJobs }): CredentialUsage {
   const { clock } = deps;
   const repository = createCredentialsRepository(deps.db);
   /** Codes noted in the current minute: a later use in it costs one map lookup. */
@@ -45,7 +45,7 @@ export function createCredentialUsage(deps: { db: Kysely<Schema>; clock: Clock; 
       log?.warn({ err: error }, 'writing last_used_at of credentials failed');
     });
 
-  return {
+  return deps.background.own({
     name: 'credential last-use writer',
     used(code) {
       const minute = minuteOf(clock.now());
@@ -65,7 +65,7 @@ export function createCredentialUsage(deps: { db: Kysely<Schema>; clock: Clock; 
       timer = undefined;
       await flushLogged();
     },
-  };
+  });
 }
 
 function minuteOf(ms: number): number {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { BackgroundJob } from '../../platform/background.js';
+import type { BackgroundJob, BackgroundJobs } from '../../platform/background.js';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
@@ -43,9 +43,9 @@ export async function purgeOldHistory(deps: HistoryPurgeDeps): Promise<number> {
  * The purge as a background job: a minute after start, then an hour after each run ends (a long
  * first purge never overlaps the next). Every node may run it: the DELETE is idempotent.
  */
-export function createHistoryPurgeJob(deps: HistoryPurgeDeps): BackgroundJob {
+export function createHistoryPurgeJob(deps: HistoryPurgeDeps & { background: BackgroundJobs }): BackgroundJob {
   let timer: NodeJS.Timeout | undefined;
-  return {
+  return deps.background.own({
     name: 'price-history purge',
     start(log) {
       if (timer) return;
@@ -65,5 +65,5 @@ export function createHistoryPurgeJob(deps: HistoryPurgeDeps): BackgroundJob {
       if (timer) clearTimeout(timer);
       timer = undefined;
     },
-  };
+  });
 }

@@ -89,7 +89,7 @@ export function openConnection(opened: OpenedStream): StreamConnection {
   const body = new PassThrough();
   const eventIds = new Set(query.eventIds);
   const leagueIds = new Set(query.leagueIds);
-  const everything = eventIds.size === 0 && leagueIds.size === 0;
+  const follows = followedBy(eventIds, leagueIds);
   const closeListeners: Array<() => void> = [];
   const waitingForDrain: Array<() => void> = [];
   const wake = () => {
@@ -101,9 +101,7 @@ export function openConnection(opened: OpenedStream): StreamConnection {
   const write = (text: string) => {
     if (!ended) body.write(text);
   };
-  const follows = (item: { event_id: number }, leagueId: number | null) =>
-    everything || eventIds.has(item.event_id) || (leagueId !== null && leagueIds.has(leagueId));
-  const odds = opened.types.has('odds');
+  const followsOdds = opened.types.has('odds') ? follows : () => false;
   const close = () => {
     ended = true;
     if (closed) return;
@@ -130,12 +128,7 @@ export function openConnection(opened: OpenedStream): StreamConnection {
       return body.writableLength;
     },
     send(rows, upTo) {
-      let text = '';
-      for (const { item, leagueId } of rows) {
-        if (item.id <= connection.cursor) continue;
-        connection.cursor = item.id;
-        if (odds && follows(item, leagueId)) text += `id: ${item.id}\nevent: odds\ndata: ${JSON.stringify(item)}\n\n`;
-      }
+      const text = oddsEvents(connection, rows, followsOdds);
       if (upTo !== undefined && upTo > connection.cursor) connection.cursor = upTo;
       if (text !== '') write(text);
     },
@@ -170,4 +163,25 @@ export function openConnection(opened: OpenedStream): StreamConnection {
   // Sent at once: the headers go out with it, and the client knows the stream is open.
   write(`retry: ${RETRY_MS}\n: connected\n\n`);
   return connection;
+}
+
+/** Whether a change is one the filter follows: every change when it names no event and no league. */
+function followedBy(eventIds: ReadonlySet<number>, leagueIds: ReadonlySet<number>): (item: { event_id: number }, leagueId: number | null) => boolean {
+  const everything = eventIds.size === 0 && leagueIds.size === 0;
+  return (item, leagueId) => everything || eventIds.has(item.event_id) || (leagueId !== null && leagueIds.has(leagueId));
+}
+
+/** The odds events of the rows newer than the cursor that `sent` keeps; the cursor moves past every newer row. */
+function oddsEvents(
+  connection: { cursor: number },
+  rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>,
+  sent: (item: HistoryItem, leagueId: number | null) => boolean,
+): string {
+  let text = '';
+  for (const { item, leagueId } of rows) {
+    if (item.id <= connection.cursor) continue;
+    connection.cursor = item.id;
+    if (sent(item, leagueId)) text += `id: ${item.id}\nevent: odds\ndata: ${JSON.stringify(item)}\n\n`;
+  }
+  return text;
 }

@@ -57,7 +57,8 @@ export interface SettledChanges {
   after(afterId: number, limit: number): Promise<{ last: number; rows: ReadonlyArray<{ change: { event_id: number }; leagueId: number | null }> }>;
 }
 
-export function createStreamHub(deps: {
+/** What the hub is built from. */
+export interface StreamHubDeps {
   history: HistoryRepository;
   boardChanges: BoardChangesOf;
   settled: SettledChanges;
@@ -68,164 +69,27 @@ export function createStreamHub(deps: {
   /** Each heartbeat renews the places of the streams open here. */
   slots: Pick<StreamSlots, 'renew' | 'beyondCap' | 'onRestored'>;
   log: JobLog;
-}): StreamHub {
-  const { history, changes, accounts, clock, slots, log, boardChanges, settled } = deps;
-  const streams = new Set<StreamConnection>();
-  /** The newest history id this node has read (undefined until the first stream opens). */
-  let head: number | undefined;
-  /** The newest grade id this node has read (undefined until the first stream opens). */
-  let settledHead: number | undefined;
-  let priming: Promise<number> | undefined;
-  let pumping: Promise<void> | undefined;
-  let again = false;
-  let heartbeat: NodeJS.Timeout | undefined;
+}
 
-  const warn = (what: string) => (error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, `odds stream: ${what}`);
-
-  const primed = (): Promise<number> => {
-    if (head !== undefined) return Promise.resolve(head);
-    priming ??= Promise.all([history.lastId(), settled.lastId()])
-      .then(([last, lastGrade]) => {
-        head = Math.max(head ?? 0, last);
-        settledHead = Math.max(settledHead ?? 0, lastGrade);
-        // A change committed while the newest id was read may not be in it: look once more.
-        pump();
-        return head;
-      })
-      .finally(() => {
-        // A failed read (the database away) is tried again by the next stream.
-        priming = undefined;
-      });
-    return priming;
+export function createStreamHub(deps: StreamHubDeps): StreamHub {
+  const { changes, slots } = deps;
+  const hub: Hub = {
+    deps,
+    streams: new Set(),
+    head: undefined,
+    settledHead: undefined,
+    priming: undefined,
+    pumping: undefined,
+    again: false,
+    heartbeat: undefined,
+    warn: (what) => (error) => deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, `odds stream: ${what}`),
   };
+  const { streams } = hub;
 
-  /** One read at a time; a change heard meanwhile is read right after it (coalesced). */
-  function pump(): void {
-    if (head === undefined) return;
-    if (pumping) {
-      again = true;
-      return;
-    }
-    pumping = (async () => {
-      do {
-        again = false;
-        await readNew();
-      } while (again);
-    })()
-      .catch(warn('reading new changes failed'))
-      .finally(() => {
-        pumping = undefined;
-      });
-  }
-
-  /** Reads the changes after `head` and fans them out; with no stream open, only learns the newest id. */
-  async function readNew(): Promise<void> {
-    for (;;) {
-      const from = head ?? 0;
-      if (streams.size === 0) {
-        const last = await history.lastId();
-        // A stream opened during the read must get the rows: read them in the next round.
-        if (streams.size > 0) continue;
-        head = Math.max(head ?? 0, last);
-        settledHead = Math.max(settledHead ?? 0, await settled.lastId());
-        return;
-      }
-      const rows = await history.rowsAfter(from, NEWEST, READ_CHUNK);
-      for (const stream of streams) {
-        if (!stream.live) continue;
-        stream.send(rows);
-        if (stream.backlog > MAX_WAITING_BYTES) fallBehind(stream);
-      }
-      head = Math.max(head ?? 0, rows.at(-1)?.item.id ?? from);
-      await fanOutBoard(rows);
-      if (rows.length < READ_CHUNK) break;
-    }
-    await fanOutSettled();
-  }
-
-  /**
-   * The grades written since the last read, to the live streams that carry them. Like board
-   * events they are not replayed: a stream that opens starts with the grades made after it.
-   */
-  async function fanOutSettled(): Promise<void> {
-    for (;;) {
-      const from = settledHead ?? 0;
-      const { last, rows } = await settled.after(from, READ_CHUNK);
-      settledHead = Math.max(from, last);
-      for (const stream of streams) if (stream.live && stream.types.has('settled')) stream.sendUnreplayed('settled', rows);
-      if (last - from < READ_CHUNK) return;
-    }
-  }
-
-  /**
-   * The board changes of a read, computed once per node for the live streams that carry them. A
-   * stream catching up gets none: board events are not replayed, only price changes are.
-   */
-  async function fanOutBoard(rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>): Promise<void> {
-    const wanting = [...streams].filter((stream) => stream.live && stream.types.has('board'));
-    if (wanting.length === 0 || rows.length === 0) return;
-    const leagueOf = new Map(rows.map((row) => [row.item.event_id, row.leagueId]));
-    const changed = (await boardChanges(rows.map((row) => row.item))).map((change) => ({ change, leagueId: leagueOf.get(change.event_id) ?? null }));
-    for (const stream of wanting) if (stream.live) stream.sendUnreplayed('board', changed);
-  }
-
-  /** Out of the fan-out until it has caught up from the table; nothing is lost, its cursor says where it is. */
-  function fallBehind(connection: StreamConnection): void {
-    connection.live = false;
-    catchUp(connection).catch((error: unknown) => {
-      warn('catching up failed')(error);
-      connection.body.destroy();
-    });
-  }
-
-  /**
-   * Catches a stream up from the table to the hub's head, a page at a time as its socket takes
-   * them, then makes it live in the same turn as it finds itself at the head.
-   */
-  async function catchUp(connection: StreamConnection): Promise<void> {
-    for (;;) {
-      await connection.drained();
-      const upTo = head ?? 0;
-      if (connection.cursor >= upTo || connection.ended) break;
-      const rows = await history.rowsAfter(connection.cursor, upTo, CATCH_UP_PAGE, connection.query);
-      connection.send(rows, rows.length < CATCH_UP_PAGE ? upTo : undefined);
-    }
-    connection.live = true;
-  }
-
-  /**
-   * Holds the client's streams here to its account as it is now: those it no longer allows end,
-   * and when its tier's cap has shrunk, the newest streams above it end (ranked across the nodes).
-   */
-  async function review(clientId: string): Promise<void> {
-    const account = await accounts.byId(clientId);
-    const mine = [...streams].filter((stream) => stream.clientId === clientId);
-    for (const stream of mine) {
-      const reason = endReasonFor(stream.credentials, account, clock.now());
-      if (reason !== undefined) stream.end(reason);
-    }
-    const open = mine.filter((stream) => !stream.ended);
-    if (account === undefined || open.length === 0) return;
-    const cap = TIER_TABLE[account.tier].streams;
-    if (open.some((stream) => stream.cap > cap)) {
-      const beyond = new Set(await slots.beyondCap(clientId, cap, open.map((stream) => stream.placeId)));
-      for (const stream of open) if (beyond.has(stream.placeId)) stream.end('tier_changed');
-    }
-    for (const stream of open) stream.cap = cap;
-  }
-
-  function remove(connection: StreamConnection): void {
-    if (!streams.delete(connection)) return;
-    if (streams.size === 0 && heartbeat) {
-      clearInterval(heartbeat);
-      heartbeat = undefined;
-    }
-  }
-
-  changes.onChange('data', pump);
+  changes.onChange('data', () => pump(hub));
   // Every change to any client or credential: each client with streams here is checked again.
   changes.onChange('clients', () => {
-    for (const clientId of new Set([...streams].map((stream) => stream.clientId))) review(clientId).catch(warn('checking an account failed'));
+    for (const clientId of new Set([...streams].map((stream) => stream.clientId))) review(hub, clientId).catch(hub.warn('checking an account failed'));
   });
   // Redis restarted empty knows none of the places taken here: they count again at once, not at the next heartbeat.
   slots.onRestored(() => slots.renew([...streams]));
@@ -236,25 +100,182 @@ export function createStreamHub(deps: {
     },
     async subscribe(connection, lastEventId) {
       streams.add(connection);
-      connection.onClose(() => remove(connection));
-      if (!heartbeat) {
-        heartbeat = setInterval(() => {
+      connection.onClose(() => remove(hub, connection));
+      if (!hub.heartbeat) {
+        hub.heartbeat = setInterval(() => {
           for (const stream of streams) stream.heartbeat();
           slots.renew([...streams]);
         }, deps.heartbeatMs);
-        heartbeat.unref();
+        hub.heartbeat.unref();
       }
       // A change to the account that landed while the stream was being opened found it not yet here.
-      review(connection.clientId).catch(warn('checking an account failed'));
-      const start = await primed();
+      review(hub, connection.clientId).catch(hub.warn('checking an account failed'));
+      const start = await primed(hub);
       if (lastEventId === undefined) connection.cursor = Math.max(connection.cursor, start);
-      await catchUp(connection);
+      await catchUp(hub, connection);
     },
     ready() {
-      return primed();
+      return primed(hub);
     },
     endAll(reason) {
       for (const stream of [...streams]) stream.end(reason);
     },
   };
+}
+
+/** One node's hub: its streams, how far it has read, and its one read and heartbeat at a time. */
+interface Hub {
+  readonly deps: StreamHubDeps;
+  readonly streams: Set<StreamConnection>;
+  /** The newest history id this node has read (undefined until the first stream opens). */
+  head: number | undefined;
+  /** The newest grade id this node has read (undefined until the first stream opens). */
+  settledHead: number | undefined;
+  priming: Promise<number> | undefined;
+  pumping: Promise<void> | undefined;
+  again: boolean;
+  heartbeat: NodeJS.Timeout | undefined;
+  warn(what: string): (error: unknown) => void;
+}
+
+function primed(hub: Hub): Promise<number> {
+  if (hub.head !== undefined) return Promise.resolve(hub.head);
+  hub.priming ??= Promise.all([hub.deps.history.lastId(), hub.deps.settled.lastId()])
+    .then(([last, lastGrade]) => {
+      hub.head = Math.max(hub.head ?? 0, last);
+      hub.settledHead = Math.max(hub.settledHead ?? 0, lastGrade);
+      // A change committed while the newest id was read may not be in it: look once more.
+      pump(hub);
+      return hub.head;
+    })
+    .finally(() => {
+      // A failed read (the database away) is tried again by the next stream.
+      hub.priming = undefined;
+    });
+  return hub.priming;
+}
+
+/** One read at a time; a change heard meanwhile is read right after it (coalesced). */
+function pump(hub: Hub): void {
+  if (hub.head === undefined) return;
+  if (hub.pumping) {
+    hub.again = true;
+    return;
+  }
+  hub.pumping = (async () => {
+    do {
+      hub.again = false;
+      await readNew(hub);
+    } while (hub.again);
+  })()
+    .catch(hub.warn('reading new changes failed'))
+    .finally(() => {
+      hub.pumping = undefined;
+    });
+}
+
+/** Reads the changes after `head` and fans them out; with no stream open, only learns the newest id. */
+async function readNew(hub: Hub): Promise<void> {
+  const { history, settled } = hub.deps;
+  const { streams } = hub;
+  for (;;) {
+    const from = hub.head ?? 0;
+    if (streams.size === 0) {
+      const last = await history.lastId();
+      // A stream opened during the read must get the rows: read them in the next round.
+      if (streams.size > 0) continue;
+      hub.head = Math.max(hub.head ?? 0, last);
+      hub.settledHead = Math.max(hub.settledHead ?? 0, await settled.lastId());
+      return;
+    }
+    const rows = await history.rowsAfter(from, NEWEST, READ_CHUNK);
+    for (const stream of streams) {
+      if (!stream.live) continue;
+      stream.send(rows);
+      if (stream.backlog > MAX_WAITING_BYTES) fallBehind(hub, stream);
+    }
+    hub.head = Math.max(hub.head ?? 0, rows.at(-1)?.item.id ?? from);
+    await fanOutBoard(hub, rows);
+    if (rows.length < READ_CHUNK) break;
+  }
+  await fanOutSettled(hub);
+}
+
+/**
+ * The grades written since the last read, to the live streams that carry them. Like board
+ * events they are not replayed: a stream that opens starts with the grades made after it.
+ */
+async function fanOutSettled(hub: Hub): Promise<void> {
+  for (;;) {
+    const from = hub.settledHead ?? 0;
+    const { last, rows } = await hub.deps.settled.after(from, READ_CHUNK);
+    hub.settledHead = Math.max(from, last);
+    for (const stream of hub.streams) if (stream.live && stream.types.has('settled')) stream.sendUnreplayed('settled', rows);
+    if (last - from < READ_CHUNK) return;
+  }
+}
+
+/**
+ * The board changes of a read, computed once per node for the live streams that carry them. A
+ * stream catching up gets none: board events are not replayed, only price changes are.
+ */
+async function fanOutBoard(hub: Hub, rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>): Promise<void> {
+  const wanting = [...hub.streams].filter((stream) => stream.live && stream.types.has('board'));
+  if (wanting.length === 0 || rows.length === 0) return;
+  const leagueOf = new Map(rows.map((row) => [row.item.event_id, row.leagueId]));
+  const changed = (await hub.deps.boardChanges(rows.map((row) => row.item))).map((change) => ({ change, leagueId: leagueOf.get(change.event_id) ?? null }));
+  for (const stream of wanting) if (stream.live) stream.sendUnreplayed('board', changed);
+}
+
+/** Out of the fan-out until it has caught up from the table; nothing is lost, its cursor says where it is. */
+function fallBehind(hub: Hub, connection: StreamConnection): void {
+  connection.live = false;
+  catchUp(hub, connection).catch((error: unknown) => {
+    hub.warn('catching up failed')(error);
+    connection.body.destroy();
+  });
+}
+
+/**
+ * Catches a stream up from the table to the hub's head, a page at a time as its socket takes
+ * them, then makes it live in the same turn as it finds itself at the head.
+ */
+async function catchUp(hub: Hub, connection: StreamConnection): Promise<void> {
+  for (;;) {
+    await connection.drained();
+    const upTo = hub.head ?? 0;
+    if (connection.cursor >= upTo || connection.ended) break;
+    const rows = await hub.deps.history.rowsAfter(connection.cursor, upTo, CATCH_UP_PAGE, connection.query);
+    connection.send(rows, rows.length < CATCH_UP_PAGE ? upTo : undefined);
+  }
+  connection.live = true;
+}
+
+/**
+ * Holds the client's streams here to its account as it is now: those it no longer allows end,
+ * and when its tier's cap has shrunk, the newest streams above it end (ranked across the nodes).
+ */
+async function review(hub: Hub, clientId: string): Promise<void> {
+  const account = await hub.deps.accounts.byId(clientId);
+  const mine = [...hub.streams].filter((stream) => stream.clientId === clientId);
+  for (const stream of mine) {
+    const reason = endReasonFor(stream.credentials, account, hub.deps.clock.now());
+    if (reason !== undefined) stream.end(reason);
+  }
+  const open = mine.filter((stream) => !stream.ended);
+  if (account === undefined || open.length === 0) return;
+  const cap = TIER_TABLE[account.tier].streams;
+  if (open.some((stream) => stream.cap > cap)) {
+    const beyond = new Set(await hub.deps.slots.beyondCap(clientId, cap, open.map((stream) => stream.placeId)));
+    for (const stream of open) if (beyond.has(stream.placeId)) stream.end('tier_changed');
+  }
+  for (const stream of open) stream.cap = cap;
+}
+
+function remove(hub: Hub, connection: StreamConnection): void {
+  if (!hub.streams.delete(connection)) return;
+  if (hub.streams.size === 0 && hub.heartbeat) {
+    clearInterval(hub.heartbeat);
+    hub.heartbeat = undefined;
+  }
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Clock } from '../../platform/clock.js';
 import type { RedisLink } from '../../platform/redis/redis-link.js';
 
 /**
@@ -82,7 +83,7 @@ return beyond`;
 
 const RELEASE = `return redis.call('ZREM', KEYS[1], ARGV[1])`;
 
-export function createStreamSlots(options: { redis: RedisLink | undefined; heartbeatMs: number }): StreamSlots {
+export function createStreamSlots(options: { redis: RedisLink | undefined; heartbeatMs: number; clock: Clock }): StreamSlots {
   const { redis } = options;
   // Three heartbeats: a node that misses one renewal (a slow tick, a Redis blip) keeps its places.
   const leaseMs = 3 * options.heartbeatMs;
@@ -94,7 +95,7 @@ export function createStreamSlots(options: { redis: RedisLink | undefined; heart
   const takeLocally = (clientId: string, cap: number): string | undefined => {
     const places = own(clientId);
     if (places.size >= cap) return undefined;
-    const place = placeOf(Date.now());
+    const place = placeOf(options.clock.now());
     local.set(clientId, places.add(place));
     return place;
   };

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { type BackgroundJob, createPeriodicJob } from '../../platform/background.js';
+import { type BackgroundJob, type BackgroundJobs, createPeriodicJob } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { createTokensRepository } from './tokens.repository.js';
@@ -17,6 +17,6 @@ export function purgeExpiredRefreshTokens(db: Kysely<Schema>, clock: Clock): Pro
  * The purge as a background job of a serving process: every hour, so the table holds live
  * sessions and not every token ever issued. Every node may run it: the DELETE is idempotent.
  */
-export function createPurgeJob(deps: { db: Kysely<Schema>; clock: Clock }): BackgroundJob {
-  return createPeriodicJob({ name: 'refresh-token purge', everyMs: HOUR_MS, work: () => purgeExpiredRefreshTokens(deps.db, deps.clock) });
+export function createPurgeJob(deps: { db: Kysely<Schema>; clock: Clock; background: BackgroundJobs }): BackgroundJob {
+  return deps.background.own(createPeriodicJob({ name: 'refresh-token purge', everyMs: HOUR_MS, work: () => purgeExpiredRefreshTokens(deps.db, deps.clock) }));
 }

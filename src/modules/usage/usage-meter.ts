@@ -1,4 +1,4 @@
-import type { BackgroundJob, JobLog } from '../../platform/background.js';
+import type { BackgroundJob, BackgroundJobs, JobLog } from '../../platform/background.js';
 import { USAGE_GROUP_NAMES } from '../policy/index.js';
 import type { HourlyUsageRow, RefusalRow, UsageRepository } from './usage.repository.js';
 import { HOUR_MS, MINUTE_MS, utcDay } from '../../platform/time.js';
@@ -52,7 +52,7 @@ interface MeterState {
   log: JobLog | undefined;
 }
 
-export function createUsageMeter(deps: { repository: UsageRepository; flushMs: number }): UsageMeter {
+export function createUsageMeter(deps: { repository: UsageRepository; flushMs: number; background: BackgroundJobs }): UsageMeter {
   const { repository, flushMs } = deps;
   const state: MeterState = {
     current: new Map(),
@@ -106,7 +106,7 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
       await meter.flush();
     },
   };
-  return meter;
+  return deps.background.own(meter);
 }
 
 function countRequest(state: MeterState, clientId: string, group: number, now: number): void {

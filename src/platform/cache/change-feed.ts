@@ -1,5 +1,6 @@
-import { type Kysely, type RawBuilder, SqliteAdapter, sql, type Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { BackgroundJob } from '../background.js';
+import { type ChangeVersionsRepository, createChangeVersionsRepository } from '../db/change-versions.repository.js';
 import type { ChangeVersionName, Schema } from '../db/schema.js';
 
 /**
@@ -32,95 +33,47 @@ export interface ChangeFeed extends BackgroundJob {
 }
 
 export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeFeed {
-  const versions = new Map<ChangeVersionName, number>([
-    ['clients', 0],
-    ['data', 0],
-  ]);
-  const listeners = new Map<ChangeVersionName, Array<() => void>>();
-  const lagListeners: Array<(name: ChangeVersionName, seconds: number) => void> = [];
-  const databaseNow = databaseNowMs(db);
-  // The first poll learns the versions; it sees no change, so it measures no lag.
-  let primed = false;
-  // Changes this process has just made: their lag is not another process's.
-  const own = new Set<ChangeVersionName>();
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let followUp: Promise<void> | undefined;
-
-  const notify = (name: ChangeVersionName) => {
-    for (const listener of listeners.get(name) ?? []) listener();
+  const counters = createChangeVersionsRepository(db);
+  const seen: SeenVersions = {
+    versions: new Map([
+      ['clients', 0],
+      ['data', 0],
+    ]),
+    listeners: new Map(),
+    lagListeners: [],
+    own: new Set(),
+    primed: false,
   };
-
-  async function readCounters(): Promise<void> {
-    const rows = await db
-      .selectFrom('change_versions')
-      .select(['name', 'version', sql<number | null>`${databaseNow} - changed_at`.as('age_ms')])
-      .execute();
-    for (const row of rows) {
-      const name = row.name as ChangeVersionName;
-      const version = Number(row.version);
-      // Only forward: an answer that read the counters before a newer one was seen (a slow round
-      // trip on PostgreSQL) would otherwise let a read that raced with an import be cached stale.
-      if (version > (versions.get(name) ?? 0)) {
-        versions.set(name, version);
-        if (primed && !own.delete(name) && row.age_ms !== null) {
-          for (const listener of lagListeners) listener(name, Math.max(0, Number(row.age_ms)) / 1000);
-        }
-        notify(name);
-      }
-    }
-    primed = true;
-  }
+  const poll = coalesced(() => readCounters(counters, seen));
+  let timer: NodeJS.Timeout | undefined;
 
   const feed: ChangeFeed = {
     name: 'change feed',
 
-    version: (name) => versions.get(name) ?? 0,
+    version: (name) => seen.versions.get(name) ?? 0,
 
-    async bump(trx, name) {
-      await trx
-        .updateTable('change_versions')
-        .set({ version: sql<number>`version + 1`, changed_at: databaseNow })
-        .where('name', '=', name)
-        .execute();
-    },
+    bump: (trx, name) => counters.bump(trx, name),
 
     async changed(name) {
-      own.add(name);
+      seen.own.add(name);
       try {
         await feed.poll();
       } finally {
-        own.delete(name);
+        seen.own.delete(name);
       }
       // Listeners run even if the poll saw no change: the caller knows something changed.
-      notify(name);
+      notify(seen, name);
     },
 
     onChange(name, listener) {
-      listeners.set(name, [...(listeners.get(name) ?? []), listener]);
+      seen.listeners.set(name, [...(seen.listeners.get(name) ?? []), listener]);
     },
 
     onLag(listener) {
-      lagListeners.push(listener);
+      seen.lagListeners.push(listener);
     },
 
-    poll() {
-      if (running === undefined) {
-        running = readCounters().finally(() => {
-          running = undefined;
-        });
-        return running;
-      }
-      // The running read may have started before the caller's change committed: one more read
-      // after it, shared by every caller until it starts, rather than a read per caller.
-      followUp ??= running
-        .catch(() => {})
-        .then(() => {
-          followUp = undefined;
-          return feed.poll();
-        });
-      return followUp;
-    },
+    poll,
 
     async start() {
       if (timer) return;
@@ -146,9 +99,59 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
   return feed;
 }
 
-/** The database's clock in epoch milliseconds, read when the statement runs. */
-function databaseNowMs(db: Kysely<Schema>): RawBuilder<number> {
-  return db.getExecutor().adapter instanceof SqliteAdapter
-    ? sql<number>`cast(round((julianday('now') - 2440587.5) * 86400000.0) as integer)`
-    : sql<number>`cast(extract(epoch from clock_timestamp()) * 1000 as bigint)`;
+/** The versions this node has seen, and who is told when one moves. */
+interface SeenVersions {
+  readonly versions: Map<ChangeVersionName, number>;
+  readonly listeners: Map<ChangeVersionName, Array<() => void>>;
+  readonly lagListeners: Array<(name: ChangeVersionName, seconds: number) => void>;
+  /** Changes this process has just made: their lag is not another process's. */
+  readonly own: Set<ChangeVersionName>;
+  /** The first poll learns the versions; it sees no change, so it measures no lag. */
+  primed: boolean;
+}
+
+function notify(seen: SeenVersions, name: ChangeVersionName): void {
+  for (const listener of seen.listeners.get(name) ?? []) listener();
+}
+
+async function readCounters(counters: ChangeVersionsRepository, seen: SeenVersions): Promise<void> {
+  for (const row of await counters.read()) {
+    // Only forward: an answer that read the counters before a newer one was seen (a slow round
+    // trip on PostgreSQL) would otherwise let a read that raced with an import be cached stale.
+    if (row.version > (seen.versions.get(row.name) ?? 0)) {
+      seen.versions.set(row.name, row.version);
+      if (seen.primed && !seen.own.delete(row.name) && row.ageMs !== null) {
+        for (const listener of seen.lagListeners) listener(row.name, Math.max(0, row.ageMs) / 1000);
+      }
+      notify(seen, row.name);
+    }
+  }
+  seen.primed = true;
+}
+
+/**
+ * `read`, one at a time: a call while a read runs gets a follow-up read after it, shared by every
+ * caller until it starts.
+ */
+function coalesced(read: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let followUp: Promise<void> | undefined;
+  const poll = (): Promise<void> => {
+    if (running === undefined) {
+      running = read().finally(() => {
+        running = undefined;
+      });
+      return running;
+    }
+    // The running read may have started before the caller's change committed: one more read
+    // after it, shared by every caller until it starts, rather than a read per caller.
+    followUp ??= running
+      .catch(() => {})
+      .then(() => {
+        followUp = undefined;
+        return poll();
+      });
+    return followUp;
+  };
+  return poll;
 }

@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import type { LifecycleLog } from '../lifecycle/log.js';
 import { startMetricsAggregator } from '../metrics/cluster.js';
-import { createRestartBackoff } from './restart-backoff.js';
+import { createRestartBackoff, type RestartBackoff } from './restart-backoff.js';
 
 export interface PrimaryOptions {
   workers: number;
@@ -15,7 +15,7 @@ interface Slot {
   worker: Worker | undefined;
   startedAt: number;
   restart: NodeJS.Timeout | undefined;
-  backoff: ReturnType<typeof createRestartBackoff>;
+  backoff: RestartBackoff;
 }
 
 /**

@@ -74,101 +74,26 @@ const SWEEP_EVERY_MS = 60_000;
  * that mixes both limits serves every take the store granted.
  */
 export function createLeases(): Leases {
-  const leases = new Map<string, Lease[]>();
-  const owed = new Map<string, Owed>();
-  let nextSweep = 0;
-
-  const count = (lease: Lease): number => lease.ranges.reduce((sum, [next, last]) => sum + last - next + 1, 0);
-
-  /** The counter's leases in its current window, whatever limit they were granted under. */
-  const inWindow = (counter: WindowedCounter, now: number): Lease[] => {
-    const window = windowOf(now, counter.windowMs);
-    return leases.get(counter.key)?.filter((lease) => lease.window === window) ?? [];
-  };
-
-  /** The counter's lease in its current window under its current limit (a loop, no closure: every served request asks). */
-  const current = (counter: WindowedCounter, now: number): Lease | undefined => {
-    const list = leases.get(counter.key);
-    if (list === undefined) return undefined;
-    const window = windowOf(now, counter.windowMs);
-    for (const lease of list) if (lease.window === window && lease.limit === counter.limit) return lease;
-    return undefined;
-  };
-
-  const owe = (counter: WindowedCounter, window: number, surplus: number) => {
-    const debt = owed.get(counter.key);
-    if (debt !== undefined && debt.window === window) debt.count += surplus;
-    else owed.set(counter.key, { key: counter.key, window, windowMs: counter.windowMs, count: surplus });
-  };
-
-  /**
-   * Leases of the counter granted under another limit: their events not promised to a batch are
-   * owed back; the promised ones stay for the batch on its way (its takes carry the old limit).
-   */
-  const retireOthers = (counter: WindowedCounter, now: number) => {
-    const list = leases.get(counter.key);
-    if (list === undefined) return;
-    const window = windowOf(now, counter.windowMs);
-    for (const lease of list) {
-      if (lease.limit === counter.limit) continue;
-      const surplus = count(lease) - lease.pledged;
-      if (lease.window === window && surplus > 0) owe(counter, window, surplus);
-      lease.ranges = firstTickets(lease.ranges, lease.pledged);
-    }
-    const kept = list.filter((lease) => lease.limit === counter.limit || lease.pledged > 0);
-    if (kept.length === 0) leases.delete(counter.key);
-    else leases.set(counter.key, kept);
-  };
-
-  const owes = (counter: WindowedCounter, now: number): boolean => {
-    const debt = owed.get(counter.key);
-    return debt !== undefined && debt.window === windowOf(now, counter.windowMs) && debt.count > 0;
-  };
-
-  const sweep = (now: number) => {
-    nextSweep = now + SWEEP_EVERY_MS;
-    for (const [key, list] of leases) {
-      const kept = list.filter((lease) => lease.pledged > 0 || lease.window >= windowOf(now, lease.windowMs));
-      if (kept.length === 0) leases.delete(key);
-      else if (kept.length < list.length) leases.set(key, kept);
-    }
-    for (const [key, debt] of owed) if (debt.window < windowOf(now, debt.windowMs)) owed.delete(key);
-  };
+  const book: LeaseBook = { leases: new Map(), owed: new Map(), nextSweep: 0 };
+  const { leases, owed } = book;
 
   return {
-    serve(counters, now) {
-      for (const counter of counters) {
-        const lease = current(counter, now);
-        if (lease === undefined || count(lease) - lease.pledged <= 0) return undefined;
-      }
-      return {
-        allowed: true,
-        counts: counters.map((counter) => {
-          const lease = current(counter, now);
-          const range = lease?.ranges[0];
-          if (lease === undefined || range === undefined) return 0;
-          const ticket = range[0];
-          if (ticket === range[1]) lease.ranges.shift();
-          else range[0] = ticket + 1;
-          return ticket;
-        }),
-      };
-    },
+    serve: (counters, now) => serve(book, counters, now),
 
     refused: (counters, now) => ({
       allowed: false,
-      counts: counters.map((counter) => inWindow(counter, now).reduce((last, lease) => Math.max(last, lease.last), 0)),
+      counts: counters.map((counter) => inWindow(book, counter, now).reduce((last, lease) => Math.max(last, lease.last), 0)),
     }),
 
     held(counter, now) {
       const debt = owed.get(counter.key);
       const owing = debt !== undefined && debt.window === windowOf(now, counter.windowMs) ? debt.count : 0;
-      return inWindow(counter, now).reduce((sum, lease) => sum + count(lease), owing);
+      return inWindow(book, counter, now).reduce((sum, lease) => sum + count(lease), owing);
     },
 
     pledge(counter, now, wanted) {
-      retireOthers(counter, now);
-      const lease = current(counter, now);
+      retireOthers(book, counter, now);
+      const lease = current(book, counter, now);
       if (lease === undefined) return 0;
       const pledged = Math.max(0, Math.min(wanted, count(lease) - lease.pledged));
       lease.pledged += pledged;
@@ -176,28 +101,18 @@ export function createLeases(): Leases {
     },
 
     release(counter, now, pledged) {
-      const lease = current(counter, now);
+      const lease = current(book, counter, now);
       if (lease !== undefined) lease.pledged = Math.max(0, lease.pledged - pledged);
     },
 
-    grant(counter, now, granted, after) {
-      if (now >= nextSweep) sweep(now);
-      let lease = current(counter, now);
-      if (lease === undefined) {
-        lease = { window: windowOf(now, counter.windowMs), windowMs: counter.windowMs, limit: counter.limit, ranges: [], last: after, pledged: 0 };
-        const list = (leases.get(counter.key) ?? []).filter((other) => other.pledged > 0 || other.window === lease?.window);
-        leases.set(counter.key, [...list, lease]);
-      }
-      lease.last = Math.max(lease.last, after);
-      if (granted > 0) lease.ranges.push([after - granted + 1, after]);
-    },
+    grant: (counter, now, granted, after) => grant(book, counter, now, granted, after),
 
     revise(counter, now) {
-      retireOthers(counter, now);
-      return owes(counter, now);
+      retireOthers(book, counter, now);
+      return owes(book, counter, now);
     },
 
-    owes,
+    owes: (counter, now) => owes(book, counter, now),
 
     takeOwed() {
       const due = [...owed.values()];
@@ -210,6 +125,103 @@ export function createLeases(): Leases {
       owed.clear();
     },
   };
+}
+
+/** One node's leases by counter key, its debts by counter key, and when windows that ended are next dropped. */
+interface LeaseBook {
+  readonly leases: Map<string, Lease[]>;
+  readonly owed: Map<string, Owed>;
+  nextSweep: number;
+}
+
+const count = (lease: Lease): number => lease.ranges.reduce((sum, [next, last]) => sum + last - next + 1, 0);
+
+/** The counter's leases in its current window, whatever limit they were granted under. */
+function inWindow(book: LeaseBook, counter: WindowedCounter, now: number): Lease[] {
+  const window = windowOf(now, counter.windowMs);
+  return book.leases.get(counter.key)?.filter((lease) => lease.window === window) ?? [];
+}
+
+/** The counter's lease in its current window under its current limit (a loop, no closure: every served request asks). */
+function current(book: LeaseBook, counter: WindowedCounter, now: number): Lease | undefined {
+  const list = book.leases.get(counter.key);
+  if (list === undefined) return undefined;
+  const window = windowOf(now, counter.windowMs);
+  for (const lease of list) if (lease.window === window && lease.limit === counter.limit) return lease;
+  return undefined;
+}
+
+/** A take served from the leases when every counter has an event left, each count its next ticket; else undefined. */
+function serve(book: LeaseBook, counters: readonly WindowedCounter[], now: number): Taken | undefined {
+  for (const counter of counters) {
+    const lease = current(book, counter, now);
+    if (lease === undefined || count(lease) - lease.pledged <= 0) return undefined;
+  }
+  return {
+    allowed: true,
+    counts: counters.map((counter) => {
+      const lease = current(book, counter, now);
+      const range = lease?.ranges[0];
+      if (lease === undefined || range === undefined) return 0;
+      const ticket = range[0];
+      if (ticket === range[1]) lease.ranges.shift();
+      else range[0] = ticket + 1;
+      return ticket;
+    }),
+  };
+}
+
+/** Adds a grant to the counter's lease under its current limit (a new lease when it has none). */
+function grant(book: LeaseBook, counter: WindowedCounter, now: number, granted: number, after: number): void {
+  if (now >= book.nextSweep) sweep(book, now);
+  let lease = current(book, counter, now);
+  if (lease === undefined) {
+    lease = { window: windowOf(now, counter.windowMs), windowMs: counter.windowMs, limit: counter.limit, ranges: [], last: after, pledged: 0 };
+    const list = (book.leases.get(counter.key) ?? []).filter((other) => other.pledged > 0 || other.window === lease?.window);
+    book.leases.set(counter.key, [...list, lease]);
+  }
+  lease.last = Math.max(lease.last, after);
+  if (granted > 0) lease.ranges.push([after - granted + 1, after]);
+}
+
+function owe(book: LeaseBook, counter: WindowedCounter, window: number, surplus: number): void {
+  const debt = book.owed.get(counter.key);
+  if (debt !== undefined && debt.window === window) debt.count += surplus;
+  else book.owed.set(counter.key, { key: counter.key, window, windowMs: counter.windowMs, count: surplus });
+}
+
+/**
+ * Leases of the counter granted under another limit: their events not promised to a batch are
+ * owed back; the promised ones stay for the batch on its way (its takes carry the old limit).
+ */
+function retireOthers(book: LeaseBook, counter: WindowedCounter, now: number): void {
+  const list = book.leases.get(counter.key);
+  if (list === undefined) return;
+  const window = windowOf(now, counter.windowMs);
+  for (const lease of list) {
+    if (lease.limit === counter.limit) continue;
+    const surplus = count(lease) - lease.pledged;
+    if (lease.window === window && surplus > 0) owe(book, counter, window, surplus);
+    lease.ranges = firstTickets(lease.ranges, lease.pledged);
+  }
+  const kept = list.filter((lease) => lease.limit === counter.limit || lease.pledged > 0);
+  if (kept.length === 0) book.leases.delete(counter.key);
+  else book.leases.set(counter.key, kept);
+}
+
+function owes(book: LeaseBook, counter: WindowedCounter, now: number): boolean {
+  const debt = book.owed.get(counter.key);
+  return debt !== undefined && debt.window === windowOf(now, counter.windowMs) && debt.count > 0;
+}
+
+function sweep(book: LeaseBook, now: number): void {
+  book.nextSweep = now + SWEEP_EVERY_MS;
+  for (const [key, list] of book.leases) {
+    const kept = list.filter((lease) => lease.pledged > 0 || lease.window >= windowOf(now, lease.windowMs));
+    if (kept.length === 0) book.leases.delete(key);
+    else if (kept.length < list.length) book.leases.set(key, kept);
+  }
+  for (const [key, debt] of book.owed) if (debt.window < windowOf(now, debt.windowMs)) book.owed.delete(key);
 }
 
 /** The first `wanted` tickets of these ranges. */

@@ -1,5 +1,5 @@
 import { Counter, Histogram, Registry } from 'prom-client';
-import type { BackgroundJob } from '../background.js';
+import type { BackgroundJob, BackgroundJobs } from '../background.js';
 import type { CacheUsage } from '../cache/versioned-cache.js';
 import type { ChangeVersionName } from '../db/schema.js';
 import { shareWithPrimary } from './cluster.js';
@@ -64,22 +64,63 @@ export interface MetricsDeps {
   caches: CacheLookups;
   /** The closed list of 401 reasons (the auth module's): each series exists from 0. */
   authFailureReasons: readonly string[];
+  /** Where the metrics register as background work (the process's collectors). */
+  background: BackgroundJobs;
 }
 
 export function createMetrics(deps: MetricsDeps): Metrics {
   const registry = new Registry();
   const http = createHttpRequestSeries(registry);
   registerCollector(registry, cacheLookupsCollector(deps.caches));
+  // Registered in the order a scrape lists them.
+  const byReason = authFailureSeries(registry, deps.authFailureReasons);
+  const rateLimitRejections = rateLimitSeries(registry);
+  const connectionWaits = new Histogram({
+    name: 'db_pool_wait_seconds',
+    help: 'Time a query waited for a database connection: a pool connection on PostgreSQL, the one connection on SQLite.',
+    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const lagByName = changeLagSeries(registry);
+  const outbound = outboundSeries(registry);
 
+  return deps.background.own({
+    name: 'metrics',
+    registry,
+    http,
+    authFailures: { inc: (reason) => byReason.get(reason)?.inc() },
+    rateLimitRejections,
+    connectionWait: (seconds) => connectionWaits.observe(seconds),
+    changeLag: (name, seconds) => lagByName.get(name)?.observe(seconds),
+    outboundCall: outbound,
+
+    start() {
+      // The process's collectors start at the first start in the process and run until it exits
+      // (prom-client cannot stop them); every app of the process shows the same ones.
+      for (const metric of processMetrics()) registry.registerMetric(metric);
+      shareWithPrimary(registry);
+    },
+    // Nothing to stop: the process's collectors outlive any one app, and the registry stays
+    // shared (it still counts) until the worker exits.
+    stop() {},
+  });
+}
+
+/** `auth_failures_total{reason}`: a child per reason of the closed list, each from 0. */
+function authFailureSeries(registry: Registry, reasons: readonly string[]): Map<string, CounterChild> {
   const authFailures = new Counter({
     name: 'auth_failures_total',
     help: 'Requests answered 401, by reason (the reason field of the error body).',
     labelNames: ['reason'] as const,
     registers: [registry],
   });
-  const byReason = new Map(deps.authFailureReasons.map((reason) => [reason, authFailures.labels({ reason })] as const));
+  const byReason = new Map(reasons.map((reason) => [reason, authFailures.labels({ reason })] as const));
   for (const child of byReason.values()) child.inc(0);
+  return byReason;
+}
 
+/** `rate_limit_rejections_total{tier,window}`: the child of one tier and window, created when first asked for. */
+function rateLimitSeries(registry: Registry): Metrics['rateLimitRejections'] {
   const rateLimits = new Counter({
     name: 'rate_limit_rejections_total',
     // Without samples until the limiter first refuses in a tier and window (decision 0050).
@@ -88,14 +129,22 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     registers: [registry],
   });
   const rateLimitChildren = new Map<string, CounterChild>();
+  return (tier, window) => {
+    // Asked once per tier and window by the limiter, which keeps the child: not a hot path.
+    const key = `${tier}\u0000${window}`;
+    let child = rateLimitChildren.get(key);
+    if (child === undefined) {
+      const labelled = rateLimits.labels({ tier, window });
+      labelled.inc(0);
+      child = { inc: () => labelled.inc() };
+      rateLimitChildren.set(key, child);
+    }
+    return child;
+  };
+}
 
-  const connectionWaits = new Histogram({
-    name: 'db_pool_wait_seconds',
-    help: 'Time a query waited for a database connection: a pool connection on PostgreSQL, the one connection on SQLite.',
-    buckets: [0.0001, 0.0005, 0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
-
+/** `change_feed_lag_seconds{name}`: a child per version name, each from 0. */
+function changeLagSeries(registry: Registry) {
   const changeLags = new Histogram({
     name: 'change_feed_lag_seconds',
     help: 'Time from the commit of a change made by another process to this process seeing it, by version name.',
@@ -105,7 +154,11 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   });
   const lagByName = new Map(CHANGE_NAMES.map((name) => [name, changeLags.labels({ name })] as const));
   for (const name of CHANGE_NAMES) changeLags.zero({ name });
+  return lagByName;
+}
 
+/** `outbound_calls_total{outcome}` (each outcome from 0) and `outbound_call_duration_seconds`. */
+function outboundSeries(registry: Registry): Metrics['outboundCall'] {
   const outboundCalls = new Counter({
     name: 'outbound_calls_total',
     help: "Calls to clients' check endpoints, by outcome (capped: refused by the client's calls per minute, never sent).",
@@ -120,40 +173,9 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   });
   const outboundByOutcome = new Map(OUTBOUND_OUTCOMES.map((outcome) => [outcome, outboundCalls.labels({ outcome })] as const));
   for (const child of outboundByOutcome.values()) child.inc(0);
-
-  return {
-    name: 'metrics',
-    registry,
-    http,
-    authFailures: { inc: (reason) => byReason.get(reason)?.inc() },
-    rateLimitRejections(tier, window) {
-      // Asked once per tier and window by the limiter, which keeps the child: not a hot path.
-      const key = `${tier}\u0000${window}`;
-      let child = rateLimitChildren.get(key);
-      if (child === undefined) {
-        const labelled = rateLimits.labels({ tier, window });
-        labelled.inc(0);
-        child = { inc: () => labelled.inc() };
-        rateLimitChildren.set(key, child);
-      }
-      return child;
-    },
-    connectionWait: (seconds) => connectionWaits.observe(seconds),
-    changeLag: (name, seconds) => lagByName.get(name)?.observe(seconds),
-    outboundCall(outcome, seconds) {
-      outboundByOutcome.get(outcome)?.inc();
-      if (outcome !== 'capped') outboundDurations.observe(seconds);
-    },
-
-    start() {
-      // The process's collectors start at the first start in the process and run until it exits
-      // (prom-client cannot stop them); every app of the process shows the same ones.
-      for (const metric of processMetrics()) registry.registerMetric(metric);
-      shareWithPrimary(registry);
-    },
-    // Nothing to stop: the process's collectors outlive any one app, and the registry stays
-    // shared (it still counts) until the worker exits.
-    stop() {},
+  return (outcome, seconds) => {
+    outboundByOutcome.get(outcome)?.inc();
+    if (outcome !== 'capped') outboundDurations.observe(seconds);
   };
 }
 

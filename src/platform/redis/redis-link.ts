@@ -44,32 +44,8 @@ export function createRedisLink(url: string): RedisLink {
   const channels = new Map<string, (message: string) => void>();
   const subscribedListeners: Array<() => void> = [];
   const readyListeners: Array<() => void> = [];
-  let started = false;
-  let degradedLogged = false;
-  let log: LifecycleLog | undefined;
-
   const state = (): RedisState => (publisher.status === 'ready' && subscriber.status === 'ready' ? 'ok' : 'degraded');
-
-  const down = (error?: Error) => {
-    // One warning per outage: ioredis retries every few seconds and each attempt errors again.
-    if (!started || degradedLogged) return;
-    degradedLogged = true;
-    log?.warn(
-      { redis: 'degraded', err: error?.message },
-      'Redis is unreachable: changes reach this node by the database poll until it is back (reconnecting)',
-    );
-  };
-  const up = () => {
-    if (state() !== 'ok' || !degradedLogged) return;
-    degradedLogged = false;
-    log?.info({ redis: 'ok' }, 'Redis is reachable again');
-  };
-  for (const connection of [publisher, subscriber]) {
-    // Without an 'error' listener ioredis prints every failed attempt to the console.
-    connection.on('error', (error: Error) => down(error));
-    connection.on('close', () => down());
-    connection.on('ready', up);
-  }
+  const outages = logOutages([publisher, subscriber], state);
   subscriber.on('message', (channel: string, message: string) => channels.get(channel)?.(message));
   subscriber.on('ready', () => {
     for (const listener of subscribedListeners) listener();
@@ -81,7 +57,7 @@ export function createRedisLink(url: string): RedisLink {
   return {
     state,
     async publish(channel, message) {
-      if (!started) return;
+      if (!outages.started) return;
       try {
         await publisher.publish(channel, message);
       } catch {
@@ -89,7 +65,7 @@ export function createRedisLink(url: string): RedisLink {
       }
     },
     async evaluate(script, keys, args) {
-      if (!started) throw new Error('Redis is not started');
+      if (!outages.started) throw new Error('Redis is not started');
       return publisher.eval(script, keys.length, ...keys, ...args);
     },
     subscribe(channel, onMessage) {
@@ -102,8 +78,8 @@ export function createRedisLink(url: string): RedisLink {
       readyListeners.push(listener);
     },
     async start(startLog, waitMs = 1000) {
-      log = startLog;
-      started = true;
+      outages.log = startLog;
+      outages.started = true;
       // Failed first attempts reject these promises, but ioredis keeps retrying: not an error here.
       publisher.connect().catch(() => {});
       subscriber.connect().catch(() => {});
@@ -113,12 +89,49 @@ export function createRedisLink(url: string): RedisLink {
       const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, waitMs)));
       await Promise.race([subscribed.catch(() => {}), waited]);
       clearTimeout(timer);
-      if (state() === 'degraded') down();
+      if (state() === 'degraded') outages.down();
     },
     async stop() {
-      started = false;
+      outages.started = false;
       publisher.disconnect();
       subscriber.disconnect();
     },
   };
+}
+
+/** Whether the link is started (only a started link logs), where it logs, and its outage as the log last told it. */
+interface Outages {
+  started: boolean;
+  log: LifecycleLog | undefined;
+  down(error?: Error): void;
+}
+
+/** Logs each outage of the connections once, and its end once both are back. */
+function logOutages(connections: readonly Redis[], state: () => RedisState): Outages {
+  let degradedLogged = false;
+  const outages: Outages = {
+    started: false,
+    log: undefined,
+    down(error) {
+      // One warning per outage: ioredis retries every few seconds and each attempt errors again.
+      if (!outages.started || degradedLogged) return;
+      degradedLogged = true;
+      outages.log?.warn(
+        { redis: 'degraded', err: error?.message },
+        'Redis is unreachable: changes reach this node by the database poll until it is back (reconnecting)',
+      );
+    },
+  };
+  const up = () => {
+    if (state() !== 'ok' || !degradedLogged) return;
+    degradedLogged = false;
+    outages.log?.info({ redis: 'ok' }, 'Redis is reachable again');
+  };
+  for (const connection of connections) {
+    // Without an 'error' listener ioredis prints every failed attempt to the console.
+    connection.on('error', (error: Error) => outages.down(error));
+    connection.on('close', () => outages.down());
+    connection.on('ready', up);
+  }
+  return outages;
 }
