@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Schema } from '../../platform/db/schema.js';
+import type { Insertable, Kysely } from 'kysely';
+import type { Schema, UsageDailyTable } from '../../platform/db/schema.js';
 import { utcDay } from '../../platform/time.js';
 
 /** Requests counted per client, day, hour and route group, and the requests refused 429: stored, read, purged. */
@@ -144,34 +144,41 @@ export function createUsageRepository(db: Kysely<Schema>): UsageRepository {
 async function addCounts(db: Kysely<Schema>, rows: readonly HourlyUsageRow[], refusals: readonly RefusalRow[]): Promise<void> {
   if (rows.length === 0 && refusals.length === 0) return;
   await db.transaction().execute(async (trx) => {
-    for (const chunk of chunks(daily(rows))) {
-      await trx
-        .insertInto('usage_daily')
-        .values(chunk.map((r) => ({ client_id: r.clientId, day: r.day, route_group: r.group, requests: r.requests })))
-        .onConflict((oc) =>
-          oc.columns(['client_id', 'day', 'route_group']).doUpdateSet((eb) => ({ requests: eb(eb.ref('usage_daily.requests'), '+', eb.ref('excluded.requests')) })),
-        )
-        .execute();
-    }
-    for (const chunk of chunks(rows)) {
-      await trx
-        .insertInto('usage_hourly')
-        .values(chunk.map((r) => ({ client_id: r.clientId, hour: r.hour, route_group: r.group, requests: r.requests })))
-        .onConflict((oc) =>
-          oc.columns(['client_id', 'hour', 'route_group']).doUpdateSet((eb) => ({ requests: eb(eb.ref('usage_hourly.requests'), '+', eb.ref('excluded.requests')) })),
-        )
-        .execute();
-    }
-    for (const chunk of chunks(refusals)) {
-      await trx
-        .insertInto('usage_refusals')
-        .values(chunk.map((r) => ({ client_id: r.clientId, minute: r.minute, window: r.window, refusals: r.refusals })))
-        .onConflict((oc) =>
-          oc.columns(['client_id', 'minute', 'window']).doUpdateSet((eb) => ({ refusals: eb(eb.ref('usage_refusals.refusals'), '+', eb.ref('excluded.refusals')) })),
-        )
-        .execute();
-    }
+    const dailyRows = daily(rows).map((r) => ({ client_id: r.clientId, day: r.day, route_group: r.group, requests: r.requests }));
+    await addUp(trx, 'usage_daily', ['client_id', 'day', 'route_group'], 'requests', dailyRows);
+    const hourlyRows = rows.map((r) => ({ client_id: r.clientId, hour: r.hour, route_group: r.group, requests: r.requests }));
+    await addUp(trx, 'usage_hourly', ['client_id', 'hour', 'route_group'], 'requests', hourlyRows);
+    const refusalRows = refusals.map((r) => ({ client_id: r.clientId, minute: r.minute, window: r.window, refusals: r.refusals }));
+    await addUp(trx, 'usage_refusals', ['client_id', 'minute', 'window'], 'refusals', refusalRows);
   });
+}
+
+/** The tables of counts, each with the column that counts. */
+type CountTables = { usage_daily: 'requests'; usage_hourly: 'requests'; usage_refusals: 'refusals' };
+
+/**
+ * Inserts `values` into a table of counts, or adds each to the stored count of the same key: one
+ * statement per chunk. Kysely types an upsert only on a table it knows, not on one chosen by a type
+ * parameter, so the statement is typed against the form the three tables share (a key and one
+ * count); the parameters say what each table takes.
+ */
+async function addUp<T extends keyof CountTables>(
+  trx: Kysely<Schema>,
+  table: T,
+  key: ReadonlyArray<keyof Schema[T] & string>,
+  count: CountTables[T],
+  values: ReadonlyArray<Insertable<Schema[T]>>,
+): Promise<void> {
+  // Typed as one table `t` of the form all three share; the statement names the real table.
+  const same = trx as unknown as Kysely<{ t: UsageDailyTable }>;
+  const column = count as 'requests';
+  for (const chunk of chunks(values)) {
+    await same
+      .insertInto(table as unknown as 't')
+      .values(chunk as unknown as Array<Insertable<UsageDailyTable>>)
+      .onConflict((oc) => oc.columns(key as unknown as Array<keyof UsageDailyTable>).doUpdateSet((eb) => ({ [column]: eb(eb.ref(`${table}.${column}` as 't.requests'), '+', eb.ref(`excluded.${column}`)) })))
+      .execute();
+  }
 }
 
 /** Clients by their requests from `from` to `to`, most first (ties by client_id), with their total count. */
