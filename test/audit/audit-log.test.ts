@@ -188,10 +188,10 @@ describe.each(DIALECTS)('audit log (%s)', (dialect) => {
   it('purges entries older than the retention', async () => {
     const c = await onboardClient(t, { name: 'Old Co' });
     const repository = createAuditRepository(t.database.db);
-    expect((await repository.page(c.clientId, 0, 10)).total).toBe(1);
+    expect((await repository.ids(c.clientId)).length).toBe(1);
     const later = { now: () => t.clock.now() + 31 * 24 * 3600 * 1000 };
     expect(await purgeOldAudit(repository, later, 30)).toBeGreaterThan(0);
-    expect((await repository.page(c.clientId, 0, 10)).total).toBe(0);
+    expect((await repository.ids(c.clientId)).length).toBe(0);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { CREDENTIALS_PAGE_SIZE_MAX, type CredentialPages, listedCredentials } from '../../modules/account/index.js';
+import { CREDENTIALS_PAGE_SIZE_MAX, type CredentialPage, listedCredentials } from '../../modules/account/index.js';
 import type { AccountCredentialKind } from '../../modules/auth/index.js';
 import { DEFAULT_PAGE_SIZE, type Page } from '../../platform/pagination.js';
 import { type Cli, integerIn, table } from '../runtime.js';
@@ -45,7 +45,7 @@ function listCommand<K extends AccountCredentialKind>(
   name: string,
   description: string,
   kind: K,
-  print: (page: CredentialPages[K]) => void,
+  print: (page: CredentialPage<K>) => void,
 ): void {
   clients
     .command(name)

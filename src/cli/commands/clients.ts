@@ -1,9 +1,9 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { CLIENTS_PAGE_SIZE_MAX, NAME_MAX_LENGTH, clientView, clientWithCredentialsView, createdClientView } from '../../modules/admin/index.js';
+import { CLIENTS_PAGE_SIZE_MAX, NAME_MAX_LENGTH, clientsList, clientView, clientWithCredentialsView, createdClientView } from '../../modules/admin/index.js';
 import { AUTH_METHODS, type AuthMethod, type ClientAccount, FLOW_VOCABULARIES, type FlowVocabulary, TIERS, type Tier } from '../../modules/auth/index.js';
 import { isLimit, LIMIT_MAX } from '../../modules/limits/index.js';
 import type { AppContext } from '../../context.js';
-import { DEFAULT_PAGE_SIZE, pageOf } from '../../platform/pagination.js';
+import { DEFAULT_PAGE_SIZE } from '../../platform/pagination.js';
 import { type Cli, fields, integerIn, type RegisterCommands, table } from '../runtime.js';
 import { registerCheckEndpoint } from './check-endpoint.js';
 import { registerClientCredentials } from './client-credentials.js';
@@ -82,11 +82,7 @@ function registerReads(clients: Command, cli: Cli): void {
     .option('--json', 'print machine-readable JSON (the paginated shape of the admin API)')
     .action(async (options: { page: number; pageSize: number } & JsonOption) => {
       const paging = { page: options.page, page_size: options.pageSize };
-      const { views, total } = await cli.withContext(async (ctx) => {
-        const { accounts, total } = await ctx.clients.list(paging.page, paging.page_size);
-        return { views: accounts.map((account) => viewOf(ctx, account)), total };
-      });
-      const page = pageOf(views, total, paging);
+      const page = await cli.withContext((ctx) => clientsList(ctx).page({}, paging));
       if (options.json) return cli.printJson(page);
       if (page.results.length > 0) {
         const rows = page.results.map((c) => [c.client_id, c.tier, c.auth_method, statusOf(c), c.created_at, c.name]);

@@ -2,13 +2,14 @@ import type { TSchema } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import { validationError } from '../../platform/errors.js';
 import type { App, BodyOf, ParamsOf } from '../../platform/http/types.js';
+import { uncachedByRequest } from '../../platform/lists/uncached-lists.js';
 import { type AuditActor, clientActor } from '../audit/index.js';
 import { type AccountCredentialKind, principalOf } from '../auth/index.js';
 import type { CredentialsService } from '../clients/index.js';
 import type { ClientPolicy } from '../policy/index.js';
 import { ACCOUNT_POLICY } from './account.policy.js';
 import { credentialDeletionRoute } from './credentials.deletion.js';
-import { listedCredentials } from './credentials.listing.js';
+import { type CredentialLists, credentialLists } from './credentials.listing.js';
 import {
   ApiKeysPage,
   CreatedApiKey,
@@ -35,8 +36,9 @@ const change = (errors: ClientPolicy['errors']) => ({ policy: { ...ACCOUNT_POLIC
  * once and the old ones keep working until deleted, so a client rotates without downtime.
  */
 export function credentialsRoutes(app: App, deps: CredentialsRoutesDeps): void {
-  credentialRoutesOf(app, deps, API_KEYS);
-  credentialRoutesOf(app, deps, SECRETS);
+  const lists = credentialLists(deps);
+  credentialRoutesOf(app, deps, lists, API_KEYS);
+  credentialRoutesOf(app, deps, lists, SECRETS);
 }
 
 interface CredentialsRoutesDeps {
@@ -124,7 +126,7 @@ const SECRETS: CredentialRoutesOf<typeof NewSecretBody, typeof SecretCodeParams>
 };
 
 /** Lists, creates and deletes the calling client's credentials of one kind. */
-function credentialRoutesOf<New extends TSchema, Code extends TSchema>(app: App, deps: CredentialsRoutesDeps, of: CredentialRoutesOf<New, Code>): void {
+function credentialRoutesOf<New extends TSchema, Code extends TSchema>(app: App, deps: CredentialsRoutesDeps, lists: CredentialLists, of: CredentialRoutesOf<New, Code>): void {
   const { credentials } = deps;
 
   app.get(
@@ -139,7 +141,7 @@ function credentialRoutesOf<New extends TSchema, Code extends TSchema>(app: App,
         response: { 200: of.list.page },
       },
     },
-    async (request) => listedCredentials(deps, principalOf(request).client.id, of.kind, request.query),
+    uncachedByRequest(lists[of.kind], (request) => ({ clientId: principalOf(request).client.id })),
   );
 
   app.post(

@@ -1,9 +1,11 @@
+import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import type { Clock } from '../../platform/clock.js';
 import type { App, ParamsOf } from '../../platform/http/types.js';
+import { uncachedByRequest } from '../../platform/lists/uncached-lists.js';
 import { operatorActor } from '../audit/index.js';
 import type { AccountCredentialKind } from '../auth/index.js';
-import { ApiKeysPage, credentialDeletionRoute, CredentialsQuery, listedCredentials, SecretsPage } from '../account/index.js';
+import { ApiKeysPage, credentialDeletionRoute, credentialLists, CredentialsQuery, SecretsPage } from '../account/index.js';
 import type { CredentialsService } from '../clients/index.js';
 import { ADMIN_POLICY, CLIENT_CHANGE } from './admin.policy.js';
 
@@ -94,7 +96,7 @@ function listRoute<Named extends TSchema>(app: App, deps: AdminCredentialsDeps, 
         response: { 200: of.list.page },
       },
     },
-    async (request) => listedCredentials(deps, request.params.client_id, of.kind, request.query),
+    uncachedByRequest(credentialLists(deps)[of.kind], (request: FastifyRequest & { params: { client_id: string } }) => ({ clientId: request.params.client_id })),
   );
 }
 

@@ -1,7 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { validationError } from '../../platform/errors.js';
 import type { App, ModuleRoutes } from '../../platform/http/types.js';
-import { pageOf } from '../../platform/pagination.js';
+import { uncachedByRequest } from '../../platform/lists/uncached-lists.js';
 import { operatorActor } from '../audit/index.js';
 import type { ClientAccount } from '../auth/index.js';
 import type { ClientsService, CredentialsService } from '../clients/index.js';
@@ -9,6 +10,7 @@ import type { LimitPolicy } from '../limits/index.js';
 import { Deleted } from '../account/index.js';
 import { ADMIN_POLICY, CLIENT_CHANGE } from './admin.policy.js';
 import { adminCredentialsRoutes } from './admin-credentials.routes.js';
+import { clientsList } from './clients.list.js';
 import {
   Client,
   ClientParams,
@@ -49,6 +51,7 @@ const viewOf = (limits: LimitPolicy) => (account: ClientAccount) => clientView(a
 /** Onboarding a client, and reading clients. */
 function onboardingRoutes(app: App, { clients, limits }: AdminRoutesDeps): void {
   const view = viewOf(limits);
+  const list = clientsList({ clients, limits });
 
   app.post(
     '/admin/v1/clients',
@@ -81,10 +84,7 @@ function onboardingRoutes(app: App, { clients, limits }: AdminRoutesDeps): void 
         response: { 200: ClientsPage },
       },
     },
-    async (request) => {
-      const { accounts, total } = await clients.list(request.query.page, request.query.page_size, request.query.search);
-      return pageOf(accounts.map(view), total, request.query);
-    },
+    uncachedByRequest(list, (request: FastifyRequest & { query: { search?: string } }) => ({ search: request.query.search })),
   );
 
   app.get(

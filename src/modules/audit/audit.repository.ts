@@ -4,8 +4,10 @@ import type { AuditActor } from './audit.actor.js';
 
 /** Reads and purges of the audit log; entries are written by recordAudit, in each change's own transaction. */
 export interface AuditRepository {
-  /** One page of entries, newest first; of one client when `clientId` is given. */
-  page(clientId: string | undefined, offset: number, limit: number): Promise<{ entries: AuditEntry[]; total: number }>;
+  /** The ids of the entries, newest first; of one client when `clientId` is given. */
+  ids(clientId: string | undefined): Promise<number[]>;
+  /** Entries by id. */
+  entries(ids: readonly number[]): Promise<Map<number, AuditEntry>>;
   /** Deletes entries written before `at` (epoch ms); returns how many. */
   purgeBefore(at: number): Promise<number>;
 }
@@ -73,14 +75,14 @@ export function createAuditRepository(db: Kysely<Schema>): AuditRepository {
   };
 
   return {
-    async page(clientId, offset, limit) {
-      const [rows, count] = await Promise.all([
-        scoped(clientId).selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute(),
-        scoped(clientId)
-          .select((eb) => eb.fn.countAll<number>().as('n'))
-          .executeTakeFirstOrThrow(),
-      ]);
-      return { entries: rows.map(toEntry), total: Number(count.n) };
+    async ids(clientId) {
+      const rows = await scoped(clientId).select('id').orderBy('id', 'desc').execute();
+      return rows.map((row) => Number(row.id));
+    },
+
+    async entries(ids) {
+      const rows = await db.selectFrom('audit_log').selectAll().where('id', 'in', ids).execute();
+      return new Map(rows.map((row) => [Number(row.id), toEntry(row)]));
     },
 
     async purgeBefore(at) {

@@ -1,5 +1,6 @@
+import type { FastifyRequest } from 'fastify';
 import type { ModuleRoutes } from '../../platform/http/types.js';
-import { offsetOf, pageOf, type Paging } from '../../platform/pagination.js';
+import { uncachedByRequest, uncachedList } from '../../platform/lists/uncached-lists.js';
 import { isUuid } from '../../platform/uuid.js';
 import { principalOf } from '../auth/index.js';
 import type { AuditRepository } from './audit.repository.js';
@@ -11,10 +12,15 @@ const DESCRIPTION =
 
 /** The audit log: a client's own entries, and every entry for operators. */
 export const auditRoutes: ModuleRoutes<{ audit: AuditRepository }> = async (app, { audit }) => {
-  const page = async (clientId: string | undefined, paging: Paging) => {
-    const { entries, total } = await audit.page(clientId, offsetOf(paging), paging.page_size);
-    return pageOf(entries.map(auditEntryView), total, paging);
-  };
+  const list = uncachedList({
+    name: 'audit-log',
+    // A client_id that is not a UUID names no client; it never reaches the database (a NUL would fail PostgreSQL).
+    ids: ({ clientId }: { clientId: string | undefined }) => (clientId !== undefined && !isUuid(clientId) ? Promise.resolve([]) : audit.ids(clientId)),
+    async items(ids) {
+      const entries = await audit.entries(ids);
+      return new Map([...entries].map(([id, entry]) => [id, auditEntryView(entry)]));
+    },
+  });
 
   app.get(
     '/v1/account/audit-log',
@@ -23,7 +29,7 @@ export const auditRoutes: ModuleRoutes<{ audit: AuditRepository }> = async (app,
       config: { policy: { auth: 'client', tier: 'basics', limit: 'account', usage: 'account', cache: 'no-store' } },
       schema: { tags: ['account'], summary: "The calling client's audit log", description: DESCRIPTION, querystring: AccountAuditQuery, response: { 200: AuditPage } },
     },
-    async (request) => page(principalOf(request).client.id, request.query),
+    uncachedByRequest(list, (request) => ({ clientId: principalOf(request).client.id })),
   );
 
   app.get(
@@ -38,11 +44,6 @@ export const auditRoutes: ModuleRoutes<{ audit: AuditRepository }> = async (app,
         response: { 200: AuditPage },
       },
     },
-    async (request) => {
-      const { client_id, page: number, page_size } = request.query;
-      // A client_id that is not a UUID names no client; it never reaches the database (a NUL would fail PostgreSQL).
-      if (client_id !== undefined && !isUuid(client_id)) return pageOf([], 0, { page: number, page_size });
-      return page(client_id, { page: number, page_size });
-    },
+    uncachedByRequest(list, (request: FastifyRequest & { query: { client_id?: string } }) => ({ clientId: request.query.client_id })),
   );
 };

@@ -23,8 +23,10 @@ export interface ClientsRepository {
   findCredentialByDigest(digest: string): Promise<{ credential: AccountCredential; digest: string } | undefined>;
   /** How many clients there are; with `search`, how many whose name contains it. */
   count(search?: string): Promise<number>;
-  /** A slice of clients, oldest first, each with its credentials that are not deleted; with `search`, those whose name contains it. */
-  list(offset: number, limit: number, search?: string): Promise<ClientAccount[]>;
+  /** The ids of the clients, oldest first; with `search`, of those whose name contains it. */
+  listedIds(search?: string): Promise<string[]>;
+  /** Clients by id, each with its credentials that are not deleted. */
+  listed(ids: readonly string[]): Promise<Map<string, ClientAccount>>;
   /** Whether a tenant with this id exists. */
   tenantExists(tenantId: string): Promise<boolean>;
   /** Stores a new tenant. */
@@ -102,7 +104,7 @@ export function createClientsRepository(db: Kysely<Schema>): ClientsRepository {
 }
 
 /** The reads of accounts: by id, by credential digest, and the listings. */
-function accountReads(db: Kysely<Schema>): Pick<ClientsRepository, 'findById' | 'findCredentialByDigest' | 'count' | 'list'> {
+function accountReads(db: Kysely<Schema>): Pick<ClientsRepository, 'findById' | 'findCredentialByDigest' | 'count' | 'listedIds' | 'listed'> {
   async function findById(id: string): Promise<ClientAccount | undefined> {
     const row = await db.selectFrom('clients').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
@@ -137,9 +139,14 @@ function accountReads(db: Kysely<Schema>): Pick<ClientsRepository, 'findById' | 
       return Number(row.n);
     },
 
-    async list(offset, limit, search) {
-      const rows = await named(search).selectAll().orderBy('created_at').orderBy('id').offset(offset).limit(limit).execute();
-      if (rows.length === 0) return [];
+    async listedIds(search) {
+      const rows = await named(search).select('id').orderBy('created_at').orderBy('id').execute();
+      return rows.map((row) => row.id);
+    },
+
+    async listed(ids) {
+      const rows = await db.selectFrom('clients').selectAll().where('id', 'in', ids).execute();
+      if (rows.length === 0) return new Map();
       const credentials = await db
         .selectFrom('client_credentials')
         .selectAll()
@@ -148,7 +155,7 @@ function accountReads(db: Kysely<Schema>): Pick<ClientsRepository, 'findById' | 
         .execute();
       const byClient = new Map<string, AccountCredential[]>();
       for (const credential of credentials.map(toCredential)) byClient.set(credential.clientId, [...(byClient.get(credential.clientId) ?? []), credential]);
-      return rows.map((row) => toAccount(row, byClient.get(row.id) ?? []));
+      return new Map(rows.map((row) => [row.id, toAccount(row, byClient.get(row.id) ?? [])]));
     },
   };
 }

@@ -30,8 +30,10 @@ export interface ClientsService {
   get(id: string): Promise<ClientAccount>;
   /** How many clients there are. */
   count(): Promise<number>;
-  /** A page of clients, oldest first; with `search`, those whose name contains it. */
-  list(page: number, pageSize: number, search?: string): Promise<{ accounts: ClientAccount[]; total: number }>;
+  /** The ids of the clients, oldest first; with `search`, of those whose name contains it. */
+  listedIds(search?: string): Promise<string[]>;
+  /** Clients by id, each with its credentials that are not deleted. */
+  listed(ids: readonly string[]): Promise<ReadonlyMap<string, ClientAccount>>;
   /** Changes auth_method, tier, disabled or the limit overrides; takes effect on every node's next request. */
   update(id: string, patch: ClientPatch, actor?: AuditActor): Promise<ClientAccount>;
   /**
@@ -83,10 +85,8 @@ export function createClientsService(deps: ClientsDeps): ClientsService {
     createFirst: (input) => createFirst(deps, input),
     get,
     count: () => repository.count(),
-    async list(page, pageSize, search) {
-      const [accounts, total] = await Promise.all([repository.list((page - 1) * pageSize, pageSize, search), repository.count(search)]);
-      return { accounts, total };
-    },
+    listedIds: (search) => repository.listedIds(search),
+    listed: (ids) => repository.listed(ids),
     update: async (id, patch, actor = LOCAL_OPERATOR) => {
       await update(deps, id, patch, actor);
       return get(id);

@@ -23,8 +23,10 @@ export interface CredentialsRepository {
   markDeleted(scope: { clientId: string } | { code: string }, now: number): Promise<void>;
   /** Revokes the still-active refresh tokens in scope, recording why. */
   revokeRefreshTokens(scope: TokenScope, reason: RevocationReason, now: number): Promise<void>;
-  /** One page of a client's credentials of a kind that are not deleted, oldest first. */
-  page(clientId: string, kind: AccountCredentialKind, offset: number, limit: number): Promise<{ items: ListedCredential[]; total: number }>;
+  /** The codes of a client's credentials of a kind that are not deleted, oldest first. */
+  listedCodes(clientId: string, kind: AccountCredentialKind): Promise<string[]>;
+  /** Credentials by code, as their listings show them. */
+  listed(codes: readonly string[]): Promise<Map<string, ListedCredential>>;
   /** Moves last_used_at forward to `at` (never back: another node may have written a later minute). */
   markUsed(code: string, at: number): Promise<void>;
 }
@@ -60,7 +62,7 @@ export function createCredentialsRepository(db: Kysely<Schema>): CredentialsRepo
 }
 
 /** The queries of a change to a client's credentials, in its locked transaction. */
-function changeQueries(db: Kysely<Schema>): Omit<CredentialsRepository, 'clientExists' | 'page' | 'markUsed'> {
+function changeQueries(db: Kysely<Schema>): Omit<CredentialsRepository, 'clientExists' | 'listedCodes' | 'listed' | 'markUsed'> {
   return {
     async lockClient(clientId, mode) {
       const query = db.selectFrom('clients').select(['auth_method', 'deleted_at', 'credential_generation']).where('id', '=', clientId);
@@ -101,14 +103,7 @@ function changeQueries(db: Kysely<Schema>): Omit<CredentialsRepository, 'clientE
     },
 
     async findListed(clientId, kind, code) {
-      const row = await db
-        .selectFrom('client_credentials')
-        .select('expires_at')
-        .where('code', '=', code)
-        .where('client_id', '=', clientId)
-        .where('kind', '=', kind)
-        .where('deleted_at', 'is', null)
-        .executeTakeFirst();
+      const row = await listedOf(db, clientId, kind).select('expires_at').where('code', '=', code).executeTakeFirst();
       return row && { expiresAt: row.expires_at === null ? null : Number(row.expires_at) };
     },
 
@@ -127,20 +122,21 @@ function changeQueries(db: Kysely<Schema>): Omit<CredentialsRepository, 'clientE
 }
 
 /** The listings and last_used_at, read and written outside any change. */
-function listingQueries(db: Kysely<Schema>): Pick<CredentialsRepository, 'clientExists' | 'page' | 'markUsed'> {
+function listingQueries(db: Kysely<Schema>): Pick<CredentialsRepository, 'clientExists' | 'listedCodes' | 'listed' | 'markUsed'> {
   return {
     async clientExists(clientId) {
       const row = await db.selectFrom('clients').select('id').where('id', '=', clientId).executeTakeFirst();
       return row !== undefined;
     },
 
-    async page(clientId, kind, offset, limit) {
-      const listed = db.selectFrom('client_credentials').where('client_id', '=', clientId).where('kind', '=', kind).where('deleted_at', 'is', null);
-      const [rows, count] = await Promise.all([
-        listed.selectAll().orderBy('created_at').orderBy('code').offset(offset).limit(limit).execute(),
-        listed.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-      ]);
-      return { items: rows.map(toListed), total: Number(count.n) };
+    async listedCodes(clientId, kind) {
+      const rows = await listedOf(db, clientId, kind).select('code').orderBy('created_at').orderBy('code').execute();
+      return rows.map((row) => row.code);
+    },
+
+    async listed(codes) {
+      const rows = await db.selectFrom('client_credentials').selectAll().where('code', 'in', codes).execute();
+      return new Map(rows.map((row) => [row.code, toListed(row)]));
     },
 
     async markUsed(code, at) {
@@ -152,6 +148,11 @@ function listingQueries(db: Kysely<Schema>): Pick<CredentialsRepository, 'client
         .execute();
     },
   };
+}
+
+/** A client's credentials of a kind that are not deleted: those its listings show. */
+function listedOf(db: Kysely<Schema>, clientId: string, kind: AccountCredentialKind) {
+  return db.selectFrom('client_credentials').where('client_id', '=', clientId).where('kind', '=', kind).where('deleted_at', 'is', null);
 }
 
 function toListed(row: Selectable<ClientCredentialsTable>): ListedCredential {

@@ -3,7 +3,6 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError, validationError } from '../../platform/errors.js';
-import { offsetOf, type Paging } from '../../platform/pagination.js';
 import { isUuid } from '../../platform/uuid.js';
 import { iso } from '../../shared/wire.js';
 import { type AuditActor, LOCAL_OPERATOR, recordAudit } from '../audit/index.js';
@@ -20,8 +19,10 @@ import { newCredential } from './new-credential.js';
  * for the audit log; in-process callers (the CLI) are the operator.
  */
 export interface CredentialsService {
-  /** One page of a client's API keys or client secrets that are not deleted, oldest first (never the credentials); 404 for no client. */
-  list(clientId: string, kind: AccountCredentialKind, paging: Paging): Promise<CredentialsListing>;
+  /** The codes of a client's API keys or client secrets that are not deleted, oldest first; 404 for no client. */
+  listedCodes(clientId: string, kind: AccountCredentialKind): Promise<string[]>;
+  /** Listed credentials by code (never the credentials). */
+  listed(codes: readonly string[]): Promise<ReadonlyMap<string, ListedCredential>>;
   /** A new API key, working at once beside the others, up to MAX_ACTIVE_CREDENTIALS active ones. */
   createApiKey(clientId: string, input: { name: string; expiresAt: number | null }, actor?: AuditActor): Promise<CreatedCredential>;
   /** A new client secret, working at once beside the others, up to MAX_ACTIVE_CREDENTIALS active ones. */
@@ -31,12 +32,6 @@ export interface CredentialsService {
    * access tokens minted from it stop on this node before the answer, elsewhere within the poll.
    */
   delete(clientId: string, kind: AccountCredentialKind, code: string, actor?: AuditActor): Promise<void>;
-}
-
-/** One page of listed credentials and how many there are in all. */
-export interface CredentialsListing {
-  items: ListedCredential[];
-  total: number;
 }
 
 /** At most this many active (not deleted, not expired) credentials of each kind per client. */
@@ -70,19 +65,20 @@ interface CredentialsDeps {
  */
 export function createCredentialsService(deps: CredentialsDeps): CredentialsService {
   return {
-    list: (clientId, kind, paging) => list(deps, clientId, kind, paging),
+    listedCodes: (clientId, kind) => listedCodes(deps, clientId, kind),
+    listed: (codes) => createCredentialsRepository(deps.db).listed(codes),
     createApiKey: (clientId, input, actor = LOCAL_OPERATOR) => create(deps, clientId, 'api_key', input.name, input.expiresAt, actor),
     createSecret: (clientId, input, actor = LOCAL_OPERATOR) => create(deps, clientId, 'client_secret', input.name, null, actor),
     delete: (clientId, kind, code, actor = LOCAL_OPERATOR) => remove(deps, clientId, kind, code, actor),
   };
 }
 
-async function list(deps: CredentialsDeps, clientId: string, kind: AccountCredentialKind, paging: Paging): Promise<CredentialsListing> {
+async function listedCodes(deps: CredentialsDeps, clientId: string, kind: AccountCredentialKind): Promise<string[]> {
   const repository = createCredentialsRepository(deps.db);
   if (!isUuid(clientId) || !(await repository.clientExists(clientId))) throw new ApiError('NOT_FOUND', 'no client with this client_id');
   // This node's uses not yet written: a client reading its keys sees its own last call.
   await deps.usage.flush();
-  return repository.page(clientId, kind, offsetOf(paging), paging.page_size);
+  return repository.listedCodes(clientId, kind);
 }
 
 async function create(

@@ -3,4 +3,4 @@ export { type ClientDirectory, createClientDirectory } from './client-directory.
 export { type ClientCredentials, type ClientsService, createClientsService, type NewClient } from './clients.service.js';
 export { createCredentialUsage, type CredentialUsage, USAGE_FLUSH_MS } from './credential-usage.js';
 export type { ListedCredential } from './credentials.repository.js';
-export { type CreatedCredential, createCredentialsService, type CredentialsListing, type CredentialsService, MAX_ACTIVE_CREDENTIALS } from './credentials.service.js';
+export { type CreatedCredential, createCredentialsService, type CredentialsService, MAX_ACTIVE_CREDENTIALS } from './credentials.service.js';

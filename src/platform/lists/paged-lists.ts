@@ -11,13 +11,13 @@ import { createPageCodings, type PageCodings } from './page-codings.js';
  * filter combination's ordered ids (one query; a page is then a slice, so page 5,000 costs
  * what page 1 costs), the items by id, and each page rendered to JSON.
  */
-export interface ListSource<F, T> {
+export interface ListSource<F, T, Id = number> {
   /** Names the list in cache keys and logs. */
   readonly name: string;
   /** The ordered ids of one filter combination. May throw (404 for an unknown key). */
-  ids(filters: F): Promise<readonly number[] | Float64Array>;
+  ids(filters: F): Promise<readonly Id[] | Float64Array>;
   /** Items by id; an id the loader does not return is left out of the page. */
-  items(ids: readonly number[]): Promise<ReadonlyMap<number, T>>;
+  items(ids: readonly Id[]): Promise<ReadonlyMap<Id, T>>;
   /**
    * How a page shows an item when that depends on the request beyond which items it lists (the
    * odds in the format asked). Items are cached once, as `items` gives them; pages are cached per
@@ -163,7 +163,7 @@ function renderPage(page: Page<unknown>): RenderedPage {
 }
 
 /** page and page_size of a validated list request: the schema's pagingProperties filled them in. */
-function pagingOf(input: unknown): Paging {
+export function pagingOf(input: unknown): Paging {
   if (typeof input === 'object' && input !== null && 'page' in input && 'page_size' in input) {
     const { page, page_size } = input;
     if (typeof page === 'number' && typeof page_size === 'number') return { page, page_size };
