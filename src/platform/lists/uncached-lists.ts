@@ -42,5 +42,7 @@ export function uncachedList<F, T, Id>(list: UncachedSource<F, T, Id>): Uncached
  * any answer: no ETag, no 304, and the cache header its policy gives (`no-store`).
  */
 export function uncachedByRequest<R extends FastifyRequest, F>(list: UncachedList<F, unknown>, filters: (request: R) => F): ListHandler<R> {
-  return (request, reply) => list.page(filters(request), pagingOf(request.query)).then((page) => void reply.send(page));
+  // The reply goes back to Fastify: a handler's promise that settles before its answer is written
+  // (a compressed page is written later, by an onSend hook) would make Fastify answer it again.
+  return async (request, reply) => reply.send(await list.page(filters(request), pagingOf(request.query)));
 }
