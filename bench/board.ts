@@ -6,27 +6,11 @@ import { median, quantiles } from './scenarios/history.js';
 import { hotPathScenarios } from './scenarios/hot-path.js';
 import { call, type PageOfItems } from './scenarios/http.js';
 import { bearerFor } from './scenarios/data.js';
+import { BATCH, heardOn, type OddsRow, openRowsOf, runFeed, type Slate, slateOf } from './feed/feeder.js';
 
-/** Price changes per import: a feed sends its changes in batches. */
-const BATCH = 500;
 /** The goals a feed rate must meet: cached board reads at 0.8× their rate without the feed, board events within 100 ms at p99. */
 const READ_RATIO_GOAL = 0.8;
 const LATENCY_GOAL_MS = 100;
-
-interface OddsRow {
-  id: number;
-  event_id: number;
-  operator: { id: number };
-  betting_market: { id: number };
-  position: string;
-  line: number | null;
-  price_decimal: number;
-  status: string;
-  player_id: number | null;
-  event_period_id: number | null;
-  is_main: boolean;
-  is_live: boolean;
-}
 
 interface BoardItem {
   event_id: number;
@@ -62,14 +46,13 @@ export async function boardGroup(kit: BenchKit, databases: BenchDatabase[], load
       async (url, demo) => {
         const authorization = await bearerFor(url, demo);
         const read = boardScenario(await hotPathScenarios(url, demo), authorization);
-        const rows = await slateRows(url, authorization);
-        if (rows.length < BATCH + 1) throw new Error(`the demo slate has ${rows.length} odds rows: fewer than a batch`);
+        const slate = slateOf(await slateRows(url, authorization));
         const adminToken = kit.env.ADMIN_TOKEN ?? '';
         const baseline = median(await roundsOf(() => measure(url, read, { ...load, warmupSeconds: 1 }), 1));
         const curve: string[] = [];
         let best: number | undefined;
         for (const rate of feedRates) {
-          const point = await underFeed(url, adminToken, demo.api_key, rows, rate, () => measure(url, read, { ...load, warmupSeconds: 0 }));
+          const point = await underFeed(url, adminToken, demo.api_key, slate, rate, () => measure(url, read, { ...load, warmupSeconds: 0 }));
           const ratio = point.reads / baseline;
           const meets = ratio >= READ_RATIO_GOAL && point.fromRequest.samples.length > 0 && point.fromRequest.p99 <= LATENCY_GOAL_MS;
           if (meets) best = rate;
@@ -114,109 +97,32 @@ async function slateRows(url: string, authorization: string): Promise<OddsRow[]>
     for (const item of board.results) events.add(item.event_id);
     if (page >= board.total_pages) break;
   }
-  const rows: OddsRow[] = [];
-  for (const event of events) {
-    for (let page = 1; ; page += 1) {
-      const odds = await call<PageOfItems<OddsRow> & { total_pages: number }>(url, 'POST', '/v1/odds/upcoming-odds-by-event', {
-        headers,
-        body: { event_id: event, include_alt_lines: false, page, page_size: 100 },
-      });
-      rows.push(...odds.results.filter((r) => r.status === 'open'));
-      if (page >= odds.total_pages) break;
-    }
-  }
-  return rows;
+  return openRowsOf(url, headers, events);
 }
 
-/** A row as the import takes it, at another price; every detail kept, so that only the price moves. */
-const asImported = (r: OddsRow, price: number) => ({
-  id: r.id,
-  event_id: r.event_id,
-  operator_id: r.operator.id,
-  betting_market_id: r.betting_market.id,
-  position: r.position,
-  ...(r.line === null ? {} : { line: r.line }),
-  price_decimal: price,
-  ...(r.player_id === null ? {} : { player_id: r.player_id }),
-  ...(r.event_period_id === null ? {} : { event_period_id: r.event_period_id }),
-  is_main: r.is_main,
-  is_live: r.is_live,
-});
-
-/** Batches fed so far, across the rates: each moves every price it names away from the one before, so that every batch is a change. */
-let fedBatches = 0;
-
 /**
- * One feed rate: batches of BATCH changes imported every BATCH / rate seconds while board reads are
- * measured. The first row of each batch, the probe, jumps above every price of its selection, so
- * that its board event is sure: the time from the import's request to that event on a stream. The
- * commit is between the two, so this bounds the time from the commit; the event usually comes
- * before the import's answer does, so the answer cannot be the starting point.
+ * One feed rate (bench/feed/feeder.ts) while board reads are measured: the time from an import's
+ * request to the board event of its probe on a stream.
  */
-async function underFeed(url: string, adminToken: string, apiKey: string, rows: OddsRow[], rate: number, reads: () => Promise<{ reqPerSec: number }>) {
-  const [probe, ...rest] = rows;
-  if (probe === undefined) throw new Error('no rows');
+async function underFeed(url: string, adminToken: string, apiKey: string, slate: Slate, rate: number, reads: () => Promise<{ reqPerSec: number }>) {
   // A stream names at most 100 events; a larger slate is followed whole.
-  const events = [...new Set(rows.map((r) => r.event_id))];
+  const events = [...new Set([slate.probe, ...slate.rest].map((r) => r.event_id))];
   const only = events.length <= 100 ? `&event_ids=${events.join(',')}` : '';
   const stream = await openStream(`${url}/v1/stream/odds?types=board${only}`, { 'x-api-key': apiKey });
   if (stream.status !== 200) throw new Error(`the stream answered ${stream.status}: ${stream.error}`);
-  const headers = { authorization: `Bearer ${adminToken}` };
-  const fromRequest: number[] = [];
-  let beforeAnswer = 0;
-  const intervalMs = (BATCH / rate) * 1000;
-  let running = true;
-  let imported = 0;
-  const started = performance.now();
-  const feed = (async () => {
-    for (let batch = 0; running; batch += 1) {
-      const due = started + batch * intervalMs;
-      const wait = due - performance.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      const up = fedBatches++ % 2 === 0;
-      const probePrice = Math.round((probe.price_decimal + (up ? 5 : 6)) * 100) / 100;
-      const offset = (batch * (BATCH - 1)) % rest.length;
-      const moved = Array.from({ length: BATCH - 1 }, (_, i) => rest[(offset + i) % rest.length]).flatMap((r) =>
-        r === undefined ? [] : [asImported(r, Math.round((r.price_decimal + (up ? 0.01 : 0.02)) * 100) / 100)],
-      );
-      const heard = waitForProbe(stream, probe, probePrice);
-      const sent = performance.now();
-      await call(url, 'POST', '/admin/v1/import', { headers, body: { odds: [asImported(probe, probePrice), ...moved] } });
-      const answered = performance.now();
-      imported += BATCH;
-      const at = await heard;
-      if (at !== undefined) {
-        fromRequest.push(at - sent);
-        if (at < answered) beforeAnswer += 1;
-      }
-    }
-  })();
   try {
-    const measured = await reads();
-    running = false;
-    await feed;
-    const seconds = (performance.now() - started) / 1000;
-    return { reads: measured.reqPerSec, achieved: imported / seconds, fromRequest: quantiles(fromRequest), beforeAnswer };
+    const fed = await runFeed(url, adminToken, slate, rate, [(probe, price) => heardOn(stream, isBoardEventOf(probe, price))], reads);
+    const heard = fed.heard[0] ?? { delays: [], beforeAnswer: 0 };
+    return { reads: fed.during.reqPerSec, achieved: fed.imported / fed.seconds, fromRequest: quantiles(heard.delays), beforeAnswer: heard.beforeAnswer };
   } finally {
-    running = false;
     stream.close();
   }
 }
 
-/** When the board event of the probe's selection at its new best price arrives (undefined after 10 s). */
-async function waitForProbe(stream: Awaited<ReturnType<typeof openStream>>, probe: OddsRow, price: number): Promise<number | undefined> {
-  const deadline = performance.now() + 10_000;
-  while (performance.now() < deadline) {
-    let event;
-    try {
-      event = await stream.next(Math.max(1, deadline - performance.now()));
-    } catch {
-      return undefined;
-    }
-    const data = JSON.parse(event.data) as { event_id: number; betting_market_id: number; position: string; best: { price_decimal: number } | null };
-    if (data.event_id === probe.event_id && data.betting_market_id === probe.betting_market.id && data.position === probe.position && data.best?.price_decimal === price) {
-      return performance.now();
-    }
-  }
-  return undefined;
+/** The board event of the probe's selection at its new best price. */
+export function isBoardEventOf(probe: OddsRow, price: number): (data: unknown) => boolean {
+  return (data) => {
+    const board = data as { event_id: number; betting_market_id: number; position: string; best: { price_decimal: number } | null };
+    return board.event_id === probe.event_id && board.betting_market_id === probe.betting_market.id && board.position === probe.position && board.best?.price_decimal === price;
+  };
 }

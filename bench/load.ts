@@ -58,7 +58,7 @@ export async function measure(baseUrl: string, scenario: Scenario, options: Load
  * A process's CPU time so far in clock ticks (1/100 s), from /proc: a figure that a machine
  * shared with other work disturbs less than throughput. Undefined off Linux.
  */
-function cpuTicks(pid: number | undefined): number | undefined {
+export function cpuTicks(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];

@@ -51,7 +51,8 @@ function startFlags(dir: string): string[] {
  */
 export async function startApi(env: Record<string, string>, options: { probe?: boolean; dir?: string; nodeArgs?: string[] } = {}): Promise<Running> {
   const port = await freePort();
-  const preload = options.probe ? ['--import', 'tsx', '--import', './bench/event-loop-probe.ts'] : [];
+  // By absolute URL: the server may run in another checkout (`dir`), whose bench may lack the probe.
+  const preload = options.probe ? ['--import', import.meta.resolve('tsx'), '--import', new URL('./event-loop-probe.ts', import.meta.url).href] : [];
   // `dir`: another checkout's build (bench/compare.ts), run from there so it finds its own node_modules.
   const dir = options.dir ?? process.cwd();
   const child = spawn(process.execPath, [...preload, ...startFlags(dir), ...(options.nodeArgs ?? []), join(dir, 'dist/server.js')], {

@@ -33,7 +33,8 @@ export async function startIdleProbe(): Promise<{ child: ChildProcess; stop: () 
   return { child, stop: () => child.kill('SIGTERM') };
 }
 
-async function probe(api: ChildProcess, request: ProbeRequest): Promise<unknown> {
+/** Asks the probe in a process (bench/event-loop-probe.ts) over IPC; its answer. */
+export async function probe(api: ChildProcess, request: ProbeRequest): Promise<unknown> {
   api.send(request);
   const [reply] = (await once(api, 'message')) as [unknown];
   return reply;

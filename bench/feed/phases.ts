@@ -1,0 +1,179 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { demoCredentialsFile } from '../../src/modules/demo/index.js';
+import { openStream, type SseStream } from '../../test/helpers/sse.js';
+import { isBoardEventOf } from '../board.js';
+import { type BenchDatabase, throwawayDatabase } from '../databases.js';
+import { cpuTicks, measure, type Scenario } from '../load.js';
+import { benchEnv } from '../local-demo.js';
+import { type Running, startApi } from '../processes.js';
+import type { DemoCredentials } from '../run.js';
+import { busiestEvent, bearerFor } from '../scenarios/data.js';
+import { probe } from '../scenarios/event-loop.js';
+import { quantiles } from '../scenarios/history.js';
+import { call, type PageOfItems } from '../scenarios/http.js';
+import type { EventLoopDelay } from '../event-loop-probe.js';
+import type { Build } from './builds.js';
+import { guarded } from './cleanup.js';
+import { BATCH, heardOn, type Listener, type OddsRow, openRowsOf, runFeed, type Slate, slateOf } from './feeder.js';
+
+export interface FeedOptions {
+  scale: number;
+  seconds: number;
+  warmupSeconds: number;
+  rates: number[];
+  connections: number;
+  pgServer: string | undefined;
+}
+
+/** One build's figures at one feed rate (a row of the table, before the rounds' medians). */
+export interface RatePoint {
+  rate: number;
+  achieved: number;
+  importP50: number;
+  importP99: number;
+  readsKept: number;
+  streamP99: number;
+  /** Undefined where the build has no board events. */
+  boardP99: number | undefined;
+  loopP99: number;
+  loopMax: number;
+  cpuMsPer1000: number;
+}
+
+const ADMIN_TOKEN = 'bench-admin-token-bench-admin-token-0123456789';
+
+/**
+ * A fresh database of `build`'s own making (its CLI: `migrate --create`, then `demo-data`), and
+ * that build's server on it with the event-loop probe, handed to `use`; everything removed after.
+ */
+async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options: FeedOptions, use: (api: Running, demo: DemoCredentials) => Promise<T>): Promise<T> {
+  const work = mkdtempSync(join(tmpdir(), 'sportsdata-feed-'));
+  return guarded(
+    () => rmSync(work, { recursive: true, force: true }),
+    async () => {
+      const store = await throwawayDatabase(database, work, options.pgServer);
+      return guarded(store.drop, async () => {
+        const env = { ...benchEnv(work), ADMIN_TOKEN, DATABASE_URL: store.url, LOGIN_FAILURES_PER_CLIENT_PER_MINUTE: '1000000' };
+        for (const command of [['migrate', '--create'], ['demo-data', '--scale', String(options.scale)]]) {
+          execFileSync(process.execPath, [join(build.dir, 'bin/sportsdata.js'), ...command], { cwd: build.dir, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
+        }
+        let api: Running | undefined;
+        return guarded(
+          () => api?.stop(),
+          async () => {
+            api = await startApi(env, { probe: true, dir: build.dir });
+            const demo = JSON.parse(readFileSync(demoCredentialsFile(work, store.url), 'utf8')) as DemoCredentials;
+            return use(api, demo);
+          },
+        );
+      });
+    },
+  );
+}
+
+/** The open main-line rows of the first days' events, until there are a few batches of them. */
+async function feedRows(url: string, headers: Record<string, string>): Promise<OddsRow[]> {
+  const rows: OddsRow[] = [];
+  for (let day = 0; day < 4 && rows.length < 4 * BATCH; day += 1) {
+    const event_date = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
+    const events = await call<PageOfItems<{ id: number }>>(url, 'POST', '/v1/events/upcoming-events', { headers, body: { event_date, page_size: 100 } });
+    rows.push(...(await openRowsOf(url, headers, events.results.map((e) => e.id))));
+  }
+  return rows;
+}
+
+/** The odds page the reads ask for: the busiest upcoming event's first 100 odds, as a client reads them (cached). */
+async function readScenario(url: string, authorization: string, pid: number | undefined): Promise<Scenario> {
+  const busiest = await busiestEvent(url, { authorization });
+  return {
+    name: 'POST odds/upcoming-odds-by-event, page of 100',
+    ...(pid === undefined ? {} : { pid }),
+    requests: [
+      {
+        method: 'POST',
+        path: '/v1/odds/upcoming-odds-by-event',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ event_id: busiest.id, page_size: 100 }),
+      },
+    ],
+  };
+}
+
+/**
+ * The streams a feed phase listens on: price changes of the probe's event, and its board events
+ * where the build has them (a build without refuses `types=board` as an unknown field: 422).
+ */
+async function listenersFor(url: string, apiKey: string, slate: Slate): Promise<{ listeners: Listener[]; board: boolean; close(): void }> {
+  const streams: SseStream[] = [];
+  const close = () => streams.forEach((s) => s.close());
+  try {
+    const only = `event_ids=${slate.probe.event_id}`;
+    const odds = await openStream(`${url}/v1/stream/odds?${only}`, { 'x-api-key': apiKey });
+    streams.push(odds);
+    if (odds.status !== 200) throw new Error(`the odds stream answered ${odds.status}: ${odds.error}`);
+    const listeners: Listener[] = [(row, price) => heardOn(odds, isPriceChangeOf(row, price))];
+    const board = await openStream(`${url}/v1/stream/odds?types=board&${only}`, { 'x-api-key': apiKey });
+    streams.push(board);
+    if (board.status === 200) listeners.push((row, price) => heardOn(board, isBoardEventOf(row, price)));
+    else if (board.status !== 422) throw new Error(`the board stream answered ${board.status}: ${board.error}`);
+    return { listeners, board: board.status === 200, close };
+  } catch (error) {
+    close();
+    throw error;
+  }
+}
+
+/** The stream's price change of the probe to its new price. */
+const isPriceChangeOf = (row: OddsRow, price: number) => (data: unknown) => {
+  const change = data as { odds_id: number; price_decimal: { to: number } };
+  return change.odds_id === row.id && change.price_decimal.to === price;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * One build on one database, at each rate: reads without the feed (the baseline), then at each rate
+ * a warm-up of the feed, the feed under reads with the streams listening and the event loop
+ * measured, and the feed alone for the server's CPU time per change.
+ */
+export async function measureBuild(build: Build, database: BenchDatabase, options: FeedOptions): Promise<RatePoint[]> {
+  return onFreshDatabase(build, database, options, async (api, demo) => {
+    const authorization = await bearerFor(api.url, demo);
+    const read = await readScenario(api.url, authorization, api.child.pid);
+    const slate = slateOf(await feedRows(api.url, { authorization }));
+    const load = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
+    const baseline = await measure(api.url, read, load);
+    const points: RatePoint[] = [];
+    for (const rate of options.rates) {
+      const feed = <T>(listeners: Listener[], during: () => Promise<T>) => runFeed(api.url, ADMIN_TOKEN, slate, rate, listeners, during);
+      await feed([], () => sleep(options.warmupSeconds * 1000));
+      const streams = await listenersFor(api.url, demo.api_key, slate);
+      const underReads = await guarded(streams.close, async () => {
+        await probe(api.child, 'event-loop:reset');
+        const fed = await feed(streams.listeners, () => measure(api.url, read, { ...load, warmupSeconds: 0 }));
+        return { fed, loop: (await probe(api.child, 'event-loop:read')) as EventLoopDelay };
+      });
+      const cpuBefore = cpuTicks(api.child.pid);
+      const alone = await feed([], () => sleep(options.seconds * 1000));
+      const cpuMs = ((cpuTicks(api.child.pid) ?? Number.NaN) - (cpuBefore ?? Number.NaN)) * 10;
+      const { fed, loop } = underReads;
+      const imports = quantiles(fed.importMs);
+      points.push({
+        rate,
+        achieved: fed.imported / fed.seconds,
+        importP50: imports.p50,
+        importP99: imports.p99,
+        readsKept: fed.during.reqPerSec / baseline.reqPerSec,
+        streamP99: quantiles(fed.heard[0]?.delays ?? []).p99,
+        boardP99: streams.board ? quantiles(fed.heard[1]?.delays ?? []).p99 : undefined,
+        loopP99: loop.p99Ms,
+        loopMax: loop.maxMs,
+        cpuMsPer1000: (cpuMs / alone.imported) * 1000,
+      });
+    }
+    return points;
+  });
+}
