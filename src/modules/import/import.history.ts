@@ -27,12 +27,17 @@ export function changedAtOf(item: OddsItem, now: number): number {
  * upserted, in the import's transaction: an odds row not stored yet gets its opening entry (every
  * `from` null); a stored row whose price, line or status the dataset changes gets one entry from
  * the stored values to the new ones; a row the dataset leaves as it is gets none. Chunk by chunk,
- * so a million odds never exist twice in memory. Into an empty odds table, recordOpenings after
- * the upsert does the same in one statement.
+ * so a million odds never exist twice in memory. Into an empty odds table nothing is recorded here
+ * and the answer is false: recordOpenings after the upsert does the same in one statement. Whether
+ * the table is empty is asked only when none of the first chunk's rows is stored (a first load):
+ * a feed's batch of stored rows answers it by itself.
  */
-export async function recordPriceChanges(repo: ImportRepository, odds: readonly OddsItem[], now: number): Promise<void> {
+export async function recordPriceChanges(repo: ImportRepository, odds: readonly OddsItem[], now: number): Promise<boolean> {
+  let first = true;
   for (const chunk of chunksOf(odds, CHUNK)) {
     const stored = await storedQuotes(repo, chunk);
+    if (first && stored.size === 0 && (await repo.isEmptyTable('odds'))) return false;
+    first = false;
     const rows: Array<Record<ChangeColumn, unknown>> = [];
     for (const item of chunk) {
       const next: Quote = { price: item.price_decimal, line: item.line ?? null, status: item.status ?? DEFAULT_ODDS_STATUS };
@@ -53,8 +58,9 @@ export async function recordPriceChanges(repo: ImportRepository, odds: readonly 
         status_to: next.status,
       });
     }
-    await repo.insertMany('odds_history', CHANGE_COLUMNS, rows);
+    await repo.insert('odds_history', CHANGE_COLUMNS, rows);
   }
+  return true;
 }
 
 async function storedQuotes(repo: ImportRepository, chunk: readonly OddsItem[]): Promise<Map<number, Quote>> {

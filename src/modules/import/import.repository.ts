@@ -1,9 +1,10 @@
-import { CompiledQuery, type Kysely, sql, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import { type Kysely, sql, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import type { DialectName } from '../../platform/db/database.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
 import type { Schema, SelectionsTable } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
 import { chunksOf } from '../../platform/chunks.js';
+import { insertRows, rowsWithIds, updateOnConflict } from './import-rows.repository.js';
 
 /** The sports-data tables the import writes, in dependency order. */
 export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_history', 'event_period_scores', 'player_event_statistics', 'odds_grades'] as const;
@@ -18,10 +19,8 @@ export type StoredSelection = Omit<SelectionsTable, 'line'>;
 export interface ImportRepository {
   /** Inserts or updates, by id, every column of the items (in multi-row chunks). */
   upsert<I>(table: DataTable, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row): Promise<void>;
-  /** Inserts rows of `columns` columns each (in multi-row chunks). */
-  insert(table: DataTable, columns: number, rows: readonly Row[]): Promise<void>;
-  /** Inserts many rows by a multi-row INSERT written here (in chunks). */
-  insertMany(table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void>;
+  /** Inserts rows of these columns (in multi-row chunks). */
+  insert(table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void>;
   /** The rows among `ids` that the table already holds, with the asked columns. */
   existing<C extends string>(table: DataTable, ids: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id', number | string | null>>>;
   /** The rows of a keyed table whose key is one of `keys` (compared without regard to case). */
@@ -80,11 +79,8 @@ interface Statements {
 export function createImportRepository(trx: Transaction<Schema>, dialect: DialectName): ImportRepository {
   const s: Statements = { trx, db: trx as unknown as LooseDb, dialect, maxParams: MAX_PARAMS[dialect] };
   return {
-    upsert: (table, columns, items, toRow) => upsert(s, table, columns, items, toRow),
-    async insert(table, columns, rows) {
-      for (const chunk of chunksOf(rows, Math.floor(s.maxParams / columns))) await s.db.insertInto(table).values([...chunk]).execute();
-    },
-    insertMany: (table, columns, rows) => insertMany(s, table, columns, rows),
+    upsert: (table, columns, items, toRow) => insertRows(s, table, columns, items, toRow, updateOnConflict(columns)),
+    insert: (table, columns, rows) => insertRows(s, table, columns, rows, (row) => row),
     existing: (table, ids, columns) => existing(s, table, ids, columns),
     withKeys: (table, keys) => withKeys(s, table, keys),
     async keysBySport(table) {
@@ -132,42 +128,6 @@ export async function hasNoSportsData(db: Kysely<Schema>): Promise<boolean> {
   return (await db.selectFrom('sports').select('id').limit(1).executeTakeFirst()) === undefined;
 }
 
-/**
- * `insert … on conflict (id) do update` every column, in multi-row chunks. Rows are built
- * one chunk at a time so that a million items never exist twice in memory.
- */
-async function upsert<I>(s: Statements, table: DataTable, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row): Promise<void> {
-  const updated = columns.filter((c) => c !== 'id');
-  for (const chunk of chunksOf(items, Math.floor(s.maxParams / columns.length))) {
-    await s.db
-      .insertInto(table)
-      .values(chunk.map(toRow))
-      .onConflict((oc) => oc.column('id').doUpdateSet((eb) => Object.fromEntries(updated.map((c) => [c, eb.ref(`excluded.${c}`)]))))
-      .execute();
-  }
-}
-
-/**
- * A plain multi-row INSERT of many rows, its SQL written here rather than built by Kysely: a
- * query tree of 32,000 values per statement cost more than the database's own work (the price
- * history of a million odds rows took 3× the import). Values go as parameters, as always.
- */
-async function insertMany(s: Statements, table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void> {
-  const perStatement = Math.floor(s.maxParams / columns.length);
-  for (const chunk of chunksOf(rows, perStatement)) {
-    const parameters: unknown[] = [];
-    const tuples: string[] = [];
-    for (const row of chunk) {
-      const marks = columns.map((column) => {
-        parameters.push(row[column] ?? null);
-        return s.dialect === 'postgres' ? `$${parameters.length}` : '?';
-      });
-      tuples.push(`(${marks.join(',')})`);
-    }
-    await s.trx.executeQuery(CompiledQuery.raw(`insert into ${table} (${columns.join(',')}) values ${tuples.join(',')}`, parameters));
-  }
-}
-
 async function existing<C extends string>(
   s: Statements,
   table: DataTable,
@@ -176,12 +136,7 @@ async function existing<C extends string>(
 ): Promise<Array<Record<C | 'id', number | string | null>>> {
   const found: Array<Record<C | 'id', number | string | null>> = [];
   for (const chunk of chunksOf([...ids], s.maxParams)) {
-    const rows = await s.db
-      .selectFrom(table)
-      .select(['id', ...columns])
-      .where('id', 'in', [...chunk])
-      .execute();
-    for (const row of rows as unknown as Array<Record<C | 'id', number | string | null>>) found.push(row);
+    for (const row of await rowsWithIds<Record<C | 'id', number | string | null>>(s, table, chunk, columns)) found.push(row);
   }
   return found;
 }

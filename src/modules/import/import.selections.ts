@@ -1,3 +1,4 @@
+import { chunksOf } from '../../platform/chunks.js';
 import { lineKeyOf } from '../../platform/db/migrations.js';
 import { isSideOnly } from '../../shared/positions.js';
 import type { SelectionsTable } from '../../platform/db/schema.js';
@@ -61,6 +62,7 @@ export async function assignSelections(
   odds: readonly OddsItem[],
   flows: readonly FlowItem[],
 ): Promise<{ ofOdds: Map<number, number>; ofFlows: Map<number, number> }> {
+  const kept = await keptSelections(repo, odds);
   const wanted = new Map<string, { key: SelectionKey; feedId: number | undefined; field: string }>();
   const want = (key: SelectionKey, feedId: number | null | undefined, field: string) => {
     const name = nameOf(key);
@@ -68,8 +70,11 @@ export async function assignSelections(
     if (known === undefined) wanted.set(name, { key, feedId: feedId ?? undefined, field });
     else if (known.feedId === undefined && feedId !== null && feedId !== undefined) wanted.set(name, { key, feedId, field });
   };
-  odds.forEach((o, index) => want(oddsKey(o), o.event_betting_market_position_id, `odds[${index}]`));
-  const ids = await storedIds(repo, [...new Set([...odds.map((o) => o.event_id), ...flows.map((f) => f.event_id)])]);
+  const moving = odds.filter((o) => !kept.has(o.id));
+  odds.forEach((o, index) => {
+    if (!kept.has(o.id)) want(oddsKey(o), o.event_betting_market_position_id, `odds[${index}]`);
+  });
+  const ids = await storedIds(repo, [...new Set([...moving.map((o) => o.event_id), ...flows.map((f) => f.event_id)])]);
   const known = (key: SelectionKey) => wanted.has(nameOf(key)) || ids.has(nameOf(key));
   const flowKeys = new Map<number, SelectionKey>();
   for (const f of flows) {
@@ -93,7 +98,7 @@ export async function assignSelections(
   }
   problems.throwIfAny();
 
-  let next = await repo.maxSelectionId();
+  let next = fresh.length === 0 ? 0 : await repo.maxSelectionId();
   for (const id of claimed) next = Math.max(next, id);
   next += 1;
   const rows: Array<SelectionKey & { id: number }> = [];
@@ -105,8 +110,8 @@ export async function assignSelections(
   await repo.insertSelections(rows);
 
   const idOf = (key: SelectionKey) => ids.get(nameOf(key));
-  const ofOdds = new Map<number, number>();
-  for (const o of odds) {
+  const ofOdds = kept;
+  for (const o of moving) {
     const id = idOf(oddsKey(o));
     if (id !== undefined) ofOdds.set(o.id, id);
   }
@@ -122,3 +127,35 @@ export async function assignSelections(
 async function storedIds(repo: ImportRepository, eventIds: readonly number[]): Promise<Map<string, number>> {
   return new Map((await repo.selectionsOfEvents(eventIds)).map((selection) => [nameOf(selection), selection.id]));
 }
+
+/** Stored odds per statement when their selections are read. */
+const ODDS_CHUNK = 5_000;
+
+/**
+ * The selection of every odds row stored with the key the dataset gives it again (a price move):
+ * the one it has, as a selection keeps its id and the import alone points rows at selections. Only
+ * the other rows (new, or moved to another line, market or player) need the selections of their events.
+ */
+async function keptSelections(repo: ImportRepository, odds: readonly OddsItem[]): Promise<Map<number, number>> {
+  const kept = new Map<number, number>();
+  for (const chunk of chunksOf(odds, ODDS_CHUNK)) {
+    const stored = new Map<number, { name: string; selection: number }>();
+    const rows = await repo.existing(
+      'odds',
+      chunk.map((o) => o.id),
+      ['event_id', 'betting_market_id', 'position', 'line', 'event_period_id', 'player_id', 'selection_id'],
+    );
+    for (const r of rows) {
+      if (r.selection_id === null) continue;
+      const key = keyOf(Number(r.event_id), Number(r.betting_market_id), String(r.position), numberOrNull(r.line), numberOrNull(r.event_period_id), numberOrNull(r.player_id));
+      stored.set(Number(r.id), { name: nameOf(key), selection: Number(r.selection_id) });
+    }
+    for (const o of chunk) {
+      const row = stored.get(o.id);
+      if (row !== undefined && row.name === nameOf(oddsKey(o))) kept.set(o.id, row.selection);
+    }
+  }
+  return kept;
+}
+
+const numberOrNull = (value: number | string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));

@@ -150,19 +150,18 @@ async function writeResults(repo: ImportRepository, events: Items<'events'>): Pr
   const withPeriods = events.filter((e) => e.period_scores !== undefined);
   await repo.deleteOfEvents('event_period_scores', withPeriods.map((e) => e.id));
   const scores = withPeriods.flatMap((e) => (e.period_scores ?? []).map((p) => ({ event_id: e.id, ...p })));
-  await repo.insertMany('event_period_scores', ['event_id', 'event_period_id', 'home_score', 'away_score'], scores);
+  await repo.insert('event_period_scores', ['event_id', 'event_period_id', 'home_score', 'away_score'], scores);
   const withStatistics = events.filter((e) => e.statistics !== undefined);
   await repo.deleteOfEvents('player_event_statistics', withStatistics.map((e) => e.id));
   const statistics = withStatistics.flatMap((e) => (e.statistics ?? []).map((s) => ({ event_id: e.id, ...s })));
-  await repo.insertMany('player_event_statistics', ['event_id', 'player_id', 'statistic', 'value'], statistics);
+  await repo.insert('player_event_statistics', ['event_id', 'player_id', 'statistic', 'value'], statistics);
 }
 
 /** The odds, on their selections, with their price history. */
 async function writeOdds(repo: ImportRepository, odds: Items<'odds'>, selectionOf: ReadonlyMap<number, number>, now: number, replace: boolean): Promise<void> {
   // Before the upsert: the history compares the dataset with the rows as they were. Into an
   // empty table (a first load, a replace) every row opens: recorded after it, set-based.
-  const fresh = replace || (await repo.isEmptyTable('odds'));
-  if (!fresh) await recordPriceChanges(repo, odds, now);
+  const fresh = replace || !(await recordPriceChanges(repo, odds, now));
   const columns = [
     'id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at', 'selection_id', 'player_id',
     'event_period_id', 'is_main', 'is_live', 'operator_selection_id',
@@ -238,10 +237,10 @@ async function writeFlows(
   const flowIds = flows.map((f) => f.id);
   await repo.deleteOfFlows('flow_legs', flowIds);
   const legs = flows.flatMap((f) => (f.leg_ids ?? []).map((legId, position) => ({ flow_id: f.id, leg_id: legId, position })));
-  await repo.insert('flow_legs', 3, legs);
+  await repo.insert('flow_legs', ['flow_id', 'leg_id', 'position'], legs);
   // Tags likewise: the ones a flow carries now.
   await repo.deleteOfFlows('flow_tags', flowIds);
-  await repo.insert('flow_tags', 2, flows.flatMap((f) => (f.tag_type_ids ?? []).map((tagId) => ({ flow_id: f.id, tag_type_id: tagId }))));
+  await repo.insert('flow_tags', ['flow_id', 'tag_type_id'], flows.flatMap((f) => (f.tag_type_ids ?? []).map((tagId) => ({ flow_id: f.id, tag_type_id: tagId }))));
 }
 
 /** A flow's games as stored, oldest first (a stable sort keeps the file's order within a day). */
