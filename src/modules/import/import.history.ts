@@ -12,6 +12,32 @@ interface Quote {
   status: string;
 }
 
+/** A stored row: its quote, and whether the item leaves what its grade depends on as it is. */
+interface Stored {
+  quote: Quote;
+  sameGrading: (item: OddsItem) => boolean;
+}
+
+/**
+ * What the dataset's odds change for grading. A grade depends on the row's event, market, position,
+ * line, player, period and status, and on its price only through the closing price (the last one
+ * before the event's start): a price moved at or after the start changes no grade.
+ */
+export interface OddsTouched {
+  /** Events with a row that is new or changes what it is graded on. */
+  settled: Set<number>;
+  /** Events whose rows only moved price, each with the earliest instant one moved at. */
+  moved: Map<number, number>;
+}
+
+/** Every event of the odds is to be graded: a first load, a replace. */
+export function everyEventTouched(odds: readonly OddsItem[]): OddsTouched {
+  return { settled: new Set(odds.map((o) => o.event_id)), moved: new Map() };
+}
+
+/** The stored columns of an odds row that its grade depends on, besides its quote. */
+const GRADED_COLUMNS = ['event_id', 'betting_market_id', 'position', 'player_id', 'event_period_id'] as const;
+
 /** Odds per round: one read of the stored rows and one multi-row insert of their changes. */
 const CHUNK = 5_000;
 
@@ -28,20 +54,23 @@ export function changedAtOf(item: OddsItem, now: number): number {
  * `from` null); a stored row whose price, line or status the dataset changes gets one entry from
  * the stored values to the new ones; a row the dataset leaves as it is gets none. Chunk by chunk,
  * so a million odds never exist twice in memory. Into an empty odds table nothing is recorded here
- * and the answer is false: recordOpenings after the upsert does the same in one statement. Whether
+ * and the answer is undefined: recordOpenings after the upsert does the same in one statement. Whether
  * the table is empty is asked only when none of the first chunk's rows is stored (a first load):
  * a feed's batch of stored rows answers it by itself.
  */
-export async function recordPriceChanges(repo: ImportRepository, odds: readonly OddsItem[], now: number): Promise<boolean> {
+export async function recordPriceChanges(repo: ImportRepository, odds: readonly OddsItem[], now: number): Promise<OddsTouched | undefined> {
+  const touched: OddsTouched = { settled: new Set(), moved: new Map() };
   let first = true;
   for (const chunk of chunksOf(odds, CHUNK)) {
     const stored = await storedQuotes(repo, chunk);
-    if (first && stored.size === 0 && (await repo.isEmptyTable('odds'))) return false;
+    if (first && stored.size === 0 && (await repo.isEmptyTable('odds'))) return undefined;
     first = false;
     const rows: Array<Record<ChangeColumn, unknown>> = [];
     for (const item of chunk) {
       const next: Quote = { price: item.price_decimal, line: item.line ?? null, status: item.status ?? DEFAULT_ODDS_STATUS };
-      const before = stored.get(item.id);
+      const row = stored.get(item.id);
+      const before = row?.quote;
+      noteForGrading(touched, item, row, next, now);
       if (before !== undefined && sameQuote(before, next)) continue;
       rows.push({
         odds_id: item.id,
@@ -60,17 +89,41 @@ export async function recordPriceChanges(repo: ImportRepository, odds: readonly 
     }
     await repo.insert('odds_history', CHANGE_COLUMNS, rows);
   }
-  return true;
+  return touched;
 }
 
-async function storedQuotes(repo: ImportRepository, chunk: readonly OddsItem[]): Promise<Map<number, Quote>> {
+/** A new row, or one whose graded columns, line or status change, settles its event anew; a price move alone may not. */
+function noteForGrading(touched: OddsTouched, item: OddsItem, stored: Stored | undefined, next: Quote, now: number): void {
+  if (stored === undefined || !stored.sameGrading(item) || stored.quote.line !== next.line || stored.quote.status !== next.status) {
+    touched.settled.add(item.event_id);
+    return;
+  }
+  if (stored.quote.price === next.price) return;
+  const at = changedAtOf(item, now);
+  const earliest = touched.moved.get(item.event_id);
+  if (earliest === undefined || at < earliest) touched.moved.set(item.event_id, at);
+}
+
+async function storedQuotes(repo: ImportRepository, chunk: readonly OddsItem[]): Promise<Map<number, Stored>> {
   const rows = await repo.existing(
     'odds',
     chunk.map((o) => o.id),
-    ['price_decimal', 'line', 'status'],
+    ['price_decimal', 'line', 'status', ...GRADED_COLUMNS],
   );
+  const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));
   return new Map(
-    rows.map((row) => [Number(row.id), { price: Number(row.price_decimal), line: row.line === null ? null : Number(row.line), status: String(row.status) }]),
+    rows.map((row) => [
+      Number(row.id),
+      {
+        quote: { price: Number(row.price_decimal), line: numberOrNull(row.line), status: String(row.status) },
+        sameGrading: (item: OddsItem) =>
+          Number(row.event_id) === item.event_id &&
+          Number(row.betting_market_id) === item.betting_market_id &&
+          String(row.position) === item.position &&
+          numberOrNull(row.player_id) === (item.player_id ?? null) &&
+          numberOrNull(row.event_period_id) === (item.event_period_id ?? null),
+      },
+    ]),
   );
 }
 

@@ -23,6 +23,8 @@ export interface ImportRepository {
   insert(table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void>;
   /** The rows among `ids` that the table already holds, with the asked columns. */
   existing<C extends string>(table: DataTable, ids: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id', number | string | null>>>;
+  /** The start time (epoch ms) of each of these events that is stored. */
+  startTimes(eventIds: readonly number[]): Promise<Map<number, number>>;
   /** The rows of a keyed table whose key is one of `keys` (compared without regard to case). */
   withKeys(table: 'betting_market_categories', keys: Iterable<string>): Promise<Array<{ id: number; key: string }>>;
   /** A stored vocabulary of each sport, its player statistics or its event periods (small: tens of rows). */
@@ -83,6 +85,10 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     insert: (table, columns, rows) => insertRows(s, table, columns, rows, (row) => row),
     existing: (table, ids, columns) => existing(s, table, ids, columns),
     withKeys: (table, keys) => withKeys(s, table, keys),
+    async startTimes(eventIds) {
+      const rows = await existing(s, 'events', eventIds, ['start_time']);
+      return new Map(rows.map((row) => [Number(row.id), Number(row.start_time)]));
+    },
     async keysBySport(table) {
       const rows = await trx.selectFrom(table).select(['sport_id', 'key']).execute();
       return rows.map((r) => ({ sport_id: Number(r.sport_id), key: r.key }));

@@ -6,7 +6,8 @@ import type { Schema } from '../../platform/db/schema.js';
 import { computeFlows, eventsOfMarkets, gradeEvents, markGradingDue } from '../results/index.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { checkReferences } from './import.references.js';
-import { createImportRepository, hasNoSportsData } from './import.repository.js';
+import type { OddsTouched } from './import.history.js';
+import { createImportRepository, hasNoSportsData, type ImportRepository } from './import.repository.js';
 import { DATASET_ARRAYS, type Dataset, type ImportResult } from './import.schemas.js';
 import { write } from './import.write.js';
 
@@ -79,9 +80,9 @@ export function createImportService(deps: ImportDeps): ImportService {
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
       if (replace) await repo.deleteAllData();
-      await write(repo, dataset, resolved, now, replace);
+      const touched = await write(repo, dataset, resolved, now, replace);
       // Due with the import, not after it: a node stopped before the grading leaves the marker (decision 0280).
-      return markGradingDue(trx, await gradingCandidates(trx, dataset), now);
+      return markGradingDue(trx, await gradingCandidates(trx, repo, dataset, touched), now);
     });
     // After commit: this node's caches drop now, other nodes' within one poll.
     await changes.changed('data');
@@ -101,13 +102,17 @@ export function createImportService(deps: ImportDeps): ImportService {
 }
 
 /**
- * The events whose grades the dataset may change: its events, the events of its odds, and the
- * events priced in its markets (a market's settlement may have changed).
+ * The events whose grades the dataset may change: its events, the events priced in its markets (a
+ * market's settlement may have changed), the events of its odds that are new or change what they are
+ * graded on, and those whose prices moved before the event started (its closing price). A live
+ * feed's moves after the start regrade nothing: grading them again after every import cost more
+ * than the import itself.
  */
-async function gradingCandidates(trx: Transaction<Schema>, dataset: Dataset): Promise<number[]> {
-  const candidates = new Set<number>();
+async function gradingCandidates(trx: Transaction<Schema>, repo: ImportRepository, dataset: Dataset, touched: OddsTouched): Promise<number[]> {
+  const candidates = new Set<number>(touched.settled);
   for (const event of dataset.events ?? []) candidates.add(event.id);
-  for (const row of dataset.odds ?? []) candidates.add(row.event_id);
+  const moved = [...touched.moved.keys()].filter((id) => !candidates.has(id));
+  for (const [id, start] of await repo.startTimes(moved)) if ((touched.moved.get(id) ?? 0) < start) candidates.add(id);
   const markets = (dataset.betting_markets ?? []).map((m) => m.id);
   if (markets.length > 0) for (const id of await eventsOfMarkets(trx, markets)) candidates.add(id);
   return [...candidates];

@@ -1,7 +1,7 @@
 import { DEEP_LINK_APPS } from '../../shared/deep-links.js';
 import { DEFAULT_EVENT_STATUS } from '../../shared/event-status.js';
 import { impliedProbabilityOf } from '../../shared/odds-format.js';
-import { changedAtOf, DEFAULT_ODDS_STATUS, recordPriceChanges } from './import.history.js';
+import { changedAtOf, DEFAULT_ODDS_STATUS, everyEventTouched, type OddsTouched, recordPriceChanges } from './import.history.js';
 import type { EventFacts, MarketCategory, Resolved } from './import.references.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
@@ -15,7 +15,8 @@ const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 const KEYED = { columns: ['id', 'key', 'name'], row: (r: { id: number; key: string; name: string }) => ({ id: r.id, key: r.key, name: r.name }) };
 
 /** Upserts in dependency order, computing the derived columns; then refreshes stored rows a move affects. */
-export async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number, replace: boolean): Promise<void> {
+/** What the odds changed for grading is the answer (nothing when the dataset has no odds). */
+export async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number, replace: boolean): Promise<OddsTouched> {
   const { odds, flows } = dataset;
   await writeParticipants(repo, dataset);
   await writeBettingVocabulary(repo, dataset, resolved.marketCategories);
@@ -23,8 +24,9 @@ export async function write(repo: ImportRepository, dataset: Dataset, resolved: 
   if (dataset.events) await writeEvents(repo, dataset.events, resolved.sportOfLeague);
   await repo.refreshDerived(resolved.movedLeagueIds, resolved.movedEventIds);
   const selections = await assignSelections(repo, odds ?? [], flows ?? []);
-  if (odds) await writeOdds(repo, odds, selections.ofOdds, now, replace);
+  const touched = odds ? await writeOdds(repo, odds, selections.ofOdds, now, replace) : { settled: new Set<number>(), moved: new Map<number, number>() };
   if (flows) await writeFlows(repo, flows, resolved.eventFacts, selections.ofFlows, now);
+  return touched;
 }
 
 /** Sports, countries, leagues, teams and players. */
@@ -158,10 +160,10 @@ async function writeResults(repo: ImportRepository, events: Items<'events'>): Pr
 }
 
 /** The odds, on their selections, with their price history. */
-async function writeOdds(repo: ImportRepository, odds: Items<'odds'>, selectionOf: ReadonlyMap<number, number>, now: number, replace: boolean): Promise<void> {
+async function writeOdds(repo: ImportRepository, odds: Items<'odds'>, selectionOf: ReadonlyMap<number, number>, now: number, replace: boolean): Promise<OddsTouched> {
   // Before the upsert: the history compares the dataset with the rows as they were. Into an
   // empty table (a first load, a replace) every row opens: recorded after it, set-based.
-  const fresh = replace || !(await recordPriceChanges(repo, odds, now));
+  const touched = replace ? undefined : await recordPriceChanges(repo, odds, now);
   const columns = [
     'id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at', 'selection_id', 'player_id',
     'event_period_id', 'is_main', 'is_live', 'operator_selection_id',
@@ -184,7 +186,9 @@ async function writeOdds(repo: ImportRepository, odds: Items<'odds'>, selectionO
     is_live: (o.is_live ?? false) ? 1 : 0,
     operator_selection_id: orNull(o.operator_selection_id),
   }));
-  if (fresh) await repo.recordOpenings();
+  if (touched !== undefined) return touched;
+  await repo.recordOpenings();
+  return everyEventTouched(odds);
 }
 
 /** The flows, with the league and sport of their event, then their legs and tags. */
