@@ -2,6 +2,7 @@ import { type Compilable, Kysely, type LogEvent, PostgresDialect, sql } from 'ky
 import pg from 'pg';
 import { type ConnectionWaitListener, timeConnectionWaits } from './connection-waits.js';
 import type { Schema } from './schema.js';
+import { READ_RESERVE, reserveForReads } from './read-reserve.js';
 import { SqliteDialect } from './sqlite-dialect.js';
 import { SqliteFile } from './sqlite-file.js';
 import { SqliteReader } from './sqlite-reader.js';
@@ -33,8 +34,8 @@ export interface DatabaseOptions {
   poolSize?: number;
   /**
    * How long a statement waits for the database before 503: for a pooled PostgreSQL
-   * connection, for SQLite's write lock held by another process or for the process's one
-   * SQLite connection held by a transaction.
+   * connection, for SQLite's write lock held by another process or for the process's SQLite
+   * writer held by a transaction.
    */
   waitMs?: number;
   /** Told the SQL of every statement executed (tests count them). */
@@ -88,8 +89,8 @@ type QueryLog = ((event: LogEvent) => void) | undefined;
 function openSqlite(path: string, waitMs: number, log: QueryLog): Database {
   const file = new SqliteFile(path, waitMs);
   const waits = connectionWaits();
-  // The dialect's gate serves its one connection; the wait for it is db_pool_wait_seconds.
-  const db = new Kysely<Schema>({ dialect: timeConnectionWaits(new SqliteDialect(file), waits.report), ...(log ? { log } : {}) });
+  // The dialect's gate serves the writer; the wait for it is db_pool_wait_seconds (a read waits for none).
+  const db = new Kysely<Schema>({ dialect: new SqliteDialect(file, waits.report), ...(log ? { log } : {}) });
   // An in-memory database exists only on its one connection: its reads stay there.
   const reader = path === ':memory:' ? undefined : new SqliteReader(path);
   return {
@@ -125,7 +126,8 @@ function openPostgres(connectionString: string, max: number, waitMs: number, log
   pool.on('connect', (client) => client.on('error', () => {}));
   const waits = connectionWaits();
   const storage = new StorageFailures();
-  const dialect = timeConnectionWaits(noteStorageFailures(new PostgresDialect({ pool }), storage), waits.report);
+  const timed = timeConnectionWaits(noteStorageFailures(new PostgresDialect({ pool }), storage), waits.report);
+  const dialect = reserveForReads(timed, Math.max(1, max - READ_RESERVE), waitMs);
   const db = new Kysely<Schema>({ dialect, ...(log ? { log } : {}) });
   return {
     db,

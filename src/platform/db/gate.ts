@@ -1,18 +1,24 @@
 import { DatabaseUnavailableError } from './unavailable.js';
 
 /**
- * A first-come, first-served lock whose waits are bounded: SQLite has one connection per
- * process, and a statement must never run inside another request's open transaction. Unlike
- * Kysely's own mutex, a waiter gives up after `timeoutMs` (→ 503), so that one long transaction
- * cannot queue every request behind it without limit.
+ * A first-come, first-served lock with `places` holders at once, whose waits are bounded. SQLite
+ * has one writing connection per process (one place), and a statement must never run inside
+ * another request's open transaction; a PostgreSQL pool keeps connections free for reads by
+ * letting only so many transactions hold one. Unlike Kysely's own mutex, a waiter gives up after
+ * `timeoutMs` (→ 503), so that long transactions cannot queue every request behind them without
+ * limit.
  */
 export class Gate {
-  private held = false;
+  private free: number;
   private readonly waiters: Array<{ resolve: () => void; timer: NodeJS.Timeout }> = [];
 
+  constructor(places = 1) {
+    this.free = places;
+  }
+
   enter(timeoutMs: number): Promise<void> {
-    if (!this.held) {
-      this.held = true;
+    if (this.free > 0) {
+      this.free -= 1;
       return Promise.resolve();
     }
     return new Promise((resolve, reject) => {
@@ -27,7 +33,7 @@ export class Gate {
     });
   }
 
-  /** Hands the gate to the next waiter (no barging in between), or opens it. */
+  /** Hands the place to the next waiter (no barging in between), or frees it. */
   leave(): void {
     const next = this.waiters.shift();
     if (next) {
@@ -35,6 +41,6 @@ export class Gate {
       next.resolve();
       return;
     }
-    this.held = false;
+    this.free += 1;
   }
 }

@@ -1,4 +1,4 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { setTimeout as sleep, setImmediate as turnOfTheLoop } from 'node:timers/promises';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -13,6 +13,8 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from 'kysely';
+import type { ConnectionWaitListener } from './connection-waits.js';
+import type { SqliteConnection } from './sqlite-connection.js';
 import { isBusy, type SqliteFile } from './sqlite-file.js';
 import { DatabaseUnavailableError } from './unavailable.js';
 
@@ -32,12 +34,23 @@ import { DatabaseUnavailableError } from './unavailable.js';
  *   whole transaction could be run again), and retrying one statement would silently re-base
  *   the ones before it. Taking the lock at BEGIN makes that case impossible instead.
  * While a retry waits it leaves the gate, so that reads and other writers of this process go on.
+ *
+ * Who waits for whom (decision 0289): a query outside a transaction runs on the file's reading
+ * connection and takes no gate, so reads never wait for a write transaction; a connection
+ * enters the gate at its first write or BEGIN, not when Kysely acquires it. Between the
+ * statements of a transaction the writer gives the event loop a turn, so that reads, I/O and
+ * timers run between them: a 500-row import holds the loop for one statement at a time, not for
+ * the whole transaction.
  */
 export class SqliteDialect implements Dialect {
-  constructor(private readonly file: SqliteFile) {}
+  constructor(
+    private readonly file: SqliteFile,
+    /** Told how long each connection waited for the gate (db_pool_wait_seconds); a read waits for none. */
+    private readonly onWait: ConnectionWaitListener = () => {},
+  ) {}
 
   createDriver(): Driver {
-    return new SqliteDriver(this.file);
+    return new SqliteDriver(this.file, this.onWait);
   }
 
   createQueryCompiler(): QueryCompiler {
@@ -54,8 +67,9 @@ export class SqliteDialect implements Dialect {
 }
 
 /**
- * Kysely serializes a single-connection dialect with a mutex that waits without limit and
- * cannot be left during a retry. Our driver brings its own (the Gate), so Kysely's is off.
+ * Kysely serializes a single-connection dialect with a mutex that waits without limit, cannot be
+ * left during a retry, and would queue reads behind transactions. Our driver brings its own (the
+ * Gate, for writes only), so Kysely's is off.
  */
 class GatedSqliteAdapter extends SqliteAdapter {
   override get supportsMultipleConnections(): boolean {
@@ -64,28 +78,32 @@ class GatedSqliteAdapter extends SqliteAdapter {
 }
 
 class SqliteDriver implements Driver {
-  constructor(private readonly file: SqliteFile) {}
+  constructor(
+    private readonly file: SqliteFile,
+    private readonly onWait: ConnectionWaitListener,
+  ) {}
 
   async init(): Promise<void> {}
 
+  /** Takes nothing yet: the lease enters the gate when it first needs the writer. */
   async acquireConnection(): Promise<DatabaseConnection> {
-    const lease = new Lease(this.file);
-    await lease.enter(this.file.busyWaitMs);
-    this.file.reopenIfSuspect();
-    return lease;
+    return new Lease(this.file, this.onWait);
   }
 
   async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await leaseOf(connection).retryBusy(() => this.file.exec('begin immediate'));
+    const lease = leaseOf(connection);
+    await lease.holdWriter();
+    await lease.retryBusy(() => this.file.writer.exec('begin immediate'));
   }
 
   async commitTransaction(): Promise<void> {
-    this.file.exec('commit');
+    await turnOfTheLoop();
+    this.file.writer.exec('commit');
   }
 
   async rollbackTransaction(): Promise<void> {
     // A failed COMMIT may already have ended the transaction.
-    this.file.rollbackIfOpen();
+    this.file.writer.rollbackIfOpen();
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
@@ -106,18 +124,30 @@ function leaseOf(connection: DatabaseConnection): Lease {
 const backoffMs = (attempt: number) => Math.min(100, 2 ** attempt) * (0.5 + Math.random() / 2);
 
 /**
- * One acquisition of the connection: holds the gate from acquire to release, except while a
- * retry waits. Kysely releases what it acquired even when a retry gave up outside the gate, so
- * each lease knows whether it holds it.
+ * One acquisition of a connection. Its queries run on the reader until it first needs the
+ * writer (a write, BEGIN); from then on it holds the gate until release, except while a retry
+ * waits, and every statement runs on the writer, in the order given. Kysely releases what it
+ * acquired even when a retry gave up outside the gate, so each lease knows whether it holds it.
  */
 class Lease implements DatabaseConnection {
   private held = false;
+  private writing = false;
+  private waitReported = false;
+  /** Kysely acquires a connection right before its first use: the wait runs from here. */
+  private readonly acquired = performance.now();
 
-  constructor(private readonly file: SqliteFile) {}
+  constructor(
+    private readonly file: SqliteFile,
+    private readonly onWait: ConnectionWaitListener,
+  ) {}
 
-  async enter(timeoutMs: number): Promise<void> {
-    await this.file.gate.enter(timeoutMs);
-    this.held = true;
+  /** Enters the gate for good: the writer serves this lease from now on. */
+  async holdWriter(): Promise<void> {
+    if (this.writing) return;
+    await this.enter(this.file.busyWaitMs);
+    this.writing = true;
+    this.reportWait(performance.now() - this.acquired);
+    this.file.writer.reopenIfSuspect();
   }
 
   leave(): void {
@@ -127,8 +157,17 @@ class Lease implements DatabaseConnection {
   }
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.file.inTransaction) return this.file.execute<R>(query);
-    return this.retryBusy(() => this.file.execute<R>(query));
+    const { reader, writer } = this.file;
+    if (!this.writing && reader && this.readable(reader, query.sql)) {
+      this.reportWait(0);
+      await turnOfTheLoop();
+      return this.retryBusy(() => reader.execute<R>(query));
+    }
+    await this.holdWriter();
+    if (!writer.inTransaction) return this.retryBusy(() => writer.execute<R>(query));
+    // The loop's turn between a transaction's statements: the gate stays held, the reader serves.
+    await turnOfTheLoop();
+    return writer.execute<R>(query);
   }
 
   /** Kysely's interface asks for streaming; we do not stream (long reads are chunked by keyset instead). */
@@ -146,10 +185,28 @@ class Lease implements DatabaseConnection {
         const left = deadline - Date.now();
         if (!isBusy(error)) throw error;
         if (left <= 0) throw new DatabaseUnavailableError('busy', `the database stayed locked for ${this.file.busyWaitMs} ms`, { cause: error });
+        const holding = this.held;
         this.leave();
         await sleep(Math.min(left, backoffMs(tries)));
-        await this.enter(deadline - Date.now());
+        if (holding) await this.enter(deadline - Date.now());
       }
     }
+  }
+
+  private async enter(timeoutMs: number): Promise<void> {
+    await this.file.gate.enter(timeoutMs);
+    this.held = true;
+  }
+
+  private readable(reader: SqliteConnection, sql: string): boolean {
+    reader.reopenIfSuspect();
+    return reader.onlyReads(sql);
+  }
+
+  /** Once per lease, at its first use: the wait for the gate, or none for a read. */
+  private reportWait(ms: number): void {
+    if (this.waitReported) return;
+    this.waitReported = true;
+    this.onWait(ms / 1000);
   }
 }

@@ -1,0 +1,140 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Database, openDatabase } from '../../src/platform/db/database.js';
+import { type Harness, harness } from '../helpers/harness.js';
+
+/** A promise and the function that settles it: steps by promises, not by timers. */
+function signal(): { done: Promise<void>; fire: () => void } {
+  let fire = () => {};
+  const done = new Promise<void>((resolve) => (fire = resolve));
+  return { done, fire };
+}
+
+// A write transaction held the process's one SQLite connection from BEGIN to COMMIT, and the
+// event loop for every statement in between: a read that missed the cache waited for the whole
+// import.
+describe('reads beside a write transaction on an SQLite file', () => {
+  let dir: string;
+  let t: Harness;
+  let database: Database;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sportsdata-reads-'));
+    t = await harness({ dialect: 'sqlite', databaseUrl: `sqlite:${join(dir, 'db.sqlite')}` });
+    await t.ctx.background.stop();
+    database = t.database;
+  });
+  afterAll(async () => {
+    await t?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a read answers while a transaction is open, and sees the last commit, not the open writes', async () => {
+    const inserted = signal();
+    const finish = signal();
+    const transaction = database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('sports').values({ id: 910_001, key: 'open', name: 'Open' }).execute();
+      // The transaction's own statements see its writes.
+      expect(await trx.selectFrom('sports').select('id').where('id', '=', 910_001).execute()).toEqual([{ id: 910_001 }]);
+      inserted.fire();
+      await finish.done;
+    });
+    await inserted.done;
+    // Answered while the transaction still holds the writer: it would wait forever otherwise.
+    expect(await database.db.selectFrom('sports').select('id').where('id', '=', 910_001).execute()).toEqual([]);
+    expect((await t.anonymous.get('/healthz')).statusCode).toBe(200);
+    finish.fire();
+    await transaction;
+    expect(await database.db.selectFrom('sports').select('id').where('id', '=', 910_001).execute()).toEqual([{ id: 910_001 }]);
+  });
+
+  it("a transaction gives the event loop a turn between its statements, and a read runs in one of them", async () => {
+    const turns: number[] = [];
+    let read: Promise<unknown> | undefined;
+    let statementsDone = 0;
+    let readAnsweredAt = -1;
+    await database.db.transaction().execute(async (trx) => {
+      for (let n = 0; n < 5; n += 1) {
+        // Runs only if the loop turns before the statement: awaits alone (microtasks) never reach it.
+        setImmediate(() => turns.push(n));
+        await trx.insertInto('sports').values({ id: 910_100 + n, key: `turn-${n}`, name: 'Turn' }).execute();
+        statementsDone += 1;
+        if (n === 1) read = database.db.selectFrom('sports').select('id').execute().then(() => (readAnsweredAt = statementsDone));
+      }
+    });
+    expect(turns).toEqual([0, 1, 2, 3, 4]);
+    await read;
+    // The read asked after the second statement answered before the transaction's last one ran.
+    expect(readAnsweredAt).toBeGreaterThanOrEqual(2);
+    expect(readAnsweredAt).toBeLessThan(5);
+  });
+
+  it('a write outside the transaction still waits for it, then runs', async () => {
+    const order: string[] = [];
+    const inserted = signal();
+    const finish = signal();
+    const transaction = database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('sports').values({ id: 910_201, key: 'first', name: 'First' }).execute();
+      inserted.fire();
+      await finish.done;
+      order.push('committing');
+    });
+    await inserted.done;
+    const write = database.db.insertInto('sports').values({ id: 910_202, key: 'second', name: 'Second' }).execute().then(() => order.push('written'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    finish.fire();
+    await Promise.all([transaction, write]);
+    expect(order).toEqual(['committing', 'written']);
+  });
+});
+
+// A feed of imports and background jobs could take every connection of the pool, and a read
+// then waited for one of them to commit.
+describe('the PostgreSQL pool keeps read connections free', () => {
+  let t: Harness;
+  let database: Database;
+  beforeAll(async () => {
+    t = await harness({ dialect: 'postgres' });
+    await t.ctx.background.stop();
+    // A pool of four: two places for transactions, two kept for reads.
+    database = openDatabase(t.config.databaseUrl, { poolSize: 4, waitMs: 2000 });
+  });
+  afterAll(async () => {
+    await database?.close();
+    await t?.close();
+  });
+
+  it('transactions beyond the pool minus its reserve wait in order; a read still answers', async () => {
+    const finish = signal();
+    const order: number[] = [];
+    const begun: Array<() => void> = [];
+    const started = [0, 1, 2, 3].map(
+      (n) =>
+        new Promise<void>((resolve) => {
+          begun[n] = resolve;
+        }),
+    );
+    const writers = [0, 1, 2, 3].map((n) =>
+      database.db.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        order.push(n);
+        begun[n]?.();
+        await finish.done;
+      }),
+    );
+    try {
+      await Promise.all(started.slice(0, 2));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The first two asked hold their connections (in either order); the other two wait without taking one.
+      expect([...order].sort()).toEqual([0, 1]);
+      const read = await sql<{ one: number }>`select 1 as one`.execute(database.db);
+      expect(read.rows).toEqual([{ one: 1 }]);
+    } finally {
+      finish.fire();
+    }
+    await Promise.all(writers);
+    expect([...order.slice(2)].sort()).toEqual([2, 3]);
+  });
+});
