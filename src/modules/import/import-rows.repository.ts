@@ -1,4 +1,5 @@
 import { CompiledQuery, type Transaction } from 'kysely';
+import { chunksOf } from '../../platform/chunks.js';
 import type { DialectName } from '../../platform/db/database.js';
 import type { Schema } from '../../platform/db/schema.js';
 
@@ -24,15 +25,10 @@ const quoted = (name: string) => `"${name}"`;
  * Rows per statement. On SQLite a statement is prepared once per SQL text and kept (sqlite-file.ts),
  * so the rows go in blocks of powers of two: a batch of any size is a few statements out of at
  * most a dozen texts per table, each prepared once, where a text per batch size would prepare a new
- * one for nearly every batch. On PostgreSQL the server parses every statement anyway: one statement
- * per chunk, as large as the parameter ceiling allows.
+ * one for nearly every batch. (PostgreSQL takes rows as one JSON parameter instead: insertJsonRows.)
  */
-export function* blockSizes(s: RowStatements, rows: number, columns: number): Generator<number> {
+function* blockSizes(s: RowStatements, rows: number, columns: number): Generator<number> {
   const most = Math.floor(s.maxParams / columns);
-  if (s.dialect === 'postgres') {
-    for (let left = rows; left > 0; left -= most) yield Math.min(left, most);
-    return;
-  }
   const largest = 2 ** Math.floor(Math.log2(most));
   let left = rows;
   for (; left >= largest; left -= largest) yield largest;
@@ -57,6 +53,7 @@ export async function insertRows<I>(
   toRow: (item: I) => Row,
   tail = '',
 ): Promise<void> {
+  if (s.dialect === 'postgres') return insertJsonRows(s, table, columns, items, toRow, tail);
   const head = `insert into ${quoted(table)} (${columns.map(quoted).join(', ')}) values `;
   let start = 0;
   for (const size of blockSizes(s, items.length, columns.length)) {
@@ -67,7 +64,30 @@ export async function insertRows<I>(
       for (const column of columns) parameters[p++] = row[column] ?? null;
     }
     start += size;
-    await s.trx.executeQuery(CompiledQuery.raw(head + valuesOf(s.dialect, size, columns.length) + tail, parameters));
+    await s.trx.executeQuery(CompiledQuery.raw(head + valuesOf(size, columns.length) + tail, parameters));
+  }
+}
+
+/** Rows per statement on PostgreSQL: one JSON parameter of at most this many rows. */
+const JSON_ROWS = 5_000;
+
+/**
+ * On PostgreSQL the rows go as one JSON parameter, read with the table's own row type: one short
+ * statement, planned once, where a statement of thousands of bind parameters cost the server more
+ * to parse and plan than to write the rows (a 500-row odds upsert: 13–17 ms against 7–11 ms, and
+ * less of the client's CPU).
+ */
+async function insertJsonRows<I>(s: RowStatements, table: string, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row, tail: string): Promise<void> {
+  const list = columns.map(quoted).join(', ');
+  const text = `insert into ${quoted(table)} (${list}) select ${list} from json_populate_recordset(null::${quoted(table)}, $1::json)${tail}`;
+  for (const chunk of chunksOf(items, JSON_ROWS)) {
+    const rows = chunk.map((item) => {
+      const row = toRow(item);
+      const out: Row = {};
+      for (const column of columns) out[column] = row[column] ?? null;
+      return out;
+    });
+    await s.trx.executeQuery(CompiledQuery.raw(text, [JSON.stringify(rows)]));
   }
 }
 
@@ -77,18 +97,10 @@ export function updateOnConflict(columns: readonly string[]): string {
   return ` on conflict ("id") do update set ${updated.join(', ')}`;
 }
 
-function valuesOf(dialect: DialectName, rows: number, columns: number): string {
-  if (dialect === 'sqlite') {
-    const tuple = `(${new Array<string>(columns).fill('?').join(', ')})`;
-    return new Array<string>(rows).fill(tuple).join(', ');
-  }
-  const tuples: string[] = [];
-  for (let r = 0, n = 1; r < rows; r += 1) {
-    const marks: string[] = [];
-    for (let c = 0; c < columns; c += 1) marks.push(`$${n++}`);
-    tuples.push(`(${marks.join(', ')})`);
-  }
-  return tuples.join(', ');
+/** The `?` placeholders of `rows` rows of `columns` (SQLite). */
+function valuesOf(rows: number, columns: number): string {
+  const tuple = `(${new Array<string>(columns).fill('?').join(', ')})`;
+  return new Array<string>(rows).fill(tuple).join(', ');
 }
 
 /**
