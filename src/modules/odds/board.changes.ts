@@ -99,8 +99,9 @@ export function createBoardChanges(db: Kysely<Schema>): BoardChanges {
 }
 
 /**
- * The summaries of the selections `keys` names, as one state of the rows makes them: each market's
- * rows, one per book, and its consensus de-vig once for all its selections.
+ * The summaries of the selections `keys` names, as one state of the rows makes them: each market
+ * grouped once (its rows one per book, by selection and by outcome) and de-vigged once for all its
+ * selections, so the work grows with the rows, however many selections a market has.
  */
 function summaries(rows: readonly PriceRow[], keys: ReadonlySet<string>): Map<string, Summary> {
   const representatives = new Map<string, PriceRow>();
@@ -109,30 +110,22 @@ function summaries(rows: readonly PriceRow[], keys: ReadonlySet<string>): Map<st
     const key = selectionKeyOf(row);
     const seen = representatives.get(key);
     if (keys.has(key) && (seen === undefined || row.id < seen.id)) representatives.set(key, row);
-    const market = marketKeyOf(row);
-    const list = byMarket.get(market);
-    if (list === undefined) byMarket.set(market, [row]);
-    else list.push(row);
+    pushTo(byMarket, marketKeyOf(row), row);
   }
-  const markets = new Map<string, { rows: PriceRow[]; outcomes: string[]; devig: Devig }>();
-  const marketOf = (key: string) => {
-    let market = markets.get(key);
-    if (market === undefined) {
-      const marketRows = onePerBook(byMarket.get(key) ?? []);
-      const outcomes = [...new Set(marketRows.map((r) => r.position))].sort();
-      market = { rows: marketRows, outcomes, devig: consensusDevig(quotesByOutcomeOf(outcomes, marketRows), DEFAULT_DEVIG_METHOD) };
-      markets.set(key, market);
-    }
-    return market;
-  };
+  const markets = new Map<string, MarketFigures>();
   const out = new Map<string, Summary>();
   for (const [key, row] of representatives) {
-    const market = marketOf(marketKeyOf(row));
-    const own = market.rows.filter((r) => selectionKeyOf(r) === key);
+    const marketKey = marketKeyOf(row);
+    let market = markets.get(marketKey);
+    if (market === undefined) {
+      market = marketFiguresOf(byMarket.get(marketKey) ?? []);
+      markets.set(marketKey, market);
+    }
+    const own = market.bySelection.get(key) ?? [];
     const quotes = own.map(quoteOf);
     const best = bestPriceOf(quotes) ?? { price: row.id, books: [] };
     const consensus = consensusOf(quotes) ?? { price: row.id, line: null };
-    const { probability, price } = fairOf(market.devig, market.outcomes.indexOf(row.position));
+    const { probability, price } = fairOf(market.devig, market.outcomes.get(row.position) ?? -1);
     // As the board writes them (figures to 6 decimals): an event says that what the board shows changed.
     const fair = { probability: figureOrNull(probability), price: figureOrNull(price) };
     out.set(key, {
@@ -144,6 +137,27 @@ function summaries(rows: readonly PriceRow[], keys: ReadonlySet<string>): Map<st
     });
   }
   return out;
+}
+
+/** A market's rows, one per book, by selection; its outcomes' places; its consensus de-vig. */
+interface MarketFigures {
+  bySelection: Map<string, PriceRow[]>;
+  outcomes: Map<string, number>;
+  devig: Devig;
+}
+
+function marketFiguresOf(rows: readonly PriceRow[]): MarketFigures {
+  const marketRows = onePerBook(rows);
+  const bySelection = new Map<string, PriceRow[]>();
+  for (const row of marketRows) pushTo(bySelection, selectionKeyOf(row), row);
+  const outcomes = [...new Set(marketRows.map((r) => r.position))].sort();
+  return { bySelection, outcomes: new Map(outcomes.map((position, index) => [position, index])), devig: consensusDevig(quotesByOutcomeOf(outcomes, marketRows), DEFAULT_DEVIG_METHOD) };
+}
+
+function pushTo<T>(groups: Map<string, T[]>, key: string, value: T): void {
+  const list = groups.get(key);
+  if (list === undefined) groups.set(key, [value]);
+  else list.push(value);
 }
 
 /** Which of best, consensus and fair differ between two summaries of a selection (none where there is none), field by field. */

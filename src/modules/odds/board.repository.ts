@@ -67,9 +67,9 @@ export interface BoardRow extends SelectionKeyRow, PriceRow {
 }
 
 const num = (value: number | string | null) => (value === null ? null : Number(value));
+const keyFields = ['odds.id', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main'] as const;
 
 export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
-  const keyFields = ['odds.id', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main'] as const;
   const keyColumns = [...keyFields, 'e.start_time'] as const;
   const keyOf = (r: KeyColumns & { start_time: number }): SelectionKeyRow => ({ ...keyFieldsOf(r), start_time: Number(r.start_time) });
 
@@ -128,29 +128,31 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
       }));
     },
 
-    /**
-     * Every row, open or suspended, of some (event, market) pairs, in id order: only the pairs, not
-     * every market of every event named, and without the operator's templates and links, which no
-     * board change carries. The events' index finds the rows; the pairs filter them.
-     */
-    async priceRowsOf(pairs: ReadonlyArray<readonly [eventId: number, marketId: number]>): Promise<PriceRow[]> {
-      if (pairs.length === 0) return [];
-      const rows = await db
-        .selectFrom('odds')
-        .select([...keyFields, 'odds.operator_id', 'odds.price_decimal', 'odds.status', 'odds.selection_id'])
-        .where('odds.event_id', 'in', [...new Set(pairs.map(([eventId]) => eventId))])
-        .where((eb) => eb(eb.refTuple('odds.event_id', 'odds.betting_market_id'), 'in', pairs.map(([eventId, marketId]) => eb.tuple(eventId, marketId))))
-        .orderBy('odds.id')
-        .execute();
-      return rows.map((r) => ({
-        ...keyFieldsOf(r),
-        operator: { id: Number(r.operator_id) },
-        price: Number(r.price_decimal),
-        open: r.status === 'open',
-        selection_id: num(r.selection_id),
-      }));
-    },
+    priceRowsOf: (pairs) => priceRowsOf(db, pairs),
   };
+}
+
+/**
+ * Every row, open or suspended, of some (event, market) pairs, in id order: only the pairs, not
+ * every market of every event named, and without the operator's templates and links, which no
+ * board change carries. The events' index finds the rows; the pairs filter them.
+ */
+async function priceRowsOf(db: Kysely<Schema>, pairs: ReadonlyArray<readonly [eventId: number, marketId: number]>): Promise<PriceRow[]> {
+  if (pairs.length === 0) return [];
+  const rows = await db
+    .selectFrom('odds')
+    .select([...keyFields, 'odds.operator_id', 'odds.price_decimal', 'odds.status', 'odds.selection_id'])
+    .where('odds.event_id', 'in', [...new Set(pairs.map(([eventId]) => eventId))])
+    .where((eb) => eb(eb.refTuple('odds.event_id', 'odds.betting_market_id'), 'in', pairs.map(([eventId, marketId]) => eb.tuple(eventId, marketId))))
+    .orderBy('odds.id')
+    .execute();
+  return rows.map((r) => ({
+    ...keyFieldsOf(r),
+    operator: { id: Number(r.operator_id) },
+    price: Number(r.price_decimal),
+    open: r.status === 'open',
+    selection_id: num(r.selection_id),
+  }));
 }
 
 type KeyColumns = { id: number; event_id: number; betting_market_id: number; event_period_id: number | null; player_id: number | null; position: string; line: number | null; is_main: number };

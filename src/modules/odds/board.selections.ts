@@ -118,7 +118,9 @@ export const quoteOf = <R extends PriceRow>(row: R): Quote<R> => ({ book: row, p
 
 /** A market's quotes by outcome (its positions, sorted), for the consensus de-vig. */
 export function quotesByOutcomeOf<R extends PriceRow>(outcomes: readonly string[], rows: readonly R[]): Quote<R>[][] {
-  return outcomes.map((position) => rows.filter((r) => r.position === position).map(quoteOf));
+  const byPosition = new Map<string, Quote<R>[]>(outcomes.map((position) => [position, []]));
+  for (const row of rows) byPosition.get(row.position)?.push(quoteOf(row));
+  return outcomes.map((position) => byPosition.get(position) ?? []);
 }
 
 export interface BoardView {
