@@ -26,7 +26,7 @@ import { createHistoryRepository, createHistoryService, historyRoutes } from './
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
-import { createBoardChanges, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
+import { createBoardEventsRepository, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { createResultsService, resultsRoutes } from './modules/results/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { consoleRoutes, createWebSessions, portalRoutes, registerPageHeaders, type WebSessions } from './modules/portal/index.js';
@@ -160,7 +160,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) =>
       streamRoutes(app, {
         history: createHistoryRepository(database),
-        boardChanges: createBoardChanges(db),
+        board: createBoardEventsRepository(db),
         settled: results.settled,
         slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs, clock }),
         changes,

@@ -33,7 +33,8 @@ import {
 import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
 import { createAuditPurgeJob, createAuditRepository } from './modules/audit/index.js';
 import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './modules/quotes/index.js';
-import { createHistoryPurgeJob } from './modules/history/index.js';
+import { createHistoryProcessor, createHistoryPurgeJob, type HistoryProcessor } from './modules/history/index.js';
+import { createBoardEventsWork } from './modules/odds/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
 import { createDaySeeds, createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
@@ -86,11 +87,16 @@ export interface AppContext {
    * it; building an app starts nothing.
    */
   readonly background: Background;
+  /** The history processor that computes the board events after the imports (a background job; its `run` for the CLI and tests). */
+  readonly boardEvents: HistoryProcessor;
   /** The pub/sub connection when REDIS_URL is set (readiness reports its state). */
   readonly redis: RedisLink | undefined;
   /** Set on SIGTERM: /readyz answers 503 while the node drains. */
   readonly draining: Draining;
 }
+
+/** How often every node runs the history processors on its own: for the changes of a node that died after its import. */
+const HISTORY_PROCESSOR_EVERY_MS = 5_000;
 
 export function createContext(deps: { config: Config; database: Database; clock?: Clock }): AppContext {
   const { config, database } = deps;
@@ -128,6 +134,8 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const checkEndpoints = createCheckEndpoints({ db, clock, cipher, rules: outboundRules });
   createPurgeJob({ db, clock, background });
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
+  // The board events are computed once, by the node that imported (or the next to run it), for every node's streams.
+  const boardEvents = createHistoryProcessor({ db, changes, background, everyMs: HISTORY_PROCESSOR_EVERY_MS, work: createBoardEventsWork({ clock, changes }) });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const draining = createDraining();
   return {
@@ -151,6 +159,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     usage,
     outboundRules,
     checkEndpoints,
+    boardEvents,
     background,
     redis,
     draining,

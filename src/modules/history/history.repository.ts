@@ -206,7 +206,8 @@ async function lastId(db: Kysely<Schema>): Promise<number> {
   return Number(row?.last_id ?? 0);
 }
 
-async function rowsAfter(db: Kysely<Schema>, afterId: number, upToId: number, limit: number, filter?: StreamFilter): Promise<StreamRow[]> {
+/** Changes with an id in (afterId, upToId], in id order, with their event's league (HistoryRepository.rowsAfter, on any connection or transaction). */
+export async function rowsAfter(db: Kysely<Schema>, afterId: number, upToId: number, limit: number, filter?: StreamFilter): Promise<StreamRow[]> {
   let select = db
     .selectFrom('odds_history as h')
     .leftJoin('events as e', 'e.id', 'h.event_id')

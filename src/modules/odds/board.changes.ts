@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import { DEFAULT_DEVIG_METHOD } from '../../shared/pricing/devig.js';
-import { type BoardRow, createBoardRepository } from './board.repository.js';
-import { boardItemOf, marketKeyOf, selectionKeyOf, selectionsOf, shownBoardItem } from './board.selections.js';
+import { figure, figureOrNull } from '../../shared/figures.js';
+import { bestPriceOf, consensusDevig, consensusOf } from '../../shared/pricing/consensus.js';
+import { DEFAULT_DEVIG_METHOD, type Devig } from '../../shared/pricing/devig.js';
+import { createBoardRepository, type PriceRow } from './board.repository.js';
+import { fairOf, marketKeyOf, onePerBook, quoteOf, quotesByOutcomeOf, selectionIdOf, selectionKeyOf } from './board.selections.js';
 
 /** The board's changes that some price changes make: the selections whose best, consensus or fair price they changed, as they are now. */
 export type BoardChanges = (changes: readonly PriceChange[]) => Promise<BoardChange[]>;
@@ -37,24 +39,36 @@ export interface BoardChange {
   changed: Array<'best' | 'consensus' | 'fair'>;
 }
 
-type Summary = Pick<BoardChange, 'best' | 'consensus' | 'fair'> & { item: Omit<BoardChange, 'best' | 'consensus' | 'fair' | 'changed'> };
+/** A selection's figures in one state of the rows, as board events write them, with the row that stands for it. */
+interface Summary {
+  row: PriceRow;
+  selectionId: number | null;
+  best: NonNullable<BoardChange['best']>;
+  consensus: NonNullable<BoardChange['consensus']>;
+  fair: BoardChange['fair'];
+}
 
 /**
  * The board's changes that some price changes make (docs/api.md#live-odds-stream): the selections
  * of the changed rows' markets, each summarised (best, consensus, fair) as the board shows it to a request
  * of every book in decimal prices, before and after the changes; those whose summary differs.
  * "Before" is the stored rows with the changed ones put back to their first recorded state, so
- * one read of the rows serves both sides, and every node computes the same from the same history.
+ * one read of the rows serves both sides. Only the changed (event, market) pairs are read, and
+ * only the figures compared are computed: the work follows the changes, not the board.
  */
 export function createBoardChanges(db: Kysely<Schema>): BoardChanges {
   const repository = createBoardRepository(db);
   return async function boardChanges(changes: readonly PriceChange[]): Promise<BoardChange[]> {
     if (changes.length === 0) return [];
     const first = new Map<number, PriceChange>();
-    for (const change of changes) if (!first.has(change.odds_id)) first.set(change.odds_id, change);
-    const rows = await repository.rowsOf(unique(changes.map((c) => c.event_id)), unique(changes.map((c) => c.betting_market_id)), true);
+    const pairs = new Map<string, readonly [number, number]>();
+    for (const change of changes) {
+      if (!first.has(change.odds_id)) first.set(change.odds_id, change);
+      pairs.set(`${change.event_id}|${change.betting_market_id}`, [change.event_id, change.betting_market_id]);
+    }
+    const rows = await repository.priceRowsOf([...pairs.values()]);
     const after = rows.filter((r) => r.open);
-    const before: BoardRow[] = [];
+    const before: PriceRow[] = [];
     for (const row of rows) {
       const change = first.get(row.id);
       if (change === undefined) {
@@ -74,49 +88,104 @@ export function createBoardChanges(db: Kysely<Schema>): BoardChanges {
     for (const key of keys) {
       const a = was.get(key);
       const b = now.get(key);
-      const item = b?.item ?? a?.item;
-      if (item === undefined) continue;
-      const changed = (['best', 'consensus', 'fair'] as const).filter((part) => JSON.stringify(a?.[part] ?? null) !== JSON.stringify(b?.[part] ?? null));
+      const shown = b ?? a;
+      if (shown === undefined) continue;
+      const changed = changedParts(a, b);
       if (changed.length === 0) continue;
-      out.push({ ...item, best: b?.best ?? null, consensus: b?.consensus ?? null, fair: b?.fair ?? null, changed });
+      out.push({ ...itemOf(shown), best: b?.best ?? null, consensus: b?.consensus ?? null, fair: b?.fair ?? null, changed });
     }
     return out;
   };
 }
 
-/** The summaries of the selections `keys` names, as one state of the rows makes them. */
-function summaries(rows: readonly BoardRow[], keys: ReadonlySet<string>): Map<string, Summary> {
-  const representatives = new Map<string, BoardRow>();
+/**
+ * The summaries of the selections `keys` names, as one state of the rows makes them: each market
+ * grouped once (its rows one per book, by selection and by outcome) and de-vigged once for all its
+ * selections, so the work grows with the rows, however many selections a market has.
+ */
+function summaries(rows: readonly PriceRow[], keys: ReadonlySet<string>): Map<string, Summary> {
+  const representatives = new Map<string, PriceRow>();
+  const byMarket = new Map<string, PriceRow[]>();
   for (const row of rows) {
     const key = selectionKeyOf(row);
     const seen = representatives.get(key);
     if (keys.has(key) && (seen === undefined || row.id < seen.id)) representatives.set(key, row);
+    pushTo(byMarket, marketKeyOf(row), row);
   }
-  const selections = selectionsOf([...representatives.values()], rows);
+  const markets = new Map<string, MarketFigures>();
   const out = new Map<string, Summary>();
   for (const [key, row] of representatives) {
-    const selection = selections.get(row.id);
-    if (selection === undefined) continue;
+    const marketKey = marketKeyOf(row);
+    let market = markets.get(marketKey);
+    if (market === undefined) {
+      market = marketFiguresOf(byMarket.get(marketKey) ?? []);
+      markets.set(marketKey, market);
+    }
+    const own = market.bySelection.get(key) ?? [];
+    const quotes = own.map(quoteOf);
+    const best = bestPriceOf(quotes) ?? { price: row.id, books: [] };
+    const consensus = consensusOf(quotes) ?? { price: row.id, line: null };
+    const { probability, price } = fairOf(market.devig, market.outcomes.get(row.position) ?? -1);
     // As the board writes them (figures to 6 decimals): an event says that what the board shows changed.
-    const item = shownBoardItem(boardItemOf(selection, { operatorIds: null, format: 'decimal', method: DEFAULT_DEVIG_METHOD, deeplinks: false }), 'decimal');
-    const { probability, price } = item.fair.consensus;
+    const fair = { probability: figureOrNull(probability), price: figureOrNull(price) };
     out.set(key, {
-      item: {
-        event_id: item.event_id,
-        betting_market_id: item.betting_market.id,
-        event_period_id: item.event_period_id,
-        player_id: item.player_id,
-        position: item.position,
-        is_main: item.is_main,
-        line: item.line,
-        event_betting_market_position_id: item.event_betting_market_position_id,
-      },
-      best: { price_decimal: item.best.price_decimal, operator_ids: item.best.operators.map((o) => o.id) },
-      consensus: { price_decimal: item.consensus.price_decimal, line: item.consensus.line },
-      fair: probability === null || price === null ? null : { probability, price },
+      row,
+      selectionId: selectionIdOf(own),
+      best: { price_decimal: best.price, operator_ids: best.books.map((r) => r.operator.id) },
+      consensus: { price_decimal: figure(consensus.price), line: figureOrNull(consensus.line) },
+      fair: fair.probability === null || fair.price === null ? null : { probability: fair.probability, price: fair.price },
     });
   }
   return out;
 }
 
-const unique = (values: readonly number[]) => [...new Set(values)];
+/** A market's rows, one per book, by selection; its outcomes' places; its consensus de-vig. */
+interface MarketFigures {
+  bySelection: Map<string, PriceRow[]>;
+  outcomes: Map<string, number>;
+  devig: Devig;
+}
+
+function marketFiguresOf(rows: readonly PriceRow[]): MarketFigures {
+  const marketRows = onePerBook(rows);
+  const bySelection = new Map<string, PriceRow[]>();
+  for (const row of marketRows) pushTo(bySelection, selectionKeyOf(row), row);
+  const outcomes = [...new Set(marketRows.map((r) => r.position))].sort();
+  return { bySelection, outcomes: new Map(outcomes.map((position, index) => [position, index])), devig: consensusDevig(quotesByOutcomeOf(outcomes, marketRows), DEFAULT_DEVIG_METHOD) };
+}
+
+function pushTo<T>(groups: Map<string, T[]>, key: string, value: T): void {
+  const list = groups.get(key);
+  if (list === undefined) groups.set(key, [value]);
+  else list.push(value);
+}
+
+/** Which of best, consensus and fair differ between two summaries of a selection (none where there is none), field by field. */
+function changedParts(a: Summary | undefined, b: Summary | undefined): BoardChange['changed'] {
+  const changed: BoardChange['changed'] = [];
+  const sameBooks = (x: readonly number[], y: readonly number[]) => x.length === y.length && x.every((id, i) => id === y[i]);
+  if (!same(a?.best, b?.best, (x, y) => x.price_decimal === y.price_decimal && sameBooks(x.operator_ids, y.operator_ids))) changed.push('best');
+  if (!same(a?.consensus, b?.consensus, (x, y) => x.price_decimal === y.price_decimal && x.line === y.line)) changed.push('consensus');
+  if (!same(a?.fair, b?.fair, (x, y) => x.probability === y.probability && x.price === y.price)) changed.push('fair');
+  return changed;
+}
+
+/** Two parts the same: both absent, or both there and `equal`. */
+function same<T>(a: T | null | undefined, b: T | null | undefined, equal: (x: T, y: T) => boolean): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  return equal(a, b);
+}
+
+/** What a board event says of the selection itself. */
+function itemOf({ row, selectionId }: Summary): Omit<BoardChange, 'best' | 'consensus' | 'fair' | 'changed'> {
+  return {
+    event_id: row.event_id,
+    betting_market_id: row.betting_market_id,
+    event_period_id: row.event_period_id,
+    player_id: row.player_id,
+    position: row.position,
+    is_main: row.is_main,
+    line: row.is_main ? null : row.line,
+    event_betting_market_position_id: selectionId,
+  };
+}

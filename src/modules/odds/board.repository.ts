@@ -10,11 +10,13 @@ export interface BoardRepository {
   keyRows(scope: BoardScope): Promise<SelectionKeyRow[]>;
   /** Rows by id: the key of each selection a page shows. */
   keyRowsById(ids: readonly number[]): Promise<SelectionKeyRow[]>;
+  /** Every open row of some events' markets, with its operator and market: the selections and their markets. */
+  rowsOf(eventIds: readonly number[], marketIds: readonly number[]): Promise<BoardRow[]>;
   /**
-   * Every open row of some events' markets, with its operator and market: the selections and their
-   * markets. With `suspended`, the suspended rows too (the board's changes compare before and after).
+   * Every row, open or suspended, of some (event, market) pairs, with what the board's figures are
+   * computed from and nothing more: the board's changes compare the figures before and after.
    */
-  rowsOf(eventIds: readonly number[], marketIds: readonly number[], suspended?: boolean): Promise<BoardRow[]>;
+  priceRowsOf(pairs: ReadonlyArray<readonly [eventId: number, marketId: number]>): Promise<PriceRow[]>;
 }
 
 /** The events a board covers: a list of events, or a day's; narrowed to a sport or a league. */
@@ -42,37 +44,34 @@ export interface SelectionKeyRow {
   is_main: boolean;
 }
 
-export interface BoardRow extends SelectionKeyRow {
-  operator: { id: number; key: string; name: string };
-  market: { id: number; key: string; name: string };
+/** A row's selection without its event's start time: what the board groups by. */
+export type SelectionKey = Omit<SelectionKeyRow, 'start_time'>;
+
+/** An odds row as the board's figures (best, consensus, fair) are computed from it. */
+export interface PriceRow extends SelectionKey {
+  operator: { id: number };
   price: number;
   /** False for a suspended row: it cannot be bet, so it is on no board. */
   open: boolean;
-  is_live: boolean;
-  updated_at: string;
   /** The stored selection (event, market, position, line) the row prices; null before its next import. */
   selection_id: number | null;
+}
+
+export interface BoardRow extends SelectionKeyRow, PriceRow {
+  operator: { id: number; key: string; name: string };
+  market: { id: number; key: string; name: string };
+  is_live: boolean;
+  updated_at: string;
   /** The operator's links to the bet, from its templates. */
   links: DeepLinks;
 }
 
 const num = (value: number | string | null) => (value === null ? null : Number(value));
+const keyFields = ['odds.id', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main'] as const;
 
 export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
-  const keyColumns = [
-    'odds.id', 'e.start_time', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main',
-  ] as const;
-  const keyOf = (r: { id: number; start_time: number; event_id: number; betting_market_id: number; event_period_id: number | null; player_id: number | null; position: string; line: number | null; is_main: number }): SelectionKeyRow => ({
-    id: Number(r.id),
-    start_time: Number(r.start_time),
-    event_id: Number(r.event_id),
-    betting_market_id: Number(r.betting_market_id),
-    event_period_id: num(r.event_period_id),
-    player_id: num(r.player_id),
-    position: r.position,
-    line: num(r.line),
-    is_main: Number(r.is_main) === 1,
-  });
+  const keyColumns = [...keyFields, 'e.start_time'] as const;
+  const keyOf = (r: KeyColumns & { start_time: number }): SelectionKeyRow => ({ ...keyFieldsOf(r), start_time: Number(r.start_time) });
 
   return {
     /** The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it is on no board. */
@@ -92,13 +91,10 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
       return rows.map(keyOf);
     },
 
-    /**
-     * Every open row of some events' markets, with its operator and market: the selections and their
-     * markets. With `suspended`, the suspended rows too (the board's changes compare before and after).
-     */
-    async rowsOf(eventIds: readonly number[], marketIds: readonly number[], suspended = false): Promise<BoardRow[]> {
+    /** Every open row of some events' markets, with its operator and market: the selections and their markets. */
+    async rowsOf(eventIds: readonly number[], marketIds: readonly number[]): Promise<BoardRow[]> {
       if (eventIds.length === 0) return [];
-      let select = db
+      const rows = await db
         .selectFrom('odds')
         .innerJoin('events as e', 'e.id', 'odds.event_id')
         .leftJoin('operators as op', 'op.id', 'odds.operator_id')
@@ -109,9 +105,9 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
           'op.bet_ios_deep_link_template', 'op.bet_android_deep_link_template',
         ])
         .where('odds.event_id', 'in', eventIds)
-        .where('odds.betting_market_id', 'in', marketIds);
-      if (!suspended) select = select.where('odds.status', '=', 'open');
-      const rows = await select.execute();
+        .where('odds.betting_market_id', 'in', marketIds)
+        .where('odds.status', '=', 'open')
+        .execute();
       return rows.map((r) => ({
         ...keyOf(r),
         operator: { id: Number(r.operator_id), key: r.operator_key ?? '', name: r.operator_name ?? '' },
@@ -131,5 +127,45 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
         }),
       }));
     },
+
+    priceRowsOf: (pairs) => priceRowsOf(db, pairs),
+  };
+}
+
+/**
+ * Every row, open or suspended, of some (event, market) pairs, in id order: only the pairs, not
+ * every market of every event named, and without the operator's templates and links, which no
+ * board change carries. The events' index finds the rows; the pairs filter them.
+ */
+async function priceRowsOf(db: Kysely<Schema>, pairs: ReadonlyArray<readonly [eventId: number, marketId: number]>): Promise<PriceRow[]> {
+  if (pairs.length === 0) return [];
+  const rows = await db
+    .selectFrom('odds')
+    .select([...keyFields, 'odds.operator_id', 'odds.price_decimal', 'odds.status', 'odds.selection_id'])
+    .where('odds.event_id', 'in', [...new Set(pairs.map(([eventId]) => eventId))])
+    .where((eb) => eb(eb.refTuple('odds.event_id', 'odds.betting_market_id'), 'in', pairs.map(([eventId, marketId]) => eb.tuple(eventId, marketId))))
+    .orderBy('odds.id')
+    .execute();
+  return rows.map((r) => ({
+    ...keyFieldsOf(r),
+    operator: { id: Number(r.operator_id) },
+    price: Number(r.price_decimal),
+    open: r.status === 'open',
+    selection_id: num(r.selection_id),
+  }));
+}
+
+type KeyColumns = { id: number; event_id: number; betting_market_id: number; event_period_id: number | null; player_id: number | null; position: string; line: number | null; is_main: number };
+
+function keyFieldsOf(r: KeyColumns): SelectionKey {
+  return {
+    id: Number(r.id),
+    event_id: Number(r.event_id),
+    betting_market_id: Number(r.betting_market_id),
+    event_period_id: num(r.event_period_id),
+    player_id: num(r.player_id),
+    position: r.position,
+    line: num(r.line),
+    is_main: Number(r.is_main) === 1,
   };
 }

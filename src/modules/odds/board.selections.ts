@@ -3,7 +3,7 @@ import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
 import { marketSubjectOf } from '../../shared/positions.js';
 import { bestPriceOf, consensusDevig, consensusOf, type Quote } from '../../shared/pricing/consensus.js';
 import { type Devig, type DevigMethod, devig } from '../../shared/pricing/devig.js';
-import type { BoardRow, SelectionKeyRow } from './board.repository.js';
+import type { BoardRow, PriceRow, SelectionKey, SelectionKeyRow } from './board.repository.js';
 import type { BoardItem } from './board.schemas.js';
 
 /**
@@ -19,18 +19,18 @@ import type { BoardItem } from './board.schemas.js';
 const part = (value: number | null) => (value === null ? '' : String(value));
 
 /** The outcomes a row is one of, before its line: the event, market, period and subject (positions.ts). */
-export function subjectKeyOf(row: Pick<SelectionKeyRow, 'event_id' | 'betting_market_id' | 'event_period_id' | 'player_id' | 'position'>): string {
+export function subjectKeyOf(row: Pick<SelectionKey, 'event_id' | 'betting_market_id' | 'event_period_id' | 'player_id' | 'position'>): string {
   return `${row.event_id}|${row.betting_market_id}|${part(row.event_period_id)}|${marketSubjectOf(row)}`;
 }
 
 /** The market a row belongs to, for the de-vig. */
-export function marketKeyOf(row: SelectionKeyRow): string {
+export function marketKeyOf(row: SelectionKey): string {
   const line = row.is_main ? 'main' : part(row.line === null ? null : Math.abs(row.line));
   return `${subjectKeyOf(row)}|${line}`;
 }
 
 /** The selection a row prices. */
-export function selectionKeyOf(row: SelectionKeyRow): string {
+export function selectionKeyOf(row: SelectionKey): string {
   return `${marketKeyOf(row)}|${row.is_main ? '' : part(row.line)}|${row.position}`;
 }
 
@@ -102,7 +102,7 @@ export function selectionsOf(keys: readonly SelectionKeyRow[], rows: readonly Bo
  * twice (two main rows of one position) counts with its first row by id, so that no book weighs
  * twice in the best price, the consensus or its own de-vig.
  */
-function onePerBook(rows: readonly BoardRow[]): BoardRow[] {
+export function onePerBook<R extends PriceRow>(rows: readonly R[]): R[] {
   const sorted = [...rows].sort((a, b) => a.operator.id - b.operator.id || a.id - b.id);
   const seen = new Set<string>();
   return sorted.filter((row) => {
@@ -111,6 +111,16 @@ function onePerBook(rows: readonly BoardRow[]): BoardRow[] {
     seen.add(key);
     return true;
   });
+}
+
+/** A row as a quote of its book. */
+export const quoteOf = <R extends PriceRow>(row: R): Quote<R> => ({ book: row, price: row.price, line: row.line });
+
+/** A market's quotes by outcome (its positions, sorted), for the consensus de-vig. */
+export function quotesByOutcomeOf<R extends PriceRow>(outcomes: readonly string[], rows: readonly R[]): Quote<R>[][] {
+  const byPosition = new Map<string, Quote<R>[]>(outcomes.map((position) => [position, []]));
+  for (const row of rows) byPosition.get(row.position)?.push(quoteOf(row));
+  return outcomes.map((position) => byPosition.get(position) ?? []);
 }
 
 export interface BoardView {
@@ -132,16 +142,14 @@ export function boardItemOf(selection: BoardSelection, view: BoardView): BoardIt
   const rows = books === null ? selection.rows : selection.rows.filter((r) => books.includes(r.operator.id));
   const ownKey = selectionKeyOf(key);
   const own = rows.filter((r) => selectionKeyOf(r) === ownKey);
-  const quotes: Quote<BoardRow>[] = own.map((r) => ({ book: r, price: r.price, line: r.line }));
+  const quotes = own.map(quoteOf);
   const price = (decimal: number) => priceIn(view.format, decimal);
   // The ids come from a query of the same filters on the same data version, so a listed selection
   // always has a quote from a book asked; the fallback only keeps the types honest.
   const best = bestPriceOf(quotes) ?? { price: key.id, books: [] };
   const consensus = consensusOf(quotes) ?? { price: key.id, line: null };
   const outcomeIndex = selection.outcomes.indexOf(key.position);
-  const quotesByOutcome = selection.outcomes.map((position) =>
-    rows.filter((r) => r.position === position).map((r): Quote<BoardRow> => ({ book: r, price: r.price, line: r.line })),
-  );
+  const quotesByOutcome = quotesByOutcomeOf(selection.outcomes, rows);
   return {
     event_betting_market_position_id: selectionIdOf(own),
     event_id: key.event_id,
@@ -196,7 +204,7 @@ function shownFair(fair: BoardItem['fair']['consensus']): BoardItem['fair']['con
  * The stored selection an item stands for. Its id names one line; on a main-line item each book is
  * at its own, so the item takes the line most of its books are at (the first book's on a tie).
  */
-function selectionIdOf(rows: readonly BoardRow[]): number | null {
+export function selectionIdOf(rows: readonly PriceRow[]): number | null {
   const counts = new Map<number, number>();
   for (const row of rows) if (row.selection_id !== null) counts.set(row.selection_id, (counts.get(row.selection_id) ?? 0) + 1);
   let best: number | null = null;
@@ -204,7 +212,7 @@ function selectionIdOf(rows: readonly BoardRow[]): number | null {
   return best;
 }
 
-function fairOf(result: Devig, index: number): BoardItem['fair']['consensus'] {
+export function fairOf(result: Devig, index: number): BoardItem['fair']['consensus'] {
   if (!result.ok) return { probability: null, price: null, hold: result.hold, reason: result.reason };
   const probability = result.probabilities[index];
   const price = result.prices[index];

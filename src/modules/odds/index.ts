@@ -6,3 +6,5 @@ export { createBoardService, type BoardService } from './board.service.js';
 export { subjectKeyOf } from './board.selections.js';
 export { createEdgesService, type EdgesService } from './edges.service.js';
 export { type BoardChange, type BoardChanges, createBoardChanges, type PriceChange } from './board.changes.js';
+export { type BoardEventsWork, createBoardEventsWork } from './board.events.js';
+export { type BoardChangeBatch, type BoardEventsRepository, createBoardEventsRepository } from './board-events.repository.js';

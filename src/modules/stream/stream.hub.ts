@@ -2,7 +2,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { JobLog } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
 import type { AccountLookup } from '../auth/index.js';
-import type { HistoryItem, HistoryRepository } from '../history/index.js';
+import type { HistoryRepository } from '../history/index.js';
 import type { EndReason, StreamConnection } from './stream.connection.js';
 import { TIER_TABLE } from '../policy/index.js';
 import type { StreamSlots } from './stream.slots.js';
@@ -19,12 +19,16 @@ const CATCH_UP_PAGE = 2_000;
  */
 const MAX_WAITING_BYTES = 1024 * 1024;
 const NEWEST = Number.MAX_SAFE_INTEGER;
+/** Stored batches of board changes per read. */
+const BOARD_CHUNK = 100;
 
 /**
  * One node's odds streams (decision 0128). When the change feed says data changed (on this node
  * after an import's commit; from another node through Redis pub/sub, else the database poll), the
  * hub reads the history rows after the newest one it has read — one read per change per node,
- * whatever the number of streams — and hands each live stream the ones it follows. A stream that
+ * whatever the number of streams — and hands each live stream the ones it follows. Board events
+ * are read the same way, when the 'board' counter moves: computed once after the imports by a
+ * history processor and stored (decision 0293), never computed here. A stream that
  * reconnects with Last-Event-ID, or falls behind, catches up from the table, then joins the
  * fan-out; the stream's cursor (the last id it has been given) keeps anything from being sent
  * twice. When the 'clients' counter moves, each client's streams are checked against its account as
@@ -48,8 +52,11 @@ export interface StreamHub {
   readonly size: number;
 }
 
-/** The board changes some price changes make (the odds module's board, handed in by the composition root). */
-export type BoardChangesOf = (changes: readonly HistoryItem[]) => Promise<ReadonlyArray<{ event_id: number }>>;
+/** The stored board changes (the odds module's board events, handed in by the composition root). */
+export interface BoardEvents {
+  /** The batches stored after a history id, oldest first, each with the newest history id it was computed from. */
+  after(historyId: number, limit: number): Promise<ReadonlyArray<{ historyId: number; changes: ReadonlyArray<{ change: { event_id: number }; leagueId: number | null }> }>>;
+}
 
 /** The grades written after an id, with their event's league (the results module's, handed in by the composition root). */
 export interface SettledChanges {
@@ -60,7 +67,7 @@ export interface SettledChanges {
 /** What the hub is built from. */
 export interface StreamHubDeps {
   history: HistoryRepository;
-  boardChanges: BoardChangesOf;
+  board: BoardEvents;
   settled: SettledChanges;
   changes: ChangeFeed;
   accounts: AccountLookup;
@@ -77,6 +84,9 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
     deps,
     streams: new Set(),
     head: undefined,
+    boardHead: undefined,
+    boardVersion: undefined,
+    liveFrom: new WeakMap(),
     settledHead: undefined,
     priming: undefined,
     pumping: undefined,
@@ -87,6 +97,7 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
   const { streams } = hub;
 
   changes.onChange('data', () => pump(hub));
+  changes.onChange('board', () => pump(hub));
   // Every change to any client or credential: each client with streams here is checked again.
   changes.onChange('clients', () => {
     for (const clientId of new Set([...streams].map((stream) => stream.clientId))) review(hub, clientId).catch(hub.warn('checking an account failed'));
@@ -129,6 +140,12 @@ interface Hub {
   readonly streams: Set<StreamConnection>;
   /** The newest history id this node has read (undefined until the first stream opens). */
   head: number | undefined;
+  /** The history id of the newest batch of board changes this node has read, or passed by with no stream wanting it. */
+  boardHead: number | undefined;
+  /** The 'board' counter as it was at the last read of the board changes: no read while it stays. */
+  boardVersion: number | undefined;
+  /** The history id each stream was at when it went live: it gets the board changes of the price changes after it. */
+  readonly liveFrom: WeakMap<StreamConnection, number>;
   /** The newest grade id this node has read (undefined until the first stream opens). */
   settledHead: number | undefined;
   priming: Promise<number> | undefined;
@@ -143,6 +160,7 @@ function primed(hub: Hub): Promise<number> {
   hub.priming ??= Promise.all([hub.deps.history.lastId(), hub.deps.settled.lastId()])
     .then(([last, lastGrade]) => {
       hub.head = Math.max(hub.head ?? 0, last);
+      hub.boardHead = Math.max(hub.boardHead ?? 0, hub.head);
       hub.settledHead = Math.max(hub.settledHead ?? 0, lastGrade);
       // A change committed while the newest id was read may not be in it: look once more.
       pump(hub);
@@ -178,27 +196,34 @@ function pump(hub: Hub): void {
 async function readNew(hub: Hub): Promise<void> {
   const { history, settled } = hub.deps;
   const { streams } = hub;
-  for (;;) {
-    const from = hub.head ?? 0;
+  if (streams.size === 0) {
+    const last = await history.lastId();
+    // A stream opened during the read must get the rows: they are read below.
     if (streams.size === 0) {
-      const last = await history.lastId();
-      // A stream opened during the read must get the rows: read them in the next round.
-      if (streams.size > 0) continue;
       hub.head = Math.max(hub.head ?? 0, last);
+      hub.boardHead = Math.max(hub.boardHead ?? 0, hub.head);
       hub.settledHead = Math.max(hub.settledHead ?? 0, await settled.lastId());
       return;
     }
-    const rows = await history.rowsAfter(from, NEWEST, READ_CHUNK);
-    for (const stream of streams) {
+  }
+  await readHistory(hub);
+  await fanOutBoard(hub);
+  await fanOutSettled(hub);
+}
+
+/** The price changes after `head`, a chunk at a time, to the live streams that follow them. */
+async function readHistory(hub: Hub): Promise<void> {
+  for (;;) {
+    const from = hub.head ?? 0;
+    const rows = await hub.deps.history.rowsAfter(from, NEWEST, READ_CHUNK);
+    for (const stream of hub.streams) {
       if (!stream.live) continue;
       stream.send(rows);
       if (stream.backlog > MAX_WAITING_BYTES) fallBehind(hub, stream);
     }
     hub.head = Math.max(hub.head ?? 0, rows.at(-1)?.item.id ?? from);
-    await fanOutBoard(hub, rows);
-    if (rows.length < READ_CHUNK) break;
+    if (rows.length < READ_CHUNK) return;
   }
-  await fanOutSettled(hub);
 }
 
 /**
@@ -216,15 +241,33 @@ async function fanOutSettled(hub: Hub): Promise<void> {
 }
 
 /**
- * The board changes of a read, computed once per node for the live streams that carry them. A
- * stream catching up gets none: board events are not replayed, only price changes are.
+ * The board changes stored since the last read, to the live streams that carry them, each batch to
+ * the streams that were live before the price changes it was computed from. A stream catching up
+ * gets none: board events are not replayed, only price changes are.
  */
-async function fanOutBoard(hub: Hub, rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>): Promise<void> {
-  const wanting = [...hub.streams].filter((stream) => stream.live && stream.types.has('board'));
-  if (wanting.length === 0 || rows.length === 0) return;
-  const leagueOf = new Map(rows.map((row) => [row.item.event_id, row.leagueId]));
-  const changed = (await hub.deps.boardChanges(rows.map((row) => row.item))).map((change) => ({ change, leagueId: leagueOf.get(change.event_id) ?? null }));
-  for (const stream of wanting) if (stream.live) stream.sendUnreplayed('board', changed);
+async function fanOutBoard(hub: Hub): Promise<void> {
+  const version = hub.deps.changes.version('board');
+  if (![...hub.streams].some((stream) => stream.live && stream.types.has('board'))) {
+    // No stream here wants the batches up to now, and a stream that opens later starts after them.
+    hub.boardHead = Math.max(hub.boardHead ?? 0, hub.head ?? 0);
+    hub.boardVersion = version;
+    return;
+  }
+  if (version === hub.boardVersion) return;
+  for (;;) {
+    const from = hub.boardHead ?? 0;
+    const batches = await hub.deps.board.after(from, BOARD_CHUNK);
+    // A batch follows its price changes: changes this node has not read yet are read and sent first.
+    if ((batches.at(-1)?.historyId ?? 0) > (hub.head ?? 0)) await readHistory(hub);
+    for (const batch of batches) {
+      for (const stream of hub.streams) {
+        if (stream.live && stream.types.has('board') && batch.historyId > (hub.liveFrom.get(stream) ?? NEWEST)) stream.sendUnreplayed('board', batch.changes);
+      }
+    }
+    hub.boardHead = Math.max(from, batches.at(-1)?.historyId ?? from);
+    if (batches.length < BOARD_CHUNK) break;
+  }
+  hub.boardVersion = version;
 }
 
 /** Out of the fan-out until it has caught up from the table; nothing is lost, its cursor says where it is. */
@@ -249,6 +292,7 @@ async function catchUp(hub: Hub, connection: StreamConnection): Promise<void> {
     connection.send(rows, rows.length < CATCH_UP_PAGE ? upTo : undefined);
   }
   connection.live = true;
+  hub.liveFrom.set(connection, hub.head ?? 0);
 }
 
 /**

@@ -10,7 +10,7 @@ import type { HistoryRepository } from '../history/index.js';
 import { TIER_TABLE } from '../policy/index.js';
 import type { KeyResolver } from '../references/index.js';
 import { type EndReason, openConnection, type StreamConnection } from './stream.connection.js';
-import { type BoardChangesOf, createStreamHub, type SettledChanges } from './stream.hub.js';
+import { type BoardEvents, createStreamHub, type SettledChanges } from './stream.hub.js';
 import { STREAM_DESCRIPTION, STREAM_TYPES, StreamBody, StreamHeaders, StreamQuery } from './stream.schemas.js';
 import type { StreamSlots } from './stream.slots.js';
 import { credentialsOf, expiryOf } from './stream.standing.js';
@@ -20,7 +20,7 @@ const RETRY_AFTER_S = 10;
 
 export interface StreamDeps {
   history: HistoryRepository;
-  boardChanges: BoardChangesOf;
+  board: BoardEvents;
   settled: SettledChanges;
   slots: StreamSlots;
   changes: ChangeFeed;

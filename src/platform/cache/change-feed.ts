@@ -4,7 +4,7 @@ import { type ChangeVersionsRepository, createChangeVersionsRepository } from '.
 import type { ChangeVersionName, Schema } from '../db/schema.js';
 
 /**
- * Monotonic version counters in the database ('clients', 'data'). A node bumps a counter in
+ * Monotonic version counters in the database ('clients', 'data', 'board'). A node bumps a counter in
  * the same transaction as the change it makes and drops its own caches at once; every node
  * polls the counters so that changes made elsewhere reach it within one poll interval (through
  * Redis sooner: change-feed-redis.ts). A version seen here only moves forward, and one poll at
@@ -19,6 +19,11 @@ export interface ChangeFeed extends BackgroundJob {
   /** Tells local listeners at once, after the bumping transaction has committed. */
   changed(name: ChangeVersionName): Promise<void>;
   onChange(name: ChangeVersionName, listener: () => void): void;
+  /**
+   * Told only of this process's own changes, after `changed` has told the `onChange` listeners:
+   * work that the node which made a change does once for every node (a history processor).
+   */
+  onOwnChange(name: ChangeVersionName, listener: () => void): void;
   /**
    * Told, for each change made by another process, how long after its commit this process saw
    * it (both ends on the database's clock, so no two machines' clocks are compared).
@@ -38,8 +43,10 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
     versions: new Map([
       ['clients', 0],
       ['data', 0],
+      ['board', 0],
     ]),
     listeners: new Map(),
+    ownListeners: new Map(),
     lagListeners: [],
     own: new Set(),
     primed: false,
@@ -63,10 +70,15 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
       }
       // Listeners run even if the poll saw no change: the caller knows something changed.
       notify(seen, name);
+      for (const listener of seen.ownListeners.get(name) ?? []) listener();
     },
 
     onChange(name, listener) {
       seen.listeners.set(name, [...(seen.listeners.get(name) ?? []), listener]);
+    },
+
+    onOwnChange(name, listener) {
+      seen.ownListeners.set(name, [...(seen.ownListeners.get(name) ?? []), listener]);
     },
 
     onLag(listener) {
@@ -103,6 +115,7 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
 interface SeenVersions {
   readonly versions: Map<ChangeVersionName, number>;
   readonly listeners: Map<ChangeVersionName, Array<() => void>>;
+  readonly ownListeners: Map<ChangeVersionName, Array<() => void>>;
   readonly lagListeners: Array<(name: ChangeVersionName, seconds: number) => void>;
   /** Changes this process has just made: their lag is not another process's. */
   readonly own: Set<ChangeVersionName>;

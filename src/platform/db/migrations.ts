@@ -492,6 +492,25 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  // Work computed once from the price history after the imports, by whichever node gets to it: a
+  // named cursor per processor, moved in the transaction that stores its work (decision 0293).
+  '0028_history_processors': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('feed_cursors')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('last_id', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('board_changes')
+        .addColumn('history_id', 'bigint', (c) => c.primaryKey())
+        .addColumn('changes', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('board_changes_created_idx').on('board_changes').column('created_at').execute();
+      await sql`insert into change_versions (name, version) values ('board', 0)`.execute(db);
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

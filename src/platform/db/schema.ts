@@ -43,6 +43,8 @@ export interface Schema {
   audit_log: AuditLogTable;
   usage_hourly: UsageHourlyTable;
   usage_refusals: UsageRefusalsTable;
+  feed_cursors: FeedCursorsTable;
+  board_changes: BoardChangesTable;
 }
 
 export interface TenantsTable {
@@ -412,7 +414,8 @@ export interface UsageRefusalsTable {
   refusals: number;
 }
 
-export type ChangeVersionName = 'clients' | 'data';
+/** 'board': board changes were stored (board_changes), for the nodes' streams; it follows no cache. */
+export type ChangeVersionName = 'clients' | 'data' | 'board';
 
 /** A client's check endpoint, the pricing URL quotes are sent to (one per client). */
 export interface CheckEndpointsTable {
@@ -481,6 +484,21 @@ export interface OddsGradesTable {
  * transaction that grades the event. A node stopped between the two leaves the row, and the next
  * node to start grades the event before it serves (decision 0280).
  */
+/** How far a history processor has come: the newest price-history id whose work it has stored. */
+export interface FeedCursorsTable {
+  name: string;
+  last_id: number;
+}
+
+/** The board changes a history processor computed from the changes up to `history_id`, for the streams; kept briefly (not replayed). */
+export interface BoardChangesTable {
+  /** The newest price-history id of the changes it was computed from. */
+  history_id: number;
+  /** JSON: the board changes, each with its event's league ({change, leagueId}). */
+  changes: string;
+  created_at: number;
+}
+
 export interface GradingDueTable {
   event_id: number;
   /** When the import that made it due committed (epoch ms). */

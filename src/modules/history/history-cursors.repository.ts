@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+
+/** The named cursors of the history processors (feed_cursors): the newest price-history id whose work each has stored. */
+export interface HistoryCursors {
+  /**
+   * Where the cursor stands. A cursor used for the first time is made at the newest change: its
+   * processor's work starts with the changes made from then on, not with the whole history.
+   */
+  position(db: Kysely<Schema>, name: string): Promise<number>;
+  /**
+   * Where the cursor stands, its row locked until `trx` ends; undefined while another transaction
+   * holds it (SKIP LOCKED: a second node does not wait, it has nothing to do meanwhile). PostgreSQL.
+   */
+  claim(trx: Kysely<Schema>, name: string): Promise<number | undefined>;
+  /** Moves the cursor from `from` to `to` in `trx`: false when it is no longer at `from`. */
+  move(trx: Kysely<Schema>, name: string, from: number, to: number): Promise<boolean>;
+}
+
+export const historyCursors: HistoryCursors = {
+  async position(db, name) {
+    const row = await db.selectFrom('feed_cursors').select('last_id').where('name', '=', name).executeTakeFirst();
+    if (row !== undefined) return Number(row.last_id);
+    const newest = await db.selectFrom('odds_history').select((eb) => eb.fn.max<number | null>('id').as('last_id')).executeTakeFirst();
+    await db
+      .insertInto('feed_cursors')
+      .values({ name, last_id: Number(newest?.last_id ?? 0) })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    // Another node may have made it first, and moved it since.
+    return historyCursors.position(db, name);
+  },
+
+  async claim(trx, name) {
+    const row = await trx.selectFrom('feed_cursors').select('last_id').where('name', '=', name).forUpdate().skipLocked().executeTakeFirst();
+    return row === undefined ? undefined : Number(row.last_id);
+  },
+
+  async move(trx, name, from, to) {
+    const result = await trx.updateTable('feed_cursors').set({ last_id: to }).where('name', '=', name).where('last_id', '=', from).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+};
