@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
+import { LOOP_SLICE_MS } from '../../src/platform/db/loop-slices.js';
 import { type Harness, harness } from '../helpers/harness.js';
+
+/** Keeps the event loop busy for `ms`, as a long synchronous stretch of work does. */
+function holdTheLoop(ms: number): void {
+  const until = performance.now() + ms;
+  while (performance.now() < until) {
+    // busy: nothing else runs meanwhile
+  }
+}
 
 /** A promise and the function that settles it: steps by promises, not by timers. */
 function signal(): { done: Promise<void>; fire: () => void } {
@@ -50,7 +59,7 @@ describe('reads beside a write transaction on an SQLite file', () => {
     expect(await database.db.selectFrom('sports').select('id').where('id', '=', 910_001).execute()).toEqual([{ id: 910_001 }]);
   });
 
-  it("a transaction gives the event loop a turn between its statements, and a read runs in one of them", async () => {
+  it('a transaction that has held the event loop for a slice gives it a turn before its next statement, and a read runs in it', async () => {
     const turns: number[] = [];
     let read: Promise<unknown> | undefined;
     let statementsDone = 0;
@@ -59,6 +68,7 @@ describe('reads beside a write transaction on an SQLite file', () => {
       for (let n = 0; n < 5; n += 1) {
         // Runs only if the loop turns before the statement: awaits alone (microtasks) never reach it.
         setImmediate(() => turns.push(n));
+        holdTheLoop(LOOP_SLICE_MS + 1);
         await trx.insertInto('sports').values({ id: 910_100 + n, key: `turn-${n}`, name: 'Turn' }).execute();
         statementsDone += 1;
         if (n === 1) read = database.db.selectFrom('sports').select('id').execute().then(() => (readAnsweredAt = statementsDone));

@@ -20,6 +20,11 @@ const NEWEST = Number.MAX_SAFE_INTEGER;
  * that imported runs it after its commit; every node runs it at start and every `everyMs`, so the
  * changes of a node that died after its commit are taken by the next run anywhere: nothing is lost,
  * and nothing is done twice.
+ *
+ * A cursor over ids is safe because the history's ids are given in commit order: only imports
+ * write it, and an import holds the data-write lock (lockDataWrites: PostgreSQL's advisory lock,
+ * SQLite's one writer) from before its first write to its commit, so no change can commit with an
+ * id below one a cursor has already passed.
  */
 export interface HistoryProcessor extends BackgroundJob {
   /** Works through the changes after the cursor; resolves after a run that started after the call. */

@@ -1,4 +1,4 @@
-import { setTimeout as sleep, setImmediate as turnOfTheLoop } from 'node:timers/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -14,6 +14,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import type { ConnectionWaitListener } from './connection-waits.js';
+import { loopTurnIfHeld } from './loop-slices.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { isBusy, type SqliteFile } from './sqlite-file.js';
 import { DatabaseUnavailableError } from './unavailable.js';
@@ -37,10 +38,10 @@ import { DatabaseUnavailableError } from './unavailable.js';
  *
  * Who waits for whom (decision 0289): a query outside a transaction runs on the file's reading
  * connection and takes no gate, so reads never wait for a write transaction; a connection
- * enters the gate at its first write or BEGIN, not when Kysely acquires it. Between the
- * statements of a transaction the writer gives the event loop a turn, so that reads, I/O and
- * timers run between them: a 500-row import holds the loop for one statement at a time, not for
- * the whole transaction.
+ * enters the gate at its first write or BEGIN, not when Kysely acquires it. Between two
+ * statements, once the loop has been held for a slice (loop-slices.ts, decision 0292), the
+ * statement waits for a turn of the loop, in which reads, I/O and timers run: a long transaction
+ * holds the loop a slice at a time, not for its whole length.
  */
 export class SqliteDialect implements Dialect {
   constructor(
@@ -97,7 +98,7 @@ class SqliteDriver implements Driver {
   }
 
   async commitTransaction(): Promise<void> {
-    await turnOfTheLoop();
+    await loopTurnIfHeld();
     this.file.writer.exec('commit');
   }
 
@@ -160,13 +161,13 @@ class Lease implements DatabaseConnection {
     const { reader, writer } = this.file;
     if (!this.writing && reader && this.readable(reader, query.sql)) {
       this.reportWait(0);
-      await turnOfTheLoop();
+      await loopTurnIfHeld();
       return this.retryBusy(() => reader.execute<R>(query));
     }
     await this.holdWriter();
     if (!writer.inTransaction) return this.retryBusy(() => writer.execute<R>(query));
-    // The loop's turn between a transaction's statements: the gate stays held, the reader serves.
-    await turnOfTheLoop();
+    // A turn of the loop once it has been held a slice: the gate stays held, the reader serves.
+    await loopTurnIfHeld();
     return writer.execute<R>(query);
   }
 
