@@ -20,7 +20,8 @@ import { median } from './scenarios/history.js';
  * TEST_DATABASE_URL), gets a fresh database made by its own CLI (`migrate --create`, `demo-data
  * --scale N`) and its own server with the event-loop probe. Then:
  * - reads: 20 connections ask a cached odds page (`POST /v1/odds/upcoming-odds-by-event`, the
- *   busiest upcoming event's first 100 odds) without a feed, the baseline;
+ *   busiest upcoming event's first 100 odds) without a feed, the baseline, taken anew right before
+ *   each rate's phase under the feed;
  * - at each rate, the feed: batches of 500 price changes through `POST /admin/v1/import`, one
  *   import after the other, a batch every 500/rate s (bench/feed/feeder.ts); a warm-up of the feed
  *   alone, then the feed under the reads for `--seconds`: reads kept = their req/s over the

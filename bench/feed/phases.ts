@@ -135,8 +135,9 @@ const isPriceChangeOf = (row: OddsRow, price: number) => (data: unknown) => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * One build on one database, at each rate: reads without the feed (the baseline), then at each rate
- * a warm-up of the feed, the feed under reads with the streams listening and the event loop
+ * One build on one database, at each rate: a warm-up of the feed, reads without the feed (the
+ * baseline, taken right before the phase it is compared with, so that a slow moment of the machine
+ * hits both or neither), the feed under reads with the streams listening and the event loop
  * measured, and the feed alone for the server's CPU time per change.
  */
 export async function measureBuild(build: Build, database: BenchDatabase, options: FeedOptions): Promise<RatePoint[]> {
@@ -145,11 +146,13 @@ export async function measureBuild(build: Build, database: BenchDatabase, option
     const read = await readScenario(api.url, authorization, api.child.pid);
     const slate = slateOf(await feedRows(api.url, { authorization }));
     const load = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
-    const baseline = await measure(api.url, read, load);
+    // Warms the reads' path (JIT, caches) once, before any baseline.
+    await measure(api.url, read, load);
     const points: RatePoint[] = [];
     for (const rate of options.rates) {
       const feed = <T>(listeners: Listener[], during: () => Promise<T>) => runFeed(api.url, ADMIN_TOKEN, slate, rate, listeners, during);
       await feed([], () => sleep(options.warmupSeconds * 1000));
+      const baseline = await measure(api.url, read, { ...load, warmupSeconds: 0 });
       const streams = await listenersFor(api.url, demo.api_key, slate);
       const underReads = await guarded(streams.close, async () => {
         await probe(api.child, 'event-loop:reset');

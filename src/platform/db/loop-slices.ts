@@ -6,7 +6,7 @@ import { setImmediate as turnOfTheLoop } from 'node:timers/promises';
  * I/O and timers run. A turn before every statement kept the loop free but let 20 readers' answers
  * into every gap of an import, so that a 500-row import took several times as long (decision 0292).
  */
-export const LOOP_SLICE_MS = 8;
+export const LOOP_SLICE_MS = 3;
 
 /** When this code first saw the loop held without a turn since; undefined once a turn has come. */
 let heldSince: number | undefined;
