@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ChangeVersionName } from '../db/schema.js';
+import { CHANGE_VERSION_NAMES, type ChangeVersionName } from '../db/schema.js';
 import type { LifecycleLog } from '../lifecycle/log.js';
 import type { RedisLink } from '../redis/redis-link.js';
 import type { ChangeFeed } from './change-feed.js';
@@ -60,8 +60,9 @@ function parse(text: string): ChangeMessage | undefined {
     const value: unknown = JSON.parse(text);
     if (typeof value !== 'object' || value === null) return undefined;
     const { name, version, origin } = value as Record<string, unknown>;
-    if ((name !== 'clients' && name !== 'data') || typeof version !== 'number' || typeof origin !== 'string') return undefined;
-    return { name, version, origin };
+    const known = CHANGE_VERSION_NAMES.find((n) => n === name);
+    if (known === undefined || typeof version !== 'number' || typeof origin !== 'string') return undefined;
+    return { name: known, version, origin };
   } catch {
     return undefined;
   }

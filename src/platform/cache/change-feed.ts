@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { BackgroundJob } from '../background.js';
 import { type ChangeVersionsRepository, createChangeVersionsRepository } from '../db/change-versions.repository.js';
-import type { ChangeVersionName, Schema } from '../db/schema.js';
+import { CHANGE_VERSION_NAMES, type ChangeVersionName, type Schema } from '../db/schema.js';
 
 /**
  * Monotonic version counters in the database ('clients', 'data', 'board'). A node bumps a counter in
@@ -40,11 +40,7 @@ export interface ChangeFeed extends BackgroundJob {
 export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeFeed {
   const counters = createChangeVersionsRepository(db);
   const seen: SeenVersions = {
-    versions: new Map([
-      ['clients', 0],
-      ['data', 0],
-      ['board', 0],
-    ]),
+    versions: new Map(CHANGE_VERSION_NAMES.map((name) => [name, 0])),
     listeners: new Map(),
     ownListeners: new Map(),
     lagListeners: [],

@@ -415,7 +415,8 @@ export interface UsageRefusalsTable {
 }
 
 /** 'board': board changes were stored (board_changes), for the nodes' streams; it follows no cache. */
-export type ChangeVersionName = 'clients' | 'data' | 'board';
+export const CHANGE_VERSION_NAMES = ['clients', 'data', 'board'] as const;
+export type ChangeVersionName = (typeof CHANGE_VERSION_NAMES)[number];
 
 /** A client's check endpoint, the pricing URL quotes are sent to (one per client). */
 export interface CheckEndpointsTable {
