@@ -99,6 +99,15 @@ describe.each(DIALECTS)('results and grading (%s)', (dialect) => {
     expect(everything.results.every((g) => g.outcome !== null && g.superseded_at === null)).toBe(true);
   });
 
+  it('takes an empty outcomes list as no filter, as every list filter', async () => {
+    const caller = await pro();
+    const body = { start_date: '2031-03-01', end_date: '2031-03-01', page_size: 100 };
+    const everything = await caller.page<Grade>('/v1/results/graded', body);
+    const emptyFilter = await caller.page<Grade>('/v1/results/graded', { ...body, outcomes: [] });
+    expect(emptyFilter.total_count).toBe(everything.total_count);
+    expect(emptyFilter.results).toEqual(everything.results);
+  });
+
   it('values prices against the no-vig consensus close', async () => {
     const caller = await pro();
     const results = await byEvent(BASKETBALL);

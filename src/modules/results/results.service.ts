@@ -74,7 +74,8 @@ function gradedList({ clock, keys }: ResultsServiceDeps, repository: ResultsRepo
     name: 'graded',
     filters(body) {
       const { start, end } = utcDays(body, clock.now());
-      const outcomes = body.outcomes === undefined ? null : [...new Set(body.outcomes)].sort();
+      // An empty list is no filter, as for every list filter (an empty `in ()` is an error on PostgreSQL).
+      const outcomes = body.outcomes === undefined || body.outcomes.length === 0 ? null : [...new Set(body.outcomes)].sort();
       return { start, end, sport: idOrKey(body.sport_id, body.sport_key), league: idOrKey(body.league_id, body.league_key), m: idSet(body.betting_market_ids) ?? null, o: outcomes };
     },
     async ids({ start, end, sport, league, m, o }) {
