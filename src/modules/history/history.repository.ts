@@ -4,6 +4,7 @@ import type { OddsHistoryTable, Schema } from '../../platform/db/schema.js';
 import { iso } from '../../shared/wire.js';
 import type { HistoryFileItem } from './history-files.js';
 import type { HistoryItem } from './history.schemas.js';
+import { numberOrNull } from '../../platform/db/column-values.js';
 
 /** The price history's queries: an event's changes as a list and as files, a league's for its export, and the streams' reads. */
 export interface HistoryRepository {
@@ -181,7 +182,7 @@ async function eventChunk(db: Kysely<Schema>, eventId: number, lastId: number, c
     .where('h.event_id', '=', eventId)
     .where('h.id', '<=', lastId);
   const rows = await pageAfter(select, 'h.changed_at', 'h.id', cursor, limit).execute();
-  return rows.map((row) => ({ item: itemOf(row), grade: { outcome: row.outcome, closing_price: orNull(row.closing_price) } }));
+  return rows.map((row) => ({ item: itemOf(row), grade: { outcome: row.outcome, closing_price: numberOrNull(row.closing_price) } }));
 }
 
 async function unknownEvents(db: Kysely<Schema>, ids: readonly number[]): Promise<number[]> {
@@ -256,7 +257,6 @@ async function leagueStats(db: Kysely<Schema>, leagueId: number, start: number, 
   return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0), lastGradeId: Number(grade?.last_id ?? 0) };
 }
 
-const orNull = (value: number | null): number | null => (value === null ? null : Number(value));
 
 function itemOf(row: HistoryRow): HistoryItem {
   return {
@@ -267,8 +267,8 @@ function itemOf(row: HistoryRow): HistoryItem {
     betting_market_id: Number(row.betting_market_id),
     position: row.position,
     changed_at: iso(Number(row.changed_at)),
-    price_decimal: { from: orNull(row.price_from), to: Number(row.price_to) },
-    line: { from: orNull(row.line_from), to: orNull(row.line_to) },
+    price_decimal: { from: numberOrNull(row.price_from), to: Number(row.price_to) },
+    line: { from: numberOrNull(row.line_from), to: numberOrNull(row.line_to) },
     status: { from: row.status_from, to: row.status_to },
   };
 }

@@ -2,6 +2,7 @@ import { chunksOf } from '../../platform/chunks.js';
 import { CHANGE_COLUMNS, type ChangeColumn } from '../history/index.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
+import { numberOrNull } from '../../platform/db/column-values.js';
 
 type OddsItem = NonNullable<Dataset['odds']>[number];
 
@@ -110,7 +111,6 @@ async function storedQuotes(repo: ImportRepository, chunk: readonly OddsItem[]):
     chunk.map((o) => o.id),
     ['price_decimal', 'line', 'status', ...GRADED_COLUMNS],
   );
-  const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));
   return new Map(
     rows.map((row) => [
       Number(row.id),

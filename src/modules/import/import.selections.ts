@@ -5,6 +5,7 @@ import type { SelectionsTable } from '../../platform/db/schema.js';
 import { Problems } from './import.checks.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
+import { numberOrNull } from '../../platform/db/column-values.js';
 
 type OddsItem = NonNullable<Dataset['odds']>[number];
 type FlowItem = NonNullable<Dataset['flows']>[number];
@@ -158,4 +159,3 @@ async function keptSelections(repo: ImportRepository, odds: readonly OddsItem[])
   return kept;
 }
 
-const numberOrNull = (value: number | string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));

@@ -3,6 +3,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import { type DeepLinks, deepLinksOf } from '../../shared/deep-links.js';
 import { iso } from '../../shared/wire.js';
 import { type OddsRowFilter, templatesOf, whereOddsRows } from './odds.repository.js';
+import { numberOrNull } from '../../platform/db/column-values.js';
 
 /** The board's queries: the keys of the selections in a scope or on a page, and the rows of their markets. */
 export interface BoardRepository {
@@ -66,7 +67,6 @@ export interface BoardRow extends SelectionKeyRow, PriceRow {
   links: DeepLinks;
 }
 
-const num = (value: number | string | null) => (value === null ? null : Number(value));
 const keyFields = ['odds.id', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main'] as const;
 
 export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
@@ -116,14 +116,14 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
         open: r.status === 'open',
         is_live: Number(r.is_live) === 1,
         updated_at: iso(Number(r.updated_at)),
-        selection_id: num(r.selection_id),
+        selection_id: numberOrNull(r.selection_id),
         links: deepLinksOf(templatesOf(r), {
           operator_selection_id: r.operator_selection_id,
           event_id: Number(r.event_id),
           betting_market_id: Number(r.betting_market_id),
-          event_betting_market_position_id: num(r.selection_id),
+          event_betting_market_position_id: numberOrNull(r.selection_id),
           position: r.position,
-          line: num(r.line),
+          line: numberOrNull(r.line),
         }),
       }));
     },
@@ -151,7 +151,7 @@ async function priceRowsOf(db: Kysely<Schema>, pairs: ReadonlyArray<readonly [ev
     operator: { id: Number(r.operator_id) },
     price: Number(r.price_decimal),
     open: r.status === 'open',
-    selection_id: num(r.selection_id),
+    selection_id: numberOrNull(r.selection_id),
   }));
 }
 
@@ -162,10 +162,10 @@ function keyFieldsOf(r: KeyColumns): SelectionKey {
     id: Number(r.id),
     event_id: Number(r.event_id),
     betting_market_id: Number(r.betting_market_id),
-    event_period_id: num(r.event_period_id),
-    player_id: num(r.player_id),
+    event_period_id: numberOrNull(r.event_period_id),
+    player_id: numberOrNull(r.player_id),
     position: r.position,
-    line: num(r.line),
+    line: numberOrNull(r.line),
     is_main: Number(r.is_main) === 1,
   };
 }

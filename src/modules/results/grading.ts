@@ -19,6 +19,7 @@ import {
   type StatisticRow,
 } from './grading.repository.js';
 import { readSelection, type EventSides } from './selection-reading.js';
+import { numberOrNull } from '../../platform/db/column-values.js';
 
 /**
  * Grading stored odds rows (docs/data.md#results-and-grading): each row of an event that is final,
@@ -175,7 +176,6 @@ function groupBy<R extends { event_id: number | string }>(rows: readonly R[]): M
   return groups;
 }
 
-const numberOrNull = (value: number | string | null) => (value === null ? null : Number(value));
 
 function storedOf(graded: Grade, close: { price: number; line: number | null } | undefined): Omit<StoredGrade, 'id'> {
   const closing = { closing_price: close?.price ?? null, closing_line: close?.line ?? null };

@@ -4,6 +4,7 @@ import { isEventStatus } from '../../shared/event-status.js';
 import { iso } from '../../shared/wire.js';
 import { type Closing, closingOf } from './grading.repository.js';
 import type { EventResults, GradedOdds } from './results.schemas.js';
+import { numberOrNull } from '../../platform/db/column-values.js';
 
 /** The results' queries: the graded list, an event's results, the settled stream's grades, and what a CLV answer reads. */
 export interface ResultsRepository {
@@ -63,7 +64,6 @@ export interface MarketOddsRow extends MarketRow {
   selection_id: number | null;
 }
 
-const num = (value: Numeric) => (value === null ? null : Number(value));
 
 export function createResultsRepository(db: Kysely<Schema>): ResultsRepository {
   return {
@@ -99,18 +99,18 @@ type GradeRow = Awaited<ReturnType<ReturnType<typeof gradeRows>['execute']>>[num
 const itemOf = (r: GradeRow): GradedOdds => ({
   odds_id: Number(r.odds_id),
   event_id: Number(r.event_id),
-  event_betting_market_position_id: num(r.selection_id),
+  event_betting_market_position_id: numberOrNull(r.selection_id),
   operator: { id: Number(r.operator_id), key: r.operator_key ?? '', name: r.operator_name ?? '' },
   betting_market: { id: Number(r.betting_market_id), key: r.market_key ?? '', name: r.market_name ?? '' },
   position: r.position,
-  line: num(r.line),
+  line: numberOrNull(r.line),
   price_decimal: Number(r.price_decimal),
   outcome: r.outcome as GradedOdds['outcome'],
   reason: r.reason as GradedOdds['reason'],
   rule: r.rule,
   numbers: r.used === null ? null : (JSON.parse(r.used) as GradedOdds['numbers']),
-  closing_price: num(r.closing_price),
-  closing_line: num(r.closing_line),
+  closing_price: numberOrNull(r.closing_price),
+  closing_line: numberOrNull(r.closing_line),
   graded_at: iso(Number(r.graded_at)),
   superseded_at: r.superseded_at === null ? null : iso(Number(r.superseded_at)),
 });
@@ -156,8 +156,8 @@ async function eventResults(db: Kysely<Schema>, eventId: number, includeSupersed
   return {
     event_id: eventId,
     status: event.status,
-    home_score: num(event.home_score),
-    away_score: num(event.away_score),
+    home_score: numberOrNull(event.home_score),
+    away_score: numberOrNull(event.away_score),
     periods: periods.map((p) => ({ event_period: { id: Number(p.id), key: p.key, name: p.name }, home_score: Number(p.home_score), away_score: Number(p.away_score) })),
     statistics: statistics.map((s) => ({ player_id: Number(s.player_id), statistic: s.statistic, value: Number(s.value) })),
     grades: rows.map(itemOf),
@@ -174,7 +174,7 @@ async function gradesAfter(db: Kysely<Schema>, afterId: number, limit: number): 
     .execute();
   return {
     last: Number(rows.at(-1)?.id ?? afterId),
-    rows: rows.filter((r) => r.outcome !== null).map((r) => ({ change: itemOf(r), leagueId: num(r.league_id) })),
+    rows: rows.filter((r) => r.outcome !== null).map((r) => ({ change: itemOf(r), leagueId: numberOrNull(r.league_id) })),
   };
 }
 
@@ -196,7 +196,7 @@ async function clvSelections(db: Kysely<Schema>, ids: readonly number[]): Promis
         player_id: r.player === '' ? null : Number(r.player),
         position: r.position,
       };
-      return [Number(r.id), { eventId, marketId, key, line: num(r.line), start: Number(r.start_time), status: r.status }];
+      return [Number(r.id), { eventId, marketId, key, line: numberOrNull(r.line), start: Number(r.start_time), status: r.status }];
     }),
   );
 }
@@ -213,11 +213,11 @@ async function marketRows(db: Kysely<Schema>, eventId: number, marketId: number)
     id: Number(r.id),
     event_id: Number(r.event_id),
     betting_market_id: Number(r.betting_market_id),
-    event_period_id: num(r.event_period_id),
-    player_id: num(r.player_id),
+    event_period_id: numberOrNull(r.event_period_id),
+    player_id: numberOrNull(r.player_id),
     operator_id: Number(r.operator_id),
     position: r.position,
-    line: num(r.line),
-    selection_id: num(r.selection_id),
+    line: numberOrNull(r.line),
+    selection_id: numberOrNull(r.selection_id),
   }));
 }

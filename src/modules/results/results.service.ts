@@ -4,7 +4,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import { utcDays } from '../../shared/date-range.js';
-import { idSet } from '../../shared/filters.js';
+import { idSet, keySet } from '../../shared/filters.js';
 import { figure } from '../../shared/figures.js';
 import { closingLineValue } from '../../shared/pricing/edges.js';
 import type { Quote } from '../../shared/pricing/consensus.js';
@@ -74,9 +74,8 @@ function gradedList({ clock, keys }: ResultsServiceDeps, repository: ResultsRepo
     name: 'graded',
     filters(body) {
       const { start, end } = utcDays(body, clock.now());
-      // An empty list is no filter, as for every list filter (an empty `in ()` is an error on PostgreSQL).
-      const outcomes = body.outcomes === undefined || body.outcomes.length === 0 ? null : [...new Set(body.outcomes)].sort();
-      return { start, end, sport: idOrKey(body.sport_id, body.sport_key), league: idOrKey(body.league_id, body.league_key), m: idSet(body.betting_market_ids) ?? null, o: outcomes };
+      const o = keySet(body.outcomes) ?? null;
+      return { start, end, sport: idOrKey(body.sport_id, body.sport_key), league: idOrKey(body.league_id, body.league_key), m: idSet(body.betting_market_ids) ?? null, o };
     },
     async ids({ start, end, sport, league, m, o }) {
       const sportId = await keys.scope('sport', sport ?? {}, { id: 'sport_id', key: 'sport_key' });
