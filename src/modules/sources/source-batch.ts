@@ -85,3 +85,22 @@ export interface SourceBatch {
   rows: SourceRow[];
   problems: RowProblem[];
 }
+
+export interface SourceImportOptions {
+  /** Import the valid rows and list the others, instead of refusing the whole batch (422). */
+  skipInvalid?: boolean;
+}
+
+/** What a source import did: the waiting rows are imported later, when an alias resolves their names. */
+export interface SourceImportResult {
+  imported: { events: number; odds: number; results: number };
+  /** Rows waiting in the review queue for a name no rule matched. */
+  queued: number;
+  /** The rows left out with `skipInvalid`, and why. */
+  skipped: RowProblem[];
+}
+
+/** The resolver and writer of source batches (sources.service); the routes, the CLI and the upstream feed call it. */
+export interface SourceImporter {
+  importBatch(batch: SourceBatch, options?: SourceImportOptions): Promise<SourceImportResult>;
+}
