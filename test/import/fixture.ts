@@ -9,7 +9,7 @@ import type { AppContext } from '../../src/context.js';
  * and 2, all of event 100; flow 1 carries its hit history and two tags), 2 regions, 2 tag dimensions and
  * 4 tag types (a parent with a child and a value).
  */
-export function smallDataset(): Required<Dataset> {
+export function smallDataset(): Required<Omit<Dataset, 'aliases'>> {
   return {
     sports: [
       { id: 1, key: 'basketball', name: 'Basketball' },

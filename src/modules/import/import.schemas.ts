@@ -4,6 +4,7 @@ import { EVENT_STATUSES, MAX_SCORE } from '../../shared/event-status.js';
 import { FACT_FLOW_TYPES } from '../../platform/db/schema.js';
 import { SETTLEMENT_RULES } from '../../shared/settlement/rules.js';
 import { DecimalPrice, Id, Label, NO_NUL } from '../../shared/wire.js';
+import { ALIAS_TYPES, SOURCES } from '../../shared/sources.js';
 
 /**
  * The import dataset (docs/operations.md#loading-data). Every array is optional; ids are the upstream's
@@ -258,6 +259,13 @@ export const FlowItem = item('ImportFlow', {
   ),
 });
 
+export const AliasItem = item('ImportAlias', {
+  source: Type.Enum(SOURCES, { description: 'The source that names the record so: `football-data` or `the-odds-api`.' }),
+  name: Name("The source's name (a team's name, a league's or a book's code), matched after normalisation (docs/operations.md#loading-real-data)."),
+  entity_type: Type.Enum(ALIAS_TYPES, { description: '`sport`, `league`, `team` or `operator`.' }),
+  entity_id: Id('Our record the name stands for (of the dataset or stored).'),
+});
+
 const list = <T extends TSchema>(schema: T, description: string) => Type.Optional(Type.Array(schema, { maxItems: MAX_ITEMS, description }));
 
 export const Dataset = Type.Object(
@@ -279,11 +287,13 @@ export const Dataset = Type.Object(
     events: list(EventItem, 'Events, each of a league, between two of its teams.'),
     odds: list(OddsItem, 'Prices, each of an event, an operator and a market.'),
     flows: list(FlowItem, 'Betting trends, each on an event; parlays name their legs.'),
+    aliases: list(AliasItem, "Names a source gives our records (a team's name in football-data's files): its rows then land on them."),
   },
   { title: 'ImportDataset', additionalProperties: false },
 );
 export type Dataset = Static<typeof Dataset>;
-export type DatasetArray = keyof Dataset;
+/** The arrays of records with ids (the aliases name records, and have none of their own). */
+export type DatasetArray = Exclude<keyof Dataset, 'aliases'>;
 
 /** The arrays in dependency order: a later array may reference an earlier one. */
 export const DATASET_ARRAYS: readonly DatasetArray[] = [
@@ -329,6 +339,7 @@ export const ImportResult = Type.Object(
         events: count('Events'),
         odds: count('Odds'),
         flows: count('Flows'),
+        aliases: count('Aliases'),
       },
       { additionalProperties: false, description: 'Items inserted or updated, per array of the dataset (only the arrays sent).' },
     ),

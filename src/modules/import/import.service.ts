@@ -1,11 +1,13 @@
 import type { Transaction } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
-import type { Database } from '../../platform/db/database.js';
+import type { Database, DialectName } from '../../platform/db/database.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { computeFlows, eventsOfMarkets, gradeEvents, markGradingDue } from '../results/index.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { checkReferences } from './import.references.js';
+import { refuseSourceOwned, writeAliases } from './import.identity.js';
+import { deleteIdentities } from './import-identity.repository.js';
 import type { OddsTouched } from './import.history.js';
 import { createImportRepository, hasNoSportsData, type ImportRepository } from './import.repository.js';
 import { DATASET_ARRAYS, type Dataset, type ImportResult } from './import.schemas.js';
@@ -25,6 +27,23 @@ export interface ImportService {
   importIntoEmpty(dataset: Dataset, options?: Pick<ImportOptions, 'grade'>): Promise<ImportResult | undefined>;
   /** True when the database holds no sports data (no sport stored): a dataset may be generated into it. */
   hasNoSportsData(): Promise<boolean>;
+  /**
+   * Runs `work` inside one import transaction (the source importer, decision 0296): it reads and
+   * writes its own tables with the transaction, and imports datasets through `within.write`, each
+   * checked and written as an import is, in the order written (a selection's earlier price before
+   * its later one). All of it commits together, then the events it touched are graded.
+   */
+  importWithin<T>(work: (within: WithinImport) => Promise<T>): Promise<{ value: T; result: ImportResult }>;
+}
+
+/** What the work of importWithin is given: the transaction, and the import's writer in it. */
+export interface WithinImport {
+  trx: Transaction<Schema>;
+  dialect: DialectName;
+  /** The import's clock, read once for the transaction. */
+  now: number;
+  /** Checks and writes a dataset in the transaction, as POST /admin/v1/import would (the source-owned check aside). */
+  write(dataset: Dataset): Promise<void>;
 }
 
 export interface ImportOptions {
@@ -77,16 +96,50 @@ export function createImportService(deps: ImportDeps): ImportService {
       // reads anything, so a concurrent import waits for this one instead of failing on a stale read.
       await changes.bump(trx, 'data');
       if (onlyIntoEmpty && !(await repo.isEmpty())) return undefined;
+      if (!replace) await refuseSourceOwned(trx, dataset);
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
-      if (replace) await repo.deleteAllData();
+      if (replace) {
+        await repo.deleteAllData();
+        await deleteIdentities(trx);
+      }
       const touched = await write(repo, dataset, resolved, now, replace);
+      await writeAliases(trx, repo, dataset.aliases ?? [], now);
       // Due with the import, not after it: a node stopped before the grading leaves the marker (decision 0280).
       return markGradingDue(trx, await gradingCandidates(trx, repo, dataset, touched), now);
     });
     // After commit: this node's caches drop now, other nodes' within one poll.
     await changes.changed('data');
     return due;
+  }
+
+  async function importWithin<T>(work: (within: WithinImport) => Promise<T>): Promise<{ value: T; result: ImportResult }> {
+    const now = clock.now();
+    const written: Dataset[] = [];
+    const { value, due } = await database.db.transaction().execute(async (trx) => {
+      const repo = createImportRepository(trx, database.dialect);
+      await repo.lockForImport();
+      await changes.bump(trx, 'data');
+      const candidates = new Set<number>();
+      const value = await work({
+        trx,
+        dialect: database.dialect,
+        now,
+        async write(dataset) {
+          checkWithinDataset(dataset);
+          const resolved = await checkReferences(dataset, repo, { replace: false });
+          const touched = await write(repo, dataset, resolved, now, false);
+          await writeAliases(trx, repo, dataset.aliases ?? [], now);
+          for (const id of await gradingCandidates(trx, repo, dataset, touched)) candidates.add(id);
+          written.push(dataset);
+        },
+      });
+      return { value, due: await markGradingDue(trx, [...candidates], now) };
+    });
+    await changes.changed('data');
+    const merged: Dataset = {};
+    for (const dataset of written) for (const array of DATASET_ARRAYS) if (dataset[array]) (merged[array] as unknown[]) = [...(merged[array] ?? []), ...dataset[array]];
+    return { value, result: { upserted: sumCounts(written), ...(await settle(deps, merged, due)) } };
   }
 
   return {
@@ -98,6 +151,7 @@ export function createImportService(deps: ImportDeps): ImportService {
       return due === undefined ? undefined : answerOf(deps, dataset, due, options);
     },
     hasNoSportsData: () => hasNoSportsData(database.db),
+    importWithin,
   };
 }
 
@@ -120,11 +174,18 @@ async function gradingCandidates(trx: Transaction<Schema>, repo: ImportRepositor
 
 function countsOf(dataset: Dataset): Upserted {
   const upserted: Upserted = {};
-  for (const array of DATASET_ARRAYS) {
+  for (const array of [...DATASET_ARRAYS, 'aliases'] as const) {
     const items = dataset[array];
     if (items) upserted[array] = items.length;
   }
   return upserted;
+}
+
+/** The counts of several datasets written in one transaction, added up. */
+function sumCounts(datasets: readonly Dataset[]): Upserted {
+  const sum: Upserted = {};
+  for (const dataset of datasets) for (const [array, count] of Object.entries(countsOf(dataset)) as Array<[keyof Upserted, number]>) sum[array] = (sum[array] ?? 0) + count;
+  return sum;
 }
 
 /** The counts imported, then the grading and the trends unless the caller leaves them to later (`grade: false`). */

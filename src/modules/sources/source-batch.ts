@@ -6,9 +6,10 @@
  * rest through the bulk import in one transaction.
  */
 
-/** The formats the service reads, each a source of its own in `external_ids` and in the aliases. */
-export const SOURCES = ['football-data', 'the-odds-api'] as const;
-export type SourceName = (typeof SOURCES)[number];
+import type { SourceName } from '../../shared/sources.js';
+
+/** The formats the service reads (shared with the import's aliases, which name them too). */
+export { SOURCES, type SourceName } from '../../shared/sources.js';
 
 /** A problem with one row of a file: refused whole unless the caller skips invalid rows. */
 export interface RowProblem {

@@ -511,6 +511,43 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await sql`insert into change_versions (name, version) values ('board', 0)`.execute(db);
     },
   },
+  // Where each imported record came from (decision 0295): its source's own key per record, the
+  // names operators bound to records (aliases), and the rows waiting for a name no rule matched
+  // (the review queue, decision 0296).
+  '0029_source_identity': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('external_ids')
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('entity_type', 'text', (c) => c.notNull())
+        .addColumn('external_id', 'text', (c) => c.notNull())
+        .addColumn('entity_id', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('external_ids_pk', ['source', 'entity_type', 'external_id'])
+        .execute();
+      await db.schema.createIndex('external_ids_entity_idx').on('external_ids').columns(['entity_type', 'entity_id']).execute();
+      await db.schema
+        .createTable('aliases')
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('entity_type', 'text', (c) => c.notNull())
+        .addColumn('name_key', 'text', (c) => c.notNull())
+        .addColumn('scope_id', 'bigint', (c) => c.notNull())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('entity_id', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('aliases_pk', ['source', 'entity_type', 'name_key', 'scope_id'])
+        .execute();
+      await db.schema
+        .createTable('source_queue')
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('event_key', 'text', (c) => c.notNull())
+        .addColumn('row', 'text', (c) => c.notNull())
+        .addColumn('unmatched', 'text', (c) => c.notNull())
+        .addColumn('queued_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('source_queue_pk', ['source', 'event_key'])
+        .execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

@@ -45,6 +45,9 @@ export interface Schema {
   usage_refusals: UsageRefusalsTable;
   feed_cursors: FeedCursorsTable;
   board_changes: BoardChangesTable;
+  external_ids: ExternalIdsTable;
+  aliases: AliasesTable;
+  source_queue: SourceQueueTable;
 }
 
 export interface TenantsTable {
@@ -504,4 +507,41 @@ export interface GradingDueTable {
   event_id: number;
   /** When the import that made it due committed (epoch ms). */
   due_at: number;
+}
+
+/** A record's key in an outside source (decision 0295): the source's own id of an event, its name of a team, its code of a league or book. */
+export interface ExternalIdsTable {
+  /** One of SOURCES (modules/sources). */
+  source: string;
+  /** sport, league, team, event or operator. */
+  entity_type: string;
+  external_id: string;
+  entity_id: number;
+  created_at: number;
+}
+
+/** A name of a source bound to one of our records by the operator (decision 0296). */
+export interface AliasesTable {
+  source: string;
+  /** sport, league, team or operator. */
+  entity_type: string;
+  /** The name normalised (modules/sources/source-names.ts): what a row's name is compared by. */
+  name_key: string;
+  /** The scope the name holds in: a team's league, a league's sport; 0 for sports and operators. */
+  scope_id: number;
+  /** The name as given. */
+  name: string;
+  entity_id: number;
+  created_at: number;
+}
+
+/** A source row waiting for a name no rule matched (the review queue, decision 0296); one per event key of a source. */
+export interface SourceQueueTable {
+  source: string;
+  event_key: string;
+  /** The SourceRow as JSON. */
+  row: string;
+  /** JSON array of the names it waits for: `{entity_type, name, scope_id}`. */
+  unmatched: string;
+  queued_at: number;
 }
