@@ -5,7 +5,7 @@ import type { AliasesTable, Schema } from '../../platform/db/schema.js';
 /** Ids per statement: far below either engine's bind-parameter ceiling. */
 const CHUNK = 1_000;
 
-/** The records among `ids` of a type that a source imported, each with its source and key there (decision 0295). */
+/** The records among `ids` of a type that a source made, each with its source and key there (decision 0295). */
 export async function sourceOwned(
   trx: Transaction<Schema>,
   entityType: string,
@@ -17,6 +17,7 @@ export async function sourceOwned(
       .selectFrom('external_ids')
       .select(['entity_id', 'source', 'external_id'])
       .where('entity_type', '=', entityType)
+      .where('created', '=', 1)
       .where('entity_id', 'in', [...chunk])
       .orderBy('entity_id')
       .execute();

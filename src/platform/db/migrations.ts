@@ -522,6 +522,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .addColumn('entity_type', 'text', (c) => c.notNull())
         .addColumn('external_id', 'text', (c) => c.notNull())
         .addColumn('entity_id', 'bigint', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addPrimaryKeyConstraint('external_ids_pk', ['source', 'entity_type', 'external_id'])
         .execute();

@@ -517,6 +517,8 @@ export interface ExternalIdsTable {
   entity_type: string;
   external_id: string;
   entity_id: number;
+  /** 1 when the source made the record (it owns it: a native import may not write over it); 0 when its key was matched to a record already there. */
+  created: number;
   created_at: number;
 }
 
