@@ -27,15 +27,15 @@ const LIMIT_TEXT = describeBytes(IMPORT_LIMITS.maxBytes);
  * anything is parsed; then parsed by Fastify's parser (prototype-poisoning protection). A
  * declared Content-Length over the limit is refused without reading.
  */
-export function registerDatasetParser(app: FastifyInstance): void {
+export function registerDatasetParser(app: FastifyInstance, limits: JsonLimits = IMPORT_LIMITS, name = 'dataset'): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', (request, payload, done) => {
-    if (Number(request.headers['content-length']) > IMPORT_LIMITS.maxBytes) {
-      done(new ApiError('PAYLOAD_TOO_LARGE', `dataset is larger than ${LIMIT_TEXT}`), undefined);
+    if (Number(request.headers['content-length']) > limits.maxBytes) {
+      done(new ApiError('PAYLOAD_TOO_LARGE', `${name} is larger than ${describeBytes(limits.maxBytes)}`), undefined);
       return;
     }
-    readBoundedJson(payload, IMPORT_LIMITS, 'dataset').then(
+    readBoundedJson(payload, limits, name).then(
       // An empty body is no body, as on every other route (json-bodies.ts).
       (text) => (text.trim() === '' ? done(null, undefined) : parseJson(request, text, done)),
       (error: unknown) => done(error instanceof Error ? error : new Error(String(error)), undefined),

@@ -1,5 +1,8 @@
 /** Import: the operator's bulk load, validated whole, then upserted in one transaction. */
 export { importRoutes } from './import.routes.js';
 export type { Dataset, ImportResult } from './import.schemas.js';
-export { readDatasetFile } from './import.body.js';
+export { IMPORT_LIMITS, readDatasetFile, registerDatasetParser } from './import.body.js';
+export { Problems } from './import.checks.js';
 export { createImportService, type ImportService } from './import.service.js';
+export type { WithinImport } from './import.service.js';
+export { upsertAliases } from './import-identity.repository.js';

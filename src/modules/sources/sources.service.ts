@@ -1,0 +1,135 @@
+import { type ImportService, Problems, upsertAliases } from '../import/index.js';
+import type { Transaction } from 'kysely';
+import type { Database } from '../../platform/db/database.js';
+import type { Schema } from '../../platform/db/schema.js';
+import { ApiError } from '../../platform/errors.js';
+import { nameKey, similarity } from '../../shared/name-key.js';
+import type { AliasType, SourceName } from '../../shared/sources.js';
+import type { SourceBatch, SourceImporter, SourceImportOptions, SourceImportResult, SourceRow } from './source-batch.js';
+import { createSourcesRepository } from './sources.repository.js';
+import { createResolver, type Forced, forcedKey, type Unmatched } from './sources.resolver.js';
+import { buildDatasets } from './sources.writer.js';
+
+export interface AliasInput {
+  source: SourceName;
+  name: string;
+  entity_type: AliasType;
+  entity_id?: number;
+  create?: boolean;
+}
+
+/** A name the review queue waits on, with the records it may stand for. */
+export interface UnmatchedName extends Unmatched {
+  source: SourceName;
+  rows: number;
+  candidates: Array<{ entity_id: number; name: string; score: number }>;
+}
+
+const TABLE_OF: Record<AliasType, 'sports' | 'leagues' | 'teams' | 'operators'> = { sport: 'sports', league: 'leagues', team: 'teams', operator: 'operators' };
+
+/** The candidates the queue offers per name, best first. */
+const MAX_CANDIDATES = 5;
+
+/** The source importer (decisions 0295–0297): resolution, review queue and aliases, all through the bulk import's transaction. */
+export function createSourcesService(deps: { database: Database; importer: ImportService }) {
+  const { database, importer } = deps;
+
+  /** Resolves and writes rows in one import transaction; the unmatched ones wait in the queue. */
+  async function run(source: SourceName, rows: readonly SourceRow[], forced: Forced, before?: (trx: Transaction<Schema>, now: number) => Promise<void>) {
+    return importer.importWithin(async (within) => {
+      const repo = createSourcesRepository(within.trx);
+      if (before) await before(within.trx, within.now);
+      const resolver = createResolver(repo, source, within.now, forced);
+      const built = await buildDatasets(repo, resolver, rows);
+      for (const dataset of built.datasets) await within.write(dataset);
+      await repo.insertExternalIds(resolver.links);
+      await repo.dequeue(source, built.imported.map((r) => r.eventKey));
+      await repo.enqueue(built.waiting.map((w) => ({ source, event_key: w.row.eventKey, row: JSON.stringify(w.row), unmatched: JSON.stringify(w.unmatched), queued_at: within.now })));
+      return { counts: built.counts, queued: built.waiting.length, resolver };
+    });
+  }
+
+  async function replayQueue(source: SourceName, forced: Forced, before?: (trx: Transaction<Schema>, now: number) => Promise<void>) {
+    const rows = (await createSourcesRepository(database.db).queue(source)).map((q) => JSON.parse(q.row) as SourceRow);
+    return run(source, rows, forced, before);
+  }
+
+  const importer_: SourceImporter = {
+    async importBatch(batch: SourceBatch, options: SourceImportOptions = {}): Promise<SourceImportResult> {
+      if (options.skipInvalid !== true) refuseProblems(batch);
+      const refused = new Set(batch.problems.map((p) => p.row));
+      const rows = batch.rows.filter((r) => !refused.has(r.row));
+      const { value } = await run(batch.source, rows, new Set());
+      return { imported: value.counts, queued: value.queued, skipped: batch.problems };
+    },
+  };
+
+  return {
+    ...importer_,
+
+    /** Binds a name to a record (or makes one for it), then imports the rows that waited for it, in one transaction. */
+    async postAlias(input: AliasInput) {
+      const repo = createSourcesRepository(database.db);
+      const key = nameKey(input.name);
+      if (input.create === true) {
+        const waiting = unmatchedOf(await repo.queue(input.source)).filter((u) => u.entity_type === input.entity_type && nameKey(u.name) === key);
+        if (waiting.length === 0) throw new ApiError('NOT_FOUND', `no waiting row of ${input.source} names the ${input.entity_type} ${JSON.stringify(input.name)}`);
+        const forced = new Set(waiting.map((u) => forcedKey(u.entity_type, u.scope_id, u.name)));
+        const { value } = await replayQueue(input.source, forced);
+        const made = (await repo.externalIds(input.source, input.entity_type)).get(waiting[0]?.name ?? input.name);
+        return { entity_id: made ?? null, imported: value.counts, queued: value.queued };
+      }
+      if (input.entity_id === undefined) throw new ApiError('VALIDATION_ERROR', 'give entity_id, or create: true', { details: [{ field: 'entity_id', rule: 'required' }] });
+      const entityId = input.entity_id;
+      const found = await repo.exists(TABLE_OF[input.entity_type], entityId);
+      if (found === undefined) throw new ApiError('VALIDATION_ERROR', `entity_id ${entityId} names no stored ${input.entity_type}`, { details: [{ field: 'entity_id', rule: 'reference' }] });
+      const { value } = await replayQueue(input.source, new Set(), async (trx, now) => {
+        await upsertAliases(trx, [{ source: input.source, entity_type: input.entity_type, name_key: key, scope_id: found.scope, name: input.name, entity_id: entityId, created_at: now }]);
+      });
+      return { entity_id: entityId, imported: value.counts, queued: value.queued };
+    },
+
+    listAliases: (filter: { source?: string; entityType?: string }) => createSourcesRepository(database.db).listAliases(filter),
+
+    externalIds: (filter: { source?: string; entityType?: string; externalId?: string; entityId?: number }) => createSourcesRepository(database.db).findExternalIds(filter),
+
+    /** Every name the queue waits on, with its rows and its best candidates. */
+    async unmatched(source?: SourceName): Promise<UnmatchedName[]> {
+      const repo = createSourcesRepository(database.db);
+      const names = unmatchedOf(await repo.queue(source));
+      const answer: UnmatchedName[] = [];
+      for (const u of names) {
+        const records = u.entity_type === 'team' ? await repo.teamsOf(u.scope_id) : await repo.leaguesOf(u.scope_id);
+        const candidates = records
+          .map((r) => ({ entity_id: r.id, name: r.name, score: similarity(u.name, r.name) }))
+          .sort((a, b) => b.score - a.score || a.entity_id - b.entity_id)
+          .slice(0, MAX_CANDIDATES);
+        answer.push({ ...u, candidates });
+      }
+      return answer;
+    },
+  };
+}
+
+export type SourcesService = ReturnType<typeof createSourcesService>;
+
+/** The queue's names, one per source, type, scope and normalised name, each with the rows waiting on it. */
+function unmatchedOf(queue: ReadonlyArray<{ source: string; unmatched: string }>): Array<Unmatched & { source: SourceName; rows: number }> {
+  const byName = new Map<string, Unmatched & { source: SourceName; rows: number }>();
+  for (const entry of queue) {
+    for (const u of JSON.parse(entry.unmatched) as Unmatched[]) {
+      const key = `${entry.source}/${forcedKey(u.entity_type, u.scope_id, u.name)}`;
+      const known = byName.get(key);
+      if (known) known.rows += 1;
+      else byName.set(key, { ...u, source: entry.source as SourceName, rows: 1 });
+    }
+  }
+  return [...byName.values()];
+}
+
+/** 422 naming every problem of the batch by row and column; nothing is written. */
+function refuseProblems(batch: SourceBatch): void {
+  const problems = new Problems();
+  for (const p of batch.problems) problems.add(`row ${p.row}${p.column === '' ? '' : `, ${p.column}`}`, 'invalid', p.message);
+  problems.throwIfAny();
+}
