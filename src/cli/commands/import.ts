@@ -1,4 +1,6 @@
-import { createImportService, readDatasetFile } from '../../modules/import/index.js';
+import { readFile, stat } from 'node:fs/promises';
+import { createImportService, IMPORT_LIMITS, readDatasetFile } from '../../modules/import/index.js';
+import { createSourcesService, readFootballData, readTheOddsApi } from '../../modules/sources/index.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Cli, type RegisterCommands, table } from '../runtime.js';
 
@@ -7,9 +9,15 @@ export const registerImport: RegisterCommands = (program, cli) => {
   program
     .command('import')
     .description('import a dataset file (the format of POST /admin/v1/import, at most 64 MiB): validated whole, then upserted by id, all or nothing')
-    .argument('<file>', 'a JSON file with any of: sports, leagues, teams, players, operators, betting_markets, events, odds, flows')
+    .argument('<files...>', 'a JSON file with any of: sports, leagues, teams, players, operators, betting_markets, events, odds, flows; with --format, files of that source')
+    .option('--format <format>', 'football-data (CSV files) or the-odds-api (JSON answers): matched to stored records (docs/operations.md#loading-real-data)')
+    .option('--skip-invalid', 'with --format: import the valid rows and list the others')
+    .option('--odds-format <format>', 'with --format the-odds-api: decimal (default) or american')
     .option('--json', 'print machine-readable JSON ({"upserted": {...}})')
-    .action(async (file: string, options: { json?: boolean }) => {
+    .action(async (files: string[], options: { json?: boolean; format?: string; skipInvalid?: boolean; oddsFormat?: string }) => {
+      if (options.format !== undefined) return importSourceFiles(cli, files, options);
+      const [file, ...others] = files;
+      if (file === undefined || others.length > 0) throw new Error('give one dataset file (several files only with --format)');
       const dataset = await readDatasetFile(file);
       const started = performance.now();
       const result = await cli.withContext((ctx) => createImportService(ctx).import(dataset)).catch((error: unknown) => {
@@ -21,6 +29,35 @@ export const registerImport: RegisterCommands = (program, cli) => {
       cli.print(`Imported ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
     });
 };
+
+/** `--format`: each file read by its source's reader and imported through the source importer, one transaction per file. */
+async function importSourceFiles(cli: Cli, files: readonly string[], options: { json?: boolean; format?: string; skipInvalid?: boolean; oddsFormat?: string }): Promise<void> {
+  if (options.format !== 'football-data' && options.format !== 'the-odds-api') throw new Error('--format is football-data or the-odds-api');
+  if (options.oddsFormat !== undefined && options.oddsFormat !== 'decimal' && options.oddsFormat !== 'american') throw new Error('--odds-format is decimal or american');
+  const oddsFormat = options.oddsFormat ?? 'decimal';
+  const results = [];
+  for (const file of files) {
+    const batch = options.format === 'football-data' ? readFootballData(await readSourceText(file)) : readTheOddsApi(await readDatasetFile(file), { oddsFormat });
+    const result = await cli
+      .withContext((ctx) => createSourcesService({ database: ctx.database, importer: createImportService(ctx) }).importBatch(batch, { skipInvalid: options.skipInvalid === true }))
+      .catch((error: unknown) => {
+        printDetails(cli, error);
+        throw error;
+      });
+    results.push({ file, ...result });
+    if (!options.json) cli.print(`${file}: ${result.imported.events} events, ${result.imported.odds} prices, ${result.imported.results} results; ${result.queued} rows queued; ${result.skipped.length} skipped`);
+  }
+  if (options.json) cli.printJson(results);
+}
+
+/** A CSV file under the import's size limit, refused by its size before it is read. */
+async function readSourceText(file: string): Promise<string> {
+  const size = (await stat(file).catch(() => {
+    throw new Error(`cannot read ${file}`);
+  })).size;
+  if (size > IMPORT_LIMITS.maxBytes) throw new ApiError('PAYLOAD_TOO_LARGE', `${file} is larger than 64 MiB, the most an import takes`);
+  return readFile(file, 'utf8');
+}
 
 /** Every problem of a refused dataset, one per line, before the one-line error. */
 function printDetails(cli: Cli, error: unknown): void {
