@@ -22,7 +22,14 @@ export interface PriceColumn extends Selection {
   closing: boolean;
 }
 
-export type ColumnKind = PriceColumn | { kind: 'aggregate' };
+/** A market maximum or average (`MaxH`, `AvgC>2.5`, `BbAvAHH`): never an operator's price. */
+export interface AggregateColumn extends Selection {
+  kind: 'aggregate';
+  prefix: string;
+  closing: boolean;
+}
+
+export type ColumnKind = PriceColumn | AggregateColumn;
 
 const SIMPLE: Readonly<Record<string, Selection>> = {
   H: { market: 'match-result', position: 'home' },
@@ -59,8 +66,8 @@ export function columnKind(name: string): ColumnKind | undefined {
     if (selection && (!found || prefix.length > found.prefix.length)) found = { prefix, closing: !open, selection };
   }
   if (!found) return undefined;
-  if (aggregates.has(found.prefix)) return { kind: 'aggregate' };
-  return { kind: 'price', prefix: found.prefix, closing: found.closing, ...found.selection };
+  const kind = aggregates.has(found.prefix) ? 'aggregate' : 'price';
+  return { kind, prefix: found.prefix, closing: found.closing, ...found.selection };
 }
 
 /**
