@@ -43,20 +43,27 @@ interface Line {
 
 /** The CSV records; a record the parser cannot read (an unclosed quote) is a problem, the others are kept. */
 function parseLines(text: string, problems: RowProblem[]): Line[] {
+  const unreadable: Array<{ endsOn: number; message: string }> = [];
   const records = parse(text, {
     bom: true,
     info: true,
     relax_column_count: true,
+    relax_quotes: true,
     skip_empty_lines: true,
     skip_records_with_error: true,
     on_skip: (error) => {
-      const line = typeof error?.lines === 'number' ? error.lines : 0;
-      problems.push({ row: line, column: '(line)', message: `not a CSV line: ${error?.message ?? 'unreadable'}` });
+      unreadable.push({ endsOn: typeof error?.lines === 'number' ? error.lines : 0, message: error?.message ?? 'unreadable' });
       return undefined;
     },
     // csv-parse declares string[][] whatever the options; with `info` each record comes with where it ends.
   }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
-  return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
+  const lines = records.map(({ record, info }) => ({ line: info.lines, cells: record }));
+  // The parser says where it gave up (the end of the file, for an unclosed quote); the record began after the last one read.
+  for (const { endsOn, message } of unreadable) {
+    const before = lines.reduce((last, { line }) => (line < endsOn ? Math.max(last, line) : last), 0);
+    problems.push({ row: before + 1, column: '(line)', message: `not a CSV line: ${message}` });
+  }
+  return lines;
 }
 
 /** Either spelling of the team and goal columns: the main leagues' files and the others' (`Home`, `HG`). */

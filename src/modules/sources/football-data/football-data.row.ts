@@ -135,7 +135,8 @@ function lineOf(column: LaidPrice, cell: Cell, problem: Problem): number | undef
   if (column.market !== 'spread') return undefined;
   const source = column.handicaps.find((name) => cell(name) !== '');
   if (source === undefined) {
-    problem(column.name, `${column.name} has a price but no handicap (${column.handicaps.join(', ')})`);
+    const where = column.handicaps.length > 0 ? column.handicaps.join(', ') : `the file has no ${column.closing ? 'AHCh' : 'AHh'} column`;
+    problem(column.name, `${column.name} has a price but no handicap (${where})`);
     return null;
   }
   const text = cell(source);
