@@ -34,7 +34,7 @@ describe('a file with malformed values (test/fixtures/football-data/errors.csv)'
       '5:Time': 'Time must be a UK time of day, hh:mm (got "25:00")',
       '6:FTHG': 'FTHG must be a whole number of goals (got "1.5")',
       '7:FTAG': 'FTAG is blank while FTHG is given',
-      '8:B365H': 'B365H must be a decimal price above 1 (got "1.00")',
+      '8:B365H': 'B365H must be a decimal price above 1, at most 1000001 (got "1.00")',
       '9:AHh': 'AHh must be a handicap in quarter goals, e.g. -0.75 (got "-0.3")',
       '10:B365AHH': 'B365AHH has a price but no handicap (AHh)',
       '11:HomeTeam': 'HomeTeam is blank',
@@ -86,6 +86,11 @@ describe('files that cannot be read', () => {
       { row: 1, column: 'Date', message: 'the header has no Date column' },
       { row: 1, column: 'AwayTeam', message: 'the header has no AwayTeam column' },
     ]);
+  });
+
+  it('a price above the largest the service takes (decision 0278) is a problem, the largest is not', () => {
+    const batch = readFootballData('Div,Date,HomeTeam,AwayTeam,BFEH,BFEA\nE0,01/12/2024,A,B,1000002,1000001\n');
+    expect(batch.problems).toEqual([{ row: 2, column: 'BFEH', message: 'BFEH must be a decimal price above 1, at most 1000001 (got "1000002")' }]);
   });
 
   it('a price column without any handicap column: each priced side is a problem', () => {

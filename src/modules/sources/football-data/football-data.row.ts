@@ -1,4 +1,5 @@
 import { HOUR_MS, MINUTE_MS } from '../../../platform/time.js';
+import { MAX_PRICE_DECIMAL } from '../../../shared/odds-format.js';
 import type { RowProblem, SourcePrice, SourceResult, SourceRow } from '../source-batch.js';
 import { bookOf } from './bookmakers.js';
 import type { PriceColumn } from './columns.js';
@@ -63,7 +64,8 @@ export function readRow(line: number, cells: readonly string[], layout: Layout):
   if (problems.length > 0 || !date || !time) return { problems: distinct(problems) };
 
   const kickOff = ukInstant(date, time.hour, time.minute);
-  const atOf = (closing: boolean) => new Date(kickOff - (closing ? CLOSING_BEFORE_KICK_OFF_MS : PRE_CLOSING_BEFORE_KICK_OFF_MS)).toISOString();
+  const preClosingAt = new Date(kickOff - PRE_CLOSING_BEFORE_KICK_OFF_MS).toISOString();
+  const closingAt = new Date(kickOff - CLOSING_BEFORE_KICK_OFF_MS).toISOString();
   return {
     problems,
     row: {
@@ -74,7 +76,7 @@ export function readRow(line: number, cells: readonly string[], layout: Layout):
       away,
       startTime: new Date(kickOff).toISOString(),
       result,
-      prices: prices.map(({ closing, ...price }) => ({ ...price, at: atOf(closing) })),
+      prices: prices.map(({ closing, ...price }) => ({ ...price, at: closing ? closingAt : preClosingAt })),
     },
   };
 }
@@ -116,8 +118,8 @@ function readPrices(cells: readonly string[], cell: Cell, layout: Layout, proble
     const text = (cells[column.index] ?? '').trim();
     if (text === '') continue;
     const price = Number(text);
-    if (!DECIMAL.test(text) || !(price > 1)) {
-      problem(column.name, `${column.name} must be a decimal price above 1 (got "${text}")`);
+    if (!DECIMAL.test(text) || !(price > 1) || price > MAX_PRICE_DECIMAL) {
+      problem(column.name, `${column.name} must be a decimal price above 1, at most ${MAX_PRICE_DECIMAL} (got "${text}")`);
       continue;
     }
     const line = lineOf(column, cell, problem);
