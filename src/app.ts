@@ -17,7 +17,7 @@ import { createPagedLists } from './platform/lists/paged-lists.js';
 import { createLogger, requestIds, requestLogger, urlRedactor } from './platform/logging.js';
 import { accountRoutes } from './modules/account/index.js';
 import { adminRoutes } from './modules/admin/index.js';
-import { createSourcesService, sourcesRoutes } from './modules/sources/index.js';
+import { createSourcesService, releaseAliased, sourcesRoutes } from './modules/sources/index.js';
 import { auditRoutes, createAuditRepository } from './modules/audit/index.js';
 import { isSecretText, UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
@@ -173,7 +173,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys, clock }) }),
     (app) => quotesRoutes(app, { endpoints: checkEndpoints, quotes, publicUrl: config.publicUrl }),
     (app) => adminRoutes(app, { clients, credentials, clock, limits }),
-    (app) => importRoutes(app, { importer: createImportService({ database, clock, changes }) }),
+    (app) => importRoutes(app, { importer: createImportService({ database, clock, changes, releaseAliased }) }),
     (app) => sourcesRoutes(app, { sources: createSourcesService({ database, importer: createImportService({ database, clock, changes }) }) }),
     (app) => docsRoutes(app),
     (app) =>

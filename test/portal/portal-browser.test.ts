@@ -1,11 +1,11 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { copyFileSync, mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectUnauthorized } from '../auth/auth-helpers.js';
 import { TEST_ADMIN_TOKEN } from '../helpers/app.js';
-import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import type { OnboardedClient } from '../helpers/clients.js';
 import { type Harness, harness } from '../helpers/harness.js';
+import { lowContrast, serveToBrowser, unlabelled } from './in-browser.js';
 
 /** Screenshots for the record (gitignored); with UPDATE_DOCS=1 one of each page is copied into docs/images for the README. */
 const SHOTS = new URL('../../test-screenshots/', import.meta.url);
@@ -40,7 +40,6 @@ describe('the client portal and the operator console in a real browser', () => {
   let client: OnboardedClient;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package`);
     // The free tier at 8 a minute: a 429 is a few calls away.
     h = await harness({ dialect: 'sqlite', env: { TIER_LIMITS: '{"free":{"per_minute":8,"per_day":1000}}' } });
     client = await h.client({ name: 'Browser Co', tier: 'pro' });
@@ -52,11 +51,7 @@ describe('the client portal and the operator console in a real browser', () => {
     h.clock.set(h.clock.now() + 86_400_000);
     await h.as(client).ok('/v1/references/teams');
     await h.ctx.meter.flush();
-    await h.app.listen({ host: '127.0.0.1', port: 0 });
-    const address = h.app.server.address();
-    if (address === null || typeof address === 'string') throw new Error('the app is not listening on a TCP port');
-    origin = `http://127.0.0.1:${address.port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    ({ origin, browser } = await serveToBrowser(h));
     mkdirSync(SHOTS, { recursive: true });
     mkdirSync(DOCS, { recursive: true });
   }, 120_000);
@@ -100,35 +95,6 @@ describe('the client portal and the operator console in a real browser', () => {
     const stored = await page.evaluate('JSON.stringify({ local: { ...localStorage }, session: { ...sessionStorage }, cookie: document.cookie })');
     expect(stored).toBe(JSON.stringify({ local: {}, session: {}, cookie: '' }));
   }
-
-  /**
-   * The text of every visible button, link, label, paragraph and table cell whose contrast with its
-   * background (the nearest one that is not transparent) is below WCAG's 4.5:1, with its ratio.
-   */
-  const lowContrast = (page: Page) =>
-    page.evaluate(`(() => {
-      const rgb = (text) => (text.match(/[\\d.]+/g) || []).map(Number);
-      const luminance = ([r, g, b]) => [r, g, b].map((v) => { const c = v / 255; return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4; })
-        .reduce((sum, c, i) => sum + c * [0.2126, 0.7152, 0.0722][i], 0);
-      const background = (element) => {
-        for (let e = element; e; e = e.parentElement) {
-          const colour = rgb(getComputedStyle(e).backgroundColor);
-          if (colour.length === 3 || colour[3] > 0) return colour.slice(0, 3);
-        }
-        return [255, 255, 255];
-      };
-      return [...document.querySelectorAll('button:not(:disabled), a, label, p, td, th, h1, h2, caption, summary')]
-        .filter((e) => e.offsetParent !== null && e.textContent.trim() !== '')
-        .map((e) => {
-          const [a, b] = [luminance(rgb(getComputedStyle(e).color).slice(0, 3)), luminance(background(e))];
-          return { text: e.textContent.trim().slice(0, 30), ratio: Math.round(((Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)) * 10) / 10 };
-        })
-        .filter((r) => r.ratio < 4.5);
-    })()`);
-
-  /** The ids of the controls that have no label. */
-  const unlabelled = (page: Page) =>
-    page.evaluate("[...document.querySelectorAll('input, select, textarea')].filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id)");
 
   it('signs in with a key (by keyboard); the chart shows what /v1/account/usage says; a key created works and, deleted, is refused; Try it runs a call', async () => {
     const { context, page } = await open('/portal');

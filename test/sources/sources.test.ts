@@ -74,6 +74,38 @@ describe.each(DIALECTS)('source imports: identity, matching, the review queue (%
     expect((await t.admin.ok<{ data: unknown[] }>('/admin/v1/mapping/aliases')).data).toHaveLength(1);
   });
 
+  it("a native dataset's aliases import the rows waiting on their names in the same transaction; a dataset refused leaves them waiting", async () => {
+    await sources.importBatch(batch('football-data', [row(2, 'Man United', 'Chelsea', START, { home: 2.5, draw: 3.3, away: 2.8 })]));
+    const waiting = await sources.importBatch(batch('the-odds-api', [{ ...row(1, 'Manchester United', 'Chelsea', '2025-08-16T15:00:00.000Z', { home: 2.4, draw: 3.4, away: 2.9 }), eventKey: 'mu-che' }]));
+    expect(waiting.queued).toBe(1);
+    const united = await db().selectFrom('teams').select('id').where('name', '=', 'Man United').executeTakeFirstOrThrow();
+    const alias = { source: 'the-odds-api', name: 'Manchester United', entity_type: 'team', entity_id: Number(united.id) };
+    const historyBefore = await count('odds_history');
+
+    // One alias naming no record: 422, and neither the good alias nor the rows it would release land.
+    const refused = await t.admin.post('/admin/v1/import', { aliases: [alias, { ...alias, name: 'Nobody', entity_id: 999_999 }] });
+    expect(refused.statusCode, refused.body).toBe(422);
+    expect((await t.admin.ok<{ data: unknown[] }>('/admin/v1/mapping/aliases')).data).toEqual([]);
+    expect((await t.admin.ok<{ data: Array<{ name: string }> }>('/admin/v1/mapping/unmatched')).data.map((u) => u.name)).toEqual(['Manchester United']);
+
+    const res = await t.admin.post('/admin/v1/import', { aliases: [alias] });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json()).toMatchObject({ upserted: { aliases: 1 }, released: { imported: { events: 1, odds: 3, results: 0 }, queued: 0 } });
+    expect((await t.admin.ok<{ data: unknown[] }>('/admin/v1/mapping/unmatched')).data).toEqual([]);
+    // The waiting row (its kick-off an hour off, its prices an hour later) landed on the stored event: no event or team made, its three prices in the history.
+    expect(await count('events')).toBe(1);
+    expect(await count('teams')).toBe(2);
+    expect(await count('odds_history')).toBe(historyBefore + 3);
+    const event = await db().selectFrom('events').select('id').executeTakeFirstOrThrow();
+    const keys = await t.admin.ok<{ data: Array<{ source: string }> }>(`/admin/v1/mapping/external-ids?entity_type=event&entity_id=${event.id}`);
+    expect(keys.data.map((k) => k.source).sort()).toEqual(['football-data', 'the-odds-api']);
+
+    // Aliases with nothing waiting say nothing of the queue.
+    const again = await t.admin.post('/admin/v1/import', { aliases: [alias] });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).not.toHaveProperty('released');
+  });
+
   it('create: true makes the waiting name a record of its league and imports its rows', async () => {
     await sources.importBatch(batch('football-data', [row(2, 'Arsenal', 'Chelsea', START, { home: 2, draw: 3.4, away: 3.9 })]));
     const answer = await sources.importBatch(batch('the-odds-api', [{ ...row(1, 'Arsenal', 'Sunderland', '2025-08-23T14:00:00Z', { home: 1.3, draw: 5, away: 9 }), eventKey: 'x1' }]));

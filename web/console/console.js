@@ -5,8 +5,9 @@ import { api, messageOf, setCsrf, signedIn } from '../shared/api.js';
 import { fillAudit } from '../shared/audit.js';
 import { drawChart, refusalsPerHour, usageSeries } from '../shared/charts.js';
 import { $, button, fillTable, sections, when } from '../shared/dom.js';
+import { showReview } from './review.js';
 
-const SECTIONS = ['clients', 'client', 'onboard', 'top', 'health', 'audit'];
+const SECTIONS = ['clients', 'client', 'onboard', 'top', 'health', 'audit', 'review'];
 const PAGE_SIZE = 20;
 let page = 1;
 let selected = null;
@@ -159,7 +160,7 @@ async function loadAudit() {
   if (answer.status === 200) fillAudit($('audit-list'), answer.json.results, operatorName, true);
 }
 
-const loaders = { clients: loadClients, client: loadClient, onboard: async () => {}, top: loadTop, health: loadHealth, audit: loadAudit };
+const loaders = { clients: loadClients, client: loadClient, onboard: async () => {}, top: loadTop, health: loadHealth, audit: loadAudit, review: showReview };
 const show = sections(SECTIONS, (current) => {
   if (signedIn()) void loaders[current]?.();
 });
@@ -174,6 +175,7 @@ function signOutLocally() {
   setCsrf(null);
   selected = null;
   for (const id of ['onboarded', 'reset-box']) $(id).hidden = true;
+  for (const id of ['review-status', 'review-error']) $(id).textContent = '';
   showSignedIn(false);
 }
 

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { createImportService, IMPORT_LIMITS, readDatasetFile } from '../../modules/import/index.js';
-import { createSourcesService, readFootballData, readTheOddsApi } from '../../modules/sources/index.js';
+import { createSourcesService, readFootballData, readTheOddsApi, releaseAliased } from '../../modules/sources/index.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Cli, type RegisterCommands, table } from '../runtime.js';
 
@@ -20,12 +20,13 @@ export const registerImport: RegisterCommands = (program, cli) => {
       if (file === undefined || others.length > 0) throw new Error('give one dataset file (several files only with --format)');
       const dataset = await readDatasetFile(file);
       const started = performance.now();
-      const result = await cli.withContext((ctx) => createImportService(ctx).import(dataset)).catch((error: unknown) => {
+      const result = await cli.withContext((ctx) => createImportService({ ...ctx, releaseAliased }).import(dataset)).catch((error: unknown) => {
         printDetails(cli, error);
         throw error;
       });
       if (options.json) return cli.printJson(result);
       printCounts(cli, result.upserted);
+      if (result.released) cli.print(`Aliases released rows of the review queue: ${result.released.imported.events} events, ${result.released.imported.odds} prices, ${result.released.imported.results} results; ${result.released.queued} rows still waiting.`);
       cli.print(`Imported ${file} in ${((performance.now() - started) / 1000).toFixed(1)} s.`);
     });
 };

@@ -318,6 +318,26 @@ export const DATASET_ARRAYS: readonly DatasetArray[] = [
 
 const count = (array: string) => Type.Optional(Type.Integer({ minimum: 0, description: `${array} inserted or updated.` }));
 
+/** What rows of a source wrote (the source importer's, and the review queue's rows a dataset's aliases released). */
+export const SourceRowsWritten = Type.Object(
+  {
+    events: Type.Integer({ minimum: 0, description: 'Events written (made, or matched and updated).' }),
+    odds: Type.Integer({ minimum: 0, description: 'Price points applied (each a history entry when it changed the price).' }),
+    results: Type.Integer({ minimum: 0, description: 'Events whose status or score the rows carried.' }),
+  },
+  { additionalProperties: false, description: 'What the matched rows wrote.' },
+);
+
+/** What a dataset's aliases released from the review queue: the rows that waited on their names, imported with them. */
+export const QueueReleased = Type.Object(
+  {
+    imported: SourceRowsWritten,
+    queued: Type.Integer({ minimum: 0, description: "Rows of the aliases' sources still waiting (GET /admin/v1/mapping/unmatched)." }),
+  },
+  { additionalProperties: false, description: 'With `aliases`: the rows of the review queue that waited on those names, imported in the same transaction.' },
+);
+export type QueueReleased = Static<typeof QueueReleased>;
+
 export const ImportResult = Type.Object(
   {
     upserted: Type.Object(
@@ -343,6 +363,7 @@ export const ImportResult = Type.Object(
       },
       { additionalProperties: false, description: 'Items inserted or updated, per array of the dataset (only the arrays sent).' },
     ),
+    released: Type.Optional(QueueReleased),
     graded: Type.Optional(
       Type.Object(
         {

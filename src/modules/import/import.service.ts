@@ -10,7 +10,7 @@ import { refuseSourceOwned, writeAliases } from './import.identity.js';
 import { deleteIdentities } from './import-identity.repository.js';
 import type { OddsTouched } from './import.history.js';
 import { createImportRepository, hasNoSportsData, type ImportRepository } from './import.repository.js';
-import { DATASET_ARRAYS, type Dataset, type ImportResult } from './import.schemas.js';
+import { DATASET_ARRAYS, type Dataset, type ImportResult, type QueueReleased } from './import.schemas.js';
 import { write } from './import.write.js';
 
 /**
@@ -62,11 +62,19 @@ export interface ImportOptions {
 
 type Upserted = ImportResult['upserted'];
 
+/**
+ * Imports, in the import's transaction, the rows a source's review queue kept waiting on the names
+ * a dataset's aliases bind (decision 0296). The sources module's, passed in: import does not depend on it.
+ */
+export type ReleaseAliased = (within: WithinImport, aliases: NonNullable<Dataset['aliases']>) => Promise<QueueReleased | undefined>;
+
 /** What the import uses. */
 interface ImportDeps {
   database: Database;
   clock: Clock;
   changes: ChangeFeed;
+  /** Without it (the demo), a dataset's aliases are stored and the queue waits for the next alias posted or source import. */
+  releaseAliased?: ReleaseAliased;
 }
 
 export function createImportService(deps: ImportDeps): ImportService {
@@ -78,18 +86,19 @@ export function createImportService(deps: ImportDeps): ImportService {
    * a million odds against the schema again would cost seconds and find nothing.
    */
   async function importChecked(dataset: Dataset, options: ImportOptions = {}): Promise<ImportResult> {
-    const due = (await run(dataset, options.replace ?? false, false)) ?? [];
-    return answerOf(deps, dataset, due, options);
+    const done = await run(dataset, options.replace ?? false, false);
+    return answerOf(deps, dataset, done?.due ?? [], options, done?.released);
   }
 
   /**
-   * One transaction, which also marks due the events to grade once it commits; their ids, or
-   * undefined (and nothing written) when `onlyIntoEmpty` finds data already there.
+   * One transaction, which also marks due the events to grade once it commits; their ids (and
+   * what the dataset's aliases released from the review queue), or undefined (and nothing written)
+   * when `onlyIntoEmpty` finds data already there.
    */
-  async function run(dataset: Dataset, replace: boolean, onlyIntoEmpty: boolean): Promise<number[] | undefined> {
+  async function run(dataset: Dataset, replace: boolean, onlyIntoEmpty: boolean): Promise<{ due: number[]; released?: QueueReleased } | undefined> {
     checkWithinDataset(dataset);
     const now = clock.now();
-    const due = await database.db.transaction().execute(async (trx) => {
+    const done = await database.db.transaction().execute(async (trx) => {
       const repo = createImportRepository(trx, database.dialect);
       await repo.lockForImport();
       // The bump writes first: on SQLite the transaction then holds the write lock before it
@@ -105,12 +114,33 @@ export function createImportService(deps: ImportDeps): ImportService {
       }
       const touched = await write(repo, dataset, resolved, now, replace);
       await writeAliases(trx, repo, dataset.aliases ?? [], now);
+      const candidates = new Set(await gradingCandidates(trx, repo, dataset, touched));
+      // The rows that waited on the names just bound land with them, or not at all.
+      const within = writerIn(trx, repo, now, candidates, []);
+      const released = deps.releaseAliased && (dataset.aliases ?? []).length > 0 ? await deps.releaseAliased(within, dataset.aliases ?? []) : undefined;
       // Due with the import, not after it: a node stopped before the grading leaves the marker (decision 0280).
-      return markGradingDue(trx, await gradingCandidates(trx, repo, dataset, touched), now);
+      return { due: await markGradingDue(trx, [...candidates], now), ...(released ? { released } : {}) };
     });
     // After commit: this node's caches drop now, other nodes' within one poll.
     await changes.changed('data');
-    return due;
+    return done;
+  }
+
+  /** The import's writer in a transaction: each dataset checked and written as an import is, its events to grade added to `candidates`. */
+  function writerIn(trx: Transaction<Schema>, repo: ImportRepository, now: number, candidates: Set<number>, written: Dataset[]): WithinImport {
+    return {
+      trx,
+      dialect: database.dialect,
+      now,
+      async write(dataset) {
+        checkWithinDataset(dataset);
+        const resolved = await checkReferences(dataset, repo, { replace: false });
+        const touched = await write(repo, dataset, resolved, now, false);
+        await writeAliases(trx, repo, dataset.aliases ?? [], now);
+        for (const id of await gradingCandidates(trx, repo, dataset, touched)) candidates.add(id);
+        written.push(dataset);
+      },
+    };
   }
 
   async function importWithin<T>(work: (within: WithinImport) => Promise<T>): Promise<{ value: T; result: ImportResult }> {
@@ -121,19 +151,7 @@ export function createImportService(deps: ImportDeps): ImportService {
       await repo.lockForImport();
       await changes.bump(trx, 'data');
       const candidates = new Set<number>();
-      const value = await work({
-        trx,
-        dialect: database.dialect,
-        now,
-        async write(dataset) {
-          checkWithinDataset(dataset);
-          const resolved = await checkReferences(dataset, repo, { replace: false });
-          const touched = await write(repo, dataset, resolved, now, false);
-          await writeAliases(trx, repo, dataset.aliases ?? [], now);
-          for (const id of await gradingCandidates(trx, repo, dataset, touched)) candidates.add(id);
-          written.push(dataset);
-        },
-      });
+      const value = await work(writerIn(trx, repo, now, candidates, written));
       return { value, due: await markGradingDue(trx, [...candidates], now) };
     });
     await changes.changed('data');
@@ -147,8 +165,8 @@ export function createImportService(deps: ImportDeps): ImportService {
     importChecked,
     // The demo dataset of a first start: undefined also when another node filled it a moment ago.
     async importIntoEmpty(dataset, options = {}) {
-      const due = await run(dataset, false, true);
-      return due === undefined ? undefined : answerOf(deps, dataset, due, options);
+      const done = await run(dataset, false, true);
+      return done === undefined ? undefined : answerOf(deps, dataset, done.due, options, done.released);
     },
     hasNoSportsData: () => hasNoSportsData(database.db),
     importWithin,
@@ -189,8 +207,8 @@ function sumCounts(datasets: readonly Dataset[]): Upserted {
 }
 
 /** The counts imported, then the grading and the trends unless the caller leaves them to later (`grade: false`). */
-async function answerOf(deps: ImportDeps, dataset: Dataset, due: readonly number[], options: Pick<ImportOptions, 'grade'>): Promise<ImportResult> {
-  return { upserted: countsOf(dataset), ...(options.grade === false ? {} : await settle(deps, dataset, due)) };
+async function answerOf(deps: ImportDeps, dataset: Dataset, due: readonly number[], options: Pick<ImportOptions, 'grade'>, released?: QueueReleased): Promise<ImportResult> {
+  return { upserted: countsOf(dataset), ...(released ? { released } : {}), ...(options.grade === false ? {} : await settle(deps, dataset, due)) };
 }
 
 /** The grading, then the trends the results prove: the import's answer says where its flows disagree with them. */

@@ -1,8 +1,9 @@
 /** Import: the operator's bulk load, validated whole, then upserted in one transaction. */
 export { importRoutes } from './import.routes.js';
-export type { Dataset, ImportResult } from './import.schemas.js';
+export type { Dataset, ImportResult, QueueReleased } from './import.schemas.js';
+export { SourceRowsWritten } from './import.schemas.js';
 export { IMPORT_LIMITS, readDatasetFile, registerDatasetParser } from './import.body.js';
 export { Problems } from './import.checks.js';
 export { createImportService, type ImportService } from './import.service.js';
-export type { WithinImport } from './import.service.js';
+export type { ReleaseAliased, WithinImport } from './import.service.js';
 export { upsertAliases } from './import-identity.repository.js';

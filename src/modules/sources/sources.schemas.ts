@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { ALIAS_TYPES, IDENTITY_TYPES, SOURCES } from '../../shared/sources.js';
 import { Id, Label } from '../../shared/wire.js';
+import { SourceRowsWritten } from '../import/index.js';
 
 const Source = Type.Enum(SOURCES, { description: '`football-data` or `the-odds-api`.' });
 const SkipInvalid = Type.Optional(Type.Boolean({ default: false, description: 'true: import the valid rows and list the others in `skipped`; false: a row with a problem refuses the whole file (422 naming each).' }));
@@ -23,14 +24,7 @@ const Problem = Type.Object(
 
 export const SourceImportAnswer = Type.Object(
   {
-    imported: Type.Object(
-      {
-        events: Type.Integer({ minimum: 0, description: 'Events written (made, or matched and updated).' }),
-        odds: Type.Integer({ minimum: 0, description: 'Price points applied (each a history entry when it changed the price).' }),
-        results: Type.Integer({ minimum: 0, description: 'Events whose status or score the rows carried.' }),
-      },
-      { additionalProperties: false, description: 'What the matched rows wrote.' },
-    ),
+    imported: SourceRowsWritten,
     queued: Type.Integer({ minimum: 0, description: 'Rows waiting in the review queue (GET /admin/v1/mapping/unmatched) for a name no rule matched.' }),
     skipped: Type.Array(Problem, { description: 'With skip_invalid, the rows left out and why.' }),
   },

@@ -1,4 +1,4 @@
-import { type ImportService, Problems, upsertAliases } from '../import/index.js';
+import { type ImportService, Problems, type QueueReleased, type ReleaseAliased, upsertAliases, type WithinImport } from '../import/index.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
 import type { Schema } from '../../platform/db/schema.js';
@@ -35,23 +35,16 @@ export function createSourcesService(deps: { database: Database; importer: Impor
   const { database, importer } = deps;
 
   /** Resolves and writes rows in one import transaction; the unmatched ones wait in the queue. */
-  async function run(source: SourceName, rows: readonly SourceRow[], forced: Forced, before?: (trx: Transaction<Schema>, now: number) => Promise<void>) {
-    return importer.importWithin(async (within) => {
-      const repo = createSourcesRepository(within.trx);
-      if (before) await before(within.trx, within.now);
-      const resolver = createResolver(repo, source, within.now, forced);
-      const built = await buildDatasets(repo, resolver, rows);
-      for (const dataset of built.datasets) await within.write(dataset);
-      await repo.insertExternalIds(resolver.links);
-      await repo.dequeue(source, built.imported.map((r) => r.eventKey));
-      await repo.enqueue(built.waiting.map((w) => ({ source, event_key: w.row.eventKey, row: JSON.stringify(w.row), unmatched: JSON.stringify(w.unmatched), queued_at: within.now })));
-      return { counts: built.counts, queued: built.waiting.length, resolver };
-    });
+  async function run(source: SourceName, rows: readonly SourceRow[], forced: Forced) {
+    return importer.importWithin((within) => resolveWithin(within, source, rows, forced));
   }
 
+  /** The source's queue imported again, read in the transaction after `before` (an alias bound) ran in it. */
   async function replayQueue(source: SourceName, forced: Forced, before?: (trx: Transaction<Schema>, now: number) => Promise<void>) {
-    const rows = (await createSourcesRepository(database.db).queue(source)).map((q) => JSON.parse(q.row) as SourceRow);
-    return run(source, rows, forced, before);
+    return importer.importWithin(async (within) => {
+      if (before) await before(within.trx, within.now);
+      return resolveWithin(within, source, await queuedRows(within.trx, source), forced);
+    });
   }
 
   const importer_: SourceImporter = {
@@ -112,6 +105,37 @@ export function createSourcesService(deps: { database: Database; importer: Impor
 }
 
 export type SourcesService = ReturnType<typeof createSourcesService>;
+
+/** Resolves and writes rows in the import's transaction `within`; the unmatched ones wait in the queue. */
+async function resolveWithin(within: WithinImport, source: SourceName, rows: readonly SourceRow[], forced: Forced) {
+  const repo = createSourcesRepository(within.trx);
+  const resolver = createResolver(repo, source, within.now, forced);
+  const built = await buildDatasets(repo, resolver, rows);
+  for (const dataset of built.datasets) await within.write(dataset);
+  await repo.insertExternalIds(resolver.links);
+  await repo.dequeue(source, built.imported.map((r) => r.eventKey));
+  await repo.enqueue(built.waiting.map((w) => ({ source, event_key: w.row.eventKey, row: JSON.stringify(w.row), unmatched: JSON.stringify(w.unmatched), queued_at: within.now })));
+  return { counts: built.counts, queued: built.waiting.length, resolver };
+}
+
+const queuedRows = async (trx: Transaction<Schema>, source: SourceName): Promise<SourceRow[]> => (await createSourcesRepository(trx).queue(source)).map((q) => JSON.parse(q.row) as SourceRow);
+
+/**
+ * A native dataset's aliases bind names as POST /admin/v1/mapping/aliases does, so the rows that
+ * waited on them are imported as that route imports them: each aliased source's queue again, in
+ * the dataset's transaction. Undefined when no row of those sources waited.
+ */
+export const releaseAliased: ReleaseAliased = async (within, aliases) => {
+  let released: QueueReleased | undefined;
+  for (const source of new Set(aliases.map((a) => a.source))) {
+    const rows = await queuedRows(within.trx, source);
+    if (rows.length === 0) continue;
+    const { counts, queued } = await resolveWithin(within, source, rows, new Set());
+    const sum = released ?? { imported: { events: 0, odds: 0, results: 0 }, queued: 0 };
+    released = { imported: { events: sum.imported.events + counts.events, odds: sum.imported.odds + counts.odds, results: sum.imported.results + counts.results }, queued: sum.queued + queued };
+  }
+  return released;
+};
 
 /** The queue's names, one per source, type, scope and normalised name, each with the rows waiting on it. */
 function unmatchedOf(queue: ReadonlyArray<{ source: string; unmatched: string }>): Array<Unmatched & { source: SourceName; rows: number }> {
