@@ -36,6 +36,7 @@ import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './
 import { createHistoryProcessor, createHistoryPurgeJob, type HistoryProcessor } from './modules/history/index.js';
 import { createBoardEventsWork } from './modules/odds/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
+import type { UpstreamFeed } from './modules/sources/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
 import { createDaySeeds, createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
 
@@ -93,6 +94,11 @@ export interface AppContext {
   readonly redis: RedisLink | undefined;
   /** Set on SIGTERM: /readyz answers 503 while the node drains. */
   readonly draining: Draining;
+  /**
+   * The upstream feed (UPSTREAM_URL), a background job polling it one node at a time and importing
+   * what changed through the sources' importer; /readyz shows its state.
+   */
+  readonly upstream?: UpstreamFeed;
 }
 
 /** How often every node runs the history processors on its own: for the changes of a node that died after its import. */
