@@ -103,8 +103,7 @@ export function loadConfig(env: Env = process.env) {
     outboundCallsPerMinute: v.OUTBOUND_CALLS_PER_MINUTE,
     /** How long a check endpoint has to answer one call. */
     outboundTimeoutMs: v.OUTBOUND_TIMEOUT_MS,
-    /** The upstream feed (UPSTREAM_*): undefined when UPSTREAM_URL is unset. */
-    upstream,
+    upstream, // The upstream feed (UPSTREAM_*): undefined when UPSTREAM_URL is unset.
   });
 }
 

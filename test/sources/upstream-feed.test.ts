@@ -104,7 +104,7 @@ describe.each(DIALECTS)('the upstream feed (%s)', (dialect) => {
     const settings = config.upstream;
     if (settings === undefined) throw new Error('UPSTREAM_URL is set');
     // The jitter's factor at its lowest (½), so that each wait is known.
-    feed = createUpstreamFeed({ settings, importer, leases: createLeasesRepository(db.database.db), clock, registry: ctx.metrics.registry, random: () => 0 });
+    feed = createUpstreamFeed({ settings, importer, leases: createLeasesRepository(db.database.db), clock, metrics: ctx.metrics.upstream, random: () => 0 });
     t = await harness({ dialect, context: { ...ctx, upstream: feed } });
   });
   afterAll(async () => {
@@ -212,7 +212,7 @@ describe.each(DIALECTS)('the upstream feed (%s)', (dialect) => {
       importer,
       leases: createLeasesRepository(db.database.db),
       clock,
-      registry: createContext({ config: t.config, database: db.database, clock }).metrics.registry,
+      metrics: createContext({ config: t.config, database: db.database, clock }).metrics.upstream,
       random: () => 0,
     });
     const asked = upstream.requests.length;

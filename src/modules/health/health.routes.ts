@@ -14,7 +14,10 @@ const UpstreamReadiness = Type.Object(
       description: '`polling`: this node holds the feed and its last round went well; `failing`: its last round did not; `standby`: another node polls; `starting`: no round yet.',
     }),
     last_success: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'When a round last read every answer, on this node.' }),
-    last_error: Type.Union([Type.Object({ kind: Type.String(), at: Type.String({ format: 'date-time' }) }), Type.Null()], { description: 'The last failure: its kind, as upstream_errors_total labels it, and when.' }),
+    last_error: Type.Union([Type.Object({
+        kind: Type.String({ description: 'The kind of failure, as the `kind` label of upstream_errors_total.' }),
+        at: Type.String({ format: 'date-time', description: 'When it happened.' }),
+      }), Type.Null()], { description: 'The last failure: its kind, as upstream_errors_total labels it, and when.' }),
     requests_remaining: Type.Union([Type.Integer(), Type.Null()], { description: "The upstream's quota left, as its last answer said (x-requests-remaining)." }),
     rows_imported: Type.Integer({ description: 'Rows this node handed the importer since it started.' }),
   },

@@ -1,15 +1,7 @@
 import { urlRedactor } from '../../../platform/logging.js';
 import type { UpstreamSettings } from './upstream.settings.js';
 
-/** Why a request to the upstream brought nothing usable; each is a label of upstream_errors_total. */
-export const UPSTREAM_ERRORS = ['rate-limited', 'server', 'refused', 'timeout', 'network', 'malformed', 'rows', 'import'] as const;
-export type UpstreamErrorKind = (typeof UPSTREAM_ERRORS)[number];
-
-/** The quota headers The Odds API sends with every answer, when it sends them. */
-export interface UpstreamQuota {
-  remaining?: number;
-  used?: number;
-}
+import type { UpstreamErrorKind, UpstreamQuota } from '../../../platform/metrics/upstream.js';
 
 export type UpstreamAnswer =
   | { ok: true; body: unknown; quota: UpstreamQuota }

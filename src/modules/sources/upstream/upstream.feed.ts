@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Registry } from 'prom-client';
 import type { BackgroundJob, BackgroundJobs, JobLog } from '../../../platform/background.js';
 import type { Clock } from '../../../platform/clock.js';
 import type { SourceImporter } from '../source-batch.js';
-import { readTheOddsApi } from '../the-odds-api/the-odds-api.reader.js';
 import { backoffMs } from './upstream.backoff.js';
-import { createSeenRows } from './upstream.changes.js';
-import { createUpstreamClient, type UpstreamErrorKind, type UpstreamQuota } from './upstream.client.js';
+import type { UpstreamErrorKind, UpstreamMetrics } from '../../../platform/metrics/upstream.js';
+import { createUpstreamClient } from './upstream.client.js';
+import { createAnswerFollower, ENDPOINTS } from './upstream.follow.js';
 import type { LeasesRepository } from './leases.repository.js';
-import { createUpstreamMetrics } from './upstream.metrics.js';
 import type { UpstreamSettings } from './upstream.settings.js';
 
 /** What /readyz shows of the feed; it never changes the readiness status. */
@@ -35,8 +33,8 @@ export interface UpstreamFeedDeps {
   importer: SourceImporter;
   leases: LeasesRepository;
   clock: Clock;
-  /** The app's registry: the feed's series are scraped with the others. */
-  registry: Registry;
+  /** The app's series of the feed (Metrics.upstream). */
+  metrics: UpstreamMetrics;
   /** Where the feed registers as background work; the CLI, which runs rounds itself, passes none. */
   background?: BackgroundJobs;
   /** The jitter's source (tests fix it). */
@@ -44,73 +42,17 @@ export interface UpstreamFeedDeps {
 }
 
 const LEASE = 'upstream:the-odds-api';
-/** Errors worth waiting longer for: the upstream is overloaded, limiting us, or unreachable. */
-const BACK_OFF: ReadonlySet<UpstreamErrorKind> = new Set(['rate-limited', 'server', 'timeout', 'network']);
-const ENDPOINTS = [
-  { kind: 'odds', path: (sport: string) => `/v4/sports/${encodeURIComponent(sport)}/odds` },
-  // daysFrom=1: the games completed in the last day, whose final scores are what we grade on.
-  { kind: 'scores', path: (sport: string) => `/v4/sports/${encodeURIComponent(sport)}/scores` },
-] as const;
 
 export function createUpstreamFeed(deps: UpstreamFeedDeps): UpstreamFeed {
   const { settings, importer, leases, clock } = deps;
+  const { metrics } = deps;
   const random = deps.random ?? Math.random;
-  const client = createUpstreamClient(settings);
-  const metrics = createUpstreamMetrics(deps.registry);
-  const seen = createSeenRows();
   const holder = randomUUID();
   // Long enough for a whole round to end before another node may take over; short enough that one does soon after this node dies.
   const leaseMs = 2 * settings.intervalMs + settings.sports.length * ENDPOINTS.length * settings.timeoutMs;
   const details: UpstreamDetails = { state: 'starting', last_success: null, last_error: null, requests_remaining: null, rows_imported: 0 };
+  const answers = createAnswerFollower({ client: createUpstreamClient(settings), importer, metrics, clock, details, settings });
   let failures = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  let round: Promise<unknown> | undefined;
-
-  const queryOf = (kind: 'odds' | 'scores'): Record<string, string> =>
-    kind === 'odds' ? { regions: settings.regions, markets: settings.markets, oddsFormat: 'decimal', dateFormat: 'iso' } : { daysFrom: '1', dateFormat: 'iso' };
-
-  const fail = (log: JobLog, kind: UpstreamErrorKind, message: string, fields: Record<string, unknown>) => {
-    metrics.failed(kind);
-    details.last_error = { kind, at: new Date(clock.now()).toISOString() };
-    log.warn({ kind, ...fields }, client.redact(message));
-  };
-
-  const noteQuota = (quota: UpstreamQuota) => {
-    metrics.quota(quota);
-    if (quota.remaining !== undefined) details.requests_remaining = quota.remaining;
-  };
-
-  /** One answer read and imported: false when the round must stop and back off. */
-  async function follow(log: JobLog, sport: string, endpoint: (typeof ENDPOINTS)[number]): Promise<{ ok: boolean; backOff?: number }> {
-    const answer = await client.get(endpoint.path(sport), queryOf(endpoint.kind));
-    noteQuota(answer.quota);
-    if (!answer.ok) {
-      fail(log, answer.kind, `upstream feed: ${answer.message}`, { sport, endpoint: endpoint.kind });
-      return BACK_OFF.has(answer.kind) ? { ok: false, backOff: answer.retryAfterMs ?? 0 } : { ok: false };
-    }
-    const batch = readTheOddsApi(answer.body, { oddsFormat: 'decimal', kind: endpoint.kind });
-    if (batch.problems.some((p) => p.row === 0)) {
-      fail(log, 'malformed', `upstream feed: the ${endpoint.kind} answer is not in The Odds API's shape`, { sport, endpoint: endpoint.kind });
-      return { ok: false };
-    }
-    const [first] = batch.problems;
-    if (first !== undefined) {
-      fail(log, 'rows', `upstream feed: ${batch.problems.length} invalid item(s) left out, the first at item ${first.row}, ${first.column}: ${first.message}`, { sport, endpoint: endpoint.kind });
-    }
-    const changed = seen.changed(endpoint.kind, batch.rows);
-    if (changed.length === 0) return { ok: first === undefined };
-    try {
-      await importer.importBatch({ ...batch, rows: changed, problems: [] }, { skipInvalid: true });
-    } catch (error) {
-      fail(log, 'import', `upstream feed: the import failed: ${error instanceof Error ? error.message : String(error)}`, { sport, endpoint: endpoint.kind });
-      return { ok: false };
-    }
-    seen.remember(endpoint.kind, changed);
-    metrics.imported(changed.length);
-    details.rows_imported += changed.length;
-    return { ok: first === undefined };
-  }
 
   async function poll(log: JobLog): Promise<number> {
     const now = clock.now();
@@ -124,14 +66,14 @@ export function createUpstreamFeed(deps: UpstreamFeedDeps): UpstreamFeed {
     metrics.leased(held);
     if (!held) {
       // Another node polls: what this one saw is no guide to what that one imported.
-      if (details.state !== 'standby') seen.clear();
+      if (details.state !== 'standby') answers.forget();
       details.state = 'standby';
       return settings.intervalMs;
     }
     let allOk = true;
     for (const sport of settings.sports) {
       for (const endpoint of ENDPOINTS) {
-        const outcome = await follow(log, sport, endpoint);
+        const outcome = await answers.follow(log, sport, endpoint);
         allOk &&= outcome.ok;
         if (outcome.backOff !== undefined) {
           failures += 1;
@@ -149,11 +91,21 @@ export function createUpstreamFeed(deps: UpstreamFeedDeps): UpstreamFeed {
     return settings.intervalMs;
   }
 
-  const feed: UpstreamFeed = {
-    name: 'upstream feed',
-    poll,
-    details: () => ({ ...details }),
-    release: () => leases.release(LEASE, holder).catch(() => {}),
+  const release = () => leases.release(LEASE, holder).catch(() => {});
+  const feed: UpstreamFeed = { name: 'upstream feed', poll, details: () => ({ ...details }), release, ...roundsInTurn(poll, settings.intervalMs, release) };
+  return deps.background ? deps.background.own(feed) : feed;
+}
+
+/**
+ * The job's start and stop: each round scheduled once the last has ended, after the wait it
+ * asked for; the timer never holds the process open. Stopping waits for a round under way (its
+ * import is not cut in two), then gives the lease up.
+ */
+function roundsInTurn(poll: (log: JobLog) => Promise<number>, intervalMs: number, release: () => Promise<void>): Pick<BackgroundJob, 'start' | 'stop'> {
+  let timer: NodeJS.Timeout | undefined;
+  let running = false;
+  let round: Promise<unknown> | undefined;
+  return {
     start(log) {
       if (running) return;
       running = true;
@@ -162,7 +114,7 @@ export function createUpstreamFeed(deps: UpstreamFeedDeps): UpstreamFeed {
         timer = setTimeout(() => {
           round = poll(log).then(next, (error: unknown) => {
             log.error({ err: error }, 'upstream feed: a round failed');
-            next(settings.intervalMs);
+            next(intervalMs);
           });
         }, ms);
         timer.unref();
@@ -173,10 +125,8 @@ export function createUpstreamFeed(deps: UpstreamFeedDeps): UpstreamFeed {
       if (!running) return;
       running = false;
       clearTimeout(timer);
-      // A round under way ends first: its import is not cut in two.
       await round;
-      await feed.release();
+      await release();
     },
   };
-  return deps.background ? deps.background.own(feed) : feed;
 }

@@ -1,7 +1,18 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
-import { UPSTREAM_ERRORS, type UpstreamErrorKind, type UpstreamQuota } from './upstream.client.js';
+/** Why a request to the upstream feed brought nothing usable, or what failed after it: the `kind` label of upstream_errors_total. */
+export const UPSTREAM_ERRORS = ['rate-limited', 'server', 'refused', 'timeout', 'network', 'malformed', 'rows', 'import'] as const;
+export type UpstreamErrorKind = (typeof UPSTREAM_ERRORS)[number];
 
-/** The feed's series on the app's registry: what /metrics shows of it. No label carries the key or a URL. */
+/** The quota an upstream answer reports (x-requests-remaining, x-requests-used), when it does. */
+export interface UpstreamQuota {
+  remaining?: number;
+  used?: number;
+}
+
+/**
+ * The upstream feed's series (modules/sources), each from 0 whether a feed is configured or not,
+ * so that a dashboard finds them on every node. No label carries the key or a URL.
+ */
 export interface UpstreamMetrics {
   succeeded(atMs: number): void;
   imported(rows: number): void;
@@ -10,7 +21,7 @@ export interface UpstreamMetrics {
   leased(held: boolean): void;
 }
 
-export function createUpstreamMetrics(registry: Registry): UpstreamMetrics {
+export function upstreamSeries(registry: Registry): UpstreamMetrics {
   const lastSuccess = new Gauge({
     name: 'upstream_last_success_timestamp_seconds',
     help: 'When a poll round of the upstream feed last ended with every answer read (0: never on this node).',
