@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import {
@@ -200,10 +200,31 @@ describe.each(DIALECTS)('the upstream feed (%s)', (dialect) => {
     expect(everything).not.toContain(KEY.slice(0, 12));
   });
 
+  it("keeps the key out of fetch's own error, which quotes the URL it could not use", async () => {
+    const client = createUpstreamClient({ url: 'http://127.0.0.1:99999', apiKey: KEY, timeoutMs: TIMEOUT_MS });
+    const answer = await client.get(ODDS, { regions: 'uk' });
+    expect(answer).toMatchObject({ ok: false, kind: 'network' });
+    expect(!answer.ok && answer.message).toContain('Failed to parse URL');
+    expect(JSON.stringify(answer)).not.toContain(KEY);
+  });
+
   it('redacts the key from any message about a request, encoded or not', () => {
     const client = createUpstreamClient({ url: base, apiKey: KEY, timeoutMs: TIMEOUT_MS });
     expect(client.redact(`Failed to parse URL from ${base}${ODDS}?apiKey=${KEY}&regions=uk`)).not.toContain(KEY);
     expect(client.redact(`bad request to ${encodeURIComponent(KEY).replace(/a/g, '%61')}`)).not.toMatch(/f3c9/);
+  });
+
+  it('as a background job: starts a round at once, and stopping waits for it and gives the lease up', async () => {
+    upstream.answer(ODDS, { status: 200, body: '[]', headers: { 'x-requests-remaining': '12.5', 'x-requests-used': 'many' } });
+    upstream.answer(SCORES, { status: 200, body: '[]' });
+    const asked = upstream.requests.length;
+    feed.start(t.app.log);
+    await vi.waitFor(() => expect(upstream.requests.length).toBe(asked + 2));
+    await feed.stop();
+    // An unreadable quota is not shown: the last readable one stays.
+    expect(feed.details().requests_remaining).toBe(468);
+    expect(await createLeasesRepository(db.database.db).take('upstream:the-odds-api', 'another node', clock.now(), clock.now() + 1000)).toBe(true);
+    await createLeasesRepository(db.database.db).release('upstream:the-odds-api', 'another node');
   });
 
   it('polls on one node at a time: another waits while the lease is held, and takes it once released or expired', async () => {
@@ -215,6 +236,7 @@ describe.each(DIALECTS)('the upstream feed (%s)', (dialect) => {
       metrics: createContext({ config: t.config, database: db.database, clock }).metrics.upstream,
       random: () => 0,
     });
+    await poll();
     const asked = upstream.requests.length;
     await other.poll(t.app.log);
     expect(other.details().state).toBe('standby');

@@ -62,9 +62,10 @@ function describe(error: unknown): string {
 }
 
 function quotaOf(headers: Headers): UpstreamQuota {
+  // Whole numbers only: anything else is not what The Odds API sends, and is not shown.
   const number = (name: string) => {
-    const value = Number(headers.get(name) ?? Number.NaN);
-    return Number.isFinite(value) && value >= 0 ? value : undefined;
+    const value = headers.get(name)?.trim();
+    return value !== undefined && /^\d{1,15}$/.test(value) ? Number(value) : undefined;
   };
   const remaining = number('x-requests-remaining');
   const used = number('x-requests-used');
