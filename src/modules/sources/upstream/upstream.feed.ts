@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { BackgroundJob, BackgroundJobs, JobLog } from '../../../platform/background.js';
 import type { Clock } from '../../../platform/clock.js';
+import type { UpstreamErrorKind, UpstreamMetrics } from '../../../platform/metrics/upstream.js';
 import type { SourceImporter } from '../source-batch.js';
 import { backoffMs } from './upstream.backoff.js';
-import type { UpstreamErrorKind, UpstreamMetrics } from '../../../platform/metrics/upstream.js';
 import { createUpstreamClient } from './upstream.client.js';
 import { createAnswerFollower, ENDPOINTS } from './upstream.follow.js';
 import type { LeasesRepository } from './leases.repository.js';
@@ -35,7 +35,7 @@ export interface UpstreamFeedDeps {
   clock: Clock;
   /** The app's series of the feed (Metrics.upstream). */
   metrics: UpstreamMetrics;
-  /** Where the feed registers as background work; the CLI, which runs rounds itself, passes none. */
+  /** Where the feed registers as background work. The CLI's context never starts it: `sportsdata feed` runs the rounds itself. */
   background?: BackgroundJobs;
   /** The jitter's source (tests fix it). */
   random?: () => number;
@@ -44,8 +44,7 @@ export interface UpstreamFeedDeps {
 const LEASE = 'upstream:the-odds-api';
 
 export function createUpstreamFeed(deps: UpstreamFeedDeps): UpstreamFeed {
-  const { settings, importer, leases, clock } = deps;
-  const { metrics } = deps;
+  const { settings, importer, leases, clock, metrics } = deps;
   const random = deps.random ?? Math.random;
   const holder = randomUUID();
   // Long enough for a whole round to end before another node may take over; short enough that one does soon after this node dies.
