@@ -144,7 +144,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     metrics,
   });
   return [
-    (app) => healthRoutes(app, { database, draining: ctx.draining, redis: redisProbe(ctx) }),
+    (app) => healthRoutes(app, { database, draining: ctx.draining, redis: redisProbe(ctx), upstream: ctx.upstream }),
     (app) => tokensRoutes(app, { authenticator, failures, tokens }),
     (app) => oauthRoutes(app, { tokens, authenticator, failures, publicUrl: config.publicUrl, listenOrigin: listenOrigin(config.host, config.port) }),
     (app) => accountRoutes(app, { credentials, clock }),

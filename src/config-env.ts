@@ -61,6 +61,16 @@ export const ENV = Type.Object({
   ),
   OUTBOUND_CALLS_PER_MINUTE: Integer(600, 1, 1_000_000, 'calls to its check endpoint one client\'s quotes may make per UTC minute; past it an item answers 429 without a call'),
   OUTBOUND_TIMEOUT_MS: Integer(5000, 10, 60_000, 'how long a check endpoint has to answer one call before its items answer 504'),
+  UPSTREAM_URL: Unset(
+    "the base URL of an upstream answering in The Odds API v4's shape (`https://api.the-odds-api.com`), without a query: with `UPSTREAM_SPORTS`, every node follows it in the background, one at a time, importing the odds and scores that changed (`sportsdata feed the-odds-api` does the same in the foreground). Operator configuration: it is not checked against the rules of calls to clients' URLs. See [Following an upstream feed](#following-an-upstream-feed)",
+    'no feed',
+  ),
+  UPSTREAM_API_KEY: Unset("the upstream's API key, sent as its `apiKey` query parameter; it appears in no log line, error message or metric label"),
+  UPSTREAM_SPORTS: Unset('the sport keys to follow, comma-separated, as the upstream names them (`soccer_epl,basketball_nba`); required with `UPSTREAM_URL`'),
+  UPSTREAM_REGIONS: Type.String({ default: 'uk,eu', pattern: '^[a-z0-9_]+(,[a-z0-9_]+)*$', 'x-error': 'be a comma-separated list of region keys such as uk,eu,us', description: "the upstream's `regions`: whose bookmakers are asked for; each region costs the upstream's quota" }),
+  UPSTREAM_MARKETS: Type.String({ default: 'h2h,spreads,totals', pattern: '^[a-z0-9_]+(,[a-z0-9_]+)*$', 'x-error': 'be a comma-separated list of market keys such as h2h,spreads,totals', description: "the upstream's `markets`; those read are `h2h`, `spreads` and `totals`, each costing the upstream's quota" }),
+  UPSTREAM_INTERVAL_S: Integer(300, 5, 86_400, 'seconds between two rounds of polls of the upstream (each sport\'s odds and scores) when the last went well; after a 429, a 5xx, a timeout or an unreachable upstream the wait doubles, with jitter, up to 15 minutes'),
+  UPSTREAM_TIMEOUT_MS: Integer(10_000, 100, 120_000, 'how long one upstream request has to answer, body included'),
 });
 
 /** The variables as read: each one parsed by its schema, a default in place of an unset one. */

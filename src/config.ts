@@ -5,6 +5,7 @@ import { Type, type TSchema } from 'typebox';
 import { Value } from 'typebox/value';
 import { ENV, type EnvVariables, MAX_WORKERS } from './config-env.js';
 import { parseTierLimits, type TierLimits } from './modules/limits/index.js';
+import type { UpstreamSettings } from './modules/sources/index.js';
 import { SECOND_MS } from './platform/time.js';
 
 export { MAX_WORKERS };
@@ -42,6 +43,7 @@ export function loadConfig(env: Env = process.env) {
   const publicUrl = origin('PUBLIC_URL', v.PUBLIC_URL, problems);
   const checkEndpointKey = readCheckEndpointKey(v, problems);
   const outboundAllowCidrs = readCidrs('OUTBOUND_ALLOW_CIDRS', v.OUTBOUND_ALLOW_CIDRS, problems);
+  const upstream = readUpstream(v, problems);
 
   if (problems.length > 0) {
     // One problem is one line; several are listed, so that one start-up names them all.
@@ -101,6 +103,7 @@ export function loadConfig(env: Env = process.env) {
     outboundCallsPerMinute: v.OUTBOUND_CALLS_PER_MINUTE,
     /** How long a check endpoint has to answer one call. */
     outboundTimeoutMs: v.OUTBOUND_TIMEOUT_MS,
+    upstream, // The upstream feed (UPSTREAM_*): undefined when UPSTREAM_URL is unset.
   });
 }
 
@@ -171,12 +174,13 @@ function readJwtSecrets(v: EnvVariables, problems: string[]): string[] {
 
 /**
  * The configured values no log line or answer may show, should a client put one in a URL:
- * ADMIN_TOKEN, the JWT keys (the current one, generated or not, and the previous ones) and the
- * passwords of DATABASE_URL and REDIS_URL.
+ * ADMIN_TOKEN, the JWT keys (the current one, generated or not, and the previous ones), the
+ * upstream's API key and the passwords of DATABASE_URL and REDIS_URL.
  */
 export function configuredSecrets(config: Config): string[] {
   const secrets = [...config.jwtSecrets];
   if (config.adminToken !== undefined) secrets.push(config.adminToken);
+  if (config.upstream?.apiKey !== undefined) secrets.push(config.upstream.apiKey);
   for (const url of [config.databaseUrl, config.redisUrl]) {
     const password = passwordOf(url);
     if (password !== undefined) secrets.push(password);
@@ -271,6 +275,39 @@ function readCidrs(name: string, raw: string | undefined, problems: string[]): r
     return Object.freeze([]);
   }
   return Object.freeze(entries);
+}
+
+/**
+ * UPSTREAM_*: an absolute http(s) URL without user info, query or fragment (the key goes in its own
+ * variable, which is redacted; a key in the URL would not be), and the sports to follow.
+ */
+function readUpstream(v: EnvVariables, problems: string[]): UpstreamSettings | undefined {
+  if (v.UPSTREAM_URL === undefined) {
+    if (v.UPSTREAM_SPORTS !== undefined || v.UPSTREAM_API_KEY !== undefined) problems.push('UPSTREAM_SPORTS and UPSTREAM_API_KEY need UPSTREAM_URL');
+    return undefined;
+  }
+  let url: URL | undefined;
+  try {
+    url = new URL(v.UPSTREAM_URL);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || !['http:', 'https:'].includes(url.protocol) || url.username !== '' || url.password !== '' || v.UPSTREAM_URL.includes('?') || v.UPSTREAM_URL.includes('#')) {
+    problems.push('UPSTREAM_URL must be an absolute http(s) URL such as https://api.the-odds-api.com, without user info, query or fragment (the key goes in UPSTREAM_API_KEY)');
+  }
+  const sports = (v.UPSTREAM_SPORTS ?? '').split(',').map((sport) => sport.trim()).filter((sport) => sport.length > 0);
+  if (sports.length === 0 || sports.some((sport) => !/^[a-z0-9_]+$/.test(sport))) {
+    problems.push('UPSTREAM_SPORTS must list the sport keys to follow, comma-separated, such as soccer_epl,basketball_nba');
+  }
+  return Object.freeze({
+    url: v.UPSTREAM_URL.replace(/\/+$/, ''),
+    apiKey: v.UPSTREAM_API_KEY,
+    sports: Object.freeze(sports),
+    regions: v.UPSTREAM_REGIONS,
+    markets: v.UPSTREAM_MARKETS,
+    intervalMs: v.UPSTREAM_INTERVAL_S * SECOND_MS,
+    timeoutMs: v.UPSTREAM_TIMEOUT_MS,
+  });
 }
 
 function defaultDataDir(databaseUrl: string): string {

@@ -35,6 +35,8 @@ import { createAuditPurgeJob, createAuditRepository } from './modules/audit/inde
 import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './modules/quotes/index.js';
 import { createHistoryProcessor, createHistoryPurgeJob, type HistoryProcessor } from './modules/history/index.js';
 import { createBoardEventsWork } from './modules/odds/index.js';
+import { createImportService } from './modules/import/index.js';
+import { createLeasesRepository, createSourcesService, createUpstreamFeed, type UpstreamFeed } from './modules/sources/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
 import { createDaySeeds, createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
@@ -93,6 +95,11 @@ export interface AppContext {
   readonly redis: RedisLink | undefined;
   /** Set on SIGTERM: /readyz answers 503 while the node drains. */
   readonly draining: Draining;
+  /**
+   * The upstream feed (UPSTREAM_URL), a background job polling it one node at a time and importing
+   * what changed through the sources' importer; /readyz shows its state.
+   */
+  readonly upstream?: UpstreamFeed;
 }
 
 /** How often every node runs the history processors on its own: for the changes of a node that died after its import. */
@@ -138,6 +145,17 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const boardEvents = createHistoryProcessor({ db, changes, background, everyMs: HISTORY_PROCESSOR_EVERY_MS, work: createBoardEventsWork({ clock, changes }) });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const draining = createDraining();
+  const upstream =
+    config.upstream === undefined
+      ? undefined
+      : createUpstreamFeed({
+          settings: config.upstream,
+          importer: createSourcesService({ database, importer: createImportService({ database, clock, changes }) }),
+          leases: createLeasesRepository(db),
+          clock,
+          metrics: metrics.upstream,
+          background,
+        });
   return {
     config,
     database,
@@ -163,6 +181,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     background,
     redis,
     draining,
+    ...(upstream === undefined ? {} : { upstream }),
   };
 }
 

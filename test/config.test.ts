@@ -193,3 +193,32 @@ describe('configuration', () => {
     expect(stdout).toBe('');
   });
 });
+
+describe('configuration: the upstream feed', () => {
+  const KEY = 'an-upstream-key-0123456789abcdef';
+
+  it('is off without UPSTREAM_URL, and reads the URL, key, sports, regions, markets and interval with it', () => {
+    expect(load({}).upstream).toBeUndefined();
+    expect(load({ UPSTREAM_URL: 'https://api.the-odds-api.com/', UPSTREAM_API_KEY: KEY, UPSTREAM_SPORTS: 'soccer_epl, basketball_nba' }).upstream).toEqual({
+      url: 'https://api.the-odds-api.com',
+      apiKey: KEY,
+      sports: ['soccer_epl', 'basketball_nba'],
+      regions: 'uk,eu',
+      markets: 'h2h,spreads,totals',
+      intervalMs: 300_000,
+      timeoutMs: 10_000,
+    });
+  });
+
+  it('refuses a URL with a query or user info (a key there would escape the redaction), and no sports', () => {
+    expect(refusal({ UPSTREAM_URL: `https://api.the-odds-api.com/?apiKey=${KEY}`, UPSTREAM_SPORTS: 'soccer_epl' }).message).toContain('UPSTREAM_URL must be');
+    expect(refusal({ UPSTREAM_URL: 'https://user:pw@upstream.example', UPSTREAM_SPORTS: 'soccer_epl' }).message).toContain('UPSTREAM_URL must be');
+    expect(refusal({ UPSTREAM_URL: 'https://upstream.example' }).message).toContain('UPSTREAM_SPORTS must list');
+    expect(refusal({ UPSTREAM_SPORTS: 'soccer_epl' }).message).toContain('need UPSTREAM_URL');
+    expect(refusal({ UPSTREAM_URL: 'https://upstream.example', UPSTREAM_SPORTS: 'soccer_epl', UPSTREAM_INTERVAL_S: '1' }).message).toContain('UPSTREAM_INTERVAL_S must be an integer from 5');
+  });
+
+  it('counts the key among the secrets no logged URL repeats', () => {
+    expect(configuredSecrets(load({ UPSTREAM_URL: 'https://upstream.example', UPSTREAM_API_KEY: KEY, UPSTREAM_SPORTS: 'soccer_epl' }))).toContain(KEY);
+  });
+});

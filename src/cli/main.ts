@@ -5,6 +5,7 @@ import { ConfigError } from '../config.js';
 import { ApiError } from '../platform/errors.js';
 import { registerClients } from './commands/clients.js';
 import { registerDemoData } from './commands/demo-data.js';
+import { registerFeed } from './commands/feed.js';
 import { registerImport } from './commands/import.js';
 import { registerTokens } from './commands/tokens.js';
 import { registerUsage } from './commands/usage.js';
@@ -21,6 +22,7 @@ const COMMANDS: RegisterCommands[] = [
   registerMigrate,
   registerClients,
   registerImport,
+  registerFeed,
   registerDemoData,
   registerTokens,
   registerUsage,

@@ -13,7 +13,7 @@ export { SOURCES, type SourceName } from '../../shared/sources.js';
 
 /** A problem with one row of a file: refused whole unless the caller skips invalid rows. */
 export interface RowProblem {
-  /** 1-based: the CSV line (the header is line 1), or the index + 1 of the item in a JSON array. */
+  /** 1-based: the CSV line (the header is line 1), or the index + 1 of the item in a JSON array; 0: the body as a whole. */
   row: number;
   /** The column (CSV) or the field path inside the item (JSON), e.g. `B365H`, `bookmakers[0].markets[1].outcomes[0].price`. */
   column: string;
@@ -85,6 +85,8 @@ export interface SourceBatch {
   source: SourceName;
   rows: SourceRow[];
   problems: RowProblem[];
+  /** A historical snapshot's instants (The Odds API): when it was taken, and the snapshots before and after it. */
+  snapshot?: { timestamp: string; previous?: string; next?: string };
 }
 
 export interface SourceImportOptions {

@@ -549,6 +549,18 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  // Work one node of several does at a time, such as polling an upstream feed: a named lease,
+  // taken when free or expired and renewed by its holder (decision 0301).
+  '0031_upstream_lease': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('leases')
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('holder', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

@@ -48,6 +48,7 @@ export interface Schema {
   external_ids: ExternalIdsTable;
   aliases: AliasesTable;
   source_queue: SourceQueueTable;
+  leases: LeasesTable;
 }
 
 export interface TenantsTable {
@@ -489,6 +490,13 @@ export interface OddsGradesTable {
  * node to start grades the event before it serves (decision 0280).
  */
 /** How far a history processor has come: the newest price-history id whose work it has stored. */
+/** Work one node does at a time (the upstream feed): who holds it, until when (epoch ms) unless renewed. */
+export interface LeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
+}
+
 export interface FeedCursorsTable {
   name: string;
   last_id: number;

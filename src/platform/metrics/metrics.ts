@@ -6,6 +6,7 @@ import { shareWithPrimary } from './cluster.js';
 import { collector, registerCollector, type Sample } from './collector.js';
 import { createHttpRequestSeries, type HttpRequestSeries } from './http-requests.js';
 import { processMetrics } from './process-metrics.js';
+import { type UpstreamMetrics, upstreamSeries } from './upstream.js';
 
 const CHANGE_NAMES: readonly ChangeVersionName[] = ['clients', 'data'];
 
@@ -48,6 +49,8 @@ export interface Metrics extends BackgroundJob {
   changeLag(name: ChangeVersionName, seconds: number): void;
   /** One call to a client's check endpoint (or one refused by its cap), by outcome, and how long it took. */
   outboundCall(outcome: OutboundOutcome, seconds: number): void;
+  /** The upstream feed's last success, rows imported, errors by kind, quota and lease. */
+  readonly upstream: UpstreamMetrics;
 }
 
 /** How an outbound call ended: answered, an unusable answer, refused by the address rules, failed, timed out, or over the client's cap. */
@@ -83,6 +86,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   });
   const lagByName = changeLagSeries(registry);
   const outbound = outboundSeries(registry);
+  const upstream = upstreamSeries(registry);
 
   return deps.background.own({
     name: 'metrics',
@@ -93,6 +97,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     connectionWait: (seconds) => connectionWaits.observe(seconds),
     changeLag: (name, seconds) => lagByName.get(name)?.observe(seconds),
     outboundCall: outbound,
+    upstream,
 
     start() {
       // The process's collectors start at the first start in the process and run until it exits
