@@ -15,13 +15,13 @@ export interface HistoryPurgeDeps {
   db: Kysely<Schema>;
   clock: Clock;
   changes: ChangeFeed;
-  /** HISTORY_RETENTION_DAYS: changes older than this many days are deleted. */
+  /** HISTORY_RETENTION_DAYS: changes recorded more than this many days ago are deleted. */
   retentionDays: number;
 }
 
 /**
- * Deletes the price changes older than the retention period (changed_at before now − days), a
- * batch per transaction; returns how many. A batch that deletes rows moves the data version,
+ * Deletes the price changes recorded longer ago than the retention period (recorded_at before
+ * now − days: a past season loaded today is kept, decision 0299), a batch per transaction; returns how many. A batch that deletes rows moves the data version,
  * so that no node keeps serving a cached history list or file tag that names them.
  */
 export async function purgeOldHistory(deps: HistoryPurgeDeps): Promise<number> {

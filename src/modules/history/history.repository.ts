@@ -112,13 +112,14 @@ export function createHistoryRepository(database: Database): HistoryRepository {
 }
 
 /**
- * Deletes, in `trx`, up to `limit` changes older than `before` (changed_at, epoch ms); returns how
- * many. The purge calls it a batch per transaction.
+ * Deletes, in `trx`, up to `limit` changes recorded before `before` (recorded_at, epoch ms: a
+ * change's own changed_at may be years older, decision 0299); returns how many. The purge calls it
+ * a batch per transaction, each a range of the recorded_at index.
  */
 export async function deleteChangesBefore(trx: Kysely<Schema>, before: number, limit: number): Promise<number> {
   const result = await trx
     .deleteFrom('odds_history')
-    .where('id', 'in', (eb) => eb.selectFrom('odds_history').select('id').where('changed_at', '<', before).limit(limit))
+    .where('id', 'in', (eb) => eb.selectFrom('odds_history').select('id').where('recorded_at', '<', before).limit(limit))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
 }

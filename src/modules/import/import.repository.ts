@@ -39,8 +39,8 @@ export interface ImportRepository {
   lockForImport(): Promise<void>;
   /** True when the table holds no row. */
   isEmptyTable(table: DataTable): Promise<boolean>;
-  /** Records the opening price history entry of every odds row stored. */
-  recordOpenings(): Promise<void>;
+  /** Records the opening price history entry of every odds row stored, recorded at `now`. */
+  recordOpenings(now: number): Promise<void>;
   /** True when no sport is stored: the database holds no sports data. */
   isEmpty(): Promise<boolean>;
   /** Every row of every sports-data table (the demo's --force replace). Clients stay. */
@@ -109,7 +109,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     async isEmptyTable(table) {
       return (await s.db.selectFrom(table).select(sql<number>`1`.as('one')).limit(1).executeTakeFirst()) === undefined;
     },
-    recordOpenings: () => recordOpenings(trx),
+    recordOpenings: (now) => recordOpenings(trx, now),
     isEmpty: () => hasNoSportsData(trx),
     async deleteAllData() {
       for (const table of [...DATA_TABLES].reverse()) await s.db.deleteFrom(table).execute();
@@ -161,10 +161,10 @@ async function withKeys(s: Statements, table: 'betting_market_categories', keys:
  * The opening entry of every odds row stored, at its updated_at: after an import into an empty
  * odds table every row is the dataset's own and new (import.history.ts).
  */
-async function recordOpenings(trx: Transaction<Schema>): Promise<void> {
+async function recordOpenings(trx: Transaction<Schema>, now: number): Promise<void> {
   await sql`
-    insert into odds_history (odds_id, event_id, operator_id, betting_market_id, position, changed_at, price_to, line_to, status_to)
-    select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status from odds order by id`.execute(trx);
+    insert into odds_history (odds_id, event_id, operator_id, betting_market_id, position, changed_at, price_to, line_to, status_to, recorded_at)
+    select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status, cast(${now} as bigint) from odds order by id`.execute(trx);
 }
 
 /**
