@@ -4,7 +4,7 @@ import { lockDataWrites } from '../../platform/db/locked-transaction.js';
 import type { Schema, SelectionsTable } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
 import { chunksOf } from '../../platform/chunks.js';
-import { insertRows, rowsWithIds, updateOnConflict } from './import-rows.repository.js';
+import { insertRows, oddsOnSelections, rowsWithIds, updateOnConflict } from './import-rows.repository.js';
 
 /** The sports-data tables the import writes, in dependency order. */
 export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_history', 'event_period_scores', 'player_event_statistics', 'odds_grades'] as const;
@@ -23,6 +23,8 @@ export interface ImportRepository {
   insert(table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void>;
   /** The rows among `ids` that the table already holds, with the asked columns. */
   existing<C extends string>(table: DataTable, ids: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id', number | string | null>>>;
+  /** The stored odds rows on these selections, with the asked columns and their selection. */
+  oddsOnSelections<C extends string>(selectionIds: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id' | 'selection_id', number | string | null>>>;
   /** The start time (epoch ms) of each of these events that is stored. */
   startTimes(eventIds: readonly number[]): Promise<Map<number, number>>;
   /** The rows of a keyed table whose key is one of `keys` (compared without regard to case). */
@@ -84,6 +86,11 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     upsert: (table, columns, items, toRow) => insertRows(s, table, columns, items, toRow, updateOnConflict(columns)),
     insert: (table, columns, rows) => insertRows(s, table, columns, rows, (row) => row),
     existing: (table, ids, columns) => existing(s, table, ids, columns),
+    async oddsOnSelections(selectionIds, columns) {
+      const found: Array<Record<(typeof columns)[number] | 'id' | 'selection_id', number | string | null>> = [];
+      for (const chunk of chunksOf([...selectionIds], s.maxParams)) found.push(...(await oddsOnSelections<(typeof found)[number]>(s, chunk, columns)));
+      return found;
+    },
     withKeys: (table, keys) => withKeys(s, table, keys),
     async startTimes(eventIds) {
       const rows = await existing(s, 'events', eventIds, ['start_time']);

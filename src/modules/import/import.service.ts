@@ -5,6 +5,7 @@ import type { Database } from '../../platform/db/database.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { computeFlows, eventsOfMarkets, gradeEvents, markGradingDue } from '../results/index.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
+import { priceUpdatedRows } from './import.price-updates.js';
 import { checkReferences } from './import.references.js';
 import type { OddsTouched } from './import.history.js';
 import { createImportRepository, hasNoSportsData, type ImportRepository } from './import.repository.js';
@@ -79,8 +80,10 @@ export function createImportService(deps: ImportDeps): ImportService {
       if (onlyIntoEmpty && !(await repo.isEmpty())) return undefined;
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
+      // Price updates are written as the whole rows they make, after the dataset's own odds.
+      const updated = await priceUpdatedRows(dataset, repo, { replace });
       if (replace) await repo.deleteAllData();
-      const touched = await write(repo, dataset, resolved, now, replace);
+      const touched = await write(repo, updated.length === 0 ? dataset : { ...dataset, odds: [...(dataset.odds ?? []), ...updated] }, resolved, now, replace);
       // Due with the import, not after it: a node stopped before the grading leaves the marker (decision 0280).
       return markGradingDue(trx, await gradingCandidates(trx, repo, dataset, touched), now);
     });
@@ -124,6 +127,7 @@ function countsOf(dataset: Dataset): Upserted {
     const items = dataset[array];
     if (items) upserted[array] = items.length;
   }
+  if (dataset.price_updates) upserted.price_updates = dataset.price_updates.length;
   return upserted;
 }
 
