@@ -29,10 +29,19 @@ export async function checkOddsPositions(
   problems: Problems,
 ): Promise<void> {
   const teamNamed: TeamNamed[] = [];
+  // A feed's positions are a few texts repeated: each is read once per rule, not once per row.
+  const answers = new Map<SettlementRule, Map<string, ReturnType<typeof outcomeOf>>>();
+  const answerOf = (rule: SettlementRule, position: string) => {
+    let ofRule = answers.get(rule);
+    if (ofRule === undefined) answers.set(rule, (ofRule = new Map()));
+    let answer = ofRule.get(position);
+    if (answer === undefined) ofRule.set(position, (answer = outcomeOf(rule, splitPosition(position).side)));
+    return answer;
+  };
   odds.forEach((item, index) => {
     const rule = marketRules.get(item.betting_market_id) ?? null;
     if (rule === null || !isSettlementRule(rule)) return;
-    const answer = outcomeOf(rule, splitPosition(item.position).side);
+    const answer = answerOf(rule, item.position);
     if (answer === 'team') teamNamed.push({ index, item, rule });
     else if (answer === 'no') refuse(problems, index, item, rule);
   });
