@@ -68,4 +68,11 @@ describe.each(DIALECTS)('migration 0030: the changes already recorded count from
     expect(await purge(t)).toBe(1);
     expect((await stored(t)).map((r) => r.odds_id)).toEqual([2]);
   });
+
+  it('a change an older node writes during a rolling upgrade, without its recorded_at, counts from the next purge', async () => {
+    await sql`insert into odds_history (odds_id, event_id, operator_id, betting_market_id, position, changed_at, price_to, status_to)
+      values (3, 100, 1, 1, 'away', ${Date.parse('1993-11-05T19:30:00Z')}, 2.1, 'open')`.execute(t.database.db);
+    expect(await purge(t)).toBe(0);
+    expect((await stored(t)).find((r) => r.odds_id === 3)?.recorded_at).toBe(t.clock.now());
+  });
 });

@@ -4,7 +4,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { DAY_MS, HOUR_MS } from '../../platform/time.js';
-import { deleteChangesBefore } from './history.repository.js';
+import { deleteChangesBefore, stampUnrecorded } from './history.repository.js';
 
 /** The first purge waits for the start-up (migrations, demo data) to be over. */
 const FIRST_PURGE_AFTER_MS = 60_000;
@@ -25,6 +25,7 @@ export interface HistoryPurgeDeps {
  * so that no node keeps serving a cached history list or file tag that names them.
  */
 export async function purgeOldHistory(deps: HistoryPurgeDeps): Promise<number> {
+  await stampUnrecorded(deps.db, deps.clock.now());
   const before = deps.clock.now() - deps.retentionDays * DAY_MS;
   let total = 0;
   for (;;) {

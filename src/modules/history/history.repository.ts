@@ -124,6 +124,15 @@ export async function deleteChangesBefore(trx: Kysely<Schema>, before: number, l
   return Number(result.numDeletedRows);
 }
 
+/**
+ * Gives the changes written without their recorded_at (by a node of the version before it, during
+ * a rolling upgrade) the time `now`: they were recorded within the last purge's interval. A seek of
+ * the recorded_at index, which holds the nulls too.
+ */
+export async function stampUnrecorded(db: Kysely<Schema>, now: number): Promise<void> {
+  await db.updateTable('odds_history').set({ recorded_at: now }).where('recorded_at', 'is', null).execute();
+}
+
 const forEvent = (db: Kysely<Schema>, eventId: number) => db.selectFrom('odds_history').where('event_id', '=', eventId);
 
 /**
