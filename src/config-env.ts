@@ -50,7 +50,7 @@ export const ENV = Type.Object({
   SHUTDOWN_TIMEOUT: Integer(10, 0, 3600, 'seconds, from the end of the drain, within which the process has exited: requests in flight get until then to finish (one whose body is still arriving included), then it exits with code 1 regardless'),
   HEADERS_TIMEOUT: Integer(10, 1, 600, 'seconds a client has, from the first byte of a request, to send its request line and headers; then 408 `REQUEST_TIMEOUT` and the connection is closed (checked every second). An idle keep-alive connection is not a request'),
   REQUEST_TIMEOUT: Integer(60, 1, 3600, 'seconds a client has, from the first byte of a request, to send all of it, body included; then 408 and the connection is closed. At least `HEADERS_TIMEOUT`. A 64 MiB import must arrive at about 1.1 MB/s to make it: raise it for large imports over slow links'),
-  HISTORY_RETENTION_DAYS: Integer(730, 1, 36_500, 'price changes older than this many days are deleted, hourly, by every node (docs/decisions/0129)'),
+  HISTORY_RETENTION_DAYS: Integer(730, 1, 36_500, 'price changes recorded more than this many days ago are deleted, hourly, by every node; a past season loaded today counts from today (docs/decisions/0129, 0299)'),
   STREAM_HEARTBEAT_MS: Integer(15_000, 100, 300_000, 'how often an open odds stream gets a heartbeat comment, so that proxies and load balancers keep it open'),
   CHECK_ENDPOINT_KEY: Unset(
     'the AES-256-GCM key that encrypts the clients\' check-endpoint tokens at rest: 32 bytes as 64 hex digits or in base64 (`openssl rand -base64 32`). Required with `NODE_ENV=production`, and on PostgreSQL unless `NODE_ENV` is `development` or `test`',

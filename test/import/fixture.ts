@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Dataset } from '../../src/modules/import/import.schemas.js';
+import type { DatasetRecords } from '../../src/modules/import/import.schemas.js';
 import type { AppContext } from '../../src/context.js';
 
 /**
@@ -9,7 +9,7 @@ import type { AppContext } from '../../src/context.js';
  * and 2, all of event 100; flow 1 carries its hit history and two tags), 2 regions, 2 tag dimensions and
  * 4 tag types (a parent with a child and a value).
  */
-export function smallDataset(): Required<Omit<Dataset, 'aliases'>> {
+export function smallDataset(): Required<DatasetRecords> {
   return {
     sports: [
       { id: 1, key: 'basketball', name: 'Basketball' },

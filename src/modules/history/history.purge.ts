@@ -4,7 +4,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { DAY_MS, HOUR_MS } from '../../platform/time.js';
-import { deleteChangesBefore } from './history.repository.js';
+import { deleteChangesBefore, stampUnrecorded } from './history.repository.js';
 
 /** The first purge waits for the start-up (migrations, demo data) to be over. */
 const FIRST_PURGE_AFTER_MS = 60_000;
@@ -15,16 +15,17 @@ export interface HistoryPurgeDeps {
   db: Kysely<Schema>;
   clock: Clock;
   changes: ChangeFeed;
-  /** HISTORY_RETENTION_DAYS: changes older than this many days are deleted. */
+  /** HISTORY_RETENTION_DAYS: changes recorded more than this many days ago are deleted. */
   retentionDays: number;
 }
 
 /**
- * Deletes the price changes older than the retention period (changed_at before now − days), a
- * batch per transaction; returns how many. A batch that deletes rows moves the data version,
+ * Deletes the price changes recorded longer ago than the retention period (recorded_at before
+ * now − days: a past season loaded today is kept, decision 0299), a batch per transaction; returns how many. A batch that deletes rows moves the data version,
  * so that no node keeps serving a cached history list or file tag that names them.
  */
 export async function purgeOldHistory(deps: HistoryPurgeDeps): Promise<number> {
+  await stampUnrecorded(deps.db, deps.clock.now());
   const before = deps.clock.now() - deps.retentionDays * DAY_MS;
   let total = 0;
   for (;;) {

@@ -112,15 +112,25 @@ export function createHistoryRepository(database: Database): HistoryRepository {
 }
 
 /**
- * Deletes, in `trx`, up to `limit` changes older than `before` (changed_at, epoch ms); returns how
- * many. The purge calls it a batch per transaction.
+ * Deletes, in `trx`, up to `limit` changes recorded before `before` (recorded_at, epoch ms: a
+ * change's own changed_at may be years older, decision 0299); returns how many. The purge calls it
+ * a batch per transaction, each a range of the recorded_at index.
  */
 export async function deleteChangesBefore(trx: Kysely<Schema>, before: number, limit: number): Promise<number> {
   const result = await trx
     .deleteFrom('odds_history')
-    .where('id', 'in', (eb) => eb.selectFrom('odds_history').select('id').where('changed_at', '<', before).limit(limit))
+    .where('id', 'in', (eb) => eb.selectFrom('odds_history').select('id').where('recorded_at', '<', before).limit(limit))
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * Gives the changes written without their recorded_at (by a node of the version before it, during
+ * a rolling upgrade) the time `now`: they were recorded within the last purge's interval. A seek of
+ * the recorded_at index, which holds the nulls too.
+ */
+export async function stampUnrecorded(db: Kysely<Schema>, now: number): Promise<void> {
+  await db.updateTable('odds_history').set({ recorded_at: now }).where('recorded_at', 'is', null).execute();
 }
 
 const forEvent = (db: Kysely<Schema>, eventId: number) => db.selectFrom('odds_history').where('event_id', '=', eventId);

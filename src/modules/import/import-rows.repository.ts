@@ -112,3 +112,22 @@ export async function rowsWithIds<R>(s: RowStatements, table: string, ids: reado
       : CompiledQuery.raw(`select ${list} from ${quoted(table)} where "id" = any($1::bigint[])`, [ids]);
   return (await s.trx.executeQuery<R>(query)).rows;
 }
+
+/**
+ * The odds rows on any of `selectionIds`, with `columns`: a seek of the selections' primary key,
+ * then of the odds' event index (odds have no index of their selection), the ids as one parameter.
+ */
+export async function oddsOnSelections<R>(s: RowStatements, selectionIds: readonly number[], columns: readonly string[]): Promise<R[]> {
+  if (selectionIds.length === 0) return [];
+  const list = ['id', 'selection_id', ...columns].map(quoted).join(', ');
+  const query =
+    s.dialect === 'sqlite'
+      ? CompiledQuery.raw(
+          `select ${list} from "odds" where "event_id" in (select "event_id" from "selections" where "id" in (select value from json_each(?))) and "selection_id" in (select value from json_each(?))`,
+          [JSON.stringify(selectionIds), JSON.stringify(selectionIds)],
+        )
+      : CompiledQuery.raw(`select ${list} from "odds" where "event_id" in (select "event_id" from "selections" where "id" = any($1::bigint[])) and "selection_id" = any($1::bigint[])`, [
+          selectionIds,
+        ]);
+  return (await s.trx.executeQuery<R>(query)).rows;
+}

@@ -87,11 +87,11 @@ export function checkWithinDataset(dataset: Dataset): void {
       if (problem !== undefined) problems.add(`operators[${i}].${template}`, 'deep_link_template', problem);
     }
   });
-  (dataset.odds ?? []).forEach((odds, i) => {
-    if (typeof odds.updated_at === 'string' && Number.isNaN(Date.parse(odds.updated_at))) {
-      problems.add(`odds[${i}].updated_at`, 'format', 'is not a valid date-time');
-    }
-  });
+  for (const array of ['odds', 'price_updates'] as const) {
+    (dataset[array] ?? []).forEach((item, i) => {
+      if (typeof item.updated_at === 'string' && Number.isNaN(Date.parse(item.updated_at))) problems.add(`${array}[${i}].updated_at`, 'format', 'is not a valid date-time');
+    });
+  }
   (dataset.flows ?? []).forEach((flow, i) => {
     if (flow.hits > flow.total) problems.add(`flows[${i}].hits`, 'maximum', `must be at most total (${flow.total})`);
     const focusId = flow.focus_entity_id ?? undefined;

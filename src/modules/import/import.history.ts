@@ -1,5 +1,5 @@
 import { chunksOf } from '../../platform/chunks.js';
-import { CHANGE_COLUMNS, type ChangeColumn } from '../history/index.js';
+import { CHANGE_COLUMNS } from '../history/index.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
 import { numberOrNull } from '../../platform/db/column-values.js';
@@ -44,6 +44,9 @@ const CHUNK = 5_000;
 
 export const DEFAULT_ODDS_STATUS = 'open';
 
+/** A change as written: its columns, and when it was recorded (the retention counts from then, decision 0299). */
+const RECORDED_COLUMNS = [...CHANGE_COLUMNS, 'recorded_at'] as const;
+
 /** When an odds item's price holds from: the dataset's updated_at, else the import's time. */
 export function changedAtOf(item: OddsItem, now: number): number {
   return typeof item.updated_at === 'string' ? Date.parse(item.updated_at) : now;
@@ -66,7 +69,7 @@ export async function recordPriceChanges(repo: ImportRepository, odds: readonly 
     const stored = await storedQuotes(repo, chunk);
     if (first && stored.size === 0 && (await repo.isEmptyTable('odds'))) return undefined;
     first = false;
-    const rows: Array<Record<ChangeColumn, unknown>> = [];
+    const rows: Array<Record<(typeof RECORDED_COLUMNS)[number], unknown>> = [];
     for (const item of chunk) {
       const next: Quote = { price: item.price_decimal, line: item.line ?? null, status: item.status ?? DEFAULT_ODDS_STATUS };
       const row = stored.get(item.id);
@@ -86,9 +89,10 @@ export async function recordPriceChanges(repo: ImportRepository, odds: readonly 
         line_to: next.line,
         status_from: before?.status ?? null,
         status_to: next.status,
+        recorded_at: now,
       });
     }
-    await repo.insert('odds_history', CHANGE_COLUMNS, rows);
+    await repo.insert('odds_history', RECORDED_COLUMNS, rows);
   }
   return touched;
 }

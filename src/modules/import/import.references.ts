@@ -1,6 +1,7 @@
 import { Problems } from './import.checks.js';
 import type { DataTable, ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
+import { checkOddsPositions } from './import.positions.js';
 import { checkResults } from './import.results.js';
 import { checkTagTree } from './import.taxonomy.js';
 
@@ -48,6 +49,7 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
   await checkResults(dataset, repo, options, known.sportOfLeague, problems);
   checkEventReferences(dataset.events ?? [], known, ref);
   checkOddsReferences(dataset.odds ?? [], known, ref, problems);
+  await checkOddsPositions(dataset.odds ?? [], dataset, known.marketRules, repo, options, problems);
   checkFlowReferences(dataset.flows ?? [], known, ref, problems);
   problems.throwIfAny();
 
@@ -86,7 +88,8 @@ interface KnownRecords {
   operatorIds: Map<number, true>;
   /** The key of each betting-market category. */
   categoryKeys: Map<number, string>;
-  marketIds: Map<number, true>;
+  /** The settlement rule of each betting market (null: none). */
+  marketRules: Map<number, string | null>;
   countryIds: Map<number, true>;
   dimensionIds: Map<number, true>;
   tagTypeIds: Map<number, true>;
@@ -147,12 +150,18 @@ async function knownRecords(dataset: Dataset, known: Known): Promise<KnownRecord
     ['key'],
     (row) => String(row.key),
   );
-  const marketIds = await known('betting_markets', ids(betting_markets), [...odds.map((o) => o.betting_market_id), ...flows.map((f) => f.betting_market_id)], [], present);
+  const marketRules = await known(
+    'betting_markets',
+    new Map(betting_markets.map((m) => [m.id, m.settlement?.rule ?? null])),
+    [...odds.map((o) => o.betting_market_id), ...flows.map((f) => f.betting_market_id)],
+    ['settlement_rule'],
+    (row) => (row.settlement_rule === null ? null : String(row.settlement_rule)),
+  );
 
   const countryIds = await known('countries', ids(dataset.countries), regions.map((r) => r.country_id), [], present);
   const dimensionIds = await known('tag_dimensions', ids(dataset.tag_dimensions), tagTypes.map((t) => t.dimension_id), [], present);
   const tagTypeIds = await known('tag_types', ids(tagTypes), flows.flatMap((f) => f.tag_type_ids ?? []), [], present);
-  const catalogue = { sportIds, sportOfLeague, teamIds, playerIds, periodSports, operatorIds, categoryKeys, marketIds, countryIds, dimensionIds, tagTypeIds };
+  const catalogue = { sportIds, sportOfLeague, teamIds, playerIds, periodSports, operatorIds, categoryKeys, marketRules, countryIds, dimensionIds, tagTypeIds };
   return { ...catalogue, ...(await knownFacts(dataset, known, sportOfLeague)) };
 }
 
@@ -218,7 +227,7 @@ function checkOddsReferences(odds: NonNullable<Dataset['odds']>, known: KnownRec
   odds.forEach((o, i) => {
     ref(`odds[${i}].event_id`, o.event_id, eventFacts, 'event');
     ref(`odds[${i}].operator_id`, o.operator_id, known.operatorIds, 'operator');
-    ref(`odds[${i}].betting_market_id`, o.betting_market_id, known.marketIds, 'betting market');
+    ref(`odds[${i}].betting_market_id`, o.betting_market_id, known.marketRules, 'betting market');
     ref(`odds[${i}].player_id`, o.player_id, known.playerIds, 'player');
     ref(`odds[${i}].event_period_id`, o.event_period_id, periodSports, 'event period');
     // A period is one sport's (a soccer half is not a basketball quarter).
@@ -236,7 +245,7 @@ function checkFlowReferences(flows: NonNullable<Dataset['flows']>, known: KnownR
     ref(`flows[${i}].event_id`, f.event_id, known.eventFacts, 'event');
     if (f.focus_entity_type === 'team') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, teamIds, 'team');
     if (f.focus_entity_type === 'player') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, playerIds, 'player');
-    ref(`flows[${i}].betting_market_id`, f.betting_market_id, known.marketIds, 'betting market');
+    ref(`flows[${i}].betting_market_id`, f.betting_market_id, known.marketRules, 'betting market');
     (f.tag_type_ids ?? []).forEach((tagId, j) => ref(`flows[${i}].tag_type_ids[${j}]`, tagId, known.tagTypeIds, 'tag type'));
     (f.hit_history ?? []).forEach((game, j) => ref(`flows[${i}].hit_history[${j}].opponent_team_id`, game.opponent_team_id, teamIds, 'team'));
     (f.leg_ids ?? []).forEach((legId, j) => {

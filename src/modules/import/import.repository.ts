@@ -4,7 +4,7 @@ import { lockDataWrites } from '../../platform/db/locked-transaction.js';
 import type { Schema, SelectionsTable } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
 import { chunksOf } from '../../platform/chunks.js';
-import { insertRows, rowsWithIds, updateOnConflict } from './import-rows.repository.js';
+import { insertRows, oddsOnSelections, rowsWithIds, updateOnConflict } from './import-rows.repository.js';
 
 /** The sports-data tables the import writes, in dependency order. */
 export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_history', 'event_period_scores', 'player_event_statistics', 'odds_grades'] as const;
@@ -23,6 +23,8 @@ export interface ImportRepository {
   insert(table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void>;
   /** The rows among `ids` that the table already holds, with the asked columns. */
   existing<C extends string>(table: DataTable, ids: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id', number | string | null>>>;
+  /** The stored odds rows on these selections, with the asked columns and their selection. */
+  oddsOnSelections<C extends string>(selectionIds: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id' | 'selection_id', number | string | null>>>;
   /** The start time (epoch ms) of each of these events that is stored. */
   startTimes(eventIds: readonly number[]): Promise<Map<number, number>>;
   /** The rows of a keyed table whose key is one of `keys` (compared without regard to case). */
@@ -39,8 +41,8 @@ export interface ImportRepository {
   lockForImport(): Promise<void>;
   /** True when the table holds no row. */
   isEmptyTable(table: DataTable): Promise<boolean>;
-  /** Records the opening price history entry of every odds row stored. */
-  recordOpenings(): Promise<void>;
+  /** Records the opening price history entry of every odds row stored, recorded at `now`. */
+  recordOpenings(now: number): Promise<void>;
   /** True when no sport is stored: the database holds no sports data. */
   isEmpty(): Promise<boolean>;
   /** Every row of every sports-data table (the demo's --force replace). Clients stay. */
@@ -84,6 +86,11 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     upsert: (table, columns, items, toRow) => insertRows(s, table, columns, items, toRow, updateOnConflict(columns)),
     insert: (table, columns, rows) => insertRows(s, table, columns, rows, (row) => row),
     existing: (table, ids, columns) => existing(s, table, ids, columns),
+    async oddsOnSelections(selectionIds, columns) {
+      const found: Array<Record<(typeof columns)[number] | 'id' | 'selection_id', number | string | null>> = [];
+      for (const chunk of chunksOf([...selectionIds], s.maxParams)) found.push(...(await oddsOnSelections<(typeof found)[number]>(s, chunk, columns)));
+      return found;
+    },
     withKeys: (table, keys) => withKeys(s, table, keys),
     async startTimes(eventIds) {
       const rows = await existing(s, 'events', eventIds, ['start_time']);
@@ -109,7 +116,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     async isEmptyTable(table) {
       return (await s.db.selectFrom(table).select(sql<number>`1`.as('one')).limit(1).executeTakeFirst()) === undefined;
     },
-    recordOpenings: () => recordOpenings(trx),
+    recordOpenings: (now) => recordOpenings(trx, now),
     isEmpty: () => hasNoSportsData(trx),
     async deleteAllData() {
       for (const table of [...DATA_TABLES].reverse()) await s.db.deleteFrom(table).execute();
@@ -161,10 +168,10 @@ async function withKeys(s: Statements, table: 'betting_market_categories', keys:
  * The opening entry of every odds row stored, at its updated_at: after an import into an empty
  * odds table every row is the dataset's own and new (import.history.ts).
  */
-async function recordOpenings(trx: Transaction<Schema>): Promise<void> {
+async function recordOpenings(trx: Transaction<Schema>, now: number): Promise<void> {
   await sql`
-    insert into odds_history (odds_id, event_id, operator_id, betting_market_id, position, changed_at, price_to, line_to, status_to)
-    select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status from odds order by id`.execute(trx);
+    insert into odds_history (odds_id, event_id, operator_id, betting_market_id, position, changed_at, price_to, line_to, status_to, recorded_at)
+    select id, event_id, operator_id, betting_market_id, position, updated_at, price_decimal, line, status, cast(${now} as bigint) from odds order by id`.execute(trx);
 }
 
 /**

@@ -206,6 +206,19 @@ export const OddsItem = item('ImportOdds', {
   operator_selection_id: nullable(Text(200, 'The operator\'s own id of the selection, which its deep-link templates name as {operator_selection_id}.')),
 });
 
+/**
+ * A price move of a stored odds row, changing only what it names (decision 0298): an `odds` row
+ * replaces every column, so a feed that sends only a new price would clear the others.
+ */
+export const PriceUpdateItem = item('ImportPriceUpdate', {
+  odds_id: Type.Optional(Id('The odds row, by its id; or name it by `event_betting_market_position_id` and `operator_id`.')),
+  event_betting_market_position_id: Type.Optional(Id('The selection (the id odds rows and flows give it), with `operator_id`: that operator\'s odds row on it.')),
+  operator_id: Type.Optional(Id('The operator whose price on the selection moves; with `event_betting_market_position_id`.')),
+  price_decimal: DecimalPrice('The new decimal price, above 1 and at most 1,000,001.'),
+  status: nullable(Text(40, 'The new status; absent or null: the stored one stays.')),
+  updated_at: nullable(DateTime('When the price changed; default: the time of the import, as for an odds row.')),
+});
+
 /** The most past games one flow's hit history holds. */
 export const MAX_HIT_HISTORY = 1_000;
 
@@ -288,12 +301,18 @@ export const Dataset = Type.Object(
     odds: list(OddsItem, 'Prices, each of an event, an operator and a market.'),
     flows: list(FlowItem, 'Betting trends, each on an event; parlays name their legs.'),
     aliases: list(AliasItem, "Names a source gives our records (a team's name in football-data's files): its rows then land on them."),
+    price_updates: list(
+      PriceUpdateItem,
+      'Price moves of stored odds rows: each changes the price (and the status and time it gives) of one row, leaving its other fields as stored, and records one history entry when the price or status changes. A row the dataset also sends whole, or names twice, is refused.',
+    ),
   },
   { title: 'ImportDataset', additionalProperties: false },
 );
 export type Dataset = Static<typeof Dataset>;
-/** The arrays of records with ids (the aliases name records, and have none of their own). */
-export type DatasetArray = Exclude<keyof Dataset, 'aliases'>;
+/** The arrays of records with ids: the aliases name records and have none of their own; `price_updates` changes the stored odds rows instead. */
+export type DatasetArray = Exclude<keyof Dataset, 'aliases' | 'price_updates'>;
+/** A dataset of records only, as a generator builds one whole. */
+export type DatasetRecords = Pick<Dataset, DatasetArray>;
 
 /** The arrays in dependency order: a later array may reference an earlier one. */
 export const DATASET_ARRAYS: readonly DatasetArray[] = [
@@ -360,6 +379,7 @@ export const ImportResult = Type.Object(
         odds: count('Odds'),
         flows: count('Flows'),
         aliases: count('Aliases'),
+        price_updates: Type.Optional(Type.Integer({ minimum: 0, description: 'Price updates applied.' })),
       },
       { additionalProperties: false, description: 'Items inserted or updated, per array of the dataset (only the arrays sent).' },
     ),

@@ -5,6 +5,7 @@ import type { Database, DialectName } from '../../platform/db/database.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { computeFlows, eventsOfMarkets, gradeEvents, markGradingDue } from '../results/index.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
+import { priceUpdatedRows } from './import.price-updates.js';
 import { checkReferences } from './import.references.js';
 import { refuseSourceOwned, writeAliases } from './import.identity.js';
 import { deleteIdentities } from './import-identity.repository.js';
@@ -108,11 +109,13 @@ export function createImportService(deps: ImportDeps): ImportService {
       if (!replace) await refuseSourceOwned(trx, dataset);
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
+      // Price updates are written as the whole rows they make, after the dataset's own odds.
+      const updated = await priceUpdatedRows(dataset, repo, { replace });
       if (replace) {
         await repo.deleteAllData();
         await deleteIdentities(trx);
       }
-      const touched = await write(repo, dataset, resolved, now, replace);
+      const touched = await write(repo, updated.length === 0 ? dataset : { ...dataset, odds: [...(dataset.odds ?? []), ...updated] }, resolved, now, replace);
       await writeAliases(trx, repo, dataset.aliases ?? [], now);
       const candidates = new Set(await gradingCandidates(trx, repo, dataset, touched));
       // The rows that waited on the names just bound land with them, or not at all.
@@ -196,6 +199,7 @@ function countsOf(dataset: Dataset): Upserted {
     const items = dataset[array];
     if (items) upserted[array] = items.length;
   }
+  if (dataset.price_updates) upserted.price_updates = dataset.price_updates.length;
   return upserted;
 }
 

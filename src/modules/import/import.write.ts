@@ -187,7 +187,7 @@ async function writeOdds(repo: ImportRepository, odds: Items<'odds'>, selectionO
     operator_selection_id: orNull(o.operator_selection_id),
   }));
   if (touched !== undefined) return touched;
-  await repo.recordOpenings();
+  await repo.recordOpenings(now);
   return everyEventTouched(odds);
 }
 

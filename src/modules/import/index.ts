@@ -1,6 +1,6 @@
 /** Import: the operator's bulk load, validated whole, then upserted in one transaction. */
 export { importRoutes } from './import.routes.js';
-export type { Dataset, ImportResult, QueueReleased } from './import.schemas.js';
+export type { Dataset, DatasetRecords, ImportResult, QueueReleased } from './import.schemas.js';
 export { SourceRowsWritten } from './import.schemas.js';
 export { IMPORT_LIMITS, readDatasetFile, registerDatasetParser } from './import.body.js';
 export { Problems } from './import.checks.js';

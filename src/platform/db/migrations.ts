@@ -549,6 +549,19 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  // The history's retention counts from when a change was recorded, not from the price's own time,
+  // so that a past season loaded today is kept (decision 0299). The rows already there were kept by
+  // their changed_at until now: it stays their count's start, and the purge's index moves over.
+  // Nullable only because SQLite adds no NOT NULL column without a default (a default would hide a
+  // writer that forgets it); every writer fills it.
+  '0030_history_recorded_at': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('odds_history').addColumn('recorded_at', 'bigint').execute();
+      await sql`update odds_history set recorded_at = changed_at`.execute(db);
+      await db.schema.dropIndex('odds_history_changed_idx').execute();
+      await db.schema.createIndex('odds_history_recorded_idx').on('odds_history').columns(['recorded_at', 'id']).execute();
+    },
+  },
   // Work one node of several does at a time, such as polling an upstream feed: a named lease,
   // taken when free or expired and renewed by its holder (decision 0301).
   '0031_upstream_lease': {

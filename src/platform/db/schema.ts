@@ -325,6 +325,8 @@ export interface OddsHistoryTable {
   position: string;
   /** Epoch ms: the dataset's updated_at for the row, else the time of the import. */
   changed_at: number;
+  /** Epoch ms: when the change was recorded (the import's time); the retention counts from it (docs/decisions/0299). */
+  recorded_at: number;
   price_from: number | null;
   price_to: number;
   line_from: number | null;

@@ -16,6 +16,33 @@ export const SETTLEMENT_RULES = ['moneyline', '1x2', 'spread', 'total', 'team_to
  */
 export type SettlementRule = (typeof SETTLEMENT_RULES)[number];
 
+/** The outcomes of each rule: the side words a position of its market may end with. */
+export const RULE_SIDES: Readonly<Record<SettlementRule, readonly string[]>> = {
+  moneyline: ['home', 'away'],
+  '1x2': ['home', 'draw', 'away'],
+  spread: ['home', 'away'],
+  total: ['over', 'under'],
+  team_total: ['over', 'under'],
+  player_stat: ['over', 'under'],
+  yes_no: ['yes', 'no'],
+};
+
+/** Rules whose sides are the event's teams: a position may name the team itself (`Boston Celtics`). */
+const TEAM_SIDED: ReadonlySet<SettlementRule> = new Set(['moneyline', '1x2', 'spread']);
+
+/**
+ * Whether a position names an outcome of its rule, the way the grading reads it (results'
+ * readSelection): `yes` when it ends with one of the rule's side words (`home`, `Boston Celtics
+ * over`) or is a subject alone on a yes/no market (`Jayson Tatum`: to score); `team` when it is a
+ * subject alone on a market whose sides are the teams, an outcome only if it names one of the
+ * event's teams (which the caller knows); `no` otherwise (`H` on a 1X2, `over` on a moneyline).
+ */
+export function outcomeOf(rule: SettlementRule, side: string | null): 'yes' | 'team' | 'no' {
+  if (side !== null) return RULE_SIDES[rule].includes(side) ? 'yes' : 'no';
+  if (TEAM_SIDED.has(rule)) return 'team';
+  return rule === 'yes_no' ? 'yes' : 'no';
+}
+
 type Team = 'home' | 'away';
 type OverUnder = 'over' | 'under';
 

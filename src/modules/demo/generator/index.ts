@@ -1,4 +1,4 @@
-import type { Dataset } from '../../import/index.js';
+import type { Dataset, DatasetRecords } from '../../import/index.js';
 import { countries, eventPeriods, marketCategories, marketPositions } from './catalogue.js';
 import { buildEvents, type EventModel, isAhead } from './events.js';
 import { buildFlows, type PastRecord } from './flows.js';
@@ -40,13 +40,13 @@ export interface DemoOptions {
 
 export interface DemoData {
   /** Everything, with each odds row at its opening price. */
-  dataset: Required<Omit<Dataset, 'aliases'>>;
+  dataset: Required<DatasetRecords>;
   /** Odds datasets imported after it, in order: each records one price change per row it moves. */
   moves: Dataset[];
 }
 
 /** The demo dataset in the import format (see generateDemo). */
-export function generateDemoDataset(options: DemoOptions): Required<Omit<Dataset, 'aliases'>> {
+export function generateDemoDataset(options: DemoOptions): Required<DatasetRecords> {
   return generateDemo(options).dataset;
 }
 
@@ -81,7 +81,7 @@ export function generateDemo(options: DemoOptions): DemoData {
   return { dataset, moves };
 }
 
-function datasetOf(world: World, events: readonly EventModel[], odds: NonNullable<Dataset['odds']>, flows: NonNullable<Dataset['flows']>): Required<Omit<Dataset, 'aliases'>> {
+function datasetOf(world: World, events: readonly EventModel[], odds: NonNullable<Dataset['odds']>, flows: NonNullable<Dataset['flows']>): Required<DatasetRecords> {
   const { categories, categoryIdOf } = marketCategories();
   const countryRecords = countries();
   return {
@@ -130,7 +130,7 @@ function datasetOf(world: World, events: readonly EventModel[], odds: NonNullabl
 }
 
 /** The final events' period scores and players' statistics, in the events' order. */
-function addResults(random: Random, dataset: Required<Omit<Dataset, 'aliases'>>, events: readonly EventModel[]): void {
+function addResults(random: Random, dataset: Required<DatasetRecords>, events: readonly EventModel[]): void {
   const periodIds = new Map(dataset.event_periods.map((p) => [`${p.sport_id}:${p.key}`, p.id]));
   events.forEach((event, i) => {
     const item = dataset.events[i];
