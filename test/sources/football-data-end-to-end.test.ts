@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { forSuite, harness } from '../helpers/harness.js';
+import { sample } from './football-data-expected.js';
 import { proveLoaded } from './football-data-proof.js';
 
 /**
@@ -9,12 +9,11 @@ import { proveLoaded } from './football-data-proof.js';
  * say through the public API what their CSV text says (football-data-proof.ts works it out from
  * the text alone): scores, the board, grades, closing prices and closing-line value.
  */
-export const SAMPLES = [
+const SAMPLES = [
   { file: 'E0-2024-round.csv', days: { start: '2024-08-16', end: '2024-08-19' }, events: 10 },
   { file: 'E0-2005-round.csv', days: { start: '2005-08-13', end: '2005-08-14' }, events: 10 },
   { file: 'E0-1995-round.csv', days: { start: '1995-08-19', end: '1995-08-20' }, events: 10 },
 ] as const;
-export const sample = (file: string) => readFileSync(new URL(`../../examples/football-data/${file}`, import.meta.url), 'utf8');
 
 describe.each(DIALECTS)('football-data sample files end to end over HTTP (%s)', (dialect) => {
   const t = forSuite(() => harness({ dialect }));

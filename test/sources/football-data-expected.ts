@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 
 /**
@@ -5,6 +6,9 @@ import { parse } from 'csv-parse/sync';
  * service's reader: the column legend of notes.txt, the grading rules of docs/data.md and the
  * closing-line value of docs/api.md#results, each written out here on their own.
  */
+
+/** A sample file of examples/football-data, as text. */
+export const sample = (file: string) => readFileSync(new URL(`../../examples/football-data/${file}`, import.meta.url), 'utf8');
 
 /** The bookmaker prefixes of the sample files and the operator keys docs/sources/football-data.md gives them. */
 const BOOKS: Readonly<Record<string, string>> = {
