@@ -35,8 +35,8 @@ export interface Written {
  * Resolves the rows and builds what is written: the records made (first dataset), then each
  * selection's price points in time order, one dataset per round, so that a selection priced twice
  * in one file (football-data's pre-closing and closing prices) gets both into its history (decision
- * 0297). A point at or before the stored row's updated_at is not applied again: a file imported twice
- * writes no history.
+ * 0297). A point before the stored row's updated_at, or at it with its price, is not applied again: a
+ * file imported twice writes no history.
  */
 export async function buildDatasets(repo: SourcesRepository, resolver: Resolver, rows: readonly SourceRow[]): Promise<Written> {
   const waiting: Written['waiting'] = [];
@@ -159,7 +159,7 @@ async function priceRounds(repo: SourcesRepository, resolver: Resolver, matched:
   const sideKey = (o: { event_id: number; operator_id: number; betting_market_id: number; position: string }) => `${o.event_id}/${o.operator_id}/${o.betting_market_id}/${o.position}`;
   const naturalKey = (o: { event_id: number; operator_id: number; betting_market_id: number; position: string; line: number | null }) => `${sideKey(o)}/${o.line ?? ''}`;
   const stored = new Map<string, StoredOdds>((await repo.oddsOfEvents(matched.map((m) => m.event.id))).map((o) => [naturalKey(o), o]));
-  const points = new Map<string, { base: Omit<OddsItem, 'price_decimal' | 'updated_at' | 'is_main'>; after: number; prices: Map<number, SourcePrice> }>();
+  const points = new Map<string, { base: Omit<OddsItem, 'price_decimal' | 'updated_at' | 'is_main'>; after: number; storedPrice?: number; prices: Map<number, SourcePrice> }>();
   for (const { row, event } of matched) {
     for (const price of row.prices) {
       const fields = { event_id: event.id, operator_id: await resolver.operator(price.book), betting_market_id: marketIds.get(price.market) ?? 0, position: price.position, line: price.line ?? null };
@@ -167,12 +167,14 @@ async function priceRounds(repo: SourcesRepository, resolver: Resolver, matched:
       let selection = points.get(key);
       if (selection === undefined) {
         const known = stored.get(key);
-        selection = { base: { id: known?.id ?? (await resolver.allocate('odds')), ...fields }, after: known?.updated_at ?? Number.NEGATIVE_INFINITY, prices: new Map() };
+        selection = { base: { id: known?.id ?? (await resolver.allocate('odds')), ...fields }, after: known?.updated_at ?? Number.NEGATIVE_INFINITY, storedPrice: known?.price_decimal, prices: new Map() };
         points.set(key, selection);
       }
       const at = Date.parse(price.at);
-      // Not applied again: a point at or before the stored one (decision 0297); of two at one instant, the later read.
-      if (at > selection.after) selection.prices.set(at, price);
+      // Not applied again: a point before the stored one, or at its instant with its price (decision 0297). At its instant
+      // with another price it is a correction (a file's instants are fixed by the kick-off, so a corrected cell comes back at the same one).
+      // Of two at one instant, the later read.
+      if (at > selection.after || (at === selection.after && price.price !== selection.storedPrice)) selection.prices.set(at, price);
     }
   }
   const mainLines = mainLinesOf(stored, points, sideKey, naturalKey);
