@@ -32,6 +32,9 @@ export interface StoredOdds {
   betting_market_id: number;
   position: string;
   line: number | null;
+  price_decimal: number;
+  status: string;
+  is_main: boolean;
   updated_at: number;
 }
 
@@ -155,13 +158,13 @@ export function createSourcesRepository(db: Kysely<Schema> | Transaction<Schema>
       for (const chunk of chunksOf([...new Set(eventIds)], CHUNK)) {
         const rows = await db
           .selectFrom('odds')
-          .select(['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'updated_at'])
+          .select(['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'is_main', 'updated_at'])
           .where('event_id', 'in', [...chunk])
           .where('player_id', 'is', null)
           .where('event_period_id', 'is', null)
           .execute();
         for (const r of rows) {
-          found.push({ id: num(r.id), event_id: num(r.event_id), operator_id: num(r.operator_id), betting_market_id: num(r.betting_market_id), position: r.position, line: numOrNull(r.line), updated_at: num(r.updated_at) });
+          found.push({ id: num(r.id), event_id: num(r.event_id), operator_id: num(r.operator_id), betting_market_id: num(r.betting_market_id), position: r.position, line: numOrNull(r.line), price_decimal: num(r.price_decimal), status: r.status, is_main: num(r.is_main) === 1, updated_at: num(r.updated_at) });
         }
       }
       return found;

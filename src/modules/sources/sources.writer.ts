@@ -35,8 +35,8 @@ export interface Written {
  * Resolves the rows and builds what is written: the records made (first dataset), then each
  * selection's price points in time order, one dataset per round, so that a selection priced twice
  * in one file (football-data's pre-closing and closing prices) gets both into its history (decision
- * 0297). A point at or before the stored row's updated_at is not applied again: a file imported twice
- * writes no history.
+ * 0297). A point before the stored row's updated_at, or at it with its price, is not applied again: a
+ * file imported twice writes no history.
  */
 export async function buildDatasets(repo: SourcesRepository, resolver: Resolver, rows: readonly SourceRow[]): Promise<Written> {
   const waiting: Written['waiting'] = [];
@@ -149,12 +149,17 @@ async function marketsAndPositions(repo: SourcesRepository, resolver: Resolver, 
   return { marketIds, dataset: { betting_markets: markets, betting_market_positions: positions, event_periods: resolver.extra.event_periods } };
 }
 
-/** The price points of every selection, newest stored point excluded, as rounds: round k holds each selection's k-th new point. */
+/**
+ * The price points of every selection, newest stored point excluded, as rounds: round k holds each selection's k-th new point.
+ * A source gives one line per book and side (football-data's handicap, a feed's spread): the line
+ * of the side's newest point is its main line, and a row at another line is written an alternate,
+ * so that the board shows where the book stands now and not a line it has moved from.
+ */
 async function priceRounds(repo: SourcesRepository, resolver: Resolver, matched: ReadonlyArray<{ row: SourceRow; event: EventItem }>, marketIds: ReadonlyMap<SourceMarket, number>): Promise<OddsItem[][]> {
-  const naturalKey = (o: { event_id: number; operator_id: number; betting_market_id: number; position: string; line: number | null }) =>
-    `${o.event_id}/${o.operator_id}/${o.betting_market_id}/${o.position}/${o.line ?? ''}`;
+  const sideKey = (o: { event_id: number; operator_id: number; betting_market_id: number; position: string }) => `${o.event_id}/${o.operator_id}/${o.betting_market_id}/${o.position}`;
+  const naturalKey = (o: { event_id: number; operator_id: number; betting_market_id: number; position: string; line: number | null }) => `${sideKey(o)}/${o.line ?? ''}`;
   const stored = new Map<string, StoredOdds>((await repo.oddsOfEvents(matched.map((m) => m.event.id))).map((o) => [naturalKey(o), o]));
-  const points = new Map<string, { base: Omit<OddsItem, 'price_decimal' | 'updated_at'>; after: number; prices: Map<number, SourcePrice> }>();
+  const points = new Map<string, { base: Omit<OddsItem, 'price_decimal' | 'updated_at' | 'is_main'>; after: number; storedPrice?: number; prices: Map<number, SourcePrice> }>();
   for (const { row, event } of matched) {
     for (const price of row.prices) {
       const fields = { event_id: event.id, operator_id: await resolver.operator(price.book), betting_market_id: marketIds.get(price.market) ?? 0, position: price.position, line: price.line ?? null };
@@ -162,21 +167,48 @@ async function priceRounds(repo: SourcesRepository, resolver: Resolver, matched:
       let selection = points.get(key);
       if (selection === undefined) {
         const known = stored.get(key);
-        selection = { base: { id: known?.id ?? (await resolver.allocate('odds')), ...fields }, after: known?.updated_at ?? Number.NEGATIVE_INFINITY, prices: new Map() };
+        selection = { base: { id: known?.id ?? (await resolver.allocate('odds')), ...fields }, after: known?.updated_at ?? Number.NEGATIVE_INFINITY, storedPrice: known?.price_decimal, prices: new Map() };
         points.set(key, selection);
       }
       const at = Date.parse(price.at);
-      // Not applied again: a point at or before the stored one (decision 0297); of two at one instant, the later read.
-      if (at > selection.after) selection.prices.set(at, price);
+      // Not applied again: a point before the stored one, or at its instant with its price (decision 0297). At its instant
+      // with another price it is a correction (a file's instants are fixed by the kick-off, so a corrected cell comes back at the same one).
+      // Of two at one instant, the later read.
+      if (at > selection.after || (at === selection.after && price.price !== selection.storedPrice)) selection.prices.set(at, price);
     }
   }
+  const mainLines = mainLinesOf(stored, points, sideKey, naturalKey);
   const rounds: OddsItem[][] = [];
-  for (const { base, prices } of points.values()) {
+  for (const [key, { base, prices }] of points) {
+    const isMain = mainLines.get(sideKey(base)) === key;
     [...prices.entries()].sort(([a], [b]) => a - b).forEach(([at, price], round) => {
-      (rounds[round] ??= []).push({ ...base, price_decimal: price.price, updated_at: new Date(at).toISOString() });
+      (rounds[round] ??= []).push({ ...base, is_main: isMain, price_decimal: price.price, updated_at: new Date(at).toISOString() });
     });
   }
+  // A stored main row this batch moved the book off: written again as it stands, an alternate (no price change, so no history).
+  for (const [key, o] of stored) {
+    if (!o.is_main || points.get(key)?.prices.size || !mainLines.has(sideKey(o)) || mainLines.get(sideKey(o)) === key) continue;
+    const { id, event_id, operator_id, betting_market_id, position, line, price_decimal } = o;
+    (rounds[0] ??= []).push({ id, event_id, operator_id, betting_market_id, position, line, price_decimal, status: o.status as OddsItem['status'], is_main: false, updated_at: new Date(o.updated_at).toISOString() });
+  }
   return rounds;
+}
+
+/** Per book and side this batch prices, the natural key of the row holding its newest point (stored or new). */
+function mainLinesOf<P extends { after: number; prices: ReadonlyMap<number, unknown>; base: { event_id: number; operator_id: number; betting_market_id: number; position: string } }>(
+  stored: ReadonlyMap<string, StoredOdds>,
+  points: ReadonlyMap<string, P>,
+  sideKey: (o: P['base']) => string,
+  naturalKey: (o: StoredOdds) => string,
+): Map<string, string> {
+  const newest = new Map<string, { key: string; at: number }>();
+  const consider = (side: string, key: string, at: number) => {
+    const known = newest.get(side);
+    if (known === undefined || at > known.at) newest.set(side, { key, at });
+  };
+  for (const [key, p] of points) consider(sideKey(p.base), key, Math.max(p.after, ...p.prices.keys()));
+  for (const o of stored.values()) if (newest.has(sideKey(o))) consider(sideKey(o), naturalKey(o), o.updated_at);
+  return new Map([...newest].map(([side, { key }]) => [side, key]));
 }
 
 function dedupeById<T extends { id: number }>(items: readonly T[]): T[] {
