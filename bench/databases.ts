@@ -18,3 +18,16 @@ export async function throwawayDatabase(kind: BenchDatabase, dataDir: string, se
   if (serverUrl === undefined) throw new Error('--database postgres needs --pg postgres://… (or TEST_DATABASE_URL): a server where the bench may create databases');
   return throwawayPostgres(serverUrl, 'bench');
 }
+
+/** A bench's command line: `flag('name')` is the value after `--name`; `databases()` what `--database sqlite|postgres|both` names. */
+export function benchArgs(args: readonly string[]) {
+  const flag = (name: string): string | undefined => {
+    const i = args.indexOf(`--${name}`);
+    return i >= 0 ? args[i + 1] : undefined;
+  };
+  const databases = (byDefault: 'sqlite' | 'postgres' | 'both'): BenchDatabase[] => {
+    const value = flag('database') ?? byDefault;
+    return value === 'both' ? ['sqlite', 'postgres'] : [value === 'postgres' ? 'postgres' : 'sqlite'];
+  };
+  return { flag, databases };
+}
