@@ -1,18 +1,19 @@
 import { writeFileSync } from 'node:fs';
-import type { BenchDatabase } from './databases.js';
+import { benchArgs, type BenchDatabase } from './databases.js';
 import { type Build, prepareBuilds } from './feed/builds.js';
 import { guarded } from './feed/cleanup.js';
 import { BATCH } from './feed/feeder.js';
+import { UPSTREAM_INTERVAL_S } from './feed/upstream.js';
 import { type FeedOptions, measureBuild, type RatePoint } from './feed/phases.js';
 import { median } from './scenarios/history.js';
 
 /**
  * `npx tsx bench/feed.ts [--control REF] [--again] [--build DIR]… [--database sqlite|postgres|both]
- * [--rates 1000,5000,10000] [--seconds 8] [--rounds 1] [--scale 1] [--pg URL] [--out FILE]`:
+ * [--rates 1000,5000,10000] [--seconds 8] [--rounds 1] [--scale 1] [--pg URL] [--out FILE] [--upstream]`:
  * what a live price feed costs, several builds side by side in one run.
  *
- * Builds: the control, a git ref (default e006314) built in a throwaway worktree with this
- * checkout's node_modules; this checkout ("main"); with `--again` this checkout a second time as
+ * Builds: the control, a git ref (default e006314; `--control none` for none) built in a throwaway
+ * worktree with this checkout's node_modules; this checkout ("main"); with `--again` this checkout a second time as
  * a build of its own ("main, again": the A/A pair, whose difference is the run's noise); and any
  * other checkout with `--build DIR` (dist/ built, node_modules installed).
  *
@@ -31,17 +32,20 @@ import { median } from './scenarios/history.js';
  *   inside the server over the phase; then the feed alone for `--seconds`: the server's CPU time
  *   (user + system, /proc) per 1,000 changes imported, and the capacity that implies on one core.
  *
+ * `--upstream`: each server also follows a local upstream answering in The Odds API v4's shape
+ * (bench/feed/upstream.ts: ten events between the demo's Premier League teams, a few prices moved
+ * per answer), polled every 5 s (UPSTREAM_URL, UPSTREAM_API_KEY, UPSTREAM_SPORTS,
+ * UPSTREAM_INTERVAL_S), so the feed is measured with the poller importing beside it; a last column
+ * gives the polls the upstream answered and the rows the server says it imported (`/readyz`), n/a
+ * for a build without the feed.
+ *
  * `--rounds N` repeats it all with the builds' order turned each round; the table shows medians.
  * Printed at the end, and written to `--out FILE` if asked. Every server, throwaway database and
  * worktree is removed at the end, also after a failure or Ctrl-C.
  */
 const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const databaseFlag = flag('database') ?? 'both';
-const databases: BenchDatabase[] = databaseFlag === 'both' ? ['sqlite', 'postgres'] : [databaseFlag === 'postgres' ? 'postgres' : 'sqlite'];
+const { flag, databases: databasesOf } = benchArgs(args);
+const databases = databasesOf('both');
 const rounds = Number(flag('rounds') ?? 1);
 const seconds = Number(flag('seconds') ?? 8);
 const options: FeedOptions = {
@@ -51,6 +55,7 @@ const options: FeedOptions = {
   rates: (flag('rates') ?? '1000,5000,10000').split(',').map(Number),
   connections: 20,
   pgServer: flag('pg') ?? process.env.TEST_DATABASE_URL,
+  upstream: args.includes('--upstream'),
 };
 const others = args.flatMap((arg, i) => (arg === '--build' && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
 
@@ -82,10 +87,12 @@ function row(build: string, database: BenchDatabase, rate: number): string {
   const of = (pick: (p: RatePoint) => number) => median(points.map(pick));
   const board = points.some((p) => p.boardP99 === undefined) ? undefined : of((p) => p.boardP99 ?? Number.NaN);
   const cpu = of((p) => p.cpuMsPer1000);
+  const upstream = points[0]?.upstream;
+  const polled = options.upstream ? ` ${upstream === undefined ? '—' : `${upstream.polls} / ${upstream.rowsImported ?? 'n/a'}`} |` : '';
   return (
     `| ${build} | ${database} | ${thousands(rate)} | ${thousands(of((p) => p.achieved))} | ${fixed(of((p) => p.importP50))} / ${fixed(of((p) => p.importP99))} | ` +
     `${fixed(of((p) => p.readsKept), 2)} | ${fixed(of((p) => p.streamP99))} | ${fixed(board)} | ${fixed(of((p) => p.loopP99))} / ${fixed(of((p) => p.loopMax))} | ` +
-    `${fixed(cpu)} (≈ ${thousands((1000 / cpu) * 1000)}/s per core) |`
+    `${fixed(cpu)} (≈ ${thousands((1000 / cpu) * 1000)}/s per core) |${polled}`
   );
 }
 
@@ -94,9 +101,10 @@ function table(builds: Build[]): string {
     `Batches of ${BATCH} odds changes through POST /admin/v1/import; reads: ${options.connections} connections on a cached odds page; ` +
       `${seconds} s per phase after a ${options.warmupSeconds} s warm-up; demo scale ${options.scale}; medians of ${rounds} round${rounds > 1 ? 's' : ''}. ` +
       'Server CPU per 1,000 changes from a feed-only phase; in brackets the rate it implies on one core.',
+    ...(options.upstream ? ['', `With the upstream poller on: a local upstream in The Odds API v4's shape polled every ${UPSTREAM_INTERVAL_S} s; its column: polls answered / rows the server imported (first round).`] : []),
     '',
-    '| build | database | changes/s asked | changes/s achieved | import p50 / p99 ms | reads kept (× no feed) | change-to-stream p99 ms | change-to-board-event p99 ms | event-loop delay p99 / max ms | server CPU-ms per 1,000 changes |',
-    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| build | database | changes/s asked | changes/s achieved | import p50 / p99 ms | reads kept (× no feed) | change-to-stream p99 ms | change-to-board-event p99 ms | event-loop delay p99 / max ms | server CPU-ms per 1,000 changes |${options.upstream ? ' upstream polls / rows imported |' : ''}`,
+    `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${options.upstream ? '---:|' : ''}`,
     ...databases.flatMap((database) => options.rates.flatMap((rate) => builds.map((build) => row(build.name, database, rate)))),
   ].join('\n');
 }

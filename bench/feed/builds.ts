@@ -46,7 +46,7 @@ function refuseMissingDependencies(ref: string): void {
 }
 
 /**
- * The control (a git ref, built in a worktree), this checkout ("main", built here), "main, again"
+ * The control (a git ref, built in a worktree; none when it is `none`), this checkout ("main", built here), "main, again"
  * with `again` (the A/A pair: the difference between two copies of one build is the run's noise),
  * and other checkouts by directory (each with dist/ built and its node_modules).
  */
@@ -67,9 +67,11 @@ export function prepareBuilds(control: string, again: boolean, others: string[])
   try {
     execFileSync('npm', ['run', '-s', 'build'], { stdio: 'inherit' });
     const builds: Build[] = [];
-    const controlDir = join(parent, control.replace(/[^A-Za-z0-9._-]/g, '_'));
-    made.push(controlDir);
-    builds.push(worktreeOf(control, controlDir));
+    if (control !== 'none') {
+      const controlDir = join(parent, control.replace(/[^A-Za-z0-9._-]/g, '_'));
+      made.push(controlDir);
+      builds.push(worktreeOf(control, controlDir));
+    }
     builds.push({ name: 'main', dir: process.cwd() });
     if (again) builds.push({ name: 'main, again', dir: process.cwd() });
     for (const other of others) builds.push({ name: basename(resolve(other)), dir: resolve(other) });

@@ -17,6 +17,7 @@ import { call, type PageOfItems } from '../scenarios/http.js';
 import type { EventLoopDelay } from '../event-loop-probe.js';
 import type { Build } from './builds.js';
 import { guarded } from './cleanup.js';
+import { startUpstream, type Upstream } from './upstream.js';
 import { BATCH, heardOn, type Listener, type OddsRow, openRowsOf, runFeed, type Slate, slateOf } from './feeder.js';
 
 export interface FeedOptions {
@@ -26,6 +27,17 @@ export interface FeedOptions {
   rates: number[];
   connections: number;
   pgServer: string | undefined;
+  /** A local upstream (bench/feed/upstream.ts) the server under test polls beside the feed. */
+  upstream: boolean;
+}
+
+/** The upstream poller over one build's run: odds answers served, prices moved, and what the server says it imported. */
+export interface UpstreamSeen {
+  polls: number;
+  moved: number;
+  /** `/readyz`'s `upstream.rows_imported` at the end (undefined from a build without the feed). */
+  rowsImported: number | undefined;
+  state: string | undefined;
 }
 
 /** One build's figures at one feed rate (a row of the table, before the rounds' medians). */
@@ -41,6 +53,7 @@ export interface RatePoint {
   loopP99: number;
   loopMax: number;
   cpuMsPer1000: number;
+  upstream?: UpstreamSeen;
 }
 
 const ADMIN_TOKEN = 'bench-admin-token-bench-admin-token-0123456789';
@@ -49,7 +62,7 @@ const ADMIN_TOKEN = 'bench-admin-token-bench-admin-token-0123456789';
  * A fresh database of `build`'s own making (its CLI: `migrate --create`, then `demo-data`), and
  * that build's server on it with the event-loop probe, handed to `use`; everything removed after.
  */
-async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options: FeedOptions, use: (api: Running, demo: DemoCredentials) => Promise<T>): Promise<T> {
+async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options: FeedOptions, extraEnv: Record<string, string>, use: (api: Running, demo: DemoCredentials) => Promise<T>): Promise<T> {
   const work = mkdtempSync(join(tmpdir(), 'sportsdata-feed-'));
   return guarded(
     () => rmSync(work, { recursive: true, force: true }),
@@ -64,7 +77,7 @@ async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options
         return guarded(
           () => api?.stop(),
           async () => {
-            api = await startApi(env, { probe: true, dir: build.dir });
+            api = await startApi({ ...env, ...extraEnv }, { probe: true, dir: build.dir });
             const demo = JSON.parse(readFileSync(demoCredentialsFile(work, store.url), 'utf8')) as DemoCredentials;
             return use(api, demo);
           },
@@ -141,8 +154,27 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * measured, and the feed alone for the server's CPU time per change.
  */
 export async function measureBuild(build: Build, database: BenchDatabase, options: FeedOptions): Promise<RatePoint[]> {
-  return onFreshDatabase(build, database, options, async (api, demo) => {
+  if (!options.upstream) return measureOn(build, database, options, undefined);
+  const upstream = await startUpstream();
+  return guarded(upstream.close, () => measureOn(build, database, options, upstream));
+}
+
+/** The demo's Premier League teams, by name: the upstream's events are between them, so that they match stored teams. */
+async function premierLeagueTeams(url: string, authorization: string): Promise<string[]> {
+  const teams = await call<PageOfItems<{ name: string }>>(url, 'GET', '/v1/references/teams?league_key=premier-league&page_size=50', { headers: { authorization } });
+  return teams.results.map((t) => t.name);
+}
+
+/** What the poller did over the run, as the upstream and the server's /readyz tell it. */
+async function upstreamSeen(url: string, upstream: Upstream): Promise<UpstreamSeen> {
+  const ready = (await (await fetch(`${url}/readyz`)).json()) as { upstream?: { state: string; rows_imported: number } };
+  return { polls: upstream.served().odds, moved: upstream.served().moved, rowsImported: ready.upstream?.rows_imported, state: ready.upstream?.state };
+}
+
+async function measureOn(build: Build, database: BenchDatabase, options: FeedOptions, upstream: Upstream | undefined): Promise<RatePoint[]> {
+  return onFreshDatabase(build, database, options, upstream?.env ?? {}, async (api, demo) => {
     const authorization = await bearerFor(api.url, demo);
+    upstream?.play(await premierLeagueTeams(api.url, authorization));
     const read = await readScenario(api.url, authorization, api.child.pid);
     const slate = slateOf(await feedRows(api.url, { authorization }));
     const load = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
@@ -177,6 +209,8 @@ export async function measureBuild(build: Build, database: BenchDatabase, option
         cpuMsPer1000: (cpuMs / alone.imported) * 1000,
       });
     }
-    return points;
+    if (upstream === undefined) return points;
+    const seen = await upstreamSeen(api.url, upstream);
+    return points.map((point) => ({ ...point, upstream: seen }));
   });
 }
