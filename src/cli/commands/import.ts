@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { createImportService, IMPORT_LIMITS, readDatasetFile } from '../../modules/import/index.js';
 import { createSourcesService, readFootballData, readTheOddsApi, releaseAliased } from '../../modules/sources/index.js';
+import { EVENTS_PER_BATCH_UNSERVED } from '../../modules/results/index.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Cli, type RegisterCommands, table } from '../runtime.js';
 
@@ -20,7 +21,7 @@ export const registerImport: RegisterCommands = (program, cli) => {
       if (file === undefined || others.length > 0) throw new Error('give one dataset file (several files only with --format)');
       const dataset = await readDatasetFile(file);
       const started = performance.now();
-      const result = await cli.withContext((ctx) => createImportService({ ...ctx, releaseAliased }).import(dataset)).catch((error: unknown) => {
+      const result = await cli.withContext((ctx) => createImportService({ ...ctx, releaseAliased, gradingBatch: EVENTS_PER_BATCH_UNSERVED }).import(dataset)).catch((error: unknown) => {
         printDetails(cli, error);
         throw error;
       });
@@ -31,7 +32,10 @@ export const registerImport: RegisterCommands = (program, cli) => {
     });
 };
 
-/** `--format`: each file read by its source's reader and imported through the source importer, one transaction per file. */
+/**
+ * `--format`: each file read by its source's reader and imported through the source importer, one transaction per file.
+ * The CLI serves no reads: grading takes 100 events per transaction, as before a node serves (decision 0249).
+ */
 async function importSourceFiles(cli: Cli, files: readonly string[], options: { json?: boolean; format?: string; skipInvalid?: boolean; oddsFormat?: string }): Promise<void> {
   if (options.format !== 'football-data' && options.format !== 'the-odds-api') throw new Error('--format is football-data or the-odds-api');
   if (options.oddsFormat !== undefined && options.oddsFormat !== 'decimal' && options.oddsFormat !== 'american') throw new Error('--odds-format is decimal or american');
@@ -40,7 +44,7 @@ async function importSourceFiles(cli: Cli, files: readonly string[], options: { 
   for (const file of files) {
     const batch = options.format === 'football-data' ? readFootballData(await readSourceText(file)) : readTheOddsApi(await readDatasetFile(file), { oddsFormat });
     const result = await cli
-      .withContext((ctx) => createSourcesService({ database: ctx.database, importer: createImportService(ctx) }).importBatch(batch, { skipInvalid: options.skipInvalid === true }))
+      .withContext((ctx) => createSourcesService({ database: ctx.database, importer: createImportService({ ...ctx, gradingBatch: EVENTS_PER_BATCH_UNSERVED }) }).importBatch(batch, { skipInvalid: options.skipInvalid === true }))
       .catch((error: unknown) => {
         printDetails(cli, error);
         throw error;

@@ -76,6 +76,11 @@ interface ImportDeps {
   changes: ChangeFeed;
   /** Without it (the demo), a dataset's aliases are stored and the queue waits for the next alias posted or source import. */
   releaseAliased?: ReleaseAliased;
+  /**
+   * Events per grading transaction after the import commits. A serving node grades one at a time, so its reads wait
+   * for one event's grades at most (decision 0249); a process that serves nobody (the CLI) takes more.
+   */
+  gradingBatch?: number;
 }
 
 export function createImportService(deps: ImportDeps): ImportService {
@@ -228,6 +233,6 @@ async function settle(deps: ImportDeps, dataset: Dataset, due: readonly number[]
 /** After the commit, the events the import made due are graded (docs/data.md#results-and-grading). */
 async function grade(deps: ImportDeps, due: readonly number[]): Promise<{ graded: NonNullable<ImportResult['graded']>; gradedEventIds: number[] }> {
   if (due.length === 0) return { graded: { events: 0, grades: 0 }, gradedEventIds: [] };
-  const { events, eventIds, written } = await gradeEvents({ db: deps.database.db, changes: deps.changes }, due, deps.clock.now());
+  const { events, eventIds, written } = await gradeEvents({ db: deps.database.db, changes: deps.changes }, due, deps.clock.now(), deps.gradingBatch);
   return { graded: { events, grades: written }, gradedEventIds: eventIds };
 }
