@@ -60,8 +60,8 @@ describe.each(DIALECTS)('one round from football-data and The Odds API (%s)', (d
     const api = t.as({ apiKey: (await t.client()).apiKey });
     const events = await api.page('/v1/historical/events?start_date=2024-08-16&end_date=2024-08-19&page_size=100');
     const teams = await api.page('/v1/references/teams?page_size=100');
-    const operators = await api.page('/v1/references/operators?page_size=100');
-    return { events: events.results.length, teams: teams.results.length, operators: operators.results.map((o) => (o as { key: string }).key).sort() };
+    const operators = await api.page<{ id: number; key: string }>('/v1/references/operators?page_size=100');
+    return { events: events.results.length, teams: teams.results.length, operators: operators.results.map((o) => o.key).sort() };
   };
   /** Every match has both sources' keys on one event, every club both names on one team, every book both codes on one operator. */
   const proveOne = async () => {
