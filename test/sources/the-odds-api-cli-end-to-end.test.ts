@@ -2,7 +2,9 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cliSuite } from '../cli/cli-helpers.js';
-import { DIALECTS } from '../helpers/app.js';
+import { loadConfig } from '../../src/config.js';
+import { createContext } from '../../src/context.js';
+import { DIALECTS, TEST_ADMIN_TOKEN } from '../helpers/app.js';
 import { forSuite, harness } from '../helpers/harness.js';
 import { type OddsApiEvent, type OddsApiScore, fromAmerican, recorded, toAmerican } from './the-odds-api-expected.js';
 import { proveTheOddsApi } from './the-odds-api-proof.js';
@@ -20,7 +22,8 @@ const SCORES = JSON.parse(recorded('scores-soccer_epl.json')) as OddsApiScore[];
 
 describe.each(DIALECTS)('The Odds API samples end to end through the CLI (%s)', (dialect) => {
   const { db, run } = cliSuite(dialect);
-  const h = forSuite(() => harness({ dialect, context: db.ctx }));
+  // The CLI's database served with the admin routes on (its own env has no ADMIN_TOKEN on SQLite).
+  const h = forSuite(() => harness({ dialect, context: createContext({ config: loadConfig({ ...db.env, ADMIN_TOKEN: TEST_ADMIN_TOKEN }), database: db.ctx.database }) }));
 
   it('imports the snapshots, the odds and the scores in one command, in that order; the API agrees with the JSON', async () => {
     const files = [
@@ -37,7 +40,7 @@ describe.each(DIALECTS)('The Odds API samples end to end through the CLI (%s)', 
     const result = await run('import', '--format', 'the-odds-api', '--odds-format', 'american', ...paths, '--json');
     expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
     expect(JSON.parse(result.stdout)).toMatchObject([{ queued: 0 }, { queued: 0 }, { imported: { events: 5 }, queued: 0 }, { imported: { results: 4 }, queued: 0 }]);
-    await db.ctx.changes.poll();
+    await h.ctx.changes.poll();
     const of = async (table: 'operators' | 'betting_markets') => new Map((await db.ctx.database.db.selectFrom(table).select(['id', 'key']).execute()).map((r) => [Number(r.id), r.key]));
     const { apiKey } = await h.client();
     await proveTheOddsApi(h.as({ apiKey }), h.admin, { odds: [toAmerican(FIRST.data), toAmerican(SECOND.data), toAmerican(ODDS)], scores: SCORES, decimal: fromAmerican }, { operators: await of('operators'), markets: await of('betting_markets') });
