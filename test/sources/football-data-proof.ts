@@ -23,7 +23,7 @@ interface HistoricalEvent {
   home_score: number | null;
   away_score: number | null;
 }
-interface Grade {
+export interface Grade {
   event_betting_market_position_id: number;
   operator: Ref;
   betting_market: Ref;

@@ -1,6 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
@@ -17,6 +15,7 @@ import { manualClock } from '../../src/platform/clock.js';
 import { DIALECTS, openTestDatabase, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestDatabase } from '../helpers/app.js';
 import { type Harness, harness } from '../helpers/harness.js';
 import { count, sample, scrape } from '../helpers/metrics.js';
+import { fakeUpstream, ODDS, quota, SCORES } from './fake-upstream.js';
 
 /**
  * The upstream feed against a local server answering as The Odds API v4 documents (the recorded
@@ -29,42 +28,6 @@ const KEY = 'f3c9a1d27b6e48d0a5c4e2b1d9f08a37';
 const INTERVAL_S = 60;
 const TIMEOUT_MS = 300;
 const recorded = (name: string): string => readFileSync(new URL(`../../examples/the-odds-api/${name}`, import.meta.url), 'utf8');
-
-/** One answer of the fake upstream: a status, headers and body, or no answer at all. */
-type Reply = { status: number; body: string; headers?: Record<string, string> } | 'hang';
-
-/** A local upstream: each path answers its queued replies in turn, then its last one again. */
-function fakeUpstream() {
-  const queues = new Map<string, Reply[]>();
-  const requests: URL[] = [];
-  const hung: ServerResponse[] = [];
-  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://upstream');
-    requests.push(url);
-    const queue = queues.get(url.pathname) ?? [];
-    const reply = queue.length > 1 ? queue.shift() : queue[0];
-    if (reply === undefined) return void res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Unknown sport"}');
-    if (reply === 'hang') return void hung.push(res);
-    res.writeHead(reply.status, { 'content-type': 'application/json', ...reply.headers }).end(reply.body);
-  });
-  return {
-    requests,
-    answer: (path: string, ...replies: Reply[]) => void queues.set(path, replies),
-    async listen() {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    },
-    close: () => new Promise<void>((resolve) => {
-      for (const res of hung) res.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
-  };
-}
-
-const quota = (remaining: number, used: number) => ({ 'x-requests-remaining': String(remaining), 'x-requests-used': String(used), 'x-requests-last': '3' });
-const ODDS = '/v4/sports/soccer_epl/odds';
-const SCORES = '/v4/sports/soccer_epl/scores';
 
 /** Keeps every batch the feed hands over. */
 function recordingImporter(): SourceImporter & { batches: Array<{ batch: SourceBatch; options: SourceImportOptions | undefined }> } {

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { createImportService, IMPORT_LIMITS, readDatasetFile } from '../../modules/import/index.js';
-import { createSourcesService, readFootballData, readTheOddsApi, releaseAliased } from '../../modules/sources/index.js';
+import { createSourcesService, readFootballData, readTheOddsApi, releaseAliased, THE_ODDS_API_LIMITS } from '../../modules/sources/index.js';
 import { EVENTS_PER_BATCH_UNSERVED } from '../../modules/results/index.js';
 import { ApiError } from '../../platform/errors.js';
 import { type Cli, type RegisterCommands, table } from '../runtime.js';
@@ -42,7 +42,7 @@ async function importSourceFiles(cli: Cli, files: readonly string[], options: { 
   const oddsFormat = options.oddsFormat ?? 'decimal';
   const results = [];
   for (const file of files) {
-    const batch = options.format === 'football-data' ? readFootballData(await readSourceText(file)) : readTheOddsApi(await readDatasetFile(file), { oddsFormat });
+    const batch = options.format === 'football-data' ? readFootballData(await readSourceText(file)) : readTheOddsApi(await readDatasetFile(file, THE_ODDS_API_LIMITS), { oddsFormat });
     const result = await cli
       .withContext((ctx) => createSourcesService({ database: ctx.database, importer: createImportService({ ...ctx, gradingBatch: EVENTS_PER_BATCH_UNSERVED }) }).importBatch(batch, { skipInvalid: options.skipInvalid === true }))
       .catch((error: unknown) => {

@@ -44,7 +44,7 @@ export function registerDatasetParser(app: FastifyInstance, limits: JsonLimits =
 }
 
 /** `sportsdata import FILE`: the file under the same limits, refused by its size before it is read. */
-export async function readDatasetFile(file: string): Promise<unknown> {
+export async function readDatasetFile(file: string, limits: JsonLimits = IMPORT_LIMITS): Promise<unknown> {
   let size: number;
   try {
     size = (await stat(file)).size;
@@ -57,7 +57,7 @@ export async function readDatasetFile(file: string): Promise<unknown> {
   const stream = createReadStream(file);
   let text: string;
   try {
-    text = await readBoundedJson(stream, IMPORT_LIMITS, file);
+    text = await readBoundedJson(stream, limits, file);
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw new Error(`cannot read ${file}${codeOf(error)}`);

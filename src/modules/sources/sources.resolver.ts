@@ -11,8 +11,11 @@ export interface Unmatched {
   scope_id: number;
 }
 
-/** A name resolved to our record, or left for the review queue. */
-export type Found = { id: number } | { unmatched: Unmatched };
+/** A name resolved to our record, left for the review queue, or refused: a row problem at the source's column. */
+export type Found = { id: number } | { unmatched: Unmatched } | { refused: { column: string; message: string } };
+
+/** The column (or field) that gives a source's league code: where an unknown code is refused. */
+const LEAGUE_COLUMN: Record<SourceName, string> = { 'football-data': 'Div', 'the-odds-api': 'sport_key' };
 
 /** Names the operator chose to create from the queue: `${entity_type}/${scope_id}/${name_key}`. */
 export type Forced = ReadonlySet<string>;
@@ -104,8 +107,9 @@ export function createResolver(repo: SourcesRepository, source: SourceName, now:
       (await aliasOf('league', sportId, given.sourceKey, given.name)) ??
       (given.key === undefined ? undefined : records.find((r) => r.key === given.key)?.id) ??
       byName(records, given.name);
-    if (found === undefined && given.key === undefined && !forced.has(forcedKey('league', sportId, given.sourceKey)) && (await holdsForeign('league', records))) {
-      return { unmatched: { entity_type: 'league', name: given.sourceKey, scope_id: sportId } };
+    // A code the source's table does not know names no league we could make with confidence: a row problem until an alias maps it (decision 0302).
+    if (found === undefined && given.key === undefined && !forced.has(forcedKey('league', sportId, given.sourceKey))) {
+      return { refused: { column: LEAGUE_COLUMN[source], message: `${given.sourceKey} (${given.name}) is no league of ours: map it with POST /admin/v1/mapping/aliases (entity_type league)` } };
     }
     const id = found ?? (await allocate('leagues'));
     if (found === undefined) {

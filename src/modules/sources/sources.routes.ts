@@ -12,6 +12,8 @@ import {
 } from './sources.schemas.js';
 
 const admin = { policy: { auth: 'admin', cache: 'no-store' } } as const;
+/** The Odds API's JSON nests deeper than a dataset (event → bookmakers → markets → outcomes): the route and the CLI read it with these. */
+export const THE_ODDS_API_LIMITS = { ...IMPORT_LIMITS, maxDepth: 16 };
 const SIZE = describeBytes(IMPORT_LIMITS.maxBytes);
 
 /**
@@ -20,8 +22,7 @@ const SIZE = describeBytes(IMPORT_LIMITS.maxBytes);
  * 0071): the file's own format is the body, and how to read it is the query.
  */
 export const sourcesRoutes: ModuleRoutes<{ sources: SourcesService }> = async (app, { sources }) => {
-  // The Odds API's JSON nests deeper than a dataset (event → bookmakers → markets → outcomes).
-  registerDatasetParser(app, { ...IMPORT_LIMITS, maxDepth: 16 }, 'body');
+  registerDatasetParser(app, THE_ODDS_API_LIMITS, 'body');
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_LIMITS.maxBytes }, (_request, body, done) => done(null, String(body)));
 
   app.post(

@@ -5,7 +5,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { nameKey, similarity } from '../../shared/name-key.js';
 import type { AliasType, SourceName } from '../../shared/sources.js';
-import type { SourceBatch, SourceImporter, SourceImportOptions, SourceImportResult, SourceRow } from './source-batch.js';
+import type { RowProblem, SourceBatch, SourceImporter, SourceImportOptions, SourceImportResult, SourceRow } from './source-batch.js';
 import { createSourcesRepository } from './sources.repository.js';
 import { createResolver, type Forced, forcedKey, type Unmatched } from './sources.resolver.js';
 import { buildDatasets } from './sources.writer.js';
@@ -34,9 +34,9 @@ const MAX_CANDIDATES = 5;
 export function createSourcesService(deps: { database: Database; importer: ImportService }) {
   const { database, importer } = deps;
 
-  /** Resolves and writes rows in one import transaction; the unmatched ones wait in the queue. */
-  async function run(source: SourceName, rows: readonly SourceRow[], forced: Forced) {
-    return importer.importWithin((within) => resolveWithin(within, source, rows, forced));
+  /** Resolves and writes rows in one import transaction; the unmatched ones wait in the queue, the refused ones refuse it unless skipped. */
+  async function run(source: SourceName, rows: readonly SourceRow[], forced: Forced, skipInvalid: boolean) {
+    return importer.importWithin((within) => resolveWithin(within, source, rows, forced, skipInvalid));
   }
 
   /** The source's queue imported again, read in the transaction after `before` (an alias bound) ran in it. */
@@ -49,11 +49,12 @@ export function createSourcesService(deps: { database: Database; importer: Impor
 
   const importer_: SourceImporter = {
     async importBatch(batch: SourceBatch, options: SourceImportOptions = {}): Promise<SourceImportResult> {
-      if (options.skipInvalid !== true) refuseProblems(batch);
+      const skipInvalid = options.skipInvalid === true;
+      if (!skipInvalid) refuseProblems(batch.problems);
       const refused = new Set(batch.problems.map((p) => p.row));
       const rows = batch.rows.filter((r) => !refused.has(r.row));
-      const { value } = await run(batch.source, rows, new Set());
-      return { imported: value.counts, queued: value.queued, skipped: batch.problems };
+      const { value } = await run(batch.source, rows, new Set(), skipInvalid);
+      return { imported: value.counts, queued: value.queued, skipped: [...batch.problems, ...value.refused].sort((a, b) => a.row - b.row) };
     },
   };
 
@@ -106,16 +107,21 @@ export function createSourcesService(deps: { database: Database; importer: Impor
 
 export type SourcesService = ReturnType<typeof createSourcesService>;
 
-/** Resolves and writes rows in the import's transaction `within`; the unmatched ones wait in the queue. */
-async function resolveWithin(within: WithinImport, source: SourceName, rows: readonly SourceRow[], forced: Forced) {
+/**
+ * Resolves and writes rows in the import's transaction `within`; the unmatched ones wait in the
+ * queue. A row a name refuses refuses the whole batch, before anything is written, unless
+ * `skipRefused` (a batch with skip_invalid; the queue replayed, whose refused rows keep waiting).
+ */
+async function resolveWithin(within: WithinImport, source: SourceName, rows: readonly SourceRow[], forced: Forced, skipRefused = true) {
   const repo = createSourcesRepository(within.trx);
   const resolver = createResolver(repo, source, within.now, forced);
   const built = await buildDatasets(repo, resolver, rows);
+  if (!skipRefused) refuseProblems(built.refused);
   for (const dataset of built.datasets) await within.write(dataset);
   await repo.insertExternalIds(resolver.links);
   await repo.dequeue(source, built.imported.map((r) => r.eventKey));
   await repo.enqueue(built.waiting.map((w) => ({ source, event_key: w.row.eventKey, row: JSON.stringify(w.row), unmatched: JSON.stringify(w.unmatched), queued_at: within.now })));
-  return { counts: built.counts, queued: built.waiting.length, resolver };
+  return { counts: built.counts, queued: built.waiting.length, refused: built.refused, resolver };
 }
 
 const queuedRows = async (trx: Transaction<Schema>, source: SourceName): Promise<SourceRow[]> => (await createSourcesRepository(trx).queue(source)).map((q) => JSON.parse(q.row) as SourceRow);
@@ -152,8 +158,8 @@ function unmatchedOf(queue: ReadonlyArray<{ source: string; unmatched: string }>
 }
 
 /** 422 naming every problem of the batch by row and column; nothing is written. */
-function refuseProblems(batch: SourceBatch): void {
+function refuseProblems(rows: readonly RowProblem[]): void {
   const problems = new Problems();
-  for (const p of batch.problems) problems.add(`row ${p.row}${p.column === '' ? '' : `, ${p.column}`}`, 'invalid', p.message);
+  for (const p of rows) problems.add(`row ${p.row}${p.column === '' ? '' : `, ${p.column}`}`, 'invalid', p.message);
   problems.throwIfAny();
 }

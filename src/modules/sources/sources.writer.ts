@@ -1,5 +1,5 @@
 import type { Dataset } from '../import/index.js';
-import type { SourceMarket, SourcePosition, SourcePrice, SourceRow } from './source-batch.js';
+import type { RowProblem, SourceMarket, SourcePosition, SourcePrice, SourceRow } from './source-batch.js';
 import type { Resolver, Unmatched } from './sources.resolver.js';
 import type { SourcesRepository, StoredEvent, StoredOdds } from './sources.repository.js';
 
@@ -28,6 +28,8 @@ export interface Written {
   datasets: Dataset[];
   imported: SourceRow[];
   waiting: Array<{ row: SourceRow; unmatched: Unmatched[] }>;
+  /** The rows a name refused (a league code no rule maps), as problems of the batch. */
+  refused: RowProblem[];
   counts: { events: number; odds: number; results: number };
 }
 
@@ -40,11 +42,16 @@ export interface Written {
  */
 export async function buildDatasets(repo: SourcesRepository, resolver: Resolver, rows: readonly SourceRow[]): Promise<Written> {
   const waiting: Written['waiting'] = [];
+  const refused: RowProblem[] = [];
   const matched: Array<{ row: SourceRow; event: EventItem; sportId: number }> = [];
   const madeEvents: EventItem[] = [];
   for (const row of rows) {
     const sportId = await resolver.sport(row.league.sport);
     const league = await resolver.league(row.league, sportId);
+    if ('refused' in league) {
+      refused.push({ row: row.row, ...league.refused });
+      continue;
+    }
     if ('unmatched' in league) {
       waiting.push({ row, unmatched: [league.unmatched] });
       continue;
@@ -69,6 +76,7 @@ export async function buildDatasets(repo: SourcesRepository, resolver: Resolver,
     datasets: [first, ...rounds.slice(1).map((odds) => ({ odds }))],
     imported: matched.map((m) => m.row),
     waiting,
+    refused,
     counts: { events: first.events?.length ?? 0, odds: rounds.reduce((n, r) => n + r.length, 0), results: events.filter((e) => e.result).length },
   };
 }
