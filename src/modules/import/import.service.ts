@@ -3,6 +3,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/database.js';
 import type { Schema } from '../../platform/db/schema.js';
+import type { RecentChanges } from '../history/index.js';
 import { computeFlows, eventsOfMarkets, gradeEvents, markGradingDue } from '../results/index.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { checkReferences } from './import.references.js';
@@ -48,6 +49,8 @@ interface ImportDeps {
   database: Database;
   clock: Clock;
   changes: ChangeFeed;
+  /** Where a feed's batch of price changes is held after the commit for this node's readers (the serving process's). */
+  recent?: RecentChanges;
 }
 
 export function createImportService(deps: ImportDeps): ImportService {
@@ -70,7 +73,7 @@ export function createImportService(deps: ImportDeps): ImportService {
   async function run(dataset: Dataset, replace: boolean, onlyIntoEmpty: boolean): Promise<number[] | undefined> {
     checkWithinDataset(dataset);
     const now = clock.now();
-    const due = await database.db.transaction().execute(async (trx) => {
+    const done = await database.db.transaction().execute(async (trx) => {
       const repo = createImportRepository(trx, database.dialect);
       await repo.lockForImport();
       // The bump writes first: on SQLite the transaction then holds the write lock before it
@@ -80,13 +83,15 @@ export function createImportService(deps: ImportDeps): ImportService {
       // References are read inside the transaction, so they are checked against what commits with them.
       const resolved = await checkReferences(dataset, repo, { replace });
       if (replace) await repo.deleteAllData();
-      const touched = await write(repo, dataset, resolved, now, replace);
+      const { touched, changes: written } = await write(repo, dataset, resolved, now, replace);
       // Due with the import, not after it: a node stopped before the grading leaves the marker (decision 0280).
-      return markGradingDue(trx, await gradingCandidates(trx, repo, dataset, touched), now);
+      return { due: await markGradingDue(trx, await gradingCandidates(trx, repo, dataset, touched), now), written };
     });
+    // After commit, before anyone is told: the board's processor and the streams take them from here.
+    if (done?.written) deps.recent?.hold(done.written.after, done.written.rows);
     // After commit: this node's caches drop now, other nodes' within one poll.
     await changes.changed('data');
-    return due;
+    return done?.due;
   }
 
   return {
