@@ -161,6 +161,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) =>
       streamRoutes(app, {
         history: createHistoryRepository(database),
+        recent: ctx.recentChanges,
         board: createBoardEventsRepository(db),
         settled: results.settled,
         slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs, clock }),
@@ -173,7 +174,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys, clock }) }),
     (app) => quotesRoutes(app, { endpoints: checkEndpoints, quotes, publicUrl: config.publicUrl }),
     (app) => adminRoutes(app, { clients, credentials, clock, limits }),
-    (app) => importRoutes(app, { importer: createImportService({ database, clock, changes, releaseAliased }) }),
+    (app) => importRoutes(app, { importer: createImportService({ database, clock, changes, releaseAliased, recent: ctx.recentChanges }) }),
     (app) => sourcesRoutes(app, { sources: createSourcesService({ database, importer: createImportService({ database, clock, changes }) }) }),
     (app) => docsRoutes(app),
     (app) =>

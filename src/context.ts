@@ -33,7 +33,7 @@ import {
 import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
 import { createAuditPurgeJob, createAuditRepository } from './modules/audit/index.js';
 import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './modules/quotes/index.js';
-import { createHistoryProcessor, createHistoryPurgeJob, type HistoryProcessor } from './modules/history/index.js';
+import { createHistoryProcessor, createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
 import { createBoardEventsWork } from './modules/odds/index.js';
 import { createImportService } from './modules/import/index.js';
 import { createLeasesRepository, createSourcesService, createUpstreamFeed, type UpstreamFeed } from './modules/sources/index.js';
@@ -91,6 +91,8 @@ export interface AppContext {
   readonly background: Background;
   /** The history processor that computes the board events after the imports (a background job; its `run` for the CLI and tests). */
   readonly boardEvents: HistoryProcessor;
+  /** This node's newest import's price changes, held for the board events and the streams that follow it here. */
+  readonly recentChanges: RecentChanges;
   /** The pub/sub connection when REDIS_URL is set (readiness reports its state). */
   readonly redis: RedisLink | undefined;
   /** Set on SIGTERM: /readyz answers 503 while the node drains. */
@@ -142,7 +144,15 @@ export function createContext(deps: { config: Config; database: Database; clock?
   createPurgeJob({ db, clock, background });
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
   // The board events are computed once, by the node that imported (or the next to run it), for every node's streams.
-  const boardEvents = createHistoryProcessor({ db, changes, background, everyMs: HISTORY_PROCESSOR_EVERY_MS, work: createBoardEventsWork({ clock, changes }) });
+  const recentChanges = createRecentChanges();
+  const boardEvents = createHistoryProcessor({
+    db,
+    changes,
+    background,
+    everyMs: HISTORY_PROCESSOR_EVERY_MS,
+    work: createBoardEventsWork({ clock, changes }),
+    recent: recentChanges,
+  });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const draining = createDraining();
   const upstream =
@@ -178,6 +188,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     outboundRules,
     checkEndpoints,
     boardEvents,
+    recentChanges,
     background,
     redis,
     draining,

@@ -5,6 +5,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import { isSqlite } from '../../platform/db/locked-transaction.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { historyCursors as cursors } from './history-cursors.repository.js';
+import type { RecentChanges } from './history.recent.js';
 import { rowsAfter, type StreamRow } from './history.repository.js';
 
 /** Changes per batch: one batch is computed, then stored with the cursor's move in one transaction. */
@@ -50,14 +51,16 @@ export interface HistoryProcessorDeps<T> {
   /** How often every node runs it on its own, for the changes a node left when it died. */
   everyMs: number;
   work: HistoryWork<T>;
+  /** This node's newest import's changes: taken instead of reading them back when the cursor is right before them. */
+  recent?: RecentChanges;
 }
 
 type Step = 'done' | 'more' | 'busy';
 
 export function createHistoryProcessor<T>(deps: HistoryProcessorDeps<T>): HistoryProcessor {
-  const { db, work } = deps;
+  const { db, work, recent } = deps;
   const state: { timer: NodeJS.Timeout | undefined; log: JobLog | undefined; made: boolean } = { timer: undefined, log: undefined, made: false };
-  const step = (): Promise<Step> => (isSqlite(db) ? sqliteStep(db, work) : postgresStep(db, work));
+  const step = (): Promise<Step> => (isSqlite(db) ? sqliteStep(db, work, recent) : postgresStep(db, work, recent));
   const { run, idle } = serialized(async () => {
     if (!state.made) {
       // Only a cursor that exists can be locked.
@@ -102,11 +105,11 @@ export function createHistoryProcessor<T>(deps: HistoryProcessorDeps<T>): Histor
  * lock, so no two nodes compute it; a node that finds the row locked skips it (SKIP LOCKED) and
  * tries again shortly, since the holder may have read before this node's change committed.
  */
-async function postgresStep<T>(db: Kysely<Schema>, work: HistoryWork<T>): Promise<Step> {
+async function postgresStep<T>(db: Kysely<Schema>, work: HistoryWork<T>, recent: RecentChanges | undefined): Promise<Step> {
   const done = await db.transaction().execute(async (trx) => {
     const from = await cursors.claim(trx, work.name);
     if (from === undefined) return 'busy' as const;
-    return storeBatch(trx, trx, work, from);
+    return storeBatch(trx, trx, work, from, recent);
   });
   return typeof done === 'string' ? done : committed(work, done);
 }
@@ -117,9 +120,9 @@ async function postgresStep<T>(db: Kysely<Schema>, work: HistoryWork<T>): Promis
  * the one writer) stores it only if the cursor is still where it was read, else nothing is
  * stored and the next step starts from where the other process left it.
  */
-async function sqliteStep<T>(db: Kysely<Schema>, work: HistoryWork<T>): Promise<Step> {
+async function sqliteStep<T>(db: Kysely<Schema>, work: HistoryWork<T>, recent: RecentChanges | undefined): Promise<Step> {
   const from = await cursors.position(db, work.name);
-  const done = await storeBatch(db, undefined, work, from);
+  const done = await storeBatch(db, undefined, work, from, recent);
   return typeof done === 'string' ? done : committed(work, done);
 }
 
@@ -128,9 +131,19 @@ interface Stored<T> {
   full: boolean;
 }
 
-/** Reads and computes the batch after `from`, and stores it with the cursor's move (in `trx`, or in a transaction of its own). */
-async function storeBatch<T>(read: Kysely<Schema>, trx: Kysely<Schema> | undefined, work: HistoryWork<T>, from: number): Promise<Stored<T> | 'done' | 'more'> {
-  const rows = await rowsAfter(read, from, NEWEST, BATCH);
+/**
+ * Reads and computes the batch after `from`, and stores it with the cursor's move (in `trx`, or in
+ * a transaction of its own). The changes this node's import has just written are taken as it held
+ * them when they are the next ones (decision 0294), else read.
+ */
+async function storeBatch<T>(
+  read: Kysely<Schema>,
+  trx: Kysely<Schema> | undefined,
+  work: HistoryWork<T>,
+  from: number,
+  recent: RecentChanges | undefined,
+): Promise<Stored<T> | 'done' | 'more'> {
+  const rows = recent?.after(from) ?? (await rowsAfter(read, from, NEWEST, BATCH));
   const last = rows.at(-1);
   if (last === undefined) return 'done';
   const made = await work.compute(read, rows);

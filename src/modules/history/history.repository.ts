@@ -267,6 +267,13 @@ async function leagueStats(db: Kysely<Schema>, leagueId: number, start: number, 
   return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0), lastGradeId: Number(grade?.last_id ?? 0) };
 }
 
+/** A change as the import writes it: a row of the table but its id. */
+export type WrittenChange = Omit<HistoryRow, 'id'>;
+
+/** A change the import has just written, with the id the database gave it, as `rowsAfter` reads it back. */
+export function streamRowOf(id: number, change: WrittenChange, leagueId: number | null): StreamRow {
+  return { item: itemOf({ id, ...change }), leagueId };
+}
 
 function itemOf(row: HistoryRow): HistoryItem {
   return {

@@ -1,7 +1,8 @@
 import { chunksOf } from '../../platform/chunks.js';
-import { CHANGE_COLUMNS } from '../history/index.js';
+import { CHANGE_COLUMNS, RECENT_CHANGES_HELD, type StreamRow, streamRowOf, type WrittenChange } from '../history/index.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
+import { ODDS_CHUNK, type StoredOdds, type StoredOddsRow } from './import.stored-odds.js';
 import { numberOrNull } from '../../platform/db/column-values.js';
 
 type OddsItem = NonNullable<Dataset['odds']>[number];
@@ -31,16 +32,16 @@ export interface OddsTouched {
   moved: Map<number, number>;
 }
 
+/** The changes an import wrote, as the streams read them: every change with an id above `after`, in id order. */
+export interface WrittenChanges {
+  after: number;
+  rows: StreamRow[];
+}
+
 /** Every event of the odds is to be graded: a first load, a replace. */
 export function everyEventTouched(odds: readonly OddsItem[]): OddsTouched {
   return { settled: new Set(odds.map((o) => o.event_id)), moved: new Map() };
 }
-
-/** The stored columns of an odds row that its grade depends on, besides its quote. */
-const GRADED_COLUMNS = ['event_id', 'betting_market_id', 'position', 'player_id', 'event_period_id'] as const;
-
-/** Odds per round: one read of the stored rows and one multi-row insert of their changes. */
-const CHUNK = 5_000;
 
 export const DEFAULT_ODDS_STATUS = 'open';
 
@@ -61,15 +62,25 @@ export function changedAtOf(item: OddsItem, now: number): number {
  * and the answer is undefined: recordOpenings after the upsert does the same in one statement. Whether
  * the table is empty is asked only when none of the first chunk's rows is stored (a first load):
  * a feed's batch of stored rows answers it by itself.
+ *
+ * The changes of an import of one chunk, up to the number held (a feed's batch), come back in
+ * `written` with their ids and leagues, for the work that follows the commit on this node
+ * (decision 0294); `leagueOf` gives the league each event has once the import commits.
  */
-export async function recordPriceChanges(repo: ImportRepository, odds: readonly OddsItem[], now: number): Promise<OddsTouched | undefined> {
+export async function recordPriceChanges(
+  repo: ImportRepository,
+  storedOdds: StoredOdds,
+  odds: readonly OddsItem[],
+  now: number,
+  leagueOf: (eventId: number) => number | null,
+): Promise<{ touched: OddsTouched; written: WrittenChanges | undefined } | undefined> {
   const touched: OddsTouched = { settled: new Set(), moved: new Map() };
+  let written: WrittenChanges | undefined;
   let first = true;
-  for (const chunk of chunksOf(odds, CHUNK)) {
-    const stored = await storedQuotes(repo, chunk);
+  for (const chunk of chunksOf(odds, ODDS_CHUNK)) {
+    const stored = storedQuotes(await storedOdds(chunk));
     if (first && stored.size === 0 && (await repo.isEmptyTable('odds'))) return undefined;
-    first = false;
-    const rows: Array<Record<(typeof RECORDED_COLUMNS)[number], unknown>> = [];
+    const rows: WrittenChange[] = [];
     for (const item of chunk) {
       const next: Quote = { price: item.price_decimal, line: item.line ?? null, status: item.status ?? DEFAULT_ODDS_STATUS };
       const row = stored.get(item.id);
@@ -92,9 +103,26 @@ export async function recordPriceChanges(repo: ImportRepository, odds: readonly 
         recorded_at: now,
       });
     }
-    await repo.insert('odds_history', RECORDED_COLUMNS, rows);
+    if (first && odds.length === chunk.length && rows.length > 0 && rows.length <= RECENT_CHANGES_HELD) written = await insertWritten(repo, rows, leagueOf);
+    else await repo.insert('odds_history', CHANGE_COLUMNS, rows);
+    first = false;
   }
-  return touched;
+  return { touched, written };
+}
+
+/** Inserts the changes and gives them back as the streams read them, with the newest id before them. */
+async function insertWritten(repo: ImportRepository, rows: readonly WrittenChange[], leagueOf: (eventId: number) => number | null): Promise<WrittenChanges | undefined> {
+  // Read under the data-write lock the import holds: no change can commit between it and the rows.
+  const after = await repo.lastChangeId();
+  const ids = await repo.insertChanges(CHANGE_COLUMNS, rows);
+  const written: StreamRow[] = [];
+  for (const row of rows) {
+    const id = ids.get(row.odds_id);
+    // Every row comes back with its id; were one missing, the streams read them all from the table.
+    if (id === undefined) return undefined;
+    written.push(streamRowOf(id, row, leagueOf(row.event_id)));
+  }
+  return { after, rows: written.sort((a, b) => a.item.id - b.item.id) };
 }
 
 /** A new row, or one whose graded columns, line or status change, settles its event anew; a price move alone may not. */
@@ -109,14 +137,9 @@ function noteForGrading(touched: OddsTouched, item: OddsItem, stored: Stored | u
   if (earliest === undefined || at < earliest) touched.moved.set(item.event_id, at);
 }
 
-async function storedQuotes(repo: ImportRepository, chunk: readonly OddsItem[]): Promise<Map<number, Stored>> {
-  const rows = await repo.existing(
-    'odds',
-    chunk.map((o) => o.id),
-    ['price_decimal', 'line', 'status', ...GRADED_COLUMNS],
-  );
+function storedQuotes(rows: ReadonlyMap<number, StoredOddsRow>): Map<number, Stored> {
   return new Map(
-    rows.map((row) => [
+    [...rows.values()].map((row) => [
       Number(row.id),
       {
         quote: { price: Number(row.price_decimal), line: numberOrNull(row.line), status: String(row.status) },

@@ -21,6 +21,10 @@ export interface ImportRepository {
   upsert<I>(table: DataTable, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row): Promise<void>;
   /** Inserts rows of these columns (in multi-row chunks). */
   insert(table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void>;
+  /** Inserts price changes (rows of CHANGE_COLUMNS); the answer is the id each odds row's change was given. */
+  insertChanges(columns: readonly string[], rows: readonly Row[]): Promise<Map<number, number>>;
+  /** The newest price change's id (0 when there is none). */
+  lastChangeId(): Promise<number>;
   /** The rows among `ids` that the table already holds, with the asked columns. */
   existing<C extends string>(table: DataTable, ids: Iterable<number>, columns: readonly C[]): Promise<Array<Record<C | 'id', number | string | null>>>;
   /** The stored odds rows on these selections, with the asked columns and their selection. */
@@ -83,8 +87,16 @@ interface Statements {
 export function createImportRepository(trx: Transaction<Schema>, dialect: DialectName): ImportRepository {
   const s: Statements = { trx, db: trx as unknown as LooseDb, dialect, maxParams: MAX_PARAMS[dialect] };
   return {
-    upsert: (table, columns, items, toRow) => insertRows(s, table, columns, items, toRow, updateOnConflict(columns)),
-    insert: (table, columns, rows) => insertRows(s, table, columns, rows, (row) => row),
+    upsert: async (table, columns, items, toRow) => void (await insertRows(s, table, columns, items, toRow, updateOnConflict(columns))),
+    insert: async (table, columns, rows) => void (await insertRows(s, table, columns, rows, (row) => row)),
+    async insertChanges(columns, rows) {
+      const returned = await insertRows(s, 'odds_history', columns, rows, (row) => row, ' returning "id", "odds_id"');
+      return new Map(returned.map((row) => [Number(row.odds_id), Number(row.id)]));
+    },
+    async lastChangeId() {
+      const row = await trx.selectFrom('odds_history').select((eb) => eb.fn.max<number | null>('id').as('last')).executeTakeFirst();
+      return Number(row?.last ?? 0);
+    },
     existing: (table, ids, columns) => existing(s, table, ids, columns),
     async oddsOnSelections(selectionIds, columns) {
       const found: Array<Record<(typeof columns)[number] | 'id' | 'selection_id', number | string | null>> = [];

@@ -5,6 +5,7 @@ import type { SelectionsTable } from '../../platform/db/schema.js';
 import { Problems } from './import.checks.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
+import { ODDS_CHUNK, type StoredOdds } from './import.stored-odds.js';
 import { numberOrNull } from '../../platform/db/column-values.js';
 
 type OddsItem = NonNullable<Dataset['odds']>[number];
@@ -60,10 +61,11 @@ function flowSelectionKey(flow: FlowItem, known: (key: SelectionKey) => boolean)
  */
 export async function assignSelections(
   repo: ImportRepository,
+  stored: StoredOdds,
   odds: readonly OddsItem[],
   flows: readonly FlowItem[],
 ): Promise<{ ofOdds: Map<number, number>; ofFlows: Map<number, number> }> {
-  const kept = await keptSelections(repo, odds);
+  const kept = await keptSelections(stored, odds);
   const wanted = new Map<string, { key: SelectionKey; feedId: number | undefined; field: string }>();
   const want = (key: SelectionKey, feedId: number | null | undefined, field: string) => {
     const name = nameOf(key);
@@ -129,24 +131,17 @@ async function storedIds(repo: ImportRepository, eventIds: readonly number[]): P
   return new Map((await repo.selectionsOfEvents(eventIds)).map((selection) => [nameOf(selection), selection.id]));
 }
 
-/** Stored odds per statement when their selections are read. */
-const ODDS_CHUNK = 5_000;
 
 /**
  * The selection of every odds row stored with the key the dataset gives it again (a price move):
  * the one it has, as a selection keeps its id and the import alone points rows at selections. Only
  * the other rows (new, or moved to another line, market or player) need the selections of their events.
  */
-async function keptSelections(repo: ImportRepository, odds: readonly OddsItem[]): Promise<Map<number, number>> {
+async function keptSelections(storedOdds: StoredOdds, odds: readonly OddsItem[]): Promise<Map<number, number>> {
   const kept = new Map<number, number>();
   for (const chunk of chunksOf(odds, ODDS_CHUNK)) {
     const stored = new Map<number, { name: string; selection: number }>();
-    const rows = await repo.existing(
-      'odds',
-      chunk.map((o) => o.id),
-      ['event_id', 'betting_market_id', 'position', 'line', 'event_period_id', 'player_id', 'selection_id'],
-    );
-    for (const r of rows) {
+    for (const r of (await storedOdds(chunk)).values()) {
       if (r.selection_id === null) continue;
       const key = keyOf(Number(r.event_id), Number(r.betting_market_id), String(r.position), numberOrNull(r.line), numberOrNull(r.event_period_id), numberOrNull(r.player_id));
       stored.set(Number(r.id), { name: nameOf(key), selection: Number(r.selection_id) });

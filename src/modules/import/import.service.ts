@@ -3,6 +3,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database, DialectName } from '../../platform/db/database.js';
 import type { Schema } from '../../platform/db/schema.js';
+import type { RecentChanges } from '../history/index.js';
 import { computeFlows, eventsOfMarkets, gradeEvents, markGradingDue } from '../results/index.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { priceUpdatedRows } from './import.price-updates.js';
@@ -81,6 +82,8 @@ interface ImportDeps {
    * for one event's grades at most (decision 0249); a process that serves nobody (the CLI) takes more.
    */
   gradingBatch?: number;
+  /** Where a feed's batch of price changes is held after the commit for this node's readers (the serving process's). */
+  recent?: RecentChanges;
 }
 
 export function createImportService(deps: ImportDeps): ImportService {
@@ -120,15 +123,18 @@ export function createImportService(deps: ImportDeps): ImportService {
         await repo.deleteAllData();
         await deleteIdentities(trx);
       }
-      const touched = await write(repo, updated.length === 0 ? dataset : { ...dataset, odds: [...(dataset.odds ?? []), ...updated] }, resolved, now, replace);
+      const { touched, changes: written } = await write(repo, updated.length === 0 ? dataset : { ...dataset, odds: [...(dataset.odds ?? []), ...updated] }, resolved, now, replace);
       await writeAliases(trx, repo, dataset.aliases ?? [], now);
       const candidates = new Set(await gradingCandidates(trx, repo, dataset, touched));
       // The rows that waited on the names just bound land with them, or not at all.
       const within = writerIn(trx, repo, now, candidates, []);
       const released = deps.releaseAliased && (dataset.aliases ?? []).length > 0 ? await deps.releaseAliased(within, dataset.aliases ?? []) : undefined;
       // Due with the import, not after it: a node stopped before the grading leaves the marker (decision 0280).
-      return { due: await markGradingDue(trx, [...candidates], now), ...(released ? { released } : {}) };
+      // The changes are held for this node's readers only when they are the import's last ones (no released rows after them).
+      return { due: await markGradingDue(trx, [...candidates], now), written: released ? undefined : written, ...(released ? { released } : {}) };
     });
+    // After commit, before anyone is told: the board's processor and the streams take them from here.
+    if (done?.written) deps.recent?.hold(done.written.after, done.written.rows);
     // After commit: this node's caches drop now, other nodes' within one poll.
     await changes.changed('data');
     return done;
@@ -143,7 +149,7 @@ export function createImportService(deps: ImportDeps): ImportService {
       async write(dataset) {
         checkWithinDataset(dataset);
         const resolved = await checkReferences(dataset, repo, { replace: false });
-        const touched = await write(repo, dataset, resolved, now, false);
+        const { touched } = await write(repo, dataset, resolved, now, false);
         await writeAliases(trx, repo, dataset.aliases ?? [], now);
         for (const id of await gradingCandidates(trx, repo, dataset, touched)) candidates.add(id);
         written.push(dataset);

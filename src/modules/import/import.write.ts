@@ -1,11 +1,12 @@
 import { DEEP_LINK_APPS } from '../../shared/deep-links.js';
 import { DEFAULT_EVENT_STATUS } from '../../shared/event-status.js';
 import { impliedProbabilityOf } from '../../shared/odds-format.js';
-import { changedAtOf, DEFAULT_ODDS_STATUS, everyEventTouched, type OddsTouched, recordPriceChanges } from './import.history.js';
+import { changedAtOf, DEFAULT_ODDS_STATUS, everyEventTouched, type OddsTouched, recordPriceChanges, type WrittenChanges } from './import.history.js';
 import type { EventFacts, MarketCategory, Resolved } from './import.references.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
 import { assignSelections } from './import.selections.js';
+import { type StoredOdds, storedOdds } from './import.stored-odds.js';
 
 type Items<A extends keyof Dataset> = NonNullable<Dataset[A]>;
 
@@ -14,19 +15,31 @@ const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 /** The columns of a table of keyed names (sports, countries, categories, positions, dimensions). */
 const KEYED = { columns: ['id', 'key', 'name'], row: (r: { id: number; key: string; name: string }) => ({ id: r.id, key: r.key, name: r.name }) };
 
-/** Upserts in dependency order, computing the derived columns; then refreshes stored rows a move affects. */
-/** What the odds changed for grading is the answer (nothing when the dataset has no odds). */
-export async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number, replace: boolean): Promise<OddsTouched> {
+/** What the odds changed: for grading, and the price changes as written when they are few (a feed's batch). */
+export interface Written {
+  touched: OddsTouched;
+  changes: WrittenChanges | undefined;
+}
+
+/**
+ * Upserts in dependency order, computing the derived columns; then refreshes stored rows a move affects.
+ * What the odds changed is the answer (nothing when the dataset has no odds).
+ */
+export async function write(repo: ImportRepository, dataset: Dataset, resolved: Resolved, now: number, replace: boolean): Promise<Written> {
   const { odds, flows } = dataset;
   await writeParticipants(repo, dataset);
   await writeBettingVocabulary(repo, dataset, resolved.marketCategories);
   await writeTaxonomy(repo, dataset);
   if (dataset.events) await writeEvents(repo, dataset.events, resolved.sportOfLeague);
   await repo.refreshDerived(resolved.movedLeagueIds, resolved.movedEventIds);
-  const selections = await assignSelections(repo, odds ?? [], flows ?? []);
-  const touched = odds ? await writeOdds(repo, odds, selections.ofOdds, now, replace) : { settled: new Set<number>(), moved: new Map<number, number>() };
+  const stored = storedOdds(repo);
+  const selections = await assignSelections(repo, stored, odds ?? [], flows ?? []);
+  const leagueOf = (eventId: number) => resolved.eventFacts.get(eventId)?.league_id ?? null;
+  const written: Written = odds
+    ? await writeOdds(repo, stored, odds, selections.ofOdds, now, replace, leagueOf)
+    : { touched: { settled: new Set<number>(), moved: new Map<number, number>() }, changes: undefined };
   if (flows) await writeFlows(repo, flows, resolved.eventFacts, selections.ofFlows, now);
-  return touched;
+  return written;
 }
 
 /** Sports, countries, leagues, teams and players. */
@@ -160,10 +173,18 @@ async function writeResults(repo: ImportRepository, events: Items<'events'>): Pr
 }
 
 /** The odds, on their selections, with their price history. */
-async function writeOdds(repo: ImportRepository, odds: Items<'odds'>, selectionOf: ReadonlyMap<number, number>, now: number, replace: boolean): Promise<OddsTouched> {
+async function writeOdds(
+  repo: ImportRepository,
+  stored: StoredOdds,
+  odds: Items<'odds'>,
+  selectionOf: ReadonlyMap<number, number>,
+  now: number,
+  replace: boolean,
+  leagueOf: (eventId: number) => number | null,
+): Promise<Written> {
   // Before the upsert: the history compares the dataset with the rows as they were. Into an
   // empty table (a first load, a replace) every row opens: recorded after it, set-based.
-  const touched = replace ? undefined : await recordPriceChanges(repo, odds, now);
+  const recorded = replace ? undefined : await recordPriceChanges(repo, stored, odds, now, leagueOf);
   const columns = [
     'id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at', 'selection_id', 'player_id',
     'event_period_id', 'is_main', 'is_live', 'operator_selection_id',
@@ -186,9 +207,9 @@ async function writeOdds(repo: ImportRepository, odds: Items<'odds'>, selectionO
     is_live: (o.is_live ?? false) ? 1 : 0,
     operator_selection_id: orNull(o.operator_selection_id),
   }));
-  if (touched !== undefined) return touched;
+  if (recorded !== undefined) return { touched: recorded.touched, changes: recorded.written };
   await repo.recordOpenings(now);
-  return everyEventTouched(odds);
+  return { touched: everyEventTouched(odds), changes: undefined };
 }
 
 /** The flows, with the league and sport of their event, then their legs and tags. */

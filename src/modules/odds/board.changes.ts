@@ -4,7 +4,7 @@ import { figure, figureOrNull } from '../../shared/figures.js';
 import { bestPriceOf, consensusDevig, consensusOf } from '../../shared/pricing/consensus.js';
 import { DEFAULT_DEVIG_METHOD, type Devig } from '../../shared/pricing/devig.js';
 import { createBoardRepository, type PriceRow } from './board.repository.js';
-import { fairOf, marketKeyOf, onePerBook, quoteOf, quotesByOutcomeOf, selectionIdOf, selectionKeyOf } from './board.selections.js';
+import { fairOf, onePerBook, quoteOf, quotesByOutcomeOf, rowKeysOf, selectionIdOf } from './board.selections.js';
 
 /** The board's changes that some price changes make: the selections whose best, consensus or fair price they changed, as they are now. */
 export type BoardChanges = (changes: readonly PriceChange[]) => Promise<BoardChange[]>;
@@ -67,6 +67,7 @@ export function createBoardChanges(db: Kysely<Schema>): BoardChanges {
       pairs.set(`${change.event_id}|${change.betting_market_id}`, [change.event_id, change.betting_market_id]);
     }
     const rows = await repository.priceRowsOf([...pairs.values()]);
+    const key = keysOnce();
     const after = rows.filter((r) => r.open);
     const before: PriceRow[] = [];
     for (const row of rows) {
@@ -80,10 +81,10 @@ export function createBoardChanges(db: Kysely<Schema>): BoardChanges {
       before.push({ ...row, price: change.price_decimal.from, line: change.line.from });
     }
     // A price moved changes the fair prices of every selection of its market, not only its own.
-    const markets = new Set([...rows, ...before].filter((r) => first.has(r.id)).map(marketKeyOf));
-    const keys = new Set([...before, ...after].filter((r) => markets.has(marketKeyOf(r))).map(selectionKeyOf));
-    const was = summaries(before, keys);
-    const now = summaries(after, keys);
+    const markets = new Set([...rows, ...before].filter((r) => first.has(r.id)).map((r) => key(r).market));
+    const keys = new Set([...before, ...after].filter((r) => markets.has(key(r).market)).map((r) => key(r).selection));
+    const was = summaries(before, keys, key);
+    const now = summaries(after, keys, key);
     const out: BoardChange[] = [];
     for (const key of keys) {
       const a = was.get(key);
@@ -103,22 +104,22 @@ export function createBoardChanges(db: Kysely<Schema>): BoardChanges {
  * grouped once (its rows one per book, by selection and by outcome) and de-vigged once for all its
  * selections, so the work grows with the rows, however many selections a market has.
  */
-function summaries(rows: readonly PriceRow[], keys: ReadonlySet<string>): Map<string, Summary> {
+function summaries(rows: readonly PriceRow[], keys: ReadonlySet<string>, keyOf: RowKeys): Map<string, Summary> {
   const representatives = new Map<string, PriceRow>();
   const byMarket = new Map<string, PriceRow[]>();
   for (const row of rows) {
-    const key = selectionKeyOf(row);
+    const { selection: key, market } = keyOf(row);
     const seen = representatives.get(key);
     if (keys.has(key) && (seen === undefined || row.id < seen.id)) representatives.set(key, row);
-    pushTo(byMarket, marketKeyOf(row), row);
+    pushTo(byMarket, market, row);
   }
   const markets = new Map<string, MarketFigures>();
   const out = new Map<string, Summary>();
   for (const [key, row] of representatives) {
-    const marketKey = marketKeyOf(row);
+    const marketKey = keyOf(row).market;
     let market = markets.get(marketKey);
     if (market === undefined) {
-      market = marketFiguresOf(byMarket.get(marketKey) ?? []);
+      market = marketFiguresOf(byMarket.get(marketKey) ?? [], keyOf);
       markets.set(marketKey, market);
     }
     const own = market.bySelection.get(key) ?? [];
@@ -146,12 +147,33 @@ interface MarketFigures {
   devig: Devig;
 }
 
-function marketFiguresOf(rows: readonly PriceRow[]): MarketFigures {
-  const marketRows = onePerBook(rows);
+function marketFiguresOf(rows: readonly PriceRow[], keyOf: RowKeys): MarketFigures {
+  const selectionOf = (row: PriceRow) => keyOf(row).selection;
+  const marketRows = onePerBook(rows, selectionOf);
   const bySelection = new Map<string, PriceRow[]>();
-  for (const row of marketRows) pushTo(bySelection, selectionKeyOf(row), row);
+  for (const row of marketRows) pushTo(bySelection, selectionOf(row), row);
   const outcomes = [...new Set(marketRows.map((r) => r.position))].sort();
   return { bySelection, outcomes: new Map(outcomes.map((position, index) => [position, index])), devig: consensusDevig(quotesByOutcomeOf(outcomes, marketRows), DEFAULT_DEVIG_METHOD) };
+}
+
+/** A row's market and selection keys (board.selections.ts). */
+type RowKeys = (row: PriceRow) => { market: string; selection: string };
+
+/**
+ * The keys of each row object, made once: the rows are grouped by them several times over (the
+ * markets, the selections, one per book), and making a key reads the row's position each time.
+ * A row put back to its earlier price is another object, with its own keys (its line may differ).
+ */
+function keysOnce(): RowKeys {
+  const made = new Map<PriceRow, { market: string; selection: string }>();
+  return (row) => {
+    let keys = made.get(row);
+    if (keys === undefined) {
+      keys = rowKeysOf(row);
+      made.set(row, keys);
+    }
+    return keys;
+  };
 }
 
 function pushTo<T>(groups: Map<string, T[]>, key: string, value: T): void {

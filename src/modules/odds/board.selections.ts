@@ -31,7 +31,13 @@ export function marketKeyOf(row: SelectionKey): string {
 
 /** The selection a row prices. */
 export function selectionKeyOf(row: SelectionKey): string {
-  return `${marketKeyOf(row)}|${row.is_main ? '' : part(row.line)}|${row.position}`;
+  return rowKeysOf(row).selection;
+}
+
+/** A row's market and selection keys, the market's made once for both. */
+export function rowKeysOf(row: SelectionKey): { market: string; selection: string } {
+  const market = marketKeyOf(row);
+  return { market, selection: `${market}|${row.is_main ? '' : part(row.line)}|${row.position}` };
 }
 
 const nullsFirst = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a - b);
@@ -102,11 +108,11 @@ export function selectionsOf(keys: readonly SelectionKeyRow[], rows: readonly Bo
  * twice (two main rows of one position) counts with its first row by id, so that no book weighs
  * twice in the best price, the consensus or its own de-vig.
  */
-export function onePerBook<R extends PriceRow>(rows: readonly R[]): R[] {
+export function onePerBook<R extends PriceRow>(rows: readonly R[], selectionOf: (row: R) => string = selectionKeyOf): R[] {
   const sorted = [...rows].sort((a, b) => a.operator.id - b.operator.id || a.id - b.id);
   const seen = new Set<string>();
   return sorted.filter((row) => {
-    const key = `${row.operator.id}|${selectionKeyOf(row)}`;
+    const key = `${row.operator.id}|${selectionOf(row)}`;
     if (seen.has(key)) return false;
     seen.add(key);
     return true;

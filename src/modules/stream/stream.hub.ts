@@ -2,7 +2,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { JobLog } from '../../platform/background.js';
 import type { Clock } from '../../platform/clock.js';
 import type { AccountLookup } from '../auth/index.js';
-import type { HistoryRepository } from '../history/index.js';
+import type { HistoryRepository, RecentChanges } from '../history/index.js';
 import type { EndReason, StreamConnection } from './stream.connection.js';
 import { TIER_TABLE } from '../policy/index.js';
 import type { StreamSlots } from './stream.slots.js';
@@ -67,6 +67,8 @@ export interface SettledChanges {
 /** What the hub is built from. */
 export interface StreamHubDeps {
   history: HistoryRepository;
+  /** This node's newest import's changes, taken instead of reading them back when they are the next ones. */
+  recent?: RecentChanges;
   board: BoardEvents;
   settled: SettledChanges;
   changes: ChangeFeed;
@@ -91,13 +93,15 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
     priming: undefined,
     pumping: undefined,
     again: false,
+    dataDue: false,
     heartbeat: undefined,
     warn: (what) => (error) => deps.log.warn({ err: error instanceof Error ? error.message : String(error) }, `odds stream: ${what}`),
   };
   const { streams } = hub;
 
-  changes.onChange('data', () => pump(hub));
-  changes.onChange('board', () => pump(hub));
+  changes.onChange('data', () => pump(hub, 'data'));
+  // The board changes alone: no read of the price changes or the grades, which moved with 'data'.
+  changes.onChange('board', () => pump(hub, 'board'));
   // Every change to any client or credential: each client with streams here is checked again.
   changes.onChange('clients', () => {
     for (const clientId of new Set([...streams].map((stream) => stream.clientId))) review(hub, clientId).catch(hub.warn('checking an account failed'));
@@ -151,6 +155,8 @@ interface Hub {
   priming: Promise<number> | undefined;
   pumping: Promise<void> | undefined;
   again: boolean;
+  /** Whether the next read is to read the price changes and the grades ('data' moved), or only the board changes. */
+  dataDue: boolean;
   heartbeat: NodeJS.Timeout | undefined;
   warn(what: string): (error: unknown) => void;
 }
@@ -163,7 +169,7 @@ function primed(hub: Hub): Promise<number> {
       hub.boardHead = Math.max(hub.boardHead ?? 0, hub.head);
       hub.settledHead = Math.max(hub.settledHead ?? 0, lastGrade);
       // A change committed while the newest id was read may not be in it: look once more.
-      pump(hub);
+      pump(hub, 'data');
       return hub.head;
     })
     .finally(() => {
@@ -174,8 +180,9 @@ function primed(hub: Hub): Promise<number> {
 }
 
 /** One read at a time; a change heard meanwhile is read right after it (coalesced). */
-function pump(hub: Hub): void {
+function pump(hub: Hub, moved: 'data' | 'board'): void {
   if (hub.head === undefined) return;
+  if (moved === 'data') hub.dataDue = true;
   if (hub.pumping) {
     hub.again = true;
     return;
@@ -192,37 +199,54 @@ function pump(hub: Hub): void {
     });
 }
 
-/** Reads the changes after `head` and fans them out; with no stream open, only learns the newest id. */
+/**
+ * Reads the changes after `head` and fans them out; with no stream open, only learns the newest id.
+ * When only the 'board' counter moved, only the board changes are read (decision 0294).
+ */
 async function readNew(hub: Hub): Promise<void> {
   const { history, settled } = hub.deps;
   const { streams } = hub;
-  if (streams.size === 0) {
-    const last = await history.lastId();
-    // A stream opened during the read must get the rows: they are read below.
+  let dataDue = hub.dataDue;
+  hub.dataDue = false;
+  try {
     if (streams.size === 0) {
-      hub.head = Math.max(hub.head ?? 0, last);
-      hub.boardHead = Math.max(hub.boardHead ?? 0, hub.head);
-      hub.settledHead = Math.max(hub.settledHead ?? 0, await settled.lastId());
-      return;
+      const last = await history.lastId();
+      // A stream opened during the read must get the rows: they are read below.
+      if (streams.size === 0) {
+        hub.head = Math.max(hub.head ?? 0, last);
+        hub.boardHead = Math.max(hub.boardHead ?? 0, hub.head);
+        hub.settledHead = Math.max(hub.settledHead ?? 0, await settled.lastId());
+        return;
+      }
+      dataDue = true;
     }
+    if (dataDue) await readHistory(hub);
+    await fanOutBoard(hub);
+    if (dataDue) await fanOutSettled(hub);
+  } catch (error) {
+    // A failed read is read again with the next change, whichever counter it moves.
+    hub.dataDue ||= dataDue;
+    throw error;
   }
-  await readHistory(hub);
-  await fanOutBoard(hub);
-  await fanOutSettled(hub);
 }
 
-/** The price changes after `head`, a chunk at a time, to the live streams that follow them. */
+/**
+ * The price changes after `head`, a chunk at a time, to the live streams that follow them. The
+ * changes this node's import has just written are taken as it held them when they are the next
+ * ones (decision 0294); what follows them is read all the same: the change heard may be another's.
+ */
 async function readHistory(hub: Hub): Promise<void> {
   for (;;) {
     const from = hub.head ?? 0;
-    const rows = await hub.deps.history.rowsAfter(from, NEWEST, READ_CHUNK);
+    const held = hub.deps.recent?.after(from);
+    const rows = held ?? (await hub.deps.history.rowsAfter(from, NEWEST, READ_CHUNK));
     for (const stream of hub.streams) {
       if (!stream.live) continue;
       stream.send(rows);
       if (stream.backlog > MAX_WAITING_BYTES) fallBehind(hub, stream);
     }
     hub.head = Math.max(hub.head ?? 0, rows.at(-1)?.item.id ?? from);
-    if (rows.length < READ_CHUNK) return;
+    if (held === undefined && rows.length < READ_CHUNK) return;
   }
 }
 

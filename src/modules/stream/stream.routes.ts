@@ -6,7 +6,7 @@ import { ApiError, validationError } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { MAX_ID } from '../../shared/wire.js';
 import { type AccountLookup, principalOf } from '../auth/index.js';
-import type { HistoryRepository } from '../history/index.js';
+import type { HistoryRepository, RecentChanges } from '../history/index.js';
 import { TIER_TABLE } from '../policy/index.js';
 import type { KeyResolver } from '../references/index.js';
 import { type EndReason, openConnection, type StreamConnection } from './stream.connection.js';
@@ -20,6 +20,7 @@ const RETRY_AFTER_S = 10;
 
 export interface StreamDeps {
   history: HistoryRepository;
+  recent?: RecentChanges;
   board: BoardEvents;
   settled: SettledChanges;
   slots: StreamSlots;

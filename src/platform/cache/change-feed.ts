@@ -59,13 +59,16 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
 
     async changed(name) {
       seen.own.add(name);
+      let told = false;
       try {
         await feed.poll();
       } finally {
-        seen.own.delete(name);
+        // The poll that saw the counter move took the name out and told the listeners (after the commit).
+        told = !seen.own.delete(name);
       }
-      // Listeners run even if the poll saw no change: the caller knows something changed.
-      notify(seen, name);
+      // Listeners run even if the poll saw no change: the caller knows something changed. They are
+      // not told twice: each telling of 'data' was a full read of the stream hub (decision 0294).
+      if (!told) notify(seen, name);
       for (const listener of seen.ownListeners.get(name) ?? []) listener();
     },
 
