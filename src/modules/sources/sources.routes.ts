@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { IMPORT_LIMITS, registerDatasetParser } from '../import/index.js';
 import { ApiError } from '../../platform/errors.js';
 import { describeBytes } from '../../platform/json-limits.js';
-import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import { readFootballData } from './football-data/football-data.reader.js';
 import { readTheOddsApi } from './the-odds-api/the-odds-api.reader.js';
 import type { SourceName } from './source-batch.js';
@@ -20,6 +20,12 @@ const SIZE = describeBytes(IMPORT_LIMITS.maxBytes);
  * 0071): the file's own format is the body, and how to read it is the query.
  */
 export const sourcesRoutes: ModuleRoutes<{ sources: SourcesService }> = async (app, { sources }) => {
+  importRoutes(app, sources);
+  mappingRoutes(app, sources);
+};
+
+/** The two imports of a source's file, each in its own format. */
+function importRoutes(app: App, sources: SourcesService): void {
   // The Odds API's JSON nests deeper than a dataset (event → bookmakers → markets → outcomes).
   registerDatasetParser(app, { ...IMPORT_LIMITS, maxDepth: 16 }, 'body');
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_LIMITS.maxBytes }, (_request, body, done) => done(null, String(body)));
@@ -67,7 +73,10 @@ export const sourcesRoutes: ModuleRoutes<{ sources: SourcesService }> = async (a
       return sources.importBatch(batch, { skipInvalid: skipInvalid === true });
     },
   );
+}
 
+/** The mapping: the sources' keys of our records, the names bound to them, and the review queue. */
+function mappingRoutes(app: App, sources: SourcesService): void {
   app.get(
     '/admin/v1/mapping/external-ids',
     {
@@ -123,4 +132,4 @@ export const sourcesRoutes: ModuleRoutes<{ sources: SourcesService }> = async (a
     { config: admin, schema: { tags: ['admin'], summary: 'The review queue: names no rule matched', querystring: UnmatchedQuery, response: { 200: UnmatchedList } } },
     async (request) => ({ data: await sources.unmatched(request.query.source) }),
   );
-};
+}
