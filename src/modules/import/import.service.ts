@@ -11,7 +11,8 @@ import { refuseSourceOwned, writeAliases } from './import.identity.js';
 import { deleteIdentities } from './import-identity.repository.js';
 import type { OddsTouched } from './import.history.js';
 import { createImportRepository, hasNoSportsData, type ImportRepository } from './import.repository.js';
-import { DATASET_ARRAYS, type Dataset, type ImportResult, type QueueReleased } from './import.schemas.js';
+import { DATASET_ARRAYS, type Dataset } from './import.schemas.js';
+import type { ImportResult, QueueReleased } from './import-result.schemas.js';
 import { write } from './import.write.js';
 
 /**

@@ -113,6 +113,7 @@ export const UnmatchedList = Type.Object(
         },
         { additionalProperties: false },
       ),
+      { description: 'One entry per name waiting (by source, kind, scope and normalised name), in the order their first row was queued.' },
     ),
   },
   { title: 'UnmatchedList', additionalProperties: false },
