@@ -17,7 +17,7 @@ const SIZE = describeBytes(IMPORT_LIMITS.maxBytes);
 /**
  * The source imports and the mapping they keep (docs/operations.md#loading-real-data). The two
  * import routes are documented exceptions to JSON-only bodies and to no query on a POST (decision
- * 0071): the file's own format is the body, and how to read it is the query.
+ * 0303, amending 0071): the file's own format is the body, and how to read it is the query.
  */
 export const sourcesRoutes: ModuleRoutes<{ sources: SourcesService }> = async (app, { sources }) => {
   importRoutes(app, sources);
