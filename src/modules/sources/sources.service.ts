@@ -6,6 +6,7 @@ import { ApiError } from '../../platform/errors.js';
 import { nameKey, similarity } from '../../shared/name-key.js';
 import type { AliasType, SourceName } from '../../shared/sources.js';
 import type { SourceBatch, SourceImporter, SourceImportOptions, SourceImportResult, SourceRow } from './source-batch.js';
+import { refuseNul } from './source-nul.js';
 import { createSourcesRepository } from './sources.repository.js';
 import { createResolver, type Forced, forcedKey, type Unmatched } from './sources.resolver.js';
 import { buildDatasets } from './sources.writer.js';
@@ -68,7 +69,8 @@ export function createSourcesService(deps: { database: Database; importer: Impor
   }
 
   const importer_: SourceImporter = {
-    async importBatch(batch: SourceBatch, options: SourceImportOptions = {}): Promise<SourceImportResult> {
+    async importBatch(read: SourceBatch, options: SourceImportOptions = {}): Promise<SourceImportResult> {
+      const batch = refuseNul(read);
       if (options.skipInvalid !== true) refuseProblems(batch);
       const refused = new Set(batch.problems.map((p) => p.row));
       const rows = batch.rows.filter((r) => !refused.has(r.row));
