@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { chunksOf } from '../../platform/chunks.js';
-import type { AliasesTable, ExternalIdsTable, Schema, SourceQueueTable } from '../../platform/db/schema.js';
+import type { AliasesTable, EventsTable, ExternalIdsTable, OddsTable, Schema, SourceQueueTable } from '../../platform/db/schema.js';
 
 /** Ids per statement: far below either engine's bind-parameter ceiling. */
 const CHUNK = 1_000;
@@ -14,29 +14,14 @@ export interface Named {
   name: string;
 }
 
-export interface StoredEvent {
-  id: number;
-  league_id: number;
-  home_team_id: number;
-  away_team_id: number;
-  start_time: number;
-  status: string;
-  home_score: number | null;
-  away_score: number | null;
-}
+/** The columns of a StoredEvent. */
+const EVENT_COLUMNS = ['id', 'league_id', 'home_team_id', 'away_team_id', 'start_time', 'status', 'home_score', 'away_score'] as const;
 
-export interface StoredOdds {
-  id: number;
-  event_id: number;
-  operator_id: number;
-  betting_market_id: number;
-  position: string;
-  line: number | null;
-  price_decimal: number;
-  status: string;
-  is_main: boolean;
-  updated_at: number;
-}
+/** A stored event, as the writer matches a source's match to it. */
+export type StoredEvent = Pick<EventsTable, (typeof EVENT_COLUMNS)[number]>;
+
+/** A stored full-time odds row, as the writer applies a source's price to it. */
+export type StoredOdds = Pick<OddsTable, 'id' | 'event_id' | 'operator_id' | 'betting_market_id' | 'position' | 'line' | 'price_decimal' | 'status' | 'updated_at'> & { is_main: boolean };
 
 const num = (value: unknown): number => Number(value);
 const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
@@ -187,7 +172,7 @@ function eventReads(db: Db): Pick<SourcesRepository, 'eventsByIds' | 'eventsNear
       for (const chunk of chunksOf([...new Set(ids)], CHUNK)) {
         const rows = await db
           .selectFrom('events')
-          .select(['id', 'league_id', 'home_team_id', 'away_team_id', 'start_time', 'status', 'home_score', 'away_score'])
+          .select(EVENT_COLUMNS)
           .where('id', 'in', [...chunk])
           .execute();
         for (const r of rows) found.push(eventOf(r));
@@ -199,7 +184,7 @@ function eventReads(db: Db): Pick<SourcesRepository, 'eventsByIds' | 'eventsNear
     async eventsNear(leagueId: number, home: number, away: number, start: number, windowMs: number): Promise<StoredEvent[]> {
       const rows = await db
         .selectFrom('events')
-        .select(['id', 'league_id', 'home_team_id', 'away_team_id', 'start_time', 'status', 'home_score', 'away_score'])
+        .select(EVENT_COLUMNS)
         .where('league_id', '=', leagueId)
         .where('home_team_id', '=', home)
         .where('away_team_id', '=', away)
