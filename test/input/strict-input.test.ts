@@ -218,6 +218,16 @@ describe.each(DIALECTS)('strict input on every endpoint, and JSON bodies only (%
     }
   });
 
+  it('a CSV body is read by the football-data import only: every other operation with a body says to send JSON (decision 0303)', async () => {
+    const others = ours().filter((o) => o.method !== 'GET' && `${o.method} ${o.path}` !== 'POST /admin/v1/import/football-data');
+    expect(others.some((o) => o.path === '/admin/v1/mapping/aliases')).toBe(true);
+    for (const o of others) {
+      const { url, caller } = wellFormed(o);
+      const res = await caller.raw(o.method, url, 'a,b\n1,2\n', 'text/csv');
+      expect(expectError(res, 400, 'BAD_REQUEST').message, `${o.method} ${o.path}`).toBe('send the body as application/json');
+    }
+  });
+
   it('text/plain gets the same help as a form-encoded body: send it as application/json', async () => {
     const cases: Array<[string, string]> = [
       ['/v1/trends/flows', '{"page":1}'],

@@ -20,14 +20,14 @@ const SIZE = describeBytes(IMPORT_LIMITS.maxBytes);
  * 0303, amending 0071): the file's own format is the body, and how to read it is the query.
  */
 export const sourcesRoutes: ModuleRoutes<{ sources: SourcesService }> = async (app, { sources }) => {
-  importRoutes(app, sources);
+  // Each import reads its format in a scope of its own: no other route takes CSV, nor JSON as deep.
+  await app.register(async (scope) => footballDataRoute(scope, sources));
+  await app.register(async (scope) => theOddsApiRoute(scope, sources));
   mappingRoutes(app, sources);
 };
 
-/** The two imports of a source's file, each in its own format. */
-function importRoutes(app: App, sources: SourcesService): void {
-  // The Odds API's JSON nests deeper than a dataset (event → bookmakers → markets → outcomes).
-  registerDatasetParser(app, { ...IMPORT_LIMITS, maxDepth: 16 }, 'body');
+/** The import of a football-data.co.uk file: CSV as downloaded. */
+function footballDataRoute(app: App, sources: SourcesService): void {
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_LIMITS.maxBytes }, (_request, body, done) => done(null, String(body)));
 
   app.post(
@@ -50,6 +50,12 @@ function importRoutes(app: App, sources: SourcesService): void {
     },
     async (request) => sources.importBatch(readFootballData(request.body), { skipInvalid: request.query.skip_invalid === true }),
   );
+}
+
+/** The import of an answer of The Odds API: its JSON as fetched. */
+function theOddsApiRoute(app: App, sources: SourcesService): void {
+  // The Odds API's JSON nests deeper than a dataset (event → bookmakers → markets → outcomes).
+  registerDatasetParser(app, { ...IMPORT_LIMITS, maxDepth: 16 }, 'body');
 
   app.post(
     '/admin/v1/import/the-odds-api',
