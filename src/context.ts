@@ -36,7 +36,7 @@ import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './
 import { createHistoryProcessor, createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
 import { createBoardEventsWork } from './modules/odds/index.js';
 import { createImportService } from './modules/import/index.js';
-import { createLeasesRepository, createSourcesService, createUpstreamFeed, type UpstreamFeed } from './modules/sources/index.js';
+import { createLeasesRepository, createSourcesService, createUpstreamFeed, type UpstreamFeed, type UpstreamSettings } from './modules/sources/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
 import { createDaySeeds, createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
@@ -155,17 +155,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const draining = createDraining();
-  const upstream =
-    config.upstream === undefined
-      ? undefined
-      : createUpstreamFeed({
-          settings: config.upstream,
-          importer: createSourcesService({ database, importer: createImportService({ database, clock, changes }) }),
-          leases: createLeasesRepository(db),
-          clock,
-          metrics: metrics.upstream,
-          background,
-        });
+  const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics, background });
   return {
     config,
     database,
@@ -194,6 +184,13 @@ export function createContext(deps: { config: Config; database: Database; clock?
     draining,
     ...(upstream === undefined ? {} : { upstream }),
   };
+}
+
+/** The upstream feed a configured node follows, importing through the source importer (one node at a time, by a lease). */
+function createUpstream(settings: UpstreamSettings, deps: { database: Database; clock: Clock; changes: ChangeFeed; metrics: Metrics; background: BackgroundJobs }): UpstreamFeed {
+  const { database, clock, changes, metrics, background } = deps;
+  const importer = createSourcesService({ database, importer: createImportService({ database, clock, changes }) });
+  return createUpstreamFeed({ settings, importer, leases: createLeasesRepository(database.db), clock, metrics: metrics.upstream, background });
 }
 
 /**

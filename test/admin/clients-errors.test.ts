@@ -33,6 +33,12 @@ describe.each(DIALECTS)('admin API: guard and bad input (%s)', (dialect) => {
     expect(await t.ctx.clients.count()).toBe(1);
   });
 
+  it('refuses a search with U+0000 (NUL), which PostgreSQL cannot compare: 422, not a 500', async () => {
+    const answer = await t.admin.get('/admin/v1/clients?search=a%00b');
+    expect(answer.statusCode).toBe(422);
+    expect(answer.json<{ error: { details: { field: string }[] } }>().error.details[0]?.field).toBe('search');
+  });
+
   it('names an unknown tier or auth_method (422)', async () => {
     expectError(await t.admin.post('/admin/v1/clients', { ...VALID, tier: 'gold' }), 422, 'VALIDATION_ERROR', [{ field: 'tier', rule: 'enum' }]);
     expectError(await t.admin.post('/admin/v1/clients', { ...VALID, auth_method: 'password' }), 422, 'VALIDATION_ERROR', [{ field: 'auth_method', rule: 'enum' }]);

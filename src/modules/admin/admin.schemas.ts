@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { iso, Label } from '../../shared/wire.js';
+import { iso, Label, NO_NUL } from '../../shared/wire.js';
 import { AUTH_METHODS, type ClientAccount, FLOW_VOCABULARIES, TIERS } from '../auth/index.js';
 import type { ClientCredentials } from '../clients/index.js';
 import { LIMIT_MAX, type Limits } from '../limits/index.js';
@@ -118,7 +118,7 @@ export const ClientParams = Type.Object({ client_id: Type.String({ description: 
 export const ClientsQuery = Type.Object(
   {
     ...pagingProperties(CLIENTS_PAGE_SIZE_MAX),
-    search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'A part of the name, ignoring the case of ASCII letters.' })),
+    search: Type.Optional(Type.String({ minLength: 1, maxLength: 100, ...NO_NUL, description: 'A part of the name, ignoring the case of ASCII letters.' })),
   },
   { additionalProperties: false },
 );

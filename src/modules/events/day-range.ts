@@ -1,6 +1,6 @@
 import { LruCache } from '../../platform/cache/lru.js';
 import { validationError } from '../../platform/errors.js';
-import { DAY_MS, type DayRange } from '../../platform/time.js';
+import { DAY_MS, type DayRange, wallClockAsUtc, wallClockFormatter, zoneOffsetAt } from '../../platform/time.js';
 
 /**
  * Calendar days read in an IANA time zone, as instants in UTC. Offsets come from
@@ -16,31 +16,13 @@ function formatterOf(timeZone: string, field: string): Intl.DateTimeFormat {
   let formatter = formatters.get(timeZone);
   if (formatter) return formatter;
   try {
-    formatter = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    });
+    formatter = wallClockFormatter(timeZone);
   } catch {
     throw validationError(field, 'timezone', `${field} must be an IANA time zone such as "America/New_York"`);
   }
   // Bounded: the set of zone names is finite, but a caller could vary case or aliases.
   if (formatters.size < 1_000) formatters.set(timeZone, formatter);
   return formatter;
-}
-
-/** Wall-clock fields of an instant in the formatter's zone, read back as if they were UTC. */
-function wallClockAsUtc(formatter: Intl.DateTimeFormat, instant: number): number {
-  const parts: Record<string, number> = {};
-  for (const part of formatter.formatToParts(instant)) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  return Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0);
 }
 
 /** The local calendar day of an instant, as the epoch ms of that date's 00:00 UTC. */
@@ -56,7 +38,7 @@ function localDay(formatter: Intl.DateTimeFormat, instant: number): number {
  * the jump itself.
  */
 function startOfLocalDay(formatter: Intl.DateTimeFormat, day: number): number {
-  const offsetAt = (instant: number) => wallClockAsUtc(formatter, instant) - Math.floor(instant / 1000) * 1000;
+  const offsetAt = (instant: number) => zoneOffsetAt(formatter, instant);
   const first = day - offsetAt(day);
   const second = day - offsetAt(first);
   const candidates = [first, second].sort((a, b) => a - b);

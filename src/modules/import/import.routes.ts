@@ -1,7 +1,8 @@
 import type { ModuleRoutes } from '../../platform/http/types.js';
 import { IMPORT_LIMITS, registerDatasetParser } from './import.body.js';
 import { schemaError } from './import.checks.js';
-import { Dataset, ImportResult } from './import.schemas.js';
+import { Dataset } from './import.schemas.js';
+import { ImportResult } from './import-result.schemas.js';
 import type { ImportService } from './import.service.js';
 
 /** POST /admin/v1/import: the operator's bulk load (docs/operations.md#loading-data). */

@@ -10,9 +10,10 @@ import { priceUpdatedRows } from './import.price-updates.js';
 import { checkReferences } from './import.references.js';
 import { refuseSourceOwned, writeAliases } from './import.identity.js';
 import { deleteIdentities } from './import-identity.repository.js';
-import type { OddsTouched } from './import.history.js';
+import type { OddsTouched, WrittenChanges } from './import.history.js';
 import { createImportRepository, hasNoSportsData, type ImportRepository } from './import.repository.js';
-import { DATASET_ARRAYS, type Dataset, type ImportResult, type QueueReleased } from './import.schemas.js';
+import { DATASET_ARRAYS, type Dataset } from './import.schemas.js';
+import type { ImportResult, QueueReleased } from './import-result.schemas.js';
 import { write } from './import.write.js';
 
 /**
@@ -114,47 +115,13 @@ export function createImportService(deps: ImportDeps): ImportService {
       // reads anything, so a concurrent import waits for this one instead of failing on a stale read.
       await changes.bump(trx, 'data');
       if (onlyIntoEmpty && !(await repo.isEmpty())) return undefined;
-      if (!replace) await refuseSourceOwned(trx, dataset);
-      // References are read inside the transaction, so they are checked against what commits with them.
-      const resolved = await checkReferences(dataset, repo, { replace });
-      // Price updates are written as the whole rows they make, after the dataset's own odds.
-      const updated = await priceUpdatedRows(dataset, repo, { replace });
-      if (replace) {
-        await repo.deleteAllData();
-        await deleteIdentities(trx);
-      }
-      const { touched, changes: written } = await write(repo, updated.length === 0 ? dataset : { ...dataset, odds: [...(dataset.odds ?? []), ...updated] }, resolved, now, replace);
-      await writeAliases(trx, repo, dataset.aliases ?? [], now);
-      const candidates = new Set(await gradingCandidates(trx, repo, dataset, touched));
-      // The rows that waited on the names just bound land with them, or not at all.
-      const within = writerIn(trx, repo, now, candidates, []);
-      const released = deps.releaseAliased && (dataset.aliases ?? []).length > 0 ? await deps.releaseAliased(within, dataset.aliases ?? []) : undefined;
-      // Due with the import, not after it: a node stopped before the grading leaves the marker (decision 0280).
-      // The changes are held for this node's readers only when they are the import's last ones (no released rows after them).
-      return { due: await markGradingDue(trx, [...candidates], now), written: released ? undefined : written, ...(released ? { released } : {}) };
+      return writeDataset(deps, trx, repo, dataset, replace, now);
     });
     // After commit, before anyone is told: the board's processor and the streams take them from here.
     if (done?.written) deps.recent?.hold(done.written.after, done.written.rows);
     // After commit: this node's caches drop now, other nodes' within one poll.
     await changes.changed('data');
     return done;
-  }
-
-  /** The import's writer in a transaction: each dataset checked and written as an import is, its events to grade added to `candidates`. */
-  function writerIn(trx: Transaction<Schema>, repo: ImportRepository, now: number, candidates: Set<number>, written: Dataset[]): WithinImport {
-    return {
-      trx,
-      dialect: database.dialect,
-      now,
-      async write(dataset) {
-        checkWithinDataset(dataset);
-        const resolved = await checkReferences(dataset, repo, { replace: false });
-        const { touched } = await write(repo, dataset, resolved, now, false);
-        await writeAliases(trx, repo, dataset.aliases ?? [], now);
-        for (const id of await gradingCandidates(trx, repo, dataset, touched)) candidates.add(id);
-        written.push(dataset);
-      },
-    };
   }
 
   async function importWithin<T>(work: (within: WithinImport) => Promise<T>): Promise<{ value: T; result: ImportResult }> {
@@ -165,7 +132,7 @@ export function createImportService(deps: ImportDeps): ImportService {
       await repo.lockForImport();
       await changes.bump(trx, 'data');
       const candidates = new Set<number>();
-      const value = await work(writerIn(trx, repo, now, candidates, written));
+      const value = await work(writerIn(database.dialect, trx, repo, now, candidates, written));
       return { value, due: await markGradingDue(trx, [...candidates], now) };
     });
     await changes.changed('data');
@@ -184,6 +151,47 @@ export function createImportService(deps: ImportDeps): ImportService {
     },
     hasNoSportsData: () => hasNoSportsData(database.db),
     importWithin,
+  };
+}
+
+/** The dataset checked and written in the import's transaction, what its aliases release with it, and the events now due to grade. */
+async function writeDataset(deps: ImportDeps, trx: Transaction<Schema>, repo: ImportRepository, dataset: Dataset, replace: boolean, now: number): Promise<{ due: number[]; released?: QueueReleased; written?: WrittenChanges }> {
+  if (!replace) await refuseSourceOwned(trx, dataset);
+  // References are read inside the transaction, so they are checked against what commits with them.
+  const resolved = await checkReferences(dataset, repo, { replace });
+  // Price updates are written as the whole rows they make, after the dataset's own odds.
+  const updated = await priceUpdatedRows(dataset, repo, { replace });
+  if (replace) {
+    await repo.deleteAllData();
+    await deleteIdentities(trx);
+  }
+  const { touched, changes: written } = await write(repo, updated.length === 0 ? dataset : { ...dataset, odds: [...(dataset.odds ?? []), ...updated] }, resolved, now, replace);
+  await writeAliases(trx, repo, dataset.aliases ?? [], now);
+  const candidates = new Set(await gradingCandidates(trx, repo, dataset, touched));
+  // The rows that waited on the names just bound land with them, or not at all.
+  const within = writerIn(deps.database.dialect, trx, repo, now, candidates, []);
+  const released = deps.releaseAliased && (dataset.aliases ?? []).length > 0 ? await deps.releaseAliased(within, dataset.aliases ?? []) : undefined;
+  // Due with the import, not after it: a node stopped before the grading leaves the marker (decision 0280).
+  // The changes are held for this node's readers only when they are the import's last ones (no released rows after them).
+  const due = await markGradingDue(trx, [...candidates], now);
+  if (released) return { due, released };
+  return written === undefined ? { due } : { due, written };
+}
+
+/** The import's writer in a transaction: each dataset checked and written as an import is, its events to grade added to `candidates`. */
+function writerIn(dialect: DialectName, trx: Transaction<Schema>, repo: ImportRepository, now: number, candidates: Set<number>, written: Dataset[]): WithinImport {
+  return {
+    trx,
+    dialect,
+    now,
+    async write(dataset) {
+      checkWithinDataset(dataset);
+      const resolved = await checkReferences(dataset, repo, { replace: false });
+      const { touched } = await write(repo, dataset, resolved, now, false);
+      await writeAliases(trx, repo, dataset.aliases ?? [], now);
+      for (const id of await gradingCandidates(trx, repo, dataset, touched)) candidates.add(id);
+      written.push(dataset);
+    },
   };
 }
 

@@ -1,6 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { chunksOf } from '../../platform/chunks.js';
-import type { AliasesTable, ExternalIdsTable, Schema, SourceQueueTable } from '../../platform/db/schema.js';
+import type { AliasesTable, EventsTable, ExternalIdsTable, OddsTable, Schema, SourceQueueTable } from '../../platform/db/schema.js';
 
 /** Ids per statement: far below either engine's bind-parameter ceiling. */
 const CHUNK = 1_000;
@@ -14,35 +14,67 @@ export interface Named {
   name: string;
 }
 
-export interface StoredEvent {
-  id: number;
-  league_id: number;
-  home_team_id: number;
-  away_team_id: number;
-  start_time: number;
-  status: string;
-  home_score: number | null;
-  away_score: number | null;
-}
+/** The columns of a StoredEvent. */
+const EVENT_COLUMNS = ['id', 'league_id', 'home_team_id', 'away_team_id', 'start_time', 'status', 'home_score', 'away_score'] as const;
 
-export interface StoredOdds {
-  id: number;
-  event_id: number;
-  operator_id: number;
-  betting_market_id: number;
-  position: string;
-  line: number | null;
-  price_decimal: number;
-  status: string;
-  is_main: boolean;
-  updated_at: number;
-}
+/** A stored event, as the writer matches a source's match to it. */
+export type StoredEvent = Pick<EventsTable, (typeof EVENT_COLUMNS)[number]>;
+
+/** A stored full-time odds row, as the writer applies a source's price to it. */
+export type StoredOdds = Pick<OddsTable, 'id' | 'event_id' | 'operator_id' | 'betting_market_id' | 'position' | 'line' | 'price_decimal' | 'status' | 'updated_at'> & { is_main: boolean };
 
 const num = (value: unknown): number => Number(value);
 const numOrNull = (value: unknown): number | null => (value === null || value === undefined ? null : Number(value));
 
 /** The source importer's reads and writes: in the import's transaction, or (the admin lists) outside any. */
-export function createSourcesRepository(db: Kysely<Schema> | Transaction<Schema>) {
+export interface SourcesRepository {
+  /** The largest id the table holds, 0 when it is empty. */
+  maxId(table: AllocatedTable): Promise<number>;
+  /** Every key the source keeps of a record type: external id → our id. */
+  externalIds(source: string, entityType: string): Promise<Map<string, number>>;
+  /** The records of a type the source has a key of (matched or made). */
+  linkedIds(source: string, entityType: string): Promise<Set<number>>;
+  /** Stores sources' keys; a key already stored is kept as it is. */
+  insertExternalIds(rows: readonly ExternalIdsTable[]): Promise<void>;
+  /** The stored keys that match every given field (at most 1,000). */
+  findExternalIds(filter: { source?: string; entityType?: string; externalId?: string; entityId?: number }): Promise<ExternalIdsTable[]>;
+  /** The source's aliases of a record type: `${scope_id}/${name_key}` → our id. */
+  aliases(source: string, entityType: string): Promise<Map<string, number>>;
+  /** The stored aliases of a source and a record type, either or both (at most 1,000). */
+  listAliases(filter: { source?: string; entityType?: string }): Promise<AliasesTable[]>;
+  sports(): Promise<Named[]>;
+  operators(): Promise<Named[]>;
+  leaguesOf(sportId: number): Promise<Named[]>;
+  teamsOf(leagueId: number): Promise<Named[]>;
+  /** The betting markets or positions of these keys. */
+  byKey(table: 'betting_markets' | 'betting_market_positions', keys: readonly string[]): Promise<Named[]>;
+  /** The id of a sport's event period of this key, when it is stored. */
+  eventPeriod(sportId: number, key: string): Promise<number | undefined>;
+  /** The id of the team, league, sport or operator, when it is stored. */
+  exists(table: 'teams' | 'leagues' | 'sports' | 'operators', id: number): Promise<{ scope: number } | undefined>;
+  eventsByIds(ids: readonly number[]): Promise<StoredEvent[]>;
+  /** The events of a league between two teams whose kick-off is within `windowMs` of `start`. */
+  eventsNear(leagueId: number, home: number, away: number, start: number, windowMs: number): Promise<StoredEvent[]>;
+  /** The full-time odds (no player, no period) of these events. */
+  oddsOfEvents(eventIds: readonly number[]): Promise<StoredOdds[]>;
+  /** The review queue's rows, of one source or all, oldest first. */
+  queue(source?: string): Promise<SourceQueueTable[]>;
+  /** Puts rows in the review queue; a row of the same source and event replaces the one waiting. */
+  enqueue(rows: readonly SourceQueueTable[]): Promise<void>;
+  /** Takes these events' rows out of the source's queue. */
+  dequeue(source: string, eventKeys: readonly string[]): Promise<void>;
+  queueSize(): Promise<number>;
+}
+
+type Db = Kysely<Schema> | Transaction<Schema>;
+
+/** The statements over `db`: the import's transaction, or the database itself for the admin lists. */
+export function createSourcesRepository(db: Db): SourcesRepository {
+  return { ...keyStatements(db), ...recordReads(db), ...eventReads(db), ...queueStatements(db) };
+}
+
+/** The sources' keys of our records, and the names bound to them. */
+function keyStatements(db: Db): Pick<SourcesRepository, 'maxId' | 'externalIds' | 'linkedIds' | 'insertExternalIds' | 'findExternalIds' | 'aliases' | 'listAliases'> {
   return {
     async maxId(table: AllocatedTable): Promise<number> {
       const row = await db.selectFrom(table).select((eb) => eb.fn.max('id').as('max')).executeTakeFirst();
@@ -90,7 +122,12 @@ export function createSourcesRepository(db: Kysely<Schema> | Transaction<Schema>
       const rows = await query.orderBy('source').orderBy('entity_type').orderBy('name_key').limit(1_000).execute();
       return rows.map((r) => ({ ...r, scope_id: num(r.scope_id), entity_id: num(r.entity_id), created_at: num(r.created_at) }));
     },
+  };
+}
 
+/** The records a source's names are matched against. */
+function recordReads(db: Db): Pick<SourcesRepository, 'sports' | 'operators' | 'leaguesOf' | 'teamsOf' | 'byKey' | 'eventPeriod' | 'exists'> {
+  return {
     async sports(): Promise<Named[]> {
       return (await db.selectFrom('sports').select(['id', 'key', 'name']).execute()).map((r) => ({ ...r, id: num(r.id) }));
     },
@@ -124,13 +161,18 @@ export function createSourcesRepository(db: Kysely<Schema> | Transaction<Schema>
       const row = await db.selectFrom(table).select('id').where('id', '=', id).executeTakeFirst();
       return row && { scope: 0 };
     },
+  };
+}
 
+/** The stored events and odds a source's rows are matched against. */
+function eventReads(db: Db): Pick<SourcesRepository, 'eventsByIds' | 'eventsNear' | 'oddsOfEvents'> {
+  return {
     async eventsByIds(ids: readonly number[]): Promise<StoredEvent[]> {
       const found: StoredEvent[] = [];
       for (const chunk of chunksOf([...new Set(ids)], CHUNK)) {
         const rows = await db
           .selectFrom('events')
-          .select(['id', 'league_id', 'home_team_id', 'away_team_id', 'start_time', 'status', 'home_score', 'away_score'])
+          .select(EVENT_COLUMNS)
           .where('id', 'in', [...chunk])
           .execute();
         for (const r of rows) found.push(eventOf(r));
@@ -142,7 +184,7 @@ export function createSourcesRepository(db: Kysely<Schema> | Transaction<Schema>
     async eventsNear(leagueId: number, home: number, away: number, start: number, windowMs: number): Promise<StoredEvent[]> {
       const rows = await db
         .selectFrom('events')
-        .select(['id', 'league_id', 'home_team_id', 'away_team_id', 'start_time', 'status', 'home_score', 'away_score'])
+        .select(EVENT_COLUMNS)
         .where('league_id', '=', leagueId)
         .where('home_team_id', '=', home)
         .where('away_team_id', '=', away)
@@ -169,7 +211,12 @@ export function createSourcesRepository(db: Kysely<Schema> | Transaction<Schema>
       }
       return found;
     },
+  };
+}
 
+/** The review queue: the rows that wait on a name no rule matched. */
+function queueStatements(db: Db): Pick<SourcesRepository, 'queue' | 'enqueue' | 'dequeue' | 'queueSize'> {
+  return {
     async queue(source?: string): Promise<SourceQueueTable[]> {
       let query = db.selectFrom('source_queue').selectAll();
       if (source !== undefined) query = query.where('source', '=', source);
@@ -193,8 +240,6 @@ export function createSourcesRepository(db: Kysely<Schema> | Transaction<Schema>
     },
   };
 }
-
-export type SourcesRepository = ReturnType<typeof createSourcesRepository>;
 
 function eventOf(r: { id: unknown; league_id: unknown; home_team_id: unknown; away_team_id: unknown; start_time: unknown; status: string; home_score: unknown; away_score: unknown }): StoredEvent {
   return {

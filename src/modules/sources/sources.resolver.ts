@@ -21,6 +21,38 @@ const LEAGUE_COLUMN: Record<SourceName, string> = { 'football-data': 'Div', 'the
 export type Forced = ReadonlySet<string>;
 export const forcedKey = (entityType: string, scopeId: number, name: string) => `${entityType}/${scopeId}/${nameKey(name)}`;
 
+/** The records a source's names stand for, found or made, and what the batch made so far. */
+export interface Resolver {
+  /** A sport: by the source's key of it, an alias, our key, its name; else made. */
+  sport(given: { key: string; name: string }): Promise<number>;
+  /** A league of a sport, or unmatched when a new name meets records the source has no key of. */
+  league(given: SourceLeague, sportId: number): Promise<Found>;
+  /** A team of a league, or unmatched as a league is. */
+  team(name: string, leagueId: number): Promise<Found>;
+  /** A book: by its code, an alias, our key from the shipped table (`PS` and `pinnacle` are both `pinnacle`), its name; else made. */
+  operator(book: Mapped): Promise<number>;
+  /** The next free id of a table, counting those given out in this batch. */
+  allocate(table: AllocatedTable): Promise<number>;
+  /** Keeps the source's key of a record (the first one given for a key stays). */
+  link(type: string, externalId: string, id: number, made: boolean): Promise<void>;
+  /** The event's own key of this source, when it has one. */
+  eventOfKey(eventKey: string): Promise<number | undefined>;
+  /** The records made so far. */
+  created: Required<Pick<Dataset, 'sports' | 'leagues' | 'teams' | 'operators'>>;
+  /** Records made by the writer (a sport's first-half period). */
+  extra: { event_periods: NonNullable<Dataset['event_periods']> };
+  /** The keys to store. */
+  links: ExternalIdsTable[];
+}
+
+/** What the resolver's rules share: the ids it gives out, what it has read, and what it has made. */
+interface Memory extends Pick<Resolver, 'allocate' | 'link' | 'created' | 'links'> {
+  keysOf(type: string): Promise<Map<string, number>>;
+  aliasOf(type: string, scope: number, ...names: string[]): Promise<number | undefined>;
+  recordsOf(scope: string, load: () => Promise<Named[]>): Promise<Named[]>;
+  holdsForeign(type: string, records: readonly Named[]): Promise<boolean>;
+}
+
 /**
  * Finds or makes the records a source's names stand for (docs/operations.md#loading-real-data),
  * in this order, the first rule that answers wins: the source's own key of the record (external_ids),
@@ -29,9 +61,23 @@ export const forcedKey = (entityType: string, scopeId: number, name: string) => 
  * made, unless its scope holds records the source has no key of (another source's, or native):
  * then it is unmatched and its row waits in the review queue (decision 0296).
  */
-export function createResolver(repo: SourcesRepository, source: SourceName, now: number, forced: Forced = new Set()) {
+export function createResolver(repo: SourcesRepository, source: SourceName, now: number, forced: Forced = new Set()): Resolver {
+  const memory = createMemory(repo, source, now);
+  return {
+    ...recordFinders(repo, source, memory, forced),
+    allocate: memory.allocate,
+    link: memory.link,
+    eventOfKey: async (eventKey: string) => (await memory.keysOf('event')).get(eventKey),
+    created: memory.created,
+    extra: { event_periods: [] },
+    links: memory.links,
+  };
+}
+
+/** The resolver's memory over one batch: each table's next id, and each read once. */
+function createMemory(repo: SourcesRepository, source: SourceName, now: number): Memory {
   const next = new Map<AllocatedTable, number>();
-  const created: Required<Pick<Dataset, 'sports' | 'leagues' | 'teams' | 'operators'>> = { sports: [], leagues: [], teams: [], operators: [] };
+  const created: Resolver['created'] = { sports: [], leagues: [], teams: [], operators: [] };
   const links: ExternalIdsTable[] = [];
   const keyed = new Map<string, Map<string, number>>();
   const linked = new Map<string, Set<number>>();
@@ -75,15 +121,23 @@ export function createResolver(repo: SourcesRepository, source: SourceName, now:
     (await linkedOf(type)).add(id);
     links.push({ source, entity_type: type, external_id: externalId, entity_id: id, created: made ? 1 : 0, created_at: now });
   }
-  const byName = (records: readonly Named[], ...names: string[]) => {
-    const wanted = new Set(names.map(nameKey));
-    return records.filter((r) => wanted.has(nameKey(r.name))).sort((a, b) => a.id - b.id)[0]?.id;
-  };
   /** Whether the scope holds a record the source has no key of: then a new name waits for the operator. */
   async function holdsForeign(type: string, records: readonly Named[]): Promise<boolean> {
     const mine = await linkedOf(type);
     return records.some((r) => !mine.has(r.id));
   }
+
+  return { allocate, keysOf, aliasOf, recordsOf, link, holdsForeign, created, links };
+}
+
+const byName = (records: readonly Named[], ...names: string[]) => {
+  const wanted = new Set(names.map(nameKey));
+  return records.filter((r) => wanted.has(nameKey(r.name))).sort((a, b) => a.id - b.id)[0]?.id;
+};
+
+/** The rules, for each kind of record a source names. */
+function recordFinders(repo: SourcesRepository, source: SourceName, memory: Memory, forced: Forced): Pick<Resolver, 'sport' | 'league' | 'team' | 'operator'> {
+  const { allocate, keysOf, aliasOf, recordsOf, link, holdsForeign, created } = memory;
 
   async function sport(given: { key: string; name: string }): Promise<number> {
     const known = (await keysOf('sport')).get(given.key);
@@ -154,21 +208,5 @@ export function createResolver(repo: SourcesRepository, source: SourceName, now:
     return id;
   }
 
-  return {
-    sport,
-    league,
-    team,
-    operator,
-    allocate,
-    link,
-    /** The event's own key of this source, when it has one. */
-    eventOfKey: async (eventKey: string) => (await keysOf('event')).get(eventKey),
-    /** The records made so far, and the keys to store. */
-    created,
-    /** Records made by the writer (a sport's first-half period). */
-    extra: { event_periods: [] as NonNullable<Dataset['event_periods']> },
-    links,
-  };
+  return { sport, league, team, operator };
 }
-
-export type Resolver = ReturnType<typeof createResolver>;

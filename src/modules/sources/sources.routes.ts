@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { IMPORT_LIMITS, registerDatasetParser } from '../import/index.js';
 import { ApiError } from '../../platform/errors.js';
 import { describeBytes } from '../../platform/json-limits.js';
-import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import { readFootballData } from './football-data/football-data.reader.js';
 import { readTheOddsApi } from './the-odds-api/the-odds-api.reader.js';
 import type { SourceName } from './source-batch.js';
@@ -19,10 +19,17 @@ const SIZE = describeBytes(IMPORT_LIMITS.maxBytes);
 /**
  * The source imports and the mapping they keep (docs/operations.md#loading-real-data). The two
  * import routes are documented exceptions to JSON-only bodies and to no query on a POST (decision
- * 0071): the file's own format is the body, and how to read it is the query.
+ * 0303, amending 0071): the file's own format is the body, and how to read it is the query.
  */
 export const sourcesRoutes: ModuleRoutes<{ sources: SourcesService }> = async (app, { sources }) => {
-  registerDatasetParser(app, THE_ODDS_API_LIMITS, 'body');
+  // Each import reads its format in a scope of its own: no other route takes CSV, nor JSON as deep.
+  await app.register(async (scope) => footballDataRoute(scope, sources));
+  await app.register(async (scope) => theOddsApiRoute(scope, sources));
+  mappingRoutes(app, sources);
+};
+
+/** The import of a football-data.co.uk file: CSV as downloaded. */
+function footballDataRoute(app: App, sources: SourcesService): void {
   app.addContentTypeParser('text/csv', { parseAs: 'string', bodyLimit: IMPORT_LIMITS.maxBytes }, (_request, body, done) => done(null, String(body)));
 
   app.post(
@@ -45,6 +52,12 @@ export const sourcesRoutes: ModuleRoutes<{ sources: SourcesService }> = async (a
     },
     async (request) => sources.importBatch(readFootballData(request.body), { skipInvalid: request.query.skip_invalid === true }),
   );
+}
+
+/** The import of an answer of The Odds API: its JSON as fetched. */
+function theOddsApiRoute(app: App, sources: SourcesService): void {
+  // The Odds API's JSON nests deeper than a dataset (event → bookmakers → markets → outcomes).
+  registerDatasetParser(app, THE_ODDS_API_LIMITS, 'body');
 
   app.post(
     '/admin/v1/import/the-odds-api',
@@ -68,7 +81,10 @@ export const sourcesRoutes: ModuleRoutes<{ sources: SourcesService }> = async (a
       return sources.importBatch(batch, { skipInvalid: skipInvalid === true });
     },
   );
+}
 
+/** The mapping: the sources' keys of our records, the names bound to them, and the review queue. */
+function mappingRoutes(app: App, sources: SourcesService): void {
   app.get(
     '/admin/v1/mapping/external-ids',
     {
@@ -124,4 +140,4 @@ export const sourcesRoutes: ModuleRoutes<{ sources: SourcesService }> = async (a
     { config: admin, schema: { tags: ['admin'], summary: 'The review queue: names no rule matched', querystring: UnmatchedQuery, response: { 200: UnmatchedList } } },
     async (request) => ({ data: await sources.unmatched(request.query.source) }),
   );
-};
+}

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { ALIAS_TYPES, IDENTITY_TYPES, SOURCES } from '../../shared/sources.js';
-import { Id, Label } from '../../shared/wire.js';
+import { Id, Label, NO_NUL } from '../../shared/wire.js';
 import { SourceRowsWritten } from '../import/index.js';
 
 const Source = Type.Enum(SOURCES, { description: '`football-data` or `the-odds-api`.' });
@@ -36,7 +36,7 @@ export const ExternalIdsQuery = Type.Object(
     source: Type.Optional(Source),
     entity_type: Type.Optional(Type.Enum(IDENTITY_TYPES, { description: '`sport`, `league`, `team`, `event` or `operator`.' })),
     entity_id: Type.Optional(Id('Our record: its keys in every source.')),
-    external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 500, description: "The source's key: the record it names (with `source`)." })),
+    external_id: Type.Optional(Type.String({ minLength: 1, maxLength: 500, ...NO_NUL, description: "The source's key: the record it names (with `source`)." })),
   },
   { additionalProperties: false },
 );
@@ -113,6 +113,7 @@ export const UnmatchedList = Type.Object(
         },
         { additionalProperties: false },
       ),
+      { description: 'One entry per name waiting (by source, kind, scope and normalised name), in the order their first row was queued.' },
     ),
   },
   { title: 'UnmatchedList', additionalProperties: false },

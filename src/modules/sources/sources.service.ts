@@ -1,11 +1,12 @@
 import { type ImportService, Problems, type QueueReleased, type ReleaseAliased, upsertAliases, type WithinImport } from '../import/index.js';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../platform/db/database.js';
-import type { Schema } from '../../platform/db/schema.js';
+import type { AliasesTable, ExternalIdsTable, Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import { nameKey, similarity } from '../../shared/name-key.js';
 import type { AliasType, SourceName } from '../../shared/sources.js';
 import type { RowProblem, SourceBatch, SourceImporter, SourceImportOptions, SourceImportResult, SourceRow } from './source-batch.js';
+import { refuseNul } from './source-nul.js';
 import { createSourcesRepository } from './sources.repository.js';
 import { createResolver, type Forced, forcedKey, type Unmatched } from './sources.resolver.js';
 import { buildDatasets } from './sources.writer.js';
@@ -30,8 +31,28 @@ const TABLE_OF: Record<AliasType, 'sports' | 'leagues' | 'teams' | 'operators'> 
 /** The candidates the queue offers per name, best first. */
 const MAX_CANDIDATES = 5;
 
+/** What an alias posted did: the record the name stands for, and the waiting rows it let in. */
+export interface AliasPosted {
+  entity_id: number | null;
+  imported: SourceImportResult['imported'];
+  /** Rows of the source still waiting. */
+  queued: number;
+}
+
+/** The source importer and the mapping it keeps: what the routes, the CLI and the upstream feed call. */
+export interface SourcesService extends SourceImporter {
+  /** Binds a name to a record (or makes one for it), then imports the rows that waited for it, in one transaction. */
+  postAlias(input: AliasInput): Promise<AliasPosted>;
+  /** The stored aliases, of a source and a record type (either or both). */
+  listAliases(filter: { source?: string; entityType?: string }): Promise<AliasesTable[]>;
+  /** The sources' keys of our records that match every given field. */
+  externalIds(filter: { source?: string; entityType?: string; externalId?: string; entityId?: number }): Promise<ExternalIdsTable[]>;
+  /** Every name the queue waits on, with its rows and its best candidates. */
+  unmatched(source?: SourceName): Promise<UnmatchedName[]>;
+}
+
 /** The source importer (decisions 0295–0297): resolution, review queue and aliases, all through the bulk import's transaction. */
-export function createSourcesService(deps: { database: Database; importer: ImportService }) {
+export function createSourcesService(deps: { database: Database; importer: ImportService }): SourcesService {
   const { database, importer } = deps;
 
   /** Resolves and writes rows in one import transaction; the unmatched ones wait in the queue, the refused ones refuse it unless skipped. */
@@ -48,7 +69,8 @@ export function createSourcesService(deps: { database: Database; importer: Impor
   }
 
   const importer_: SourceImporter = {
-    async importBatch(batch: SourceBatch, options: SourceImportOptions = {}): Promise<SourceImportResult> {
+    async importBatch(read: SourceBatch, options: SourceImportOptions = {}): Promise<SourceImportResult> {
+      const batch = refuseNul(read);
       const skipInvalid = options.skipInvalid === true;
       if (!skipInvalid) refuseProblems(batch.problems);
       const refused = new Set(batch.problems.map((p) => p.row));
@@ -104,8 +126,6 @@ export function createSourcesService(deps: { database: Database; importer: Impor
     },
   };
 }
-
-export type SourcesService = ReturnType<typeof createSourcesService>;
 
 /**
  * Resolves and writes rows in the import's transaction `within`; the unmatched ones wait in the

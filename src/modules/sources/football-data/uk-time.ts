@@ -1,18 +1,12 @@
+import { wallClockFormatter, zoneOffsetAt } from '../../../platform/time.js';
+
 /**
  * football-data.co.uk dates and kick-off times, which are UK local time. The offset of each
  * instant comes from Intl (the runtime's time-zone database), so a match on either side of the
  * last Sunday of March or October gets GMT or BST as it was played.
  */
 
-const LONDON = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'Europe/London',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+const LONDON = wallClockFormatter('Europe/London');
 
 export interface CalendarDate {
   year: number;
@@ -20,14 +14,9 @@ export interface CalendarDate {
   day: number;
 }
 
-/** The UK offset at an instant, in ms (0 or 3,600,000): the wall clock there read as UTC, minus the instant. */
+/** The UK offset at an instant, in ms (0 or 3,600,000). */
 function londonOffset(instant: number): number {
-  const parts: Record<string, number> = {};
-  for (const part of LONDON.formatToParts(instant)) {
-    if (part.type !== 'literal') parts[part.type] = Number(part.value);
-  }
-  const wall = Date.UTC(parts.year ?? 1970, (parts.month ?? 1) - 1, parts.day ?? 1, parts.hour ?? 0, parts.minute ?? 0);
-  return wall - (instant - (instant % 60_000));
+  return zoneOffsetAt(LONDON, instant);
 }
 
 /**
