@@ -104,7 +104,7 @@ export async function recordPriceChanges(
       });
     }
     if (first && odds.length === chunk.length && rows.length > 0 && rows.length <= RECENT_CHANGES_HELD) written = await insertWritten(repo, rows, leagueOf);
-    else await repo.insert('odds_history', CHANGE_COLUMNS, rows);
+    else await repo.insert('odds_history', RECORDED_COLUMNS, rows);
     first = false;
   }
   return { touched, written };
@@ -114,7 +114,7 @@ export async function recordPriceChanges(
 async function insertWritten(repo: ImportRepository, rows: readonly WrittenChange[], leagueOf: (eventId: number) => number | null): Promise<WrittenChanges | undefined> {
   // Read under the data-write lock the import holds: no change can commit between it and the rows.
   const after = await repo.lastChangeId();
-  const ids = await repo.insertChanges(CHANGE_COLUMNS, rows);
+  const ids = await repo.insertChanges(RECORDED_COLUMNS, rows);
   const written: StreamRow[] = [];
   for (const row of rows) {
     const id = ids.get(row.odds_id);
