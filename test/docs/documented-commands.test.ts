@@ -116,6 +116,33 @@ describe('the documented commands', () => {
     expect(execFileSync('git', ['check-ignore', 'backups/sportsdata-20260101T000000Z.db'], { cwd: ROOT, encoding: 'utf8' }).trim()).toBe('backups/sportsdata-20260101T000000Z.db');
   });
 
+  it('operations.md’s real data loads as written: the samples into the demo wait in the review queue, into a database of their own they land', async () => {
+    const [served = '', own = ''] = codeBlocks(section(readDoc('docs/operations.md'), 'Loading real data'), 'sh');
+    const project = mkdtempSync(join(tmpdir(), 'sportsdata-real-'));
+    try {
+      // The commands run in the project directory: its examples and its node_modules.
+      symlinkSync(join(ROOT, 'examples'), join(project, 'examples'));
+      symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
+      const loaded = await bash(served.replaceAll('http://127.0.0.1:8080', origin), project, env);
+      expect(loaded.code, `${served}\n---\n${loaded.output}`).toBe(0);
+      // The last answer is the queue: the samples' clubs are not the demo's.
+      expect(loaded.output).toContain('"entity_type":"team"');
+      const imported = await bash(own, project, env);
+      expect(imported.code, `${own}\n---\n${imported.output}`).toBe(0);
+      const database = new Sqlite(join(project, 'data', 'real.db'), { readonly: true });
+      try {
+        const count = (query: string) => (database.prepare(query).get() as { n: number }).n;
+        expect(count('select count(*) as n from events')).toBeGreaterThanOrEqual(30);
+        expect(count('select count(*) as n from odds_history')).toBeGreaterThan(0);
+        expect(count('select count(*) as n from odds_grades')).toBeGreaterThan(0);
+      } finally {
+        database.close();
+      }
+    } finally {
+      rmSync(project, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it('api.md’s file downloads run one after the other, each into a file of its own', async () => {
     const [downloads = ''] = codeBlocks(section(readDoc('docs/api.md'), 'Price history files and exports'), 'sh');
     expect(downloads.match(/^curl /gm)).toHaveLength(3);
