@@ -103,6 +103,12 @@ export function loadConfig(env: Env = process.env) {
     outboundCallsPerMinute: v.OUTBOUND_CALLS_PER_MINUTE,
     /** How long a check endpoint has to answer one call. */
     outboundTimeoutMs: v.OUTBOUND_TIMEOUT_MS,
+    /** A webhook delivery's deadline for a 2xx. */
+    webhookTimeoutMs: v.WEBHOOK_TIMEOUT_MS,
+    /** Changes within this window go to an endpoint as one delivery. */
+    webhookBatchWindowMs: v.WEBHOOK_BATCH_WINDOW_MS,
+    webhookBatchMax: v.WEBHOOK_BATCH_MAX,
+    webhookRetentionDays: v.WEBHOOK_RETENTION_DAYS,
     upstream, // The upstream feed (UPSTREAM_*): undefined when UPSTREAM_URL is unset.
   });
 }

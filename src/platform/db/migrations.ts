@@ -574,6 +574,77 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  // Webhooks (decision 0305): a client's endpoints, the deliveries formed for each (its sequence,
+  // its webhook-id, the payload signed at each attempt), every attempt made, and the outbox the
+  // rare event kinds (event updates, grades) are recorded in by the transaction that makes them.
+  // Price changes and board changes need no outbox: the former reads them after cursors of its own
+  // over the price history and the board changes, which are already durable.
+  '0032_webhooks': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      await db.schema
+        .createTable('webhook_endpoints')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('url', 'text', (c) => c.notNull())
+        .addColumn('description', 'text', (c) => c.notNull())
+        .addColumn('event_types', 'text', (c) => c.notNull())
+        .addColumn('filters', 'text', (c) => c.notNull())
+        .addColumn('enabled', 'integer', (c) => c.notNull())
+        .addColumn('disabled_reason', 'text')
+        .addColumn('disabled_at', 'bigint')
+        .addColumn('secret_sealed', 'text', (c) => c.notNull())
+        .addColumn('previous_secret_sealed', 'text')
+        .addColumn('previous_secret_expires_at', 'bigint')
+        .addColumn('last_sequence', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addColumn('deleted_at', 'bigint')
+        .execute();
+      await db.schema.createIndex('webhook_endpoints_client_idx').on('webhook_endpoints').columns(['client_id', 'created_at']).execute();
+      await db.schema
+        .createTable('webhook_deliveries')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('endpoint_id', 'text', (c) => c.notNull())
+        .addColumn('sequence', 'bigint')
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('state', 'text', (c) => c.notNull())
+        .addColumn('attempts', 'integer', (c) => c.notNull())
+        .addColumn('next_attempt_at', 'bigint')
+        .addColumn('lease_holder', 'text')
+        .addColumn('lease_expires_at', 'bigint')
+        .addColumn('changed_at', 'bigint', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .addColumn('delivered_at', 'bigint')
+        .execute();
+      // One sequence number once per endpoint; the head of each endpoint's queue; a page by age.
+      await db.schema.createIndex('webhook_deliveries_sequence_idx').unique().on('webhook_deliveries').columns(['endpoint_id', 'sequence']).execute();
+      await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['state', 'next_attempt_at']).execute();
+      await db.schema.createIndex('webhook_deliveries_created_idx').on('webhook_deliveries').columns(['created_at']).execute();
+      await db.schema
+        .createTable('webhook_attempts')
+        .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('delivery_id', 'text', (c) => c.notNull())
+        .addColumn('attempted_at', 'bigint', (c) => c.notNull())
+        .addColumn('status_code', 'integer')
+        .addColumn('latency_ms', 'integer', (c) => c.notNull())
+        .addColumn('response_excerpt', 'text', (c) => c.notNull())
+        .addColumn('error', 'text')
+        .execute();
+      await db.schema.createIndex('webhook_attempts_delivery_idx').on('webhook_attempts').columns(['delivery_id', 'id']).execute();
+      await db.schema
+        .createTable('webhook_outbox')
+        .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('data', 'text', (c) => c.notNull())
+        .addColumn('sport_id', 'bigint')
+        .addColumn('league_id', 'bigint')
+        .addColumn('event_id', 'bigint')
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

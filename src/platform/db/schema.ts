@@ -49,6 +49,10 @@ export interface Schema {
   aliases: AliasesTable;
   source_queue: SourceQueueTable;
   leases: LeasesTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  webhook_outbox: WebhookOutboxTable;
 }
 
 export interface TenantsTable {
@@ -556,4 +560,79 @@ export interface SourceQueueTable {
   /** JSON array of the names it waits for: `{entity_type, name, scope_id}`. */
   unmatched: string;
   queued_at: number;
+}
+
+/** A client's webhook endpoint (decision 0305). */
+export interface WebhookEndpointsTable {
+  /** Public id, `ep_` and random characters. */
+  id: string;
+  client_id: string;
+  url: string;
+  description: string;
+  /** JSON array of event type names (WEBHOOK_EVENT_TYPES). */
+  event_types: string;
+  /** JSON object: sport_ids, league_ids, event_ids, betting_market_ids, operator_ids, min_edge (each optional). */
+  filters: string;
+  enabled: number;
+  /** Why it was disabled: 'client' (by a request), 'gone' (it answered 410), 'retries_exhausted'. */
+  disabled_reason: string | null;
+  disabled_at: number | null;
+  /** The signing secret (`whsec_…`), AES-256-GCM encrypted under the service's encryption key. */
+  secret_sealed: string;
+  /** The secret before the latest rotation, still signing beside the new one until it expires. */
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: number | null;
+  /** The newest sequence number given to one of its deliveries (0: none yet). */
+  last_sequence: number;
+  created_at: number;
+  updated_at: number;
+  deleted_at: number | null;
+}
+
+/** One message to one endpoint: its webhook-id, its sequence, and its payload, signed anew at each attempt. */
+export interface WebhookDeliveriesTable {
+  /** The webhook-id header: `msg_` and random characters, the same on every attempt and replay. */
+  id: string;
+  endpoint_id: string;
+  /** Gapless and increasing per endpoint; null for a test delivery. */
+  sequence: number | null;
+  type: string;
+  /** JSON: the payload's `data`, its sequence included. */
+  data: string;
+  /** 'pending' (to be sent or retried), 'delivered', 'failed' (every retry failed), 'test'. */
+  state: string;
+  attempts: number;
+  /** When the next attempt is due (epoch ms); null once none is. */
+  next_attempt_at: number | null;
+  /** The node making an attempt now, and until when that claim holds. */
+  lease_holder: string | null;
+  lease_expires_at: number | null;
+  /** When the newest change it carries was recorded: the start of its commit-to-2xx latency. */
+  changed_at: number;
+  created_at: number;
+  delivered_at: number | null;
+}
+
+/** One attempt to deliver: when, the answer's status (null: none came), how long, the answer's first 1 KiB. */
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  delivery_id: string;
+  attempted_at: number;
+  status_code: number | null;
+  latency_ms: number;
+  response_excerpt: string;
+  /** Why no answer came (timeout, refused address, connection failure); null when one did. */
+  error: string | null;
+}
+
+/** Events of the rare kinds (event.updated, result.graded) recorded by the transaction that made them, until the former takes them. */
+export interface WebhookOutboxTable {
+  id: Generated<number>;
+  type: string;
+  /** JSON: the event's data, as deliveries carry it. */
+  data: string;
+  sport_id: number | null;
+  league_id: number | null;
+  event_id: number | null;
+  created_at: number;
 }

@@ -31,18 +31,48 @@ export interface OutboundLimits {
 class Refused extends Error {}
 
 /**
- * POSTs JSON to a URL a client gave, guarded against being pointed inwards. The host is resolved
- * once, every address checked, and the connection made to a checked address through `lookup`, so
- * a name that resolves elsewhere on a second query (DNS rebinding) cannot slip past; the peer's
- * address is checked again once connected, which covers a literal address and anything a lookup
- * did not see. No redirect is followed (a 3xx is an unusable answer), the whole call has one
- * deadline, and an answer past the cap is cut off.
+ * POSTs JSON to a URL a client gave, guarded against being pointed inwards (postGuarded). A 3xx
+ * is an unusable answer, not followed, and an answer past the cap is cut off.
  */
 export function postJson(call: OutboundCall, limits: OutboundLimits): Promise<OutboundResult> {
-  const { url } = call;
+  const payload = Buffer.from(JSON.stringify(call.body), 'utf8');
+  const headers = { ...call.headers, 'content-type': 'application/json', accept: 'application/json' };
+  return postGuarded<OutboundResult>(call.url, headers, payload, limits, (res, settle) => readAnswer(res, limits.maxAnswerBytes, settle));
+}
+
+/** What one outbound POST of given bytes gave, whatever the status: the answer's first bytes, or why there is none. */
+export type OutboundBytesResult =
+  | { readonly kind: 'answered'; readonly status: number; readonly excerpt: Buffer }
+  | { readonly kind: 'refused'; readonly reason: string }
+  | { readonly kind: 'failed'; readonly reason: string }
+  | { readonly kind: 'timeout' };
+
+/**
+ * POSTs `payload` as it is (a signature may cover its exact bytes) under the same guard as
+ * postJson; any status is an answer, of which the first `limits.maxAnswerBytes` bytes are kept.
+ */
+export function postBytes(url: URL, headers: Readonly<Record<string, string>>, payload: Buffer, limits: OutboundLimits): Promise<OutboundBytesResult> {
+  return postGuarded<OutboundBytesResult>(url, headers, payload, limits, (res, settle) => readExcerpt(res, limits.maxAnswerBytes, settle));
+}
+
+type Settled = { readonly kind: 'refused'; readonly reason: string } | { readonly kind: 'failed'; readonly reason: string } | { readonly kind: 'timeout' };
+
+/**
+ * The guard itself. The host is resolved once, every address checked, and the connection made to
+ * a checked address through `lookup`, so a name that resolves elsewhere on a second query (DNS
+ * rebinding) cannot slip past; the peer's address is checked again once connected, which covers a
+ * literal address and anything a lookup did not see. No redirect is followed, the whole call has
+ * one deadline, and `onResponse` reads the answer.
+ */
+function postGuarded<R>(
+  url: URL,
+  headers: Readonly<Record<string, string>>,
+  payload: Buffer,
+  limits: OutboundLimits,
+  onResponse: (res: IncomingMessage, settle: (result: R | Settled) => void) => void,
+): Promise<R | Settled> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) !== 0 && !limits.rules.permits(host)) return Promise.resolve({ kind: 'refused', reason: 'the address is not one outbound calls may reach' });
-  const payload = Buffer.from(JSON.stringify(call.body), 'utf8');
   const lookup: LookupFunction = (hostname, options, callback) => {
     dnsLookup(hostname, { all: true, family: options.family ?? 0 }, (error, addresses: LookupAddress[]) => {
       if (error) return callback(error, '', 0);
@@ -58,7 +88,7 @@ export function postJson(call: OutboundCall, limits: OutboundLimits): Promise<Ou
   };
   return new Promise((resolve) => {
     let settled = false;
-    const settle = (result: OutboundResult) => {
+    const settle = (result: R | Settled) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
@@ -71,7 +101,7 @@ export function postJson(call: OutboundCall, limits: OutboundLimits): Promise<Ou
       lookup,
       // A fresh connection per call: a pooled socket would skip the address check of this call.
       agent: false,
-      headers: { ...call.headers, 'content-type': 'application/json', accept: 'application/json', 'content-length': String(payload.length) },
+      headers: { ...headers, 'content-length': String(payload.length) },
     });
     const timer = setTimeout(() => settle({ kind: 'timeout' }), limits.timeoutMs);
     req.on('socket', (socket: Socket) => {
@@ -84,9 +114,24 @@ export function postJson(call: OutboundCall, limits: OutboundLimits): Promise<Ou
       if (error instanceof Refused) settle({ kind: 'refused', reason: error.message });
       else settle({ kind: 'failed', reason: connectionReason(error) });
     });
-    req.on('response', (res: IncomingMessage) => readAnswer(res, limits.maxAnswerBytes, settle));
+    req.on('response', (res: IncomingMessage) => onResponse(res, settle));
     req.end(payload);
   });
+}
+
+/** The answer's status and its first `maxBytes` bytes; the rest is not waited for. */
+function readExcerpt(res: IncomingMessage, maxBytes: number, settle: (result: OutboundBytesResult) => void): void {
+  const status = res.statusCode ?? 0;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const done = () => settle({ kind: 'answered', status, excerpt: Buffer.concat(chunks).subarray(0, maxBytes) });
+  res.on('data', (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+    if (size >= maxBytes) done();
+  });
+  res.on('error', done);
+  res.on('end', done);
 }
 
 /**

@@ -1,0 +1,60 @@
+/**
+ * What a webhook endpoint can be told (decision 0305). Every name here is a contract: clients
+ * subscribe to these names and switch on them.
+ */
+export const WEBHOOK_EVENT_TYPES = ['odds.changed', 'board.changed', 'event.updated', 'result.graded', 'edge.found'] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+export function isWebhookEventType(value: string): value is WebhookEventType {
+  return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
+}
+
+/** What an endpoint narrows its deliveries to; an absent list lets everything through. */
+export interface WebhookFilters {
+  sport_ids?: number[];
+  league_ids?: number[];
+  event_ids?: number[];
+  betting_market_ids?: number[];
+  operator_ids?: number[];
+  /** edge.found only: the smallest edge (a fraction: 0.02 is 2%) an endpoint is told of. */
+  min_edge?: number;
+}
+
+/** An endpoint as the service holds it, its secrets still sealed. */
+export interface WebhookEndpoint {
+  id: string;
+  clientId: string;
+  url: string;
+  description: string;
+  eventTypes: WebhookEventType[];
+  filters: WebhookFilters;
+  enabled: boolean;
+  /** 'client', 'gone' (it answered 410) or 'retries_exhausted'; null while enabled. */
+  disabledReason: string | null;
+  disabledAt: number | null;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: number | null;
+  lastSequence: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One message as it goes out: its id (webhook-id), its type, and its `data` (with its sequence, but for a test). */
+export interface WebhookMessage {
+  id: string;
+  type: WebhookEventType | 'webhook.test';
+  data: Record<string, unknown>;
+}
+
+/** What one attempt gave, as the attempts table and the deliveries page show it. */
+export interface AttemptOutcome {
+  attemptedAt: number;
+  /** The answer's status; null when none came (timeout, refused, connection failure). */
+  statusCode: number | null;
+  latencyMs: number;
+  /** The answer's first 1 KiB, as text. */
+  responseExcerpt: string;
+  /** Why no answer came; null when one did. */
+  error: string | null;
+}
