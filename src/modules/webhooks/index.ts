@@ -1,3 +1,4 @@
 /** Webhooks: a client's endpoints, the deliveries formed for them from what changed, and their signed, retried sending (decision 0305). */
 export { WEBHOOK_EVENT_TYPES, isWebhookEventType, type AttemptOutcome, type WebhookEndpoint, type WebhookEventType, type WebhookFilters, type WebhookMessage } from './webhook.types.js';
 export { createWebhookSender, newWebhookSecret, RESPONSE_EXCERPT_BYTES, type WebhookSender, type WebhookSenderDeps } from './webhook.sender.js';
+export { endpointOf, webhookEndpoints, type WebhookEndpointsRepository } from './webhook-endpoints.repository.js';

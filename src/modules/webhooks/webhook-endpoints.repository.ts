@@ -1,0 +1,44 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Schema, WebhookEndpointsTable } from '../../platform/db/schema.js';
+import { isWebhookEventType, type WebhookEndpoint, type WebhookFilters } from './webhook.types.js';
+
+/** The endpoints' reads every part of the module shares; the endpoint routes' writes join them here. */
+export interface WebhookEndpointsRepository {
+  /** An endpoint that is not deleted, whoever owns it. */
+  byId(db: Kysely<Schema>, id: string): Promise<WebhookEndpoint | undefined>;
+  /** Every enabled endpoint subscribed to one of `types` (what the former forms deliveries for). */
+  enabledFor(db: Kysely<Schema>, types: readonly string[]): Promise<WebhookEndpoint[]>;
+}
+
+export const webhookEndpoints: WebhookEndpointsRepository = {
+  async byId(db, id) {
+    const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    return row === undefined ? undefined : endpointOf(row);
+  },
+
+  async enabledFor(db, types) {
+    const rows = await db.selectFrom('webhook_endpoints').selectAll().where('enabled', '=', 1).where('deleted_at', 'is', null).orderBy('id').execute();
+    return rows.map(endpointOf).filter((endpoint) => endpoint.eventTypes.some((type) => types.includes(type)));
+  },
+};
+
+export function endpointOf(row: Selectable<WebhookEndpointsTable>): WebhookEndpoint {
+  const types: unknown = JSON.parse(row.event_types);
+  return {
+    id: row.id,
+    clientId: row.client_id,
+    url: row.url,
+    description: row.description,
+    eventTypes: Array.isArray(types) ? types.filter((t): t is WebhookEndpoint['eventTypes'][number] => typeof t === 'string' && isWebhookEventType(t)) : [],
+    filters: JSON.parse(row.filters) as WebhookFilters,
+    enabled: row.enabled === 1,
+    disabledReason: row.disabled_reason,
+    disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
+    secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
+    previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : Number(row.previous_secret_expires_at),
+    lastSequence: Number(row.last_sequence),
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
