@@ -1,4 +1,5 @@
 import { Problems } from './import.checks.js';
+import { EVENT_STATE_COLUMNS, type EventState, eventStateOf } from './import.event-changes.js';
 import { type KnownRecords, knownIn, knownRecords } from './import.known-records.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
@@ -22,6 +23,8 @@ export interface Resolved {
   movedLeagueIds: number[];
   /** Stored events the dataset moves to another league: their flows are refreshed. */
   movedEventIds: number[];
+  /** What the stored events the dataset carries were before it (none in a replace): their changes are told to webhooks. */
+  storedEvents: Map<number, EventState>;
   /** The category of every market of the dataset: its record (null when its text names none) and key. */
   marketCategories: Map<number, MarketCategory>;
 }
@@ -155,16 +158,16 @@ async function categoriesOfMarkets(
   );
 }
 
-/** Stored leagues and events whose sport or league this dataset changes. */
-async function moved(dataset: Dataset, repo: ImportRepository, options: { replace: boolean }): Promise<Pick<Resolved, 'movedLeagueIds' | 'movedEventIds'>> {
-  if (options.replace) return { movedLeagueIds: [], movedEventIds: [] };
+/** Stored leagues and events whose sport or league this dataset changes, and the stored events it carries as they were. */
+async function moved(dataset: Dataset, repo: ImportRepository, options: { replace: boolean }): Promise<Pick<Resolved, 'movedLeagueIds' | 'movedEventIds' | 'storedEvents'>> {
+  if (options.replace) return { movedLeagueIds: [], movedEventIds: [], storedEvents: new Map() };
   const leagues = new Map((dataset.leagues ?? []).map((l) => [l.id, l.sport_id]));
   const events = new Map((dataset.events ?? []).map((e) => [e.id, e.league_id]));
   const movedLeagueIds = leagues.size === 0 ? [] : (await repo.existing('leagues', leagues.keys(), ['sport_id']))
     .filter((row) => leagues.get(Number(row.id)) !== Number(row.sport_id))
     .map((row) => Number(row.id));
-  const movedEventIds = events.size === 0 ? [] : (await repo.existing('events', events.keys(), ['league_id']))
-    .filter((row) => events.get(Number(row.id)) !== Number(row.league_id))
-    .map((row) => Number(row.id));
-  return { movedLeagueIds, movedEventIds };
+  // One read of the stored events serves both: the league they move from, and what a webhook tells changed.
+  const storedRows = events.size === 0 ? [] : await repo.existing('events', events.keys(), ['league_id', ...EVENT_STATE_COLUMNS]);
+  const movedEventIds = storedRows.filter((row) => events.get(Number(row.id)) !== Number(row.league_id)).map((row) => Number(row.id));
+  return { movedLeagueIds, movedEventIds, storedEvents: new Map(storedRows.map((row) => [Number(row.id), eventStateOf(row)])) };
 }

@@ -5,6 +5,8 @@ import type { Database, DialectName } from '../../platform/db/database.js';
 import type { Schema } from '../../platform/db/schema.js';
 import type { RecentChanges } from '../history/index.js';
 import { computeFlows, eventsOfMarkets, gradeEvents, markGradingDue } from '../results/index.js';
+import { webhookOutbox } from '../webhooks/index.js';
+import { type EventChanges, eventChanges } from './import.event-changes.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { priceUpdatedRows } from './import.price-updates.js';
 import { checkReferences } from './import.references.js';
@@ -115,7 +117,10 @@ export function createImportService(deps: ImportDeps): ImportService {
       // reads anything, so a concurrent import waits for this one instead of failing on a stale read.
       await changes.bump(trx, 'data');
       if (onlyIntoEmpty && !(await repo.isEmpty())) return undefined;
-      return writeDataset(deps, trx, repo, dataset, replace, now);
+      const events = eventChanges();
+      const written = await writeDataset(deps, trx, repo, dataset, replace, now, events);
+      await webhookOutbox.record(trx, events.rows(now));
+      return written;
     });
     // After commit, before anyone is told: the board's processor and the streams take them from here.
     if (done?.written) deps.recent?.hold(done.written.after, done.written.rows);
@@ -132,7 +137,9 @@ export function createImportService(deps: ImportDeps): ImportService {
       await repo.lockForImport();
       await changes.bump(trx, 'data');
       const candidates = new Set<number>();
-      const value = await work(writerIn(database.dialect, trx, repo, now, candidates, written));
+      const events = eventChanges();
+      const value = await work(writerIn(database.dialect, trx, repo, now, { candidates, written, events }));
+      await webhookOutbox.record(trx, events.rows(now));
       return { value, due: await markGradingDue(trx, [...candidates], now) };
     });
     await changes.changed('data');
@@ -155,7 +162,15 @@ export function createImportService(deps: ImportDeps): ImportService {
 }
 
 /** The dataset checked and written in the import's transaction, what its aliases release with it, and the events now due to grade. */
-async function writeDataset(deps: ImportDeps, trx: Transaction<Schema>, repo: ImportRepository, dataset: Dataset, replace: boolean, now: number): Promise<{ due: number[]; released?: QueueReleased; written?: WrittenChanges }> {
+async function writeDataset(
+  deps: ImportDeps,
+  trx: Transaction<Schema>,
+  repo: ImportRepository,
+  dataset: Dataset,
+  replace: boolean,
+  now: number,
+  events: EventChanges,
+): Promise<{ due: number[]; released?: QueueReleased; written?: WrittenChanges }> {
   if (!replace) await refuseSourceOwned(trx, dataset);
   // References are read inside the transaction, so they are checked against what commits with them.
   const resolved = await checkReferences(dataset, repo, { replace });
@@ -166,10 +181,11 @@ async function writeDataset(deps: ImportDeps, trx: Transaction<Schema>, repo: Im
     await deleteIdentities(trx);
   }
   const { touched, changes: written } = await write(repo, updated.length === 0 ? dataset : { ...dataset, odds: [...(dataset.odds ?? []), ...updated] }, resolved, now, replace);
+  events.note(dataset.events ?? [], resolved.storedEvents, resolved.sportOfLeague);
   await writeAliases(trx, repo, dataset.aliases ?? [], now);
   const candidates = new Set(await gradingCandidates(trx, repo, dataset, touched));
   // The rows that waited on the names just bound land with them, or not at all.
-  const within = writerIn(deps.database.dialect, trx, repo, now, candidates, []);
+  const within = writerIn(deps.database.dialect, trx, repo, now, { candidates, written: [], events });
   const released = deps.releaseAliased && (dataset.aliases ?? []).length > 0 ? await deps.releaseAliased(within, dataset.aliases ?? []) : undefined;
   // Due with the import, not after it: a node stopped before the grading leaves the marker (decision 0280).
   // The changes are held for this node's readers only when they are the import's last ones (no released rows after them).
@@ -178,8 +194,15 @@ async function writeDataset(deps: ImportDeps, trx: Transaction<Schema>, repo: Im
   return written === undefined ? { due } : { due, written };
 }
 
-/** The import's writer in a transaction: each dataset checked and written as an import is, its events to grade added to `candidates`. */
-function writerIn(dialect: DialectName, trx: Transaction<Schema>, repo: ImportRepository, now: number, candidates: Set<number>, written: Dataset[]): WithinImport {
+/** What the writer in a transaction gathers for the transaction: the events to grade, the datasets written, the events' changes to tell. */
+interface Gathered {
+  candidates: Set<number>;
+  written: Dataset[];
+  events: EventChanges;
+}
+
+/** The import's writer in a transaction: each dataset checked and written as an import is, what it gives gathered. */
+function writerIn(dialect: DialectName, trx: Transaction<Schema>, repo: ImportRepository, now: number, { candidates, written, events }: Gathered): WithinImport {
   return {
     trx,
     dialect,
@@ -188,6 +211,7 @@ function writerIn(dialect: DialectName, trx: Transaction<Schema>, repo: ImportRe
       checkWithinDataset(dataset);
       const resolved = await checkReferences(dataset, repo, { replace: false });
       const { touched } = await write(repo, dataset, resolved, now, false);
+      events.note(dataset.events ?? [], resolved.storedEvents, resolved.sportOfLeague);
       await writeAliases(trx, repo, dataset.aliases ?? [], now);
       for (const id of await gradingCandidates(trx, repo, dataset, touched)) candidates.add(id);
       written.push(dataset);

@@ -39,6 +39,8 @@ export interface GradingRepository {
 /** An event as the grader reads it: its result, and its teams by id, name, key and abbreviation. */
 export interface GradingEvent {
   id: number;
+  sport_id: number;
+  league_id: number;
   status: string;
   start_time: number;
   home_score: number | null;
@@ -77,6 +79,10 @@ export interface PlayerRow {
 export interface GradingOddsRow {
   event_id: number;
   id: number;
+  /** What the result.graded webhook names the row by, as the results answers do. */
+  selection_id: number | null;
+  operator_id: number;
+  betting_market_id: number;
   position: string;
   line: number | null;
   player_id: number | null;
@@ -134,7 +140,7 @@ function gradingEvents(db: Kysely<Schema>, eventIds: readonly number[]): Promise
     .selectFrom('events as e')
     .innerJoin('teams as h', 'h.id', 'e.home_team_id')
     .innerJoin('teams as a', 'a.id', 'e.away_team_id')
-    .select(['e.id', 'e.status', 'e.start_time', 'e.home_score', 'e.away_score', 'e.home_team_id', 'e.away_team_id'])
+    .select(['e.id', 'e.sport_id', 'e.league_id', 'e.status', 'e.start_time', 'e.home_score', 'e.away_score', 'e.home_team_id', 'e.away_team_id'])
     .select(['h.name as home_name', 'h.key as home_key', 'h.abbreviation as home_abbreviation', 'a.name as away_name', 'a.key as away_key', 'a.abbreviation as away_abbreviation'])
     .where('e.id', 'in', eventIds)
     .execute();
@@ -154,7 +160,7 @@ function gradingOdds(db: Kysely<Schema>, eventIds: readonly number[]): Promise<G
     .selectFrom('odds as o')
     .leftJoin('betting_markets as m', 'm.id', 'o.betting_market_id')
     .leftJoin('event_periods as p', 'p.id', 'o.event_period_id')
-    .select(['o.event_id', 'o.id', 'o.position', 'o.line', 'o.player_id', 'p.key as period', 'm.settlement_rule', 'm.settlement_stat', 'm.settlement_period'])
+    .select(['o.event_id', 'o.id', 'o.selection_id', 'o.operator_id', 'o.betting_market_id', 'o.position', 'o.line', 'o.player_id', 'p.key as period', 'm.settlement_rule', 'm.settlement_stat', 'm.settlement_period'])
     .where('o.event_id', 'in', eventIds)
     .orderBy('o.id')
     .execute();

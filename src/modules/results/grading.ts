@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import { chunksOf } from '../../platform/chunks.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
@@ -18,6 +18,8 @@ import {
   type PlayerRow,
   type StatisticRow,
 } from './grading.repository.js';
+import { webhookOutbox } from '../webhooks/index.js';
+import { gradedWebhooks } from './grading.webhooks.js';
 import { readSelection, type EventSides } from './selection-reading.js';
 import { numberOrNull } from '../../platform/db/column-values.js';
 
@@ -64,7 +66,7 @@ export async function gradeEvents(
     const count = await db.transaction().execute(async (trx) => {
       await lockDataWrites(trx);
       const repository = createGradingRepository(trx);
-      const graded = await gradeBatch(repository, batch, now);
+      const graded = await gradeBatch(trx, repository, batch, now);
       // Graded with the results this transaction read: no longer due, whenever this node stops.
       await repository.clearDue(batch);
       if (graded > 0) await changes.bump(trx, 'data');
@@ -103,7 +105,7 @@ export async function markGradingDue(trx: Kysely<Schema>, candidates: readonly n
 type StoredGrade = Omit<CurrentGradeRow, 'odds_id' | 'id'> & { id: number };
 
 /** What a batch of events is graded from, by event. */
-interface BatchInputs {
+export interface BatchInputs {
   events: GradingEvent[];
   periods: Map<number, PeriodScoreRow[]>;
   statistics: Map<number, StatisticRow[]>;
@@ -115,10 +117,13 @@ interface BatchInputs {
 }
 
 /** The grades of a batch of events, loaded with one query per table. */
-async function gradeBatch(repository: GradingRepository, eventIds: readonly number[], now: number): Promise<number> {
-  const { replaced, inserts } = gradesOf(await loadBatch(repository, eventIds), now);
+async function gradeBatch(trx: Transaction<Schema>, repository: GradingRepository, eventIds: readonly number[], now: number): Promise<number> {
+  const inputs = await loadBatch(repository, eventIds);
+  const { replaced, inserts, regraded } = gradesOf(inputs, now);
   await repository.supersede(replaced, now);
   await repository.insertGrades(inserts);
+  // Told in the transaction that writes the grades: a webhook for every grade that commits, none for one that does not.
+  await webhookOutbox.record(trx, gradedWebhooks(inputs, inserts, regraded, now));
   return inserts.length;
 }
 
@@ -135,10 +140,11 @@ async function loadBatch(repository: GradingRepository, eventIds: readonly numbe
   return { events, periods, statistics, players, odds, closing, current };
 }
 
-/** The grades to write (each new or changed grade) and the current grades they replace. */
-function gradesOf({ events, periods, statistics, players, odds, closing, current }: BatchInputs, now: number): { replaced: number[]; inserts: NewGrade[] } {
+/** The grades to write (each new or changed grade), the current grades they replace, and the events where they replace one. */
+function gradesOf({ events, periods, statistics, players, odds, closing, current }: BatchInputs, now: number): { replaced: number[]; inserts: NewGrade[]; regraded: Set<number> } {
   const replaced: number[] = [];
   const inserts: NewGrade[] = [];
+  const regraded = new Set<number>();
   for (const event of events) {
     if (!isEventStatus(event.status)) continue;
     const eventId = Number(event.id);
@@ -155,11 +161,14 @@ function gradesOf({ events, periods, statistics, players, odds, closing, current
       if (!graded.graded && graded.reason === 'not_final' && before === undefined) continue;
       const next = storedOf(graded, closing.get(oddsId));
       if (before !== undefined && sameGrade(before, next)) continue;
-      if (before !== undefined) replaced.push(before.id);
+      if (before !== undefined) {
+        replaced.push(before.id);
+        regraded.add(eventId);
+      }
       inserts.push({ odds_id: oddsId, event_id: eventId, graded_at: now, ...next, superseded_at: null });
     }
   }
-  return { replaced, inserts };
+  return { replaced, inserts, regraded };
 }
 
 const storedGradeOf = (row: CurrentGradeRow): StoredGrade => ({ ...row, id: Number(row.id), closing_price: numberOrNull(row.closing_price), closing_line: numberOrNull(row.closing_line) });

@@ -2,6 +2,7 @@ import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { dateRangeProperties } from '../../shared/date-range.js';
 import { EVENT_STATUSES } from '../../shared/event-status.js';
+import { GradeNumbers } from '../../shared/settlement/grade-numbers.schema.js';
 import { NOT_GRADABLE_REASONS, OUTCOMES } from '../../shared/settlement/grading.js';
 import { DecimalPrice, Id, MAX_FILTER_ITEMS, NamedRef, SelectionId } from '../../shared/wire.js';
 
@@ -10,23 +11,6 @@ export const GRADED_MAX_PAGE_SIZE = 100;
 export const MAX_CLV_ITEMS = 100;
 
 const nullable = <T extends ReturnType<typeof Type.Number>>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
-
-export const GradeNumbers = Type.Object(
-  {
-    period: Type.String({ description: 'The key of the period the grade settled on; `event` is the event\'s final score, overtime included.' }),
-    home: nullable(Type.Number(), "The home side's score in that period."),
-    away: nullable(Type.Number(), "The away side's score in that period."),
-    value: nullable(
-      Type.Number(),
-      "The quantity the rule compared: the side's lead (moneyline, spread), the home side's lead (1x2), the total, the team's score, the player's statistic, or the count (yes/no).",
-    ),
-    line: nullable(Type.Number(), 'The line compared with; null for rules without one.'),
-    halves: Type.Union([Type.Array(Type.Number(), { minItems: 2, maxItems: 2 }), Type.Null()], {
-      description: 'A quarter line\'s two half-stake lines, lower first (−0.25 → [−0.5, 0]); null otherwise.',
-    }),
-  },
-  { additionalProperties: false, description: 'The numbers the grade used.' },
-);
 
 export const GradedOdds = Type.Object(
   {

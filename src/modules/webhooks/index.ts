@@ -2,3 +2,14 @@
 export { WEBHOOK_EVENT_TYPES, isWebhookEventType, type AttemptOutcome, type WebhookEndpoint, type WebhookEventType, type WebhookFilters, type WebhookMessage } from './webhook.types.js';
 export { createWebhookSender, newWebhookSecret, RESPONSE_EXCERPT_BYTES, type WebhookSender, type WebhookSenderDeps } from './webhook.sender.js';
 export { endpointOf, webhookEndpoints, type WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+export { webhookOutbox, type OutboxRow, type WebhookOutboxRepository } from './webhook-outbox.repository.js';
+export {
+  EVENT_CHANGES,
+  EventUpdatedData,
+  ResultGradedData,
+  WebhookEvent,
+  WebhookGrade,
+  type EventChange,
+  type EventUpdatedRecord,
+  type ResultGradedRecord,
+} from './webhook-payloads.events.js';
