@@ -9,7 +9,7 @@ import { median } from './scenarios/history.js';
 
 /**
  * `npx tsx bench/feed.ts [--control REF] [--again] [--build DIR]… [--database sqlite|postgres|both]
- * [--rates 1000,5000,10000] [--seconds 8] [--rounds 1] [--scale 1] [--pg URL] [--out FILE] [--upstream]`:
+ * [--rates 1000,5000,10000] [--seconds 8] [--rounds 1] [--scale 1] [--pg URL] [--out FILE] [--upstream] [--webhooks N]`:
  * what a live price feed costs, several builds side by side in one run.
  *
  * Builds: the control, a git ref (default e006314; `--control none` for none) built in a throwaway
@@ -39,6 +39,11 @@ import { median } from './scenarios/history.js';
  * gives the polls the upstream answered and the rows the server says it imported (`/readyz`), n/a
  * for a build without the feed.
  *
+ * `--webhooks N`: N webhook endpoints, each subscribed to odds.changed without filters, on local
+ * receivers answering 200 at once (bench/webhooks/receivers.ts; loopback allowed by
+ * OUTBOUND_ALLOW_CIDRS), so the feed is measured with every change delivered N times beside it.
+ * A build without webhooks refuses the endpoints: use `--control none` with it.
+ *
  * `--rounds N` repeats it all with the builds' order turned each round; the table shows medians.
  * Printed at the end, and written to `--out FILE` if asked. Every server, throwaway database and
  * worktree is removed at the end, also after a failure or Ctrl-C.
@@ -56,6 +61,7 @@ const options: FeedOptions = {
   connections: 20,
   pgServer: flag('pg') ?? process.env.TEST_DATABASE_URL,
   upstream: args.includes('--upstream'),
+  webhooks: Number(flag('webhooks') ?? 0),
 };
 const others = args.flatMap((arg, i) => (arg === '--build' && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
 

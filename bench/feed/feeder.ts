@@ -70,6 +70,11 @@ export interface Slate {
   rest: OddsRow[];
   sent: Map<number, number>;
   batches: number;
+  /**
+   * The probe at a price of its own in each of 400 batches in turn, not at one of two: a listener
+   * that may hear a batch late (a webhook's delivery, seconds behind) cannot take an older one for it.
+   */
+  uniqueProbe?: boolean;
 }
 
 export function slateOf(rows: OddsRow[]): Slate {
@@ -91,7 +96,7 @@ function moved(slate: Slate, row: OddsRow, steps: [number, number]): number {
 function nextBatch(slate: Slate): { probePrice: number; odds: ReturnType<typeof asImported>[] } {
   const offset = (slate.batches * (BATCH - 1)) % slate.rest.length;
   slate.batches += 1;
-  const probePrice = moved(slate, slate.probe, [5, 6]);
+  const probePrice = slate.uniqueProbe ? cents(slate.probe.price_decimal + 5 + (slate.batches % 400) * 0.01) : moved(slate, slate.probe, [5, 6]);
   const others = Array.from({ length: BATCH - 1 }, (_, i) => slate.rest[(offset + i) % slate.rest.length]).flatMap((r) =>
     r === undefined ? [] : [asImported(r, moved(slate, r, [0.01, 0.02]))],
   );

@@ -18,6 +18,7 @@ import type { EventLoopDelay } from '../event-loop-probe.js';
 import type { Build } from './builds.js';
 import { guarded } from './cleanup.js';
 import { startUpstream, type Upstream } from './upstream.js';
+import { receiversEnv, startReceivers } from '../webhooks/receivers.js';
 import { BATCH, heardOn, type Listener, type OddsRow, openRowsOf, runFeed, type Slate, slateOf } from './feeder.js';
 
 export interface FeedOptions {
@@ -29,6 +30,8 @@ export interface FeedOptions {
   pgServer: string | undefined;
   /** A local upstream (bench/feed/upstream.ts) the server under test polls beside the feed. */
   upstream: boolean;
+  /** Webhook endpoints subscribed to odds.changed on local receivers while the feed runs (0: none). */
+  webhooks?: number;
 }
 
 /** The upstream poller over one build's run: odds answers served, prices moved, and what the server says it imported. */
@@ -56,13 +59,13 @@ export interface RatePoint {
   upstream?: UpstreamSeen;
 }
 
-const ADMIN_TOKEN = 'bench-admin-token-bench-admin-token-0123456789';
+export const ADMIN_TOKEN = 'bench-admin-token-bench-admin-token-0123456789';
 
 /**
  * A fresh database of `build`'s own making (its CLI: `migrate --create`, then `demo-data`), and
  * that build's server on it with the event-loop probe, handed to `use`; everything removed after.
  */
-async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options: FeedOptions, extraEnv: Record<string, string>, use: (api: Running, demo: DemoCredentials) => Promise<T>): Promise<T> {
+export async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options: FeedOptions, extraEnv: Record<string, string>, use: (api: Running, demo: DemoCredentials) => Promise<T>): Promise<T> {
   const work = mkdtempSync(join(tmpdir(), 'sportsdata-feed-'));
   return guarded(
     () => rmSync(work, { recursive: true, force: true }),
@@ -88,7 +91,7 @@ async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options
 }
 
 /** The open main-line rows of the first days' events, until there are a few batches of them. */
-async function feedRows(url: string, headers: Record<string, string>): Promise<OddsRow[]> {
+export async function feedRows(url: string, headers: Record<string, string>): Promise<OddsRow[]> {
   const rows: OddsRow[] = [];
   for (let day = 0; day < 4 && rows.length < 4 * BATCH; day += 1) {
     const event_date = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
@@ -172,45 +175,56 @@ async function upstreamSeen(url: string, upstream: Upstream): Promise<UpstreamSe
 }
 
 async function measureOn(build: Build, database: BenchDatabase, options: FeedOptions, upstream: Upstream | undefined): Promise<RatePoint[]> {
-  return onFreshDatabase(build, database, options, upstream?.env ?? {}, async (api, demo) => {
+  const webhooks = options.webhooks ?? 0;
+  const env = { ...upstream?.env, ...(webhooks > 0 ? receiversEnv(webhooks) : {}) };
+  return onFreshDatabase(build, database, options, env, async (api, demo) => {
     const authorization = await bearerFor(api.url, demo);
-    upstream?.play(await premierLeagueTeams(api.url, authorization));
-    const read = await readScenario(api.url, authorization, api.child.pid);
-    const slate = slateOf(await feedRows(api.url, { authorization }));
-    const load = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
-    // Warms the reads' path (JIT, caches) once, before any baseline.
-    await measure(api.url, read, load);
-    const points: RatePoint[] = [];
-    for (const rate of options.rates) {
-      const feed = <T>(listeners: Listener[], during: () => Promise<T>) => runFeed(api.url, ADMIN_TOKEN, slate, rate, listeners, during);
-      await feed([], () => sleep(options.warmupSeconds * 1000));
-      const baseline = await measure(api.url, read, { ...load, warmupSeconds: 0 });
-      const streams = await listenersFor(api.url, demo.api_key, slate);
-      const underReads = await guarded(streams.close, async () => {
-        await probe(api.child, 'event-loop:reset');
-        const fed = await feed(streams.listeners, () => measure(api.url, read, { ...load, warmupSeconds: 0 }));
-        return { fed, loop: (await probe(api.child, 'event-loop:read')) as EventLoopDelay };
-      });
-      const cpuBefore = cpuTicks(api.child.pid);
-      const alone = await feed([], () => sleep(options.seconds * 1000));
-      const cpuMs = ((cpuTicks(api.child.pid) ?? Number.NaN) - (cpuBefore ?? Number.NaN)) * 10;
-      const { fed, loop } = underReads;
-      const imports = quantiles(fed.importMs);
-      points.push({
-        rate,
-        achieved: fed.imported / fed.seconds,
-        importP50: imports.p50,
-        importP99: imports.p99,
-        readsKept: fed.during.reqPerSec / baseline.reqPerSec,
-        streamP99: quantiles(fed.heard[0]?.delays ?? []).p99,
-        boardP99: streams.board ? quantiles(fed.heard[1]?.delays ?? []).p99 : undefined,
-        loopP99: loop.p99Ms,
-        loopMax: loop.maxMs,
-        cpuMsPer1000: (cpuMs / alone.imported) * 1000,
-      });
-    }
-    if (upstream === undefined) return points;
-    const seen = await upstreamSeen(api.url, upstream);
-    return points.map((point) => ({ ...point, upstream: seen }));
+    if (webhooks === 0) return measureAll(api, demo, authorization, options, upstream);
+    const receivers = await startReceivers(webhooks);
+    return guarded(receivers.close, async () => {
+      await receivers.register(api.url, authorization, webhooks);
+      return measureAll(api, demo, authorization, options, upstream);
+    });
   });
+}
+
+async function measureAll(api: Running, demo: DemoCredentials, authorization: string, options: FeedOptions, upstream: Upstream | undefined): Promise<RatePoint[]> {
+  upstream?.play(await premierLeagueTeams(api.url, authorization));
+  const read = await readScenario(api.url, authorization, api.child.pid);
+  const slate = slateOf(await feedRows(api.url, { authorization }));
+  const load = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
+  // Warms the reads' path (JIT, caches) once, before any baseline.
+  await measure(api.url, read, load);
+  const points: RatePoint[] = [];
+  for (const rate of options.rates) {
+    const feed = <T>(listeners: Listener[], during: () => Promise<T>) => runFeed(api.url, ADMIN_TOKEN, slate, rate, listeners, during);
+    await feed([], () => sleep(options.warmupSeconds * 1000));
+    const baseline = await measure(api.url, read, { ...load, warmupSeconds: 0 });
+    const streams = await listenersFor(api.url, demo.api_key, slate);
+    const underReads = await guarded(streams.close, async () => {
+      await probe(api.child, 'event-loop:reset');
+      const fed = await feed(streams.listeners, () => measure(api.url, read, { ...load, warmupSeconds: 0 }));
+      return { fed, loop: (await probe(api.child, 'event-loop:read')) as EventLoopDelay };
+    });
+    const cpuBefore = cpuTicks(api.child.pid);
+    const alone = await feed([], () => sleep(options.seconds * 1000));
+    const cpuMs = ((cpuTicks(api.child.pid) ?? Number.NaN) - (cpuBefore ?? Number.NaN)) * 10;
+    const { fed, loop } = underReads;
+    const imports = quantiles(fed.importMs);
+    points.push({
+      rate,
+      achieved: fed.imported / fed.seconds,
+      importP50: imports.p50,
+      importP99: imports.p99,
+      readsKept: fed.during.reqPerSec / baseline.reqPerSec,
+      streamP99: quantiles(fed.heard[0]?.delays ?? []).p99,
+      boardP99: streams.board ? quantiles(fed.heard[1]?.delays ?? []).p99 : undefined,
+      loopP99: loop.p99Ms,
+      loopMax: loop.maxMs,
+      cpuMsPer1000: (cpuMs / alone.imported) * 1000,
+    });
+  }
+  if (upstream === undefined) return points;
+  const seen = await upstreamSeen(api.url, upstream);
+  return points.map((point) => ({ ...point, upstream: seen }));
 }
