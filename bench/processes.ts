@@ -57,7 +57,8 @@ export async function startApi(env: Record<string, string>, options: { probe?: b
   const dir = options.dir ?? process.cwd();
   const child = spawn(process.execPath, [...preload, ...startFlags(dir), ...(options.nodeArgs ?? []), join(dir, 'dist/server.js')], {
     cwd: dir,
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
+    // The demo's prices stay still unless a bench asks for the ticker: every round measures the same slate.
+    env: { ...process.env, DEMO_TICKER_PER_SECOND: '0', ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },
     stdio: ['ignore', 'ignore', 'inherit', ...(options.probe ? (['ipc'] as const) : [])],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -76,6 +76,8 @@ const ENV = {
   ACCESS_TOKEN_TTL: '3600',
   LOG_LEVEL: 'warn',
   DEMO_DATA: 'true',
+  // Every round measures the same slate: the demo's prices stay still.
+  DEMO_TICKER_PER_SECOND: '0',
   // Limits enforced, but far above what a run sends: every request is checked and counted, none refused.
   TIER_LIMITS: LIMITS_NEVER_REACHED,
   // The rotating-refresh scenario can present a token twice under load: not a brute force to stop here.

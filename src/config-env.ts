@@ -32,6 +32,12 @@ export const ENV = Type.Object({
   REFRESH_TOKEN_TTL: Integer(2_592_000, 60, 31_536_000, 'refresh-token lifetime, seconds (30 days; renewed by each refresh)'),
   ADMIN_TOKEN: Unset('enables the admin API (at least 32 bytes); unset, every `/admin` path answers 404'),
   DEMO_DATA: Type.Boolean({ default: true, description: 'on an empty database, create the demo client and the demo dataset (`true`, `1`, `yes` or `false`, `0`, `no`)' }),
+  DEMO_TICKER_PER_SECOND: Integer(
+    5,
+    0,
+    1_000,
+    "on the demo's data (with `DEMO_DATA` on), about this many of the demo books' prices move each second, on events starting within a day of now, through the import as a feed's would: the price history, the odds stream, board events and webhooks show them, an event that has started goes live, scores and ends final, and is graded. One node moves them at a time (a database lease). `0`: the demo's prices stay as they were made. Only the demo's own events and books move: data a source brought in never does. See [The demo ticker](#the-demo-ticker)",
+  ),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info', description: 'how much the log says' }),
   PUBLIC_URL: Unset("the service's public origin, e.g. `https://api.example.com` (no path): the issuer of the OAuth metadata at `/.well-known/oauth-authorization-server`. Unset, each request's own origin is used; behind a proxy or load balancer set it, so that OAuth client libraries see the issuer they were configured with. It is also the origin of the portal's and the console's pages: a browser's sign-in must come from it, and their cookies are `Secure` unless it is plain HTTP on `localhost`. See [Behind a load balancer](#behind-a-load-balancer)"),
   REDIS_URL: Unset('`redis://…`: changes (client accounts, imports) reach every node through Redis pub/sub within milliseconds, the rate-limit, quota and login-failure counters live there, and the open odds streams of a client are counted there across the nodes, shared by every node and worker (one atomic round trip per request). Unset, one node counts in its own memory. While Redis is away nodes keep serving, count locally (one warning per outage) and changes arrive by the poll'),

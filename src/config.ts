@@ -87,6 +87,7 @@ export function loadConfig(env: Env = process.env) {
     refreshTokenTtl: v.REFRESH_TOKEN_TTL,
     adminToken: v.ADMIN_TOKEN,
     demoData: v.DEMO_DATA,
+    demoTickerPerSecond: v.DEMO_TICKER_PER_SECOND, // About this many demo prices move a second (the demo ticker); 0: none.
     logLevel: v.LOG_LEVEL,
     historyRetentionDays: v.HISTORY_RETENTION_DAYS,
     streamHeartbeatMs: v.STREAM_HEARTBEAT_MS,

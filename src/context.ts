@@ -10,6 +10,7 @@ import { createRedisLink, type RedisLink } from './platform/redis/redis-link.js'
 import type { CounterStore } from './platform/counters/counter-store.js';
 import { createLimitCounters } from './platform/counters/limit-counters.js';
 import type { Database } from './platform/db/database.js';
+import { createLeasesRepository } from './platform/db/leases.repository.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
 import { type AddressRules, createAddressRules } from './platform/outbound/address-rules.js';
 import {
@@ -35,8 +36,9 @@ import { createAuditPurgeJob, createAuditRepository } from './modules/audit/inde
 import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './modules/quotes/index.js';
 import { createHistoryProcessor, createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
 import { createBoardEventsWork } from './modules/odds/index.js';
+import { createDemoTicker, createTickerRepository, type DemoTicker } from './modules/demo/index.js';
 import { createImportService } from './modules/import/index.js';
-import { createLeasesRepository, createSourcesService, createUpstreamFeed, type UpstreamFeed, type UpstreamSettings } from './modules/sources/index.js';
+import { createSourcesService, createUpstreamFeed, type UpstreamFeed, type UpstreamSettings } from './modules/sources/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
 import { createDaySeeds, createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
@@ -102,6 +104,11 @@ export interface AppContext {
    * what changed through the sources' importer; /readyz shows its state.
    */
   readonly upstream?: UpstreamFeed;
+  /**
+   * The demo ticker (DEMO_DATA with DEMO_TICKER_PER_SECOND above 0), a background job moving the
+   * demo's prices near now through the import, one node at a time, by a lease; its `tick` for tests.
+   */
+  readonly demoTicker?: DemoTicker;
 }
 
 /** How often every node runs the history processors on its own: for the changes of a node that died after its import. */
@@ -156,6 +163,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const draining = createDraining();
   const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics, background });
+  const demoTicker = config.demoData && config.demoTickerPerSecond > 0 ? createTicker(config.demoTickerPerSecond, { database, clock, changes, recentChanges, background }) : undefined;
   return {
     config,
     database,
@@ -183,6 +191,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     redis,
     draining,
     ...(upstream === undefined ? {} : { upstream }),
+    ...(demoTicker === undefined ? {} : { demoTicker }),
   };
 }
 
@@ -191,6 +200,13 @@ function createUpstream(settings: UpstreamSettings, deps: { database: Database; 
   const { database, clock, changes, metrics, background } = deps;
   const importer = createSourcesService({ database, importer: createImportService({ database, clock, changes }) });
   return createUpstreamFeed({ settings, importer, leases: createLeasesRepository(database.db), clock, metrics: metrics.upstream, background });
+}
+
+/** The demo ticker, importing through the import route's service: its changes reach this node's streams as an import's do. */
+function createTicker(perSecond: number, deps: { database: Database; clock: Clock; changes: ChangeFeed; recentChanges: RecentChanges; background: BackgroundJobs }): DemoTicker {
+  const { database, clock, changes, recentChanges, background } = deps;
+  const importer = createImportService({ database, clock, changes, recent: recentChanges });
+  return createDemoTicker({ importer, repository: createTickerRepository(database.db), leases: createLeasesRepository(database.db), clock, perSecond, background });
 }
 
 /**

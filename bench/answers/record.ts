@@ -80,6 +80,8 @@ export async function recordAnswers(dir: string, requests: RequestList): Promise
     LOG_LEVEL: 'silent',
     // Long enough that no flush or purge runs while the requests are sent: usage comes from memory.
     USAGE_FLUSH_MS: '600000',
+    // The recorded answers are of the demo as made: its prices stay still.
+    DEMO_TICKER_PER_SECOND: '0',
   });
   const database = checkout.database.openDatabase(url, { poolSize: 4 });
   await checkout.migrations.migrateToLatest(database.db);

@@ -79,7 +79,7 @@ describe('the demo credentials file', () => {
     writeFileSync(join(sub, 'tiny.json'), JSON.stringify({ sports: [{ id: 1, key: 'curling', name: 'Curling' }] }));
     expect((await sportsdata(env, 'migrate', '--create')).code).toBe(0);
     expect((await sportsdata(env, 'import', join(sub, 'tiny.json'))).code).toBe(0);
-    const server = await startServer(loadConfig({ ...env, PORT: '0', LOG_LEVEL: 'silent', DEMO_DATA: 'true' }));
+    const server = await startServer(loadConfig({ ...env, PORT: '0', LOG_LEVEL: 'silent', DEMO_DATA: 'true', DEMO_TICKER_PER_SECOND: '0' }));
     await server.close();
     const file = join(sub, 'demo-credentials-served.json');
     expect(read(file)).toMatchObject({ database: env.DATABASE_URL, name: 'Demo client', auth_method: 'both', tier: 'pro' });

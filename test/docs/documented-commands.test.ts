@@ -16,8 +16,16 @@ const ADMIN_TOKEN = 'readme-admin-token-readme-admin-token-42';
  * The README's shell examples, as written. Blocks that install or start the server (`npm …`) are
  * left out: the test starts the server itself, as `npm start` does, in a directory of its own.
  */
+/** The README's sessions, run in order: not the commands that start the server or the stream, which never ends by itself. */
 function readmeSessions(): string[] {
-  return codeBlocks(readDoc('README.md'), 'sh').filter((block) => !/\bnpm (ci|start|test)\b/.test(block));
+  return codeBlocks(readDoc('README.md'), 'sh').filter((block) => !/\bnpm (ci|start|test)\b/.test(block) && !block.includes('/v1/stream/odds'));
+}
+
+/** The README's stream example: one curl that follows the odds stream until stopped. */
+function readmeStream(): string {
+  const [stream, ...more] = codeBlocks(readDoc('README.md'), 'sh').filter((block) => block.includes('/v1/stream/odds'));
+  if (stream === undefined || more.length > 0) throw new Error('the README has one stream example');
+  return stream;
 }
 
 function bash(script: string, cwd: string, env: Record<string, string>): Promise<{ code: number; output: string }> {
@@ -47,7 +55,8 @@ describe('the documented commands', () => {
     dir = mkdtempSync(join(tmpdir(), 'sportsdata-readme-'));
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
-    // The project's node and npx come first, as in an npm script.
+    // The project's node and npx come first, as in an npm script. The server runs with its defaults, the demo ticker on
+    // (DEMO_TICKER_PER_SECOND unset): the README's stream example is checked against it; no check here needs a still slate.
     env = { PATH: `${join(ROOT, 'node_modules', '.bin')}${delimiter}${process.env.PATH ?? ''}`, HOME: process.env.HOME ?? dir, ADMIN_TOKEN };
     const tsx = pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href;
     server = spawn(process.execPath, ['--import', tsx, join(ROOT, 'src/server.ts')], {
@@ -89,6 +98,20 @@ describe('the documented commands', () => {
     };
     expect(clients.results).toContainEqual(expect.objectContaining({ name: 'Acme', auth_method: 'oauth' }));
   }, 120_000);
+
+  it('the README’s stream example shows the demo’s prices moving within a few seconds of a fresh start (the demo ticker is on by default)', async () => {
+    const demo = JSON.parse(readFileSync(join(dir, 'data', 'demo-credentials.json'), 'utf8')) as { api_key: string };
+    // curl ends with 28 when its time is up: the stream never ends by itself.
+    const script = readmeStream()
+      .replaceAll('http://127.0.0.1:8080', origin)
+      .split('\n')
+      .map((line) => (line.startsWith('curl ') ? `${line.replace('curl -sS -N', 'curl -sS -N --max-time 5')} || [ $? -eq 28 ]` : line))
+      .join('\n');
+    const result = await bash(script, dir, { ...env, API_KEY: demo.api_key });
+    expect(result.code, result.output).toBe(0);
+    expect(result.output.match(/^event: odds$/gm)?.length ?? 0, result.output).toBeGreaterThanOrEqual(5);
+    expect(result.output).toMatch(/^event: board$/m);
+  });
 
   it('operations.md’s SQLite backups run as written on a fresh checkout, each copy a whole database, in a folder git ignores', async () => {
     const backups = codeBlocks(section(readDoc('docs/operations.md'), 'Backups'), 'sh').filter((block) => block.includes('data/sportsdata.db'));

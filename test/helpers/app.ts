@@ -62,6 +62,8 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     JWT_SECRET: TEST_JWT_SECRET,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     LOG_LEVEL: 'info',
+    // No test sees the demo's prices move unless it asks to (test/demo/ticker*.test.ts).
+    DEMO_TICKER_PER_SECOND: '0',
     ...options.env,
   });
   const database = openDatabase(url, { poolSize: 20, ...(options.onQuery && { onQuery: options.onQuery }) });

@@ -71,7 +71,7 @@ async function primary(): Promise<void> {
 
 async function worker(): Promise<void> {
   // As a serving worker does: the background jobs (the metrics' sharing among them) run.
-  const { ctx } = await startServer(loadConfig({ ...process.env, DATABASE_URL: 'sqlite::memory:', DEMO_DATA: 'false', LOG_LEVEL: 'warn' }));
+  const { ctx } = await startServer(loadConfig({ ...process.env, DATABASE_URL: 'sqlite::memory:', DEMO_DATA: 'false', DEMO_TICKER_PER_SECOND: '0', LOG_LEVEL: 'warn' }));
   process.on('message', (message: unknown) => {
     if (typeof message !== 'object' || message === null || !('harness' in message)) return;
     if (message.harness === 'local') void answerLocal(ctx.metrics);

@@ -64,6 +64,7 @@ export function nodeEnv(dataDir: string, changes: Record<string, string> = {}): 
     CHECK_ENDPOINT_KEY: TEST_CHECK_ENDPOINT_KEY,
     ADMIN_TOKEN: TEST_ADMIN_TOKEN,
     DEMO_DATA: 'false',
+    DEMO_TICKER_PER_SECOND: '0',
     ...changes,
   };
 }
@@ -86,6 +87,8 @@ export async function startNode(options: NodeOptions): Promise<NodeProcess> {
     HOST: '127.0.0.1',
     PORT: String(port),
     LOG_LEVEL: 'info',
+    // A node started with the demo's data keeps its prices still, unless the test asks otherwise.
+    DEMO_TICKER_PER_SECOND: '0',
     ...options.env,
   };
   const child = spawn(process.execPath, script, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -21,7 +21,7 @@ export interface Exited {
  */
 export function runProcess(entry: 'server' | 'cli', args: string[], options: { env: Record<string, string>; cwd?: string; timeoutMs?: number }): Promise<Exited> {
   const script = join(ROOT, entry === 'server' ? 'src/server.ts' : 'src/cli/main.ts');
-  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...options.env };
+  const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', DEMO_TICKER_PER_SECOND: '0', ...options.env };
   const child = spawn(process.execPath, ['--import', TSX, script, ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';

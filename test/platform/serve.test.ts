@@ -25,7 +25,7 @@ describe.each(DIALECTS)('the serving process: what it creates, starts and stops 
   });
 
   // Development: without JWT_SECRET a PostgreSQL-backed node serves only there (decision 0083).
-  const env = () => ({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', DEMO_DATA: 'false', LOG_LEVEL: 'silent', NODE_ENV: 'development' });
+  const env = () => ({ DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: '0', DEMO_DATA: 'false', DEMO_TICKER_PER_SECOND: '0', LOG_LEVEL: 'silent', NODE_ENV: 'development' });
 
   it('generates the JWT secret once, runs its background jobs while it serves, and stops everything on close', async () => {
     const signals = process.listenerCount('SIGTERM');

@@ -3,7 +3,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
 import {
-  createLeasesRepository,
   createUpstreamFeed,
   type SourceBatch,
   type SourceImporter,
@@ -12,6 +11,7 @@ import {
 } from '../../src/modules/sources/index.js';
 import { createUpstreamClient } from '../../src/modules/sources/upstream/upstream.client.js';
 import { manualClock } from '../../src/platform/clock.js';
+import { createLeasesRepository } from '../../src/platform/db/leases.repository.js';
 import { DIALECTS, openTestDatabase, TEST_ADMIN_TOKEN, TEST_JWT_SECRET, type TestDatabase } from '../helpers/app.js';
 import { type Harness, harness } from '../helpers/harness.js';
 import { count, sample, scrape } from '../helpers/metrics.js';

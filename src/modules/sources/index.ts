@@ -6,4 +6,3 @@ export { readTheOddsApi, type TheOddsApiKind, type TheOddsApiOptions } from './t
 export type { SourceBatch, SourceImporter, SourceImportOptions, SourceImportResult, SourceRow } from './source-batch.js';
 export type { UpstreamSettings } from './upstream/upstream.settings.js';
 export { createUpstreamFeed, type UpstreamDetails, type UpstreamFeed, type UpstreamFeedDeps } from './upstream/upstream.feed.js';
-export { createLeasesRepository, type LeasesRepository } from './upstream/leases.repository.js';

@@ -6,7 +6,7 @@ import type { SourceImporter } from '../source-batch.js';
 import { backoffMs } from './upstream.backoff.js';
 import { createUpstreamClient } from './upstream.client.js';
 import { createAnswerFollower, ENDPOINTS } from './upstream.follow.js';
-import type { LeasesRepository } from './leases.repository.js';
+import type { LeasesRepository } from '../../../platform/db/leases.repository.js';
 import type { UpstreamSettings } from './upstream.settings.js';
 
 /** What /readyz shows of the feed; it never changes the readiness status. */

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Schema } from '../../../platform/db/schema.js';
+import type { Schema } from './schema.js';
 
 /** The named leases (leases): work one node does at a time, held until `expires_at` unless renewed. */
 export interface LeasesRepository {
