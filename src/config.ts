@@ -100,6 +100,14 @@ export function loadConfig(env: Env = process.env) {
     checkEndpointKey,
     /** Ranges outbound calls may reach although they are private, loopback or link-local. */
     outboundAllowCidrs,
+    ...callsOut(v),
+    upstream, // The upstream feed (UPSTREAM_*): undefined when UPSTREAM_URL is unset.
+  });
+}
+
+/** The settings of the calls the service makes to clients' URLs: check endpoints and webhooks. */
+function callsOut(v: EnvVariables) {
+  return {
     /** Calls to its check endpoint one client may cause per UTC minute. */
     outboundCallsPerMinute: v.OUTBOUND_CALLS_PER_MINUTE,
     /** How long a check endpoint has to answer one call. */
@@ -110,8 +118,7 @@ export function loadConfig(env: Env = process.env) {
     webhookBatchWindowMs: v.WEBHOOK_BATCH_WINDOW_MS,
     webhookBatchMax: v.WEBHOOK_BATCH_MAX,
     webhookRetentionDays: v.WEBHOOK_RETENTION_DAYS,
-    upstream, // The upstream feed (UPSTREAM_*): undefined when UPSTREAM_URL is unset.
-  });
+  };
 }
 
 /**
