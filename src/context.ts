@@ -35,6 +35,7 @@ import { createAuditPurgeJob, createAuditRepository } from './modules/audit/inde
 import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './modules/quotes/index.js';
 import { createHistoryProcessor, createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
 import { createBoardEventsWork } from './modules/odds/index.js';
+import { createWebhookFormer, createWebhookPurgeJob, WEBHOOKS_BOARD_CURSOR, type WebhookFormer } from './modules/webhooks/index.js';
 import { createImportService } from './modules/import/index.js';
 import { createLeasesRepository, createSourcesService, createUpstreamFeed, type UpstreamFeed, type UpstreamSettings } from './modules/sources/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
@@ -93,6 +94,11 @@ export interface AppContext {
   readonly boardEvents: HistoryProcessor;
   /** This node's newest import's price changes, held for the board events and the streams that follow it here. */
   readonly recentChanges: RecentChanges;
+  /**
+   * The webhooks' former (background jobs; `run` for the CLI and tests): deliveries made from the
+   * price history, the board changes and the outbox. The dispatcher wakes on the 'webhooks' counter.
+   */
+  readonly webhookFormer: WebhookFormer;
   /** The pub/sub connection when REDIS_URL is set (readiness reports its state). */
   readonly redis: RedisLink | undefined;
   /** Set on SIGTERM: /readyz answers 503 while the node drains. */
@@ -150,9 +156,21 @@ export function createContext(deps: { config: Config; database: Database; clock?
     changes,
     background,
     everyMs: HISTORY_PROCESSOR_EVERY_MS,
-    work: createBoardEventsWork({ clock, changes }),
+    // The webhooks' former reads the board changes after this processor stores them: none is purged before it has.
+    work: createBoardEventsWork({ clock, changes, readers: [WEBHOOKS_BOARD_CURSOR] }),
     recent: recentChanges,
   });
+  const webhookFormer = createWebhookFormer({
+    db,
+    clock,
+    changes,
+    background,
+    batchMax: config.webhookBatchMax,
+    windowMs: config.webhookBatchWindowMs,
+    everyMs: HISTORY_PROCESSOR_EVERY_MS,
+    recent: recentChanges,
+  });
+  createWebhookPurgeJob({ db, clock, retentionDays: config.webhookRetentionDays, background });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const draining = createDraining();
   const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics, background });
@@ -179,6 +197,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     checkEndpoints,
     boardEvents,
     recentChanges,
+    webhookFormer,
     background,
     redis,
     draining,
