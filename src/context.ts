@@ -149,28 +149,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const checkEndpoints = createCheckEndpoints({ db, clock, cipher, rules: outboundRules });
   createPurgeJob({ db, clock, background });
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
-  // The board events are computed once, by the node that imported (or the next to run it), for every node's streams.
-  const recentChanges = createRecentChanges();
-  const boardEvents = createHistoryProcessor({
-    db,
-    changes,
-    background,
-    everyMs: HISTORY_PROCESSOR_EVERY_MS,
-    // The webhooks' former reads the board changes after this processor stores them: none is purged before it has.
-    work: createBoardEventsWork({ clock, changes, readers: [WEBHOOKS_BOARD_CURSOR] }),
-    recent: recentChanges,
-  });
-  const webhookFormer = createWebhookFormer({
-    db,
-    clock,
-    changes,
-    background,
-    batchMax: config.webhookBatchMax,
-    windowMs: config.webhookBatchWindowMs,
-    everyMs: HISTORY_PROCESSOR_EVERY_MS,
-    recent: recentChanges,
-  });
-  createWebhookPurgeJob({ db, clock, retentionDays: config.webhookRetentionDays, background });
+  const { recentChanges, boardEvents, webhookFormer } = createHistoryWork({ config, db, clock, changes, background });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const draining = createDraining();
   const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics, background });
@@ -203,6 +182,41 @@ export function createContext(deps: { config: Config; database: Database; clock?
     draining,
     ...(upstream === undefined ? {} : { upstream }),
   };
+}
+
+/**
+ * The work done once from the price history after the imports, for every node: the board events
+ * (computed by the node that imported, or the next to run it, for every node's streams) and the
+ * webhooks' deliveries, with their purge.
+ */
+function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Clock; changes: ChangeFeed; background: BackgroundJobs }): {
+  recentChanges: RecentChanges;
+  boardEvents: HistoryProcessor;
+  webhookFormer: WebhookFormer;
+} {
+  const { config, db, clock, changes, background } = deps;
+  const recentChanges = createRecentChanges();
+  const boardEvents = createHistoryProcessor({
+    db,
+    changes,
+    background,
+    everyMs: HISTORY_PROCESSOR_EVERY_MS,
+    // The webhooks' former reads the board changes after this processor stores them: none is purged before it has.
+    work: createBoardEventsWork({ clock, changes, readers: [WEBHOOKS_BOARD_CURSOR] }),
+    recent: recentChanges,
+  });
+  const webhookFormer = createWebhookFormer({
+    db,
+    clock,
+    changes,
+    background,
+    batchMax: config.webhookBatchMax,
+    windowMs: config.webhookBatchWindowMs,
+    everyMs: HISTORY_PROCESSOR_EVERY_MS,
+    recent: recentChanges,
+  });
+  createWebhookPurgeJob({ db, clock, retentionDays: config.webhookRetentionDays, background });
+  return { recentChanges, boardEvents, webhookFormer };
 }
 
 /** The upstream feed a configured node follows, importing through the source importer (one node at a time, by a lease). */
