@@ -37,6 +37,7 @@ import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './
 import { createHistoryProcessor, createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
 import { createBoardEventsWork } from './modules/odds/index.js';
 import { createDemoTicker, createTickerRepository, type DemoTicker } from './modules/demo/index.js';
+import { createWebhookFormer, createWebhookPurgeJob, WEBHOOKS_BOARD_CURSOR, type WebhookFormer } from './modules/webhooks/index.js';
 import { createImportService } from './modules/import/index.js';
 import { createSourcesService, createUpstreamFeed, type UpstreamFeed, type UpstreamSettings } from './modules/sources/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
@@ -95,6 +96,11 @@ export interface AppContext {
   readonly boardEvents: HistoryProcessor;
   /** This node's newest import's price changes, held for the board events and the streams that follow it here. */
   readonly recentChanges: RecentChanges;
+  /**
+   * The webhooks' former (background jobs; `run` for the CLI and tests): deliveries made from the
+   * price history, the board changes and the outbox. The dispatcher wakes on the 'webhooks' counter.
+   */
+  readonly webhookFormer: WebhookFormer;
   /** The pub/sub connection when REDIS_URL is set (readiness reports its state). */
   readonly redis: RedisLink | undefined;
   /** Set on SIGTERM: /readyz answers 503 while the node drains. */
@@ -150,16 +156,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const checkEndpoints = createCheckEndpoints({ db, clock, cipher, rules: outboundRules });
   createPurgeJob({ db, clock, background });
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
-  // The board events are computed once, by the node that imported (or the next to run it), for every node's streams.
-  const recentChanges = createRecentChanges();
-  const boardEvents = createHistoryProcessor({
-    db,
-    changes,
-    background,
-    everyMs: HISTORY_PROCESSOR_EVERY_MS,
-    work: createBoardEventsWork({ clock, changes }),
-    recent: recentChanges,
-  });
+  const { recentChanges, boardEvents, webhookFormer } = createHistoryWork({ config, db, clock, changes, background });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const draining = createDraining();
   const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics, background });
@@ -187,12 +184,48 @@ export function createContext(deps: { config: Config; database: Database; clock?
     checkEndpoints,
     boardEvents,
     recentChanges,
+    webhookFormer,
     background,
     redis,
     draining,
     ...(upstream === undefined ? {} : { upstream }),
     ...(demoTicker === undefined ? {} : { demoTicker }),
   };
+}
+
+/**
+ * The work done once from the price history after the imports, for every node: the board events
+ * (computed by the node that imported, or the next to run it, for every node's streams) and the
+ * webhooks' deliveries, with their purge.
+ */
+function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Clock; changes: ChangeFeed; background: BackgroundJobs }): {
+  recentChanges: RecentChanges;
+  boardEvents: HistoryProcessor;
+  webhookFormer: WebhookFormer;
+} {
+  const { config, db, clock, changes, background } = deps;
+  const recentChanges = createRecentChanges();
+  const boardEvents = createHistoryProcessor({
+    db,
+    changes,
+    background,
+    everyMs: HISTORY_PROCESSOR_EVERY_MS,
+    // The webhooks' former reads the board changes after this processor stores them: none is purged before it has.
+    work: createBoardEventsWork({ clock, changes, readers: [WEBHOOKS_BOARD_CURSOR] }),
+    recent: recentChanges,
+  });
+  const webhookFormer = createWebhookFormer({
+    db,
+    clock,
+    changes,
+    background,
+    batchMax: config.webhookBatchMax,
+    windowMs: config.webhookBatchWindowMs,
+    everyMs: HISTORY_PROCESSOR_EVERY_MS,
+    recent: recentChanges,
+  });
+  createWebhookPurgeJob({ db, clock, retentionDays: config.webhookRetentionDays, background });
+  return { recentChanges, boardEvents, webhookFormer };
 }
 
 /** The upstream feed a configured node follows, importing through the source importer (one node at a time, by a lease). */

@@ -7,7 +7,9 @@ export interface HistoryCursors {
    * Where the cursor stands. A cursor used for the first time is made at the newest change: its
    * processor's work starts with the changes made from then on, not with the whole history.
    */
-  position(db: Kysely<Schema>, name: string): Promise<number>;
+  position(db: Kysely<Schema>, name: string, newest: (db: Kysely<Schema>) => Promise<number>): Promise<number>;
+  /** The newest price change's id (0 when there is none): where a history processor's new cursor starts. */
+  newestChange(db: Kysely<Schema>): Promise<number>;
   /**
    * Where the cursor stands, its row locked until `trx` ends; undefined while another transaction
    * holds it (SKIP LOCKED: a second node does not wait, it has nothing to do meanwhile). PostgreSQL.
@@ -18,17 +20,21 @@ export interface HistoryCursors {
 }
 
 export const historyCursors: HistoryCursors = {
-  async position(db, name) {
+  async position(db, name, newest) {
     const row = await db.selectFrom('feed_cursors').select('last_id').where('name', '=', name).executeTakeFirst();
     if (row !== undefined) return Number(row.last_id);
-    const newest = await db.selectFrom('odds_history').select((eb) => eb.fn.max<number | null>('id').as('last_id')).executeTakeFirst();
     await db
       .insertInto('feed_cursors')
-      .values({ name, last_id: Number(newest?.last_id ?? 0) })
+      .values({ name, last_id: await newest(db) })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     // Another node may have made it first, and moved it since.
-    return historyCursors.position(db, name);
+    return historyCursors.position(db, name, newest);
+  },
+
+  async newestChange(db) {
+    const newest = await db.selectFrom('odds_history').select((eb) => eb.fn.max<number | null>('id').as('last_id')).executeTakeFirst();
+    return Number(newest?.last_id ?? 0);
   },
 
   async claim(trx, name) {

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import type { BackgroundJob, BackgroundJobs, JobLog } from '../../platform/background.js';
+import type { BackgroundJobs } from '../../platform/background.js';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import { isSqlite } from '../../platform/db/locked-transaction.js';
-import type { Schema } from '../../platform/db/schema.js';
+import type { ChangeVersionName, Schema } from '../../platform/db/schema.js';
+import { createTriggeredJob, type TriggeredJob } from '../../platform/triggered-job.js';
 import { historyCursors as cursors } from './history-cursors.repository.js';
 import type { RecentChanges } from './history.recent.js';
 import { rowsAfter, type StreamRow } from './history.repository.js';
@@ -27,17 +28,17 @@ const NEWEST = Number.MAX_SAFE_INTEGER;
  * SQLite's one writer) from before its first write to its commit, so no change can commit with an
  * id below one a cursor has already passed.
  */
-export interface HistoryProcessor extends BackgroundJob {
+export interface HistoryProcessor extends TriggeredJob {
   /** Works through the changes after the cursor; resolves after a run that started after the call. */
   run(): Promise<void>;
 }
 
 /** What a processor does with a batch of changes. */
-export interface HistoryWork<T> {
+export interface HistoryWork<T, R = StreamRow> {
   /** The cursor's name (feed_cursors.name). */
   readonly name: string;
   /** What the changes make, read through `db` (on PostgreSQL, the transaction holding the cursor). */
-  compute(db: Kysely<Schema>, rows: readonly StreamRow[]): Promise<T>;
+  compute(db: Kysely<Schema>, rows: readonly R[]): Promise<T>;
   /** Stores it, in the transaction that moves the cursor past the changes; `lastId` is the newest change's. */
   store(trx: Kysely<Schema>, made: T, lastId: number): Promise<void>;
   /** After the commit: tells whoever reads what was stored. */
@@ -53,49 +54,69 @@ export interface HistoryProcessorDeps<T> {
   work: HistoryWork<T>;
   /** This node's newest import's changes: taken instead of reading them back when the cursor is right before them. */
   recent?: RecentChanges;
+  /** Runs on this node's own change at most once per this window (a leading run, then a trailing one); 0 or none: after every change. */
+  windowMs?: number;
+}
+
+/**
+ * What a cursor runs over: rows whose ids are given in commit order by writers that hold the
+ * data-write lock (the price history; the board changes its processor stores in that order).
+ */
+export interface CursorSource<R> {
+  /** Up to `limit` rows after `afterId`, in id order. */
+  after(db: Kysely<Schema>, afterId: number, limit: number): Promise<readonly R[]>;
+  idOf(row: R): number;
+  /** Where a cursor made for the first time starts: the newest row, so its work starts with what comes next. */
+  newest(db: Kysely<Schema>): Promise<number>;
+}
+
+/** A processor over any cursor source: the history processor's loop, woken by this node's changes of `wakeOn`. */
+export interface CursorProcessorDeps<T, R> extends Omit<HistoryProcessorDeps<T>, 'work' | 'recent'> {
+  work: HistoryWork<T, R>;
+  source: CursorSource<R>;
+  wakeOn: ChangeVersionName;
 }
 
 type Step = 'done' | 'more' | 'busy';
 
-export function createHistoryProcessor<T>(deps: HistoryProcessorDeps<T>): HistoryProcessor {
-  const { db, work, recent } = deps;
-  const state: { timer: NodeJS.Timeout | undefined; log: JobLog | undefined; made: boolean } = { timer: undefined, log: undefined, made: false };
-  const step = (): Promise<Step> => (isSqlite(db) ? sqliteStep(db, work, recent) : postgresStep(db, work, recent));
-  const { run, idle } = serialized(async () => {
-    if (!state.made) {
-      // Only a cursor that exists can be locked.
-      await cursors.position(db, work.name);
-      state.made = true;
-    }
-    for (;;) {
-      const next = await step();
-      if (next === 'done') return;
-      if (next === 'busy') await sleep(BUSY_RETRY_MS);
-    }
-  });
-  const runLogged = () => {
-    if (state.log === undefined) return;
-    const log = state.log;
-    run().catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, `${work.name}: history processor failed`));
+/** The price history as a cursor source: this node's newest import's changes when they are the next ones, else read. */
+function historySource(recent: RecentChanges | undefined): CursorSource<StreamRow> {
+  return {
+    after: async (db, afterId, limit) => recent?.after(afterId) ?? (await rowsAfter(db, afterId, NEWEST, limit)),
+    idOf: (row) => row.item.id,
+    newest: (db) => cursors.newestChange(db),
   };
-  // This node's own import: its changes are processed now, by the node that made them.
-  deps.changes.onOwnChange('data', runLogged);
-  return deps.background.own({
+}
+
+export function createHistoryProcessor<T>(deps: HistoryProcessorDeps<T>): HistoryProcessor {
+  const { recent, ...rest } = deps;
+  return createCursorProcessor({ ...rest, source: historySource(recent), wakeOn: 'data' });
+}
+
+export function createCursorProcessor<T, R>(deps: CursorProcessorDeps<T, R>): HistoryProcessor {
+  const { db, work, source } = deps;
+  let made = false;
+  const step = (): Promise<Step> => (isSqlite(db) ? sqliteStep(db, work, source) : postgresStep(db, work, source));
+  return createTriggeredJob({
     name: `history processor: ${work.name}`,
-    run,
-    start(log) {
-      if (state.timer) return;
-      state.log = log;
-      state.timer = setInterval(runLogged, deps.everyMs);
-      state.timer.unref();
-      // What a node that died after its commit left behind.
-      runLogged();
-    },
-    async stop() {
-      if (state.timer) clearInterval(state.timer);
-      state.timer = undefined;
-      state.log = undefined;
-      await idle();
+    changes: deps.changes,
+    background: deps.background,
+    // This node's own change: processed now (or once the window ends), by the node that made it;
+    // at start and on the timer, what a node that died after its commit left behind.
+    wakeOn: deps.wakeOn,
+    everyMs: deps.everyMs,
+    ...(deps.windowMs === undefined ? {} : { windowMs: deps.windowMs }),
+    async work() {
+      if (!made) {
+        // Only a cursor that exists can be locked.
+        await cursors.position(db, work.name, source.newest);
+        made = true;
+      }
+      for (;;) {
+        const next = await step();
+        if (next === 'done') return;
+        if (next === 'busy') await sleep(BUSY_RETRY_MS);
+      }
     },
   });
 }
@@ -105,11 +126,11 @@ export function createHistoryProcessor<T>(deps: HistoryProcessorDeps<T>): Histor
  * lock, so no two nodes compute it; a node that finds the row locked skips it (SKIP LOCKED) and
  * tries again shortly, since the holder may have read before this node's change committed.
  */
-async function postgresStep<T>(db: Kysely<Schema>, work: HistoryWork<T>, recent: RecentChanges | undefined): Promise<Step> {
+async function postgresStep<T, R>(db: Kysely<Schema>, work: HistoryWork<T, R>, source: CursorSource<R>): Promise<Step> {
   const done = await db.transaction().execute(async (trx) => {
     const from = await cursors.claim(trx, work.name);
     if (from === undefined) return 'busy' as const;
-    return storeBatch(trx, trx, work, from, recent);
+    return storeBatch(trx, trx, work, from, source);
   });
   return typeof done === 'string' ? done : committed(work, done);
 }
@@ -120,9 +141,9 @@ async function postgresStep<T>(db: Kysely<Schema>, work: HistoryWork<T>, recent:
  * the one writer) stores it only if the cursor is still where it was read, else nothing is
  * stored and the next step starts from where the other process left it.
  */
-async function sqliteStep<T>(db: Kysely<Schema>, work: HistoryWork<T>, recent: RecentChanges | undefined): Promise<Step> {
-  const from = await cursors.position(db, work.name);
-  const done = await storeBatch(db, undefined, work, from, recent);
+async function sqliteStep<T, R>(db: Kysely<Schema>, work: HistoryWork<T, R>, source: CursorSource<R>): Promise<Step> {
+  const from = await cursors.position(db, work.name, source.newest);
+  const done = await storeBatch(db, undefined, work, from, source);
   return typeof done === 'string' ? done : committed(work, done);
 }
 
@@ -136,50 +157,30 @@ interface Stored<T> {
  * a transaction of its own). The changes this node's import has just written are taken as it held
  * them when they are the next ones (decision 0294), else read.
  */
-async function storeBatch<T>(
+async function storeBatch<T, R>(
   read: Kysely<Schema>,
   trx: Kysely<Schema> | undefined,
-  work: HistoryWork<T>,
+  work: HistoryWork<T, R>,
   from: number,
-  recent: RecentChanges | undefined,
+  source: CursorSource<R>,
 ): Promise<Stored<T> | 'done' | 'more'> {
-  const rows = recent?.after(from) ?? (await rowsAfter(read, from, NEWEST, BATCH));
+  const rows = await source.after(read, from, BATCH);
   const last = rows.at(-1);
   if (last === undefined) return 'done';
+  const lastId = source.idOf(last);
   const made = await work.compute(read, rows);
   const write = async (tx: Kysely<Schema>) => {
-    if (!(await cursors.move(tx, work.name, from, last.item.id))) return false;
-    await work.store(tx, made, last.item.id);
+    if (!(await cursors.move(tx, work.name, from, lastId))) return false;
+    await work.store(tx, made, lastId);
     return true;
   };
   const moved = trx === undefined ? await read.transaction().execute(write) : await write(trx);
   // Another process moved the cursor first (SQLite only): start again from where it is.
   if (!moved) return 'more';
-  return { made, full: rows.length === BATCH };
+  return { made, full: rows.length >= BATCH };
 }
 
-async function committed<T>(work: HistoryWork<T>, stored: Stored<T>): Promise<Step> {
+async function committed<T, R>(work: HistoryWork<T, R>, stored: Stored<T>): Promise<Step> {
   await work.committed(stored.made);
   return stored.full ? 'more' : 'done';
-}
-
-/**
- * `work`, one run at a time; a call while one runs gets the next run, shared by every call until
- * it starts. `idle` resolves once no run is running or waiting.
- */
-function serialized(work: () => Promise<void>): { run: () => Promise<void>; idle: () => Promise<void> } {
-  let tail: Promise<void> = Promise.resolve();
-  let waiting: Promise<void> | undefined;
-  return {
-    run() {
-      waiting ??= tail.then(() => {
-        waiting = undefined;
-        return work();
-      });
-      const next = waiting;
-      tail = next.catch(() => {});
-      return next;
-    },
-    idle: () => tail,
-  };
 }

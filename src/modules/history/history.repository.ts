@@ -69,10 +69,11 @@ export interface StreamFilter {
   leagueIds: readonly number[];
 }
 
-/** A history row with the league of its event, for the streams' filters. */
+/** A history row with the league of its event, for the streams' filters, and when it was recorded (the webhooks' latency starts there). */
 export interface StreamRow {
   item: HistoryItem;
   leagueId: number | null;
+  recordedAt: number;
 }
 
 /**
@@ -233,7 +234,7 @@ export async function rowsAfter(db: Kysely<Schema>, afterId: number, upToId: num
     );
   }
   const rows = await select.orderBy('h.id').limit(limit).execute();
-  return rows.map((row) => ({ item: itemOf(row), leagueId: row.league_id === null ? null : Number(row.league_id) }));
+  return rows.map((row) => ({ item: itemOf(row), leagueId: row.league_id === null ? null : Number(row.league_id), recordedAt: Number(row.recorded_at) }));
 }
 
 async function leagueEvents(db: Kysely<Schema>, leagueId: number, start: number, end: number, after: Cursor, limit: number): Promise<Cursor[]> {
@@ -272,7 +273,7 @@ export type WrittenChange = Omit<HistoryRow, 'id'>;
 
 /** A change the import has just written, with the id the database gave it, as `rowsAfter` reads it back. */
 export function streamRowOf(id: number, change: WrittenChange, leagueId: number | null): StreamRow {
-  return { item: itemOf({ id, ...change }), leagueId };
+  return { item: itemOf({ id, ...change }), leagueId, recordedAt: change.recorded_at };
 }
 
 function itemOf(row: HistoryRow): HistoryItem {

@@ -1,6 +1,6 @@
 /** Price history: every change of an odds row, as a paged list, as files and exports, and to stream; its purge; and the history processors, work computed once from it after the imports. */
 export { createHistoryPurgeJob, purgeOldHistory } from './history.purge.js';
-export { createHistoryProcessor, type HistoryProcessor, type HistoryWork } from './history.processor.js';
+export { createCursorProcessor, createHistoryProcessor, type CursorSource, type HistoryProcessor, type HistoryWork } from './history.processor.js';
 export { CHANGE_COLUMNS, type ChangeColumn, createHistoryRepository, type HistoryRepository, type StreamFilter, type StreamRow, streamRowOf, type WrittenChange } from './history.repository.js';
 export { createRecentChanges, RECENT_CHANGES_HELD, type RecentChanges } from './history.recent.js';
 export { historyRoutes } from './history.routes.js';

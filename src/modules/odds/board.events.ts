@@ -27,8 +27,8 @@ export interface BoardEventsWork {
   committed(made: readonly LeaguedBoardChange[]): Promise<void>;
 }
 
-export function createBoardEventsWork(deps: { clock: Clock; changes: ChangeFeed }): BoardEventsWork {
-  const { clock, changes } = deps;
+export function createBoardEventsWork(deps: { clock: Clock; changes: ChangeFeed; readers?: readonly string[] }): BoardEventsWork {
+  const { clock, changes, readers } = deps;
   return {
     name: BOARD_EVENTS_CURSOR,
     async compute(db, rows) {
@@ -39,7 +39,7 @@ export function createBoardEventsWork(deps: { clock: Clock; changes: ChangeFeed 
     async store(trx, made, lastId) {
       if (made.length === 0) return;
       const now = clock.now();
-      await storeBoardChanges(trx, { historyId: lastId, changes: [...made] }, now, now - RETENTION_MS);
+      await storeBoardChanges(trx, { historyId: lastId, changes: [...made] }, now, now - RETENTION_MS, readers);
       await changes.bump(trx, 'board');
     },
     async committed(made) {

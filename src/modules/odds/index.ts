@@ -7,4 +7,4 @@ export { subjectKeyOf } from './board.selections.js';
 export { createEdgesService, type EdgesService } from './edges.service.js';
 export { type BoardChange, type BoardChanges, createBoardChanges, type PriceChange } from './board.changes.js';
 export { type BoardEventsWork, createBoardEventsWork } from './board.events.js';
-export { type BoardChangeBatch, type BoardEventsRepository, createBoardEventsRepository } from './board-events.repository.js';
+export { type BoardChangeBatch, type BoardEventsRepository, createBoardEventsRepository, type LeaguedBoardChange, type StoredBoardChangeBatch } from './board-events.repository.js';

@@ -2,7 +2,7 @@
 export { WEBHOOK_EVENT_TYPES, isWebhookEventType, type AttemptOutcome, type WebhookEndpoint, type WebhookEventType, type WebhookFilters, type WebhookMessage } from './webhook.types.js';
 export { createWebhookSender, newWebhookSecret, RESPONSE_EXCERPT_BYTES, type WebhookSender, type WebhookSenderDeps } from './webhook.sender.js';
 export { endpointOf, webhookEndpoints, type WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
-export { webhookOutbox, type OutboxRow, type WebhookOutboxRepository } from './webhook-outbox.repository.js';
+export { webhookOutbox, type OutboxRow, type TakenOutboxEntry, type WebhookOutboxRepository } from './webhook-outbox.repository.js';
 export {
   EVENT_CHANGES,
   EventUpdatedData,
@@ -13,3 +13,7 @@ export {
   type EventUpdatedRecord,
   type ResultGradedRecord,
 } from './webhook-payloads.events.js';
+export { createWebhookFormer, WEBHOOKS_BOARD_CURSOR, WEBHOOKS_ODDS_CURSOR, type WebhookFormer, type WebhookFormerDeps } from './webhook.former.js';
+export type { FormedDelivery } from './webhook-deliveries.repository.js';
+export { createWebhookPurgeJob, purgeOldDeliveries } from './webhook.purge.js';
+export { BoardChangedData, BoardEventItem, OddsChangedData } from './webhook-payloads.odds.js';

@@ -4,7 +4,7 @@ import { type ChangeVersionsRepository, createChangeVersionsRepository } from '.
 import { CHANGE_VERSION_NAMES, type ChangeVersionName, type Schema } from '../db/schema.js';
 
 /**
- * Monotonic version counters in the database ('clients', 'data', 'board'). A node bumps a counter in
+ * Monotonic version counters in the database ('clients', 'data', 'board', 'webhooks'). A node bumps a counter in
  * the same transaction as the change it makes and drops its own caches at once; every node
  * polls the counters so that changes made elsewhere reach it within one poll interval (through
  * Redis sooner: change-feed-redis.ts). A version seen here only moves forward, and one poll at

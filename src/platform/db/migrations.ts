@@ -645,6 +645,16 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  // The webhooks' former (decision 0308): its cursors made now, before any endpoint exists, so no
+  // change made after an endpoint is created can fall before a cursor made later; the counter that
+  // wakes every node's dispatcher when deliveries are formed.
+  '0033_webhook_former': {
+    async up(db: Kysely<unknown>) {
+      await sql`insert into change_versions (name, version) values ('webhooks', 0)`.execute(db);
+      await sql`insert into feed_cursors (name, last_id) select 'webhooks: odds', coalesce(max(id), 0) from odds_history`.execute(db);
+      await sql`insert into feed_cursors (name, last_id) select 'webhooks: board', coalesce(max(history_id), 0) from board_changes`.execute(db);
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

@@ -424,8 +424,11 @@ export interface UsageRefusalsTable {
   refusals: number;
 }
 
-/** 'board': board changes were stored (board_changes), for the nodes' streams; it follows no cache. */
-export const CHANGE_VERSION_NAMES = ['clients', 'data', 'board'] as const;
+/**
+ * 'board': board changes were stored (board_changes), for the nodes' streams; 'webhooks': webhook
+ * deliveries were formed, for every node's dispatcher. Neither follows a cache.
+ */
+export const CHANGE_VERSION_NAMES = ['clients', 'data', 'board', 'webhooks'] as const;
 export type ChangeVersionName = (typeof CHANGE_VERSION_NAMES)[number];
 
 /** A client's check endpoint, the pricing URL quotes are sent to (one per client). */

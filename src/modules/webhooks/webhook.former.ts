@@ -1,0 +1,139 @@
+import type { Kysely } from 'kysely';
+import type { BackgroundJobs, JobLog } from '../../platform/background.js';
+import type { Schema } from '../../platform/db/schema.js';
+import { createCursorProcessor, createHistoryProcessor, type HistoryProcessor, type HistoryWork, type RecentChanges, type StreamRow } from '../history/index.js';
+import { createBoardEventsRepository, type LeaguedBoardChange, type StoredBoardChangeBatch } from '../odds/index.js';
+import type { FormedDelivery } from './webhook-deliveries.repository.js';
+import { type ChangeKind, formDeliveries, type FormingDeps, storeDeliveries, tellFormed } from './webhook.forming.js';
+import { createOutboxFormer } from './webhook.outbox.js';
+import type { BoardEventItem } from './webhook-payloads.odds.js';
+
+/** The former's cursors (feed_cursors.name): over the price history, and over the stored board changes. */
+export const WEBHOOKS_ODDS_CURSOR = 'webhooks: odds';
+export const WEBHOOKS_BOARD_CURSOR = 'webhooks: board';
+
+export interface WebhookFormerDeps extends FormingDeps {
+  db: Kysely<Schema>;
+  background: BackgroundJobs;
+  /** Changes recorded within this window go to an endpoint as one delivery (WEBHOOK_BATCH_WINDOW_MS). */
+  windowMs: number;
+  /** How often every node runs it on its own, for what a node that died left. */
+  everyMs: number;
+  /** This node's newest import's changes, taken instead of reading them back. */
+  recent?: RecentChanges;
+}
+
+/**
+ * The webhooks' former (decisions 0305, 0308): what changed, turned into deliveries after the
+ * commit that made it durable, each change once per endpoint whichever node forms it. Three
+ * background jobs: a history processor over the price history (odds.changed), one over the
+ * board changes the board's processor stores (board.changed), and the outbox's taker
+ * (event.updated, result.graded). Each runs on this node's own change at most once per window,
+ * and every `everyMs` on its own.
+ */
+export interface WebhookFormer {
+  readonly odds: HistoryProcessor;
+  readonly board: HistoryProcessor;
+  readonly outbox: HistoryProcessor;
+  /** Forms whatever is waiting (all three); resolves after runs that started after the call. */
+  run(): Promise<void>;
+  /** Stops all three (a node that "dies" in a test); `start` starts them again. */
+  stop(): Promise<void>;
+  start(log: JobLog): Promise<void>;
+}
+
+export function createWebhookFormer(deps: WebhookFormerDeps): WebhookFormer {
+  const { db, changes, background, everyMs, windowMs } = deps;
+  const odds = createHistoryProcessor({ db, changes, background, everyMs, windowMs, work: oddsWork(deps), ...(deps.recent === undefined ? {} : { recent: deps.recent }) });
+  const board = createCursorProcessor({
+    db,
+    changes,
+    background,
+    everyMs,
+    windowMs,
+    work: boardWork(deps),
+    wakeOn: 'board',
+    source: {
+      after: (read, afterId, limit) => createBoardEventsRepository(read).after(afterId, limit),
+      idOf: (batch) => batch.historyId,
+      newest: (read) => createBoardEventsRepository(read).newest(),
+    },
+  });
+  const outbox = createOutboxFormer(deps);
+  const parts = [odds, board, outbox];
+  return {
+    odds,
+    board,
+    outbox,
+    async run() {
+      for (const part of parts) await part.run();
+    },
+    async stop() {
+      for (const part of parts) await part.stop();
+    },
+    async start(log) {
+      for (const part of parts) await part.start(log);
+    },
+  };
+}
+
+/** A price change as odds.changed carries it: the stream's odds change item, with the same id. */
+const ODDS_CHANGED: ChangeKind<StreamRow> = {
+  type: 'odds.changed',
+  list: 'changes',
+  subjectOf: (row, sports) => ({
+    sportId: sports.get(row.item.event_id) ?? null,
+    leagueId: row.leagueId,
+    eventId: row.item.event_id,
+    bettingMarketId: row.item.betting_market_id,
+    operatorIds: [row.item.operator_id],
+  }),
+  eventIdOf: (row) => row.item.event_id,
+  recordedAt: (row) => row.recordedAt,
+  shown: (row) => row.item,
+};
+
+function oddsWork(deps: WebhookFormerDeps): HistoryWork<FormedDelivery[]> {
+  return {
+    name: WEBHOOKS_ODDS_CURSOR,
+    compute: (db, rows) => formDeliveries(db, ODDS_CHANGED, rows, deps.batchMax),
+    store: (trx, made) => storeDeliveries(trx, deps, made),
+    committed: (made) => tellFormed(deps, made),
+  };
+}
+
+/** A board change with when its batch was stored. */
+interface StampedBoardChange extends LeaguedBoardChange {
+  storedAt: number;
+}
+
+/** A board change as board.changed carries it: the stream's board event item. Board changes are of every book, so operator_ids does not narrow them. */
+const BOARD_CHANGED: ChangeKind<StampedBoardChange> = {
+  type: 'board.changed',
+  list: 'changes',
+  subjectOf: ({ change, leagueId }, sports) => ({
+    sportId: sports.get(change.event_id) ?? null,
+    leagueId,
+    eventId: change.event_id,
+    bettingMarketId: change.betting_market_id,
+  }),
+  eventIdOf: ({ change }) => change.event_id,
+  recordedAt: ({ storedAt }) => storedAt,
+  // Typed as the payload's item: the board change and the schema cannot drift apart unseen.
+  shown: ({ change }): BoardEventItem => change,
+};
+
+function boardWork(deps: WebhookFormerDeps): HistoryWork<FormedDelivery[], StoredBoardChangeBatch> {
+  return {
+    name: WEBHOOKS_BOARD_CURSOR,
+    compute: (db, batches) =>
+      formDeliveries(
+        db,
+        BOARD_CHANGED,
+        batches.flatMap((batch) => batch.changes.map((change) => ({ ...change, storedAt: batch.createdAt }))),
+        deps.batchMax,
+      ),
+    store: (trx, made) => storeDeliveries(trx, deps, made),
+    committed: (made) => tellFormed(deps, made),
+  };
+}
