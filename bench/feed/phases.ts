@@ -56,13 +56,14 @@ export interface RatePoint {
   upstream?: UpstreamSeen;
 }
 
-const ADMIN_TOKEN = 'bench-admin-token-bench-admin-token-0123456789';
+export const ADMIN_TOKEN = 'bench-admin-token-bench-admin-token-0123456789';
 
 /**
  * A fresh database of `build`'s own making (its CLI: `migrate --create`, then `demo-data`), and
  * that build's server on it with the event-loop probe, handed to `use`; everything removed after.
+ * Also the streams' benchmark's (bench/streams.ts).
  */
-async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options: FeedOptions, extraEnv: Record<string, string>, use: (api: Running, demo: DemoCredentials) => Promise<T>): Promise<T> {
+export async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options: Pick<FeedOptions, 'scale' | 'pgServer'>, extraEnv: Record<string, string>, use: (api: Running, demo: DemoCredentials) => Promise<T>): Promise<T> {
   const work = mkdtempSync(join(tmpdir(), 'sportsdata-feed-'));
   return guarded(
     () => rmSync(work, { recursive: true, force: true }),
@@ -88,7 +89,7 @@ async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options
 }
 
 /** The open main-line rows of the first days' events, until there are a few batches of them. */
-async function feedRows(url: string, headers: Record<string, string>): Promise<OddsRow[]> {
+export async function feedRows(url: string, headers: Record<string, string>): Promise<OddsRow[]> {
   const rows: OddsRow[] = [];
   for (let day = 0; day < 4 && rows.length < 4 * BATCH; day += 1) {
     const event_date = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
