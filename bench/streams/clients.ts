@@ -90,4 +90,6 @@ process.on('message', (message: FleetRequest) => {
     process.disconnect();
   }
 });
+// The bench gone (closed, or its process ended) leaves nothing to report to: nothing keeps these streams open then.
+process.on('disconnect', () => process.exit(0));
 reply({ type: 'ready' });
