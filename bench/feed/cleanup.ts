@@ -6,13 +6,15 @@
 const pending = new Set<() => Promise<void> | void>();
 
 let installed = false;
+/** The undoing after a signal, which ends the process once done. */
+let interrupted: Promise<never> | undefined;
 
 function installSignalHandlers(): void {
   if (installed) return;
   installed = true;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      void (async () => {
+      interrupted ??= (async () => {
         for (const undo of [...pending].reverse()) {
           pending.delete(undo);
           try {
@@ -21,7 +23,7 @@ function installSignalHandlers(): void {
             process.stderr.write(`cleanup after ${signal}: ${String(error)}\n`);
           }
         }
-        process.exit(130);
+        return process.exit(130);
       })();
     });
   }
@@ -33,6 +35,10 @@ export async function guarded<T>(undo: () => Promise<void> | void, use: () => Pr
   pending.add(undo);
   try {
     return await use();
+  } catch (error) {
+    // Undoing stops servers the run is using, so the run fails meanwhile: the undoing finishes first, then ends the process.
+    if (interrupted !== undefined) await interrupted;
+    throw error;
   } finally {
     if (pending.delete(undo)) await undo();
   }

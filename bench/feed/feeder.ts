@@ -124,7 +124,8 @@ export interface Fed<T> {
 
 /**
  * Imports a batch every BATCH / rate seconds while `during` runs (one import at a time: one that
- * takes longer than the interval is followed at once, and the achieved rate shows the shortfall).
+ * takes longer than the interval is followed at once, and the achieved rate shows the shortfall);
+ * rejects as soon as an import fails.
  * The commit is between the request and the answer, so the time from the request to the probe
  * heard bounds the time from the commit; the probe is often heard before the answer comes.
  */
@@ -154,7 +155,9 @@ export async function runFeed<T>(url: string, adminToken: string, slate: Slate, 
     }
   })();
   try {
-    const result = await during();
+    // A failed import ends the phase at once: left to the end of the phase, its rejection was unhandled and ended the process past every cleanup.
+    const stopped = feed.then(() => Promise.reject(new Error('the feed stopped before its phase ended')));
+    const result = await Promise.race([during(), stopped]);
     running = false;
     await feed;
     // At least the batches' own intervals: the first batch goes at once, and a short phase would otherwise seem faster than asked.

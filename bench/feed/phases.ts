@@ -64,8 +64,9 @@ export const ADMIN_TOKEN = 'bench-admin-token-bench-admin-token-0123456789';
 /**
  * A fresh database of `build`'s own making (its CLI: `migrate --create`, then `demo-data`), and
  * that build's server on it with the event-loop probe, handed to `use`; everything removed after.
+ * Also the streams' benchmark's (bench/streams.ts).
  */
-export async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options: FeedOptions, extraEnv: Record<string, string>, use: (api: Running, demo: DemoCredentials) => Promise<T>): Promise<T> {
+export async function onFreshDatabase<T>(build: Build, database: BenchDatabase, options: Pick<FeedOptions, 'scale' | 'pgServer'>, extraEnv: Record<string, string>, use: (api: Running, demo: DemoCredentials) => Promise<T>): Promise<T> {
   const work = mkdtempSync(join(tmpdir(), 'sportsdata-feed-'));
   return guarded(
     () => rmSync(work, { recursive: true, force: true }),
