@@ -119,6 +119,18 @@ describe('api.odds.changes and api.oddsStream', () => {
     await stream.return(undefined);
   });
 
+  it('an end is yielded, then the stream reconnects; a reconnection refused (the credentials reset) ends the iteration with its 401', async () => {
+    const { apiKey: key, clientId } = await server.t.client({ name: 'Reset' });
+    const client = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: key });
+    const stream = client.oddsStream({}, { reconnectDelayMs: 10 });
+    expect((await stream.next()).value).toEqual({ type: 'heartbeat' });
+    await server.admin('POST', `/admin/v1/clients/${clientId}/credentials`, {});
+    let end = await stream.next();
+    while (end.value?.type === 'heartbeat') end = await stream.next();
+    expect(end.value).toMatchObject({ type: 'end', reason: 'credentials_revoked' });
+    await expect(stream.next()).rejects.toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+  });
+
   it('a stream the server refuses ends the iteration with its error: a free client gets 403', async () => {
     const { apiKey: free } = await server.t.client({ tier: 'free', name: 'Free' });
     const client = new SportsDataClient({ baseUrl: server.baseUrl, apiKey: free });
