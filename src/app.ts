@@ -23,7 +23,7 @@ import { isSecretText, UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
 import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
 import { healthRoutes } from './modules/health/index.js';
-import { createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
+import { createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
@@ -33,7 +33,7 @@ import { registerRoutePolicies } from './modules/policy/index.js';
 import { consoleRoutes, createWebSessions, portalRoutes, registerPageHeaders, type WebSessions } from './modules/portal/index.js';
 import { createHydrator, createQuoteService, MAX_ANSWER_BYTES, quotesRoutes } from './modules/quotes/index.js';
 import { createReferencesService, referencesRoutes } from './modules/references/index.js';
-import { createStreamSlots, streamRoutes } from './modules/stream/index.js';
+import { changesRoutes, createStreamSlots, streamRoutes } from './modules/stream/index.js';
 import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
 import { createTrendsService, trendsRoutes } from './modules/trends/index.js';
 import { usageRoutes } from './modules/usage/index.js';
@@ -171,6 +171,10 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
         clock,
         heartbeatMs: config.streamHeartbeatMs,
       }),
+    (app) => {
+      const history = createHistoryRepository(database);
+      return changesRoutes(app, { cursor: createChangeCursor({ db, history }), history, keys });
+    },
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys, clock }) }),
     (app) => quotesRoutes(app, { endpoints: checkEndpoints, quotes, publicUrl: config.publicUrl }),
     (app) => adminRoutes(app, { clients, credentials, clock, limits }),

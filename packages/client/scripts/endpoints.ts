@@ -43,6 +43,7 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['odds.board', 'POST /v1/odds/board'],
   ['odds.edges', 'POST /v1/odds/edges'],
   ['odds.historyByEvent', 'POST /v1/odds/history-by-event'],
+  ['odds.changes', 'GET /v1/odds/changes'],
   ['historical.events', 'GET /v1/historical/events'],
   ['results.byEvent', 'POST /v1/results/by-event'],
   ['results.graded', 'POST /v1/results/graded'],
@@ -73,7 +74,7 @@ export const NOT_METHODS: Readonly<Record<string, string>> = {
   'GET /v1/historical/odds/{event_id}.csv': 'a file, not JSON: fetch it with the session’s headers',
   'GET /v1/historical/odds.csv': 'a file, not JSON: fetch it with the session’s headers',
   'GET /v1/historical/odds.json': 'a file, not JSON: fetch it with the session’s headers',
-  'GET /v1/stream/odds': 'a Server-Sent Events stream',
+  'GET /v1/stream/odds': 'a Server-Sent Events stream: api.oddsStream() reads it, reconnecting with Last-Event-ID',
 };
 
 /** Operations whose types the SDK's own code uses (the session's token pair), though they are not methods. */

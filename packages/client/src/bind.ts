@@ -1,4 +1,4 @@
-import type { Call, CallOptions, CallWith, ItemOf, OperationSpec, Page, PagedCall } from './endpoint.js';
+import type { Call, CallOptions, CallWith, CallWithRequired, CursorCall, CursorPage, CursorParams, ItemOf, OperationSpec, Page, PagedCall } from './endpoint.js';
 
 /** What sends one operation: the client, with its session, retries and limits. */
 export interface Invoker {
@@ -31,6 +31,25 @@ export function bindPaged<P extends object, R extends Page<unknown>>(invoker: In
   }
   async function* iterate(params?: P, options?: CallOptions): AsyncGenerator<ItemOf<R>> {
     for await (const answer of pages(params, options)) yield* answer.results as Array<ItemOf<R>>;
+  }
+  return Object.assign(list, { list, pages, iterate });
+}
+
+/** A keyset cursor: one page when called, every page or item after `after` through `pages` and `iterate`. */
+export function bindCursor<P extends CursorParams, R extends CursorPage<unknown>>(invoker: Invoker, spec: OperationSpec): CursorCall<P, R> {
+  const list: CallWithRequired<P, R> = (params, options) => invoker.invoke<R>(spec, params, options);
+  async function* pages(params: P, options?: CallOptions): AsyncGenerator<R> {
+    for (let after = params.after; ; ) {
+      const answer = await list({ ...params, after }, options);
+      // An empty page is the end for now; a later call from the same position brings what came since.
+      if (answer.results.length === 0) return;
+      yield answer;
+      after = answer.next_after;
+    }
+  }
+  async function* iterate(params: P, options?: CallOptions): AsyncGenerator<R['results'][number]> {
+    // R is a page of its items; TypeScript cannot see that through the generic.
+    for await (const answer of pages(params, options)) yield* answer.results as Array<R['results'][number]>;
   }
   return Object.assign(list, { list, pages, iterate });
 }

@@ -9,6 +9,7 @@ import { type RateLimitState, rateLimitOf } from './rate-limit.js';
 import { place } from './request.js';
 import { type RetryPolicy, withRetries } from './retry.js';
 import { type Credentials, Session } from './session.js';
+import { type OddsStreamEvent, type OddsStreamOptions, type OddsStreamParams, oddsStream } from './stream.js';
 import { MemoryTokenStore } from './token-store.js';
 import { VERSION } from './version.js';
 
@@ -103,6 +104,32 @@ export class SportsDataClient {
       form.set('client_secret', this.#credentials.clientSecret);
     }
     await this.#attempt('/v1/oauth/revoke', { method: 'POST', headers, body: form.toString(), idempotent: true }, options);
+  }
+
+  /**
+   * The live odds stream (`GET /v1/stream/odds`) as typed events: price changes, board and settled
+   * events, heartbeats and the server's `end`. A lost connection or an end is followed by a
+   * reconnection with `Last-Event-ID`, so no price change is missed or received twice; an access
+   * token is renewed when the server refuses it; any other refusal ends the iteration with its
+   * {@link SportsDataError}. Stop with `break` or the `signal`.
+   *
+   * ```ts
+   * for await (const event of api.oddsStream({ event_ids: [1], lastEventId: saved })) {
+   *   if (event.type === 'odds') saved = event.id;
+   * }
+   * ```
+   */
+  oddsStream(params?: OddsStreamParams, options?: OddsStreamOptions): AsyncGenerator<OddsStreamEvent> {
+    const session = this.#session;
+    const apiKey = this.#apiKeyHeader ?? '';
+    const authHeaders = async (refused?: Record<string, string>): Promise<Record<string, string>> => {
+      const userAgent = { 'user-agent': `sports-data-client/${VERSION}` };
+      if (session === undefined) return { ...userAgent, 'x-api-key': apiKey };
+      const token = refused?.authorization?.replace(/^Bearer /, '');
+      const next = token === undefined ? await session.accessToken(options?.signal) : await session.afterUnauthorized(token, 'refresh', options?.signal);
+      return { ...userAgent, authorization: `Bearer ${next}` };
+    };
+    return oddsStream({ baseUrl: this.#baseUrl, fetch: this.#http.fetch, now: this.#http.now, authHeaders }, params, options);
   }
 
   /** One operation: credentials, then the attempt with its retries, and on a 401 the session's remedies. */

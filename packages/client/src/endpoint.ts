@@ -70,6 +70,35 @@ export interface PagedCallWithRequired<P, R extends Page<unknown>> extends CallW
   pages(params: P, options?: CallOptions): AsyncIterableIterator<R>;
 }
 
+/** What a keyset cursor's parameters have in common. */
+export interface CursorParams {
+  /** The position to read after: the id of the last item the caller has. */
+  after: number;
+}
+
+/** A keyset page: the change cursor's answer (`GET /v1/odds/changes`). */
+export interface CursorPage<Item> {
+  /** Items after the position asked for, in id order. */
+  results: Item[];
+  /** The position to ask after next: the last item's id, or the one asked for when there is none. */
+  next_after: number;
+}
+
+/**
+ * A keyset cursor (`api.odds.changes`). Called, it answers one page after `after`; `iterate` and
+ * `pages` follow `next_after`, one request at a time, until a page comes back empty: the end for
+ * now. Each item's `id` is the position to resume from (the `after` of a later call, or the
+ * `Last-Event-ID` of a stream).
+ */
+export interface CursorCall<P extends CursorParams, R extends CursorPage<unknown>> extends CallWithRequired<P, R> {
+  /** One page: the same as calling the cursor itself. */
+  list: CallWithRequired<P, R>;
+  /** Every item after `after`, in id order, until the end for now. */
+  iterate(params: P, options?: CallOptions): AsyncIterableIterator<R['results'][number]>;
+  /** Every non-empty page after `after`, whole. */
+  pages(params: P, options?: CallOptions): AsyncIterableIterator<R>;
+}
+
 /** Where an operation's parameters go; generated from the OpenAPI document. */
 export interface OperationSpec {
   readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';

@@ -53,7 +53,8 @@ export async function send(deps: HttpDeps, attempt: Attempt): Promise<unknown> {
   return answerOf(status, headers, text, deps.now(), `${attempt.method} ${pathOf(attempt.url)}`);
 }
 
-function answerOf(status: number, headers: Headers, text: string, now: number, what: string): unknown {
+/** The parsed JSON of a 2xx, or the thrown {@link SportsDataError} its status and body make. */
+export function answerOf(status: number, headers: Headers, text: string, now: number, what: string): unknown {
   let body: unknown;
   try {
     body = text === '' ? undefined : JSON.parse(text);

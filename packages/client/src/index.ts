@@ -12,7 +12,20 @@ export type { TokenStore } from './token-store.js';
 export type { RateLimitPolicy, RateLimitState, RateLimitWindow } from './rate-limit.js';
 export type { RetryOptions } from './retry.js';
 export type { ClientEvent, LoginEvent, RefreshEvent, RefreshFailedEvent, RetryEvent, UnauthorizedEvent } from './events.js';
-export type { Call, CallOptions, CallWith, CallWithRequired, ItemOf, Page, PagedCall, PagedCallWithRequired } from './endpoint.js';
+export type { Call, CallOptions, CallWith, CallWithRequired, CursorCall, CursorPage, CursorParams, ItemOf, Page, PagedCall, PagedCallWithRequired } from './endpoint.js';
 export type * from './generated/namespaces.js';
 export type * from './generated/types.js';
+export type {
+  BoardChange,
+  BoardChangeEvent,
+  HeartbeatEvent,
+  OddsChangeEvent,
+  OddsStreamEvent,
+  OddsStreamOptions,
+  OddsStreamParams,
+  OddsStreamType,
+  ReconnectedEvent,
+  SettledEvent,
+  StreamEndEvent,
+} from './stream.js';
 export { VERSION } from './version.js';

@@ -43,10 +43,11 @@ describe('the README’s Methods table', () => {
 
   it('names the client’s own members, which it has', () => {
     const row = methodsTable().get('api') ?? '';
-    expect(namedIn(row)).toEqual(['logout']);
+    expect(namedIn(row)).toEqual(['logout', 'oddsStream']);
     expect(row).toContain('`rateLimit`');
     const api = new SportsDataClient({ baseUrl: 'http://127.0.0.1:8080', apiKey: 'sdk_x' });
     expect(typeof api.logout).toBe('function');
+    expect(typeof api.oddsStream).toBe('function');
     expect('rateLimit' in api).toBe(true);
   });
 });

@@ -47,3 +47,32 @@ export const historyCursors: HistoryCursors = {
     return Number(result.numUpdatedRows) === 1;
   },
 };
+
+/**
+ * The row of feed_cursors that is no processor's: the highest history id the purge has deleted. A
+ * reader of the changes after an id below it would miss changes without knowing (the change cursor
+ * refuses such an id, decision 0313). Raised in the purge's own transaction, never lowered.
+ */
+const PURGED = 'history_purged';
+
+export const purgeMark = {
+  /** The highest history id the purge has deleted; undefined when it has deleted none since the mark was kept. */
+  async read(db: Kysely<Schema>): Promise<number | undefined> {
+    const row = await db.selectFrom('feed_cursors').select('last_id').where('name', '=', PURGED).executeTakeFirst();
+    return row === undefined ? undefined : Number(row.last_id);
+  },
+
+  /** Raises the mark to `id` in `trx` (a lower id leaves it as it is). */
+  async raise(trx: Kysely<Schema>, id: number): Promise<void> {
+    await trx
+      .insertInto('feed_cursors')
+      .values({ name: PURGED, last_id: id })
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .doUpdateSet({ last_id: (eb) => eb.ref('excluded.last_id') })
+          .where('feed_cursors.last_id', '<', (eb) => eb.ref('excluded.last_id')),
+      )
+      .execute();
+  },
+};

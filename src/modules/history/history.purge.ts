@@ -4,6 +4,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { DAY_MS, HOUR_MS } from '../../platform/time.js';
+import { purgeMark } from './history-cursors.repository.js';
 import { deleteChangesBefore, stampUnrecorded } from './history.repository.js';
 
 /** The first purge waits for the start-up (migrations, demo data) to be over. */
@@ -30,8 +31,11 @@ export async function purgeOldHistory(deps: HistoryPurgeDeps): Promise<number> {
   let total = 0;
   for (;;) {
     const deleted = await deps.db.transaction().execute(async (trx) => {
-      const count = await deleteChangesBefore(trx, before, PURGE_BATCH);
-      if (count > 0) await deps.changes.bump(trx, 'data');
+      const { count, lastId } = await deleteChangesBefore(trx, before, PURGE_BATCH);
+      if (count === 0) return 0;
+      await deps.changes.bump(trx, 'data');
+      // With the rows: a change cursor's reader below it is told, never left with a silent gap.
+      await purgeMark.raise(trx, lastId);
       return count;
     });
     if (deleted > 0) await deps.changes.changed('data');

@@ -25,6 +25,8 @@ export interface HistoryRepository {
   lastIssuedId(): Promise<number>;
   /** The newest history id (0 when there is none): where a stream without Last-Event-ID starts. */
   lastId(): Promise<number>;
+  /** The oldest history id kept (undefined when there is none). */
+  firstId(): Promise<number | undefined>;
   /**
    * Changes with an id in (afterId, upToId], in id order (the order imports committed them), at
    * most `limit`, with the league of their event; only those `filter` follows when given.
@@ -106,6 +108,7 @@ export function createHistoryRepository(database: Database): HistoryRepository {
     unknownEvents: (ids) => unknownEvents(db, ids),
     lastIssuedId: () => lastIssuedId(database),
     lastId: () => lastId(db),
+    firstId: () => firstId(db),
     rowsAfter: (afterId, upToId, limit, filter) => rowsAfter(db, afterId, upToId, limit, filter),
     leagueEvents: (leagueId, start, end, after, limit) => leagueEvents(db, leagueId, start, end, after, limit),
     leagueStats: (leagueId, start, end) => leagueStats(db, leagueId, start, end),
@@ -114,15 +117,16 @@ export function createHistoryRepository(database: Database): HistoryRepository {
 
 /**
  * Deletes, in `trx`, up to `limit` changes recorded before `before` (recorded_at, epoch ms: a
- * change's own changed_at may be years older, decision 0299); returns how many. The purge calls it
- * a batch per transaction, each a range of the recorded_at index.
+ * change's own changed_at may be years older, decision 0299); returns how many, and the highest id
+ * deleted (0 when none). The purge calls it a batch per transaction, each a range of the recorded_at index.
  */
-export async function deleteChangesBefore(trx: Kysely<Schema>, before: number, limit: number): Promise<number> {
-  const result = await trx
+export async function deleteChangesBefore(trx: Kysely<Schema>, before: number, limit: number): Promise<{ count: number; lastId: number }> {
+  const rows = await trx
     .deleteFrom('odds_history')
     .where('id', 'in', (eb) => eb.selectFrom('odds_history').select('id').where('recorded_at', '<', before).limit(limit))
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .returning('id')
+    .execute();
+  return { count: rows.length, lastId: rows.reduce((last, row) => Math.max(last, Number(row.id)), 0) };
 }
 
 /**
@@ -216,6 +220,14 @@ async function lastId(db: Kysely<Schema>): Promise<number> {
     .select((eb) => eb.fn.max<number | null>('id').as('last_id'))
     .executeTakeFirst();
   return Number(row?.last_id ?? 0);
+}
+
+async function firstId(db: Kysely<Schema>): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('odds_history')
+    .select((eb) => eb.fn.min<number | null>('id').as('first_id'))
+    .executeTakeFirst();
+  return row?.first_id === null || row?.first_id === undefined ? undefined : Number(row.first_id);
 }
 
 /** Changes with an id in (afterId, upToId], in id order, with their event's league (HistoryRepository.rowsAfter, on any connection or transaction). */

@@ -6,3 +6,4 @@ export { createRecentChanges, RECENT_CHANGES_HELD, type RecentChanges } from './
 export { historyRoutes } from './history.routes.js';
 export { HistoryItem } from './history.schemas.js';
 export { createHistoryService, type HistoryService } from './history.service.js';
+export { type ChangeCursor, createChangeCursor } from './history.changes.js';

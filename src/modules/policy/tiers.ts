@@ -8,7 +8,7 @@ import { type Tier, TIERS } from '../auth/index.js';
 export const ENTITLEMENTS = {
   basics: { row: 'references, upcoming events, current odds, trends, account', refused: 'this' },
   'historical-events': { row: 'historical events, with status and score', refused: 'the historical events' },
-  'price-history': { row: 'price history (`POST /v1/odds/history-by-event`)', refused: 'the price history' },
+  'price-history': { row: 'price history (`POST /v1/odds/history-by-event`, `GET /v1/odds/changes`)', refused: 'the price history' },
   'history-files': { row: 'history files and league exports (`/v1/historical/odds…`)', refused: 'the price history' },
   'odds-stream': { row: 'live odds stream (`GET /v1/stream/odds`)', refused: 'the odds stream' },
   'odds-edges': { row: 'value bets and arbitrages (`POST /v1/odds/edges`)', refused: 'the odds edges' },

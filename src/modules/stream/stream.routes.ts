@@ -4,7 +4,6 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import { ApiError, validationError } from '../../platform/errors.js';
 import type { ModuleRoutes } from '../../platform/http/types.js';
-import { MAX_ID } from '../../shared/wire.js';
 import { type AccountLookup, principalOf } from '../auth/index.js';
 import type { HistoryRepository, RecentChanges } from '../history/index.js';
 import { TIER_TABLE } from '../policy/index.js';
@@ -12,6 +11,7 @@ import type { KeyResolver } from '../references/index.js';
 import { type EndReason, openConnection, type StreamConnection } from './stream.connection.js';
 import { type BoardEvents, createStreamHub, type SettledChanges } from './stream.hub.js';
 import { STREAM_DESCRIPTION, STREAM_TYPES, StreamBody, StreamHeaders, StreamQuery } from './stream.schemas.js';
+import { filterOf } from './stream.filter.js';
 import type { StreamSlots } from './stream.slots.js';
 import { credentialsOf, expiryOf } from './stream.standing.js';
 
@@ -58,11 +58,7 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      const eventIds = idsOf(request.query.event_ids, 'event_ids');
-      const leagueIds = idsOf(request.query.league_ids, 'league_ids');
-      const [unknown] = await history.unknownEvents(eventIds);
-      if (unknown !== undefined) throw new ApiError('NOT_FOUND', `no event with id ${unknown} (event_ids)`);
-      for (const id of leagueIds) await keys.requireId('league', id, 'league_ids');
+      const { eventIds, leagueIds } = await filterOf(request.query, { history, keys });
       const lastEventId = request.headers['last-event-id'];
 
       const principal = principalOf(request);
@@ -125,12 +121,4 @@ function sendEvents(reply: FastifyReply, body: Readable): FastifyReply {
       .type('text/event-stream; charset=utf-8')
       .send(body)
   );
-}
-
-/** `1,2,3` as ids; the schema has checked the form, this the range. */
-function idsOf(list: string | undefined, field: string): number[] {
-  if (list === undefined) return [];
-  const ids = [...new Set(list.split(',').map(Number))];
-  if (ids.some((id) => id < 1 || id > MAX_ID)) throw validationError(field, 'maximum', `${field} must be ids from 1 to ${MAX_ID}`);
-  return ids;
 }

@@ -12,10 +12,15 @@ const IdList = (description: string, example: string) =>
     }),
   );
 
+/** Which price changes a client follows, on the stream and the change cursor alike: without either, every change; with both, a change of either. */
+export const filterProperties = {
+  event_ids: IdList('Changes of these events’ odds.', '1'),
+  league_ids: IdList('Changes of the odds of these leagues’ events.', '12'),
+};
+
 export const StreamQuery = Type.Object(
   {
-    event_ids: IdList('Changes of these events’ odds.', '1'),
-    league_ids: IdList('Changes of the odds of these leagues’ events.', '12'),
+    ...filterProperties,
     types: Type.Optional(
       Type.String({
         ...matching('^(odds|board|settled)(,(odds|board|settled)){0,2}$', 'event types separated by commas: odds, board, settled'),

@@ -69,6 +69,7 @@ function treeOf(endpoints: Endpoint[]): Node {
 const quote = (text: string): string => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
 
 function callType(e: Endpoint): string {
+  if (e.cursor) return `CursorCall<${e.params ?? 'never'}, ${e.response}>`;
   if (e.paged) return `PagedCall${e.paramsRequired ? 'WithRequired' : ''}<${e.params ?? 'Record<string, never>'}, ${e.response}>`;
   if (e.params === undefined) return `Call<${e.response}>`;
   return `${e.paramsRequired ? 'CallWithRequired' : 'CallWith'}<${e.params}, ${e.response}>`;
@@ -76,6 +77,7 @@ function callType(e: Endpoint): string {
 
 function binder(e: Endpoint): string {
   const spec = `OPERATIONS[${quote(e.key)}]`;
+  if (e.cursor) return `bindCursor<${e.params ?? 'never'}, ${e.response}>(invoker, ${spec})`;
   if (e.paged) return `bindPaged<${e.params ?? 'Record<string, never>'}, ${e.response}>(invoker, ${spec})`;
   return e.params === undefined ? `bindCall<${e.response}>(invoker, ${spec})` : `bindCallWith<${e.params}, ${e.response}>(invoker, ${spec})`;
 }
@@ -83,7 +85,9 @@ function binder(e: Endpoint): string {
 function endpointDoc(e: Endpoint, indent: string): string {
   const paging = e.paged
     ? 'Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.'
-    : undefined;
+    : e.cursor
+      ? 'Calling it answers one page after `after`; `.iterate()` yields every item and `.pages()` every page, following `next_after` until a page is empty.'
+      : undefined;
   return docComment([e.summary, e.description, paging], indent, [`\`${e.key}\``]);
 }
 
@@ -111,7 +115,7 @@ function namespacesSource(document: Json, endpoints: Endpoint[]): string {
     interfaces.push(`${doc}export interface ${name}${base} {\n${members.join('')}}\n`);
   };
   declare(root);
-  const shapes = ['Call', 'CallWith', 'CallWithRequired', 'PagedCall', 'PagedCallWithRequired'].filter((n) => endpoints.some((e) => callType(e).startsWith(`${n}<`)));
+  const shapes = ['Call', 'CallWith', 'CallWithRequired', 'CursorCall', 'PagedCall', 'PagedCallWithRequired'].filter((n) => endpoints.some((e) => callType(e).startsWith(`${n}<`)));
   return `${HEADER}\n${typeImports(shapes, '../endpoint.js')}${typeImports(endpoints.flatMap((e) => [e.params, e.response]), './types.js')}\n${interfaces.join('\n')}`;
 }
 
@@ -129,7 +133,7 @@ function operationsSource(endpoints: Endpoint[]): string {
         `  ${quote(e.key)}: { method: ${quote(e.method)}, path: ${quote(e.path)}, body: ${e.body}, ${e.arrayBody === undefined ? '' : `arrayBody: ${quote(e.arrayBody)}, `}idempotent: ${e.idempotent} },\n`,
     )
     .join('');
-  const binders = ['bindCall', 'bindCallWith', 'bindPaged'].filter((name) => endpoints.some((e) => binder(e).startsWith(`${name}<`)));
+  const binders = ['bindCall', 'bindCallWith', 'bindCursor', 'bindPaged'].filter((name) => endpoints.some((e) => binder(e).startsWith(`${name}<`)));
   return `${HEADER}
 import { ${binders.join(', ')}, type Invoker } from '../bind.js';
 import type { OperationSpec } from '../endpoint.js';

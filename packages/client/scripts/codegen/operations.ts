@@ -18,6 +18,8 @@ export interface Endpoint {
   response: string;
   /** The answer is a page of the contract's list shape. */
   paged: boolean;
+  /** The answer is a keyset page (`results` and `next_after`), the change cursor's. */
+  cursor: boolean;
   /** The parameters (other than path ones) go in a JSON body rather than the query string. */
   body: boolean;
   /** The parameter whose value is the whole body, for an operation whose body is an array. */
@@ -30,6 +32,7 @@ export interface Endpoint {
 const ARRAY_BODY_PARAM = 'items';
 
 const PAGE_FIELDS = ['results', 'total_count', 'page', 'page_size', 'total_pages'];
+const CURSOR_FIELDS = ['results', 'next_after'];
 
 export const pascal = (dotted: string): string =>
   dotted
@@ -102,6 +105,7 @@ export function readEndpoint(document: Json, types: SchemaTypes, name: string, k
   const success = successSchema(operation);
   const resolved = success === undefined ? {} : followRef(document, success);
   const paged = PAGE_FIELDS.every((field) => field in json(resolved.properties));
+  const cursor = CURSOR_FIELDS.every((field) => field in json(resolved.properties));
   const response =
     success === undefined
       ? 'void'
@@ -120,6 +124,7 @@ export function readEndpoint(document: Json, types: SchemaTypes, name: string, k
     paramsRequired,
     response,
     paged,
+    cursor,
     body,
     ...(arrayBody === undefined ? {} : { arrayBody }),
     idempotent: method === 'GET' || paged,

@@ -1293,6 +1293,18 @@ export interface PriceChange {
   };
 }
 
+/** One page of {@link PriceChange} items, in the shape every list answers. */
+export interface PriceChangesAfter {
+  /**
+   * The price changes after `after` in id order (the order imports committed them), each as the odds stream sends it.
+   */
+  results: PriceChange[];
+  /**
+   * The `after` of the next call: the id of the last change in `results`, or `after` itself when there is none (the end, for now).
+   */
+  next_after: number;
+}
+
 /** One page of {@link HistoricalEvent} items, in the shape every list answers. */
 export interface HistoricalEventsPage {
   /** Items of the current page. */
@@ -2716,6 +2728,22 @@ export interface OddsHistoryByEventParams {
    * @defaultValue `20`
    */
   page_size?: number;
+}
+
+/** Parameters of `GET /v1/odds/changes`. */
+export interface OddsChangesParams {
+  /**
+   * Required: the id of the last change the client has (a `next_after`, or the `id` of an odds stream event: its `Last-Event-ID`). 0 starts with the oldest change kept. 422 (rule `minimum`) when the history’s retention has deleted changes after it; 422 (rule `maximum`) above the id of the newest change.
+   */
+  after: number;
+  /** Changes per answer, 1 to 1000; default 100. */
+  limit?: number;
+  /** Changes of these events’ odds. Comma-separated ids, at most 100; each must name a record (404 otherwise). */
+  event_ids?: string;
+  /**
+   * Changes of the odds of these leagues’ events. Comma-separated ids, at most 100; each must name a record (404 otherwise).
+   */
+  league_ids?: string;
 }
 
 /** Parameters of `GET /v1/historical/events`. */
