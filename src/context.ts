@@ -39,6 +39,7 @@ import { createImportService } from './modules/import/index.js';
 import { createLeasesRepository, createSourcesService, createUpstreamFeed, type UpstreamFeed, type UpstreamSettings } from './modules/sources/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
+import { createWebhookDispatcher, createWebhookDispatchRepository, createWebhookSender, type WebhookDispatcher } from './modules/webhooks/index.js';
 import { createDaySeeds, createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
 
 /**
@@ -102,10 +103,16 @@ export interface AppContext {
    * what changed through the sources' importer; /readyz shows its state.
    */
   readonly upstream?: UpstreamFeed;
+  /** Sends the webhook deliveries (a background job on every node; its `run` for tests and the routes' replays). */
+  readonly webhooks: WebhookDispatcher;
 }
 
 /** How often every node runs the history processors on its own: for the changes of a node that died after its import. */
 const HISTORY_PROCESSOR_EVERY_MS = 5_000;
+/** How often every node looks for webhook retries that came due (new deliveries wake it through the change feed). */
+const WEBHOOK_DISPATCH_EVERY_MS = 1_000;
+/** Webhook endpoints one node sends to at once (one attempt in flight per endpoint). */
+const WEBHOOK_CONCURRENCY = 16;
 
 export function createContext(deps: { config: Config; database: Database; clock?: Clock }): AppContext {
   const { config, database } = deps;
@@ -154,6 +161,19 @@ export function createContext(deps: { config: Config; database: Database; clock?
     recent: recentChanges,
   });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
+  const webhooks = createWebhookDispatcher({
+    repository: createWebhookDispatchRepository(db),
+    sender: createWebhookSender({ clock, rules: outboundRules, timeoutMs: config.webhookTimeoutMs }),
+    cipher,
+    clock,
+    changes,
+    metrics: metrics.webhooks,
+    background,
+    delivered: (clientId, now) => meter.delivered(clientId, now),
+    timeoutMs: config.webhookTimeoutMs,
+    concurrency: WEBHOOK_CONCURRENCY,
+    everyMs: WEBHOOK_DISPATCH_EVERY_MS,
+  });
   const draining = createDraining();
   const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics, background });
   return {
@@ -182,6 +202,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     background,
     redis,
     draining,
+    webhooks,
     ...(upstream === undefined ? {} : { upstream }),
   };
 }

@@ -2,3 +2,8 @@
 export { WEBHOOK_EVENT_TYPES, isWebhookEventType, type AttemptOutcome, type WebhookEndpoint, type WebhookEventType, type WebhookFilters, type WebhookMessage } from './webhook.types.js';
 export { createWebhookSender, newWebhookSecret, RESPONSE_EXCERPT_BYTES, type WebhookSender, type WebhookSenderDeps } from './webhook.sender.js';
 export { endpointOf, webhookEndpoints, type WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+export { createWebhookDispatcher, LEASE_MARGIN_MS, type WebhookDispatcher, type WebhookDispatcherDeps } from './webhook.dispatcher.js';
+export { createWebhookDispatchRepository, type Delivery, type WebhookDispatchRepository } from './webhook-dispatch.repository.js';
+export { nextAttemptAt, RETRY_DELAYS_MS, RETRY_JITTER } from './webhook.retries.js';
+export { createWebhookDeliveriesService, type WebhookDeliveriesService } from './webhook-deliveries.service.js';
+export { webhookDeliveriesRoutes } from './webhook-deliveries.routes.js';

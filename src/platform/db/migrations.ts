@@ -645,6 +645,22 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
     },
   },
+  // The dispatcher's wake-up counter (the former moves it when it stores deliveries; the insert is
+  // skipped when the former's own migration made it), and the deliveries per client and day the
+  // usage answers show beside the requests (decision 0311).
+  '0034_webhook_dispatch': {
+    async up(db: Kysely<unknown>) {
+      await sql`insert into change_versions (name, version) values ('webhooks', 0) on conflict (name) do nothing`.execute(db);
+      await db.schema
+        .createTable('usage_webhook_deliveries')
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('deliveries', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('usage_webhook_deliveries_pk', ['client_id', 'day'])
+        .execute();
+      await db.schema.createIndex('usage_webhook_deliveries_day_idx').on('usage_webhook_deliveries').column('day').execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

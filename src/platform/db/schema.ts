@@ -43,6 +43,7 @@ export interface Schema {
   audit_log: AuditLogTable;
   usage_hourly: UsageHourlyTable;
   usage_refusals: UsageRefusalsTable;
+  usage_webhook_deliveries: UsageWebhookDeliveriesTable;
   feed_cursors: FeedCursorsTable;
   board_changes: BoardChangesTable;
   external_ids: ExternalIdsTable;
@@ -416,6 +417,13 @@ export interface UsageHourlyTable {
   requests: number;
 }
 
+/** Webhook deliveries a client's endpoints acknowledged (2xx) on one UTC day: counted beside its requests, never as one. */
+export interface UsageWebhookDeliveriesTable {
+  client_id: string;
+  day: string;
+  deliveries: number;
+}
+
 /** Requests of a client refused 429 in one UTC minute (`minute`: epoch ms of its start), by the window that was exhausted. */
 export interface UsageRefusalsTable {
   client_id: string;
@@ -424,8 +432,11 @@ export interface UsageRefusalsTable {
   refusals: number;
 }
 
-/** 'board': board changes were stored (board_changes), for the nodes' streams; it follows no cache. */
-export const CHANGE_VERSION_NAMES = ['clients', 'data', 'board'] as const;
+/**
+ * 'board': board changes were stored (board_changes), for the nodes' streams; it follows no cache.
+ * 'webhooks': deliveries were formed, for every node's dispatcher.
+ */
+export const CHANGE_VERSION_NAMES = ['clients', 'data', 'board', 'webhooks'] as const;
 export type ChangeVersionName = (typeof CHANGE_VERSION_NAMES)[number];
 
 /** A client's check endpoint, the pricing URL quotes are sent to (one per client). */
