@@ -74,18 +74,20 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
     name: 'webhook dispatcher',
 
     run() {
-      if (state.running !== undefined) {
-        state.again = true;
-        return state.running;
-      }
+      state.again = true;
+      if (state.running !== undefined) return state.running;
       state.running = (async () => {
-        do {
-          state.again = false;
-          await drain(deps, state, holder, (delivery, endpoint) => attempt(delivery, endpoint, false));
-        } while (state.again);
-      })().finally(() => {
-        state.running = undefined;
-      });
+        try {
+          while (state.again) {
+            state.again = false;
+            await drain(deps, state, holder, (delivery, endpoint) => attempt(delivery, endpoint, false));
+          }
+        } finally {
+          // Cleared in the same turn as the last look at `again`: a run() asked after it starts a new pass,
+          // never one that joins a pass already past its end (a delivery made due then would wait for the timer).
+          state.running = undefined;
+        }
+      })();
       return state.running;
     },
 
