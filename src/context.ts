@@ -161,19 +161,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     recent: recentChanges,
   });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
-  const webhooks = createWebhookDispatcher({
-    repository: createWebhookDispatchRepository(db),
-    sender: createWebhookSender({ clock, rules: outboundRules, timeoutMs: config.webhookTimeoutMs }),
-    cipher,
-    clock,
-    changes,
-    metrics: metrics.webhooks,
-    background,
-    delivered: (clientId, now) => meter.delivered(clientId, now),
-    timeoutMs: config.webhookTimeoutMs,
-    concurrency: WEBHOOK_CONCURRENCY,
-    everyMs: WEBHOOK_DISPATCH_EVERY_MS,
-  });
+  const webhooks = createWebhooks({ config, db, clock, cipher, rules: outboundRules, changes, metrics, meter, background });
   const draining = createDraining();
   const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics, background });
   return {
@@ -205,6 +193,34 @@ export function createContext(deps: { config: Config; database: Database; clock?
     webhooks,
     ...(upstream === undefined ? {} : { upstream }),
   };
+}
+
+/** The webhook dispatcher of this node: every node sends, one attempt per delivery by leases (decision 0310). */
+function createWebhooks(deps: {
+  config: Config;
+  db: Database['db'];
+  clock: Clock;
+  cipher: { open(sealed: string): string };
+  rules: AddressRules;
+  changes: ChangeFeed;
+  metrics: Metrics;
+  meter: UsageMeter;
+  background: BackgroundJobs;
+}): WebhookDispatcher {
+  const { config, clock, meter } = deps;
+  return createWebhookDispatcher({
+    repository: createWebhookDispatchRepository(deps.db),
+    sender: createWebhookSender({ clock, rules: deps.rules, timeoutMs: config.webhookTimeoutMs }),
+    cipher: deps.cipher,
+    clock,
+    changes: deps.changes,
+    metrics: deps.metrics.webhooks,
+    background: deps.background,
+    delivered: (clientId, now) => meter.delivered(clientId, now),
+    timeoutMs: config.webhookTimeoutMs,
+    concurrency: WEBHOOK_CONCURRENCY,
+    everyMs: WEBHOOK_DISPATCH_EVERY_MS,
+  });
 }
 
 /** The upstream feed a configured node follows, importing through the source importer (one node at a time, by a lease). */

@@ -13,7 +13,7 @@ import type { AttemptOutcome, WebhookEndpoint, WebhookEventType } from './webhoo
  * endpoint strictly in sequence order (its head only), several endpoints at once (decision 0310).
  */
 export interface WebhookDispatcher extends BackgroundJob {
-  /** Sends every delivery due now, and what each success makes due; resolves once none is left. Runs share one pass. */
+  /** Sends every delivery due now, and what each success makes due, then counts the backlog; resolves once none is left. Runs share one pass. */
   run(): Promise<void>;
   /**
    * Sends one delivery now, whatever its state, under its lease (null: another attempt holds it).
@@ -60,7 +60,6 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   const holder = deps.holder ?? `node-${randomUUID()}`;
   const random = deps.random ?? Math.random;
   const state: DispatchState = { inFlight: new Map(), running: undefined, again: false, timer: undefined, log: undefined };
-  deps.metrics.backlogFrom(() => deps.repository.backlog());
 
   const attempt = async (delivery: Delivery, endpoint: WebhookEndpoint, manual: boolean): Promise<AttemptOutcome> => {
     const outcome = await send(deps, delivery, endpoint);
@@ -81,6 +80,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
           while (state.again) {
             state.again = false;
             await drain(deps, state, holder, (delivery, endpoint) => attempt(delivery, endpoint, false));
+            // Counted inside the loop: a run() asked meanwhile still gets its pass.
+            if (!state.again) deps.metrics.backlog(await deps.repository.backlog());
           }
         } finally {
           // Cleared in the same turn as the last look at `again`: a run() asked after it starts a new pass,

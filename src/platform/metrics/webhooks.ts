@@ -8,7 +8,7 @@ export type WebhookOutcome = (typeof WEBHOOK_OUTCOMES)[number];
 export const WEBHOOK_DISABLE_REASONS = ['gone', 'retries_exhausted'] as const;
 export type WebhookDisableReason = (typeof WEBHOOK_DISABLE_REASONS)[number];
 
-/** What waits to be sent, read at each scrape. */
+/** What waits to be sent. */
 export interface WebhookBacklog {
   /** Deliveries pending (to send or to retry), test deliveries aside. */
   pending: number;
@@ -25,40 +25,22 @@ export interface WebhookMetrics {
   /** From the newest change a delivery carries being recorded to its 2xx. */
   latency(seconds: number): void;
   disabled(reason: WebhookDisableReason): void;
-  /** Where the backlog gauges read from at each scrape (the dispatcher's repository). */
-  backlogFrom(read: () => Promise<WebhookBacklog>): void;
+  /** What waits, as a dispatch pass counted it (a scrape reads no database). */
+  backlog(now: WebhookBacklog): void;
 }
 
 export function webhookSeries(registry: Registry): WebhookMetrics {
-  let read: (() => Promise<WebhookBacklog>) | undefined;
-  // A scrape asks both gauges at once: they share one read, dropped once it has answered.
-  let reading: Promise<WebhookBacklog> | undefined;
-  const backlog = (): Promise<WebhookBacklog> | undefined => {
-    if (read === undefined) return undefined;
-    reading ??= read().finally(() => {
-      reading = undefined;
-    });
-    return reading;
-  };
   const pending = new Gauge({
     name: 'webhook_backlog_deliveries',
-    help: 'Webhook deliveries pending: to send, or to retry when due (a spent schedule included).',
+    help: 'Webhook deliveries pending: to send, or to retry when due (a spent schedule included), as the last dispatch pass counted.',
     registers: [registry],
     aggregator: 'max',
-    async collect() {
-      const now = await backlog();
-      if (now !== undefined) this.set(now.pending);
-    },
   });
   const outbox = new Gauge({
     name: 'webhook_outbox_rows',
-    help: 'Event updates and grades recorded for webhooks and not yet formed into deliveries.',
+    help: 'Event updates and grades recorded for webhooks and not yet formed into deliveries, as the last dispatch pass counted.',
     registers: [registry],
     aggregator: 'max',
-    async collect() {
-      const now = await backlog();
-      if (now !== undefined) this.set(now.outbox);
-    },
   });
   const outcomes = new Counter({
     name: 'webhook_deliveries_total',
@@ -88,8 +70,9 @@ export function webhookSeries(registry: Registry): WebhookMetrics {
     outcome: (outcome) => byOutcome.get(outcome)?.inc(),
     latency: (seconds) => latency.observe(seconds),
     disabled: (reason) => byReason.get(reason)?.inc(),
-    backlogFrom(reader) {
-      read = reader;
+    backlog(now) {
+      pending.set(now.pending);
+      outbox.set(now.outbox);
     },
   };
 }
