@@ -105,6 +105,9 @@ describe.each(DIALECTS)('webhook deliveries routes, metrics and usage (%s)', (di
     const since = await t.as(owner).post(`/v1/webhooks/${endpoint.id}/replay`, { since: new Date(t.clock.now() - 8 * DAY_MS).toISOString() });
     expect(since.statusCode).toBe(422);
     expect((await t.as(owner).post(`/v1/webhooks/${endpoint.id}/replay`, { from_sequence: 2 })).statusCode).toBe(200);
+    const both = await t.as(owner).post(`/v1/webhooks/${endpoint.id}/replay`, { from_sequence: 2, since: new Date(t.clock.now()).toISOString() });
+    expect(both.statusCode).toBe(422);
+    expect((await t.as(owner).post(`/v1/webhooks/${endpoint.id}/replay`, {})).statusCode).toBe(422);
   });
 
   it('retries one delivery now and answers the attempt', async () => {

@@ -47,12 +47,12 @@ export type WebhookDelivery = Static<typeof WebhookDelivery>;
 
 export const DeliveriesPage = PageOf(WebhookDelivery, 'WebhookDeliveriesPage');
 
-export const ReplayBody = Type.Union(
-  [
-    Type.Object({ from_sequence: Type.Integer({ minimum: 1, description: 'Replay from this sequence number on.' }) }, { additionalProperties: false }),
-    Type.Object({ since: DateTime('Replay the deliveries formed at or after this instant.') }, { additionalProperties: false }),
-  ],
-  { description: 'Where the replay starts: a sequence number, or an instant. Either must lie within WEBHOOK_RETENTION_DAYS.' },
+export const ReplayBody = Type.Object(
+  {
+    from_sequence: Type.Optional(Type.Integer({ minimum: 1, description: 'Replay from this sequence number on.' })),
+    since: Type.Optional(DateTime('Replay the deliveries formed at or after this instant.')),
+  },
+  { additionalProperties: false, description: 'Where the replay starts: exactly one of a sequence number and an instant, within WEBHOOK_RETENTION_DAYS.' },
 );
 export type ReplayBody = Static<typeof ReplayBody>;
 

@@ -56,7 +56,7 @@ export function createWebhookDeliveriesService(deps: WebhookDeliveriesDeps): Web
 
     async replay(clientId, endpointId, body) {
       await ownEndpoint(clientId, endpointId);
-      const from = 'from_sequence' in body ? { sequence: body.from_sequence } : { since: Date.parse(body.since) };
+      const from = replayStart(body);
       await rejectUnkept(repository, endpointId, from, keptFrom());
       const span = await repository.replay(endpointId, from, keptFrom(), clock.now());
       // Sent by the dispatcher, in order with the endpoint's other pending deliveries, under its leases.
@@ -75,6 +75,13 @@ export function createWebhookDeliveriesService(deps: WebhookDeliveriesDeps): Web
       return attemptView(outcome);
     },
   };
+}
+
+/** Exactly one of from_sequence and since. */
+function replayStart(body: ReplayBody): { sequence: number } | { since: number } {
+  if (body.from_sequence !== undefined && body.since === undefined) return { sequence: body.from_sequence };
+  if (body.since !== undefined && body.from_sequence === undefined) return { since: Date.parse(body.since) };
+  throw new ApiError('VALIDATION_ERROR', 'give exactly one of from_sequence and since', { details: [{ field: 'from_sequence', rule: 'oneOf' }] });
 }
 
 /** A replay reaches only what is kept: a sequence of a delivery still stored and within retention, an instant within retention. */
