@@ -37,6 +37,7 @@ import { changesRoutes, createStreamSlots, streamRoutes } from './modules/stream
 import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
 import { createTrendsService, trendsRoutes } from './modules/trends/index.js';
 import { usageRoutes } from './modules/usage/index.js';
+import { createWebhookDeliveriesService, webhookDeliveriesRoutes } from './modules/webhooks/index.js';
 
 /**
  * How often Node looks for requests past HEADERS_TIMEOUT or REQUEST_TIMEOUT. Its default, 30 s,
@@ -177,6 +178,10 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     },
     (app) => trendsRoutes(app, { lists, trends: createTrendsService({ database, keys, clock }) }),
     (app) => quotesRoutes(app, { endpoints: checkEndpoints, quotes, publicUrl: config.publicUrl }),
+    (app) =>
+      webhookDeliveriesRoutes(app, {
+        deliveries: createWebhookDeliveriesService({ db, clock, dispatcher: ctx.webhooks, retentionDays: config.webhookRetentionDays }),
+      }),
     (app) => adminRoutes(app, { clients, credentials, clock, limits }),
     (app) => importRoutes(app, { importer: createImportService({ database, clock, changes, releaseAliased, recent: ctx.recentChanges }) }),
     (app) => sourcesRoutes(app, { sources: createSourcesService({ database, importer: createImportService({ database, clock, changes }) }) }),

@@ -37,11 +37,20 @@ import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './
 import { createHistoryProcessor, createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
 import { createBoardEventsWork } from './modules/odds/index.js';
 import { createDemoTicker, createTickerRepository, type DemoTicker } from './modules/demo/index.js';
-import { createWebhookFormer, createWebhookPurgeJob, WEBHOOKS_BOARD_CURSOR, type WebhookFormer } from './modules/webhooks/index.js';
 import { createImportService } from './modules/import/index.js';
 import { createSourcesService, createUpstreamFeed, type UpstreamFeed, type UpstreamSettings } from './modules/sources/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
+import {
+  createWebhookDispatcher,
+  createWebhookDispatchRepository,
+  createWebhookFormer,
+  createWebhookPurgeJob,
+  createWebhookSender,
+  WEBHOOKS_BOARD_CURSOR,
+  type WebhookDispatcher,
+  type WebhookFormer,
+} from './modules/webhooks/index.js';
 import { createDaySeeds, createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
 
 /**
@@ -115,10 +124,16 @@ export interface AppContext {
    * demo's prices near now through the import, one node at a time, by a lease; its `tick` for tests.
    */
   readonly demoTicker?: DemoTicker;
+  /** Sends the webhook deliveries (a background job on every node; its `run` for tests and the routes' replays). */
+  readonly webhooks: WebhookDispatcher;
 }
 
 /** How often every node runs the history processors on its own: for the changes of a node that died after its import. */
 const HISTORY_PROCESSOR_EVERY_MS = 5_000;
+/** How often every node looks for webhook retries that came due (new deliveries wake it through the change feed). */
+const WEBHOOK_DISPATCH_EVERY_MS = 1_000;
+/** Webhook endpoints one node sends to at once (one attempt in flight per endpoint). */
+const WEBHOOK_CONCURRENCY = 16;
 
 export function createContext(deps: { config: Config; database: Database; clock?: Clock }): AppContext {
   const { config, database } = deps;
@@ -158,6 +173,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
   const { recentChanges, boardEvents, webhookFormer } = createHistoryWork({ config, db, clock, changes, background });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
+  const webhooks = createWebhooks({ config, db, clock, cipher, rules: outboundRules, changes, metrics, meter, background });
   const draining = createDraining();
   const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics, background });
   const demoTicker = config.demoData && config.demoTickerPerSecond > 0 ? createTicker(config.demoTickerPerSecond, { database, clock, changes, recentChanges, background }) : undefined;
@@ -188,6 +204,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     background,
     redis,
     draining,
+    webhooks,
     ...(upstream === undefined ? {} : { upstream }),
     ...(demoTicker === undefined ? {} : { demoTicker }),
   };
@@ -226,6 +243,34 @@ function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Cl
   });
   createWebhookPurgeJob({ db, clock, retentionDays: config.webhookRetentionDays, background });
   return { recentChanges, boardEvents, webhookFormer };
+}
+
+/** The webhook dispatcher of this node: every node sends, one attempt per delivery by leases (decision 0310). */
+function createWebhooks(deps: {
+  config: Config;
+  db: Database['db'];
+  clock: Clock;
+  cipher: { open(sealed: string): string };
+  rules: AddressRules;
+  changes: ChangeFeed;
+  metrics: Metrics;
+  meter: UsageMeter;
+  background: BackgroundJobs;
+}): WebhookDispatcher {
+  const { config, clock, meter } = deps;
+  return createWebhookDispatcher({
+    repository: createWebhookDispatchRepository(deps.db),
+    sender: createWebhookSender({ clock, rules: deps.rules, timeoutMs: config.webhookTimeoutMs }),
+    cipher: deps.cipher,
+    clock,
+    changes: deps.changes,
+    metrics: deps.metrics.webhooks,
+    background: deps.background,
+    delivered: (clientId, now) => meter.delivered(clientId, now),
+    timeoutMs: config.webhookTimeoutMs,
+    concurrency: WEBHOOK_CONCURRENCY,
+    everyMs: WEBHOOK_DISPATCH_EVERY_MS,
+  });
 }
 
 /** The upstream feed a configured node follows, importing through the source importer (one node at a time, by a lease). */

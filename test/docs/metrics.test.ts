@@ -76,7 +76,7 @@ describe.each(DIALECTS)('GET /metrics (%s)', (dialect) => {
   it('is a well-formed exposition: every sample line is a known metric with a numeric value', () => {
     // Our series by name; prom-client's default process metrics by their two prefixes.
     const known =
-      /^(http_requests_total|http_request_duration_seconds_(bucket|sum|count)|auth_failures_total|rate_limit_rejections_total|read_cache_requests_total|db_pool_wait_seconds_(bucket|sum|count)|change_feed_lag_seconds_(bucket|sum|count)|outbound_calls_total|outbound_call_duration_seconds_(bucket|sum|count)|upstream_last_success_timestamp_seconds|upstream_rows_imported_total|upstream_errors_total|upstream_requests_remaining|upstream_requests_used|upstream_lease_held|process_[a-z_]+|nodejs_[a-z0-9_]+)(\{[^}]*\})? ([0-9.e+-]+|Nan|NaN|[+-]Inf)$/;
+      /^(http_requests_total|http_request_duration_seconds_(bucket|sum|count)|auth_failures_total|rate_limit_rejections_total|read_cache_requests_total|db_pool_wait_seconds_(bucket|sum|count)|change_feed_lag_seconds_(bucket|sum|count)|outbound_calls_total|outbound_call_duration_seconds_(bucket|sum|count)|upstream_last_success_timestamp_seconds|upstream_rows_imported_total|upstream_errors_total|upstream_requests_remaining|upstream_requests_used|upstream_lease_held|webhook_backlog_deliveries|webhook_outbox_rows|webhook_deliveries_total|webhook_delivery_latency_seconds_(bucket|sum|count)|webhook_endpoints_disabled_total|process_[a-z_]+|nodejs_[a-z0-9_]+)(\{[^}]*\})? ([0-9.e+-]+|Nan|NaN|[+-]Inf)$/;
     for (const line of text.trimEnd().split('\n')) {
       if (line === '') continue; // prom-client separates metric families with a blank line
       if (line.startsWith('#')) expect(line).toMatch(/^# (HELP|TYPE) [a-z0-9_]+ .+$/);

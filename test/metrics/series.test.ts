@@ -131,13 +131,15 @@ describe.each(DIALECTS)('the series of GET /metrics (%s)', (dialect) => {
   });
 
   it('db_pool_wait_seconds observes every query and transaction waiting for its connection', async () => {
-    // The change feed's poll queries every second: paused, so that only this test's queries count.
+    // The change feed's poll and the webhook dispatcher query every second: paused, so that only this test's queries count.
     h.t.ctx.changes.stop();
+    await h.t.ctx.webhooks.stop();
     const before = count(await scrape(h.t), 'db_pool_wait_seconds_count');
     await h.t.database.db.selectFrom('sports').select('id').execute();
     await h.t.database.db.transaction().execute((trx) => trx.selectFrom('sports').select('id').execute());
     const text = await scrape(h.t);
     await h.t.ctx.changes.start(quietLog);
+    h.t.ctx.webhooks.start(quietLog);
     // One query and one transaction, and nothing else in between that touches the database (a scrape does not).
     expect(count(text, 'db_pool_wait_seconds_count') - before).toBe(2);
     expect(sample(text, 'db_pool_wait_seconds_bucket', { le: '+Inf' })).toBe(count(text, 'db_pool_wait_seconds_count'));

@@ -51,8 +51,8 @@ describe.each(DIALECTS)('usage a client and an operator can see (%s)', (dialect)
     expect(usage.days).toHaveLength(30);
     expect(usage.days[0]?.date).toBe('2029-12-17');
     expect(usage.days.slice(-2)).toEqual([
-      { date: '2030-01-14', requests: 1, charged: 1, by_group: { references: 1, events: 0, odds: 0, trends: 0, results: 0, account: 0 } },
-      { date: '2030-01-15', requests: 7, charged: 5, by_group: { references: 2, events: 1, odds: 1, trends: 1, results: 0, account: 2 } },
+      { date: '2030-01-14', requests: 1, charged: 1, by_group: { references: 1, events: 0, odds: 0, trends: 0, results: 0, account: 0 }, webhook_deliveries: 0 },
+      { date: '2030-01-15', requests: 7, charged: 5, by_group: { references: 2, events: 1, odds: 1, trends: 1, results: 0, account: 2 }, webhook_deliveries: 0 },
     ]);
 
     const admin = await t.admin.get(`/admin/v1/clients/${client.clientId}/usage?start_date=2030-01-14&end_date=2030-01-15`);

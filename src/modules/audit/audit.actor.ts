@@ -8,6 +8,7 @@ import { principalOf } from '../auth/index.js';
  */
 export type AuditActor =
   | { type: 'operator'; via: 'admin_api' | 'cli'; address: string | null }
+  | { type: 'service'; via: 'webhooks'; address: null }
   | {
       type: 'client';
       via: 'api_key' | 'bearer';
@@ -22,6 +23,9 @@ export type AuditActor =
  * Whoever can call the services directly can read the database, so it is an operator's change.
  */
 export const LOCAL_OPERATOR: AuditActor = { type: 'operator', via: 'cli', address: null };
+
+/** The service itself, acting on its own rules: the webhook dispatcher disabling an endpoint that is gone or never answered. */
+export const WEBHOOKS_SERVICE: AuditActor = { type: 'service', via: 'webhooks', address: null };
 
 /** The operator behind an admin API request (the route's policy has checked the ADMIN_TOKEN). */
 export function operatorActor(request: FastifyRequest): AuditActor {

@@ -12,7 +12,7 @@ export interface AuditRepository {
   purgeBefore(at: number): Promise<number>;
 }
 
-/** The kinds of change recorded, by who may make them: operators change accounts, either side their credentials. */
+/** The kinds of change recorded, by who may make them: operators change accounts, either side their credentials; the service disables a webhook endpoint that is gone or never answered. */
 export const AUDIT_ACTIONS = [
   'client.onboarded',
   'client.updated',
@@ -24,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'secret.deleted',
   'check_endpoint.set',
   'check_endpoint.deleted',
+  'webhook_endpoint.disabled',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -114,6 +115,7 @@ function actionOf(value: string): AuditAction {
 function actorOf(row: Selectable<AuditLogTable>): AuditActor {
   const address = row.source_address;
   if (row.actor_type === 'operator' && (row.actor_via === 'admin_api' || row.actor_via === 'cli')) return { type: 'operator', via: row.actor_via, address };
+  if (row.actor_type === 'service' && row.actor_via === 'webhooks') return { type: 'service', via: 'webhooks', address: null };
   if (row.actor_type === 'client' && (row.actor_via === 'api_key' || row.actor_via === 'bearer') && row.actor_client_id !== null) {
     return {
       type: 'client',

@@ -11,9 +11,9 @@ const fields = (description: string) =>
 
 const Actor = Type.Object(
   {
-    type: Type.Enum(['operator', 'client'], { description: 'An operator (ADMIN_TOKEN or the CLI) or the client itself.' }),
-    via: Type.Enum(['admin_api', 'cli', 'api_key', 'bearer'], {
-      description: 'How the actor called: the admin API, the CLI on the host, an API key, or an access token.',
+    type: Type.Enum(['operator', 'client', 'service'], { description: 'An operator (ADMIN_TOKEN or the CLI), the client itself, or the service on its own rules.' }),
+    via: Type.Enum(['admin_api', 'cli', 'api_key', 'bearer', 'webhooks'], {
+      description: 'How the actor called: the admin API, the CLI on the host, an API key, or an access token; `webhooks`: the webhook dispatcher.',
     }),
     client_id: Type.Union([Type.String(), Type.Null()], { description: 'The client that made the change; null for an operator.' }),
     credential_code: Type.Union([Type.String(), Type.Null()], {
@@ -60,7 +60,7 @@ export function auditEntryView(entry: AuditEntry) {
 }
 
 function actorView(actor: AuditActor) {
-  if (actor.type === 'operator') return { type: actor.type, via: actor.via, client_id: null, credential_code: null, token_id: null, address: actor.address };
+  if (actor.type === 'operator' || actor.type === 'service') return { type: actor.type, via: actor.via, client_id: null, credential_code: null, token_id: null, address: actor.address };
   return {
     type: actor.type,
     via: actor.via,

@@ -24,7 +24,9 @@ export const metricsRoutes: ModuleRoutes<{ registry: Registry }> = async (app, {
           '`auth_failures_total{reason}`, `rate_limit_rejections_total{tier,window}`, `read_cache_requests_total{namespace,result}`, ' +
           '`db_pool_wait_seconds` (histogram), `change_feed_lag_seconds{name}` (histogram), `outbound_calls_total{outcome}`, ' +
           '`outbound_call_duration_seconds` (histogram), `upstream_last_success_timestamp_seconds`, `upstream_rows_imported_total`, ' +
-          '`upstream_errors_total{kind}`, `upstream_requests_remaining`, `upstream_requests_used`, `upstream_lease_held`, `process_uptime_seconds`, `nodejs_heap_used_bytes`, ' +
+          '`upstream_errors_total{kind}`, `upstream_requests_remaining`, `upstream_requests_used`, `upstream_lease_held`, ' +
+          '`webhook_backlog_deliveries`, `webhook_outbox_rows`, `webhook_deliveries_total{outcome}`, `webhook_delivery_latency_seconds` (histogram), ' +
+          '`webhook_endpoints_disabled_total{reason}`, `process_uptime_seconds`, `nodejs_heap_used_bytes`, ' +
           "and prom-client's default process metrics (`process_*`, `nodejs_*`: CPU, memory, file descriptors, event-loop delay, GC).",
         produces: ['text/plain'],
         response: { 200: Type.String({ description: 'Prometheus text exposition.' }) },

@@ -14,6 +14,7 @@ export const ENTITLEMENTS = {
   'odds-edges': { row: 'value bets and arbitrages (`POST /v1/odds/edges`)', refused: 'the odds edges' },
   quotes: { row: 'quotes at your own pricing endpoint (`/v1/account/check-endpoint`, `POST /v1/trends/flows/quote`)', refused: 'quotes' },
   results: { row: 'results: scores by period, graded odds, closing-line value (`/v1/results/…`)', refused: 'the results' },
+  webhooks: { row: 'webhooks: signed deliveries of changes to your endpoints (`/v1/webhooks…`)', refused: 'webhooks' },
 } as const;
 
 export type Entitlement = keyof typeof ENTITLEMENTS;
@@ -28,7 +29,7 @@ export interface TierRights {
   readonly limits: { readonly perMinute: number | null; readonly perDay: number | null };
 }
 
-const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'odds-edges', 'quotes', 'results'];
+const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'odds-edges', 'quotes', 'results', 'webhooks'];
 
 /**
  * What each tier gets: the one table that the tier checks, the rate limiter's defaults, the odds

@@ -1,12 +1,12 @@
 import type { BackgroundJob, BackgroundJobs, JobLog } from '../../platform/background.js';
 import { USAGE_GROUP_NAMES } from '../policy/index.js';
-import type { HourlyUsageRow, RefusalRow, UsageRepository } from './usage.repository.js';
+import type { DeliveriesRow, HourlyUsageRow, RefusalRow, UsageRepository } from './usage.repository.js';
 import { HOUR_MS, MINUTE_MS, utcDay } from '../../platform/time.js';
 
 /**
- * Counts charged requests per client, UTC hour and route group in memory, and the requests
- * refused 429 per client, minute and window, and adds them to the database in one batch every
- * `flushMs` and when the process stops. No request waits on a write for its count: under load, a
+ * Counts charged requests per client, UTC hour and route group in memory, the requests refused
+ * 429 per client, minute and window, and the webhook deliveries per client and day, and adds
+ * them to the database in one batch every `flushMs` and when the process stops. No request waits on a write for its count: under load, a
  * write per request would make the database the bottleneck of every read. A crash loses at most
  * `flushMs` of counts; a failed write keeps them for the next flush.
  */
@@ -15,10 +15,14 @@ export interface UsageMeter extends BackgroundJob {
   count(clientId: string, group: number, now: number): void;
   /** One request refused 429 because `window` (`minute` or `day`) was exhausted. */
   refused(clientId: string, window: string, now: number): void;
+  /** One webhook delivery a client's endpoint acknowledged: counted beside the requests, never as one. */
+  delivered(clientId: string, now: number): void;
   /** This node's counts of a client not yet written. */
   pending(clientId: string): HourlyUsageRow[];
   /** This node's refusals of a client not yet written. */
   pendingRefusals(clientId: string): RefusalRow[];
+  /** This node's webhook deliveries of a client not yet written. */
+  pendingDeliveries(clientId: string): DeliveriesRow[];
   /** Writes what is counted so far (one flush at a time). */
   flush(): Promise<void>;
   /**
@@ -43,6 +47,8 @@ interface MeterState {
   waiting: HourlyUsageRow[];
   /** Refusals by client, minute and window (one entry each, however many requests were refused). */
   refusals: Map<string, RefusalRow>;
+  /** Webhook deliveries by client and day. */
+  deliveries: Map<string, DeliveriesRow>;
   hourStart: number;
   hourEnd: number;
   flushing: Promise<void>;
@@ -58,6 +64,7 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
     current: new Map(),
     waiting: [],
     refusals: new Map(),
+    deliveries: new Map(),
     hourStart: 0,
     hourEnd: 0,
     flushing: Promise.resolve(),
@@ -74,6 +81,14 @@ export function createUsageMeter(deps: { repository: UsageRepository; flushMs: n
 
     refused(clientId, window, now) {
       addRefusals(state.refusals, { clientId, minute: Math.floor(now / MINUTE_MS) * MINUTE_MS, window, refusals: 1 });
+    },
+
+    delivered(clientId, now) {
+      addDeliveries(state.deliveries, { clientId, day: utcDay(now), deliveries: 1 });
+    },
+
+    pendingDeliveries(clientId) {
+      return [...state.deliveries.values()].filter((row) => row.clientId === clientId);
     },
 
     pending(clientId) {
@@ -136,21 +151,31 @@ function addRefusals(refusals: Map<string, RefusalRow>, row: RefusalRow): void {
   else entry.refusals += row.refusals;
 }
 
+function addDeliveries(deliveries: Map<string, DeliveriesRow>, row: DeliveriesRow): void {
+  const key = `${row.clientId} ${row.day}`;
+  const entry = deliveries.get(key);
+  if (entry === undefined) deliveries.set(key, { ...row });
+  else entry.deliveries += row.deliveries;
+}
+
 async function write(state: MeterState, repository: UsageRepository): Promise<void> {
   const rows = [...state.waiting, ...[...state.current].flatMap(([clientId, entry]) => rowsOf(clientId, entry))];
   const refused = [...state.refusals.values()];
+  const delivered = [...state.deliveries.values()];
   state.current = new Map();
   state.waiting = [];
   state.refusals = new Map();
-  if (rows.length === 0 && refused.length === 0) return;
+  state.deliveries = new Map();
+  if (rows.length === 0 && refused.length === 0 && delivered.length === 0) return;
   state.writes += 1;
   state.writing = true;
   try {
-    await repository.add(rows, refused);
+    await repository.add(rows, refused, delivered);
   } catch (error) {
     // Kept for the next flush: a database blip must not lose billing counts.
     state.waiting = [...rows, ...state.waiting];
     for (const row of refused) addRefusals(state.refusals, row);
+    for (const row of delivered) addDeliveries(state.deliveries, row);
     state.log?.warn({ err: error, rows: rows.length }, 'writing usage counts failed; they are kept for the next flush');
   } finally {
     state.writing = false;

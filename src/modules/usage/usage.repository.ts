@@ -4,8 +4,10 @@ import { utcDay } from '../../platform/time.js';
 
 /** Requests counted per client, day, hour and route group, and the requests refused 429: stored, read, purged. */
 export interface UsageRepository {
-  /** Adds counts to the stored ones, per day and per hour, and the refusals, in one transaction. */
-  add(rows: readonly HourlyUsageRow[], refusals?: readonly RefusalRow[]): Promise<void>;
+  /** Adds counts to the stored ones, per day and per hour, the refusals and the webhook deliveries, in one transaction. */
+  add(rows: readonly HourlyUsageRow[], refusals?: readonly RefusalRow[], deliveries?: readonly DeliveriesRow[]): Promise<void>;
+  /** One client's webhook deliveries from `from` to `to` (days, inclusive). */
+  deliveriesOfClient(clientId: string, from: string, to: string): Promise<DeliveriesRow[]>;
   /** One client's hourly rows with `from <= hour < to` (epoch ms). */
   hoursOfClient(clientId: string, from: number, to: number): Promise<HourlyUsageRow[]>;
   /** One client's refusals with `from <= minute < to` (epoch ms). */
@@ -51,6 +53,13 @@ export interface RefusalRow {
   refusals: number;
 }
 
+/** Webhook deliveries a client's endpoints acknowledged on one UTC day. */
+export interface DeliveriesRow {
+  clientId: string;
+  day: string;
+  deliveries: number;
+}
+
 /** Rows per INSERT: 4 parameters each, far below SQLite's and PostgreSQL's parameter limits. */
 const CHUNK = 500;
 
@@ -70,7 +79,18 @@ const chunks = <T>(rows: readonly T[]): T[][] => Array.from({ length: Math.ceil(
 
 export function createUsageRepository(db: Kysely<Schema>): UsageRepository {
   return {
-    add: (rows, refusals = []) => addCounts(db, rows, refusals),
+    add: (rows, refusals = [], deliveries = []) => addCounts(db, rows, refusals, deliveries),
+
+    async deliveriesOfClient(clientId, from, to) {
+      const rows = await db
+        .selectFrom('usage_webhook_deliveries')
+        .select(['day', 'deliveries'])
+        .where('client_id', '=', clientId)
+        .where('day', '>=', from)
+        .where('day', '<=', to)
+        .execute();
+      return rows.map((r) => ({ clientId, day: r.day, deliveries: Number(r.deliveries) }));
+    },
 
     /** One client's hourly rows with `from <= hour < to` (epoch ms). */
     async hoursOfClient(clientId: string, from: number, to: number): Promise<HourlyUsageRow[]> {
@@ -132,7 +152,8 @@ export function createUsageRepository(db: Kysely<Schema>): UsageRepository {
     /** Deletes the rows of days before `day`; returns how many. */
     async purgeBefore(day: string): Promise<number> {
       const result = await db.deleteFrom('usage_daily').where('day', '<', day).executeTakeFirst();
-      return Number(result.numDeletedRows);
+      const deliveries = await db.deleteFrom('usage_webhook_deliveries').where('day', '<', day).executeTakeFirst();
+      return Number(result.numDeletedRows) + Number(deliveries.numDeletedRows);
     },
   };
 }
@@ -141,8 +162,8 @@ export function createUsageRepository(db: Kysely<Schema>): UsageRepository {
  * Adds counts to the stored ones, per day and per hour, and the refusals: one upsert per chunk
  * and table, all in one transaction, so that the hourly and daily counts never disagree.
  */
-async function addCounts(db: Kysely<Schema>, rows: readonly HourlyUsageRow[], refusals: readonly RefusalRow[]): Promise<void> {
-  if (rows.length === 0 && refusals.length === 0) return;
+async function addCounts(db: Kysely<Schema>, rows: readonly HourlyUsageRow[], refusals: readonly RefusalRow[], deliveries: readonly DeliveriesRow[]): Promise<void> {
+  if (rows.length === 0 && refusals.length === 0 && deliveries.length === 0) return;
   await db.transaction().execute(async (trx) => {
     const dailyRows = daily(rows).map((r) => ({ client_id: r.clientId, day: r.day, route_group: r.group, requests: r.requests }));
     await addUp(trx, 'usage_daily', ['client_id', 'day', 'route_group'], 'requests', dailyRows);
@@ -150,11 +171,13 @@ async function addCounts(db: Kysely<Schema>, rows: readonly HourlyUsageRow[], re
     await addUp(trx, 'usage_hourly', ['client_id', 'hour', 'route_group'], 'requests', hourlyRows);
     const refusalRows = refusals.map((r) => ({ client_id: r.clientId, minute: r.minute, window: r.window, refusals: r.refusals }));
     await addUp(trx, 'usage_refusals', ['client_id', 'minute', 'window'], 'refusals', refusalRows);
+    const deliveryRows = deliveries.map((r) => ({ client_id: r.clientId, day: r.day, deliveries: r.deliveries }));
+    await addUp(trx, 'usage_webhook_deliveries', ['client_id', 'day'], 'deliveries', deliveryRows);
   });
 }
 
 /** The tables of counts, each with the column that counts. */
-type CountTables = { usage_daily: 'requests'; usage_hourly: 'requests'; usage_refusals: 'refusals' };
+type CountTables = { usage_daily: 'requests'; usage_hourly: 'requests'; usage_refusals: 'refusals'; usage_webhook_deliveries: 'deliveries' };
 
 /**
  * Inserts `values` into a table of counts, or adds each to the stored count of the same key: one

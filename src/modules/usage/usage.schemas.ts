@@ -59,6 +59,9 @@ export const Usage = Type.Object(
               "give or take what other nodes have not written yet or hold ahead unused.",
           ),
           by_group: ByGroup,
+          webhook_deliveries: Count(
+            "Webhook deliveries your endpoints acknowledged (2xx) that day, replays and retries included: counted beside the requests, in neither requests nor charged.",
+          ),
         },
         { additionalProperties: false },
       ),

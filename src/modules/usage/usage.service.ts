@@ -39,7 +39,11 @@ export function createUsageService(deps: UsageServiceDeps): UsageService {
 }
 
 async function report({ meter, repository, limiter, clock }: UsageServiceDeps, account: ClientAccount, range: DayRange): Promise<Usage> {
-  const [current, byDay] = await Promise.all([limiter.current(account, clock.now()), countsByDay({ meter, repository }, account.id, range)]);
+  const [current, byDay, deliveries] = await Promise.all([
+    limiter.current(account, clock.now()),
+    countsByDay({ meter, repository }, account.id, range),
+    deliveriesByDay({ meter, repository }, account.id, range),
+  ]);
   return {
     tier: account.tier,
     limits: limitsShown(limiter.limitsOf(account)),
@@ -48,7 +52,7 @@ async function report({ meter, repository, limiter, clock }: UsageServiceDeps, a
       const counts = byDay.get(date) ?? USAGE_GROUP_NAMES.map(() => 0);
       const byGroup = Object.fromEntries(USAGE_GROUP_NAMES.map((group, i) => [group, counts[i] ?? 0]));
       const requests = counts.reduce((a, b) => a + b, 0);
-      return { date, requests, charged: requests - (counts[UNCHARGED] ?? 0), by_group: byGroup };
+      return { date, requests, charged: requests - (counts[UNCHARGED] ?? 0), by_group: byGroup, webhook_deliveries: deliveries.get(date) ?? 0 };
     }),
   };
 }
@@ -65,6 +69,15 @@ async function countsByDay({ meter, repository }: Pick<UsageServiceDeps, 'meter'
   };
   const [stored, pending] = await meter.settled(() => repository.ofClient(clientId, from, to), () => meter.pending(clientId));
   for (const row of [...stored, ...pending]) add(row.day, GROUP_INDEX.get(row.group) ?? -1, row.requests);
+  return byDay;
+}
+
+/** The webhook deliveries per day, stored plus this node's not yet written (as countsByDay). */
+async function deliveriesByDay({ meter, repository }: Pick<UsageServiceDeps, 'meter' | 'repository'>, clientId: string, range: DayRange): Promise<Map<string, number>> {
+  const { from, to } = firstAndLastDay(range);
+  const [stored, pending] = await meter.settled(() => repository.deliveriesOfClient(clientId, from, to), () => meter.pendingDeliveries(clientId));
+  const byDay = new Map<string, number>();
+  for (const row of [...stored, ...pending]) if (row.day >= from && row.day <= to) byDay.set(row.day, (byDay.get(row.day) ?? 0) + row.deliveries);
   return byDay;
 }
 

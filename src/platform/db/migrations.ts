@@ -655,6 +655,19 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await sql`insert into feed_cursors (name, last_id) select 'webhooks: board', coalesce(max(history_id), 0) from board_changes`.execute(db);
     },
   },
+  // The deliveries per client and day the usage answers show beside the requests (decision 0311).
+  '0034_webhook_dispatch': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('usage_webhook_deliveries')
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('day', 'text', (c) => c.notNull())
+        .addColumn('deliveries', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('usage_webhook_deliveries_pk', ['client_id', 'day'])
+        .execute();
+      await db.schema.createIndex('usage_webhook_deliveries_day_idx').on('usage_webhook_deliveries').column('day').execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

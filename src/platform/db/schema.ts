@@ -43,6 +43,7 @@ export interface Schema {
   audit_log: AuditLogTable;
   usage_hourly: UsageHourlyTable;
   usage_refusals: UsageRefusalsTable;
+  usage_webhook_deliveries: UsageWebhookDeliveriesTable;
   feed_cursors: FeedCursorsTable;
   board_changes: BoardChangesTable;
   external_ids: ExternalIdsTable;
@@ -414,6 +415,13 @@ export interface UsageHourlyTable {
   hour: number;
   route_group: string;
   requests: number;
+}
+
+/** Webhook deliveries a client's endpoints acknowledged (2xx) on one UTC day: counted beside its requests, never as one. */
+export interface UsageWebhookDeliveriesTable {
+  client_id: string;
+  day: string;
+  deliveries: number;
 }
 
 /** Requests of a client refused 429 in one UTC minute (`minute`: epoch ms of its start), by the window that was exhausted. */

@@ -7,6 +7,7 @@ import { collector, registerCollector, type Sample } from './collector.js';
 import { createHttpRequestSeries, type HttpRequestSeries } from './http-requests.js';
 import { processMetrics } from './process-metrics.js';
 import { type UpstreamMetrics, upstreamSeries } from './upstream.js';
+import { type WebhookMetrics, webhookSeries } from './webhooks.js';
 
 const CHANGE_NAMES: readonly ChangeVersionName[] = ['clients', 'data'];
 
@@ -51,6 +52,8 @@ export interface Metrics extends BackgroundJob {
   outboundCall(outcome: OutboundOutcome, seconds: number): void;
   /** The upstream feed's last success, rows imported, errors by kind, quota and lease. */
   readonly upstream: UpstreamMetrics;
+  /** The webhook dispatcher's outcomes, latency, disabled endpoints and backlog. */
+  readonly webhooks: WebhookMetrics;
 }
 
 /** How an outbound call ended: answered, an unusable answer, refused by the address rules, failed, timed out, or over the client's cap. */
@@ -87,6 +90,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
   const lagByName = changeLagSeries(registry);
   const outbound = outboundSeries(registry);
   const upstream = upstreamSeries(registry);
+  const webhooks = webhookSeries(registry);
 
   return deps.background.own({
     name: 'metrics',
@@ -98,6 +102,7 @@ export function createMetrics(deps: MetricsDeps): Metrics {
     changeLag: (name, seconds) => lagByName.get(name)?.observe(seconds),
     outboundCall: outbound,
     upstream,
+    webhooks,
 
     start() {
       // The process's collectors start at the first start in the process and run until it exits
