@@ -52,10 +52,11 @@ export const ENV = Type.Object({
   REQUEST_TIMEOUT: Integer(60, 1, 3600, 'seconds a client has, from the first byte of a request, to send all of it, body included; then 408 and the connection is closed. At least `HEADERS_TIMEOUT`. A 64 MiB import must arrive at about 1.1 MB/s to make it: raise it for large imports over slow links'),
   HISTORY_RETENTION_DAYS: Integer(730, 1, 36_500, 'price changes recorded more than this many days ago are deleted, hourly, by every node; a past season loaded today counts from today (docs/decisions/0129, 0299)'),
   STREAM_HEARTBEAT_MS: Integer(15_000, 100, 300_000, 'how often an open odds stream gets a heartbeat comment, so that proxies and load balancers keep it open'),
-  CHECK_ENDPOINT_KEY: Unset(
-    'the AES-256-GCM key that encrypts the clients\' check-endpoint tokens at rest: 32 bytes as 64 hex digits or in base64 (`openssl rand -base64 32`). Required with `NODE_ENV=production`, and on PostgreSQL unless `NODE_ENV` is `development` or `test`',
+  ENCRYPTION_KEY: Unset(
+    'the AES-256-GCM key that encrypts what the service must read back but never show: the clients\' check-endpoint tokens and webhook signing secrets. 32 bytes as 64 hex digits or in base64 (`openssl rand -base64 32`). Required with `NODE_ENV=production`, and on PostgreSQL unless `NODE_ENV` is `development` or `test`',
     'generated (see [Keys and secrets](#keys-and-secrets))',
   ),
+  CHECK_ENDPOINT_KEY: Unset('the older name of `ENCRYPTION_KEY`, still read: set one of them, or both to the same key'),
   OUTBOUND_ALLOW_CIDRS: Unset(
     'addresses and CIDRs, comma-separated, that calls to clients\' check endpoints may reach although they are loopback, private, link-local or otherwise internal (`10.20.0.0/16,::1/128`); unset, only public addresses are called. See [Calls to clients\' endpoints](#calls-to-clients-endpoints)',
   ),

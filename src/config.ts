@@ -41,7 +41,7 @@ export function loadConfig(env: Env = process.env) {
   }
   const jwtSecrets = readJwtSecrets(v, problems);
   const publicUrl = origin('PUBLIC_URL', v.PUBLIC_URL, problems);
-  const checkEndpointKey = readCheckEndpointKey(v, problems);
+  const encryptionKey = readEncryptionKey(v, problems);
   const outboundAllowCidrs = readCidrs('OUTBOUND_ALLOW_CIDRS', v.OUTBOUND_ALLOW_CIDRS, problems);
   const upstream = readUpstream(v, problems);
 
@@ -93,10 +93,11 @@ export function loadConfig(env: Env = process.env) {
     /** PUBLIC_URL's origin, without a trailing slash. */
     publicUrl,
     /**
-     * The AES-256-GCM key (32 bytes) the clients' check-endpoint tokens are encrypted with at rest.
-     * Unset outside production: a serving process generates one into the data directory (check-endpoint-key.ts).
+     * The AES-256-GCM key (32 bytes) the clients' check-endpoint tokens and webhook signing secrets
+     * are encrypted with at rest (ENCRYPTION_KEY, or its older name CHECK_ENDPOINT_KEY). Unset outside
+     * production: a serving process generates one into the data directory (encryption-key.ts).
      */
-    checkEndpointKey,
+    encryptionKey,
     /** Ranges outbound calls may reach although they are private, loopback or link-local. */
     outboundAllowCidrs,
     /** Calls to its check endpoint one client may cause per UTC minute. */
@@ -253,22 +254,35 @@ export function workersProblem(workers: number, redisUrl: string | undefined): s
   return `${workers} workers need REDIS_URL: rate limits, quotas and login-failure limits are counted per client across every worker, which one process's memory cannot do (decision 0090); set REDIS_URL or serve with one worker`;
 }
 
-const CHECK_ENDPOINT_KEY_BYTES = 32;
+const ENCRYPTION_KEY_BYTES = 32;
 
 /** 32 bytes, written as 64 hex digits or in base64 (either alphabet). */
-export function parseCheckEndpointKey(raw: string): Buffer | undefined {
+export function parseEncryptionKey(raw: string): Buffer | undefined {
   const bytes = /^[0-9a-fA-F]{64}$/.test(raw) ? Buffer.from(raw, 'hex') : /^[A-Za-z0-9+/_-]{43}=?$/.test(raw) ? Buffer.from(raw, 'base64url') : undefined;
-  return bytes?.length === CHECK_ENDPOINT_KEY_BYTES ? bytes : undefined;
+  return bytes?.length === ENCRYPTION_KEY_BYTES ? bytes : undefined;
 }
 
-function readCheckEndpointKey(v: EnvVariables, problems: string[]): Buffer | undefined {
-  const raw = v.CHECK_ENDPOINT_KEY;
-  if (raw === undefined) {
-    if (v.NODE_ENV === 'production') problems.push('CHECK_ENDPOINT_KEY is required when NODE_ENV=production');
+/**
+ * ENCRYPTION_KEY, or CHECK_ENDPOINT_KEY, the name it had while it sealed only the check endpoints'
+ * tokens: a deployment that set the older name keeps its key. Both set to different keys is a
+ * mistake, since which one sealed the stored values cannot be told.
+ */
+function readEncryptionKey(v: EnvVariables, problems: string[]): Buffer | undefined {
+  const named = (['ENCRYPTION_KEY', 'CHECK_ENDPOINT_KEY'] as const).flatMap((name) => (v[name] === undefined ? [] : [{ name, raw: v[name] }]));
+  const [first] = named;
+  if (first === undefined) {
+    if (v.NODE_ENV === 'production') problems.push('ENCRYPTION_KEY is required when NODE_ENV=production (CHECK_ENDPOINT_KEY, its older name, is read too)');
     return undefined;
   }
-  const key = parseCheckEndpointKey(raw);
-  if (key === undefined) problems.push('CHECK_ENDPOINT_KEY must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)');
+  const keys = named.map(({ name, raw }) => {
+    const key = parseEncryptionKey(raw);
+    if (key === undefined) problems.push(`${name} must be 32 bytes, as 64 hex digits or in base64 (openssl rand -base64 32)`);
+    return key;
+  });
+  const [key, other] = keys;
+  if (key !== undefined && other !== undefined && !key.equals(other)) {
+    problems.push('ENCRYPTION_KEY and CHECK_ENDPOINT_KEY (its older name) are both set, to different keys: set one, or both to the same key');
+  }
   return key;
 }
 

@@ -6,10 +6,10 @@ import type { CheckEndpointsTable, Schema } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/errors.js';
 import { urlRedactor } from '../../platform/logging.js';
 import type { AddressRules } from '../../platform/outbound/address-rules.js';
+import type { SecretCipher } from '../../platform/secret-cipher.js';
 import { iso } from '../../shared/wire.js';
 import type { CheckEndpointData, SetCheckEndpointBody } from './check-endpoint.schemas.js';
 import { type CheckEndpointFields, createQuotesRepository } from './quotes.repository.js';
-import type { TokenCipher } from './token-cipher.js';
 import { type AuditActor, type AuditFields, LOCAL_OPERATOR, recordAudit } from '../audit/index.js';
 
 export const SANDBOX_PATH = '/v1/trends/flows/quote-sandbox';
@@ -31,7 +31,7 @@ export interface CheckEndpoints {
   target(clientId: string): Promise<QuoteTarget | undefined>;
 }
 
-export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; cipher: TokenCipher; rules: AddressRules }): CheckEndpoints {
+export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; cipher: SecretCipher; rules: AddressRules }): CheckEndpoints {
   const { db, clock, cipher, rules } = deps;
   const repository = createQuotesRepository(db);
 
