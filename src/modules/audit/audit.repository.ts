@@ -24,6 +24,10 @@ export const AUDIT_ACTIONS = [
   'secret.deleted',
   'check_endpoint.set',
   'check_endpoint.deleted',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
