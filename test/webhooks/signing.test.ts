@@ -54,7 +54,7 @@ describe.each(DIALECTS)('webhook secrets, signing and the test delivery (%s)', (
     expect(result).toMatchObject({ success: true, status_code: 204, error: null, response_excerpt: '' });
     expect(result.delivery_id).toMatch(/^msg_[A-Za-z0-9_-]{43}$/);
     expect(message.headers['webhook-id']).toBe(result.delivery_id);
-    expect(message.headers['webhook-signature']?.split(' ')).toHaveLength(1);
+    expect(String(message.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(verify(secret, message, h.clock.now())).toEqual({ type: 'webhook.test', timestamp: new Date(h.clock.now()).toISOString(), data: { endpoint_id: id, message: expect.any(String) } });
     const delivery = await h.database.db.selectFrom('webhook_deliveries').selectAll().where('id', '=', result.delivery_id).executeTakeFirstOrThrow();
     expect(delivery).toMatchObject({ endpoint_id: id, sequence: null, type: 'webhook.test', state: 'test', attempts: 1, next_attempt_at: null });
@@ -75,12 +75,12 @@ describe.each(DIALECTS)('webhook secrets, signing and the test delivery (%s)', (
     expect((await c.ok<{ previous_secret_expires_at: string }>(`/v1/webhooks/${id}`)).previous_secret_expires_at).toBe(previous_secret_expires_at);
 
     const during = (await sendTest(c, id)).message;
-    expect(during.headers['webhook-signature']?.split(' ')).toHaveLength(2);
+    expect(String(during.headers['webhook-signature']).split(' ')).toHaveLength(2);
     for (const secret of [fresh, old]) expect(verify(secret, during, h.clock.now())).toMatchObject({ type: 'webhook.test' });
 
     h.clock.advance(24 * 3_600_000 + 1);
     const after = (await sendTest(c, id)).message;
-    expect(after.headers['webhook-signature']?.split(' ')).toHaveLength(1);
+    expect(String(after.headers['webhook-signature']).split(' ')).toHaveLength(1);
     expect(verify(fresh, after, h.clock.now())).toMatchObject({ type: 'webhook.test' });
     expect(() => verify(old, after, h.clock.now())).toThrow(/No matching signature/);
     expect((await c.ok<{ previous_secret_expires_at: string | null }>(`/v1/webhooks/${id}`)).previous_secret_expires_at).toBeNull();

@@ -47,124 +47,119 @@ export interface WebhookEndpointsDeps {
 /** An endpoint's id: `ep_` and 16 random bytes (base64url). */
 const newEndpointId = () => `ep_${randomBytes(16).toString('base64url')}`;
 
+/** What the operations share: the deps, the owned-endpoint read and one audited change in its transaction. */
+interface Scope extends WebhookEndpointsDeps {
+  repository: WebhookManagementRepository;
+  owned(repo: WebhookManagementRepository, clientId: string, id: string): Promise<WebhookEndpoint>;
+  change<T>(clientId: string, actor: AuditActor, work: (repo: WebhookManagementRepository, audit: Audit) => Promise<T>): Promise<T>;
+}
+
+type Audit = (action: AuditAction, before: AuditFields | null, after: AuditFields | null) => Promise<void>;
+
 export function createWebhookEndpoints(deps: WebhookEndpointsDeps): WebhookEndpointsService {
-  const { db, clock, cipher, urls } = deps;
-  const repository = webhookManagement(db);
-  const owned = async (repo: WebhookManagementRepository, clientId: string, id: string) => {
-    const endpoint = await repo.ownedBy(clientId, id);
-    if (endpoint === undefined) throw new ApiError('NOT_FOUND', 'no webhook endpoint with this id');
-    return endpoint;
+  const { db, clock, cipher } = deps;
+  const scope: Scope = {
+    ...deps,
+    repository: webhookManagement(db),
+    async owned(repo, clientId, id) {
+      const endpoint = await repo.ownedBy(clientId, id);
+      if (endpoint === undefined) throw new ApiError('NOT_FOUND', 'no webhook endpoint with this id');
+      return endpoint;
+    },
+    change: (clientId, actor, work) =>
+      lockedTransaction(db, (trx) => work(webhookManagement(trx), (action, before, after) => recordAudit(trx, { clientId, action, actor, at: clock.now(), before, after }))),
   };
-  /** One audited change of one endpoint, in its own transaction. */
-  const change = <T>(clientId: string, work: (repo: WebhookManagementRepository, audit: (action: AuditAction, before: AuditFields | null, after: AuditFields | null) => Promise<void>) => Promise<T>, actor: AuditActor) =>
-    lockedTransaction(db, (trx) => work(webhookManagement(trx), (action, before, after) => recordAudit(trx, { clientId, action, actor, at: clock.now(), before, after })));
 
   return {
     list: uncachedList({
       name: 'webhooks',
-      ids: ({ clientId }) => repository.idsOf(clientId),
+      ids: ({ clientId }) => scope.repository.idsOf(clientId),
       async items(ids) {
         const now = clock.now();
-        return new Map([...(await repository.byIds(ids))].map(([id, endpoint]) => [id, webhookView(endpoint, now)]));
+        return new Map([...(await scope.repository.byIds(ids))].map(([id, endpoint]) => [id, webhookView(endpoint, now)]));
       },
     }),
-
-    get: (clientId, id) => owned(repository, clientId, id),
-
-    async create(clientId, body, cap, actor) {
-      const url = await webhookUrl(body.url, urls);
-      const secret = newWebhookSecret(randomBytes);
-      const now = clock.now();
-      const enabled = body.enabled ?? true;
-      const row: WebhookEndpointsTable = {
-        id: newEndpointId(),
-        client_id: clientId,
-        url: url.href,
-        description: body.description ?? '',
-        event_types: JSON.stringify(body.event_types),
-        filters: JSON.stringify(body.filters ?? {}),
-        enabled: enabled ? 1 : 0,
-        disabled_reason: enabled ? null : 'client',
-        disabled_at: enabled ? null : now,
-        secret_sealed: cipher.seal(secret),
-        previous_secret_sealed: null,
-        previous_secret_expires_at: null,
-        last_sequence: 0,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      };
-      return change(
-        clientId,
-        async (repo, audit) => {
-          await repo.lockClient(clientId);
-          const kept = (await repo.idsOf(clientId)).length;
-          if (cap !== null && kept >= cap) {
-            throw new ApiError('CONFLICT', `this account already has ${cap} webhook endpoints, the most its tier may keep; delete one first`);
-          }
-          await repo.insert(row);
-          const endpoint = await owned(repo, clientId, row.id);
-          await audit('webhook.created', null, auditedOf(endpoint));
-          return { ...webhookView(endpoint, now), secret };
-        },
-        actor,
-      );
-    },
-
-    async update(clientId, id, body, actor) {
-      const url = body.url === undefined ? undefined : (await webhookUrl(body.url, urls)).href;
-      return change(
-        clientId,
-        async (repo, audit) => {
-          const before = await owned(repo, clientId, id);
-          const now = clock.now();
-          const changes = changesOf(before, { ...body, url }, now);
-          if (Object.keys(changes).length === 0) return webhookView(before, now);
-          await repo.update(id, { ...changes, updated_at: now });
-          if (body.enabled === true && !before.enabled) await repo.resumePending(id, now);
-          const after = await owned(repo, clientId, id);
-          await audit('webhook.updated', ...changedFields(auditedOf(before), auditedOf(after)));
-          return webhookView(after, now);
-        },
-        actor,
-      );
-    },
-
-    async remove(clientId, id, actor) {
-      await change(
-        clientId,
-        async (repo, audit) => {
-          const before = await owned(repo, clientId, id);
-          const now = clock.now();
-          await repo.update(id, { deleted_at: now, enabled: 0, updated_at: now });
-          await audit('webhook.deleted', auditedOf(before), null);
-        },
-        actor,
-      );
-    },
-
-    async rotateSecret(clientId, id, actor) {
-      const secret = newWebhookSecret(randomBytes);
-      return change(
-        clientId,
-        async (repo, audit) => {
-          const before = await owned(repo, clientId, id);
-          const now = clock.now();
-          const expiresAt = now + PREVIOUS_SECRET_SIGNS_MS;
-          await repo.update(id, { secret_sealed: cipher.seal(secret), previous_secret_sealed: before.secretSealed, previous_secret_expires_at: expiresAt, updated_at: now });
-          // Never a secret, sealed or not: only that one was replaced, and until when it signs.
-          await audit('webhook.secret_rotated', null, { id, previous_secret_expires_at: iso(expiresAt) });
-          return { id, secret, previous_secret_expires_at: iso(expiresAt) };
-        },
-        actor,
-      );
-    },
-
+    get: (clientId, id) => scope.owned(scope.repository, clientId, id),
+    create: (clientId, body, cap, actor) => createEndpoint(scope, clientId, body, cap, actor),
+    update: (clientId, id, body, actor) => updateEndpoint(scope, clientId, id, body, actor),
+    remove: (clientId, id, actor) =>
+      scope.change(clientId, actor, async (repo, audit) => {
+        const before = await scope.owned(repo, clientId, id);
+        const now = clock.now();
+        await repo.update(id, { deleted_at: now, enabled: 0, updated_at: now });
+        await audit('webhook.deleted', auditedOf(before), null);
+      }),
+    rotateSecret: (clientId, id, actor) => rotateSecret(scope, clientId, id, actor),
     signingSecrets(endpoint) {
-      const previous = endpoint.previousSecretSealed !== null && endpoint.previousSecretExpiresAt !== null && endpoint.previousSecretExpiresAt > clock.now();
-      return [cipher.open(endpoint.secretSealed), ...(previous && endpoint.previousSecretSealed !== null ? [cipher.open(endpoint.previousSecretSealed)] : [])];
+      const { previousSecretSealed: previous, previousSecretExpiresAt: until } = endpoint;
+      const stillSigns = previous !== null && until !== null && until > clock.now();
+      return [cipher.open(endpoint.secretSealed), ...(stillSigns ? [cipher.open(previous)] : [])];
     },
   };
+}
+
+async function createEndpoint(scope: Scope, clientId: string, body: NewWebhookBody, cap: number | null, actor: AuditActor): Promise<CreatedWebhook> {
+  const url = await webhookUrl(body.url, scope.urls);
+  const secret = newWebhookSecret(randomBytes);
+  const now = scope.clock.now();
+  const enabled = body.enabled ?? true;
+  const row: WebhookEndpointsTable = {
+    id: newEndpointId(),
+    client_id: clientId,
+    url: url.href,
+    description: body.description ?? '',
+    event_types: JSON.stringify(body.event_types),
+    filters: JSON.stringify(body.filters ?? {}),
+    enabled: enabled ? 1 : 0,
+    disabled_reason: enabled ? null : 'client',
+    disabled_at: enabled ? null : now,
+    secret_sealed: scope.cipher.seal(secret),
+    previous_secret_sealed: null,
+    previous_secret_expires_at: null,
+    last_sequence: 0,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  return scope.change(clientId, actor, async (repo, audit) => {
+    await repo.lockClient(clientId);
+    const kept = (await repo.idsOf(clientId)).length;
+    if (cap !== null && kept >= cap) {
+      throw new ApiError('CONFLICT', `this account already has ${cap} webhook endpoints, the most its tier may keep; delete one first`);
+    }
+    await repo.insert(row);
+    const endpoint = await scope.owned(repo, clientId, row.id);
+    await audit('webhook.created', null, auditedOf(endpoint));
+    return { ...webhookView(endpoint, now), secret };
+  });
+}
+
+async function updateEndpoint(scope: Scope, clientId: string, id: string, body: WebhookChangeBody, actor: AuditActor): Promise<Webhook> {
+  const url = body.url === undefined ? undefined : (await webhookUrl(body.url, scope.urls)).href;
+  return scope.change(clientId, actor, async (repo, audit) => {
+    const before = await scope.owned(repo, clientId, id);
+    const now = scope.clock.now();
+    const changes = changesOf(before, { ...body, url }, now);
+    if (Object.keys(changes).length === 0) return webhookView(before, now);
+    await repo.update(id, { ...changes, updated_at: now });
+    if (body.enabled === true && !before.enabled) await repo.resumePending(id, now);
+    const after = await scope.owned(repo, clientId, id);
+    await audit('webhook.updated', ...changedFields(auditedOf(before), auditedOf(after)));
+    return webhookView(after, now);
+  });
+}
+
+async function rotateSecret(scope: Scope, clientId: string, id: string, actor: AuditActor): Promise<{ id: string; secret: string; previous_secret_expires_at: string }> {
+  const secret = newWebhookSecret(randomBytes);
+  return scope.change(clientId, actor, async (repo, audit) => {
+    const before = await scope.owned(repo, clientId, id);
+    const now = scope.clock.now();
+    const expiresAt = now + PREVIOUS_SECRET_SIGNS_MS;
+    await repo.update(id, { secret_sealed: scope.cipher.seal(secret), previous_secret_sealed: before.secretSealed, previous_secret_expires_at: expiresAt, updated_at: now });
+    // Never a secret, sealed or not: only that one was replaced, and until when it signs.
+    await audit('webhook.secret_rotated', null, { id, previous_secret_expires_at: iso(expiresAt) });
+    return { id, secret, previous_secret_expires_at: iso(expiresAt) };
+  });
 }
 
 /** The columns a change sets: only those whose value differs. Disabling by request says so; enabling clears why it was disabled. */

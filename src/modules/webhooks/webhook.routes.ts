@@ -1,4 +1,5 @@
-import type { ModuleRoutes } from '../../platform/http/types.js';
+import type { FastifyRequest } from 'fastify';
+import type { App, ModuleRoutes } from '../../platform/http/types.js';
 import { uncachedByRequest } from '../../platform/lists/uncached-lists.js';
 import { clientActor } from '../audit/index.js';
 import { principalOf, type Tier } from '../auth/index.js';
@@ -36,10 +37,16 @@ export interface WebhookRoutesDeps {
 const tags = ['webhooks'];
 const ONE_ID = 'Another client\'s endpoint, a deleted one or none is 404.';
 
-/** /v1/webhooks: the calling client's webhook endpoints. */
-export const webhookRoutes: ModuleRoutes<WebhookRoutesDeps> = async (app, { endpoints, test, capOf, clock }) => {
-  const clientId = (request: Parameters<typeof principalOf>[0]) => principalOf(request).client.id;
+const clientId = (request: FastifyRequest) => principalOf(request).client.id;
 
+/** /v1/webhooks: the calling client's webhook endpoints. */
+export const webhookRoutes: ModuleRoutes<WebhookRoutesDeps> = async (app, deps) => {
+  endpointRoutes(app, deps);
+  actionRoutes(app, deps);
+};
+
+/** The endpoints themselves: listed, made, read, changed, deleted. */
+function endpointRoutes(app: App, { endpoints, capOf, clock }: WebhookRoutesDeps): void {
   app.get(
     '/v1/webhooks/event-types',
     {
@@ -108,6 +115,10 @@ export const webhookRoutes: ModuleRoutes<WebhookRoutesDeps> = async (app, { endp
     },
   );
 
+}
+
+/** What is done with an endpoint: its secret rotated, a test message sent. */
+function actionRoutes(app: App, { endpoints, test }: WebhookRoutesDeps): void {
   app.post(
     '/v1/webhooks/:id/rotate-secret',
     {
@@ -141,4 +152,4 @@ export const webhookRoutes: ModuleRoutes<WebhookRoutesDeps> = async (app, { endp
     },
     async (request) => test(clientId(request), request.params.id),
   );
-};
+}

@@ -133,6 +133,7 @@ export const WebhookEventTypes = Type.Object(
         },
         { additionalProperties: false },
       ),
+      { description: 'Every kind of message, the subscribable ones first.' },
     ),
   },
   { additionalProperties: false, title: 'WebhookEventTypes' },
