@@ -56,6 +56,14 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['trends.quote', 'POST /v1/trends/flows/quote'],
   ['trends.quoteSandbox', 'POST /v1/trends/flows/quote-sandbox'],
   ['trends.flowTooltip', 'GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}'],
+  ['webhooks.list', 'GET /v1/webhooks'],
+  ['webhooks.create', 'POST /v1/webhooks'],
+  ['webhooks.get', 'GET /v1/webhooks/{id}'],
+  ['webhooks.update', 'PATCH /v1/webhooks/{id}'],
+  ['webhooks.delete', 'DELETE /v1/webhooks/{id}'],
+  ['webhooks.rotateSecret', 'POST /v1/webhooks/{id}/rotate-secret'],
+  ['webhooks.test', 'POST /v1/webhooks/{id}/test'],
+  ['webhooks.eventTypes', 'GET /v1/webhooks/event-types'],
 ];
 
 /**
