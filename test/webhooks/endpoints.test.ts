@@ -107,7 +107,7 @@ describe.each(DIALECTS)('/v1/webhooks (%s)', (dialect) => {
 
   it('is for pro and enterprise: a free client is refused with 403, as for the other tiered routes', async () => {
     const free = h.as(await h.client({ tier: 'free' }));
-    for (const res of [await create(free), await free.get('/v1/webhooks'), await free.get('/v1/webhooks/event-types')]) {
+    for (const res of [await create(free), await free.get('/v1/webhooks'), await free.get('/v1/webhook-event-types')]) {
       expectError(res, 403, 'FORBIDDEN');
       expect(res.json<{ error: { message: string } }>().error.message).toMatch(/webhooks.*pro.*enterprise/);
     }
@@ -144,7 +144,7 @@ describe.each(DIALECTS)('/v1/webhooks (%s)', (dialect) => {
 
   it('lists every kind of message with the JSON Schema of its data, and the document holds each request made to an endpoint', async () => {
     const c = h.as(await h.client({ tier: 'pro' }));
-    const { results } = await c.ok<{ results: Array<{ type: string; subscribable: boolean; data_schema: { properties: Record<string, unknown> } }> }>('/v1/webhooks/event-types');
+    const { results } = await c.ok<{ results: Array<{ type: string; subscribable: boolean; data_schema: { properties: Record<string, unknown> } }> }>('/v1/webhook-event-types');
     expect(results.map((r) => r.type)).toEqual(['odds.changed', 'board.changed', 'event.updated', 'result.graded', 'edge.found', 'webhook.test']);
     for (const r of results) expect(Object.keys(r.data_schema.properties), r.type).toContain(r.subscribable ? 'sequence' : 'endpoint_id');
     const document = (await h.anonymous.get('/openapi.json')).json<{ webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }> }>();

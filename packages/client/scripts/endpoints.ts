@@ -63,7 +63,7 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['webhooks.delete', 'DELETE /v1/webhooks/{id}'],
   ['webhooks.rotateSecret', 'POST /v1/webhooks/{id}/rotate-secret'],
   ['webhooks.test', 'POST /v1/webhooks/{id}/test'],
-  ['webhooks.eventTypes', 'GET /v1/webhooks/event-types'],
+  ['webhooks.eventTypes', 'GET /v1/webhook-event-types'],
 ];
 
 /**

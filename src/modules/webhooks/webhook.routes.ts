@@ -48,7 +48,7 @@ export const webhookRoutes: ModuleRoutes<WebhookRoutesDeps> = async (app, deps) 
 /** The endpoints themselves: listed, made, read, changed, deleted. */
 function endpointRoutes(app: App, { endpoints, capOf, clock }: WebhookRoutesDeps): void {
   app.get(
-    '/v1/webhooks/event-types',
+    '/v1/webhook-event-types',
     {
       config: { policy: MANAGE },
       schema: { tags, summary: 'The kinds of webhook message', description: "Each kind of message with what it tells and the JSON Schema of its `data`.", response: { 200: WebhookEventTypes } },

@@ -517,7 +517,7 @@ export interface WebhooksApi {
    *
    * Each kind of message with what it tells and the JSON Schema of its `data`.
    *
-   * `GET /v1/webhooks/event-types`
+   * `GET /v1/webhook-event-types`
    */
   eventTypes: Call<WebhookEventTypes>;
 }

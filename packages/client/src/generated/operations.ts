@@ -62,7 +62,7 @@ export const OPERATIONS = {
   'DELETE /v1/webhooks/{id}': { method: 'DELETE', path: '/v1/webhooks/{id}', body: false, idempotent: false },
   'POST /v1/webhooks/{id}/rotate-secret': { method: 'POST', path: '/v1/webhooks/{id}/rotate-secret', body: false, idempotent: false },
   'POST /v1/webhooks/{id}/test': { method: 'POST', path: '/v1/webhooks/{id}/test', body: false, idempotent: false },
-  'GET /v1/webhooks/event-types': { method: 'GET', path: '/v1/webhooks/event-types', body: false, idempotent: true },
+  'GET /v1/webhook-event-types': { method: 'GET', path: '/v1/webhook-event-types', body: false, idempotent: true },
 } as const satisfies Readonly<Record<string, OperationSpec>>;
 
 /** The typed methods, each sending its operation through the invoker. */
@@ -139,7 +139,7 @@ export function bindApi(invoker: Invoker): Api {
       delete: bindCallWith<WebhooksDeleteParams, void>(invoker, OPERATIONS['DELETE /v1/webhooks/{id}']),
       rotateSecret: bindCallWith<WebhooksRotateSecretParams, RotatedWebhookSecret>(invoker, OPERATIONS['POST /v1/webhooks/{id}/rotate-secret']),
       test: bindCallWith<WebhooksTestParams, WebhookTestResult>(invoker, OPERATIONS['POST /v1/webhooks/{id}/test']),
-      eventTypes: bindCall<WebhookEventTypes>(invoker, OPERATIONS['GET /v1/webhooks/event-types']),
+      eventTypes: bindCall<WebhookEventTypes>(invoker, OPERATIONS['GET /v1/webhook-event-types']),
     },
   };
 }

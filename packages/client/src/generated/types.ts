@@ -2146,7 +2146,7 @@ export interface WebhookTestResult {
   attempted_at: string;
 }
 
-/** The answer of `GET /v1/webhooks/event-types`. */
+/** The answer of `GET /v1/webhook-event-types`. */
 export interface WebhookEventTypes {
   /** Every kind of message, the subscribable ones first. */
   results: {
