@@ -38,6 +38,7 @@ import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
 import { createTrendsService, trendsRoutes } from './modules/trends/index.js';
 import { usageRoutes } from './modules/usage/index.js';
 import { createWebhookDeliveriesService, webhookDeliveriesRoutes } from './modules/webhooks/index.js';
+import { createWebhookEndpoints, createWebhookSender, createWebhookTester, webhookOperations, webhookRoutes } from './modules/webhooks/index.js';
 
 /**
  * How often Node looks for requests past HEADERS_TIMEOUT or REQUEST_TIMEOUT. Its default, 30 s,
@@ -107,7 +108,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     clock: ctx.clock,
   });
   registerCompression(app);
-  await registerOpenApi(app, { admin: !adminAbsent, unauthorizedReasons: UNAUTHORIZED_REASONS });
+  await registerOpenApi(app, { admin: !adminAbsent, unauthorizedReasons: UNAUTHORIZED_REASONS, webhooks: webhookOperations() });
   for (const routes of featureRoutes(ctx, sessions)) {
     await app.register(async (scope) => routes(scope.withTypeProvider<TypeBoxTypeProvider>()));
   }
@@ -182,6 +183,12 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
       webhookDeliveriesRoutes(app, {
         deliveries: createWebhookDeliveriesService({ db, clock, dispatcher: ctx.webhooks, retentionDays: config.webhookRetentionDays }),
       }),
+    (app) => {
+      const endpoints = createWebhookEndpoints({ db, clock, cipher: ctx.cipher, urls: { rules: outboundRules, production: config.nodeEnv === 'production' } });
+      const sender = createWebhookSender({ clock, rules: outboundRules, timeoutMs: config.webhookTimeoutMs });
+      const test = createWebhookTester({ db, endpoints, sender });
+      return webhookRoutes(app, { endpoints, test, capOf: (tier) => config.tierLimits[tier].webhookEndpoints, clock });
+    },
     (app) => adminRoutes(app, { clients, credentials, clock, limits }),
     (app) => importRoutes(app, { importer: createImportService({ database, clock, changes, releaseAliased, recent: ctx.recentChanges }) }),
     (app) => sourcesRoutes(app, { sources: createSourcesService({ database, importer: createImportService({ database, clock, changes }) }) }),

@@ -13,6 +13,7 @@ import type { Database } from './platform/db/database.js';
 import { createLeasesRepository } from './platform/db/leases.repository.js';
 import { createMetrics, type Metrics } from './platform/metrics/metrics.js';
 import { type AddressRules, createAddressRules } from './platform/outbound/address-rules.js';
+import { createSecretCipher, type SecretCipher } from './platform/secret-cipher.js';
 import {
   type Authenticator,
   createAuthenticator,
@@ -33,7 +34,7 @@ import {
 } from './modules/clients/index.js';
 import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
 import { createAuditPurgeJob, createAuditRepository } from './modules/audit/index.js';
-import { type CheckEndpoints, createCheckEndpoints, createTokenCipher } from './modules/quotes/index.js';
+import { type CheckEndpoints, createCheckEndpoints } from './modules/quotes/index.js';
 import { createHistoryProcessor, createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
 import { createBoardEventsWork } from './modules/odds/index.js';
 import { createDemoTicker, createTickerRepository, type DemoTicker } from './modules/demo/index.js';
@@ -91,7 +92,9 @@ export interface AppContext {
   readonly usage: UsageService;
   /** Where outbound calls to clients' URLs may go (OUTBOUND_ALLOW_CIDRS over the denied ranges). */
   readonly outboundRules: AddressRules;
-  /** The clients' check endpoints, their tokens sealed under CHECK_ENDPOINT_KEY. */
+  /** Seals and opens the check endpoints' tokens and the webhooks' signing secrets under ENCRYPTION_KEY. */
+  readonly cipher: SecretCipher;
+  /** The clients' check endpoints, their tokens sealed with `cipher`. */
   readonly checkEndpoints: CheckEndpoints;
   /**
    * The process's background jobs (process metrics and their sharing with a cluster primary,
@@ -165,9 +168,9 @@ export function createContext(deps: { config: Config; database: Database; clock?
   changes.onLag(metrics.changeLag);
   const { counters, limits, limiter, failures, meter, usage } = createLimitsAndUsage({ config, db, clock, directory, metrics, changes, background });
   const outboundRules = createAddressRules(config.outboundAllowCidrs);
-  // A serving process always has a key (withCheckEndpointKey); a context built otherwise (tests,
+  // A serving process always has a key (withEncryptionKey); a context built otherwise (tests,
   // the CLI, benchmarks) gets one for its own life: what it seals dies with it, and it opens nothing older.
-  const cipher = createTokenCipher(config.checkEndpointKey ?? randomBytes(32));
+  const cipher = createSecretCipher(config.encryptionKey ?? randomBytes(32));
   const checkEndpoints = createCheckEndpoints({ db, clock, cipher, rules: outboundRules });
   createPurgeJob({ db, clock, background });
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
@@ -197,6 +200,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     meter,
     usage,
     outboundRules,
+    cipher,
     checkEndpoints,
     boardEvents,
     recentChanges,

@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { type AppContext, createContext } from './context.js';
-import { requireSharedCheckEndpointKey, withCheckEndpointKey } from './check-endpoint-key.js';
+import { requireSharedEncryptionKey, withEncryptionKey } from './encryption-key.js';
 import { requireSharedSecret, withJwtSecret } from './jwt-secret.js';
 import { retryWhileBusy } from './platform/db/busy-retry.js';
 import { connectDatabase, DatabaseMissingError } from './platform/db/connect.js';
@@ -35,7 +35,7 @@ export class StartupError extends Error {
 export async function startServer(given: Config = loadConfig()): Promise<RunningServer> {
   // The configuration is refused before anything is touched.
   requireSharedSecret(given);
-  requireSharedCheckEndpointKey(given);
+  requireSharedEncryptionKey(given);
   // Serving creates a missing SQLite file, so that `npm start` works on a fresh clone; a
   // PostgreSQL database is the operator's to create (docs/decisions/0082).
   const database = await connectDatabase(given.databaseUrl, { create: given.databaseUrl.startsWith('sqlite:') }).catch((error: unknown) => {
@@ -53,7 +53,7 @@ export async function startServer(given: Config = loadConfig()): Promise<Running
     uninstallShutdown();
   };
   try {
-    config = withCheckEndpointKey(withJwtSecret(given));
+    config = withEncryptionKey(withJwtSecret(given));
     // Several nodes may start at once on one SQLite file: a step that met another's lock runs again.
     const applied = await retryWhileBusy(() => migrateToLatest(database.db));
     ctx = createContext({ config, database });

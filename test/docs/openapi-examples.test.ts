@@ -33,9 +33,9 @@ function exampleRequests(doc: Json): ExampleRequest[] {
       const operation = item[method];
       if (!isObject(operation)) continue;
       const tags = Array.isArray(operation.tags) ? operation.tags : [];
-      // Reads only: the token endpoints, the admin API's and the account's POSTs write (a new
-      // client, an import, a new key or secret); the token endpoints need credentials of their own.
-      const writes = method === 'post' && (template.startsWith('/admin/') || template.startsWith('/v1/account/'));
+      // Reads only: the token endpoints, the admin API's, the account's and the webhooks' POSTs write (a
+      // new client, an import, a new key, secret or webhook endpoint); the token endpoints need credentials of their own.
+      const writes = method === 'post' && (template.startsWith('/admin/') || template.startsWith('/v1/account/') || template.startsWith('/v1/webhooks'));
       // A quote calls the client's own check endpoint, which only the client registers (412 without one).
       const callsOut = template === '/v1/trends/flows/quote';
       if (tags.includes('authentication') || writes || callsOut) continue;
@@ -78,6 +78,8 @@ describe.each([
     // A small part of the demo dataset: the examples must hold at any scale.
     await loadDemoData(t.ctx, { scale });
     ({ apiKey } = await t.client());
+    // The client's own webhook endpoints are listed like its keys: it has one.
+    expect((await t.as({ apiKey }).post('/v1/webhooks', { url: 'https://hooks.example.com/in', event_types: ['odds.changed'] })).statusCode).toBe(201);
   }, 60_000);
   afterAll(async () => t.close());
 

@@ -14,7 +14,8 @@ function tierTable(): string[] {
     TIERS.map((tier) => {
       const rights = TIER_TABLE[tier];
       if (!rights.reads.includes(entitlement)) return '—';
-      return entitlement === 'odds-stream' ? `${rights.streams} open streams` : 'yes';
+      if (entitlement === 'odds-stream') return `${rights.streams} open streams`;
+      return entitlement === 'webhooks' ? `${number(rights.limits.webhookEndpoints)} endpoints` : 'yes';
     });
   const limits = TIERS.map((tier) => `${number(TIER_TABLE[tier].limits.perMinute)} / ${number(TIER_TABLE[tier].limits.perDay)}`);
   return [
@@ -53,5 +54,9 @@ describe('what each tier gets: one table, and the docs say what it says', () => 
 
   it('a tier may open streams exactly when it reads the odds stream', () => {
     for (const tier of TIERS) expect(TIER_TABLE[tier].streams > 0, tier).toBe(TIER_TABLE[tier].reads.includes('odds-stream'));
+  });
+
+  it('a tier keeps webhook endpoints by default exactly when it has webhooks', () => {
+    for (const tier of TIERS) expect(TIER_TABLE[tier].limits.webhookEndpoints !== 0, tier).toBe(TIER_TABLE[tier].reads.includes('webhooks'));
   });
 });

@@ -2,17 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sql } from 'kysely';
-import { createTokenCipher } from '../../src/modules/quotes/index.js';
+import { createSecretCipher } from '../../src/platform/secret-cipher.js';
 import { newWebhookSecret } from '../../src/modules/webhooks/index.js';
 import type { TestApp } from './app.js';
 
-/** The service key every test app of a webhook suite seals and opens secrets with (CHECK_ENDPOINT_KEY). */
+/** The service key every test app of a webhook suite seals and opens secrets with (ENCRYPTION_KEY). */
 export const WEBHOOK_TEST_KEY = randomBytes(32).toString('hex');
 
 /** What a webhook suite's app runs with: loopback reachable, one key for every node, a short deadline. */
-export const WEBHOOK_ENV = { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128', CHECK_ENDPOINT_KEY: WEBHOOK_TEST_KEY, WEBHOOK_TIMEOUT_MS: '2000' };
+export const WEBHOOK_ENV = { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128', ENCRYPTION_KEY: WEBHOOK_TEST_KEY, WEBHOOK_TIMEOUT_MS: '2000' };
 
-const cipher = createTokenCipher(Buffer.from(WEBHOOK_TEST_KEY, 'hex'));
+const cipher = createSecretCipher(Buffer.from(WEBHOOK_TEST_KEY, 'hex'));
 
 /** An endpoint as a test made it: its id and its signing secret in the clear. */
 export interface TestEndpoint {

@@ -7,9 +7,9 @@ describe('limits configuration', () => {
   it('defaults: the tier table limits, 1 s flushes, 400 days of usage, 100 and 10 failures a minute, no proxy trusted', () => {
     expect(loadConfig(BASE)).toMatchObject({
       tierLimits: {
-        free: { perMinute: 60, perDay: 5000 },
-        pro: { perMinute: 600, perDay: 200_000 },
-        enterprise: { perMinute: 6000, perDay: null },
+        free: { perMinute: 60, perDay: 5000, webhookEndpoints: 0 },
+        pro: { perMinute: 600, perDay: 200_000, webhookEndpoints: 5 },
+        enterprise: { perMinute: 6000, perDay: null, webhookEndpoints: 50 },
       },
       usageFlushMs: 1000,
       usageRetentionDays: 400,
@@ -22,10 +22,19 @@ describe('limits configuration', () => {
   it('TIER_LIMITS is merged over the defaults, field by field; null is no cap', () => {
     const config = loadConfig({ ...BASE, TIER_LIMITS: '{"pro":{"per_minute":1200,"per_day":null},"free":{"per_day":100}}' });
     expect(config.tierLimits).toEqual({
-      free: { perMinute: 60, perDay: 100 },
-      pro: { perMinute: 1200, perDay: null },
+      free: { perMinute: 60, perDay: 100, webhookEndpoints: 0 },
+      pro: { perMinute: 1200, perDay: null, webhookEndpoints: 5 },
       enterprise: DEFAULT_TIER_LIMITS.enterprise,
     });
+  });
+
+  it('TIER_LIMITS sets the webhook endpoints per client of a tier: 0 for none, null for no cap', () => {
+    const config = loadConfig({ ...BASE, TIER_LIMITS: '{"pro":{"webhook_endpoints":0},"enterprise":{"webhook_endpoints":null},"free":{"webhook_endpoints":2}}' });
+    expect(config.tierLimits.pro).toEqual({ perMinute: 600, perDay: 200_000, webhookEndpoints: 0 });
+    expect(config.tierLimits.enterprise.webhookEndpoints).toBeNull();
+    expect(config.tierLimits.free.webhookEndpoints).toBe(2);
+    expect(refusal({ TIER_LIMITS: '{"pro":{"webhook_endpoints":-1}}' })).toMatch(/TIER_LIMITS.pro.webhook_endpoints must be an integer from 0 to 1000000000, or null/);
+    expect(refusal({ TIER_LIMITS: '{"pro":{"webhooks":3}}' })).toMatch(/unknown field "webhooks" \(fields: per_minute, per_day, webhook_endpoints\)/);
   });
 
   it('refuses TIER_LIMITS that is not JSON, names an unknown tier or field, or holds a bad value — every problem at once', () => {

@@ -13,6 +13,6 @@ describe("the benchmarks' servers", () => {
     expect(env.NODE_ENV).toBe('production');
     expect(() => loadConfig(env)).not.toThrow();
     const { CHECK_ENDPOINT_KEY: _key, ...without } = env;
-    expect(() => loadConfig(without)).toThrow(/CHECK_ENDPOINT_KEY is required when NODE_ENV=production/);
+    expect(() => loadConfig(without)).toThrow(/ENCRYPTION_KEY is required when NODE_ENV=production/);
   });
 });

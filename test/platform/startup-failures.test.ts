@@ -76,10 +76,10 @@ describe('start-up failures of the real server', () => {
     }
   });
 
-  it('PostgreSQL without CHECK_ENDPOINT_KEY outside development, before touching the database', async () => {
+  it('PostgreSQL without ENCRYPTION_KEY (or CHECK_ENDPOINT_KEY) outside development, before touching the database', async () => {
     const { CHECK_ENDPOINT_KEY: _key, ...rest } = env({ PORT: '0', DATABASE_URL: postgresUrl(`missing_${randomBytes(4).toString('hex')}`) });
     const result = await runProcess('server', [], { env: rest });
-    expectOneLine(result, /CHECK_ENDPOINT_KEY is required to serve from PostgreSQL \(every node must read the tokens the others stored\)/);
+    expectOneLine(result, /ENCRYPTION_KEY is required to serve from PostgreSQL \(every node must read the tokens and secrets the others stored\)/);
   });
 
   it('an invalid configuration', async () => {

@@ -105,7 +105,7 @@ describe.each(DIALECTS)('webhook dispatch (%s)', (dialect) => {
     expect(receiver.at('gone')).toHaveLength(1);
     const row = await t.database.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ enabled: 0, disabled_reason: 'gone' });
-    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('client_id', '=', clientId).where('action', '=', 'webhook_endpoint.disabled').execute();
+    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('client_id', '=', clientId).where('action', '=', 'webhook.disabled').execute();
     expect(audit.some((entry) => entry.after?.includes(endpoint.id) === true && entry.after.includes('"gone"'))).toBe(true);
     advance(pastRetry(1));
     await run();
@@ -140,7 +140,7 @@ describe.each(DIALECTS)('webhook dispatch (%s)', (dialect) => {
     expect(delivery).toMatchObject({ state: 'pending', next_attempt_at: null });
     const row = await t.database.db.selectFrom('webhook_endpoints').selectAll().where('id', '=', endpoint.id).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ enabled: 0, disabled_reason: 'retries_exhausted' });
-    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'webhook_endpoint.disabled').execute();
+    const audit = await t.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'webhook.disabled').execute();
     expect(audit.some((entry) => entry.after?.includes(endpoint.id) === true && entry.after.includes('retries_exhausted'))).toBe(true);
 
     receiver.received.length = 0;

@@ -57,6 +57,17 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['trends.quote', 'POST /v1/trends/flows/quote'],
   ['trends.quoteSandbox', 'POST /v1/trends/flows/quote-sandbox'],
   ['trends.flowTooltip', 'GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}'],
+  ['webhooks.list', 'GET /v1/webhooks'],
+  ['webhooks.create', 'POST /v1/webhooks'],
+  ['webhooks.get', 'GET /v1/webhooks/{id}'],
+  ['webhooks.update', 'PATCH /v1/webhooks/{id}'],
+  ['webhooks.delete', 'DELETE /v1/webhooks/{id}'],
+  ['webhooks.rotateSecret', 'POST /v1/webhooks/{id}/rotate-secret'],
+  ['webhooks.test', 'POST /v1/webhooks/{id}/test'],
+  ['webhooks.deliveries', 'GET /v1/webhooks/{id}/deliveries'],
+  ['webhooks.replay', 'POST /v1/webhooks/{id}/replay'],
+  ['webhooks.retryDelivery', 'POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry'],
+  ['webhooks.eventTypes', 'GET /v1/webhook-event-types'],
 ];
 
 /**

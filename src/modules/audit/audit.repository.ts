@@ -24,7 +24,11 @@ export const AUDIT_ACTIONS = [
   'secret.deleted',
   'check_endpoint.set',
   'check_endpoint.deleted',
-  'webhook_endpoint.disabled',
+  'webhook.disabled',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.deleted',
+  'webhook.secret_rotated',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

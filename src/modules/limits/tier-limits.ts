@@ -13,7 +13,12 @@ export interface Limits {
   readonly perDay: number | null;
 }
 
-export type TierLimits = Readonly<Record<Tier, Limits>>;
+/** A tier's limits: its rates, and how many webhook endpoints one of its clients may keep (null: no cap). */
+export interface TierLimitSet extends Limits {
+  readonly webhookEndpoints: number | null;
+}
+
+export type TierLimits = Readonly<Record<Tier, TierLimitSet>>;
 
 /** The tiers' limits unless TIER_LIMITS says otherwise: the tier table's. */
 export const DEFAULT_TIER_LIMITS: TierLimits = Object.freeze({
@@ -25,7 +30,9 @@ export const DEFAULT_TIER_LIMITS: TierLimits = Object.freeze({
 /** The largest limit or override: counts stay far from any integer bound in Redis or SQL. */
 export const LIMIT_MAX = 1_000_000_000;
 
-const FIELDS = { per_minute: 'perMinute', per_day: 'perDay' } as const;
+const FIELDS = { per_minute: 'perMinute', per_day: 'perDay', webhook_endpoints: 'webhookEndpoints' } as const;
+type Field = keyof typeof FIELDS;
+const isField = (name: string): name is Field => Object.hasOwn(FIELDS, name);
 
 /**
  * TIER_LIMITS: a JSON object merged over the defaults, field by field, e.g.
@@ -42,22 +49,24 @@ export function parseTierLimits(raw: string | undefined): { limits: TierLimits; 
   }
   if (!isObject(parsed)) return { limits: DEFAULT_TIER_LIMITS, problems: ['TIER_LIMITS must be a JSON object with tiers as keys'] };
   const problems: string[] = [];
-  const limits: Record<Tier, Limits> = { ...DEFAULT_TIER_LIMITS };
+  const limits: Record<Tier, TierLimitSet> = { ...DEFAULT_TIER_LIMITS };
   for (const [tier, given] of Object.entries(parsed)) {
     if (!isTier(tier)) {
       problems.push(`TIER_LIMITS: unknown tier "${tier}" (tiers: ${TIERS.join(', ')})`);
       continue;
     }
     if (!isObject(given)) {
-      problems.push(`TIER_LIMITS.${tier} must be an object with per_minute and/or per_day`);
+      problems.push(`TIER_LIMITS.${tier} must be an object with per_minute, per_day and/or webhook_endpoints`);
       continue;
     }
-    let merged: Limits = limits[tier];
+    let merged: TierLimitSet = limits[tier];
     for (const [field, value] of Object.entries(given)) {
-      if (field !== 'per_minute' && field !== 'per_day') {
-        problems.push(`TIER_LIMITS.${tier}: unknown field "${field}" (fields: per_minute, per_day)`);
+      if (!isField(field)) {
+        problems.push(`TIER_LIMITS.${tier}: unknown field "${field}" (fields: ${Object.keys(FIELDS).join(', ')})`);
+      } else if (field === 'webhook_endpoints' && value === 0) {
+        merged = { ...merged, webhookEndpoints: 0 };
       } else if (value !== null && !isLimit(value)) {
-        problems.push(`TIER_LIMITS.${tier}.${field} must be an integer from 1 to ${LIMIT_MAX}, or null for no cap`);
+        problems.push(`TIER_LIMITS.${tier}.${field} must be an integer from ${field === 'webhook_endpoints' ? 0 : 1} to ${LIMIT_MAX}, or null for no cap`);
       } else {
         merged = { ...merged, [FIELDS[field]]: value };
       }

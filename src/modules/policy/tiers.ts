@@ -14,7 +14,7 @@ export const ENTITLEMENTS = {
   'odds-edges': { row: 'value bets and arbitrages (`POST /v1/odds/edges`)', refused: 'the odds edges' },
   quotes: { row: 'quotes at your own pricing endpoint (`/v1/account/check-endpoint`, `POST /v1/trends/flows/quote`)', refused: 'quotes' },
   results: { row: 'results: scores by period, graded odds, closing-line value (`/v1/results/…`)', refused: 'the results' },
-  webhooks: { row: 'webhooks: signed deliveries of changes to your endpoints (`/v1/webhooks…`)', refused: 'webhooks' },
+  webhooks: { row: 'webhooks: changes posted to your own endpoints ([Webhooks](#webhooks), `/v1/webhooks`)', refused: 'webhooks' },
 } as const;
 
 export type Entitlement = keyof typeof ENTITLEMENTS;
@@ -25,8 +25,11 @@ export interface TierRights {
   readonly reads: readonly Entitlement[];
   /** Odds streams one client may hold open at once, across every node (0 without `odds-stream`). */
   readonly streams: number;
-  /** Requests per UTC minute and per UTC day unless TIER_LIMITS says otherwise; null: no cap. */
-  readonly limits: { readonly perMinute: number | null; readonly perDay: number | null };
+  /**
+   * Requests per UTC minute and per UTC day, and the webhook endpoints one client may keep (0 without
+   * `webhooks`), unless TIER_LIMITS says otherwise; null: no cap.
+   */
+  readonly limits: { readonly perMinute: number | null; readonly perDay: number | null; readonly webhookEndpoints: number | null };
 }
 
 const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'odds-edges', 'quotes', 'results', 'webhooks'];
@@ -36,9 +39,9 @@ const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'pric
  * stream's caps and docs/api.md#tiers (checked by test/docs/tiers.test.ts) read. Decision 0182.
  */
 export const TIER_TABLE: Readonly<Record<Tier, TierRights>> = {
-  free: { reads: ['basics', 'historical-events'], streams: 0, limits: { perMinute: 60, perDay: 5_000 } },
-  pro: { reads: EVERYTHING, streams: 5, limits: { perMinute: 600, perDay: 200_000 } },
-  enterprise: { reads: EVERYTHING, streams: 50, limits: { perMinute: 6_000, perDay: null } },
+  free: { reads: ['basics', 'historical-events'], streams: 0, limits: { perMinute: 60, perDay: 5_000, webhookEndpoints: 0 } },
+  pro: { reads: EVERYTHING, streams: 5, limits: { perMinute: 600, perDay: 200_000, webhookEndpoints: 5 } },
+  enterprise: { reads: EVERYTHING, streams: 50, limits: { perMinute: 6_000, perDay: null, webhookEndpoints: 50 } },
 };
 
 /** The tiers that read a kind of data, in the order of TIERS. */

@@ -1,15 +1,13 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
 import type { CheckEndpointsTable, Schema } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/errors.js';
 import { urlRedactor } from '../../platform/logging.js';
-import type { AddressRules } from '../../platform/outbound/address-rules.js';
+import { type AddressRules, rejectInwardAddress } from '../../platform/outbound/address-rules.js';
+import type { SecretCipher } from '../../platform/secret-cipher.js';
 import { iso } from '../../shared/wire.js';
 import type { CheckEndpointData, SetCheckEndpointBody } from './check-endpoint.schemas.js';
 import { type CheckEndpointFields, createQuotesRepository } from './quotes.repository.js';
-import type { TokenCipher } from './token-cipher.js';
 import { type AuditActor, type AuditFields, LOCAL_OPERATOR, recordAudit } from '../audit/index.js';
 
 export const SANDBOX_PATH = '/v1/trends/flows/quote-sandbox';
@@ -31,7 +29,7 @@ export interface CheckEndpoints {
   target(clientId: string): Promise<QuoteTarget | undefined>;
 }
 
-export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; cipher: TokenCipher; rules: AddressRules }): CheckEndpoints {
+export function createCheckEndpoints(deps: { db: Kysely<Schema>; clock: Clock; cipher: SecretCipher; rules: AddressRules }): CheckEndpoints {
   const { db, clock, cipher, rules } = deps;
   const repository = createQuotesRepository(db);
 
@@ -135,17 +133,4 @@ function endpointUrl(raw: string): URL {
   if (url.username !== '' || url.password !== '') throw validationError('url', 'format', 'url may not carry a user or password: send the credential as auth_token');
   if (url.hash !== '') throw validationError('url', 'format', 'url may not carry a fragment');
   return url;
-}
-
-/**
- * Refuses at once what every call would refuse: a literal address, or a name that resolves, to
- * a range outbound calls may not reach. A name that does not resolve yet is accepted; each call
- * resolves and checks it again, so a later change of its DNS is caught there.
- */
-async function rejectInwardAddress(url: URL, rules: AddressRules): Promise<void> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses = isIP(host) !== 0 ? [host] : await lookup(host, { all: true }).then((found) => found.map((a) => a.address), () => []);
-  if (addresses.some((address) => !rules.permits(address))) {
-    throw validationError('url', 'address', 'url resolves to a loopback, private, link-local or metadata address, which outbound calls may not reach');
-  }
 }

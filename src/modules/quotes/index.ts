@@ -3,4 +3,3 @@ export { type CheckEndpoints, createCheckEndpoints } from './check-endpoints.js'
 export { createHydrator } from './hydrate.js';
 export { createQuoteService, MAX_ANSWER_BYTES, type QuoteMetrics } from './quote.service.js';
 export { quotesRoutes } from './quotes.routes.js';
-export { createTokenCipher } from './token-cipher.js';

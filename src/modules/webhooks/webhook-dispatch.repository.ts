@@ -163,7 +163,7 @@ async function disable(trx: Kysely<Schema>, endpoint: WebhookEndpoint, reason: '
   if (Number(result.numUpdatedRows) === 0) return;
   await recordAudit(trx, {
     clientId: endpoint.clientId,
-    action: 'webhook_endpoint.disabled',
+    action: 'webhook.disabled',
     actor: WEBHOOKS_SERVICE,
     at,
     before: { webhook_endpoint_id: endpoint.id, enabled: true, disabled_reason: null },

@@ -444,7 +444,7 @@ export interface CheckEndpointsTable {
   client_id: string;
   url: string;
   method: string;
-  /** The auth token, AES-256-GCM encrypted under CHECK_ENDPOINT_KEY; never stored in clear. */
+  /** The auth token, AES-256-GCM encrypted under ENCRYPTION_KEY; never stored in clear. */
   auth_token_sealed: string;
   /** What answers show of the token: its last four characters. */
   auth_token_preview: string;

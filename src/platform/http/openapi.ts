@@ -34,6 +34,10 @@ export const TAGS = [
   },
   { name: 'streams', description: 'Live odds changes as Server-Sent Events. Pro and enterprise.' },
   {
+    name: 'webhooks',
+    description: 'Your endpoints that changes are posted to, signed as Standard Webhooks writes it: their URLs, subscriptions, filters and secrets. Pro and enterprise.',
+  },
+  {
     name: 'trends',
     // No page_size here: the flow lists take 25 a page, the leagues with flows 100 (the introduction says which).
     description: 'Betting trends ("flows"), singles and same-event parlays; flows by id, the leagues with flows, and the games behind a fact flow.',
@@ -80,6 +84,8 @@ export interface OpenApiOptions {
   admin: boolean;
   /** The closed list of 401 reasons, which the authentication module owns. */
   unauthorizedReasons: readonly string[];
+  /** The requests this service makes to clients' endpoints (OpenAPI 3.1 `webhooks`), which the webhooks module owns. */
+  webhooks?: Record<string, unknown>;
 }
 
 /**
@@ -88,7 +94,7 @@ export interface OpenApiOptions {
  * responses are added to the document only (transformObject): the routes' own `response`
  * config stays 2xx-only, so Fastify's serialization of errors is unaffected.
  */
-export async function registerOpenApi(app: App, { admin, unauthorizedReasons }: OpenApiOptions): Promise<void> {
+export async function registerOpenApi(app: App, { admin, unauthorizedReasons, webhooks }: OpenApiOptions): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -124,6 +130,7 @@ export async function registerOpenApi(app: App, { admin, unauthorizedReasons }: 
         },
         schemas: { Error: errorSchema(unauthorizedReasons) },
       },
+      ...(webhooks === undefined ? {} : { webhooks }),
     },
     transformObject: (document) => {
       if (!('openapiObject' in document)) return document.swaggerObject;

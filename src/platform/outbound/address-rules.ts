@@ -1,6 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import { validationError } from '../errors.js';
 
 /**
  * Where an outbound call may not go: the ranges that reach this host, its network or its cloud's
@@ -43,6 +44,8 @@ const DENIED_V6 = [
 /** Decides whether an outbound call may connect to an address; `allowed` (OUTBOUND_ALLOW_CIDRS) wins over the denied ranges. */
 export interface AddressRules {
   permits(address: string): boolean;
+  /** Whether OUTBOUND_ALLOW_CIDRS names the address: an operator vouched for it, beyond its not being internal. */
+  listed(address: string): boolean;
 }
 
 export function createAddressRules(allowedCidrs: readonly string[]): AddressRules {
@@ -64,7 +67,35 @@ export function createAddressRules(allowedCidrs: readonly string[]): AddressRule
       if (carried.length > 0) return carried.every((v4) => permitted(v4, 'ipv4'));
       return permitted(bare, isIP(bare) === 4 ? 'ipv4' : 'ipv6');
     },
+    listed(address) {
+      const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '');
+      const family = isIP(bare);
+      return family !== 0 && allowed.check(bare, family === 4 ? 'ipv4' : 'ipv6');
+    },
   };
+}
+
+/**
+ * Refuses at once, as a 422 naming `url`, what every call would refuse: a literal address, or a
+ * name that resolves, to a range outbound calls may not reach. A name that does not resolve yet is
+ * accepted; each call resolves and checks it again, so a later change of its DNS is caught there.
+ */
+export async function rejectInwardAddress(url: URL, rules: AddressRules): Promise<void> {
+  if ((await addressesOf(url.hostname)).some((address) => !rules.permits(address))) {
+    throw validationError('url', 'address', 'url resolves to a loopback, private, link-local or metadata address, which outbound calls may not reach');
+  }
+}
+
+/** Whether the URL's host is, or resolves only to, addresses OUTBOUND_ALLOW_CIDRS names. */
+export async function isListedHost(url: URL, rules: AddressRules): Promise<boolean> {
+  const addresses = await addressesOf(url.hostname);
+  return addresses.length > 0 && addresses.every((address) => rules.listed(address));
+}
+
+/** A literal address as it is, or every address a name resolves to (none when it does not resolve). */
+async function addressesOf(hostname: string): Promise<string[]> {
+  const host = hostname.replace(/^\[|\]$/g, '');
+  return isIP(host) !== 0 ? [host] : lookup(host, { all: true }).then((found) => found.map((a) => a.address), () => []);
 }
 
 /**
@@ -73,8 +104,7 @@ export function createAddressRules(allowedCidrs: readonly string[]): AddressRule
  * wrote; an origin taken from it leads here only when this says so.
  */
 export async function isThisMachine(host: string): Promise<boolean> {
-  const bare = host.replace(/^\[|\]$/g, '');
-  const addresses = isIP(bare) !== 0 ? [bare] : await lookup(bare, { all: true }).then((found) => found.map((a) => a.address), () => []);
+  const addresses = await addressesOf(host);
   const ours = new Set(Object.values(networkInterfaces()).flatMap((list) => (list ?? []).map((entry) => entry.address)));
   return addresses.length > 0 && addresses.every((address) => ours.has(address) || LOOPBACK.check(address, isIP(address) === 4 ? 'ipv4' : 'ipv6'));
 }

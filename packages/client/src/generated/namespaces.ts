@@ -2,7 +2,7 @@
 // scripts/endpoints.ts. Do not edit: change the server or the table, and generate again.
 
 import type { Call, CallWith, CallWithRequired, CursorCall, PagedCall, PagedCallWithRequired } from '../endpoint.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountAuditLogParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageHoursParams, AccountUsageParams, ApiKeysPage, AuditPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsChangesParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesAfter, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage, UsageHours } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountAuditLogParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageHoursParams, AccountUsageParams, ApiKeysPage, AuditPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, CreatedWebhook, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsChangesParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesAfter, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, RotatedWebhookSecret, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage, UsageHours, Webhook, WebhookAttempt, WebhookDeliveriesPage, WebhookEventTypes, WebhookReplay, WebhookTestResult, WebhooksCreateParams, WebhooksDeleteParams, WebhooksDeliveriesParams, WebhooksGetParams, WebhooksListParams, WebhooksPage, WebhooksReplayParams, WebhooksRetryDeliveryParams, WebhooksRotateSecretParams, WebhooksTestParams, WebhooksUpdateParams } from './types.js';
 
 export interface AccountApiKeysApi extends PagedCall<AccountApiKeysParams, ApiKeysPage> {
   /**
@@ -460,6 +460,104 @@ export interface TrendsApi {
   flowTooltip: CallWithRequired<TrendsFlowTooltipParams, FlowTooltip>;
 }
 
+/**
+ * Your endpoints that changes are posted to, signed as Standard Webhooks writes it: their URLs, subscriptions, filters and secrets. Pro and enterprise.
+ */
+export interface WebhooksApi {
+  /**
+   * Your webhook endpoints
+   *
+   * Every endpoint not deleted, oldest first. Never their secrets.
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `GET /v1/webhooks`
+   */
+  list: PagedCall<WebhooksListParams, WebhooksPage>;
+  /**
+   * Create a webhook endpoint
+   *
+   * Messages of the `event_types` named, narrowed by `filters`, are posted to `url`, signed as Standard Webhooks writes it. The signing secret appears in this response only. 409 past the endpoints your tier may keep (pro 5, enterprise 50 unless the deployment says otherwise).
+   *
+   * `POST /v1/webhooks`
+   */
+  create: CallWithRequired<WebhooksCreateParams, CreatedWebhook>;
+  /**
+   * One webhook endpoint
+   *
+   * Another client's endpoint, a deleted one or none is 404.
+   *
+   * `GET /v1/webhooks/{id}`
+   */
+  get: CallWithRequired<WebhooksGetParams, Webhook>;
+  /**
+   * Change a webhook endpoint
+   *
+   * Changes the fields given. `enabled: false` stops sending (`disabled_reason: client`); `enabled: true` resumes where sending stopped, every waiting message due at once with its retries counted afresh. Another client's endpoint, a deleted one or none is 404.
+   *
+   * `PATCH /v1/webhooks/{id}`
+   */
+  update: CallWithRequired<WebhooksUpdateParams, Webhook>;
+  /**
+   * Delete a webhook endpoint
+   *
+   * Nothing more is sent to it. Another client's endpoint, a deleted one or none is 404.
+   *
+   * `DELETE /v1/webhooks/{id}`
+   */
+  delete: CallWithRequired<WebhooksDeleteParams, void>;
+  /**
+   * Rotate a webhook endpoint's secret
+   *
+   * A new signing secret, in this response only. The one it replaces keeps signing beside it for 24 hours (each message then carries two signatures), so the receiver can be given the new one without missing a message. Another client's endpoint, a deleted one or none is 404.
+   *
+   * `POST /v1/webhooks/{id}/rotate-secret`
+   */
+  rotateSecret: CallWithRequired<WebhooksRotateSecretParams, RotatedWebhookSecret>;
+  /**
+   * Send a test message
+   *
+   * Posts one signed `webhook.test` message to the endpoint now (enabled or not) and answers what came back; 200 whatever the endpoint answered (see `success`). It is never retried. Another client's endpoint, a deleted one or none is 404.
+   *
+   * `POST /v1/webhooks/{id}/test`
+   */
+  test: CallWithRequired<WebhooksTestParams, WebhookTestResult>;
+  /**
+   * A webhook endpoint's deliveries, with their attempts
+   *
+   * Newest first, each with its webhook-id, sequence, type, state and every attempt (when, status, latency, the first 1 KiB of the answer, the error), and when the next attempt is due. Kept WEBHOOK_RETENTION_DAYS.
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `GET /v1/webhooks/{id}/deliveries`
+   */
+  deliveries: PagedCallWithRequired<WebhooksDeliveriesParams, WebhookDeliveriesPage>;
+  /**
+   * Sends delivered deliveries again, in order
+   *
+   * From `from_sequence` on, or those formed `since` an instant: each keeps its webhook-id and sequence (a receiver that deduplicates by webhook-id drops what it has), and is signed anew with a new timestamp when sent, before the endpoint’s later deliveries. 422 when the start lies outside what is kept (WEBHOOK_RETENTION_DAYS).
+   *
+   * `POST /v1/webhooks/{id}/replay`
+   */
+  replay: CallWithRequired<WebhooksReplayParams, WebhookReplay>;
+  /**
+   * Sends one delivery now
+   *
+   * Whatever its state: a 2xx delivers a pending one, a 410 disables the endpoint; another failure is recorded and leaves its retry schedule as it was. Answers the attempt. 409 while another attempt at it is under way.
+   *
+   * `POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry`
+   */
+  retryDelivery: CallWithRequired<WebhooksRetryDeliveryParams, WebhookAttempt>;
+  /**
+   * The kinds of webhook message
+   *
+   * Each kind of message with what it tells and the JSON Schema of its `data`.
+   *
+   * `GET /v1/webhook-event-types`
+   */
+  eventTypes: Call<WebhookEventTypes>;
+}
+
 /** Every method of the API, by namespace. */
 export interface Api {
   /**
@@ -486,4 +584,8 @@ export interface Api {
    * Betting trends ("flows"), singles and same-event parlays; flows by id, the leagues with flows, and the games behind a fact flow.
    */
   trends: TrendsApi;
+  /**
+   * Your endpoints that changes are posted to, signed as Standard Webhooks writes it: their URLs, subscriptions, filters and secrets. Pro and enterprise.
+   */
+  webhooks: WebhooksApi;
 }

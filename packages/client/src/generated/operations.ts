@@ -4,7 +4,7 @@
 import { bindCall, bindCallWith, bindCursor, bindPaged, type Invoker } from '../bind.js';
 import type { OperationSpec } from '../endpoint.js';
 import type { Api } from './namespaces.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountAuditLogParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageHoursParams, AccountUsageParams, ApiKeysPage, AuditPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsChangesParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesAfter, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage, UsageHours } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountAuditLogParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageHoursParams, AccountUsageParams, ApiKeysPage, AuditPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, CreatedWebhook, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, OddsBoardParams, OddsChangesParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesAfter, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, RotatedWebhookSecret, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage, UsageHours, Webhook, WebhookAttempt, WebhookDeliveriesPage, WebhookEventTypes, WebhookReplay, WebhookTestResult, WebhooksCreateParams, WebhooksDeleteParams, WebhooksDeliveriesParams, WebhooksGetParams, WebhooksListParams, WebhooksPage, WebhooksReplayParams, WebhooksRetryDeliveryParams, WebhooksRotateSecretParams, WebhooksTestParams, WebhooksUpdateParams } from './types.js';
 
 /** Where each operation's parameters go. */
 export const OPERATIONS = {
@@ -56,6 +56,17 @@ export const OPERATIONS = {
   'POST /v1/trends/flows/quote': { method: 'POST', path: '/v1/trends/flows/quote', body: true, arrayBody: 'items', idempotent: false },
   'POST /v1/trends/flows/quote-sandbox': { method: 'POST', path: '/v1/trends/flows/quote-sandbox', body: true, idempotent: false },
   'GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}': { method: 'GET', path: '/v1/trends/flow-tooltip/{flow_type}/{flow_id}', body: false, idempotent: true },
+  'GET /v1/webhooks': { method: 'GET', path: '/v1/webhooks', body: false, idempotent: true },
+  'POST /v1/webhooks': { method: 'POST', path: '/v1/webhooks', body: true, idempotent: false },
+  'GET /v1/webhooks/{id}': { method: 'GET', path: '/v1/webhooks/{id}', body: false, idempotent: true },
+  'PATCH /v1/webhooks/{id}': { method: 'PATCH', path: '/v1/webhooks/{id}', body: true, idempotent: false },
+  'DELETE /v1/webhooks/{id}': { method: 'DELETE', path: '/v1/webhooks/{id}', body: false, idempotent: false },
+  'POST /v1/webhooks/{id}/rotate-secret': { method: 'POST', path: '/v1/webhooks/{id}/rotate-secret', body: false, idempotent: false },
+  'POST /v1/webhooks/{id}/test': { method: 'POST', path: '/v1/webhooks/{id}/test', body: false, idempotent: false },
+  'GET /v1/webhooks/{id}/deliveries': { method: 'GET', path: '/v1/webhooks/{id}/deliveries', body: false, idempotent: true },
+  'POST /v1/webhooks/{id}/replay': { method: 'POST', path: '/v1/webhooks/{id}/replay', body: true, idempotent: false },
+  'POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry': { method: 'POST', path: '/v1/webhooks/{id}/deliveries/{delivery_id}/retry', body: false, idempotent: false },
+  'GET /v1/webhook-event-types': { method: 'GET', path: '/v1/webhook-event-types', body: false, idempotent: true },
 } as const satisfies Readonly<Record<string, OperationSpec>>;
 
 /** The typed methods, each sending its operation through the invoker. */
@@ -124,6 +135,19 @@ export function bindApi(invoker: Invoker): Api {
       quote: bindCallWith<TrendsQuoteParams, QuoteResults>(invoker, OPERATIONS['POST /v1/trends/flows/quote']),
       quoteSandbox: bindCallWith<TrendsQuoteSandboxParams, QuoteSandboxResponse>(invoker, OPERATIONS['POST /v1/trends/flows/quote-sandbox']),
       flowTooltip: bindCallWith<TrendsFlowTooltipParams, FlowTooltip>(invoker, OPERATIONS['GET /v1/trends/flow-tooltip/{flow_type}/{flow_id}']),
+    },
+    webhooks: {
+      list: bindPaged<WebhooksListParams, WebhooksPage>(invoker, OPERATIONS['GET /v1/webhooks']),
+      create: bindCallWith<WebhooksCreateParams, CreatedWebhook>(invoker, OPERATIONS['POST /v1/webhooks']),
+      get: bindCallWith<WebhooksGetParams, Webhook>(invoker, OPERATIONS['GET /v1/webhooks/{id}']),
+      update: bindCallWith<WebhooksUpdateParams, Webhook>(invoker, OPERATIONS['PATCH /v1/webhooks/{id}']),
+      delete: bindCallWith<WebhooksDeleteParams, void>(invoker, OPERATIONS['DELETE /v1/webhooks/{id}']),
+      rotateSecret: bindCallWith<WebhooksRotateSecretParams, RotatedWebhookSecret>(invoker, OPERATIONS['POST /v1/webhooks/{id}/rotate-secret']),
+      test: bindCallWith<WebhooksTestParams, WebhookTestResult>(invoker, OPERATIONS['POST /v1/webhooks/{id}/test']),
+      deliveries: bindPaged<WebhooksDeliveriesParams, WebhookDeliveriesPage>(invoker, OPERATIONS['GET /v1/webhooks/{id}/deliveries']),
+      replay: bindCallWith<WebhooksReplayParams, WebhookReplay>(invoker, OPERATIONS['POST /v1/webhooks/{id}/replay']),
+      retryDelivery: bindCallWith<WebhooksRetryDeliveryParams, WebhookAttempt>(invoker, OPERATIONS['POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry']),
+      eventTypes: bindCall<WebhookEventTypes>(invoker, OPERATIONS['GET /v1/webhook-event-types']),
     },
   };
 }

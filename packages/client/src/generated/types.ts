@@ -116,6 +116,10 @@ export interface Usage {
       /** /v1/account/* (never counted against the daily quota) */
       account: number;
     };
+    /**
+     * Webhook deliveries your endpoints acknowledged (2xx) that day, replays and retries included: counted beside the requests, in neither requests nor charged.
+     */
+    webhook_deliveries: number;
   }[];
 }
 
@@ -186,13 +190,15 @@ export interface AuditEntry {
   /** The client the change is about. */
   client_id: string;
   /** What was done. */
-  action: 'client.onboarded' | 'client.updated' | 'client.reset' | 'client.offboarded' | 'api_key.created' | 'api_key.deleted' | 'secret.created' | 'secret.deleted' | 'check_endpoint.set' | 'check_endpoint.deleted';
+  action: 'client.onboarded' | 'client.updated' | 'client.reset' | 'client.offboarded' | 'api_key.created' | 'api_key.deleted' | 'secret.created' | 'secret.deleted' | 'check_endpoint.set' | 'check_endpoint.deleted' | 'webhook.disabled' | 'webhook.created' | 'webhook.updated' | 'webhook.deleted' | 'webhook.secret_rotated';
   /** Who made the change. */
   actor: {
-    /** An operator (ADMIN_TOKEN or the CLI) or the client itself. */
-    type: 'operator' | 'client';
-    /** How the actor called: the admin API, the CLI on the host, an API key, or an access token. */
-    via: 'admin_api' | 'cli' | 'api_key' | 'bearer';
+    /** An operator (ADMIN_TOKEN or the CLI), the client itself, or the service on its own rules. */
+    type: 'operator' | 'client' | 'service';
+    /**
+     * How the actor called: the admin API, the CLI on the host, an API key, or an access token; `webhooks`: the webhook dispatcher.
+     */
+    via: 'admin_api' | 'cli' | 'api_key' | 'bearer' | 'webhooks';
     /** The client that made the change; null for an operator. */
     client_id: string | null;
     /** The key_code of the API key called with, or of the key or secret the access token was obtained with. */
@@ -2038,6 +2044,201 @@ export interface FlowTooltip {
   }>;
 }
 
+/** One page of {@link Webhook} items, in the shape every list answers. */
+export interface WebhooksPage {
+  /** Items of the current page. */
+  results: Webhook[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link WebhooksPage}. */
+export interface Webhook {
+  /** The endpoint's id (`ep_…`). */
+  id: string;
+  /** Where messages are posted. */
+  url: string;
+  /** The note given to it. */
+  description: string;
+  /** The kinds of message it receives. */
+  event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found'>;
+  /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
+  filters: WebhookFilters;
+  /** Whether messages are sent to it. */
+  enabled: boolean;
+  /**
+   * Why it is disabled: `client` (by a request), `gone` (it answered 410), `retries_exhausted` (a message failed every retry); null while enabled.
+   */
+  disabled_reason: 'client' | 'gone' | 'retries_exhausted' | null;
+  /** When it was disabled; null while enabled. */
+  disabled_at: string | null;
+  /**
+   * Until when the secret before the latest rotation still signs beside the new one; null: only one secret signs.
+   */
+  previous_secret_expires_at: string | null;
+  /** When it was created (ISO 8601, UTC). */
+  created_at: string;
+  /** When it was last changed (ISO 8601, UTC). */
+  updated_at: string;
+}
+
+/** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
+export interface WebhookFilters {
+  /** Only messages about these sports (ids); absent: all. */
+  sport_ids?: number[];
+  /** Only messages about these leagues (ids); absent: all. */
+  league_ids?: number[];
+  /** Only messages about these events (ids); absent: all. */
+  event_ids?: number[];
+  /** Only messages about these betting markets (ids); absent: all. */
+  betting_market_ids?: number[];
+  /** Only messages about these operators (ids); absent: all. */
+  operator_ids?: number[];
+  /** `edge.found` only: the smallest edge told of, as a fraction (0.02 is 2%). */
+  min_edge?: number;
+}
+
+/** The answer of `POST /v1/webhooks`. */
+export interface CreatedWebhook {
+  /** The endpoint's id (`ep_…`). */
+  id: string;
+  /** Where messages are posted. */
+  url: string;
+  /** The note given to it. */
+  description: string;
+  /** The kinds of message it receives. */
+  event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found'>;
+  /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
+  filters: WebhookFilters;
+  /** Whether messages are sent to it. */
+  enabled: boolean;
+  /**
+   * Why it is disabled: `client` (by a request), `gone` (it answered 410), `retries_exhausted` (a message failed every retry); null while enabled.
+   */
+  disabled_reason: 'client' | 'gone' | 'retries_exhausted' | null;
+  /** When it was disabled; null while enabled. */
+  disabled_at: string | null;
+  /**
+   * Until when the secret before the latest rotation still signs beside the new one; null: only one secret signs.
+   */
+  previous_secret_expires_at: string | null;
+  /** When it was created (ISO 8601, UTC). */
+  created_at: string;
+  /** When it was last changed (ISO 8601, UTC). */
+  updated_at: string;
+  /** The signing secret (`whsec_…`). Shown in this response only: store it now. */
+  secret: string;
+}
+
+/** The answer of `POST /v1/webhooks/{id}/rotate-secret`. */
+export interface RotatedWebhookSecret {
+  /** The endpoint's id. */
+  id: string;
+  /** The signing secret (`whsec_…`). Shown in this response only: store it now. */
+  secret: string;
+  /** Until when the secret it replaces still signs beside it (24 hours). */
+  previous_secret_expires_at: string;
+}
+
+/** The answer of `POST /v1/webhooks/{id}/test`. */
+export interface WebhookTestResult {
+  /** Its webhook-id header (`msg_…`). */
+  delivery_id: string;
+  /** Whether the endpoint answered 2xx in time. */
+  success: boolean;
+  /** The answer's status; null when none came. */
+  status_code: number | null;
+  /** How long the attempt took. */
+  latency_ms: number;
+  /** The answer's first 1 KiB, as text. */
+  response_excerpt: string;
+  /** Why no answer came (timeout, refused address, connection failure); null when one did. */
+  error: string | null;
+  /** When it was sent. */
+  attempted_at: string;
+}
+
+/** One page of {@link WebhookDelivery} items, in the shape every list answers. */
+export interface WebhookDeliveriesPage {
+  /** Items of the current page. */
+  results: WebhookDelivery[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link WebhookDeliveriesPage}. */
+export interface WebhookDelivery {
+  /** The webhook-id header: the same on every attempt and replay (`msg_…`). */
+  id: string;
+  /** Its place in the endpoint's deliveries, gapless and increasing; null for a test delivery. */
+  sequence: number | null;
+  /** The event type (odds.changed, board.changed, event.updated, result.graded, edge.found, webhook.test). */
+  type: string;
+  /**
+   * pending: to send, or to retry at next_attempt_at (null: its retries are spent and the endpoint disabled); delivered: acknowledged with a 2xx; test: a test delivery.
+   */
+  state: 'pending' | 'delivered' | 'test';
+  /** When it was formed. */
+  created_at: string;
+  /** When it was first acknowledged; null until then. */
+  delivered_at: string | null;
+  /** When the next attempt is due; null when none is. */
+  next_attempt_at: string | null;
+  /** Every attempt kept, oldest first. */
+  attempts: WebhookAttempt[];
+}
+
+/** An item of the `attempts` of {@link WebhookDelivery}. */
+export interface WebhookAttempt {
+  /** When it was sent. */
+  attempted_at: string;
+  /** The answer's HTTP status; null when none came (timeout, refused address, connection failure). */
+  status_code: number | null;
+  /** From sending to the answer or the failure. */
+  latency_ms: number;
+  /** The answer's first 1 KiB, as text. */
+  response_excerpt: string;
+  /** Why no answer came; null when one did. */
+  error: string | null;
+}
+
+/** The answer of `POST /v1/webhooks/{id}/replay`. */
+export interface WebhookReplay {
+  /** Delivered deliveries queued to be sent again, in sequence order. */
+  replayed: number;
+  /** The first of them; null when none. */
+  first_sequence: number | null;
+  /** The last of them; null when none. */
+  last_sequence: number | null;
+}
+
+/** The answer of `GET /v1/webhook-event-types`. */
+export interface WebhookEventTypes {
+  /** Every kind of message, the subscribable ones first. */
+  results: {
+    /** The name a subscription and each message carry. */
+    type: string;
+    /** What it tells. */
+    description: string;
+    /** Whether `event_types` may name it (`webhook.test` is sent on request only). */
+    subscribable: boolean;
+    /** The JSON Schema of its messages' `data`. */
+    data_schema: Record<string, unknown>;
+  }[];
+}
+
 /** Parameters of `GET /v1/account/usage`. */
 export interface AccountUsageParams {
   /**
@@ -3235,4 +3436,124 @@ export interface TrendsFlowTooltipParams {
   flow_type: 'fact' | 'fun';
   /** The flow id. */
   flow_id: number;
+}
+
+/** Parameters of `GET /v1/webhooks`. */
+export interface WebhooksListParams {
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+}
+
+/** Parameters of `POST /v1/webhooks`. */
+export interface WebhooksCreateParams {
+  /**
+   * Where messages are posted: https (plain http only outside production, or to an address the operator allowed in OUTBOUND_ALLOW_CIDRS). No user or password in it, and no loopback, private, link-local or metadata address unless the operator allowed its range.
+   */
+  url: string;
+  /**
+   * The kinds of message the endpoint receives, at least one of: `odds.changed`, `board.changed`, `event.updated`, `result.graded`, `edge.found`.
+   */
+  event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found'>;
+  /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
+  filters?: WebhookFilters;
+  /** A note of your choosing, e.g. what receives the messages. */
+  description?: string;
+  /**
+   * False: the endpoint is kept but sent nothing. Default true.
+   *
+   * @defaultValue `true`
+   */
+  enabled?: boolean;
+}
+
+/** Parameters of `GET /v1/webhooks/{id}`. */
+export interface WebhooksGetParams {
+  /** The endpoint's id. */
+  id: string;
+}
+
+/** Parameters of `PATCH /v1/webhooks/{id}`. */
+export interface WebhooksUpdateParams {
+  /** The endpoint's id. */
+  id: string;
+  /**
+   * Where messages are posted: https (plain http only outside production, or to an address the operator allowed in OUTBOUND_ALLOW_CIDRS). No user or password in it, and no loopback, private, link-local or metadata address unless the operator allowed its range.
+   */
+  url?: string;
+  /**
+   * The kinds of message the endpoint receives, at least one of: `odds.changed`, `board.changed`, `event.updated`, `result.graded`, `edge.found`.
+   */
+  event_types?: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found'>;
+  /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
+  filters?: WebhookFilters;
+  /** A note of your choosing, e.g. what receives the messages. */
+  description?: string;
+  /**
+   * False stops sending (the messages formed meanwhile wait); true resumes where it stopped, every waiting message due at once.
+   */
+  enabled?: boolean;
+}
+
+/** Parameters of `DELETE /v1/webhooks/{id}`. */
+export interface WebhooksDeleteParams {
+  /** The endpoint's id. */
+  id: string;
+}
+
+/** Parameters of `POST /v1/webhooks/{id}/rotate-secret`. */
+export interface WebhooksRotateSecretParams {
+  /** The endpoint's id. */
+  id: string;
+}
+
+/** Parameters of `POST /v1/webhooks/{id}/test`. */
+export interface WebhooksTestParams {
+  /** The endpoint's id. */
+  id: string;
+}
+
+/** Parameters of `GET /v1/webhooks/{id}/deliveries`. */
+export interface WebhooksDeliveriesParams {
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+  /** The webhook endpoint (`ep_…`). */
+  id: string;
+}
+
+/** Parameters of `POST /v1/webhooks/{id}/replay`. */
+export interface WebhooksReplayParams {
+  /** The webhook endpoint (`ep_…`). */
+  id: string;
+  /** Replay from this sequence number on. */
+  from_sequence?: number;
+  /** Replay the deliveries formed at or after this instant. */
+  since?: string;
+}
+
+/** Parameters of `POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry`. */
+export interface WebhooksRetryDeliveryParams {
+  /** The webhook endpoint (`ep_…`). */
+  id: string;
+  /** The delivery: its webhook-id (`msg_…`). */
+  delivery_id: string;
 }

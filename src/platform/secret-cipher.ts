@@ -3,20 +3,23 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
-/** Seals and opens the check-endpoint tokens with AES-256-GCM under one 32-byte key. */
-export interface TokenCipher {
-  /** A fresh IV each time: the same token sealed twice gives two texts. */
-  seal(token: string): string;
+/**
+ * Seals and opens, with AES-256-GCM under the service's one 32-byte key (ENCRYPTION_KEY), what the
+ * service must use but never show: the check endpoints' tokens, the webhooks' signing secrets.
+ */
+export interface SecretCipher {
+  /** A fresh IV each time: the same text sealed twice gives two texts. */
+  seal(text: string): string;
   /** Throws when the text was not sealed under this key or was altered (the GCM tag fails). */
   open(sealed: string): string;
 }
 
-export function createTokenCipher(key: Buffer): TokenCipher {
+export function createSecretCipher(key: Buffer): SecretCipher {
   return {
-    seal(token) {
+    seal(text) {
       const iv = randomBytes(IV_BYTES);
       const cipher = createCipheriv('aes-256-gcm', key, iv);
-      const body = Buffer.concat([cipher.update(token, 'utf8'), cipher.final()]);
+      const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
       return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
     },
     open(sealed) {
