@@ -16,7 +16,8 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
   const events: ClientEvent[] = [];
   const store = new MemoryTokenStore();
   beforeAll(async () => {
-    server = await startServer({ clock });
+    // Loopback allowed: a webhook endpoint of the test points at this very server.
+    server = await startServer({ clock, env: { OUTBOUND_ALLOW_CIDRS: '127.0.0.1/32' } });
     await server.t.import(smallDataset());
     client = await server.t.client();
     const capture = capturingFetch();
@@ -124,6 +125,26 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     const priced = await api.trends.quoteSandbox({ flow_id: 1, flow_type: 'fact', country: 'US', event_betting_market_position_maps: [{ event_betting_market_position_id: 11 }] });
     expect(priced.flow_id).toBe(1);
     expect(await api.account.deleteCheckEndpoint()).toEqual({ success: true, data: null });
+
+    // The change cursor: the price changes after an id, a page at a time.
+    const changes = await api.odds.changes({ after: 0, limit: 5 });
+    expect(changes.results.length).toBeGreaterThan(0);
+    expect(changes.next_after).toBe(changes.results.at(-1)?.id);
+    // Webhooks: an endpoint on this very server, whose test message its 404 answers; its deliveries,
+    // a replay (nothing numbered yet to send again) and a retry (a test message is never sent again).
+    expect((await api.webhooks.eventTypes()).results.length).toBeGreaterThan(0);
+    const hook = await api.webhooks.create({ url: `${server.baseUrl}/no-receiver-here`, event_types: ['odds.changed'] });
+    expect((await api.webhooks.list()).results.map((w) => w.id)).toEqual([hook.id]);
+    expect(await api.webhooks.update({ id: hook.id, description: 'methods' })).toMatchObject({ id: hook.id, description: 'methods' });
+    expect((await api.webhooks.get({ id: hook.id })).description).toBe('methods');
+    const tried = await api.webhooks.test({ id: hook.id });
+    expect(tried.status_code).toBe(404);
+    expect((await api.webhooks.rotateSecret({ id: hook.id })).secret).toMatch(/^whsec_/);
+    const hookDeliveries = await api.webhooks.deliveries({ id: hook.id });
+    expect(hookDeliveries.results.map((d) => d.id)).toEqual([tried.delivery_id]);
+    await expect(api.webhooks.retryDelivery({ id: hook.id, delivery_id: tried.delivery_id })).rejects.toBeInstanceOf(SportsDataError);
+    await expect(api.webhooks.replay({ id: hook.id, from_sequence: 1 })).rejects.toBeInstanceOf(SportsDataError);
+    await api.webhooks.delete({ id: hook.id });
 
     // Each operation of the table was sent, with its parameters where the document puts them.
     const sent = new Set(requests.map((r) => `${r.method} ${new URL(r.url).pathname}`));

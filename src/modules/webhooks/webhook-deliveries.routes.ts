@@ -53,7 +53,7 @@ export const webhookDeliveriesRoutes: ModuleRoutes<{ deliveries: WebhookDeliveri
         tags,
         summary: 'Sends one delivery now',
         description:
-          'Whatever its state: a 2xx delivers a pending one, a 410 disables the endpoint; another failure is recorded and leaves its retry schedule as it was. Answers the attempt. 409 while another attempt at it is under way.',
+          'Whatever its state: a 2xx delivers a pending one, a 410 disables the endpoint; another failure is recorded and leaves its retry schedule as it was. Answers the attempt. 409 while another attempt at it is under way, and for a test message, which is never sent again.',
         params: DeliveryParams,
         response: { 200: WebhookAttempt },
       },

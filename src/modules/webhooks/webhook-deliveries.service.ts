@@ -68,6 +68,8 @@ export function createWebhookDeliveriesService(deps: WebhookDeliveriesDeps): Web
       const endpoint = await ownEndpoint(clientId, endpointId);
       const delivery = await repository.delivery(endpointId, deliveryId);
       if (delivery === undefined) throw new ApiError('NOT_FOUND', `no delivery ${deliveryId} of webhook endpoint ${endpointId}`);
+      // A test message is sent once, when asked for; another is asked for the same way.
+      if (delivery.state === 'test') throw new ApiError('CONFLICT', `delivery ${deliveryId} is a test message, which is never sent again: ask for another with POST /v1/webhooks/${endpointId}/test`);
       const outcome = await dispatcher.sendNow(delivery, endpoint);
       if (outcome === null) throw new ApiError('CONFLICT', 'an attempt at this delivery is under way: try again when it has ended');
       // A success may have made the endpoint's next delivery due.

@@ -543,7 +543,7 @@ export interface WebhooksApi {
   /**
    * Sends one delivery now
    *
-   * Whatever its state: a 2xx delivers a pending one, a 410 disables the endpoint; another failure is recorded and leaves its retry schedule as it was. Answers the attempt. 409 while another attempt at it is under way.
+   * Whatever its state: a 2xx delivers a pending one, a 410 disables the endpoint; another failure is recorded and leaves its retry schedule as it was. Answers the attempt. 409 while another attempt at it is under way, and for a test message, which is never sent again.
    *
    * `POST /v1/webhooks/{id}/deliveries/{delivery_id}/retry`
    */
