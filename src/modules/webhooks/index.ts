@@ -16,4 +16,4 @@ export {
 export { createWebhookFormer, WEBHOOKS_BOARD_CURSOR, WEBHOOKS_ODDS_CURSOR, type WebhookFormer, type WebhookFormerDeps } from './webhook.former.js';
 export type { FormedDelivery } from './webhook-deliveries.repository.js';
 export { createWebhookPurgeJob, purgeOldDeliveries } from './webhook.purge.js';
-export { BoardChangedData, BoardEventItem, OddsChangedData } from './webhook-payloads.odds.js';
+export { ArbitrageEdgeItem, BoardChangedData, BoardEventItem, EdgeFoundData, EdgeItem, OddsChangedData, ValueEdgeItem } from './webhook-payloads.odds.js';

@@ -655,6 +655,23 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await sql`insert into feed_cursors (name, last_id) select 'webhooks: board', coalesce(max(history_id), 0) from board_changes`.execute(db);
     },
   },
+  // edge.found (decision 0316): the last edge known of each selection and arbitrage of the markets
+  // the former has looked at, so that an edge is told when it appears, not while it stays.
+  '0036_webhook_edges': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('webhook_edges')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('betting_market_id', 'bigint', (c) => c.notNull())
+        .addColumn('edge', 'double precision', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('webhook_edges_pk', ['kind', 'key'])
+        .execute();
+      await db.schema.createIndex('webhook_edges_market_idx').on('webhook_edges').columns(['event_id', 'betting_market_id']).execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */
