@@ -168,7 +168,7 @@ describe.each(DIALECTS)('edge.found webhooks (%s)', (dialect) => {
   });
 });
 
-describe.each(DIALECTS)('edge.found costs nothing without a subscriber (%s)', (dialect) => {
+describe.each(DIALECTS)('edge.found while no endpoint is subscribed (%s)', (dialect) => {
   const queries: string[] = [];
   const t = forSuite(() => harness({ dialect, onQuery: (text) => queries.push(text) }));
 
@@ -184,5 +184,28 @@ describe.each(DIALECTS)('edge.found costs nothing without a subscriber (%s)', (d
     expect((await deliveries(db, 'ep_board')).length).toBeGreaterThan(0);
     expect(queries.filter((text) => /webhook_edges|"odds"|webhooks: edges/.test(text))).toEqual([]);
     expect(await db.selectFrom('webhook_edges').selectAll().execute()).toEqual([]);
+  });
+
+  it('what was known goes stale while nobody listens: an edge that went below and came back unwatched is told when one listens again', async () => {
+    const db = t.database.db;
+    const move = async (price: number) => {
+      await t.import({ odds: [odds(5, 200, 3, 1, 'home', price)] });
+      await t.ctx.boardEvents.run();
+      await t.ctx.webhookFormer.run();
+    };
+    const told = async () => (await deliveries(db, 'ep_late')).filter((d) => d.type === 'edge.found').length;
+    const listening = (on: boolean) => db.updateTable('webhook_endpoints').set({ enabled: on ? 1 : 0 }).where('id', '=', 'ep_late').execute();
+    await addEndpoint(db, 'ep_late', ['edge.found']);
+    // Nothing known yet: the value bet at 2.10 is there when the endpoint first hears of its market.
+    await move(2.11);
+    expect(await told()).toBe(1);
+    await listening(false);
+    await move(1.9);
+    await move(2.1);
+    await listening(true);
+    await move(2.105);
+    expect(await told()).toBe(2);
+    await move(2.11);
+    expect(await told()).toBe(2);
   });
 });
