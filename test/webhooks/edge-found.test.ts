@@ -1,6 +1,6 @@
 import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { EdgeFoundData } from '../../src/modules/webhooks/index.js';
+import { EdgeFoundData, forgetOldEdges } from '../../src/modules/webhooks/index.js';
 import { DIALECTS } from '../helpers/app.js';
 import { expectFigure } from '../helpers/figures.js';
 import { forSuite, harness } from '../helpers/harness.js';
@@ -207,5 +207,16 @@ describe.each(DIALECTS)('edge.found while no endpoint is subscribed (%s)', (dial
     expect(await told()).toBe(2);
     await move(2.11);
     expect(await told()).toBe(2);
+  });
+
+  it('the edges of markets not looked at within WEBHOOK_RETENTION_DAYS are forgotten by the purge', async () => {
+    const db = t.database.db;
+    const known = async () => (await db.selectFrom('webhook_edges').select('key').execute()).length;
+    expect(await known()).toBeGreaterThan(0);
+    const retention = { db, clock: t.clock, retentionDays: t.config.webhookRetentionDays };
+    expect(await forgetOldEdges(retention)).toBe(0);
+    t.clock.advance(t.config.webhookRetentionDays * 86_400_000 + 1);
+    expect(await forgetOldEdges(retention)).toBeGreaterThan(0);
+    expect(await known()).toBe(0);
   });
 });

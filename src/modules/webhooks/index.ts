@@ -15,5 +15,5 @@ export {
 } from './webhook-payloads.events.js';
 export { createWebhookFormer, WEBHOOKS_BOARD_CURSOR, WEBHOOKS_ODDS_CURSOR, type WebhookFormer, type WebhookFormerDeps } from './webhook.former.js';
 export type { FormedDelivery } from './webhook-deliveries.repository.js';
-export { createWebhookPurgeJob, purgeOldDeliveries } from './webhook.purge.js';
+export { createWebhookPurgeJob, forgetOldEdges, purgeOldDeliveries } from './webhook.purge.js';
 export { ArbitrageEdgeItem, BoardChangedData, BoardEventItem, EdgeFoundData, EdgeItem, OddsChangedData, ValueEdgeItem } from './webhook-payloads.odds.js';

@@ -51,6 +51,12 @@ export const webhookEdges = {
     return known;
   },
 
+  /** Forgets the edges of markets not looked at since `before` (their events long over, mostly); returns how many. */
+  async forget(db: Kysely<Schema>, before: number): Promise<number> {
+    const result = await db.deleteFrom('webhook_edges').where('updated_at', '<', before).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  },
+
   /**
    * In `trx`: the edges of the markets `pairs` become `edges` (one that is gone is forgotten),
    * or, when `stale`, every edge known does; the mark moves to the board batch `lastId`.
