@@ -14,8 +14,8 @@ export interface EdgesService {
   edges(body: EdgesBody): Promise<EdgesAnswer>;
 }
 
-type ValueBet = EdgesAnswer['value_bets'][number];
-type Arbitrage = EdgesAnswer['arbitrages'][number];
+export type ValueBet = EdgesAnswer['value_bets'][number];
+export type Arbitrage = EdgesAnswer['arbitrages'][number];
 
 /** Selections loaded per query: far below either engine's bind-parameter ceiling. */
 const CHUNK = 1_000;
@@ -67,7 +67,7 @@ export function createEdgesService(deps: { board: BoardService['board'] }): Edge
  * The prices of a selection whose EV% against the consensus fair probability is at least
  * `minEdge`. Only books at the consensus line: a price at another line bets on something else.
  */
-function valueBetsOf(selection: BoardSelection, view: BoardView, minEdge: number): ValueBet[] {
+export function valueBetsOf(selection: BoardSelection, view: BoardView, minEdge: number): ValueBet[] {
   const item = boardItemOf(selection, view);
   const p = item.fair.consensus.probability;
   const fairPrice = item.fair.consensus.price;
@@ -104,7 +104,7 @@ function valueBetsOf(selection: BoardSelection, view: BoardView, minEdge: number
  * A line counts only when every outcome of the market is priced at it, each at one line, so that
  * the legs cover every result (a 1x2 without its draw is no arbitrage, however long its prices).
  */
-function arbitragesOf(selection: BoardSelection, view: BoardView): Arbitrage[] {
+export function arbitragesOf(selection: BoardSelection, view: BoardView): Arbitrage[] {
   const books = view.operatorIds;
   const rows = books === null ? selection.rows : selection.rows.filter((r) => books.includes(r.operator.id));
   const byLine = new Map<string, BoardRow[]>();
@@ -144,12 +144,12 @@ function arbitragesOf(selection: BoardSelection, view: BoardView): Arbitrage[] {
 }
 
 /** A value bet as answers write it: its fair probability, fair price and EV% to 6 decimals; the book's price as imported. */
-function shownValueBet(bet: ValueBet): ValueBet {
+export function shownValueBet(bet: ValueBet): ValueBet {
   return { ...bet, fair_probability: figure(bet.fair_probability), fair_price: figure(bet.fair_price), ev_pct: figure(bet.ev_pct) };
 }
 
 /** An arbitrage as answers write it: its sum, margin, payout and stakes to 6 decimals; the legs' prices as imported. */
-function shownArbitrage(arbitrage: Arbitrage): Arbitrage {
+export function shownArbitrage(arbitrage: Arbitrage): Arbitrage {
   return {
     ...arbitrage,
     implied_sum: figure(arbitrage.implied_sum),

@@ -15,8 +15,8 @@ export {
 } from './webhook-payloads.events.js';
 export { createWebhookFormer, WEBHOOKS_BOARD_CURSOR, WEBHOOKS_ODDS_CURSOR, type WebhookFormer, type WebhookFormerDeps } from './webhook.former.js';
 export type { FormedDelivery } from './webhook-deliveries.repository.js';
-export { createWebhookPurgeJob, purgeOldDeliveries } from './webhook.purge.js';
-export { BoardChangedData, BoardEventItem, OddsChangedData } from './webhook-payloads.odds.js';
+export { createWebhookPurgeJob, forgetOldEdges, purgeOldDeliveries } from './webhook.purge.js';
+export { ArbitrageEdgeItem, BoardChangedData, BoardEventItem, EdgeFoundData, EdgeItem, OddsChangedData, ValueEdgeItem } from './webhook-payloads.odds.js';
 export { createWebhookDispatcher, LEASE_MARGIN_MS, type WebhookDispatcher, type WebhookDispatcherDeps } from './webhook.dispatcher.js';
 export { createWebhookDispatchRepository, type Delivery, type WebhookDispatchRepository } from './webhook-dispatch.repository.js';
 export { nextAttemptAt, RETRY_DELAYS_MS, RETRY_JITTER } from './webhook.retries.js';

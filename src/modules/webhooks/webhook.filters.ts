@@ -31,11 +31,19 @@ export function needsSports(endpoints: readonly WebhookEndpoint[]): boolean {
   return endpoints.some((endpoint) => endpoint.filters.sport_ids !== undefined);
 }
 
-/** Each endpoint's changes among `items`, in their order; endpoints none of them passes are left out. */
-export function matching<T>(endpoints: readonly WebhookEndpoint[], items: readonly T[], subjectOf: (item: T) => Subject): Array<{ endpoint: WebhookEndpoint; items: T[] }> {
+/**
+ * Each endpoint's changes among `items`, in their order; endpoints none of them passes are left
+ * out. `tells`, when given, is what an endpoint is told beyond its lists (edge.found: its min_edge).
+ */
+export function matching<T>(
+  endpoints: readonly WebhookEndpoint[],
+  items: readonly T[],
+  subjectOf: (item: T) => Subject,
+  tells: (endpoint: WebhookEndpoint, item: T) => boolean = () => true,
+): Array<{ endpoint: WebhookEndpoint; items: T[] }> {
   const out: Array<{ endpoint: WebhookEndpoint; items: T[] }> = [];
   for (const endpoint of endpoints) {
-    const own = items.filter((item) => passes(endpoint.filters, subjectOf(item)));
+    const own = items.filter((item) => tells(endpoint, item) && passes(endpoint.filters, subjectOf(item)));
     if (own.length > 0) out.push({ endpoint, items: own });
   }
   return out;

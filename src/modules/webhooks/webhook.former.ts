@@ -2,9 +2,12 @@ import type { Kysely } from 'kysely';
 import type { BackgroundJobs, JobLog } from '../../platform/background.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { createCursorProcessor, createHistoryProcessor, type HistoryProcessor, type HistoryWork, type RecentChanges, type StreamRow } from '../history/index.js';
-import { createBoardEventsRepository, type LeaguedBoardChange, type StoredBoardChangeBatch } from '../odds/index.js';
+import { createBoardEventsRepository, type StoredBoardChangeBatch } from '../odds/index.js';
 import type { FormedDelivery } from './webhook-deliveries.repository.js';
-import { type ChangeKind, formDeliveries, type FormingDeps, storeDeliveries, tellFormed } from './webhook.forming.js';
+import { webhookEdges } from './webhook-edges.repository.js';
+import { webhookEndpoints } from './webhook-endpoints.repository.js';
+import { type EdgesFound, formEdgesFound, type StampedBoardChange } from './webhook.edges.js';
+import { type ChangeKind, cutFor, formDeliveries, type FormingDeps, storeDeliveries, tellFormed } from './webhook.forming.js';
 import { createOutboxFormer } from './webhook.outbox.js';
 import type { BoardEventItem } from './webhook-payloads.odds.js';
 
@@ -102,11 +105,6 @@ function oddsWork(deps: WebhookFormerDeps): HistoryWork<FormedDelivery[]> {
   };
 }
 
-/** A board change with when its batch was stored. */
-interface StampedBoardChange extends LeaguedBoardChange {
-  storedAt: number;
-}
-
 /** A board change as board.changed carries it: the stream's board event item. Board changes are of every book, so operator_ids does not narrow them. */
 const BOARD_CHANGED: ChangeKind<StampedBoardChange> = {
   type: 'board.changed',
@@ -123,17 +121,28 @@ const BOARD_CHANGED: ChangeKind<StampedBoardChange> = {
   shown: ({ change }): BoardEventItem => change,
 };
 
-function boardWork(deps: WebhookFormerDeps): HistoryWork<FormedDelivery[], StoredBoardChangeBatch> {
+/** What a run of board batches made: board.changed and edge.found deliveries, and the edges to remember. */
+type BoardMade = EdgesFound;
+
+/**
+ * board.changed and edge.found from the same board changes, stored in one transaction: the
+ * endpoints are read once for both, and the edges known move with the deliveries that told them.
+ */
+function boardWork(deps: WebhookFormerDeps): HistoryWork<BoardMade, StoredBoardChangeBatch> {
   return {
     name: WEBHOOKS_BOARD_CURSOR,
-    compute: (db, batches) =>
-      formDeliveries(
-        db,
-        BOARD_CHANGED,
-        batches.flatMap((batch) => batch.changes.map((change) => ({ ...change, storedAt: batch.createdAt }))),
-        deps.batchMax,
-      ),
-    store: (trx, made) => storeDeliveries(trx, deps, made),
-    committed: (made) => tellFormed(deps, made),
+    async compute(db, batches) {
+      const changes = batches.flatMap((batch) => batch.changes.map((change) => ({ ...change, storedAt: batch.createdAt })));
+      if (changes.length === 0) return { deliveries: [] };
+      const endpoints = await webhookEndpoints.enabledFor(db, ['board.changed', 'edge.found']);
+      const board = await cutFor(db, endpoints, BOARD_CHANGED, changes, deps.batchMax);
+      const edges = await formEdgesFound(db, endpoints, changes, WEBHOOKS_BOARD_CURSOR, deps.batchMax);
+      return { ...edges, deliveries: [...board, ...edges.deliveries] };
+    },
+    async store(trx, made, lastId) {
+      await storeDeliveries(trx, deps, made.deliveries);
+      if (made.remember !== undefined) await webhookEdges.replace(trx, made.remember, lastId, deps.clock.now());
+    },
+    committed: (made) => tellFormed(deps, made.deliveries),
   };
 }

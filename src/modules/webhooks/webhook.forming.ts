@@ -34,6 +34,8 @@ export interface ChangeKind<C> {
   recordedAt(change: C): number;
   /** The change as the payload carries it. */
   shown(change: C): unknown;
+  /** Whether an endpoint is told of a change its filters' lists let through (edge.found: whether it crossed the endpoint's min_edge); all are when absent. */
+  tells?(endpoint: WebhookEndpoint, change: C): boolean;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function cutFor<C>(db: Kysely<Schema>, endpoints: readonly WebhookE
   if (subscribed.length === 0 || changes.length === 0) return [];
   const sports = needsSports(subscribed) ? await webhookDeliveries.sportsOf(db, [...new Set(changes.map(kind.eventIdOf))]) : new Map<number, number>();
   const out: FormedDelivery[] = [];
-  for (const { endpoint, items } of matching(subscribed, changes, (change) => kind.subjectOf(change, sports))) {
+  for (const { endpoint, items } of matching(subscribed, changes, (change) => kind.subjectOf(change, sports), (endpoint, change) => kind.tells?.(endpoint, change) ?? true)) {
     for (const batch of chunksOf(items, batchMax)) {
       out.push({
         id: newDeliveryId(),

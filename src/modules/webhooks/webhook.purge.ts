@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { DAY_MS, HOUR_MS } from '../../platform/time.js';
 import { webhookDeliveries } from './webhook-deliveries.repository.js';
+import { webhookEdges } from './webhook-edges.repository.js';
 
 export interface WebhookPurgeDeps {
   db: Kysely<Schema>;
@@ -21,7 +22,19 @@ export function purgeOldDeliveries(deps: WebhookPurgeDeps): Promise<number> {
   return webhookDeliveries.purge(deps.db, deps.clock.now() - deps.retentionDays * DAY_MS);
 }
 
+/**
+ * Forgets the edges edge.found knew of markets not looked at within the retention (decision 0316):
+ * should such a market move again, an edge still above is told once more, as if it had appeared.
+ */
+export function forgetOldEdges(deps: WebhookPurgeDeps): Promise<number> {
+  return webhookEdges.forget(deps.db, deps.clock.now() - deps.retentionDays * DAY_MS);
+}
+
 /** The purge as a background job: hourly, on every node (the DELETE is idempotent), as the audit and usage purges. */
 export function createWebhookPurgeJob(deps: WebhookPurgeDeps & { background: BackgroundJobs }): BackgroundJob {
-  return deps.background.own(createPeriodicJob({ name: 'webhook deliveries purge', everyMs: HOUR_MS, work: () => purgeOldDeliveries(deps) }));
+  const work = async () => {
+    await purgeOldDeliveries(deps);
+    await forgetOldEdges(deps);
+  };
+  return deps.background.own(createPeriodicJob({ name: 'webhook deliveries purge', everyMs: HOUR_MS, work }));
 }

@@ -668,6 +668,23 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('usage_webhook_deliveries_day_idx').on('usage_webhook_deliveries').column('day').execute();
     },
   },
+  // edge.found (decision 0316): the last edge known of each selection and arbitrage of the markets
+  // the former has looked at, so that an edge is told when it appears, not while it stays.
+  '0035_webhook_edges': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('webhook_edges')
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('betting_market_id', 'bigint', (c) => c.notNull())
+        .addColumn('edge', 'double precision', (c) => c.notNull())
+        .addColumn('updated_at', 'bigint', (c) => c.notNull())
+        .addPrimaryKeyConstraint('webhook_edges_pk', ['kind', 'key'])
+        .execute();
+      await db.schema.createIndex('webhook_edges_market_idx').on('webhook_edges').columns(['event_id', 'betting_market_id']).execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

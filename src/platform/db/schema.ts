@@ -54,6 +54,7 @@ export interface Schema {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_outbox: WebhookOutboxTable;
+  webhook_edges: WebhookEdgesTable;
 }
 
 export interface TenantsTable {
@@ -646,4 +647,21 @@ export interface WebhookOutboxTable {
   league_id: number | null;
   event_id: number | null;
   created_at: number;
+}
+
+/**
+ * The last edge the webhooks' former knew of each value bet (a selection) and arbitrage (a market
+ * at one line size) of the markets it has looked at (decision 0316): edge.found tells an edge
+ * when it crosses an endpoint's min_edge from below, not while it stays above.
+ */
+export interface WebhookEdgesTable {
+  /** 'value' or 'arbitrage'. */
+  kind: string;
+  /** The selection's or the market's key, as the board groups rows (board.selections.ts). */
+  key: string;
+  event_id: number;
+  betting_market_id: number;
+  /** A fraction, unrounded: the best EV% ÷ 100 of the selection, or the arbitrage's profit% ÷ 100. */
+  edge: number;
+  updated_at: number;
 }
