@@ -61,7 +61,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The pending deliveries /metrics reports (the gauge's sum over its labels), undefined when absent. */
 async function pendingDepth(url: string): Promise<number | undefined> {
   const text = await (await fetch(`${url}/metrics`)).text();
-  const lines = text.split('\n').filter((line) => /^webhook_\w*pending\w*(\{[^}]*\})? /.test(line));
+  const lines = text.split('\n').filter((line) => /^webhook_backlog_deliveries(\{[^}]*\})? /.test(line));
   return lines.length === 0 ? undefined : lines.reduce((sum, line) => sum + Number(line.split(' ').at(-1)), 0);
 }
 

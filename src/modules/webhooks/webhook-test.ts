@@ -24,9 +24,9 @@ export function createWebhookTester(deps: { db: Kysely<Schema>; endpoints: Webho
   return async (clientId, endpointId) => {
     const endpoint = await endpoints.get(clientId, endpointId);
     const id = newDeliveryId();
-    const data = { endpoint_id: endpoint.id, message: 'A test delivery: this endpoint receives and verifies webhooks.' };
-    const outcome = await sender.send(endpoint.url, endpoints.signingSecrets(endpoint), { id, type: 'webhook.test', data });
-    await webhookManagement(db).recordTest({ id, endpointId: endpoint.id, data: JSON.stringify(data), at: outcome.attemptedAt }, outcome);
+    const dataJson = JSON.stringify({ endpoint_id: endpoint.id, message: 'A test delivery: this endpoint receives and verifies webhooks.' });
+    const outcome = await sender.send(endpoint.url, endpoints.signingSecrets(endpoint), { id, type: 'webhook.test', dataJson });
+    await webhookManagement(db).recordTest({ id, endpointId: endpoint.id, data: dataJson, at: outcome.attemptedAt }, outcome);
     return {
       delivery_id: id,
       success: isSuccess(outcome),

@@ -158,9 +158,8 @@ async function send(deps: WebhookDispatcherDeps, delivery: Delivery, endpoint: W
   const now = deps.clock.now();
   const secrets = [deps.cipher.open(endpoint.secretSealed)];
   if (endpoint.previousSecretSealed !== null && (endpoint.previousSecretExpiresAt ?? 0) > now) secrets.push(deps.cipher.open(endpoint.previousSecretSealed));
-  const data = JSON.parse(delivery.data) as Record<string, unknown>;
   try {
-    return await deps.sender.send(endpoint.url, secrets, { id: delivery.id, type: delivery.type as WebhookEventType | 'webhook.test', data });
+    return await deps.sender.send(endpoint.url, secrets, { id: delivery.id, type: delivery.type as WebhookEventType | 'webhook.test', dataJson: delivery.data });
   } catch (error) {
     // The outbound guard answers every failure as a result; anything thrown still counts as a failed attempt.
     return { attemptedAt: now, statusCode: null, latencyMs: 0, responseExcerpt: '', error: error instanceof Error ? error.message : 'sending failed' };

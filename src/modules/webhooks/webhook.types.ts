@@ -40,11 +40,12 @@ export interface WebhookEndpoint {
   updatedAt: number;
 }
 
-/** One message as it goes out: its id (webhook-id), its type, and its `data` (with its sequence, but for a test). */
+/** One message as it goes out: its id (webhook-id), its type, and its `data` (with its sequence, but for a test) as JSON text, as stored. */
 export interface WebhookMessage {
   id: string;
   type: WebhookEventType | 'webhook.test';
-  data: Record<string, unknown>;
+  /** JSON text of an object: spliced into the body as it is, never parsed and serialized again. */
+  dataJson: string;
 }
 
 /** What one attempt gave, as the attempts table and the deliveries page show it. */

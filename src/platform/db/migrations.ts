@@ -618,8 +618,10 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('delivered_at', 'bigint')
         .execute();
-      // One sequence number once per endpoint; the head of each endpoint's queue; a page by age.
+      // One sequence number once per endpoint; the head of each endpoint's queue (its lowest pending
+      // sequence, found without walking the delivered ones kept before it); the due; a page by age.
       await db.schema.createIndex('webhook_deliveries_sequence_idx').unique().on('webhook_deliveries').columns(['endpoint_id', 'sequence']).execute();
+      await db.schema.createIndex('webhook_deliveries_head_idx').on('webhook_deliveries').columns(['endpoint_id', 'state', 'sequence']).execute();
       await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['state', 'next_attempt_at']).execute();
       await db.schema.createIndex('webhook_deliveries_created_idx').on('webhook_deliveries').columns(['created_at']).execute();
       await db.schema
