@@ -1,5 +1,6 @@
 import { PassThrough } from 'node:stream';
-import type { HistoryItem, StreamFilter } from '../history/index.js';
+import type { StreamFilter } from '../history/index.js';
+import type { Frames } from './stream.frames.js';
 import type { StreamType } from './stream.schemas.js';
 import type { StreamCredentials } from './stream.standing.js';
 
@@ -61,10 +62,10 @@ export interface StreamConnection {
   readonly backlog: number;
   /** What it carries: price changes (`odds`), board changes (`board`), grades (`settled`). */
   readonly types: ReadonlySet<StreamType>;
-  /** Sends the changes newer than the cursor that the filter follows, then moves the cursor. */
-  send(rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>, upTo?: number): void;
-  /** Sends the board changes or the grades the filter follows, without an id: they are not replayed. */
-  sendUnreplayed(type: 'board' | 'settled', changes: ReadonlyArray<{ change: { event_id: number }; leagueId: number | null }>): void;
+  /** Sends the odds frames newer than the cursor that the filter follows, then moves the cursor. */
+  send(frames: Frames, upTo?: number): void;
+  /** Sends the frames of board changes or grades the filter follows, without an id: they are not replayed. */
+  sendUnreplayed(frames: Frames): void;
   /** Resolves once the socket has taken what waits (at once if nothing does), or the stream closed. */
   drained(): Promise<void>;
   heartbeat(): void;
@@ -98,10 +99,9 @@ export function openConnection(opened: OpenedStream): StreamConnection {
   let ended = false;
   let closed = false;
 
-  const write = (text: string) => {
-    if (!ended) body.write(text);
+  const write = (bytes: string | Buffer) => {
+    if (!ended && bytes.length > 0) body.write(bytes);
   };
-  const followsOdds = opened.types.has('odds') ? follows : () => false;
   const close = () => {
     ended = true;
     if (closed) return;
@@ -127,15 +127,14 @@ export function openConnection(opened: OpenedStream): StreamConnection {
     get backlog() {
       return body.writableLength;
     },
-    send(rows, upTo) {
-      const text = oddsEvents(connection, rows, followsOdds);
-      if (upTo !== undefined && upTo > connection.cursor) connection.cursor = upTo;
-      if (text !== '') write(text);
+    send(frames, upTo) {
+      const after = connection.cursor;
+      const last = frames.changes.at(-1)?.id ?? after;
+      connection.cursor = Math.max(after, last, upTo ?? after);
+      if (opened.types.has('odds')) write(framesFollowed(frames, follows, after));
     },
-    sendUnreplayed(type, changes) {
-      let text = '';
-      for (const { change, leagueId } of changes) if (follows(change, leagueId)) text += `event: ${type}\ndata: ${JSON.stringify(change)}\n\n`;
-      if (text !== '') write(text);
+    sendUnreplayed(frames) {
+      write(framesFollowed(frames, follows, 0));
     },
     drained() {
       // 'drain' comes only after a write that filled the buffer; otherwise nothing waits long.
@@ -165,23 +164,29 @@ export function openConnection(opened: OpenedStream): StreamConnection {
   return connection;
 }
 
-/** Whether a change is one the filter follows: every change when it names no event and no league. */
-function followedBy(eventIds: ReadonlySet<number>, leagueIds: ReadonlySet<number>): (item: { event_id: number }, leagueId: number | null) => boolean {
-  const everything = eventIds.size === 0 && leagueIds.size === 0;
-  return (item, leagueId) => everything || eventIds.has(item.event_id) || (leagueId !== null && leagueIds.has(leagueId));
+/** Which changes a filter follows: every change when it names no event and no league. */
+interface Follows {
+  (change: { eventId: number; leagueId: number | null }): boolean;
+  readonly everything: boolean;
 }
 
-/** The odds events of the rows newer than the cursor that `sent` keeps; the cursor moves past every newer row. */
-function oddsEvents(
-  connection: { cursor: number },
-  rows: ReadonlyArray<{ item: HistoryItem; leagueId: number | null }>,
-  sent: (item: HistoryItem, leagueId: number | null) => boolean,
-): string {
+function followedBy(eventIds: ReadonlySet<number>, leagueIds: ReadonlySet<number>): Follows {
+  const everything = eventIds.size === 0 && leagueIds.size === 0;
+  const follows = ({ eventId, leagueId }: { eventId: number; leagueId: number | null }) =>
+    everything || eventIds.has(eventId) || (leagueId !== null && leagueIds.has(leagueId));
+  return Object.assign(follows, { everything });
+}
+
+/**
+ * The frames newer than `after` that the filter follows (an unreplayed frame has no id, and is
+ * always newer): the shared buffer of them all when that is every frame, else their texts joined.
+ */
+function framesFollowed(frames: Frames, follows: Follows, after: number): string | Buffer {
+  const { changes } = frames;
+  if (follows.everything && (changes[0]?.id ?? after + 1) > after) return frames.all();
   let text = '';
-  for (const { item, leagueId } of rows) {
-    if (item.id <= connection.cursor) continue;
-    connection.cursor = item.id;
-    if (sent(item, leagueId)) text += `id: ${item.id}\nevent: odds\ndata: ${JSON.stringify(item)}\n\n`;
-  }
+  changes.forEach((change, index) => {
+    if ((change.id ?? after + 1) > after && follows(change)) text += frames.text(index);
+  });
   return text;
 }

@@ -5,6 +5,8 @@ import type { AccountLookup } from '../auth/index.js';
 import type { HistoryRepository, RecentChanges } from '../history/index.js';
 import type { EndReason, StreamConnection } from './stream.connection.js';
 import { TIER_TABLE } from '../policy/index.js';
+import { fanOut } from './stream.fanout.js';
+import { oddsFrames, unreplayedFrames } from './stream.frames.js';
 import type { StreamSlots } from './stream.slots.js';
 import { endReasonFor } from './stream.standing.js';
 
@@ -240,12 +242,16 @@ async function readHistory(hub: Hub): Promise<void> {
     const from = hub.head ?? 0;
     const held = hub.deps.recent?.after(from);
     const rows = held ?? (await hub.deps.history.rowsAfter(from, NEWEST, READ_CHUNK));
-    for (const stream of hub.streams) {
-      if (!stream.live) continue;
-      stream.send(rows);
-      if (stream.backlog > MAX_WAITING_BYTES) fallBehind(hub, stream);
-    }
+    const live = liveOnes(hub);
+    // Read before the fan-out leaves the event loop: a stream that catches up meanwhile takes these
+    // rows from the table, and goes live after them.
     hub.head = Math.max(hub.head ?? 0, rows.at(-1)?.item.id ?? from);
+    const frames = oddsFrames(rows);
+    await fanOut(live, (stream) => {
+      if (!stream.live) return;
+      stream.send(frames);
+      if (stream.backlog > MAX_WAITING_BYTES) fallBehind(hub, stream);
+    });
     if (held === undefined && rows.length < READ_CHUNK) return;
   }
 }
@@ -259,7 +265,8 @@ async function fanOutSettled(hub: Hub): Promise<void> {
     const from = hub.settledHead ?? 0;
     const { last, rows } = await hub.deps.settled.after(from, READ_CHUNK);
     hub.settledHead = Math.max(from, last);
-    for (const stream of hub.streams) if (stream.live && stream.types.has('settled')) stream.sendUnreplayed('settled', rows);
+    const frames = unreplayedFrames('settled', rows);
+    await fanOut(liveOnes(hub, 'settled'), (stream) => stream.sendUnreplayed(frames));
     if (last - from < READ_CHUNK) return;
   }
 }
@@ -284,14 +291,22 @@ async function fanOutBoard(hub: Hub): Promise<void> {
     // A batch follows its price changes: changes this node has not read yet are read and sent first.
     if ((batches.at(-1)?.historyId ?? 0) > (hub.head ?? 0)) await readHistory(hub);
     for (const batch of batches) {
-      for (const stream of hub.streams) {
-        if (stream.live && stream.types.has('board') && batch.historyId > (hub.liveFrom.get(stream) ?? NEWEST)) stream.sendUnreplayed('board', batch.changes);
-      }
+      const frames = unreplayedFrames('board', batch.changes);
+      const taking = liveOnes(hub, 'board').filter((stream) => batch.historyId > (hub.liveFrom.get(stream) ?? NEWEST));
+      await fanOut(taking, (stream) => stream.sendUnreplayed(frames));
     }
     hub.boardHead = Math.max(from, batches.at(-1)?.historyId ?? from);
     if (batches.length < BOARD_CHUNK) break;
   }
   hub.boardVersion = version;
+}
+
+/**
+ * The streams a fan-out hands a read to: those live when it starts (carrying `type`, when given).
+ * One that goes live later has caught up past the read.
+ */
+function liveOnes(hub: Hub, type?: 'board' | 'settled'): StreamConnection[] {
+  return [...hub.streams].filter((stream) => stream.live && (type === undefined || stream.types.has(type)));
 }
 
 /** Out of the fan-out until it has caught up from the table; nothing is lost, its cursor says where it is. */
@@ -313,7 +328,7 @@ async function catchUp(hub: Hub, connection: StreamConnection): Promise<void> {
     const upTo = hub.head ?? 0;
     if (connection.cursor >= upTo || connection.ended) break;
     const rows = await hub.deps.history.rowsAfter(connection.cursor, upTo, CATCH_UP_PAGE, connection.query);
-    connection.send(rows, rows.length < CATCH_UP_PAGE ? upTo : undefined);
+    connection.send(oddsFrames(rows), rows.length < CATCH_UP_PAGE ? upTo : undefined);
   }
   connection.live = true;
   hub.liveFrom.set(connection, hub.head ?? 0);
