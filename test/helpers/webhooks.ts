@@ -102,31 +102,33 @@ export interface Receiver {
   at(name: string): Received[];
   /** The status the next requests get, one per call, then `otherwise`. */
   answer: (received: Received) => number;
-  /** Stops listening: connections are refused until `up()`. */
+  /**
+   * Down until `up()`: every connection is cut as soon as it is made, before any answer. It keeps
+   * its port, which another test's server could otherwise take between down and up.
+   */
   down(): Promise<void>;
   up(): Promise<void>;
   close(): Promise<void>;
 }
 
 export async function startReceiver(): Promise<Receiver> {
-  let server: Server | undefined;
-  let port = 0;
+  const state = { down: false };
   const receiver: Receiver = {
     url: '',
     received: [],
     at: (name) => receiver.received.filter((r) => r.path === `/hooks/${name}`),
     answer: () => 200,
     async down() {
-      await closeServer(server);
-      server = undefined;
+      state.down = true;
+      server.closeAllConnections();
     },
     async up() {
-      server = await listen(port, receiver);
-      port = (server.address() as AddressInfo).port;
+      state.down = false;
     },
     close: () => closeServer(server),
   };
-  await receiver.up();
+  const server = await listen(receiver, state);
+  const { port } = server.address() as AddressInfo;
   return Object.assign(receiver, { url: `http://127.0.0.1:${port}/hooks` });
 }
 
@@ -136,7 +138,7 @@ export function statusesThen200(...statuses: number[]): () => number {
   return () => queue.shift() ?? 200;
 }
 
-function listen(port: number, receiver: Receiver): Promise<Server> {
+function listen(receiver: Receiver, state: { down: boolean }): Promise<Server> {
   const server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -148,14 +150,16 @@ function listen(port: number, receiver: Receiver): Promise<Server> {
       response.end(`answered ${status}`);
     });
   });
+  server.on('connection', (socket) => {
+    if (state.down) socket.destroy();
+  });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve(server));
+    server.listen(0, '127.0.0.1', () => resolve(server));
   });
 }
 
-function closeServer(server: Server | undefined): Promise<void> {
-  if (server === undefined) return Promise.resolve();
+function closeServer(server: Server): Promise<void> {
   server.closeAllConnections();
   return new Promise((resolve) => server.close(() => resolve()));
 }

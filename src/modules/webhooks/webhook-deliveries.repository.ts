@@ -7,8 +7,11 @@ export interface FormedDelivery {
   id: string;
   endpointId: string;
   type: string;
-  /** The payload's data but its sequence, which goes first. */
-  body: Record<string, unknown>;
+  /**
+   * The payload's data but its sequence, which goes first: the JSON text of its members
+   * (`"changes":[…]`), built once, whatever number of endpoints' deliveries carry the same changes.
+   */
+  members: string;
   /** When the newest change it carries was recorded (epoch ms). */
   changedAt: number;
 }
@@ -46,7 +49,7 @@ export const webhookDeliveries = {
             endpoint_id: endpointId,
             sequence: first + i,
             type: delivery.type,
-            data: JSON.stringify({ sequence: first + i, ...delivery.body }),
+            data: `{"sequence":${first + i}${delivery.members === '' ? '' : `,${delivery.members}`}}`,
             state: 'pending',
             attempts: 0,
             next_attempt_at: now,

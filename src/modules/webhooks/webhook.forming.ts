@@ -54,6 +54,13 @@ export async function cutFor<C>(db: Kysely<Schema>, endpoints: readonly WebhookE
   const subscribed = endpoints.filter((endpoint) => endpoint.eventTypes.includes(kind.type));
   if (subscribed.length === 0 || changes.length === 0) return [];
   const sports = needsSports(subscribed) ? await webhookDeliveries.sportsOf(db, [...new Set(changes.map(kind.eventIdOf))]) : new Map<number, number>();
+  // Each change is written out once, then joined into every delivery that carries it.
+  const texts = new Map<C, string>();
+  const textOf = (change: C) => {
+    let text = texts.get(change);
+    if (text === undefined) texts.set(change, (text = JSON.stringify(kind.shown(change))));
+    return text;
+  };
   const out: FormedDelivery[] = [];
   for (const { endpoint, items } of matching(subscribed, changes, (change) => kind.subjectOf(change, sports), (endpoint, change) => kind.tells?.(endpoint, change) ?? true)) {
     for (const batch of chunksOf(items, batchMax)) {
@@ -61,7 +68,7 @@ export async function cutFor<C>(db: Kysely<Schema>, endpoints: readonly WebhookE
         id: newDeliveryId(),
         endpointId: endpoint.id,
         type: kind.type,
-        body: { [kind.list]: batch.map(kind.shown) },
+        members: `${JSON.stringify(kind.list)}:[${batch.map(textOf).join(',')}]`,
         changedAt: Math.max(...batch.map(kind.recordedAt)),
       });
     }

@@ -59,8 +59,9 @@ async function deliveriesOf(trx: Kysely<Schema>, taken: readonly TakenOutboxEntr
   const endpoints = await webhookEndpoints.enabledFor(trx, types);
   const out: FormedDelivery[] = [];
   for (const entry of taken) {
+    const members = JSON.stringify(entry.data).slice(1, -1);
     for (const endpoint of endpoints.filter((e) => subscribed(e, entry))) {
-      out.push({ id: newDeliveryId(), endpointId: endpoint.id, type: entry.type, body: entry.data, changedAt: entry.createdAt });
+      out.push({ id: newDeliveryId(), endpointId: endpoint.id, type: entry.type, members, changedAt: entry.createdAt });
     }
   }
   return out;
