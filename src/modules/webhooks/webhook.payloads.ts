@@ -1,4 +1,6 @@
 import { type TSchema, Type } from 'typebox';
+import { EventUpdatedData, ResultGradedData } from './webhook-payloads.events.js';
+import { BoardChangedData, EdgeFoundData, OddsChangedData } from './webhook-payloads.odds.js';
 import type { WebhookEventType } from './webhook.types.js';
 
 /**
@@ -8,9 +10,6 @@ import type { WebhookEventType } from './webhook.types.js';
  * order and sees a missed one.
  */
 
-const Sequence = Type.Integer({ minimum: 1, description: "This delivery's place among its endpoint's deliveries: 1, 2, 3… without a gap." });
-const Items = (description: string) => Type.Array(Type.Object({}, { additionalProperties: true }), { description });
-
 /** A type's `data` schema and what it tells. */
 export interface WebhookPayload {
   readonly description: string;
@@ -19,31 +18,24 @@ export interface WebhookPayload {
 
 export const WEBHOOK_PAYLOADS: Readonly<Record<WebhookEventType | 'webhook.test', WebhookPayload>> = {
   'odds.changed': {
-    description: 'Prices changed: the odds changes recorded since the previous delivery, each as the odds stream sends it (same shape, same id).',
-    data: Type.Object({ sequence: Sequence, changes: Items("The odds changes, oldest first, each the odds stream's change item.") }, { additionalProperties: false }),
+    description: 'Prices changed: the price changes recorded since the previous delivery, oldest first, each as the odds stream sends it (same shape, same id).',
+    data: OddsChangedData,
   },
   'board.changed': {
-    description: "The board moved: what the changes did to a selection's best price, consensus and fair price, each as the odds stream's board event.",
-    data: Type.Object({ sequence: Sequence, changes: Items("The board events, oldest first, each the odds stream's board event item.") }, { additionalProperties: false }),
+    description: "The board moved: selections whose best price, consensus or fair price changed, each as the odds stream's board event, as it is now.",
+    data: BoardChangedData,
   },
   'event.updated': {
-    description: "An event's status, start time or score changed.",
-    data: Type.Object(
-      {
-        sequence: Sequence,
-        event: Type.Object({}, { additionalProperties: true, description: 'The event as the events lists show it, after the change.' }),
-        changed: Type.Array(Type.String(), { description: 'The names of the fields that changed.' }),
-      },
-      { additionalProperties: false },
-    ),
+    description: "An event's status, start time or score changed: the event as it stands after the change, and what changed.",
+    data: EventUpdatedData,
   },
   'result.graded': {
-    description: 'Selections were graded (won, lost, push, void, half won or lost) from an event\'s result.',
-    data: Type.Object({ sequence: Sequence, grades: Items('The grades, as the graded odds list shows them.') }, { additionalProperties: false }),
+    description: "An event's selections were graded (won, lost, push, void, half won or lost, or why not) from its result: the grades this grading made, and whether one replaced an earlier grade.",
+    data: ResultGradedData,
   },
   'edge.found': {
-    description: 'A value bet or an arbitrage appeared at least as large as the endpoint\'s `min_edge`.',
-    data: Type.Object({ sequence: Sequence, edges: Items('The edges found, as `POST /v1/odds/edges` lists them.') }, { additionalProperties: false }),
+    description: "A value bet or an arbitrage reached the endpoint's `min_edge` (any positive edge without one), each as `POST /v1/odds/edges` shows it.",
+    data: EdgeFoundData,
   },
   'webhook.test': {
     description: 'A test delivery, sent on request (`POST /v1/webhooks/{id}/test`) only: never subscribed to, never retried, without a sequence.',
@@ -52,7 +44,7 @@ export const WEBHOOK_PAYLOADS: Readonly<Record<WebhookEventType | 'webhook.test'
         endpoint_id: Type.String({ description: 'The endpoint tested.' }),
         message: Type.String({ description: 'Words saying this is a test.' }),
       },
-      { additionalProperties: false },
+      { title: 'WebhookTestData', additionalProperties: false },
     ),
   },
 };
