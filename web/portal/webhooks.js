@@ -199,7 +199,7 @@ export function setUpWebhooks({ api, tier }) {
     fillTable(
       $('delivery-list'),
       ['Sequence', 'Type', 'State', 'Attempts', 'Next attempt', 'Actions'],
-      answer.json.results.map((d) => [d.sequence ?? 'test', d.type, deliveryState(d), attemptsOf(d.attempts), when(d.next_attempt_at), d.state === 'test' ? null : button('Retry now', () => retry(d))]),
+      answer.json.results.map((d) => [d.sequence ?? 'test', d.type, deliveryState(d), attemptsOf(d.attempts), whenExactly(d.next_attempt_at), d.state === 'test' ? null : button('Retry now', () => retry(d))]),
     );
   }
 
@@ -221,7 +221,9 @@ export function setUpWebhooks({ api, tier }) {
         ? messageOf(answer)
         : r.replayed === 0
           ? 'No delivered message from that sequence on: nothing to send again.'
-          : `${r.replayed} delivered messages (sequence ${r.first_sequence} to ${r.last_sequence}) will be sent again, in order, with their webhook-ids.`;
+          : r.replayed === 1
+            ? `1 delivered message (sequence ${r.first_sequence}) will be sent again, with its webhook-id.`
+            : `${r.replayed} delivered messages (sequence ${r.first_sequence} to ${r.last_sequence}) will be sent again, in order, with their webhook-ids.`;
     await loadDeliveries(page);
   });
 

@@ -44,8 +44,8 @@ export interface PortalRoutesDeps extends PublicOrigin {
  * The client portal at /portal: a back end for its front end. The page posts the credential once
  * to POST /portal/session; the server logs in through the public login route, keeps the token pair
  * and refreshes it; the browser gets an opaque HttpOnly cookie. The page's calls to /portal/api/…
- * run the public API's own /v1/account/… routes with the session's token (app.inject), and "Try
- * it" (/portal/try/…) its other /v1 routes: the same handlers, policies, limits and usage as any
+ * run the public API's own /v1/account/… routes with the session's token (app.inject), its calls
+ * to /portal/webhooks… the /v1/webhooks… routes, and "Try it" (/portal/try/…) its other /v1 routes: the same handlers, policies, limits and usage as any
  * client call (the portal's own refreshes are `account` calls: the minute, never the day).
  */
 export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, deps) => {
@@ -145,7 +145,7 @@ function sessionAccessTokens(app: App, { sessions, clock }: PortalRoutesDeps): A
   return accessToken;
 }
 
-/** The page's calls to the account routes, and "Try it". */
+/** The page's calls to the account routes, the webhook routes, and "Try it". */
 function proxyRoutes(app: App, { sessions }: PortalRoutesDeps, accessToken: AccessToken): void {
   /** Runs `/v1/{path}` with the session's token (`path` as proxiedPath resolved it): no data path of its own. */
   const run: Run = async (request, reply, path) => {
