@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
+import { expect } from 'vitest';
 import type { Harness } from '../helpers/harness.js';
 
 // What the browser tests share: the app served to a real Chromium, and checks of a page open in it.
@@ -43,3 +44,12 @@ export const lowContrast = (page: Page) =>
 /** The ids of the controls that have no label. */
 export const unlabelled = (page: Page) =>
   page.evaluate("[...document.querySelectorAll('input, select, textarea')].filter((c) => c.labels.length === 0 && !c.getAttribute('aria-label')).map((c) => c.id)");
+
+/** No part of any secret (20 characters past its prefix) in a URL a page asked for, nor in the service's log. */
+export function expectNotLeaked(secrets: readonly string[], urls: readonly string[], logs: string): void {
+  for (const secret of secrets.filter((s) => s.length > 0)) {
+    const part = secret.slice(secret.indexOf('_') + 1).slice(0, 20);
+    expect(urls.filter((url) => url.includes(part))).toEqual([]);
+    expect(logs).not.toContain(part);
+  }
+}

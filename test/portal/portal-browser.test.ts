@@ -5,7 +5,7 @@ import { expectUnauthorized } from '../auth/auth-helpers.js';
 import { TEST_ADMIN_TOKEN } from '../helpers/app.js';
 import type { OnboardedClient } from '../helpers/clients.js';
 import { type Harness, harness } from '../helpers/harness.js';
-import { lowContrast, serveToBrowser, unlabelled } from './in-browser.js';
+import { expectNotLeaked, lowContrast, serveToBrowser, unlabelled } from './in-browser.js';
 
 /** Screenshots for the record (gitignored); with UPDATE_DOCS=1 one of each page is copied into docs/images for the README. */
 const SHOTS = new URL('../../test-screenshots/', import.meta.url);
@@ -272,11 +272,7 @@ describe('the client portal and the operator console in a real browser', () => {
 
   it('no credential in any URL a page asked for, nor in the log; no page had a script error', () => {
     expect(urls.length).toBeGreaterThan(20);
-    for (const secret of secrets.filter((s) => s.length > 0)) {
-      const part = secret.slice(4, 24);
-      expect(urls.filter((url) => url.includes(part))).toEqual([]);
-      expect(h.logs()).not.toContain(part);
-    }
+    expectNotLeaked(secrets, urls, h.logs());
     expect(problems).toEqual([]);
     // The CSP refused the one inline script the first test added, and nothing of the pages' own (uPlot's styles included).
     expect(consoleErrors).toHaveLength(1);

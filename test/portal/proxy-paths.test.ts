@@ -41,6 +41,18 @@ const API_ESCAPES = [
   'config//..//..//historical/odds/1.csv',
 ];
 
+/** Ways out of `/v1/webhooks/` from `/portal/webhooks/…`: to the account routes, the data routes, the stream, the admin API. */
+const WEBHOOK_ESCAPES = [
+  ...DOT_DOT.flatMap((dd) => [`${dd}/account/api-keys`, `ep_x/${dd}/${dd}/stream/odds`, `${dd}/historical/odds/1.csv`, `${dd}/${dd}/admin/v1/clients`]),
+  ...DOT.map((d) => `${d}/ep_x`),
+  '..\\account\\api-keys',
+  '%2e%2e%5caccount/secrets',
+  'ep_x%2f..%2f..%2fauth/refresh',
+  'ep_x//../../stream/odds',
+  'ep_x/deliveries/%2e%2e%2f%2e%2e%2f%2e%2e%2faccount%2fconfig',
+  '.%09./account/config',
+];
+
 /** Ways out of `/admin/v1/` from `/console/api/…`: to the public API, with the admin token. */
 const CONSOLE_ESCAPES = [
   ...DOT_DOT.map((dd) => `${dd}/${dd}/v1/account/config`),
@@ -122,6 +134,18 @@ describe.each(DIALECTS)('the portal and console proxies refuse every way out of 
       expectRefused(await send('portal', 'DELETE', `/portal/api/${path}`), `DELETE /portal/api/${path}`);
     }
     expect((await requestsToday()) - before).toBe(2 * between);
+  });
+
+  it('/portal/webhooks: 403 for every way out of /v1/webhooks, with any method it routes, before any call is made', async () => {
+    const before = await requestsToday();
+    const between = (await requestsToday()) - before;
+    for (const path of WEBHOOK_ESCAPES) {
+      expectRefused(await send('portal', 'GET', `/portal/webhooks/${path}`, false), `GET /portal/webhooks/${path}`);
+      for (const method of ['POST', 'PATCH', 'DELETE']) expectRefused(await send('portal', method, `/portal/webhooks/${path}`), `${method} /portal/webhooks/${path}`);
+    }
+    expect((await requestsToday()) - before).toBe(2 * between);
+    // The client's keys are all there: no DELETE reached /v1/account/api-keys.
+    expect((await t.as(client).page('/v1/account/api-keys')).total_count).toBe(1);
   });
 
   it('/console/api: 403 for every way out of /admin/v1: the admin token reaches nothing else', async () => {

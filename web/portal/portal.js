@@ -1,13 +1,14 @@
 // The client portal's page. It never sees a token: it posts the credential once to
-// /portal/session and then calls /portal/api/… (the account routes) and /portal/try/… (any other
-// /v1 route) with the session cookie the server set.
+// /portal/session and then calls /portal/api/… (the account routes), /portal/webhooks… (the
+// webhook routes) and /portal/try/… (any other /v1 route) with the session cookie the server set.
 import { api, messageOf, setCsrf, signedIn } from '../shared/api.js';
 import { drawChart, refusalsPerHour, usageSeries } from '../shared/charts.js';
-import { $, button, copyButton, el, fillTable, sections, when } from '../shared/dom.js';
+import { $, button, copyButton, el, fillTable, sections, showOnce, when } from '../shared/dom.js';
 import { fillAudit } from '../shared/audit.js';
 import { setUpExplorer } from './try-it.js';
+import { setUpWebhooks } from './webhooks.js';
 
-const SECTIONS = ['usage', 'keys', 'secrets', 'try', 'audit'];
+const SECTIONS = ['usage', 'keys', 'secrets', 'webhooks', 'try', 'audit'];
 /** The live figures' refresh: at most every 10 s; each refresh is an `account` call (the minute only). */
 const REFRESH_MS = 10_000;
 let account = null;
@@ -32,12 +33,15 @@ async function loadUsage() {
   const { minute, day } = usage.current;
   const left = (w) => (w.remaining === null ? 'no cap' : `${w.remaining} left`);
   $('now').textContent = `This minute: ${minute.used ?? 0} used, ${left(minute)}. Today: ${day.used ?? 0} used, ${left(day)}. Tier ${usage.tier}.`;
+  $('webhook-day').textContent =
+    `Webhook deliveries your endpoints acknowledged today: ${usage.days.at(-1)?.webhook_deliveries ?? 0}, retries and replays included. ` +
+    'They are counted beside your requests, in neither the requests nor the charged figures (per day in the table below).';
   const { x, series } = usageSeries(usage.days, 'date');
   drawChart($('daily-chart'), { title: 'Requests per day (UTC), by group', x, series, limit: usage.limits.per_day });
   fillTable(
     $('days'),
-    ['Date', 'Requests', 'Charged', ...series.map((s) => s.label)],
-    usage.days.map((d) => [d.date, d.requests, d.charged, ...series.map((s) => d.by_group[s.label] ?? 0)]),
+    ['Date', 'Requests', 'Charged', ...series.map((s) => s.label), 'Webhook deliveries'],
+    usage.days.map((d) => [d.date, d.requests, d.charged, ...series.map((s) => d.by_group[s.label] ?? 0), d.webhook_deliveries]),
   );
 }
 
@@ -115,7 +119,8 @@ async function deleteSecret(secret) {
 }
 
 const explorer = setUpExplorer({ api, form: $('try-form') });
-const loaders = { usage: () => Promise.all([loadUsage(), loadHours()]), keys: loadKeys, secrets: loadSecrets, try: () => explorer.load(), audit: loadAudit };
+const webhooks = setUpWebhooks({ api, tier: () => account?.tier });
+const loaders = { usage: () => Promise.all([loadUsage(), loadHours()]), keys: loadKeys, secrets: loadSecrets, webhooks: webhooks.load, try: () => explorer.load(), audit: loadAudit };
 const show = sections(SECTIONS, (current) => {
   if (signedIn()) void loaders[current]?.();
 });
@@ -135,6 +140,7 @@ function signOutLocally() {
   for (const id of ['created', 'created-secret-box']) $(id).hidden = true;
   $('created-key').textContent = '';
   $('created-secret').textContent = '';
+  webhooks.forget();
   showSignedIn(false);
 }
 
@@ -171,10 +177,7 @@ function creates(form, { url, body, error, output, box, status, copy, plaintext,
     }
     form.reset();
     error.textContent = '';
-    status.textContent = '';
-    output.textContent = plaintext(answer.json);
-    box.hidden = false;
-    copy.focus();
+    showOnce({ box, output, copy, status }, plaintext(answer.json));
     await Promise.all([reload(), loadAudit()]);
   });
 }

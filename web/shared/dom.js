@@ -35,6 +35,9 @@ export const button = (text, onclick, danger = false) => el('button', { type: 'b
 /** A date-time to the minute, in UTC as the API counts: `2026-11-25 14:02 UTC`. */
 export const when = (iso) => (iso === null || iso === undefined ? null : `${iso.slice(0, 16).replace('T', ' ')} UTC`);
 
+/** A date-time to the second, where a minute is too coarse (attempts a few seconds apart): `2026-11-25 14:02:07 UTC`. */
+export const whenExactly = (iso) => (iso === null || iso === undefined ? null : `${iso.slice(0, 19).replace('T', ' ')} UTC`);
+
 /**
  * Sections shown one at a time by the URL's fragment (#usage, #keys…), so that each has its own
  * address, the back button works, and no script is needed in the links themselves.
@@ -60,4 +63,32 @@ export function copyButton(button, output, status) {
     await navigator.clipboard?.writeText(output.textContent ?? '');
     status.textContent = 'Copied.';
   });
+}
+
+/** Shows a credential this once in its box (`output`, its copy button and copy status), and focuses the copy button. */
+export function showOnce({ box, output, copy, status }, text) {
+  output.textContent = text;
+  status.textContent = '';
+  box.hidden = false;
+  copy.focus();
+}
+
+/**
+ * The newer/older buttons of a list paged newest first, and its "page x of y" line. `go(page)` loads a
+ * page; `show(answer)` sets the controls from a page answer ({page, total_pages, total_count}).
+ */
+export function pager({ newer, older, label }, go) {
+  let at = 1;
+  let last = 1;
+  newer.addEventListener('click', () => at > 1 && go(at - 1));
+  older.addEventListener('click', () => at < last && go(at + 1));
+  return {
+    show({ page, total_pages: pages, total_count: count }) {
+      at = page;
+      last = Math.max(1, pages);
+      newer.disabled = at <= 1;
+      older.disabled = at >= last;
+      label.textContent = `Page ${at} of ${last} (${count} in all)`;
+    },
+  };
 }

@@ -44,8 +44,8 @@ export interface PortalRoutesDeps extends PublicOrigin {
  * The client portal at /portal: a back end for its front end. The page posts the credential once
  * to POST /portal/session; the server logs in through the public login route, keeps the token pair
  * and refreshes it; the browser gets an opaque HttpOnly cookie. The page's calls to /portal/api/…
- * run the public API's own /v1/account/… routes with the session's token (app.inject), and "Try
- * it" (/portal/try/…) its other /v1 routes: the same handlers, policies, limits and usage as any
+ * run the public API's own /v1/account/… routes with the session's token (app.inject), its calls
+ * to /portal/webhooks… the /v1/webhooks… routes, and "Try it" (/portal/try/…) its other /v1 routes: the same handlers, policies, limits and usage as any
  * client call (the portal's own refreshes are `account` calls: the minute, never the day).
  */
 export const portalRoutes: ModuleRoutes<PortalRoutesDeps> = async (app, deps) => {
@@ -145,10 +145,10 @@ function sessionAccessTokens(app: App, { sessions, clock }: PortalRoutesDeps): A
   return accessToken;
 }
 
-/** The page's calls to the account routes, and "Try it". */
+/** The page's calls to the account routes, the webhook routes, and "Try it". */
 function proxyRoutes(app: App, { sessions }: PortalRoutesDeps, accessToken: AccessToken): void {
   /** Runs `/v1/{path}` with the session's token (`path` as proxiedPath resolved it): no data path of its own. */
-  const run = async (request: FastifyRequest, reply: FastifyReply, path: string) => {
+  const run: Run = async (request, reply, path) => {
     const current = sessions.current(request);
     const token = await accessToken(request, current);
     const { headers, ...body } = bodyOf(request);
@@ -165,6 +165,8 @@ function proxyRoutes(app: App, { sessions }: PortalRoutesDeps, accessToken: Acce
   app.get('/portal/api/*', { ...session(false), schema }, account);
   app.route({ method: ['POST', 'DELETE'], url: '/portal/api/*', ...session(true), schema, handler: account });
 
+  webhookProxyRoutes(app, run);
+
   /**
    * "Try it": /portal/try/X runs /v1/X. Every method asks for the CSRF token, a GET too: a data
    * call spends the client's quota, which another site's page must not do with its cookie.
@@ -180,4 +182,24 @@ function proxyRoutes(app: App, { sessions }: PortalRoutesDeps, accessToken: Acce
       return run(request, reply, path);
     },
   });
+}
+
+type Run = (request: FastifyRequest, reply: FastifyReply, path: string) => Promise<FastifyReply>;
+
+/**
+ * The webhooks section: /portal/webhooks and /portal/webhooks/X run /v1/webhooks and /v1/webhooks/X,
+ * and GET /portal/webhook-event-types runs /v1/webhook-event-types; nothing outside them. They are
+ * account calls (the minute only), so a GET needs no CSRF token, as /portal/api's do not; a change,
+ * a test message sent or a secret rotated does.
+ */
+function webhookProxyRoutes(app: App, run: Run): void {
+  const nested = (request: FastifyRequest<{ Params: { '*': string } }>, reply: FastifyReply) =>
+    run(request, reply, `webhooks/${proxiedPath(request.params['*'], '/v1/webhooks/').path}`);
+  const hidden = { schema: { hide: true } } as const;
+  app.get('/portal/webhook-event-types', { ...session(false), ...hidden }, (request, reply) => run(request, reply, 'webhook-event-types'));
+  app.get('/portal/webhooks', { ...session(false), ...hidden }, (request, reply) => run(request, reply, 'webhooks'));
+  app.post('/portal/webhooks', { ...session(true), ...hidden }, (request, reply) => run(request, reply, 'webhooks'));
+  const schema = { hide: true, params: Rest };
+  app.get('/portal/webhooks/*', { ...session(false), schema }, nested);
+  app.route({ method: ['POST', 'PATCH', 'DELETE'], url: '/portal/webhooks/*', ...session(true), schema, handler: nested });
 }
