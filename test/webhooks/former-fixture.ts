@@ -10,7 +10,7 @@ export async function addEndpoint(
   db: Kysely<Schema>,
   id: string,
   types: readonly WebhookEventType[],
-  options: { filters?: WebhookFilters; enabled?: boolean; deleted?: boolean } = {},
+  options: { filters?: WebhookFilters; enabled?: boolean; disabledReason?: 'client' | 'gone' | 'retries_exhausted'; deleted?: boolean } = {},
 ): Promise<void> {
   await db
     .insertInto('webhook_endpoints')
@@ -22,7 +22,7 @@ export async function addEndpoint(
       event_types: JSON.stringify(types),
       filters: JSON.stringify(options.filters ?? {}),
       enabled: options.enabled === false ? 0 : 1,
-      disabled_reason: options.enabled === false ? 'client' : null,
+      disabled_reason: options.enabled === false ? (options.disabledReason ?? 'client') : null,
       disabled_at: null,
       secret_sealed: 'sealed',
       previous_secret_sealed: null,

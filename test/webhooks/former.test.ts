@@ -24,6 +24,9 @@ describe.each(DIALECTS)('webhook deliveries formed from what changed (%s)', (dia
     await addEndpoint(db, 'ep_market2_sport1', ['odds.changed'], { filters: { betting_market_ids: [2], sport_ids: [1] } });
     await addEndpoint(db, 'ep_sport9', ['odds.changed', 'board.changed'], { filters: { sport_ids: [9] } });
     await addEndpoint(db, 'ep_disabled', ['odds.changed', 'board.changed', 'event.updated'], { enabled: false });
+    await addEndpoint(db, 'ep_gone', ['odds.changed'], { enabled: false, disabledReason: 'gone' });
+    // Disabled after every retry of a delivery failed: its deliveries queue, so enabling it resumes with nothing lost.
+    await addEndpoint(db, 'ep_exhausted', ['odds.changed'], { enabled: false, disabledReason: 'retries_exhausted' });
     await addEndpoint(db, 'ep_deleted', ['odds.changed'], { deleted: true });
     await addEndpoint(db, 'ep_board', ['board.changed']);
     return h;
@@ -53,7 +56,8 @@ describe.each(DIALECTS)('webhook deliveries formed from what changed (%s)', (dia
     expect(await carriedChanges(db(), 'ep_op2')).toEqual(ids((c) => c.operator_id === 2));
     expect(await carriedChanges(db(), 'ep_league11')).toEqual(ids((c) => c.event_id === 300));
     expect(await carriedChanges(db(), 'ep_market2_sport1')).toEqual(ids((c) => c.betting_market_id === 2));
-    for (const none of ['ep_sport9', 'ep_disabled', 'ep_deleted', 'ep_board']) expect(await carriedChanges(db(), none)).toEqual([]);
+    expect(await carriedChanges(db(), 'ep_exhausted')).toEqual(ids(() => true));
+    for (const none of ['ep_sport9', 'ep_disabled', 'ep_gone', 'ep_deleted', 'ep_board']) expect(await carriedChanges(db(), none)).toEqual([]);
 
     const all = (await deliveries(db(), 'ep_all')).filter((d) => d.type === 'odds.changed');
     expect(all.map((d) => d.data.changes?.length)).toEqual([3, 3, 1]);

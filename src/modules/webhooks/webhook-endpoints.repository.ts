@@ -6,7 +6,12 @@ import { isWebhookEventType, type WebhookEndpoint, type WebhookFilters } from '.
 export interface WebhookEndpointsRepository {
   /** An endpoint that is not deleted, whoever owns it. */
   byId(db: Kysely<Schema>, id: string): Promise<WebhookEndpoint | undefined>;
-  /** Every enabled endpoint subscribed to one of `types` (what the former forms deliveries for). */
+  /**
+   * The endpoints the former forms deliveries for, subscribed to one of `types`: the enabled ones,
+   * and those disabled because every retry of a delivery failed, whose deliveries queue behind it
+   * so that enabling the endpoint again resumes where it stopped, nothing lost. An endpoint its
+   * client disabled, or that answered 410 (gone), gets nothing while it stays so.
+   */
   enabledFor(db: Kysely<Schema>, types: readonly string[]): Promise<WebhookEndpoint[]>;
 }
 
@@ -17,7 +22,13 @@ export const webhookEndpoints: WebhookEndpointsRepository = {
   },
 
   async enabledFor(db, types) {
-    const rows = await db.selectFrom('webhook_endpoints').selectAll().where('enabled', '=', 1).where('deleted_at', 'is', null).orderBy('id').execute();
+    const rows = await db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where((eb) => eb.or([eb('enabled', '=', 1), eb('disabled_reason', '=', 'retries_exhausted')]))
+      .where('deleted_at', 'is', null)
+      .orderBy('id')
+      .execute();
     return rows.map(endpointOf).filter((endpoint) => endpoint.eventTypes.some((type) => types.includes(type)));
   },
 };

@@ -60,7 +60,7 @@ export const WebhookChangeBody = Type.Object(
     filters: Type.Optional(WebhookFilters),
     description: Type.Optional(Description),
     enabled: Type.Optional(
-      Type.Boolean({ description: 'False stops sending: the messages already made wait, and none is made for it until it is enabled again. True resumes where sending stopped, every waiting message due at once.' }),
+      Type.Boolean({ description: 'False stops sending: the messages already made wait, and none is made for it until it is enabled again (an endpoint disabled because its retries were spent keeps getting messages made, so enabling it loses nothing). True resumes where sending stopped, every waiting message due at once.' }),
     ),
   },
   { additionalProperties: false, minProperties: 1, title: 'WebhookChange', description: 'The fields to change; the others stay as they are.' },

@@ -3499,7 +3499,7 @@ export interface WebhooksUpdateParams {
   /** A note of your choosing, e.g. what receives the messages. */
   description?: string;
   /**
-   * False stops sending: the messages already made wait, and none is made for it until it is enabled again. True resumes where sending stopped, every waiting message due at once.
+   * False stops sending: the messages already made wait, and none is made for it until it is enabled again (an endpoint disabled because its retries were spent keeps getting messages made, so enabling it loses nothing). True resumes where sending stopped, every waiting message due at once.
    */
   enabled?: boolean;
 }
