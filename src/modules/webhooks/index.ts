@@ -23,7 +23,8 @@ export { nextAttemptAt, RETRY_DELAYS_MS, RETRY_JITTER } from './webhook.retries.
 export { createWebhookDeliveriesService, type WebhookDeliveriesService } from './webhook-deliveries.service.js';
 export { webhookDeliveriesRoutes } from './webhook-deliveries.routes.js';
 export { createWebhookEndpoints, PREVIOUS_SECRET_SIGNS_MS, type WebhookEndpointsDeps, type WebhookEndpointsService } from './webhook-endpoints.service.js';
-export { createWebhookTester, newDeliveryId, type WebhookTester } from './webhook-test.js';
+export { createWebhookTester, type WebhookTester } from './webhook-test.js';
+export { newDeliveryId } from './webhook.forming.js';
 export { WEBHOOK_PAYLOADS, type WebhookPayload } from './webhook.payloads.js';
 export { webhookOperations } from './webhook.openapi.js';
 export { webhookRoutes } from './webhook.routes.js';

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { iso } from '../../shared/wire.js';
@@ -6,12 +5,11 @@ import type { WebhookEndpointsService } from './webhook-endpoints.service.js';
 import { isSuccess, webhookManagement } from './webhook-management.repository.js';
 import type { WebhookTestResult } from './webhook.schemas.js';
 import type { WebhookSender } from './webhook.sender.js';
+import { newDeliveryId } from './webhook.forming.js';
 
 /** Sends one `webhook.test` message to a client's endpoint now and says what came back. */
 export type WebhookTester = (clientId: string, endpointId: string) => Promise<WebhookTestResult>;
 
-/** A delivery's id (its webhook-id): `msg_` and 32 random bytes (base64url). */
-export const newDeliveryId = () => `msg_${randomBytes(32).toString('base64url')}`;
 
 /**
  * One attempt, made in the request, signed as every message is (both secrets during a rotation),
