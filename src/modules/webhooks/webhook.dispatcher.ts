@@ -54,12 +54,17 @@ interface DispatchState {
   again: boolean;
   timer: NodeJS.Timeout | undefined;
   log: JobLog | undefined;
+  /** When the backlog gauge was last counted (performance.now()). */
+  countedAt: number;
 }
+
+/** How often a pass that does not end (a busy feed) counts the backlog for the gauge. */
+const BACKLOG_EVERY_MS = 1_000;
 
 export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDispatcher {
   const holder = deps.holder ?? `node-${randomUUID()}`;
   const random = deps.random ?? Math.random;
-  const state: DispatchState = { inFlight: new Map(), running: undefined, again: false, timer: undefined, log: undefined };
+  const state: DispatchState = { inFlight: new Map(), running: undefined, again: false, timer: undefined, log: undefined, countedAt: 0 };
 
   const attempt = async (delivery: Delivery, endpoint: WebhookEndpoint, manual: boolean): Promise<AttemptOutcome> => {
     const outcome = await send(deps, delivery, endpoint);
@@ -81,7 +86,7 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
             state.again = false;
             await drain(deps, state, holder, (delivery, endpoint) => attempt(delivery, endpoint, false));
             // Counted inside the loop: a run() asked meanwhile still gets its pass.
-            if (!state.again) deps.metrics.backlog(await deps.repository.backlog());
+            if (!state.again) await countBacklog(deps, state);
           }
         } finally {
           // Cleared in the same turn as the last look at `again`: a run() asked after it starts a new pass,
@@ -147,10 +152,17 @@ async function drain(
       }
     }
     if (state.inFlight.size === 0) break;
+    // A pass a busy feed keeps going still shows its backlog on the gauge.
+    if (performance.now() - state.countedAt >= BACKLOG_EVERY_MS) await countBacklog(deps, state);
     // Nothing new to start: wait for an attempt to end, which may make its endpoint's next delivery due.
     if (started === 0 || state.inFlight.size >= deps.concurrency) await Promise.race(state.inFlight.values());
   }
   if (failures.length > 0) throw failures[0];
+}
+
+async function countBacklog(deps: WebhookDispatcherDeps, state: DispatchState): Promise<void> {
+  state.countedAt = performance.now();
+  deps.metrics.backlog(await deps.repository.backlog());
 }
 
 /** Signs with the current secret, and the previous one while it has not expired (a rotation). */
