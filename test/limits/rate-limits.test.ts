@@ -116,7 +116,7 @@ describe.each(DIALECTS)('daily quota (%s)', (dialect) => {
       expect(usage.limits).toEqual({ per_minute: 600, per_day: 100 });
       expect(usage.current.day).toMatchObject({ used: 100, remaining: 0, resets_at: '2030-01-16T00:00:00.000Z' });
       const today = usage.days.at(-1);
-      expect(today).toEqual({ date: '2030-01-15', requests: 101, charged: 100, by_group: { references: 100, events: 0, odds: 0, trends: 0, results: 0, account: 1 } });
+      expect(today).toEqual({ date: '2030-01-15', requests: 101, charged: 100, by_group: { references: 100, events: 0, odds: 0, trends: 0, results: 0, account: 1 }, webhook_deliveries: 0 });
     } finally {
       await t.close();
     }

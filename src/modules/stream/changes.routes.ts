@@ -21,7 +21,7 @@ export const changesRoutes: ModuleRoutes<{ cursor: ChangeCursor; history: Histor
     },
     async (request) => {
       const { after, limit } = request.query;
-      return deps.cursor.page(after, limit ?? CHANGES_DEFAULT_LIMIT, await filterOf(request.query, deps));
+      return deps.cursor.page(after ?? 0, limit ?? CHANGES_DEFAULT_LIMIT, await filterOf(request.query, deps));
     },
   );
 };

@@ -8,15 +8,17 @@ export const CHANGES_DEFAULT_LIMIT = 100;
 
 export const ChangesQuery = Type.Object(
   {
-    after: Type.Integer({
-      minimum: 0,
-      maximum: MAX_ID,
-      description:
-        'Required: the id of the last change the client has (a `next_after`, or the `id` of an odds stream event: its `Last-Event-ID`). ' +
-        '0 starts with the oldest change kept. 422 (rule `minimum`) when the history’s retention has deleted changes after it; ' +
-        '422 (rule `maximum`) above the id of the newest change.',
-      example: 0,
-    }),
+    after: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: MAX_ID,
+        description:
+          'The id of the last change the client has (a `next_after`, or the `id` of an odds stream event: its `Last-Event-ID`). ' +
+          '0, or none, starts with the oldest change kept. 422 (rule `minimum`) when the history’s retention has deleted changes after it; ' +
+          '422 (rule `maximum`) above the id of the newest change.',
+        example: 0,
+      }),
+    ),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: CHANGES_MAX_LIMIT, description: `Changes per answer, 1 to ${CHANGES_MAX_LIMIT}; default ${CHANGES_DEFAULT_LIMIT}.`, example: 100 })),
     ...filterProperties,
   },

@@ -1,3 +1,4 @@
+import { MAX_ID } from '../../shared/wire.js';
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 
@@ -49,7 +50,7 @@ export const DeliveriesPage = PageOf(WebhookDelivery, 'WebhookDeliveriesPage');
 
 export const ReplayBody = Type.Object(
   {
-    from_sequence: Type.Optional(Type.Integer({ minimum: 1, description: 'Replay from this sequence number on.' })),
+    from_sequence: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ID, description: 'Replay from this sequence number on.' })),
     since: Type.Optional(DateTime('Replay the deliveries formed at or after this instant.')),
   },
   { additionalProperties: false, description: 'Where the replay starts: exactly one of a sequence number and an instant, within WEBHOOK_RETENTION_DAYS.' },

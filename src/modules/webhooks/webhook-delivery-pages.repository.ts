@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { type Delivery, deliveryOf } from './webhook-dispatch.repository.js';
-import type { AttemptOutcome } from './webhook.types.js';
+import { type AttemptOutcome, isServiceId } from './webhook.types.js';
 
 /** What a replay starts from: a sequence number, or an instant (deliveries made at or after it). */
 export type ReplayFrom = { sequence: number } | { since: number };
@@ -36,6 +36,7 @@ export function createWebhookDeliveriesRepository(db: Kysely<Schema>): WebhookDe
     },
 
     async delivery(endpointId, deliveryId) {
+      if (!isServiceId('msg_', deliveryId)) return undefined;
       const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).where('endpoint_id', '=', endpointId).executeTakeFirst();
       return row === undefined ? undefined : deliveryOf(row);
     },

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Schema, WebhookEndpointsTable } from '../../platform/db/schema.js';
-import { isWebhookEventType, type WebhookEndpoint, type WebhookFilters } from './webhook.types.js';
+import { isServiceId, isWebhookEventType, type WebhookEndpoint, type WebhookFilters } from './webhook.types.js';
 
 /** The endpoints' reads every part of the module shares; the endpoint routes' writes join them here. */
 export interface WebhookEndpointsRepository {
@@ -17,6 +17,7 @@ export interface WebhookEndpointsRepository {
 
 export const webhookEndpoints: WebhookEndpointsRepository = {
   async byId(db, id) {
+    if (!isServiceId('ep_', id)) return undefined;
     const row = await db.selectFrom('webhook_endpoints').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
     return row === undefined ? undefined : endpointOf(row);
   },

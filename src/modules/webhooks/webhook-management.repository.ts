@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Updateable } from 'kysely';
 import { locked } from '../../platform/db/locked-transaction.js';
 import type { Schema, WebhookEndpointsTable } from '../../platform/db/schema.js';
-import type { AttemptOutcome, WebhookEndpoint } from './webhook.types.js';
+import { type AttemptOutcome, isServiceId, type WebhookEndpoint } from './webhook.types.js';
 import { endpointOf } from './webhook-endpoints.repository.js';
 
 /** The endpoint routes' reads and writes: a client's endpoints, their changes, and the record of a test delivery. */
@@ -39,6 +39,7 @@ export function webhookManagement(db: Kysely<Schema>): WebhookManagementReposito
     },
 
     async ownedBy(clientId, id) {
+      if (!isServiceId('ep_', id)) return undefined;
       const row = await live().selectAll().where('id', '=', id).where('client_id', '=', clientId).executeTakeFirst();
       return row === undefined ? undefined : endpointOf(row);
     },

@@ -59,3 +59,12 @@ export interface AttemptOutcome {
   /** Why no answer came; null when one did. */
   error: string | null;
 }
+
+/**
+ * Whether a text has the form of an id the service gives (`ep_…` an endpoint's, `msg_…` a
+ * delivery's: the prefix and base64url). Any other is no id of ours, answered as one that does not
+ * exist without asking the database, which refuses some texts (PostgreSQL a NUL) with an error.
+ */
+export function isServiceId(prefix: 'ep_' | 'msg_', text: string): boolean {
+  return text.startsWith(prefix) && text.length <= 100 && /^[A-Za-z0-9_-]+$/.test(text.slice(prefix.length));
+}
