@@ -67,7 +67,11 @@ export function crashThenRestart(dialect: (typeof DIALECTS)[number], mode: 'held
     dataDir = mkdtempSync(join(tmpdir(), 'sportsdata-webhooks-crash-'));
     const shared = dialect === 'postgres' ? await freshDatabaseUrl('postgres') : undefined;
     drop = shared?.drop ?? drop;
-    const { CHECK_ENDPOINT_KEY: _older, ...base } = nodeEnv(dataDir, { ...WEBHOOK_ENV, DEMO_TICKER_PER_SECOND: '0', ...(shared ? { DATABASE_URL: shared.url } : {}) });
+    const { CHECK_ENDPOINT_KEY: _older, ...base } = nodeEnv(dataDir, {
+      ...WEBHOOK_ENV,
+      // The held delivery's lease is the deadline and 30 s more: the restarted node sends it again once the lease expires, within the test's wait.
+      WEBHOOK_TIMEOUT_MS: '2000',
+      DEMO_TICKER_PER_SECOND: '0', ...(shared ? { DATABASE_URL: shared.url } : {}) });
     // One key (ENCRYPTION_KEY) for every node: its older name set beside it to another key is refused.
     env = base;
   }, 60_000);

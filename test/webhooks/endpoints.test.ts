@@ -62,6 +62,12 @@ describe.each(DIALECTS)('/v1/webhooks (%s)', (dialect) => {
       await other.post(`/v1/webhooks/${first.id}/rotate-secret`),
       await other.post(`/v1/webhooks/${first.id}/test`),
       await owner.get('/v1/webhooks/ep_none'),
+      // Not of an id's form (a NUL, which PostgreSQL refuses in a text with an error): none, not a 500.
+      await owner.get('/v1/webhooks/%00'),
+      await owner.post('/v1/webhooks/%00/test'),
+      await owner.patch('/v1/webhooks/ep_%00', { description: 'x' }),
+      await owner.get('/v1/webhooks/%00/deliveries'),
+      await owner.post(`/v1/webhooks/${first.id}/deliveries/msg_%00/retry`),
     ]) {
       expectError(res, 404, 'NOT_FOUND');
     }
