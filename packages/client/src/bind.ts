@@ -39,7 +39,7 @@ export function bindPaged<P extends object, R extends Page<unknown>>(invoker: In
 export function bindCursor<P extends CursorParams, R extends CursorPage<unknown>>(invoker: Invoker, spec: OperationSpec): CursorCall<P, R> {
   const list: CallWithRequired<P, R> = (params, options) => invoker.invoke<R>(spec, params, options);
   async function* pages(params: P, options?: CallOptions): AsyncGenerator<R> {
-    for (let after = params.after; ; ) {
+    for (let after = params.after ?? 0; ; ) {
       const answer = await list({ ...params, after }, options);
       // An empty page is the end for now; a later call from the same position brings what came since.
       if (answer.results.length === 0) return;

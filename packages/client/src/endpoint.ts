@@ -72,8 +72,8 @@ export interface PagedCallWithRequired<P, R extends Page<unknown>> extends CallW
 
 /** What a keyset cursor's parameters have in common. */
 export interface CursorParams {
-  /** The position to read after: the id of the last item the caller has. */
-  after: number;
+  /** The position to read after: the id of the last item the caller has (none: the start, 0). */
+  after?: number;
 }
 
 /** A keyset page: the change cursor's answer (`GET /v1/odds/changes`). */

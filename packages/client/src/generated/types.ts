@@ -2934,9 +2934,9 @@ export interface OddsHistoryByEventParams {
 /** Parameters of `GET /v1/odds/changes`. */
 export interface OddsChangesParams {
   /**
-   * Required: the id of the last change the client has (a `next_after`, or the `id` of an odds stream event: its `Last-Event-ID`). 0 starts with the oldest change kept. 422 (rule `minimum`) when the history’s retention has deleted changes after it; 422 (rule `maximum`) above the id of the newest change.
+   * The id of the last change the client has (a `next_after`, or the `id` of an odds stream event: its `Last-Event-ID`). 0, or none, starts with the oldest change kept. 422 (rule `minimum`) when the history’s retention has deleted changes after it; 422 (rule `maximum`) above the id of the newest change.
    */
-  after: number;
+  after?: number;
   /** Changes per answer, 1 to 1000; default 100. */
   limit?: number;
   /** Changes of these events’ odds. Comma-separated ids, at most 100; each must name a record (404 otherwise). */
