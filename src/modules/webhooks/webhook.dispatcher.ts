@@ -138,9 +138,11 @@ async function drain(
   for (;;) {
     const free = deps.concurrency - state.inFlight.size;
     let started = 0;
+    let busy: string[] = [];
     if (free > 0) {
       const now = deps.clock.now();
-      const heads = await deps.repository.dueHeads(now, [...state.inFlight.keys()], free);
+      busy = [...state.inFlight.keys()];
+      const heads = await deps.repository.dueHeads(now, busy, free);
       for (const { delivery, endpoint } of heads) {
         if (!(await deps.repository.claim(delivery.id, holder, now, now + deps.timeoutMs + LEASE_MARGIN_MS))) continue;
         started += 1;
@@ -151,7 +153,13 @@ async function drain(
         state.inFlight.set(endpoint.id, work);
       }
     }
-    if (state.inFlight.size === 0) break;
+    // Nothing in flight is the end only when the last look left no endpoint out and started
+    // nothing: an attempt that ended during the look, or started and ended already, may have made
+    // its endpoint's next delivery due, and that look could not see it.
+    if (state.inFlight.size === 0) {
+      if (busy.length === 0 && started === 0) break;
+      continue;
+    }
     // A pass a busy feed keeps going still shows its backlog on the gauge.
     if (performance.now() - state.countedAt >= BACKLOG_EVERY_MS) await countBacklog(deps, state);
     // Nothing new to start: wait for an attempt to end, which may make its endpoint's next delivery due.
