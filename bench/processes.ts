@@ -55,7 +55,9 @@ export async function startApi(env: Record<string, string>, options: { probe?: b
   const preload = options.probe ? ['--import', import.meta.resolve('tsx'), '--import', new URL('./event-loop-probe.ts', import.meta.url).href] : [];
   // `dir`: another checkout's build (bench/compare.ts), run from there so it finds its own node_modules.
   const dir = options.dir ?? process.cwd();
-  const child = spawn(process.execPath, [...preload, ...startFlags(dir), ...(options.nodeArgs ?? []), join(dir, 'dist/server.js')], {
+  // BENCH_SERVER_NODE_ARGS: node flags for the server alone (`--cpu-prof --cpu-prof-dir=…` profiles it; NODE_OPTIONS refuses them).
+  const extra = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter((word) => word !== '');
+  const child = spawn(process.execPath, [...preload, ...startFlags(dir), ...(options.nodeArgs ?? []), ...extra, join(dir, 'dist/server.js')], {
     cwd: dir,
     // The demo's prices stay still unless a bench asks for the ticker: every round measures the same slate.
     env: { ...process.env, DEMO_TICKER_PER_SECOND: '0', ...env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production' },

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../src/platform/db/schema.js';
-import type { WebhookEventType, WebhookFilters } from '../../src/modules/webhooks/index.js';
+import { deliveryOf, selectDeliveries, type WebhookEventType, type WebhookFilters } from '../../src/modules/webhooks/index.js';
 
 /**
  * An endpoint as the endpoints' routes store it, written straight to the table: the former reads
@@ -49,19 +49,20 @@ export interface StoredDelivery {
 
 /** Every delivery, by endpoint then sequence. */
 export async function deliveries(db: Kysely<Schema>, endpointId?: string): Promise<StoredDelivery[]> {
-  let select = db.selectFrom('webhook_deliveries').selectAll();
-  if (endpointId !== undefined) select = select.where('endpoint_id', '=', endpointId);
-  const rows = await select.orderBy('endpoint_id').orderBy('sequence').execute();
-  return rows.map((row) => ({
-    id: row.id,
-    endpointId: row.endpoint_id,
-    sequence: Number(row.sequence),
-    type: row.type,
-    data: JSON.parse(row.data) as StoredDelivery['data'],
-    state: row.state,
-    attempts: Number(row.attempts),
-    nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
-    changedAt: Number(row.changed_at),
+  // Read as the service reads them: the members a delivery shares with other endpoints' joined to its own.
+  let select = selectDeliveries(db);
+  if (endpointId !== undefined) select = select.where('d.endpoint_id', '=', endpointId);
+  const rows = await select.orderBy('d.endpoint_id').orderBy('d.sequence').execute();
+  return rows.map(deliveryOf).map((delivery) => ({
+    id: delivery.id,
+    endpointId: delivery.endpointId,
+    sequence: Number(delivery.sequence),
+    type: delivery.type,
+    data: JSON.parse(delivery.data) as StoredDelivery['data'],
+    state: delivery.state,
+    attempts: delivery.attempts,
+    nextAttemptAt: delivery.nextAttemptAt,
+    changedAt: delivery.changedAt,
   }));
 }
 

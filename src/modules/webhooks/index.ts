@@ -18,7 +18,7 @@ export type { FormedDelivery } from './webhook-deliveries.repository.js';
 export { createWebhookPurgeJob, forgetOldEdges, purgeOldDeliveries } from './webhook.purge.js';
 export { ArbitrageEdgeItem, BoardChangedData, BoardEventItem, EdgeFoundData, EdgeItem, OddsChangedData, ValueEdgeItem } from './webhook-payloads.odds.js';
 export { createWebhookDispatcher, LEASE_MARGIN_MS, type WebhookDispatcher, type WebhookDispatcherDeps } from './webhook.dispatcher.js';
-export { createWebhookDispatchRepository, type Delivery, type WebhookDispatchRepository } from './webhook-dispatch.repository.js';
+export { createWebhookDispatchRepository, type Delivery, deliveryOf, selectDeliveries, type WebhookDispatchRepository } from './webhook-dispatch.repository.js';
 export { nextAttemptAt, RETRY_DELAYS_MS, RETRY_JITTER } from './webhook.retries.js';
 export { createWebhookDeliveriesService, type WebhookDeliveriesService } from './webhook-deliveries.service.js';
 export { webhookDeliveriesRoutes } from './webhook-deliveries.routes.js';

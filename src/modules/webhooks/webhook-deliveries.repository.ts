@@ -29,6 +29,7 @@ export const webhookDeliveries = {
   async insert(trx: Kysely<Schema>, deliveries: readonly FormedDelivery[], now: number): Promise<number> {
     const byEndpoint = new Map<string, FormedDelivery[]>();
     for (const delivery of deliveries) byEndpoint.set(delivery.endpointId, [...(byEndpoint.get(delivery.endpointId) ?? []), delivery]);
+    const payloads = await storePayloads(trx, deliveries, now);
     let stored = 0;
     for (const endpointId of [...byEndpoint.keys()].sort()) {
       const own = byEndpoint.get(endpointId) ?? [];
@@ -49,7 +50,8 @@ export const webhookDeliveries = {
             endpoint_id: endpointId,
             sequence: first + i,
             type: delivery.type,
-            data: `{"sequence":${first + i}${delivery.members === '' ? '' : `,${delivery.members}`}}`,
+            data: `{"sequence":${first + i}}`,
+            payload_id: payloads.get(delivery.members) ?? null,
             state: 'pending',
             attempts: 0,
             next_attempt_at: now,
@@ -82,6 +84,12 @@ export const webhookDeliveries = {
         .where('delivery_id', 'in', trx.selectFrom('webhook_deliveries').select('id').where(gone))
         .execute();
       const result = await trx.deleteFrom('webhook_deliveries').where(gone).executeTakeFirst();
+      // A payload outlives the deliveries that shared it by at most one purge.
+      await trx
+        .deleteFrom('webhook_payloads')
+        .where('created_at', '<', before)
+        .where(({ not, exists, selectFrom }) => not(exists(selectFrom('webhook_deliveries').select('id').whereRef('webhook_deliveries.payload_id', '=', 'webhook_payloads.id'))))
+        .execute();
       return Number(result.numDeletedRows);
     });
   },
@@ -98,3 +106,18 @@ export const webhookDeliveries = {
     return new Map(rows.map((row) => [Number(row.id), Number(row.sport_id)]));
   },
 };
+
+/**
+ * Stores once each distinct members text the deliveries carry (endpoints whose filters let the
+ * same changes through carry the same text, built once by the former); returns the payload id of
+ * each. A delivery with no members (an empty text) has no payload.
+ */
+async function storePayloads(trx: Kysely<Schema>, deliveries: readonly FormedDelivery[], now: number): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  for (const { members } of deliveries) {
+    if (members === '' || ids.has(members)) continue;
+    const row = await trx.insertInto('webhook_payloads').values({ members, created_at: now }).returning('id').executeTakeFirstOrThrow();
+    ids.set(members, Number(row.id));
+  }
+  return ids;
+}

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import { type Delivery, deliveryOf } from './webhook-dispatch.repository.js';
+import { type Delivery, deliveryOf, selectDeliveries } from './webhook-dispatch.repository.js';
 import { type AttemptOutcome, isServiceId } from './webhook.types.js';
 
 /** What a replay starts from: a sequence number, or an instant (deliveries made at or after it). */
@@ -27,17 +27,16 @@ export interface WebhookDeliveriesRepository {
 export function createWebhookDeliveriesRepository(db: Kysely<Schema>): WebhookDeliveriesRepository {
   return {
     async page(endpointId, offset, limit) {
-      const mine = db.selectFrom('webhook_deliveries').where('endpoint_id', '=', endpointId);
       const [rows, count] = await Promise.all([
-        mine.selectAll().orderBy('created_at', 'desc').orderBy('sequence', 'desc').orderBy('id').offset(offset).limit(limit).execute(),
-        mine.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+        selectDeliveries(db).where('d.endpoint_id', '=', endpointId).orderBy('d.created_at', 'desc').orderBy('d.sequence', 'desc').orderBy('d.id').offset(offset).limit(limit).execute(),
+        db.selectFrom('webhook_deliveries').where('endpoint_id', '=', endpointId).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
       ]);
       return { deliveries: rows.map(deliveryOf), total: Number(count.n) };
     },
 
     async delivery(endpointId, deliveryId) {
       if (!isServiceId('msg_', deliveryId)) return undefined;
-      const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).where('endpoint_id', '=', endpointId).executeTakeFirst();
+      const row = await selectDeliveries(db).where('d.id', '=', deliveryId).where('d.endpoint_id', '=', endpointId).executeTakeFirst();
       return row === undefined ? undefined : deliveryOf(row);
     },
 
@@ -58,13 +57,11 @@ export function createWebhookDeliveriesRepository(db: Kysely<Schema>): WebhookDe
     },
 
     async oldestKept(endpointId, keptFrom) {
-      const row = await db
-        .selectFrom('webhook_deliveries')
-        .selectAll()
-        .where('endpoint_id', '=', endpointId)
-        .where('sequence', 'is not', null)
-        .where('created_at', '>=', keptFrom)
-        .orderBy('sequence')
+      const row = await selectDeliveries(db)
+        .where('d.endpoint_id', '=', endpointId)
+        .where('d.sequence', 'is not', null)
+        .where('d.created_at', '>=', keptFrom)
+        .orderBy('d.sequence')
         .limit(1)
         .executeTakeFirst();
       return row === undefined ? undefined : deliveryOf(row);

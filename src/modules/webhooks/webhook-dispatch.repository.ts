@@ -1,6 +1,7 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Schema, WebhookDeliveriesTable } from '../../platform/db/schema.js';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Schema, WebhookAttemptsTable, WebhookDeliveriesTable } from '../../platform/db/schema.js';
 import type { WebhookBacklog } from '../../platform/metrics/webhooks.js';
+import { LruCache } from '../../platform/cache/lru.js';
 import { recordAudit, WEBHOOKS_SERVICE } from '../audit/index.js';
 import { endpointOf } from './webhook-endpoints.repository.js';
 import type { AttemptOutcome, WebhookEndpoint } from './webhook.types.js';
@@ -30,6 +31,15 @@ export type AttemptVerdict =
   /** A manual retry that failed: recorded, the schedule left as it was. */
   | { kind: 'recorded' };
 
+/** An attempt made under `holder`'s lease, and what it leaves its delivery in. */
+export interface SettledAttempt {
+  delivery: Delivery;
+  endpoint: WebhookEndpoint;
+  holder: string;
+  outcome: AttemptOutcome;
+  verdict: AttemptVerdict;
+}
+
 /** The SQL of sending: the due heads, their leases, each attempt and what it leaves behind (decision 0310). */
 export interface WebhookDispatchRepository {
   /**
@@ -38,52 +48,28 @@ export interface WebhookDispatchRepository {
    */
   dueHeads(now: number, busy: readonly string[], limit: number): Promise<Array<{ delivery: Delivery; endpoint: WebhookEndpoint }>>;
   /**
-   * Leases a delivery to `holder` until `until`: one conditional UPDATE, true for the one node
-   * whose statement found it pending (or `anyState`) and the lease free or expired.
+   * Leases deliveries to `holder` until `until`: one conditional UPDATE, which leases to the one
+   * node whose statement found each pending (or `anyState`), its endpoint enabled (unless not
+   * `enabledOnly`) and its lease free or expired; returns the ids it leased.
    */
-  claim(deliveryId: string, holder: string, now: number, until: number, options?: { anyState?: boolean; enabledOnly?: boolean }): Promise<boolean>;
-  /** Records an attempt and its verdict, and gives the lease back; with an audit entry when the endpoint is disabled. */
-  settle(delivery: Delivery, endpoint: WebhookEndpoint, holder: string, outcome: AttemptOutcome, verdict: AttemptVerdict): Promise<void>;
+  claim(deliveryIds: readonly string[], holder: string, now: number, until: number, options?: { anyState?: boolean; enabledOnly?: boolean }): Promise<Set<string>>;
+  /** Records attempts and their verdicts, and gives their leases back, in one transaction; with an audit entry for each endpoint disabled. */
+  settle(attempts: readonly SettledAttempt[]): Promise<void>;
   /** What waits: pending deliveries (tests aside) and outbox rows. */
   backlog(): Promise<WebhookBacklog>;
 }
 
 export function createWebhookDispatchRepository(db: Kysely<Schema>): WebhookDispatchRepository {
+  const payloads = sharedPayloads(db);
   return {
-    async dueHeads(now, busy, limit) {
-      let query = db
-        .selectFrom('webhook_deliveries as d')
-        .innerJoin('webhook_endpoints as e', 'e.id', 'd.endpoint_id')
-        .selectAll('d')
-        .where('e.enabled', '=', 1)
-        .where('e.deleted_at', 'is', null)
-        .where('d.state', '=', 'pending')
-        .where('d.next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('d.lease_expires_at', 'is', null), eb('d.lease_expires_at', '<=', now)]))
-        // The head only: while it waits for its retry, the endpoint's later deliveries wait behind it.
-        .where((eb) =>
-          eb(
-            'd.sequence',
-            '=',
-            eb.selectFrom('webhook_deliveries as h').select((h) => h.fn.min('h.sequence').as('head')).whereRef('h.endpoint_id', '=', 'd.endpoint_id').where('h.state', '=', 'pending'),
-          ),
-        );
-      if (busy.length > 0) query = query.where('d.endpoint_id', 'not in', busy);
-      const rows = await query.orderBy('d.next_attempt_at').orderBy('d.endpoint_id').limit(limit).execute();
-      if (rows.length === 0) return [];
-      const endpoints = await db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', rows.map((row) => row.endpoint_id)).execute();
-      const byId = new Map(endpoints.map((row) => [row.id, endpointOf(row)]));
-      return rows.flatMap((row) => {
-        const endpoint = byId.get(row.endpoint_id);
-        return endpoint === undefined ? [] : [{ delivery: deliveryOf(row), endpoint }];
-      });
-    },
+    dueHeads: (now, busy, limit) => dueHeads(db, payloads, { now, busy, limit }),
 
-    async claim(deliveryId, holder, now, until, options = {}) {
+    async claim(deliveryIds, holder, now, until, options = {}) {
+      if (deliveryIds.length === 0) return new Set();
       let update = db
         .updateTable('webhook_deliveries')
         .set({ lease_holder: holder, lease_expires_at: until })
-        .where('id', '=', deliveryId)
+        .where('id', 'in', deliveryIds)
         // One statement decides: on PostgreSQL a second node's UPDATE waits on the row and re-reads the lease it finds taken.
         .where((eb) => eb.or([eb('lease_expires_at', 'is', null), eb('lease_expires_at', '<=', now)]));
       if (options.anyState !== true) update = update.where('state', '=', 'pending');
@@ -99,11 +85,20 @@ export function createWebhookDispatchRepository(db: Kysely<Schema>): WebhookDisp
           ),
         );
       }
-      const result = await update.executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+      const rows = await update.returning('id').execute();
+      return new Set(rows.map((row) => row.id));
     },
 
-    settle: (delivery, endpoint, holder, outcome, verdict) => settle(db, { delivery, endpoint, holder, outcome, verdict }),
+    async settle(attempts) {
+      if (attempts.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('webhook_attempts')
+          .values(attempts.map(({ delivery, outcome }) => attemptRow(delivery.id, outcome)))
+          .execute();
+        for (const attempt of attempts) await settleOne(trx, attempt);
+      });
+    },
 
     async backlog() {
       const [pending, outbox] = await Promise.all([
@@ -115,41 +110,59 @@ export function createWebhookDispatchRepository(db: Kysely<Schema>): WebhookDisp
   };
 }
 
-async function settle(
+/** The due heads (see the interface), driven from the endpoints. */
+async function dueHeads(
   db: Kysely<Schema>,
-  step: { delivery: Delivery; endpoint: WebhookEndpoint; holder: string; outcome: AttemptOutcome; verdict: AttemptVerdict },
-): Promise<void> {
-  const { delivery, endpoint, holder, outcome, verdict } = step;
-  const at = outcome.attemptedAt;
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        delivery_id: delivery.id,
-        attempted_at: at,
-        status_code: outcome.statusCode,
-        latency_ms: outcome.latencyMs,
-        response_excerpt: outcome.responseExcerpt,
-        error: outcome.error,
-      })
-      .execute();
-    const attempts = verdict.kind === 'recorded' ? {} : { attempts: delivery.attempts + 1 };
-    const state =
-      verdict.kind === 'delivered'
-        ? { state: delivery.state === 'test' ? 'test' : 'delivered', delivered_at: at, next_attempt_at: null }
-        : verdict.kind === 'retry'
-          ? { next_attempt_at: verdict.nextAttemptAt }
-          : verdict.kind === 'disable'
-            ? { next_attempt_at: null }
-            : {};
-    await trx
-      .updateTable('webhook_deliveries')
-      .set({ ...attempts, ...state, lease_holder: null, lease_expires_at: null })
-      .where('id', '=', delivery.id)
-      .where('lease_holder', '=', holder)
-      .execute();
-    if (verdict.kind === 'disable') await disable(trx, endpoint, verdict.reason, at);
+  payloads: SharedPayloads,
+  { now, busy, limit }: { now: number; busy: readonly string[]; limit: number },
+): Promise<Array<{ delivery: Delivery; endpoint: WebhookEndpoint }>> {
+  // Driven from the endpoints: each one's head found by the index (endpoint_id, state, sequence),
+  // so the look costs the number of endpoints, whatever number of deliveries wait behind the heads.
+  let query = db
+    .selectFrom('webhook_endpoints as e')
+    .innerJoin('webhook_deliveries as d', (join) =>
+      join.on('d.id', '=', (eb) =>
+        eb.selectFrom('webhook_deliveries as h').select('h.id').whereRef('h.endpoint_id', '=', 'e.id').where('h.state', '=', 'pending').orderBy('h.sequence').limit(1),
+      ),
+    )
+    .selectAll('d')
+    .where('e.enabled', '=', 1)
+    .where('e.deleted_at', 'is', null)
+    // The head only: while it waits for its retry, the endpoint's later deliveries wait behind it.
+    .where('d.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('d.lease_expires_at', 'is', null), eb('d.lease_expires_at', '<=', now)]));
+  if (busy.length > 0) query = query.where('e.id', 'not in', busy);
+  const rows = await query.orderBy('d.next_attempt_at').orderBy('d.endpoint_id').limit(limit).execute();
+  if (rows.length === 0) return [];
+  const endpoints = await db.selectFrom('webhook_endpoints').selectAll().where('id', 'in', rows.map((row) => row.endpoint_id)).execute();
+  const byId = new Map(endpoints.map((row) => [row.id, endpointOf(row)]));
+  const members = await payloads.members(rows.flatMap((row) => (row.payload_id === null ? [] : [Number(row.payload_id)])));
+  return rows.flatMap((row) => {
+    const endpoint = byId.get(row.endpoint_id);
+    const shared = row.payload_id === null ? null : (members.get(Number(row.payload_id)) ?? null);
+    return endpoint === undefined ? [] : [{ delivery: deliveryOf({ ...row, members: shared }), endpoint }];
   });
+}
+
+/** What one attempt leaves its delivery (and endpoint) in, its lease given back. */
+async function settleOne(trx: Kysely<Schema>, { delivery, endpoint, holder, outcome, verdict }: SettledAttempt): Promise<void> {
+  const at = outcome.attemptedAt;
+  const attempts = verdict.kind === 'recorded' ? {} : { attempts: delivery.attempts + 1 };
+  const state =
+    verdict.kind === 'delivered'
+      ? { state: delivery.state === 'test' ? 'test' : 'delivered', delivered_at: at, next_attempt_at: null }
+      : verdict.kind === 'retry'
+        ? { next_attempt_at: verdict.nextAttemptAt }
+        : verdict.kind === 'disable'
+          ? { next_attempt_at: null }
+          : {};
+  await trx
+    .updateTable('webhook_deliveries')
+    .set({ ...attempts, ...state, lease_holder: null, lease_expires_at: null })
+    .where('id', '=', delivery.id)
+    .where('lease_holder', '=', holder)
+    .execute();
+  if (verdict.kind === 'disable') await disable(trx, endpoint, verdict.reason, at);
 }
 
 /** Disables an endpoint the service gave up on, with its audit entry, unless it is disabled already. */
@@ -171,18 +184,70 @@ async function disable(trx: Kysely<Schema>, endpoint: WebhookEndpoint, reason: '
   });
 }
 
-export function deliveryOf(row: Selectable<WebhookDeliveriesTable>): Delivery {
+/**
+ * The members of shared payloads, each read once while it is recent: the heads of fifty endpoints
+ * told of the same changes share one text, which would otherwise be read, decoded and held fifty
+ * times. A payload never changes once stored, so what is kept is never stale.
+ */
+interface SharedPayloads {
+  members(ids: readonly number[]): Promise<Map<number, string>>;
+}
+
+function sharedPayloads(db: Kysely<Schema>): SharedPayloads {
+  const kept = new LruCache<number, string>(PAYLOADS_KEPT);
+  return {
+    async members(ids: readonly number[]): Promise<Map<number, string>> {
+      const found = new Map<number, string>();
+      const missing = new Set<number>();
+      for (const id of ids) {
+        const members = kept.get(id);
+        if (members === undefined) missing.add(id);
+        else found.set(id, members);
+      }
+      if (missing.size === 0) return found;
+      const rows = await db.selectFrom('webhook_payloads').select(['id', 'members']).where('id', 'in', [...missing]).execute();
+      for (const row of rows) {
+        kept.set(Number(row.id), row.members);
+        found.set(Number(row.id), row.members);
+      }
+      return found;
+    },
+  };
+}
+
+/** How many payloads' members the dispatcher keeps: a few batches' worth, a few MB at most. */
+const PAYLOADS_KEPT = 64;
+
+/** Deliveries (`d`) with the members of the payload each shares (`members`, null when all its data is its own). */
+export function selectDeliveries(db: Kysely<Schema>) {
+  return db.selectFrom('webhook_deliveries as d').leftJoin('webhook_payloads as p', 'p.id', 'd.payload_id').selectAll('d').select('p.members');
+}
+
+/** A delivery as read by `selectDeliveries`: its data whole, the shared members joined after its sequence. */
+export function deliveryOf(row: Selectable<WebhookDeliveriesTable> & { members: string | null }): Delivery {
   return {
     id: row.id,
     endpointId: row.endpoint_id,
     sequence: row.sequence === null ? null : Number(row.sequence),
     type: row.type,
-    data: row.data,
+    data: row.members === null ? row.data : `${row.data.slice(0, -1)},${row.members}}`,
     state: row.state,
     attempts: Number(row.attempts),
     nextAttemptAt: row.next_attempt_at === null ? null : Number(row.next_attempt_at),
     changedAt: Number(row.changed_at),
     createdAt: Number(row.created_at),
     deliveredAt: row.delivered_at === null ? null : Number(row.delivered_at),
+  };
+}
+
+/** An attempt's row in webhook_attempts. */
+export function attemptRow(deliveryId: string, outcome: AttemptOutcome): Insertable<WebhookAttemptsTable> {
+  return {
+    delivery_id: deliveryId,
+    attempted_at: outcome.attemptedAt,
+    status_code: outcome.statusCode,
+    latency_ms: outcome.latencyMs,
+    response_excerpt: outcome.responseExcerpt,
+    error: outcome.error,
   };
 }

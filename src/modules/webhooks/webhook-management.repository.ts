@@ -2,6 +2,7 @@ import type { Insertable, Kysely, Updateable } from 'kysely';
 import { locked } from '../../platform/db/locked-transaction.js';
 import type { Schema, WebhookEndpointsTable } from '../../platform/db/schema.js';
 import { type AttemptOutcome, isServiceId, type WebhookEndpoint } from './webhook.types.js';
+import { attemptRow } from './webhook-dispatch.repository.js';
 import { endpointOf } from './webhook-endpoints.repository.js';
 
 /** The endpoint routes' reads and writes: a client's endpoints, their changes, and the record of a test delivery. */
@@ -78,14 +79,7 @@ export function webhookManagement(db: Kysely<Schema>): WebhookManagementReposito
           .execute();
         await trx
           .insertInto('webhook_attempts')
-          .values({
-            delivery_id: delivery.id,
-            attempted_at: outcome.attemptedAt,
-            status_code: outcome.statusCode,
-            latency_ms: outcome.latencyMs,
-            response_excerpt: outcome.responseExcerpt,
-            error: outcome.error,
-          })
+          .values(attemptRow(delivery.id, outcome))
           .execute();
       });
     },

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { BackgroundJob, BackgroundJobs, JobLog } from '../../platform/background.js';
+import { createBatches } from '../../platform/batches.js';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { WebhookMetrics } from '../../platform/metrics/webhooks.js';
-import type { AttemptVerdict, Delivery, WebhookDispatchRepository } from './webhook-dispatch.repository.js';
+import type { AttemptVerdict, Delivery, SettledAttempt, WebhookDispatchRepository } from './webhook-dispatch.repository.js';
 import { nextAttemptAt } from './webhook.retries.js';
 import type { WebhookSender } from './webhook.sender.js';
 import type { AttemptOutcome, WebhookEndpoint, WebhookEventType } from './webhook.types.js';
@@ -66,10 +67,12 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
   const random = deps.random ?? Math.random;
   const state: DispatchState = { inFlight: new Map(), running: undefined, again: false, timer: undefined, log: undefined, countedAt: 0 };
 
+  // Attempts that end together are recorded in one transaction.
+  const settle = createBatches<SettledAttempt>((attempts) => deps.repository.settle(attempts));
   const attempt = async (delivery: Delivery, endpoint: WebhookEndpoint, manual: boolean): Promise<AttemptOutcome> => {
     const outcome = await send(deps, delivery, endpoint);
     const verdict = verdictOf(outcome, delivery, manual, random);
-    await deps.repository.settle(delivery, endpoint, holder, outcome, verdict);
+    await settle({ delivery, endpoint, holder, outcome, verdict });
     observe(deps, endpoint, delivery, outcome, verdict);
     return outcome;
   };
@@ -99,8 +102,8 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
 
     async sendNow(delivery, endpoint) {
       const now = deps.clock.now();
-      const claimed = await deps.repository.claim(delivery.id, holder, now, now + deps.timeoutMs + LEASE_MARGIN_MS, { anyState: true, enabledOnly: false });
-      if (!claimed) return null;
+      const claimed = await deps.repository.claim([delivery.id], holder, now, now + deps.timeoutMs + LEASE_MARGIN_MS, { anyState: true, enabledOnly: false });
+      if (!claimed.has(delivery.id)) return null;
       return attempt(delivery, endpoint, true);
     },
 
@@ -143,8 +146,14 @@ async function drain(
       const now = deps.clock.now();
       busy = [...state.inFlight.keys()];
       const heads = await deps.repository.dueHeads(now, busy, free);
+      const claimed = await deps.repository.claim(
+        heads.map(({ delivery }) => delivery.id),
+        holder,
+        now,
+        now + deps.timeoutMs + LEASE_MARGIN_MS,
+      );
       for (const { delivery, endpoint } of heads) {
-        if (!(await deps.repository.claim(delivery.id, holder, now, now + deps.timeoutMs + LEASE_MARGIN_MS))) continue;
+        if (!claimed.has(delivery.id)) continue;
         started += 1;
         const work = attempt(delivery, endpoint)
           .then(() => undefined)

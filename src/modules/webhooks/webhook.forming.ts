@@ -61,16 +61,19 @@ export async function cutFor<C>(db: Kysely<Schema>, endpoints: readonly WebhookE
     if (text === undefined) texts.set(change, (text = JSON.stringify(kind.shown(change))));
     return text;
   };
+  // Endpoints let through the same changes (the same filters, or none): their deliveries share one members text, which the store keeps once.
+  const made: Array<{ batch: readonly C[]; members: string }> = [];
+  const membersOf = (batch: readonly C[]) => {
+    const same = made.find((m) => m.batch.length === batch.length && m.batch.every((change, i) => change === batch[i]));
+    if (same !== undefined) return same.members;
+    const members = `${JSON.stringify(kind.list)}:[${batch.map(textOf).join(',')}]`;
+    made.push({ batch, members });
+    return members;
+  };
   const out: FormedDelivery[] = [];
   for (const { endpoint, items } of matching(subscribed, changes, (change) => kind.subjectOf(change, sports), (endpoint, change) => kind.tells?.(endpoint, change) ?? true)) {
     for (const batch of chunksOf(items, batchMax)) {
-      out.push({
-        id: newDeliveryId(),
-        endpointId: endpoint.id,
-        type: kind.type,
-        members: `${JSON.stringify(kind.list)}:[${batch.map(textOf).join(',')}]`,
-        changedAt: Math.max(...batch.map(kind.recordedAt)),
-      });
+      out.push({ id: newDeliveryId(), endpointId: endpoint.id, type: kind.type, members: membersOf(batch), changedAt: Math.max(...batch.map(kind.recordedAt)) });
     }
   }
   return out;

@@ -34,7 +34,9 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       const now = new Date(clock.now());
       const body = `{"type":${JSON.stringify(message.type)},"timestamp":"${now.toISOString()}","data":${message.dataJson}}`;
       const timestamp = String(Math.floor(now.getTime() / 1000));
-      const signature = secrets.map((secret) => signatureOf(secret, message.id, timestamp, body)).join(' ');
+      // Encoded once: the same bytes are signed and sent.
+      const bytes = Buffer.from(body, 'utf8');
+      const signature = secrets.map((secret) => signatureOf(secret, message.id, timestamp, bytes)).join(' ');
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'sports-data-api-webhooks',
@@ -43,7 +45,7 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
         'webhook-signature': signature,
       };
       const started = performance.now();
-      const result = await postBytes(new URL(url), headers, Buffer.from(body, 'utf8'), { rules, timeoutMs, maxAnswerBytes: RESPONSE_EXCERPT_BYTES });
+      const result = await postBytes(new URL(url), headers, bytes, { rules, timeoutMs, maxAnswerBytes: RESPONSE_EXCERPT_BYTES });
       const latencyMs = Math.round(performance.now() - started);
       const attemptedAt = now.getTime();
       if (result.kind === 'answered') {
@@ -61,9 +63,9 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
  * SHA-256 in JavaScript: the same text, a tenth of the time on a delivery of a few hundred
  * changes (docs/architecture.md, bench/signing.ts). The package verifies every delivery in the tests.
  */
-export function signatureOf(secret: string, id: string, timestamp: string, body: string): string {
+export function signatureOf(secret: string, id: string, timestamp: string, body: string | Buffer): string {
   const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
-  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
 }
 
 /** A new signing secret: `whsec_` and 32 random bytes in base64, as the specification writes secrets. */

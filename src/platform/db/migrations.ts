@@ -687,6 +687,22 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('webhook_edges_market_idx').on('webhook_edges').columns(['event_id', 'betting_market_id']).execute();
     },
   },
+  // Deliveries of the same changes to several endpoints share their members, stored once (decision
+  // 0322): a delivery row stays small, so its lease and its settling rewrite a few bytes, not the batch.
+  '0039_webhook_payloads': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      await db.schema
+        .createTable('webhook_payloads')
+        .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('members', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.alterTable('webhook_deliveries').addColumn('payload_id', 'bigint').execute();
+      await db.schema.createIndex('webhook_deliveries_payload_idx').on('webhook_deliveries').column('payload_id').execute();
+      await db.schema.createIndex('webhook_payloads_created_idx').on('webhook_payloads').column('created_at').execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

@@ -52,6 +52,7 @@ export interface Schema {
   leases: LeasesTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_payloads: WebhookPayloadsTable;
   webhook_attempts: WebhookAttemptsTable;
   webhook_outbox: WebhookOutboxTable;
   webhook_edges: WebhookEdgesTable;
@@ -609,8 +610,13 @@ export interface WebhookDeliveriesTable {
   /** Gapless and increasing per endpoint; null for a test delivery. */
   sequence: number | null;
   type: string;
-  /** JSON: the payload's `data`, its sequence included. */
+  /**
+   * JSON: the payload's `data`, its sequence included; with a payload_id, only `{"sequence":N}`,
+   * the payload's members joined after it when read.
+   */
   data: string;
+  /** The members (`"changes":[…]`) it shares with other endpoints' deliveries of the same changes; null: all in `data`. */
+  payload_id: number | null;
   /** 'pending' (to be sent or retried), 'delivered', 'failed' (every retry failed), 'test'. */
   state: string;
   attempts: number;
@@ -623,6 +629,16 @@ export interface WebhookDeliveriesTable {
   changed_at: number;
   created_at: number;
   delivered_at: number | null;
+}
+
+/**
+ * What deliveries of the same changes to several endpoints share (decision 0322): the JSON text
+ * of their data's members, stored once, not once per endpoint.
+ */
+export interface WebhookPayloadsTable {
+  id: Generated<number>;
+  members: string;
+  created_at: number;
 }
 
 /** One attempt to deliver: when, the answer's status (null: none came), how long, the answer's first 1 KiB. */
