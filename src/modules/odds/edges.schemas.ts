@@ -28,7 +28,7 @@ export const ValueBet = Type.Object(
     event_betting_market_position_id: orNull(Id(), 'The selection\'s own id, as on board items.'),
     ...Selection,
     position: Type.String({ description: 'The selection, as in the odds rows.' }),
-    line: orNull(Type.Number(), 'The line of the book\'s price (the consensus line of the item); null for markets without one.'),
+    line: orNull(Type.Number(), 'The line of the book\'s price (the line of the fair price: the consensus line of the item, or the reference book\'s line); null for markets without one.'),
     operator: NamedRef('The book offering the price.'),
     price: PriceInFormat,
     price_decimal: Type.Number({ exclusiveMinimum: 1, description: 'The book\'s decimal price.' }),

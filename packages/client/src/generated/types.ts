@@ -1165,7 +1165,9 @@ export interface ValueBet {
   player_id: number | null;
   /** The selection, as in the odds rows. */
   position: string;
-  /** The line of the book's price (the consensus line of the item); null for markets without one. */
+  /**
+   * The line of the book's price (the line of the fair price: the consensus line of the item, or the reference book's line); null for markets without one.
+   */
   line: number | null;
   /** The book offering the price. */
   operator: {
