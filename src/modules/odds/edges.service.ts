@@ -14,7 +14,7 @@ import { EDGES_MAX_LISTED, type EdgesAnswer, type EdgesBody } from './edges.sche
 
 /** Edges: where a book beats the market over the selections of a board. */
 export interface EdgesService {
-  /** The value bets and arbitrages of a board's selections, best first (POST /v1/odds/edges). */
+  /** The value bets, arbitrages, middles and (with max_hold) low-hold markets of a board's selections, best first (POST /v1/odds/edges). */
   edges(body: EdgesBody): Promise<EdgesAnswer>;
 }
 
