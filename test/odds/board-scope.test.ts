@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { EventStatus } from '../../src/shared/event-status.js';
 import { DIALECTS } from '../helpers/app.js';
 import { forSuite, reader } from '../helpers/harness.js';
 import { smallDataset } from '../import/fixture.js';
@@ -11,7 +12,7 @@ import { smallDataset } from '../import/fixture.js';
  * (the current minute) are not. Each prices a moneyline at two books, long enough on both sides to
  * be an arbitrage and a value bet.
  */
-const EVENTS: Array<[id: number, start: string, status: string]> = [
+const EVENTS: Array<[id: number, start: string, status: EventStatus]> = [
   [600, '10:00', 'scheduled'],
   [601, '08:00', 'live'],
   [602, '06:00', 'final'],
