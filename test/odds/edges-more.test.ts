@@ -44,7 +44,7 @@ interface Edges {
 /**
  * The hand-worked examples of docs/data.md (#middles, #low-hold-markets, #kelly-stakes,
  * #a-reference-book). Event 400: a total, book 1 over 2.5 at 1.95, book 2 under 3.5 at 1.90.
- * Event 410: a spread, book 1 home −3.5 at 1.91, book 2 away +4.5 at 1.91. Event 420: a moneyline,
+ * Book 2 also has the alternate line 4.5 (under 1.60, over 2.30). Event 410: a spread, book 1 home −3.5 at 1.91, book 2 away +4.5 at 1.91. Event 420: a moneyline,
  * book 3 (the sharp one) at 1.92 either way, book 1 home 2.06 / away 1.75, book 2 home 2.02 / away
  * 1.80. Event 430: a moneyline book 3 does not price.
  */
@@ -75,6 +75,8 @@ function dataset() {
     odds(73, 420, 1, 1, 'away', null, 1.75),
     odds(74, 420, 2, 1, 'home', null, 2.02),
     odds(75, 420, 2, 1, 'away', null, 1.8),
+    { ...odds(68, 400, 2, 2, 'under', 4.5, 1.6), is_main: false },
+    { ...odds(69, 400, 2, 2, 'over', 4.5, 2.3), is_main: false },
     odds(76, 430, 1, 1, 'home', null, 2.2),
     odds(77, 430, 2, 1, 'away', null, 2.2),
   );
@@ -111,6 +113,16 @@ describe.each(DIALECTS)('POST /v1/odds/edges: middles, low hold, Kelly, a refere
       [{ low: 3.5, high: 4.5 }, [['home', -3.5, -110, 50], ['away', 4.5, -110, 50]]],
     ]);
     expect(answer.middles[0]).toMatchObject({ payout_outside: 95.5, profit_pct_outside: -4.5, payout_inside: 191, profit_pct_inside: 91 });
+  });
+
+  it('with include_alt_lines, an alternate line pairs with a main one: over 2.5 (book 1) and under 4.5 (book 2), the wider window after the cheaper one', async () => {
+    const answer = await edges({ event_ids: [400], include_alt_lines: true });
+    expect(answer.middles.map((m) => [m.window, m.legs.map((l) => [l.position, l.line, l.operators.map((o) => o.id)])])).toEqual([
+      [{ low: 2.5, high: 3.5 }, [['over', 2.5, [1]], ['under', 3.5, [2]]]],
+      [{ low: 2.5, high: 4.5 }, [['over', 2.5, [1]], ['under', 4.5, [2]]]],
+    ]);
+    const sum = 1 / 1.95 + 1 / 1.6;
+    expectFigure(answer.middles[1]?.profit_pct_outside, (1 / sum - 1) * 100, 'profit_pct_outside');
   });
 
   it('with operator_ids, middles are of those books alone: one book has none', async () => {
