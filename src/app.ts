@@ -156,7 +156,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) => eventsRoutes(app, { lists, events }),
     (app) => {
       const board = createBoardService({ db, clock, keys });
-      return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board }) });
+      return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board, keys }) });
     },
     (app) => resultsRoutes(app, { lists, results }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),

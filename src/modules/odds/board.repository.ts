@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Schema } from '../../platform/db/schema.js';
+import type { ExpressionBuilder, Kysely } from 'kysely';
+import type { EventsTable, Schema } from '../../platform/db/schema.js';
 import { type DeepLinks, deepLinksOf } from '../../shared/deep-links.js';
 import { iso } from '../../shared/wire.js';
 import { type OddsRowFilter, templatesOf, whereOddsRows } from './odds.repository.js';
@@ -23,8 +23,8 @@ export interface BoardRepository {
 /** The events a board covers: a list of events, or a day's; narrowed to a sport or a league. */
 export interface BoardScope {
   eventIds: readonly number[] | undefined;
-  /** [start, end) in epoch ms; ignored with eventIds. */
-  day: { start: number; end: number };
+  /** [start, end) in epoch ms, and the instant the day is read at (its events that can still be bet then); ignored with eventIds. */
+  day: { start: number; end: number; at: number };
   sportId: number | undefined;
   leagueId: number | undefined;
   marketIds: readonly number[] | undefined;
@@ -67,6 +67,18 @@ export interface BoardRow extends SelectionKeyRow, PriceRow {
   links: DeepLinks;
 }
 
+/**
+ * The rule of a day's board and edges (docs/data.md#the-odds-board): the events that can still be
+ * bet at `now`, those `live`, and those `scheduled` to start after `now`. A finished, cancelled or
+ * postponed event, or one past its start that the feed has not yet called live, is no longer on
+ * offer; its prices stay in the odds and the history. Events named by id are answered whatever
+ * their state: the caller asked for them. `now` is the request's clock, or the instant a past
+ * board is read at.
+ */
+export function canStillBeBet(now: number) {
+  return (eb: ExpressionBuilder<{ e: EventsTable }, 'e'>) => eb.or([eb('e.status', '=', 'live'), eb.and([eb('e.status', '=', 'scheduled'), eb('e.start_time', '>', now)])]);
+}
+
 const keyFields = ['odds.id', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main'] as const;
 
 export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
@@ -77,7 +89,9 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
     /** The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it is on no board. */
     async keyRows(scope: BoardScope): Promise<SelectionKeyRow[]> {
       let select = db.selectFrom('odds').innerJoin('events as e', 'e.id', 'odds.event_id').select(keyColumns).where('odds.status', '=', 'open');
-      select = scope.eventIds ? select.where('odds.event_id', 'in', scope.eventIds) : select.where('e.start_time', '>=', scope.day.start).where('e.start_time', '<', scope.day.end);
+      select = scope.eventIds
+        ? select.where('odds.event_id', 'in', scope.eventIds)
+        : select.where('e.start_time', '>=', scope.day.start).where('e.start_time', '<', scope.day.end).where(canStillBeBet(scope.day.at));
       if (scope.sportId !== undefined) select = select.where('e.sport_id', '=', scope.sportId);
       if (scope.leagueId !== undefined) select = select.where('e.league_id', '=', scope.leagueId);
       if (scope.marketIds) select = select.where('odds.betting_market_id', 'in', scope.marketIds);

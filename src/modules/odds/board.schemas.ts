@@ -102,7 +102,8 @@ export const BoardScope = {
 
 export const BoardBody = Type.Object(
   { ...BoardScope, ...pagingProperties(BOARD_MAX_PAGE_SIZE) },
-  { additionalProperties: false, examples: [{ timezone: 'UTC', odds_format: 'american', page: 1, page_size: 20 }] },
+  // Today in New York: a day's board holds only what can still be bet, and New York's day still has games ahead late in UTC's.
+  { additionalProperties: false, examples: [{ timezone: 'America/New_York', odds_format: 'american', page: 1, page_size: 20 }] },
 );
 export type BoardBody = Static<typeof BoardBody>;
 

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../../platform/clock.js';
+import { MINUTE_MS } from '../../platform/time.js';
 import type { Schema } from '../../platform/db/schema.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
 import { idSet } from '../../shared/filters.js';
@@ -23,6 +24,8 @@ export interface BoardFilters {
   e: number[] | null;
   start: number;
   end: number;
+  /** The instant a day's events are read at: those that can still be bet then (0 with a list of events). */
+  at: number;
   s: number | null;
   l: number | null;
   m: number[] | null;
@@ -52,11 +55,14 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; key
       const timeZone = body.timezone ?? 'UTC';
       const eventIds = idSet(body.event_ids) ?? null;
       // With a list of events the day plays no part: left out of the key, so that it shares no entry by accident.
-      const { start, end } = eventIds ? { start: 0, end: 0 } : dayRange(body.event_date ?? todayIn(timeZone, clock.now()), timeZone);
+      const now = clock.now();
+      const { start, end } = eventIds ? { start: 0, end: 0 } : dayRange(body.event_date ?? todayIn(timeZone, now), timeZone);
       return {
         e: eventIds,
         start,
         end,
+        // Whole minutes, as historical events are cut: one filter keeps one cache entry for a minute, not a request.
+        at: eventIds ? 0 : Math.floor(now / MINUTE_MS) * MINUTE_MS,
         s: body.sport_id ?? null,
         l: body.league_id ?? null,
         m: idSet(body.betting_market_ids) ?? null,
@@ -77,7 +83,7 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; key
       const leagueId = f.l === null ? undefined : await keys.requireId('league', f.l, 'league_id');
       const rows = await repository.keyRows({
         eventIds: f.e ?? undefined,
-        day: { start: f.start, end: f.end },
+        day: { start: f.start, end: f.end, at: f.at },
         sportId,
         leagueId,
         marketIds: f.m ?? undefined,

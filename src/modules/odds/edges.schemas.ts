@@ -3,9 +3,9 @@ import { DEVIG_METHODS } from '../../shared/pricing/devig.js';
 import { Id, NamedRef } from '../../shared/wire.js';
 import { BoardScope, PriceInFormat } from './board.schemas.js';
 import { DeepLinkFields } from './odds.schemas.js';
+import { EDGES_MAX_LISTED, EdgesMore, EdgesMoreAnswer, KellyStake, LowHoldAnswer, MiddlesAnswer, orNull, Selection } from './edges-more.schemas.js';
 
-/** The most value bets and arbitrages one answer lists, the largest first. */
-export const EDGES_MAX_LISTED = 100;
+export { EDGES_MAX_LISTED } from './edges-more.schemas.js';
 
 export const EdgesBody = Type.Object(
   {
@@ -17,31 +17,29 @@ export const EdgesBody = Type.Object(
         description: 'The least expected value, in percent of the stake, that a value bet must have: EV% = (price × p_fair − 1) × 100. Default 0.',
       }),
     ),
+    ...EdgesMore,
   },
   { additionalProperties: false, examples: [{ timezone: 'UTC', min_edge: 2, devig: 'shin' }] },
 );
 export type EdgesBody = Static<typeof EdgesBody>;
-
-const orNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T, description: string) => Type.Union([schema, Type.Null()], { description });
-const Selection = {
-  event_id: Type.Integer({ description: 'The event.' }),
-  betting_market: NamedRef('The betting market.'),
-  event_period_id: orNull(Id(), 'The period priced; null: the full game.'),
-  player_id: orNull(Id(), 'The player of a player prop; null otherwise.'),
-};
 
 export const ValueBet = Type.Object(
   {
     event_betting_market_position_id: orNull(Id(), 'The selection\'s own id, as on board items.'),
     ...Selection,
     position: Type.String({ description: 'The selection, as in the odds rows.' }),
-    line: orNull(Type.Number(), 'The line of the book\'s price (the consensus line of the item); null for markets without one.'),
+    line: orNull(Type.Number(), 'The line of the book\'s price (the line of the fair price: the consensus line of the item, or the reference book\'s line); null for markets without one.'),
     operator: NamedRef('The book offering the price.'),
     price: PriceInFormat,
     price_decimal: Type.Number({ exclusiveMinimum: 1, description: 'The book\'s decimal price.' }),
-    fair_probability: Type.Number({ minimum: 0, maximum: 1, description: 'The consensus fair probability of the selection, by the `devig` method asked, to 6 decimals.' }),
-    fair_price: Type.Number({ exclusiveMinimum: 1, description: 'The consensus fair decimal price, 1 / fair_probability (unrounded), to 6 decimals.' }),
+    fair_probability: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: 'The fair probability of the selection, by the `devig` method asked, to 6 decimals: of the consensus, or of the reference book\'s own market (`devig_reference_operator_id`).',
+    }),
+    fair_price: Type.Number({ exclusiveMinimum: 1, description: 'The fair decimal price, 1 / fair_probability (unrounded), to 6 decimals.' }),
     ev_pct: Type.Number({ description: 'Expected value in percent of the stake: (price_decimal × fair_probability − 1) × 100, to 6 decimals; `min_edge` is compared with it unrounded.' }),
+    kelly_stake: KellyStake,
     ...DeepLinkFields,
   },
   { title: 'ValueBet', additionalProperties: false },
@@ -79,6 +77,9 @@ export const EdgesAnswer = Type.Object(
     value_bets_total: Type.Integer({ description: 'How many prices qualify, listed or not.' }),
     arbitrages: Type.Array(Arbitrage, { description: `Markets whose best prices across books imply less than 1, the largest margin first; at most ${EDGES_MAX_LISTED}.` }),
     arbitrages_total: Type.Integer({ description: 'How many arbitrages there are, listed or not.' }),
+    ...EdgesMoreAnswer,
+    ...MiddlesAnswer,
+    ...LowHoldAnswer,
   },
   { title: 'OddsEdges', additionalProperties: false },
 );

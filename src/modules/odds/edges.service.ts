@@ -2,15 +2,19 @@ import { chunksOf } from '../../platform/chunks.js';
 import { figure } from '../../shared/figures.js';
 import { priceIn } from '../../shared/odds-format.js';
 import type { Quote } from '../../shared/pricing/consensus.js';
-import { arbitrageOf, expectedValuePct } from '../../shared/pricing/edges.js';
+import { devig } from '../../shared/pricing/devig.js';
+import { arbitrageOf, expectedValuePct, kellyStake } from '../../shared/pricing/edges.js';
+import type { KeyResolver } from '../references/index.js';
 import type { BoardRow } from './board.repository.js';
 import type { BoardService } from './board.service.js';
-import { type BoardSelection, boardItemOf, type BoardView, marketKeyOf } from './board.selections.js';
+import { type BoardSelection, boardItemOf, type BoardView, fairOf, marketKeyOf } from './board.selections.js';
+import { coveredLinesOf, type LowHoldMarket, lowHoldsOf, shownLowHold } from './edges.holds.js';
+import { compareMiddles, findMiddles, shownMiddle } from './edges.middles.js';
 import { EDGES_MAX_LISTED, type EdgesAnswer, type EdgesBody } from './edges.schemas.js';
 
 /** Edges: where a book beats the market over the selections of a board. */
 export interface EdgesService {
-  /** The value bets and arbitrages of a board's selections, best first (POST /v1/odds/edges). */
+  /** The value bets, arbitrages, middles and (with max_hold) low-hold markets of a board's selections, best first (POST /v1/odds/edges). */
   edges(body: EdgesBody): Promise<EdgesAnswer>;
 }
 
@@ -22,35 +26,52 @@ const CHUNK = 1_000;
 
 /**
  * Where a book beats the market, over the selections of a board (docs/data.md#edges): value bets
- * against the consensus fair price, and arbitrages across books. Computed from the board's own
- * selections, so the edges and the board of one request always agree.
+ * against a fair price (the consensus's, or a reference book's) with their Kelly stakes,
+ * arbitrages and low-hold markets across books, and middles between books' lines. Computed from
+ * the board's own selections, so the edges and the board of one request always agree.
  */
-export function createEdgesService(deps: { board: BoardService['board'] }): EdgesService {
-  const { board } = deps;
+export function createEdgesService(deps: { board: BoardService['board']; keys: KeyResolver }): EdgesService {
+  const { board, keys } = deps;
 
   return {
     async edges(body: EdgesBody): Promise<EdgesAnswer> {
       const filters = board.filters(body);
       const view: BoardView = { operatorIds: filters.o, format: filters.f, method: filters.d, deeplinks: filters.dl };
       const minEdge = body.min_edge ?? 0;
+      const kellyFraction = body.kelly_fraction ?? 1;
+      const maxHold = body.max_hold;
+      // The id wins over the key, which is then not read, as a scope's id and key do.
+      const referenceId = await keys.scope(
+        'operator',
+        { id: body.devig_reference_operator_id, key: body.devig_reference_operator_key },
+        { id: 'devig_reference_operator_id', key: 'devig_reference_operator_key' },
+      );
       const ids = [...(await board.ids(filters))];
       const valueBets: ValueBet[] = [];
       const arbitrages: Arbitrage[] = [];
+      const lowHolds: LowHoldMarket[] = [];
       const markets = new Set<string>();
+      // Every row of the scope's markets once, for the middles, which pair lines across markets.
+      const rows = new Map<number, BoardRow>();
       for (const chunk of chunksOf(ids, CHUNK)) {
         const selections = await board.items(chunk);
         for (const entry of selections.values()) {
           if (!('rows' in entry)) continue;
-          valueBets.push(...valueBetsOf(entry, view, minEdge));
+          valueBets.push(...valueBetsOf(entry, view, minEdge, { kellyFraction, referenceId: referenceId ?? null }));
+          for (const row of entry.rows) rows.set(row.id, row);
           const market = marketKeyOf(entry.key);
           if (markets.has(market)) continue;
           markets.add(market);
           arbitrages.push(...arbitragesOf(entry, view));
+          if (maxHold !== undefined) lowHolds.push(...lowHoldsOf(entry, view, maxHold));
         }
       }
+      const middles = findMiddles([...rows.values()], view.operatorIds);
       // Chosen and ordered by the unrounded figures; rounded only as they are written.
       valueBets.sort((a, b) => b.ev_pct - a.ev_pct);
       arbitrages.sort((a, b) => b.profit_pct - a.profit_pct);
+      lowHolds.sort((a, b) => a.hold - b.hold);
+      middles.sort(compareMiddles);
       return {
         devig: filters.d,
         min_edge: minEdge,
@@ -58,23 +79,39 @@ export function createEdgesService(deps: { board: BoardService['board'] }): Edge
         value_bets_total: valueBets.length,
         arbitrages: arbitrages.slice(0, EDGES_MAX_LISTED).map(shownArbitrage),
         arbitrages_total: arbitrages.length,
+        kelly_fraction: kellyFraction,
+        devig_reference_operator_id: referenceId ?? null,
+        middles: middles.slice(0, EDGES_MAX_LISTED).map((middle) => shownMiddle(middle, view.format)),
+        middles_total: middles.length,
+        ...(maxHold === undefined
+          ? {}
+          : { max_hold: maxHold, low_hold_markets: lowHolds.slice(0, EDGES_MAX_LISTED).map(shownLowHold), low_hold_markets_total: lowHolds.length }),
       };
     },
   };
 }
 
+/** How value bets are priced beyond the view: the share of Kelly staked, and the book whose fair price is taken (null: the consensus). */
+export interface ValueBetOptions {
+  kellyFraction?: number;
+  referenceId?: number | null;
+}
+
 /**
- * The prices of a selection whose EV% against the consensus fair probability is at least
- * `minEdge`. Only books at the consensus line: a price at another line bets on something else.
+ * The prices of a selection whose EV% against its fair probability is at least `minEdge`, each with
+ * its Kelly stake. The fair probability is the consensus's, or the reference book's own market's
+ * (docs/data.md#a-reference-book). Only books at the fair price's line: a price at another line
+ * bets on something else.
  */
-export function valueBetsOf(selection: BoardSelection, view: BoardView, minEdge: number): ValueBet[] {
+export function valueBetsOf(selection: BoardSelection, view: BoardView, minEdge: number, options: ValueBetOptions = {}): ValueBet[] {
   const item = boardItemOf(selection, view);
-  const p = item.fair.consensus.probability;
-  const fairPrice = item.fair.consensus.price;
+  const fair = options.referenceId === undefined || options.referenceId === null ? { ...item.fair.consensus, line: item.consensus.line } : referenceFairOf(selection, view, options.referenceId);
+  const p = fair.probability;
+  const fairPrice = fair.price;
   if (p === null || fairPrice === null) return [];
   const bets: ValueBet[] = [];
   for (const price of item.prices) {
-    if (price.line !== item.consensus.line) continue;
+    if (price.line !== fair.line) continue;
     const evPct = expectedValuePct(price.price_decimal, p);
     if (evPct < minEdge) continue;
     bets.push({
@@ -91,6 +128,7 @@ export function valueBetsOf(selection: BoardSelection, view: BoardView, minEdge:
       fair_probability: p,
       fair_price: fairPrice,
       ev_pct: evPct,
+      kelly_stake: kellyStake(price.price_decimal, p, options.kellyFraction),
       ...(view.deeplinks
         ? { bet_web_deep_link_url: price.bet_web_deep_link_url, bet_ios_deep_link_url: price.bet_ios_deep_link_url, bet_android_deep_link_url: price.bet_android_deep_link_url }
         : {}),
@@ -100,25 +138,24 @@ export function valueBetsOf(selection: BoardSelection, view: BoardView, minEdge:
 }
 
 /**
- * The arbitrages of a market: per line, the best price of each of its outcomes across the books.
- * A line counts only when every outcome of the market is priced at it, each at one line, so that
- * the legs cover every result (a 1x2 without its draw is no arbitrage, however long its prices).
+ * The fair price of a selection by one book's own market, de-vigged by the view's method, at that
+ * book's line; none when the book does not price the selection or every outcome of its market. The
+ * book is read whatever `operator_ids` asks: the books compared and the book compared with are two
+ * questions.
  */
+function referenceFairOf(selection: BoardSelection, view: BoardView, referenceId: number): { probability: number | null; price: number | null; line: number | null } {
+  const rows = selection.rows.filter((r) => r.operator.id === referenceId);
+  const own = rows.find((r) => r.position === selection.key.position);
+  if (own === undefined) return { probability: null, price: null, line: null };
+  const prices = selection.outcomes.map((position) => rows.find((r) => r.position === position)?.price ?? null);
+  const fair = fairOf(devig(prices, view.method), selection.outcomes.indexOf(selection.key.position));
+  return { probability: fair.probability, price: fair.price, line: own.line };
+}
+
+/** The arbitrages of a market: per covered line (edges.holds.ts), the best price of each of its outcomes across the books, when they imply less than 1. */
 export function arbitragesOf(selection: BoardSelection, view: BoardView): Arbitrage[] {
-  const books = view.operatorIds;
-  const rows = books === null ? selection.rows : selection.rows.filter((r) => books.includes(r.operator.id));
-  const byLine = new Map<string, BoardRow[]>();
-  for (const row of rows) {
-    // A handicap's sides are at opposite lines (home −4.5, away +4.5): one market at the line's size.
-    const key = row.line === null ? '' : String(Math.abs(row.line));
-    const list = byLine.get(key);
-    if (list === undefined) byLine.set(key, [row]);
-    else list.push(row);
-  }
   const found: Arbitrage[] = [];
-  for (const lineRows of byLine.values()) {
-    const outcomes = selection.outcomes.map((position) => lineRows.filter((r) => r.position === position));
-    if (outcomes.some((quotes) => quotes.length === 0 || new Set(quotes.map((r) => r.line)).size !== 1)) continue;
+  for (const outcomes of coveredLinesOf(selection, view)) {
     const arbitrage = arbitrageOf(outcomes.map((quotes) => quotes.map((r): Quote<BoardRow> => ({ book: r, price: r.price, line: r.line }))));
     if (arbitrage === undefined) continue;
     const { key } = selection;
@@ -143,9 +180,9 @@ export function arbitragesOf(selection: BoardSelection, view: BoardView): Arbitr
   return found;
 }
 
-/** A value bet as answers write it: its fair probability, fair price and EV% to 6 decimals; the book's price as imported. */
+/** A value bet as answers write it: its fair probability, fair price, EV% and Kelly stake to 6 decimals; the book's price as imported. */
 export function shownValueBet(bet: ValueBet): ValueBet {
-  return { ...bet, fair_probability: figure(bet.fair_probability), fair_price: figure(bet.fair_price), ev_pct: figure(bet.ev_pct) };
+  return { ...bet, fair_probability: figure(bet.fair_probability), fair_price: figure(bet.fair_price), ev_pct: figure(bet.ev_pct), kelly_stake: figure(bet.kelly_stake) };
 }
 
 /** An arbitrage as answers write it: its sum, margin, payout and stakes to 6 decimals; the legs' prices as imported. */

@@ -51,15 +51,18 @@ export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; bo
   app.post(
     '/v1/odds/edges',
     {
-      config: { policy: { auth: 'client', tier: 'odds-edges', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
+      // An unknown scope id or reference book is 404, a reference key that names several books 409.
+      config: { policy: { auth: 'client', tier: 'odds-edges', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
       schema: {
         tags: ['odds'],
-        summary: 'Value bets and arbitrages over a board',
+        summary: 'Value bets, arbitrages, middles and low-hold markets over a board',
         description:
           'Over the selections of a board (the same scope and filters as POST /v1/odds/board): every book\'s price whose expected value against the ' +
           'consensus fair probability is at least `min_edge` percent, EV% = (price × p_fair − 1) × 100; and the arbitrages, markets whose best prices ' +
-          'across books imply less than 1, with the stakes per 100 units that lock the margin. The largest first, at most 100 of each; the totals ' +
-          'count them all (docs/data.md#edges). An unknown sport_id or league_id is 404.',
+          'across books imply less than 1, with the stakes per 100 units that lock the margin. Each value bet has its Kelly stake (`kelly_fraction`); ' +
+          'with `devig_reference_operator_id` or `_key` the fair prices are that book\'s own market\'s. Middles: two books\' lines of a total or a spread ' +
+          'leaving a window in which both bets win, with the stakes that pay the same outside it. With `max_hold`, the low-hold markets. The largest ' +
+          'first, at most 100 of each; the totals count them all (docs/data.md#edges). An unknown sport_id, league_id or reference book is 404.',
         body: EdgesBody,
         response: { 200: EdgesAnswer },
       },

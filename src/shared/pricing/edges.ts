@@ -91,3 +91,16 @@ export function arbitrageStakes(prices: readonly number[], total = 100): StakeSp
     profitPct: (1 / impliedSum - 1) * 100,
   };
 }
+
+/**
+ * The Kelly stake of a bet, as a fraction of the bankroll: f = fraction × (p × d − 1) ÷ (d − 1),
+ * the stake that maximises the expected logarithm of the bankroll at the fair probability p (Kelly,
+ * 1956), scaled by `fraction` (a half-Kelly bettor takes half the swings for three quarters of the
+ * growth). 2.10 on an outcome fair at 0.5: 0.05 ÷ 1.10 = 0.045455, 4.55 % of the bankroll. A bet
+ * without a positive expected value has no stake: 0, never a negative one (Kelly says "do not bet",
+ * not "bet the other side", which is another price).
+ */
+export function kellyStake(priceDecimal: number, fairProbability: number, fraction = 1): number {
+  const edge = fairProbability * priceDecimal - 1;
+  return edge > 0 ? (fraction * edge) / (priceDecimal - 1) : 0;
+}

@@ -295,9 +295,9 @@ export interface OddsApi {
    */
   board: PagedCall<OddsBoardParams, BoardPage>;
   /**
-   * Value bets and arbitrages over a board
+   * Value bets, arbitrages, middles and low-hold markets over a board
    *
-   * Over the selections of a board (the same scope and filters as POST /v1/odds/board): every book's price whose expected value against the consensus fair probability is at least `min_edge` percent, EV% = (price × p_fair − 1) × 100; and the arbitrages, markets whose best prices across books imply less than 1, with the stakes per 100 units that lock the margin. The largest first, at most 100 of each; the totals count them all (docs/data.md#edges). An unknown sport_id or league_id is 404.
+   * Over the selections of a board (the same scope and filters as POST /v1/odds/board): every book's price whose expected value against the consensus fair probability is at least `min_edge` percent, EV% = (price × p_fair − 1) × 100; and the arbitrages, markets whose best prices across books imply less than 1, with the stakes per 100 units that lock the margin. Each value bet has its Kelly stake (`kelly_fraction`); with `devig_reference_operator_id` or `_key` the fair prices are that book's own market's. Middles: two books' lines of a total or a spread leaving a window in which both bets win, with the stakes that pay the same outside it. With `max_hold`, the low-hold markets. The largest first, at most 100 of each; the totals count them all (docs/data.md#edges). An unknown sport_id, league_id or reference book is 404.
    *
    * `POST /v1/odds/edges`
    */

@@ -1126,6 +1126,22 @@ export interface OddsEdges {
   arbitrages: Arbitrage[];
   /** How many arbitrages there are, listed or not. */
   arbitrages_total: number;
+  /** The share of the Kelly stake asked (default 1). */
+  kelly_fraction: number;
+  /** The book whose own market gave the value bets' fair prices, by operator id; null: the consensus. */
+  devig_reference_operator_id: number | null;
+  /**
+   * Pairs of lines of one market at two books leaving a window in which both bets win, the smallest loss outside the window first, then the widest window; at most 100.
+   */
+  middles: Middle[];
+  /** How many middles there are, listed or not. */
+  middles_total: number;
+  /** Only with `max_hold` in the request: the hold asked. */
+  max_hold?: number;
+  /** Only with `max_hold`: markets whose best prices hold at most max_hold, the lowest hold first; at most 100. */
+  low_hold_markets?: LowHoldMarket[];
+  /** Only with `max_hold`: how many low-hold markets there are, listed or not. */
+  low_hold_markets_total?: number;
 }
 
 /** An item of the `value_bets` of {@link OddsEdges}. */
@@ -1149,7 +1165,9 @@ export interface ValueBet {
   player_id: number | null;
   /** The selection, as in the odds rows. */
   position: string;
-  /** The line of the book's price (the consensus line of the item); null for markets without one. */
+  /**
+   * The line of the book's price (the line of the fair price: the consensus line of the item, or the reference book's line); null for markets without one.
+   */
   line: number | null;
   /** The book offering the price. */
   operator: {
@@ -1164,14 +1182,20 @@ export interface ValueBet {
   price: number | string;
   /** The book's decimal price. */
   price_decimal: number;
-  /** The consensus fair probability of the selection, by the `devig` method asked, to 6 decimals. */
+  /**
+   * The fair probability of the selection, by the `devig` method asked, to 6 decimals: of the consensus, or of the reference book's own market (`devig_reference_operator_id`).
+   */
   fair_probability: number;
-  /** The consensus fair decimal price, 1 / fair_probability (unrounded), to 6 decimals. */
+  /** The fair decimal price, 1 / fair_probability (unrounded), to 6 decimals. */
   fair_price: number;
   /**
    * Expected value in percent of the stake: (price_decimal × fair_probability − 1) × 100, to 6 decimals; `min_edge` is compared with it unrounded.
    */
   ev_pct: number;
+  /**
+   * The stake as a fraction of the bankroll: kelly_fraction × (fair_probability × price_decimal − 1) ÷ (price_decimal − 1), to 6 decimals; 0 when the expected value is not positive.
+   */
+  kelly_stake: number;
   /**
    * Only with `include_deeplinks: true`: the operator's link to this bet in its web site, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
    */
@@ -1230,6 +1254,109 @@ export interface Arbitrage {
     }[];
     /** The stake on this outcome, out of 100 units: 100 × (1/d) / implied_sum, to 6 decimals. */
     stake: number;
+  }>;
+}
+
+/** An item of the `middles` of {@link OddsEdges}. */
+export interface Middle {
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** The player of a player prop; null otherwise. */
+  player_id: number | null;
+  /**
+   * Both bets win when the number the market settles on is strictly between `low` and `high`: the total (over/under, of the game, a team or a player), or the home side's lead, home score − away score (spreads).
+   */
+  window: {
+    /** The lower edge, not included. */
+    low: number;
+    /** The upper edge, not included. */
+    high: number;
+  };
+  /** The two bets: the one that wins above the window's low edge (over, or the home side) first. */
+  legs: Array<{
+    /** The outcome. */
+    position: string;
+    /** The price in the `odds_format` asked (decimal by default). */
+    price: number | string;
+    /** The best decimal price of the outcome at its line across the books. */
+    price_decimal: number;
+    /** Every book offering exactly that price, by operator id. */
+    operators: {
+      /** Id of the record. */
+      id: number;
+      /** Key of the record (lower-case, no spaces), as in its reference list. */
+      key: string;
+      /** Display name of the record. */
+      name: string;
+    }[];
+    /** Its line. */
+    line: number;
+    /** The stake on this bet, out of 100 units: 100 × (1/d) ÷ Σ 1/d over the two legs, to 6 decimals. */
+    stake: number;
+  }>;
+  /**
+   * What the 100 units return on a result outside the window, where one bet wins and the other loses: 100 ÷ Σ 1/d, to 6 decimals.
+   */
+  payout_outside: number;
+  /**
+   * (payout_outside ÷ 100 − 1) × 100, to 6 decimals: usually a small loss, the cost of the chance of the middle.
+   */
+  profit_pct_outside: number;
+  /** What they return on a result inside the window, where both win: 2 × payout_outside, to 6 decimals. */
+  payout_inside: number;
+  /** (payout_inside ÷ 100 − 1) × 100, to 6 decimals. */
+  profit_pct_inside: number;
+}
+
+/** An item of the `low_hold_markets` of {@link OddsEdges}. */
+export interface LowHoldMarket {
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** The player of a player prop; null otherwise. */
+  player_id: number | null;
+  /** Σ 1/d − 1 over the best price of each outcome, to 6 decimals: below 0 for an arbitrage. */
+  hold: number;
+  /** One leg per outcome of the market, by position. */
+  legs: Array<{
+    /** The outcome. */
+    position: string;
+    /** The price in the `odds_format` asked (decimal by default). */
+    price: number | string;
+    /** The best decimal price of the outcome at its line across the books. */
+    price_decimal: number;
+    /** Every book offering exactly that price, by operator id. */
+    operators: {
+      /** Id of the record. */
+      id: number;
+      /** Key of the record (lower-case, no spaces), as in its reference list. */
+      key: string;
+      /** Display name of the record. */
+      name: string;
+    }[];
+    /** Its line; null for markets without one. */
+    line: number | null;
   }>;
 }
 
@@ -2899,6 +3026,18 @@ export interface OddsEdgesParams {
    * The least expected value, in percent of the stake, that a value bet must have: EV% = (price × p_fair − 1) × 100. Default 0.
    */
   min_edge?: number;
+  /**
+   * Lists the low-hold markets: per market and line, the best price of each outcome across the books, when their combined hold, Σ 1/best price − 1 (a fraction, as the board's `hold`), is at most this. Without it no low-hold market is listed.
+   */
+  max_hold?: number;
+  /** The share of the Kelly stake each value bet's `kelly_stake` is: 1 (the default) full Kelly, 0.5 half Kelly. */
+  kelly_fraction?: number;
+  /**
+   * Takes the fair prices from this book's own market, de-vigged, instead of the consensus (404 when unknown). Wins over devig_reference_operator_key.
+   */
+  devig_reference_operator_id?: number;
+  /** The reference book by key (404 when unknown, 409 when it names several). */
+  devig_reference_operator_key?: string;
 }
 
 /** Parameters of `POST /v1/odds/history-by-event`. */
