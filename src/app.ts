@@ -23,11 +23,11 @@ import { isSecretText, UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
 import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
 import { healthRoutes } from './modules/health/index.js';
-import { createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
+import { asOfBounds, checkAsOf, createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
-import { createBoardEventsRepository, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
+import { createBoardEventsRepository, createBoardService, createEdgesService, createMovementService, createOddsService, movementRoutes, oddsRoutes } from './modules/odds/index.js';
 import { createResultsService, resultsRoutes } from './modules/results/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { consoleRoutes, createWebSessions, portalRoutes, registerPageHeaders, type WebSessions } from './modules/portal/index.js';
@@ -158,6 +158,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
       const board = createBoardService({ db, clock, keys });
       return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board }) });
     },
+    (app) => movementRoutes(app, { movement: createMovementService({ db, clock, board: createBoardService({ db, clock, keys }).board, asOf: { bounds: () => asOfBounds(db), check: checkAsOf } }) }),
     (app) => resultsRoutes(app, { lists, results }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
     (app) =>
