@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { VersionedCache } from '../../platform/cache/versioned-cache.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { offsetOf, type Page, pageOf } from '../../platform/pagination.js';
@@ -29,11 +30,18 @@ export interface AsOfReading {
 
 /**
  * The movement of a board's selections (docs/data.md#line-movement), a page at a time: the board's
- * ids, then three reads for the page whatever its size (the selections' keys, their books' rows,
+ * ids (kept per data version), then three reads for the page whatever its size (the selections' keys, their books' rows,
  * the history of those rows up to the instant read), computed in memory.
  */
-export function createMovementService(deps: { db: Kysely<Schema>; clock: Clock; board: BoardService['board']; asOf: AsOfReading }): MovementService {
-  const { clock, board, asOf } = deps;
+export function createMovementService(deps: {
+  db: Kysely<Schema>;
+  clock: Clock;
+  board: BoardService['board'];
+  /** The read cache's id lists: a scope's ordered selections are kept for a data version, as the board's are. */
+  idLists: VersionedCache<Float64Array>;
+  asOf: AsOfReading;
+}): MovementService {
+  const { clock, board, idLists, asOf } = deps;
   const keys = createBoardRepository(deps.db);
   const repository = createMovementRepository(deps.db);
 
@@ -49,10 +57,10 @@ export function createMovementService(deps: { db: Kysely<Schema>; clock: Clock; 
     async movement(body) {
       const { at, past } = await instantOf(body, clock.now());
       const filters = board.filters(body);
-      const ids = await board.ids(filters);
+      const ids = await idLists.get(`odds-movement|${JSON.stringify(filters)}`, async () => Float64Array.from(await board.ids(filters)));
       const paging = { page: body.page, page_size: body.page_size };
       const start = Math.min(offsetOf(paging), ids.length);
-      const pageIds = Array.from(ids.slice(start, start + paging.page_size));
+      const pageIds = Array.from(ids.subarray(start, start + paging.page_size));
       if (pageIds.length === 0) return pageOf([], ids.length, paging);
 
       const pageKeys = await keys.keyRowsById(pageIds);
