@@ -185,4 +185,21 @@ describe.each(DIALECTS)('POST /v1/odds/movement (%s)', (dialect) => {
     expectError(await h.free.post(URL, { event_ids: [100] }), 403, 'FORBIDDEN');
     expectError(await h.pro.post(URL, { league_id: 999 }), 404, 'NOT_FOUND');
   });
+
+  it('an import is seen at once: the scope\'s selections are kept only for a data version', async () => {
+    const away = async () => (await movement({})).results.find((i) => i.position === 'away');
+    expect((await away())?.books.map((b) => b.operator.id)).toEqual([1]);
+    expect((await movement({})).total_count).toBe(2);
+    await h.t.import({
+      odds: [
+        { id: 5, event_id: 100, operator_id: 3, betting_market_id: 1, position: 'away', price_decimal: 1.95 },
+        { id: 6, event_id: 100, operator_id: 1, betting_market_id: 1, position: 'draw', price_decimal: 3.5 },
+      ],
+    });
+    // A new selection is listed, and a new book of a listed one.
+    expect((await movement({})).results.map((i) => i.position)).toEqual(['away', 'draw', 'home']);
+    const after = await away();
+    expect(after?.books.map((b) => [b.operator.id, b.movement.opening.at])).toEqual([[1, at(-120)], [3, at(0)]]);
+    expect(after?.consensus).toMatchObject({ opening: { price_decimal: 1.8 }, current: { price_decimal: 1.875, at: at(0) }, moves: 1 });
+  });
 });

@@ -45,8 +45,17 @@ const MovementOf = (description: string) =>
   );
 
 // The selection named as the board names it.
-const { event_betting_market_position_id, event_id, betting_market, event_period_id, player_id, position, is_main, line } = BoardItem.properties;
-const selection = { event_betting_market_position_id, event_id, betting_market, event_period_id, player_id, position, is_main, line };
+const { event_betting_market_position_id, event_id, betting_market, event_period_id, player_id, position, is_main } = BoardItem.properties;
+const selection = {
+  event_betting_market_position_id,
+  event_id,
+  betting_market,
+  event_period_id,
+  player_id,
+  position,
+  is_main,
+  line: orNull(Type.Number(), 'The line of an alternate-line item; null for a main-line item, each of whose books is at its own main line.'),
+};
 
 export const MovementItem = Type.Object(
   {

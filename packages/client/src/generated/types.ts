@@ -1272,9 +1272,7 @@ export interface MovementItem {
   position: string;
   /** True for a main-line item (each book at its own main line); false for an alternate line, one item per line. */
   is_main: boolean;
-  /**
-   * The line of an alternate-line item; null for a main-line item, whose books each give their own line in `prices`.
-   */
+  /** The line of an alternate-line item; null for a main-line item, each of whose books is at its own main line. */
   line: number | null;
   /** Every book open on the selection at the instant read, by operator id, with its price's movement. */
   books: Array<{
