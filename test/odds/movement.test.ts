@@ -202,4 +202,10 @@ describe.each(DIALECTS)('POST /v1/odds/movement (%s)', (dialect) => {
     expect(after?.books.map((b) => [b.operator.id, b.movement.opening.at])).toEqual([[1, at(-120)], [3, at(0)]]);
     expect(after?.consensus).toMatchObject({ opening: { price_decimal: 1.8 }, current: { price_decimal: 1.875, at: at(0) }, moves: 1 });
   });
+
+  it('now, a change dated a little ahead of the clock counts, as the board shows it; as of now it does not yet', async () => {
+    await h.t.import({ odds: [{ id: 3, event_id: 100, operator_id: 3, betting_market_id: 1, position: 'home', price_decimal: 1.95, updated_at: at(1) }] });
+    expect(book(await home(), 3)).toMatchObject({ current: { price_decimal: 1.95, at: at(1) }, moves: 1 });
+    expect(book(await home({ as_of: at(0) }), 3)).toMatchObject({ current: { price_decimal: 1.9 }, moves: 0 });
+  });
 });

@@ -36,7 +36,7 @@ export interface Movement {
 }
 
 /**
- * The movement of a series (non-empty, in time order, every point at or before `at`). A move is a
+ * The movement of a series (in time order; null when empty) read at `at`. A move is a
  * point whose price differs from the one before it. A window's reference is the price in force at
  * `at` − window (the last point at or before it), or the opening when the series opened later.
  */

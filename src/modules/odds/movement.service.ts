@@ -68,7 +68,8 @@ export function createMovementService(deps: {
       const marketIds = [...new Set(pageKeys.map((k) => k.betting_market_id))];
       const booksOf = booksBySelection(await repository.bookRowsOf(eventIds, marketIds), filters.o);
       const rowIds = pageKeys.flatMap((k) => (booksOf.get(selectionKeyOf(k)) ?? []).map((r) => r.id));
-      const history = byOddsRow(await repository.historyOf(eventIds, rowIds, at));
+      // Now, every change counts, a feed's clock a little ahead included: current is the board's price.
+      const history = byOddsRow(await repository.historyOf(eventIds, rowIds, past ? at : Number.MAX_SAFE_INTEGER));
 
       const byId = new Map(pageKeys.map((k) => [k.id, k]));
       const items = pageIds.flatMap((id) => {
