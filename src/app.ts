@@ -23,11 +23,11 @@ import { isSecretText, UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
 import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
 import { healthRoutes } from './modules/health/index.js';
-import { createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
+import { asOfBounds, checkAsOf, createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
-import { createBoardEventsRepository, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
+import { createBoardEventsRepository, createBoardService, createEdgesService, createMovementService, createOddsService, type MovementService, movementRoutes, oddsRoutes } from './modules/odds/index.js';
 import { createResultsService, resultsRoutes } from './modules/results/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { consoleRoutes, createWebSessions, portalRoutes, registerPageHeaders, type WebSessions } from './modules/portal/index.js';
@@ -124,6 +124,12 @@ function trustProxyOption(trust: AppContext['config']['trustProxy']): boolean | 
   return typeof trust === 'object' ? [...trust] : trust;
 }
 
+/** The line movement: over the board's selections, reading the history as of an instant (the history module imports odds, so it is handed in). */
+function movementService({ database: { db }, clock, keys, readCache }: AppContext): MovementService {
+  const asOf = { bounds: () => asOfBounds(db), check: checkAsOf };
+  return createMovementService({ db, clock, board: createBoardService({ db, clock, keys }).board, idLists: readCache.idLists, asOf });
+}
+
 /**
  * Every feature's routes, each given exactly the services it uses (built here, from the
  * context), in the order the document lists them.
@@ -158,6 +164,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
       const board = createBoardService({ db, clock, keys });
       return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board, keys }) });
     },
+    (app) => movementRoutes(app, { movement: movementService(ctx) }),
     (app) => resultsRoutes(app, { lists, results }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
     (app) =>

@@ -42,6 +42,7 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['odds.upcomingByEvent', 'POST /v1/odds/upcoming-odds-by-event'],
   ['odds.board', 'POST /v1/odds/board'],
   ['odds.edges', 'POST /v1/odds/edges'],
+  ['odds.movement', 'POST /v1/odds/movement'],
   ['odds.historyByEvent', 'POST /v1/odds/history-by-event'],
   ['odds.changes', 'GET /v1/odds/changes'],
   ['historical.events', 'GET /v1/historical/events'],

@@ -79,7 +79,8 @@ export function canStillBeBet(now: number) {
   return (eb: ExpressionBuilder<{ e: EventsTable }, 'e'>) => eb.or([eb('e.status', '=', 'live'), eb.and([eb('e.status', '=', 'scheduled'), eb('e.start_time', '>', now)])]);
 }
 
-const keyFields = ['odds.id', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main'] as const;
+/** The columns of a row's selection key, and their reading. */
+export const keyFields = ['odds.id', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main'] as const;
 
 export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
   const keyColumns = [...keyFields, 'e.start_time'] as const;
@@ -171,7 +172,7 @@ async function priceRowsOf(db: Kysely<Schema>, pairs: ReadonlyArray<readonly [ev
 
 type KeyColumns = { id: number; event_id: number; betting_market_id: number; event_period_id: number | null; player_id: number | null; position: string; line: number | null; is_main: number };
 
-function keyFieldsOf(r: KeyColumns): SelectionKey {
+export function keyFieldsOf(r: KeyColumns): SelectionKey {
   return {
     id: Number(r.id),
     event_id: Number(r.event_id),

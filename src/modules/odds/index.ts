@@ -12,3 +12,5 @@ export { createMarketEdges, type MarketEdge, type MarketEdges } from './edges.ma
 export type { Arbitrage, ValueBet } from './edges.service.js';
 export { findMiddles, type Middle, type MiddleLine, type MiddleRow } from './edges.middles.js';
 export { canStillBeBet } from './board.repository.js';
+export { movementRoutes } from './movement.routes.js';
+export { type AsOfReading, createMovementService, type MovementService } from './movement.service.js';

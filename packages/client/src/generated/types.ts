@@ -1360,6 +1360,215 @@ export interface LowHoldMarket {
   }>;
 }
 
+/** One page of {@link MovementItem} items, in the shape every list answers. */
+export interface MovementPage {
+  /** Items of the current page. */
+  results: MovementItem[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link MovementPage}. */
+export interface MovementItem {
+  /**
+   * The selection's own id (as on odds items and flows). It names one line: on a main-line item, the line most of the books are at. Null only for rows stored before selections had ids, until their next import.
+   */
+  event_betting_market_position_id: number | null;
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market: {
+    /** Id of the record. */
+    id: number;
+    /** Key of the record (lower-case, no spaces), as in its reference list. */
+    key: string;
+    /** Display name of the record. */
+    name: string;
+  };
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** The player of a player prop; null otherwise. */
+  player_id: number | null;
+  /** The selection: `home`, `over`, a player's name with over or under, as in the odds rows. */
+  position: string;
+  /** True for a main-line item (each book at its own main line); false for an alternate line, one item per line. */
+  is_main: boolean;
+  /** The line of an alternate-line item; null for a main-line item, each of whose books is at its own main line. */
+  line: number | null;
+  /** Every book open on the selection at the instant read, by operator id, with its price's movement. */
+  books: Array<{
+    /** The book. */
+    operator: {
+      /** Id of the record. */
+      id: number;
+      /** Key of the record (lower-case, no spaces), as in its reference list. */
+      key: string;
+      /** Display name of the record. */
+      name: string;
+    };
+    /** How the book's price moved. */
+    movement: {
+      /** The first price recorded in the history kept. */
+      opening: {
+        /** The price in the `odds_format` asked (decimal by default). */
+        price: number | string;
+        /** The decimal price (for the consensus: to 6 decimals). */
+        price_decimal: number;
+        /** When it was recorded (changed_at), ISO 8601, UTC. */
+        at: string;
+      };
+      /** The price now, or at `as_of`. */
+      current: {
+        /** The price in the `odds_format` asked (decimal by default). */
+        price: number | string;
+        /** The decimal price (for the consensus: to 6 decimals). */
+        price_decimal: number;
+        /** Since when: the last move, else the opening, ISO 8601, UTC. */
+        at: string;
+      };
+      /** The highest price recorded up to the instant read. */
+      high: {
+        /** The price in the `odds_format` asked (decimal by default). */
+        price: number | string;
+        /** The decimal price (for the consensus: to 6 decimals). */
+        price_decimal: number;
+      };
+      /** The lowest price recorded up to the instant read. */
+      low: {
+        /** The price in the `odds_format` asked (decimal by default). */
+        price: number | string;
+        /** The decimal price (for the consensus: to 6 decimals). */
+        price_decimal: number;
+      };
+      /** How many times the price changed after the opening. */
+      moves: number;
+      /** When the price first changed after the opening; null without a move. */
+      first_move_at: string | null;
+      /** When the price last changed; null without a move. */
+      last_move_at: string | null;
+      /** The change over the last 5 minutes, hour and 24 hours back from now (or `as_of`). */
+      changes: {
+        /**
+         * The change over the last 5 minutes; the price then is the opening when the series opened within the window.
+         */
+        '5m': {
+          /** The current decimal price minus the one in force 5 minutes before the instant read, to 6 decimals. */
+          price_decimal: number;
+          /**
+           * The change in implied probability, (1/current − 1/then) × 100, in percentage points, to 6 decimals: positive when the price shortened.
+           */
+          probability_points: number;
+        };
+        /**
+         * The change over the last hour; the price then is the opening when the series opened within the window.
+         */
+        '1h': {
+          /** The current decimal price minus the one in force hour before the instant read, to 6 decimals. */
+          price_decimal: number;
+          /**
+           * The change in implied probability, (1/current − 1/then) × 100, in percentage points, to 6 decimals: positive when the price shortened.
+           */
+          probability_points: number;
+        };
+        /**
+         * The change over the last 24 hours; the price then is the opening when the series opened within the window.
+         */
+        '24h': {
+          /** The current decimal price minus the one in force 24 hours before the instant read, to 6 decimals. */
+          price_decimal: number;
+          /**
+           * The change in implied probability, (1/current − 1/then) × 100, in percentage points, to 6 decimals: positive when the price shortened.
+           */
+          probability_points: number;
+        };
+      };
+    };
+  }>;
+  /**
+   * The movement of the consensus (the median price of the books open at each instant at which any of them changed); null when no book is open.
+   */
+  consensus: {
+    /** The first price recorded in the history kept. */
+    opening: {
+      /** The price in the `odds_format` asked (decimal by default). */
+      price: number | string;
+      /** The decimal price (for the consensus: to 6 decimals). */
+      price_decimal: number;
+      /** When it was recorded (changed_at), ISO 8601, UTC. */
+      at: string;
+    };
+    /** The price now, or at `as_of`. */
+    current: {
+      /** The price in the `odds_format` asked (decimal by default). */
+      price: number | string;
+      /** The decimal price (for the consensus: to 6 decimals). */
+      price_decimal: number;
+      /** Since when: the last move, else the opening, ISO 8601, UTC. */
+      at: string;
+    };
+    /** The highest price recorded up to the instant read. */
+    high: {
+      /** The price in the `odds_format` asked (decimal by default). */
+      price: number | string;
+      /** The decimal price (for the consensus: to 6 decimals). */
+      price_decimal: number;
+    };
+    /** The lowest price recorded up to the instant read. */
+    low: {
+      /** The price in the `odds_format` asked (decimal by default). */
+      price: number | string;
+      /** The decimal price (for the consensus: to 6 decimals). */
+      price_decimal: number;
+    };
+    /** How many times the price changed after the opening. */
+    moves: number;
+    /** When the price first changed after the opening; null without a move. */
+    first_move_at: string | null;
+    /** When the price last changed; null without a move. */
+    last_move_at: string | null;
+    /** The change over the last 5 minutes, hour and 24 hours back from now (or `as_of`). */
+    changes: {
+      /**
+       * The change over the last 5 minutes; the price then is the opening when the series opened within the window.
+       */
+      '5m': {
+        /** The current decimal price minus the one in force 5 minutes before the instant read, to 6 decimals. */
+        price_decimal: number;
+        /**
+         * The change in implied probability, (1/current − 1/then) × 100, in percentage points, to 6 decimals: positive when the price shortened.
+         */
+        probability_points: number;
+      };
+      /** The change over the last hour; the price then is the opening when the series opened within the window. */
+      '1h': {
+        /** The current decimal price minus the one in force hour before the instant read, to 6 decimals. */
+        price_decimal: number;
+        /**
+         * The change in implied probability, (1/current − 1/then) × 100, in percentage points, to 6 decimals: positive when the price shortened.
+         */
+        probability_points: number;
+      };
+      /**
+       * The change over the last 24 hours; the price then is the opening when the series opened within the window.
+       */
+      '24h': {
+        /** The current decimal price minus the one in force 24 hours before the instant read, to 6 decimals. */
+        price_decimal: number;
+        /**
+         * The change in implied probability, (1/current − 1/then) × 100, in percentage points, to 6 decimals: positive when the price shortened.
+         */
+        probability_points: number;
+      };
+    };
+  } | null;
+}
+
 /** One page of {@link PriceChange} items, in the shape every list answers. */
 export interface PriceChangesPage {
   /** Items of the current page. */
@@ -3038,6 +3247,54 @@ export interface OddsEdgesParams {
   devig_reference_operator_id?: number;
   /** The reference book by key (404 when unknown, 409 when it names several). */
   devig_reference_operator_key?: string;
+}
+
+/** Parameters of `POST /v1/odds/movement`. */
+export interface OddsMovementParams {
+  /**
+   * Only these events, whatever their day. Without it, or empty (no filter, as every empty filter list): the events of `event_date`.
+   */
+  event_ids?: number[];
+  /** The day whose events to show, YYYY-MM-DD, read in `timezone`. Default: today. Ignored with `event_ids`. */
+  event_date?: string;
+  /**
+   * IANA time zone in which `event_date` is read.
+   *
+   * @defaultValue `"UTC"`
+   */
+  timezone?: string;
+  /** Only events of this sport (404 when unknown). */
+  sport_id?: number;
+  /** Only events of this league (404 when unknown). */
+  league_id?: number;
+  /** Only these markets. */
+  betting_market_ids?: number[];
+  /** Only these books: prices, best, consensus and fair prices are then of these books alone. */
+  operator_ids?: number[];
+  /** Only prices of these players' props (by player_id). */
+  player_ids?: number[];
+  /** Only prices of these periods; `null` in the list stands for the full game (rows without a period). */
+  event_period_ids?: Array<number | null>;
+  /** Whether alternate lines (is_main false) are included. Default false: main lines only. */
+  include_alt_lines?: boolean;
+  /** The format of every `price`: decimal (the default), american, fractional or implied_probability. */
+  odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
+  /**
+   * Read the history as of this instant (ISO 8601 with a time zone): only changes at or before it count, and the windows end at it. Between the oldest change kept and now, else 422.
+   */
+  as_of?: string;
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
 }
 
 /** Parameters of `POST /v1/odds/history-by-event`. */
