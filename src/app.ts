@@ -38,7 +38,7 @@ import { createTokenService, tokensRoutes } from './modules/tokens/index.js';
 import { createTrendsService, trendsRoutes } from './modules/trends/index.js';
 import { usageRoutes } from './modules/usage/index.js';
 import { createWebhookDeliveriesService, webhookDeliveriesRoutes } from './modules/webhooks/index.js';
-import { createWebhookEndpoints, createWebhookSender, createWebhookTester, webhookOperations, webhookRoutes } from './modules/webhooks/index.js';
+import { createWebhookEndpoints, createWebhookTester, webhookOperations, webhookRoutes } from './modules/webhooks/index.js';
 
 /**
  * How often Node looks for requests past HEADERS_TIMEOUT or REQUEST_TIMEOUT. Its default, 30 s,
@@ -192,8 +192,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
       }),
     (app) => {
       const endpoints = createWebhookEndpoints({ db, clock, cipher: ctx.cipher, urls: { rules: outboundRules, production: config.nodeEnv === 'production' } });
-      const sender = createWebhookSender({ clock, rules: outboundRules, timeoutMs: config.webhookTimeoutMs });
-      const test = createWebhookTester({ db, endpoints, sender });
+      const test = createWebhookTester({ db, endpoints, sender: ctx.webhookSender });
       return webhookRoutes(app, { endpoints, test, capOf: (tier) => config.tierLimits[tier].webhookEndpoints, clock });
     },
     (app) => adminRoutes(app, { clients, credentials, clock, limits }),

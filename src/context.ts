@@ -48,6 +48,7 @@ import {
   createWebhookFormer,
   createWebhookPurgeJob,
   createWebhookSender,
+  type WebhookSender,
   WEBHOOKS_BOARD_CURSOR,
   type WebhookDispatcher,
   type WebhookFormer,
@@ -129,6 +130,8 @@ export interface AppContext {
   readonly demoTicker?: DemoTicker;
   /** Sends the webhook deliveries (a background job on every node; its `run` for tests and the routes' replays). */
   readonly webhooks: WebhookDispatcher;
+  /** Signs and posts one webhook message: the dispatcher's and the endpoints' `/test`. */
+  readonly webhookSender: WebhookSender;
 }
 
 /** How often every node runs the history processors on its own: for the changes of a node that died after its import. */
@@ -176,7 +179,8 @@ export function createContext(deps: { config: Config; database: Database; clock?
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
   const { recentChanges, boardEvents, webhookFormer } = createHistoryWork({ config, db, clock, changes, background });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
-  const webhooks = createWebhooks({ config, db, clock, cipher, rules: outboundRules, changes, metrics, meter, background });
+  const webhookSender = createWebhookSender({ clock, rules: outboundRules, timeoutMs: config.webhookTimeoutMs });
+  const webhooks = createWebhooks({ config, db, clock, cipher, sender: webhookSender, changes, metrics, meter, background });
   const draining = createDraining();
   const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics, background });
   const demoTicker = config.demoData && config.demoTickerPerSecond > 0 ? createTicker(config.demoTickerPerSecond, { database, clock, changes, recentChanges, background }) : undefined;
@@ -209,6 +213,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     redis,
     draining,
     webhooks,
+    webhookSender,
     ...(upstream === undefined ? {} : { upstream }),
     ...(demoTicker === undefined ? {} : { demoTicker }),
   };
@@ -255,7 +260,7 @@ function createWebhooks(deps: {
   db: Database['db'];
   clock: Clock;
   cipher: { open(sealed: string): string };
-  rules: AddressRules;
+  sender: WebhookSender;
   changes: ChangeFeed;
   metrics: Metrics;
   meter: UsageMeter;
@@ -264,7 +269,7 @@ function createWebhooks(deps: {
   const { config, clock, meter } = deps;
   return createWebhookDispatcher({
     repository: createWebhookDispatchRepository(deps.db),
-    sender: createWebhookSender({ clock, rules: deps.rules, timeoutMs: config.webhookTimeoutMs }),
+    sender: deps.sender,
     cipher: deps.cipher,
     clock,
     changes: deps.changes,
