@@ -61,12 +61,14 @@ export function candidatesOf(edges: ReadonlyArray<{ edge: MarketEdge; at: number
       continue;
     }
     const { arbitrage } = edge;
+    // The stakes that return the same on every result, unrounded: each leg's implied probability over their sum.
+    const implied = arbitrage.legs.reduce((sum, leg) => sum + 1 / leg.price_decimal, 0);
     const legs: SignalLeg[] = [];
     for (const leg of arbitrage.legs) {
       const operator = leg.operators[0];
       const row = operator && rows.find((r) => r.event_id === edge.event_id && r.betting_market_id === edge.betting_market_id && r.operator_id === operator.id && r.position === leg.position && nullish(r.line) === leg.line && nullish(r.event_period_id) === arbitrage.event_period_id && nullish(r.player_id) === arbitrage.player_id);
       if (operator === undefined || row?.selection_id === null || row === undefined) break;
-      legs.push({ selection_id: Number(row.selection_id), operator_id: operator.id, price: leg.price_decimal, stake: leg.stake / 100 });
+      legs.push({ selection_id: Number(row.selection_id), operator_id: operator.id, price: leg.price_decimal, stake: 1 / leg.price_decimal / implied });
     }
     // A leg whose selection is unknown cannot be graded: such an arbitrage is no signal.
     if (legs.length !== arbitrage.legs.length) continue;
