@@ -27,11 +27,11 @@ const filterProperties = {
 
 export const SignalsBody = Type.Object(
   { ...filterProperties, ...pagingProperties(SIGNALS_MAX_PAGE_SIZE) },
-  { additionalProperties: false, examples: [{ types: ['value'], sport_key: 'basketball', outcomes: ['won', 'lost'], page_size: 20 }] },
+  { additionalProperties: false, examples: [{ page_size: 20 }] },
 );
 export type SignalsBody = Static<typeof SignalsBody>;
 
-export const PerformanceBody = Type.Object(filterProperties, { additionalProperties: false, examples: [{ types: ['value', 'arbitrage'], start_date: '2026-11-01' }] });
+export const PerformanceBody = Type.Object(filterProperties, { additionalProperties: false, examples: [{ types: ['value', 'arbitrage'] }] });
 export type PerformanceBody = Static<typeof PerformanceBody>;
 
 export const SignalItem = Type.Object(
@@ -76,24 +76,25 @@ export type SignalItem = Static<typeof SignalItem>;
 
 export const SignalsPage = PageOf(SignalItem, 'SignalsPage');
 
-const Interval = Type.Union([Type.Object({ low: Type.Number(), high: Type.Number() }, { additionalProperties: false }), Type.Null()]);
+const Interval = (description: string) =>
+  Type.Union([Type.Object({ low: Type.Number({ description: 'The lower bound.' }), high: Type.Number({ description: 'The upper bound.' }) }, { additionalProperties: false }), Type.Null()], { description });
 
 const statsProperties = {
   count: Type.Integer({ description: 'Signals.' }),
-  won: Type.Integer(),
-  lost: Type.Integer(),
-  push: Type.Integer(),
-  void: Type.Integer(),
+  won: Type.Integer({ description: 'Graded won.' }),
+  lost: Type.Integer({ description: 'Graded lost.' }),
+  push: Type.Integer({ description: 'Graded push: the stake back.' }),
+  void: Type.Integer({ description: 'Graded void: every leg void.' }),
   pending: Type.Integer({ description: 'Not graded yet.' }),
   hit_rate: orNull(Type.Number(), 'won ÷ (won + lost), to 6 decimals; null without either.'),
-  hit_rate_interval: { ...Interval, description: 'Its 95% Wilson score interval, to 6 decimals; null without won or lost.' },
+  hit_rate_interval: Interval('Its 95% Wilson score interval, to 6 decimals; null without won or lost.'),
   roi: orNull(Type.Number(), 'Mean profit per unit staked over the won, lost and push signals (flat stakes, voids left out), to 6 decimals.'),
-  roi_interval: { ...Interval, description: 'roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.' },
+  roi_interval: Interval('roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.'),
   mean_clv_pct: orNull(Type.Number(), 'Mean CLV% of the signals that have one, to 6 decimals.'),
   clv_count: Type.Integer({ description: 'Signals with a CLV%.' }),
 };
 
-export const PerformanceStats = Type.Object(statsProperties, { title: 'SignalPerformance', additionalProperties: false });
+export const PerformanceStats = Type.Object(statsProperties, { title: 'SignalPerformance', additionalProperties: false, description: 'The sums of every signal the filters select.' });
 
 const Group = (description: string) =>
   Type.Array(

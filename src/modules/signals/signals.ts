@@ -36,6 +36,12 @@ export interface Signals {
   start(log: JobLog): Promise<void>;
 }
 
+/**
+ * The detector runs on this node's imports at most once per this window (a leading run, then a
+ * trailing one): a busy feed makes a few runs a second, each over the markets of every import since.
+ */
+const DETECT_WINDOW_MS = 500;
+
 export function createSignals(deps: SignalsDeps): Signals {
   const { db, clock, changes, background, everyMs } = deps;
   const detector = createHistoryProcessor({
@@ -43,11 +49,12 @@ export function createSignals(deps: SignalsDeps): Signals {
     changes,
     background,
     everyMs,
+    windowMs: DETECT_WINDOW_MS,
     work: signalsDetectorWork({ clock, minEdge: deps.minEvPct / 100, ...(deps.middles === undefined ? {} : { middles: deps.middles }) }),
     ...(deps.recent === undefined ? {} : { recent: deps.recent }),
   });
   // Gradings move the data version: the grader wakes with the detector, and reads only grades after its cursor.
-  const grader = createCursorProcessor({ db, changes, background, everyMs, work: signalsGraderWork({ clock }), source: GRADES_SOURCE, wakeOn: 'data' });
+  const grader = createCursorProcessor({ db, changes, background, everyMs, windowMs: DETECT_WINDOW_MS, work: signalsGraderWork({ clock }), source: GRADES_SOURCE, wakeOn: 'data' });
   const parts = [detector, grader];
   return {
     detector,

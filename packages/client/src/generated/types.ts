@@ -1603,6 +1603,7 @@ export interface Signal {
 
 /** The answer of `POST /v1/signals/performance`. */
 export interface SignalsPerformance {
+  /** The sums of every signal the filters select. */
   overall: SignalPerformance;
   /** By signal type. */
   by_type: Array<{
@@ -1614,9 +1615,13 @@ export interface SignalsPerformance {
     name: string | null;
     /** Signals. */
     count: number;
+    /** Graded won. */
     won: number;
+    /** Graded lost. */
     lost: number;
+    /** Graded push: the stake back. */
     push: number;
+    /** Graded void: every leg void. */
     void: number;
     /** Not graded yet. */
     pending: number;
@@ -1624,7 +1629,9 @@ export interface SignalsPerformance {
     hit_rate: number | null;
     /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
     hit_rate_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /**
@@ -1635,7 +1642,9 @@ export interface SignalsPerformance {
      * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
      */
     roi_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /** Mean CLV% of the signals that have one, to 6 decimals. */
@@ -1653,9 +1662,13 @@ export interface SignalsPerformance {
     name: string | null;
     /** Signals. */
     count: number;
+    /** Graded won. */
     won: number;
+    /** Graded lost. */
     lost: number;
+    /** Graded push: the stake back. */
     push: number;
+    /** Graded void: every leg void. */
     void: number;
     /** Not graded yet. */
     pending: number;
@@ -1663,7 +1676,9 @@ export interface SignalsPerformance {
     hit_rate: number | null;
     /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
     hit_rate_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /**
@@ -1674,7 +1689,9 @@ export interface SignalsPerformance {
      * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
      */
     roi_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /** Mean CLV% of the signals that have one, to 6 decimals. */
@@ -1692,9 +1709,13 @@ export interface SignalsPerformance {
     name: string | null;
     /** Signals. */
     count: number;
+    /** Graded won. */
     won: number;
+    /** Graded lost. */
     lost: number;
+    /** Graded push: the stake back. */
     push: number;
+    /** Graded void: every leg void. */
     void: number;
     /** Not graded yet. */
     pending: number;
@@ -1702,7 +1723,9 @@ export interface SignalsPerformance {
     hit_rate: number | null;
     /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
     hit_rate_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /**
@@ -1713,7 +1736,9 @@ export interface SignalsPerformance {
      * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
      */
     roi_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /** Mean CLV% of the signals that have one, to 6 decimals. */
@@ -1731,9 +1756,13 @@ export interface SignalsPerformance {
     name: string | null;
     /** Signals. */
     count: number;
+    /** Graded won. */
     won: number;
+    /** Graded lost. */
     lost: number;
+    /** Graded push: the stake back. */
     push: number;
+    /** Graded void: every leg void. */
     void: number;
     /** Not graded yet. */
     pending: number;
@@ -1741,7 +1770,9 @@ export interface SignalsPerformance {
     hit_rate: number | null;
     /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
     hit_rate_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /**
@@ -1752,7 +1783,9 @@ export interface SignalsPerformance {
      * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
      */
     roi_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /** Mean CLV% of the signals that have one, to 6 decimals. */
@@ -1770,9 +1803,13 @@ export interface SignalsPerformance {
     name: string | null;
     /** Signals. */
     count: number;
+    /** Graded won. */
     won: number;
+    /** Graded lost. */
     lost: number;
+    /** Graded push: the stake back. */
     push: number;
+    /** Graded void: every leg void. */
     void: number;
     /** Not graded yet. */
     pending: number;
@@ -1780,7 +1817,9 @@ export interface SignalsPerformance {
     hit_rate: number | null;
     /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
     hit_rate_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /**
@@ -1791,7 +1830,9 @@ export interface SignalsPerformance {
      * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
      */
     roi_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /** Mean CLV% of the signals that have one, to 6 decimals. */
@@ -1811,9 +1852,13 @@ export interface SignalsPerformance {
     name: string | null;
     /** Signals. */
     count: number;
+    /** Graded won. */
     won: number;
+    /** Graded lost. */
     lost: number;
+    /** Graded push: the stake back. */
     push: number;
+    /** Graded void: every leg void. */
     void: number;
     /** Not graded yet. */
     pending: number;
@@ -1821,7 +1866,9 @@ export interface SignalsPerformance {
     hit_rate: number | null;
     /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
     hit_rate_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /**
@@ -1832,7 +1879,9 @@ export interface SignalsPerformance {
      * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
      */
     roi_interval: {
+      /** The lower bound. */
       low: number;
+      /** The upper bound. */
       high: number;
     } | null;
     /** Mean CLV% of the signals that have one, to 6 decimals. */
@@ -1842,13 +1891,17 @@ export interface SignalsPerformance {
   }>;
 }
 
-/** The `overall` of {@link SignalsPerformance}. */
+/** The sums of every signal the filters select. */
 export interface SignalPerformance {
   /** Signals. */
   count: number;
+  /** Graded won. */
   won: number;
+  /** Graded lost. */
   lost: number;
+  /** Graded push: the stake back. */
   push: number;
+  /** Graded void: every leg void. */
   void: number;
   /** Not graded yet. */
   pending: number;
@@ -1856,7 +1909,9 @@ export interface SignalPerformance {
   hit_rate: number | null;
   /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
   hit_rate_interval: {
+    /** The lower bound. */
     low: number;
+    /** The upper bound. */
     high: number;
   } | null;
   /**
@@ -1865,7 +1920,9 @@ export interface SignalPerformance {
   roi: number | null;
   /** roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals. */
   roi_interval: {
+    /** The lower bound. */
     low: number;
+    /** The upper bound. */
     high: number;
   } | null;
   /** Mean CLV% of the signals that have one, to 6 decimals. */
