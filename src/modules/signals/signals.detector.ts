@@ -51,8 +51,9 @@ export function signalsDetectorWork(deps: DetectorDeps): HistoryWork<Detected> {
         return event !== undefined && (at < event.start || event.status === 'live');
       };
       const edges = (await edgesOfTouched(db, markets)).map(({ edge, market }) => ({ edge, at: changedAt(market.newest) }));
-      const arbitraged = pairs.filter(([eventId, marketId]) => edges.some(({ edge }) => edge.kind === 'arbitrage' && edge.event_id === eventId && edge.betting_market_id === marketId));
-      const found = [...candidatesOf(edges, deps.minEdge, await signalsRepository.marketRows(db, arbitraged)), ...(await middles(pairs, instant))].filter((c) =>
+      // The rows of the markets with an arbitrage: its legs' selections are found among them.
+      const arbitraged = new Map(edges.filter(({ edge }) => edge.kind === 'arbitrage').map(({ edge }): [string, MarketPair] => [`${edge.event_id}|${edge.betting_market_id}`, [edge.event_id, edge.betting_market_id]]));
+      const found = [...candidatesOf(edges, deps.minEdge, await signalsRepository.marketRows(db, [...arbitraged.values()])), ...(await middles(pairs, instant))].filter((c) =>
         bettable(Number(c.event_id), Number(c.detected_at)),
       );
       return appearances(db, deps.clock.now(), found, await signalsRepository.openOf(db, pairs), instant);

@@ -105,7 +105,13 @@ type Group = PerformanceAnswer['by_type'][number];
 async function performanceAnswer(db: Kysely<Schema>, rows: readonly SignalWithScope[]): Promise<PerformanceAnswer> {
   const groups = (keysOf: (row: SignalWithScope) => Array<number | string>) => {
     const by = new Map<number | string, SignalResult[]>();
-    for (const row of rows) for (const key of keysOf(row)) by.set(key, [...(by.get(key) ?? []), resultOf(row)]);
+    for (const row of rows) {
+      for (const key of keysOf(row)) {
+        const group = by.get(key) ?? [];
+        group.push(resultOf(row));
+        by.set(key, group);
+      }
+    }
     return by;
   };
   const named = async (table: 'sports' | 'leagues' | 'betting_markets' | 'operators', by: Map<number | string, SignalResult[]>): Promise<Group[]> => {
