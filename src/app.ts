@@ -29,6 +29,7 @@ import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
 import { createBoardEventsRepository, createBoardService, createEdgesService, createMovementService, createOddsService, type MovementService, movementRoutes, oddsRoutes } from './modules/odds/index.js';
 import { createResultsService, resultsRoutes } from './modules/results/index.js';
+import { createSignalsService, signalsRoutes } from './modules/signals/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { consoleRoutes, createWebSessions, portalRoutes, registerPageHeaders, type WebSessions } from './modules/portal/index.js';
 import { createHydrator, createQuoteService, MAX_ANSWER_BYTES, quotesRoutes } from './modules/quotes/index.js';
@@ -166,6 +167,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     },
     (app) => movementRoutes(app, { movement: movementService(ctx) }),
     (app) => resultsRoutes(app, { lists, results }),
+    (app) => signalsRoutes(app, { signals: createSignalsService({ db, clock, keys }) }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
     (app) =>
       streamRoutes(app, {

@@ -72,6 +72,7 @@ export const ENV = Type.Object({
   WEBHOOK_BATCH_WINDOW_MS: Integer(500, 0, 1_000, 'changes recorded within this window go to an endpoint as one delivery (up to `WEBHOOK_BATCH_MAX` changes), so a busy feed is a few requests a second per endpoint'),
   WEBHOOK_BATCH_MAX: Integer(500, 1, 1_000, 'the most changes one `odds.changed` or `board.changed` delivery carries, and the most edges one `edge.found` delivery carries'),
   WEBHOOK_RETENTION_DAYS: Integer(7, 1, 90, 'days deliveries and their attempts are kept: how far back a replay reaches and the deliveries page shows'),
+  SIGNALS_MIN_EV_PCT: Integer(2, 0, 100, 'the EV%, a whole percent, from which a book\'s price is a value-bet signal of the detector\'s record (`POST /v1/signals`, decision 0321)'),
   UPSTREAM_URL: Unset(
     "the base URL of an upstream answering in The Odds API v4's shape (`https://api.the-odds-api.com`), without a query: with `UPSTREAM_SPORTS`, every node follows it in the background, one at a time, importing the odds and scores that changed (`sportsdata feed the-odds-api` does the same in the foreground). Operator configuration: it is not checked against the rules of calls to clients' URLs. See [Following an upstream feed](#following-an-upstream-feed)",
     'no feed',

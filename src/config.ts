@@ -87,6 +87,8 @@ export function loadConfig(env: Env = process.env) {
     demoTickerPerSecond: v.DEMO_TICKER_PER_SECOND, // About this many demo prices move a second (the demo ticker); 0: none.
     logLevel: v.LOG_LEVEL,
     historyRetentionDays: v.HISTORY_RETENTION_DAYS,
+    /** The EV% from which the signals' detector records a value bet. */
+    signalsMinEvPct: v.SIGNALS_MIN_EV_PCT,
     streamHeartbeatMs: v.STREAM_HEARTBEAT_MS,
     /** PUBLIC_URL's origin, without a trailing slash. */
     publicUrl,

@@ -37,6 +37,7 @@ import { createAuditPurgeJob, createAuditRepository } from './modules/audit/inde
 import { type CheckEndpoints, createCheckEndpoints } from './modules/quotes/index.js';
 import { createHistoryProcessor, createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
 import { createBoardEventsWork } from './modules/odds/index.js';
+import { createSignals, type Signals } from './modules/signals/index.js';
 import { createDemoTicker, createTickerRepository, type DemoTicker } from './modules/demo/index.js';
 import { createImportService } from './modules/import/index.js';
 import { createSourcesService, createUpstreamFeed, type UpstreamFeed, type UpstreamSettings } from './modules/sources/index.js';
@@ -114,6 +115,8 @@ export interface AppContext {
    * price history, the board changes and the outbox. The dispatcher wakes on the 'webhooks' counter.
    */
   readonly webhookFormer: WebhookFormer;
+  /** The signals' detector and grader (background jobs; `run` for the demo, the CLI and tests). */
+  readonly signals: Signals;
   /** The pub/sub connection when REDIS_URL is set (readiness reports its state). */
   readonly redis: RedisLink | undefined;
   /** Set on SIGTERM: /readyz answers 503 while the node drains. */
@@ -178,6 +181,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   createPurgeJob({ db, clock, background });
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
   const { recentChanges, boardEvents, webhookFormer } = createHistoryWork({ config, db, clock, changes, background });
+  const signals = createSignals({ db, clock, changes, background, minEvPct: config.signalsMinEvPct, everyMs: HISTORY_PROCESSOR_EVERY_MS, recent: recentChanges });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const webhookSender = createWebhookSender({ clock, rules: outboundRules, timeoutMs: config.webhookTimeoutMs });
   const webhooks = createWebhooks({ config, db, clock, cipher, sender: webhookSender, changes, metrics, meter, background });
@@ -209,6 +213,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     boardEvents,
     recentChanges,
     webhookFormer,
+    signals,
     background,
     redis,
     draining,

@@ -49,6 +49,8 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['results.byEvent', 'POST /v1/results/by-event'],
   ['results.graded', 'POST /v1/results/graded'],
   ['results.clv', 'POST /v1/results/clv'],
+  ['signals.list', 'POST /v1/signals'],
+  ['signals.performance', 'POST /v1/signals/performance'],
   ['trends.flows', 'POST /v1/trends/flows'],
   ['trends.mixedFlows', 'POST /v1/trends/mixed-flows'],
   ['trends.flowsById', 'POST /v1/trends/flows-by-id'],

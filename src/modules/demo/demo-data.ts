@@ -11,6 +11,11 @@ export interface DemoDataDeps {
   database: Database;
   clock: Clock;
   changes: ChangeFeed;
+  /**
+   * The signals' detector and grader: run after each import and after the grading, so that the
+   * record covers the played history as it was at each move (the instants are the moves').
+   */
+  signals?: { run(): Promise<void> };
 }
 
 export interface DemoDataOptions {
@@ -33,20 +38,25 @@ export async function loadDemoData(deps: DemoDataDeps, options: DemoDataOptions 
   const demo = generateDemo({ scale: options.scale ?? 1, seed: options.seed ?? DEFAULT_SEED, now: deps.clock.now() });
   const importer = createImportService(deps);
   const { upserted } = await importer.importChecked(demo.dataset, { replace: options.force ?? false, grade: false });
-  await importMoves(importer, demo);
+  await deps.signals?.run();
+  await importMoves(importer, demo, deps);
   await gradePlayed(deps);
   return upserted;
 }
 
 /** The price moves after the dataset, one import each: they make the demo's price history. */
-async function importMoves(importer: ImportService, demo: DemoData): Promise<void> {
-  for (const move of demo.moves) await importer.importChecked(move, { grade: false });
+async function importMoves(importer: ImportService, demo: DemoData, deps: DemoDataDeps): Promise<void> {
+  for (const move of demo.moves) {
+    await importer.importChecked(move, { grade: false });
+    await deps.signals?.run();
+  }
 }
 
 /** The played events' grades, once their prices have all moved (their closing prices are final then); then the trends they prove. */
 async function gradePlayed(deps: DemoDataDeps): Promise<void> {
   const { database, changes, clock } = deps;
   await gradeEvents({ db: database.db, changes }, await eventsDueAtStart(database.db), clock.now(), EVENTS_PER_BATCH_UNSERVED);
+  await deps.signals?.run();
   await computeFlows({ db: database.db, changes }, new Map());
 }
 
@@ -60,9 +70,14 @@ export async function ensureDemoData(deps: DemoDataDeps): Promise<Record<string,
   const demo = generateDemo({ scale: 1, seed: DEFAULT_SEED, now: deps.clock.now() });
   // Checked again inside the import's transaction: another node starting at once may fill it first.
   const seeded = await importer.importIntoEmpty(demo.dataset, { grade: false });
+  if (seeded) await deps.signals?.run();
   // Each move on its own retry: another node starting at once may hold the lock a while, and a
   // move imported twice records nothing the second time.
-  if (seeded) for (const move of demo.moves) await retryWhileBusy(() => importer.importChecked(move, { grade: false }));
+  if (seeded)
+    for (const move of demo.moves) {
+      await retryWhileBusy(() => importer.importChecked(move, { grade: false }));
+      await deps.signals?.run();
+    }
   if (seeded) await retryWhileBusy(() => gradePlayed(deps));
   return seeded?.upserted;
 }

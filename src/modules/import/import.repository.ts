@@ -7,7 +7,7 @@ import { chunksOf } from '../../platform/chunks.js';
 import { insertRows, oddsOnSelections, rowsWithIds, updateOnConflict } from './import-rows.repository.js';
 
 /** The sports-data tables the import writes, in dependency order. */
-export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_history', 'event_period_scores', 'player_event_statistics', 'odds_grades'] as const;
+export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_history', 'event_period_scores', 'player_event_statistics', 'odds_grades', 'signals'] as const;
 export type DataTable = (typeof DATA_TABLES)[number];
 
 type Row = Record<string, unknown>;

@@ -7,17 +7,51 @@ import { type Arbitrage, arbitragesOf, shownArbitrage, shownValueBet, type Value
 
 /**
  * An edge of a market now, as POST /v1/odds/edges finds it with every book, the alternate lines
- * and the default de-vig: a selection's best value bets (every book at its top EV%), or an
+ * and the default de-vig: a selection's best value bets (every book at its top EV%; `every`: each
+ * book's bet at the consensus line, unrounded, whatever its EV%), or an
  * arbitrage. `key` names what it is an edge of across calls (the selection, or the market at one
  * line size); `edge` is the unrounded fraction (EV% or profit% ÷ 100) thresholds compare with.
  */
 export type MarketEdge = { key: string; event_id: number; betting_market_id: number; edge: number } & (
-  | { kind: 'value'; bets: [ValueBet, ...ValueBet[]] }
+  | { kind: 'value'; bets: [ValueBet, ...ValueBet[]]; every: ValueBet[] }
   | { kind: 'arbitrage'; arbitrage: Arbitrage }
 );
 
+/** An (event, betting market) pair. */
+export type MarketPair = readonly [eventId: number, marketId: number];
+
 /** The edges of some (event, market) pairs now. */
-export type MarketEdges = (pairs: ReadonlyArray<readonly [eventId: number, marketId: number]>) => Promise<MarketEdge[]>;
+export type MarketEdges = (pairs: ReadonlyArray<MarketPair>) => Promise<MarketEdge[]>;
+
+/** A market some changes touched, with the newest of them (by `stampOf`). */
+export interface TouchedMarket<C> {
+  pair: MarketPair;
+  newest: C;
+}
+
+/**
+ * The markets some changes touched, each once, with its newest change: what the work done after
+ * the imports (edge.found, the signals' detector) reads the edges of, and nothing else.
+ */
+export function touchedMarkets<C>(changes: readonly C[], pairOf: (change: C) => MarketPair, stampOf: (change: C) => number): Map<string, TouchedMarket<C>> {
+  const markets = new Map<string, TouchedMarket<C>>();
+  for (const change of changes) {
+    const pair = pairOf(change);
+    const key = `${pair[0]}|${pair[1]}`;
+    const known = markets.get(key);
+    if (known === undefined || stampOf(change) > stampOf(known.newest)) markets.set(key, { pair, newest: change });
+  }
+  return markets;
+}
+
+/** The edges now of touched markets, each with its market. */
+export async function edgesOfTouched<C>(db: Kysely<Schema>, markets: ReadonlyMap<string, TouchedMarket<C>>): Promise<Array<{ edge: MarketEdge; market: TouchedMarket<C> }>> {
+  const edges = await createMarketEdges(db)([...markets.values()].map((market) => market.pair));
+  return edges.flatMap((edge) => {
+    const market = markets.get(`${edge.event_id}|${edge.betting_market_id}`);
+    return market === undefined ? [] : [{ edge, market }];
+  });
+}
 
 /** The edges endpoint's view of a request that names no books, in decimal prices, without links. */
 const EVERY_BOOK: BoardView = { operatorIds: null, format: 'decimal', method: DEFAULT_DEVIG_METHOD, deeplinks: false };
@@ -47,7 +81,7 @@ export function createMarketEdges(db: Kysely<Schema>): MarketEdges {
       const bets = valueBetsOf(selection, EVERY_BOOK, -Infinity);
       const top = Math.max(...bets.map((bet) => bet.ev_pct));
       const [first, ...tied] = bets.filter((bet) => bet.ev_pct === top).map(shownValueBet);
-      if (first !== undefined) out.push({ kind: 'value', key: selectionKeyOf(selection.key), event_id, betting_market_id, edge: top / 100, bets: [first, ...tied] });
+      if (first !== undefined) out.push({ kind: 'value', key: selectionKeyOf(selection.key), event_id, betting_market_id, edge: top / 100, bets: [first, ...tied], every: bets });
       const market = marketKeyOf(selection.key);
       if (markets.has(market)) continue;
       markets.add(market);

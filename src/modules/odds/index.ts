@@ -8,7 +8,7 @@ export { createEdgesService, type EdgesService } from './edges.service.js';
 export { type BoardChange, type BoardChanges, createBoardChanges, type PriceChange } from './board.changes.js';
 export { type BoardEventsWork, createBoardEventsWork } from './board.events.js';
 export { type BoardChangeBatch, type BoardEventsRepository, createBoardEventsRepository, type LeaguedBoardChange, type StoredBoardChangeBatch } from './board-events.repository.js';
-export { createMarketEdges, type MarketEdge, type MarketEdges } from './edges.markets.js';
+export { createMarketEdges, edgesOfTouched, type MarketEdge, type MarketEdges, type MarketPair, type TouchedMarket, touchedMarkets } from './edges.markets.js';
 export type { Arbitrage, ValueBet } from './edges.service.js';
 export { findMiddles, type Middle, type MiddleLine, type MiddleRow } from './edges.middles.js';
 export { canStillBeBet } from './board.repository.js';

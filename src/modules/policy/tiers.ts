@@ -16,6 +16,7 @@ export const ENTITLEMENTS = {
   quotes: { row: 'quotes at your own pricing endpoint (`/v1/account/check-endpoint`, `POST /v1/trends/flows/quote`)', refused: 'quotes' },
   results: { row: 'results: scores by period, graded odds, closing-line value (`/v1/results/…`)', refused: 'the results' },
   webhooks: { row: 'webhooks: changes posted to your own endpoints ([Webhooks](#webhooks), `/v1/webhooks`)', refused: 'webhooks' },
+  signals: { row: 'signals and their graded track record (`POST /v1/signals`, `POST /v1/signals/performance`)', refused: 'the signals' },
 } as const;
 
 export type Entitlement = keyof typeof ENTITLEMENTS;
@@ -42,7 +43,8 @@ const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'pric
 export const TIER_TABLE: Readonly<Record<Tier, TierRights>> = {
   free: { reads: ['basics', 'historical-events'], streams: 0, limits: { perMinute: 60, perDay: 5_000, webhookEndpoints: 0 } },
   pro: { reads: EVERYTHING, streams: 5, limits: { perMinute: 600, perDay: 200_000, webhookEndpoints: 5 } },
-  enterprise: { reads: EVERYTHING, streams: 50, limits: { perMinute: 6_000, perDay: null, webhookEndpoints: 50 } },
+  // Signals are enterprise only (decision 0321).
+  enterprise: { reads: [...EVERYTHING, 'signals'], streams: 50, limits: { perMinute: 6_000, perDay: null, webhookEndpoints: 50 } },
 };
 
 /** The tiers that read a kind of data, in the order of TIERS. */

@@ -89,6 +89,14 @@ function gradedList({ clock, keys }: ResultsServiceDeps, repository: ResultsRepo
 type ClvAsked = ClvBody['prices'][number];
 
 /**
+ * Each price against the close, as POST /v1/results/clv answers (the signals' grader values the
+ * prices it recorded with it, docs/data.md#signals).
+ */
+export function closingLineValues(db: Kysely<Schema>, now: number, prices: ClvBody['prices']): Promise<ClvAnswer['results']> {
+  return clv(createResultsRepository(db), now, { prices }).then((answer) => answer.results);
+}
+
+/**
  * Each price against the no-vig consensus of the books' closing prices of its market: the
  * board's market (the same event, market, period and subject: subjectKeyOf) at the size of the
  * selection's line.

@@ -1,9 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { chunksOf } from '../../platform/chunks.js';
 import type { Schema } from '../../platform/db/schema.js';
-
-/** An (event, betting market) pair: what one read of the odds rows, and one replacement of the edges known, covers. */
-export type MarketPair = readonly [eventId: number, marketId: number];
+import type { MarketPair } from '../odds/index.js';
 
 /** An edge as remembered: what it is of, and how large it was. */
 export interface KnownEdge {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { figure } from '../../shared/figures.js';
-import { createMarketEdges, type LeaguedBoardChange, type MarketEdge } from '../odds/index.js';
+import { edgesOfTouched, type LeaguedBoardChange, type MarketEdge, type MarketPair, touchedMarkets } from '../odds/index.js';
 import type { FormedDelivery } from './webhook-deliveries.repository.js';
-import { type KnownEdge, type MarketPair, webhookEdges } from './webhook-edges.repository.js';
+import { type KnownEdge, webhookEdges } from './webhook-edges.repository.js';
 import { type ChangeKind, cutFor } from './webhook.forming.js';
 import type { EdgeItem } from './webhook-payloads.odds.js';
 import type { WebhookEndpoint, WebhookFilters } from './webhook.types.js';
@@ -62,19 +62,13 @@ const EDGE_FOUND: ChangeKind<FoundEdge> = {
  */
 export async function formEdgesFound(db: Kysely<Schema>, endpoints: readonly WebhookEndpoint[], changes: readonly StampedBoardChange[], cursor: string, batchMax: number): Promise<EdgesFound> {
   if (changes.length === 0 || !endpoints.some((endpoint) => endpoint.eventTypes.includes('edge.found'))) return { deliveries: [] };
-  const markets = new Map<string, { pair: MarketPair; leagueId: number | null; storedAt: number }>();
-  for (const { change, leagueId, storedAt } of changes) {
-    const key = `${change.event_id}|${change.betting_market_id}`;
-    markets.set(key, { pair: [change.event_id, change.betting_market_id], leagueId, storedAt: Math.max(storedAt, markets.get(key)?.storedAt ?? storedAt) });
-  }
+  const markets = touchedMarkets(changes, ({ change }) => [change.event_id, change.betting_market_id], ({ storedAt }) => storedAt);
   const pairs = [...markets.values()].map((market) => market.pair);
   const stale = !(await webhookEdges.current(db, cursor));
   const known = stale ? new Map<string, number>() : await webhookEdges.of(db, pairs);
-  const edges = await createMarketEdges(db)(pairs);
-  const found = edges.map((edge): FoundEdge => {
-    const market = markets.get(`${edge.event_id}|${edge.betting_market_id}`);
-    return { edge, before: known.get(`${edge.kind}|${edge.key}`), leagueId: market?.leagueId ?? null, storedAt: market?.storedAt ?? 0 };
-  });
+  const touched = await edgesOfTouched(db, markets);
+  const edges = touched.map(({ edge }) => edge);
+  const found = touched.map(({ edge, market }): FoundEdge => ({ edge, before: known.get(`${edge.kind}|${edge.key}`), leagueId: market.newest.leagueId, storedAt: market.newest.storedAt }));
   return {
     // Value bets first, then arbitrages, each in the order of their markets' rows.
     deliveries: await cutFor(db, endpoints, EDGE_FOUND, [...found.filter((f) => f.edge.kind === 'value'), ...found.filter((f) => f.edge.kind === 'arbitrage')], batchMax),

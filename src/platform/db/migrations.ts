@@ -687,6 +687,43 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('webhook_edges_market_idx').on('webhook_edges').columns(['event_id', 'betting_market_id']).execute();
     },
   },
+  // Signals (decision 0321): every value bet, arbitrage, middle, steam move and drop the detector
+  // saw, once per appearance, with its grade and closing-line value; the detector's and the
+  // grader's cursors made now, so that on a new database they start at its first change.
+  '0038_signals': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      await db.schema
+        .createTable('signals')
+        .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('key', 'text', (c) => c.notNull())
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('betting_market_id', 'bigint', (c) => c.notNull())
+        .addColumn('selection_id', 'bigint')
+        .addColumn('operator_id', 'bigint')
+        .addColumn('position', 'text')
+        .addColumn('line', 'double precision')
+        .addColumn('price', 'double precision')
+        .addColumn('fair_probability', 'double precision')
+        .addColumn('edge', 'double precision')
+        .addColumn('move_size', 'double precision')
+        .addColumn('legs', 'text', (c) => c.notNull())
+        .addColumn('detected_at', 'bigint', (c) => c.notNull())
+        .addColumn('ended_at', 'bigint')
+        .addColumn('outcome', 'text')
+        .addColumn('profit', 'double precision')
+        .addColumn('closing_price', 'double precision')
+        .addColumn('clv_pct', 'double precision')
+        .addColumn('graded_at', 'bigint')
+        .execute();
+      // The appearances still open of a market; a list by time; the signals of an event to grade.
+      await db.schema.createIndex('signals_open_idx').on('signals').columns(['event_id', 'betting_market_id', 'ended_at']).execute();
+      await db.schema.createIndex('signals_detected_idx').on('signals').columns(['detected_at', 'id']).execute();
+      await sql`insert into feed_cursors (name, last_id) select 'signals: detector', coalesce(max(id), 0) from odds_history`.execute(db);
+      await sql`insert into feed_cursors (name, last_id) select 'signals: grades', coalesce(max(id), 0) from odds_grades`.execute(db);
+    },
+  },
   // Deliveries of the same changes to several endpoints share their members, stored once (decision
   // 0322): a delivery row stays small, so its lease and its settling rewrite a few bytes, not the batch.
   '0039_webhook_payloads': {

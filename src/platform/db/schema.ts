@@ -56,6 +56,7 @@ export interface Schema {
   webhook_attempts: WebhookAttemptsTable;
   webhook_outbox: WebhookOutboxTable;
   webhook_edges: WebhookEdgesTable;
+  signals: SignalsTable;
 }
 
 export interface TenantsTable {
@@ -680,4 +681,40 @@ export interface WebhookEdgesTable {
   /** A fraction, unrounded: the best EV% ÷ 100 of the selection, or the arbitrage's profit% ÷ 100. */
   edge: number;
   updated_at: number;
+}
+
+/**
+ * The detector's record (decision 0321): one row per appearance of a signal (type, selection,
+ * book), from when it was detected to when it no longer held, with its grade and closing-line value.
+ */
+export interface SignalsTable {
+  id: Generated<number>;
+  /** 'value', 'arbitrage', 'middle', 'steam' or 'drop'. */
+  type: string;
+  /** What it is a signal of, across runs: type, selection (or market at a line size) and book(s). */
+  key: string;
+  event_id: number;
+  betting_market_id: number;
+  /** The selection bet on (value, steam, drop); null for several legs. */
+  selection_id: number | null;
+  operator_id: number | null;
+  position: string | null;
+  line: number | null;
+  /** The decimal price bet (one leg); null for several legs. */
+  price: number | null;
+  fair_probability: number | null;
+  /** A fraction: EV% ÷ 100 of a value bet, profit% ÷ 100 of an arbitrage or middle; null for a move. */
+  edge: number | null;
+  /** A move's size: implied-probability points (steam) or percent (drop). */
+  move_size: number | null;
+  /** JSON: the bets the signal stands for, [{selection_id, operator_id, price, stake}], stakes summing to 1. */
+  legs: string;
+  detected_at: number;
+  ended_at: number | null;
+  outcome: string | null;
+  /** Won or lost per unit staked: the legs' returns less the stake. */
+  profit: number | null;
+  closing_price: number | null;
+  clv_pct: number | null;
+  graded_at: number | null;
 }

@@ -32,6 +32,10 @@ export const TAGS = [
     name: 'results',
     description: 'Scores by period and players\' statistics of events that ended, every odds row graded (won, lost, push, void, half won or lost) with its closing price, and the closing-line value of prices taken. Pro and enterprise.',
   },
+  {
+    name: 'signals',
+    description: 'The server\'s own detector\'s record of value bets, arbitrages, middles, steam moves and drops, each graded with its selections and set against the close, listed and summed up. Enterprise.',
+  },
   { name: 'streams', description: 'Live odds changes as Server-Sent Events. Pro and enterprise.' },
   {
     name: 'webhooks',

@@ -2,7 +2,7 @@
 // scripts/endpoints.ts. Do not edit: change the server or the table, and generate again.
 
 import type { Call, CallWith, CallWithRequired, CursorCall, PagedCall, PagedCallWithRequired } from '../endpoint.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountAuditLogParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageHoursParams, AccountUsageParams, ApiKeysPage, AuditPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, CreatedWebhook, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, MovementPage, OddsBoardParams, OddsChangesParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsMovementParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesAfter, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, RotatedWebhookSecret, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage, UsageHours, Webhook, WebhookAttempt, WebhookDeliveriesPage, WebhookEventTypes, WebhookReplay, WebhookTestResult, WebhooksCreateParams, WebhooksDeleteParams, WebhooksDeliveriesParams, WebhooksGetParams, WebhooksListParams, WebhooksPage, WebhooksReplayParams, WebhooksRetryDeliveryParams, WebhooksRotateSecretParams, WebhooksTestParams, WebhooksUpdateParams } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountAuditLogParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageHoursParams, AccountUsageParams, ApiKeysPage, AuditPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, CreatedWebhook, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, MovementPage, OddsBoardParams, OddsChangesParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsMovementParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesAfter, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, RotatedWebhookSecret, SignalsListParams, SignalsPage, SignalsPerformance, SignalsPerformanceParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage, UsageHours, Webhook, WebhookAttempt, WebhookDeliveriesPage, WebhookEventTypes, WebhookReplay, WebhookTestResult, WebhooksCreateParams, WebhooksDeleteParams, WebhooksDeliveriesParams, WebhooksGetParams, WebhooksListParams, WebhooksPage, WebhooksReplayParams, WebhooksRetryDeliveryParams, WebhooksRotateSecretParams, WebhooksTestParams, WebhooksUpdateParams } from './types.js';
 
 export interface AccountApiKeysApi extends PagedCall<AccountApiKeysParams, ApiKeysPage> {
   /**
@@ -383,6 +383,30 @@ export interface ResultsApi {
 }
 
 /**
+ * The server's own detector's record of value bets, arbitrages, middles, steam moves and drops, each graded with its selections and set against the close, listed and summed up. Enterprise.
+ */
+export interface SignalsApi {
+  /**
+   * The signals the detector recorded, with their outcome and CLV
+   *
+   * Every value bet, arbitrage, middle, steam move and drop the server's detector recorded, once per appearance (docs/data.md#signals), newest first: its price, fair probability or move, when it appeared and ended, its outcome once its selections are graded, and its CLV. Filter by type, sport, league (ids win over keys), betting markets, books, days of detection (default the last 30) and outcome.
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `POST /v1/signals`
+   */
+  list: PagedCall<SignalsListParams, SignalsPage>;
+  /**
+   * The signals' track record, summed up
+   *
+   * The signals of the same filters, summed overall and by type, sport, league, market, book and edge bucket: counts by outcome, hit rate with its 95% Wilson interval (pushes and voids left out), ROI at flat stakes with its 95% normal-approximation interval, and mean CLV (docs/data.md#signals).
+   *
+   * `POST /v1/signals/performance`
+   */
+  performance: CallWith<SignalsPerformanceParams, SignalsPerformance>;
+}
+
+/**
  * Betting trends ("flows"), singles and same-event parlays; flows by id, the leagues with flows, and the games behind a fact flow.
  */
 export interface TrendsApi {
@@ -590,6 +614,10 @@ export interface Api {
    * Scores by period and players' statistics of events that ended, every odds row graded (won, lost, push, void, half won or lost) with its closing price, and the closing-line value of prices taken. Pro and enterprise.
    */
   results: ResultsApi;
+  /**
+   * The server's own detector's record of value bets, arbitrages, middles, steam moves and drops, each graded with its selections and set against the close, listed and summed up. Enterprise.
+   */
+  signals: SignalsApi;
   /**
    * Betting trends ("flows"), singles and same-event parlays; flows by id, the leagues with flows, and the games behind a fact flow.
    */

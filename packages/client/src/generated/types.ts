@@ -1860,6 +1860,413 @@ export interface ClvAnswer {
   }>;
 }
 
+/** One page of {@link Signal} items, in the shape every list answers. */
+export interface SignalsPage {
+  /** Items of the current page. */
+  results: Signal[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link SignalsPage}. */
+export interface Signal {
+  /** The signal. */
+  id: number;
+  /** `value`, `arbitrage`, `middle`, `steam` or `drop` (docs/data.md#signals). */
+  type: 'value' | 'arbitrage' | 'middle' | 'steam' | 'drop';
+  /** The event's sport. */
+  sport_id: number;
+  /** The event's league. */
+  league_id: number;
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market_id: number;
+  /** The selection bet on; null for a signal of several legs (see `legs`). */
+  event_betting_market_position_id: number | null;
+  /** The book whose price it is; null for several legs or a steam move of several books. */
+  operator_id: number | null;
+  /** The selection, as the odds row names it; null for several legs. */
+  position: string | null;
+  /** The line; null without one. */
+  line: number | null;
+  /** The decimal price when it was detected; null for several legs. */
+  price_decimal: number | null;
+  /** A value bet's no-vig consensus probability then, to 6 decimals; null for other types. */
+  fair_probability: number | null;
+  /**
+   * A fraction, to 6 decimals: a value bet's EV% ÷ 100, an arbitrage's or middle's profit% ÷ 100; null for a move.
+   */
+  edge: number | null;
+  /** A move's size: implied-probability points (steam) or percent (drop); null for other types. */
+  move_size: number | null;
+  /** The bets the signal stands for, graded as one unit split by `stake`. */
+  legs: Array<{
+    /** The selection. */
+    event_betting_market_position_id: number;
+    /** The book; null for a move of several books. */
+    operator_id: number | null;
+    /** The decimal price. */
+    price_decimal: number;
+    /** The share of the one unit staked on this leg, to 6 decimals; the legs' add up to 1. */
+    stake: number;
+  }>;
+  /** When the appearance started: its market's newest change then. */
+  detected_at: string;
+  /** When it no longer held; null while it holds (or until its market changes again). */
+  ended_at: string | null;
+  /** `won`, `lost`, `push` or `void`; null until every leg is graded. */
+  outcome: 'won' | 'lost' | 'push' | 'void' | null;
+  /**
+   * What one unit staked made, to 6 decimals: won at 2.10 is 1.1, lost is −1, push and void 0; null until graded.
+   */
+  profit: number | null;
+  /** The book's closing price of the selection (one leg); null otherwise or without one. */
+  closing_price: number | null;
+  /**
+   * CLV% against the no-vig consensus close (legs weighted by stake), to 6 decimals; null until graded or without a close.
+   */
+  clv_pct: number | null;
+  /** When the grade was last written (a re-grade rewrites it). */
+  graded_at: string | null;
+}
+
+/** The answer of `POST /v1/signals/performance`. */
+export interface SignalsPerformance {
+  /** The sums of every signal the filters select. */
+  overall: SignalPerformance;
+  /** By signal type. */
+  by_type: Array<{
+    /** The id of what is grouped by; null for types and edge buckets. */
+    id: number | null;
+    /** Its key: the type, the reference's key, or the edge bucket. */
+    key: string;
+    /** Its name; null for types and edge buckets. */
+    name: string | null;
+    /** Signals. */
+    count: number;
+    /** Graded won. */
+    won: number;
+    /** Graded lost. */
+    lost: number;
+    /** Graded push: the stake back. */
+    push: number;
+    /** Graded void: every leg void. */
+    void: number;
+    /** Not graded yet. */
+    pending: number;
+    /** won ÷ (won + lost), to 6 decimals; null without either. */
+    hit_rate: number | null;
+    /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
+    hit_rate_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /**
+     * Mean profit per unit staked over the won, lost and push signals (flat stakes, voids left out), to 6 decimals.
+     */
+    roi: number | null;
+    /**
+     * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
+     */
+    roi_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /** Mean CLV% of the signals that have one, to 6 decimals. */
+    mean_clv_pct: number | null;
+    /** Signals with a CLV%. */
+    clv_count: number;
+  }>;
+  /** By the event's sport. */
+  by_sport: Array<{
+    /** The id of what is grouped by; null for types and edge buckets. */
+    id: number | null;
+    /** Its key: the type, the reference's key, or the edge bucket. */
+    key: string;
+    /** Its name; null for types and edge buckets. */
+    name: string | null;
+    /** Signals. */
+    count: number;
+    /** Graded won. */
+    won: number;
+    /** Graded lost. */
+    lost: number;
+    /** Graded push: the stake back. */
+    push: number;
+    /** Graded void: every leg void. */
+    void: number;
+    /** Not graded yet. */
+    pending: number;
+    /** won ÷ (won + lost), to 6 decimals; null without either. */
+    hit_rate: number | null;
+    /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
+    hit_rate_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /**
+     * Mean profit per unit staked over the won, lost and push signals (flat stakes, voids left out), to 6 decimals.
+     */
+    roi: number | null;
+    /**
+     * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
+     */
+    roi_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /** Mean CLV% of the signals that have one, to 6 decimals. */
+    mean_clv_pct: number | null;
+    /** Signals with a CLV%. */
+    clv_count: number;
+  }>;
+  /** By the event's league. */
+  by_league: Array<{
+    /** The id of what is grouped by; null for types and edge buckets. */
+    id: number | null;
+    /** Its key: the type, the reference's key, or the edge bucket. */
+    key: string;
+    /** Its name; null for types and edge buckets. */
+    name: string | null;
+    /** Signals. */
+    count: number;
+    /** Graded won. */
+    won: number;
+    /** Graded lost. */
+    lost: number;
+    /** Graded push: the stake back. */
+    push: number;
+    /** Graded void: every leg void. */
+    void: number;
+    /** Not graded yet. */
+    pending: number;
+    /** won ÷ (won + lost), to 6 decimals; null without either. */
+    hit_rate: number | null;
+    /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
+    hit_rate_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /**
+     * Mean profit per unit staked over the won, lost and push signals (flat stakes, voids left out), to 6 decimals.
+     */
+    roi: number | null;
+    /**
+     * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
+     */
+    roi_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /** Mean CLV% of the signals that have one, to 6 decimals. */
+    mean_clv_pct: number | null;
+    /** Signals with a CLV%. */
+    clv_count: number;
+  }>;
+  /** By betting market. */
+  by_market: Array<{
+    /** The id of what is grouped by; null for types and edge buckets. */
+    id: number | null;
+    /** Its key: the type, the reference's key, or the edge bucket. */
+    key: string;
+    /** Its name; null for types and edge buckets. */
+    name: string | null;
+    /** Signals. */
+    count: number;
+    /** Graded won. */
+    won: number;
+    /** Graded lost. */
+    lost: number;
+    /** Graded push: the stake back. */
+    push: number;
+    /** Graded void: every leg void. */
+    void: number;
+    /** Not graded yet. */
+    pending: number;
+    /** won ÷ (won + lost), to 6 decimals; null without either. */
+    hit_rate: number | null;
+    /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
+    hit_rate_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /**
+     * Mean profit per unit staked over the won, lost and push signals (flat stakes, voids left out), to 6 decimals.
+     */
+    roi: number | null;
+    /**
+     * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
+     */
+    roi_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /** Mean CLV% of the signals that have one, to 6 decimals. */
+    mean_clv_pct: number | null;
+    /** Signals with a CLV%. */
+    clv_count: number;
+  }>;
+  /** By book: a signal counts once under each book of its legs. */
+  by_book: Array<{
+    /** The id of what is grouped by; null for types and edge buckets. */
+    id: number | null;
+    /** Its key: the type, the reference's key, or the edge bucket. */
+    key: string;
+    /** Its name; null for types and edge buckets. */
+    name: string | null;
+    /** Signals. */
+    count: number;
+    /** Graded won. */
+    won: number;
+    /** Graded lost. */
+    lost: number;
+    /** Graded push: the stake back. */
+    push: number;
+    /** Graded void: every leg void. */
+    void: number;
+    /** Not graded yet. */
+    pending: number;
+    /** won ÷ (won + lost), to 6 decimals; null without either. */
+    hit_rate: number | null;
+    /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
+    hit_rate_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /**
+     * Mean profit per unit staked over the won, lost and push signals (flat stakes, voids left out), to 6 decimals.
+     */
+    roi: number | null;
+    /**
+     * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
+     */
+    roi_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /** Mean CLV% of the signals that have one, to 6 decimals. */
+    mean_clv_pct: number | null;
+    /** Signals with a CLV%. */
+    clv_count: number;
+  }>;
+  /**
+   * By edge bucket (0-2%, 2-5%, 5-10%, 10%+, each from its low bound included); moves have no edge and are in none.
+   */
+  by_edge: Array<{
+    /** The id of what is grouped by; null for types and edge buckets. */
+    id: number | null;
+    /** Its key: the type, the reference's key, or the edge bucket. */
+    key: string;
+    /** Its name; null for types and edge buckets. */
+    name: string | null;
+    /** Signals. */
+    count: number;
+    /** Graded won. */
+    won: number;
+    /** Graded lost. */
+    lost: number;
+    /** Graded push: the stake back. */
+    push: number;
+    /** Graded void: every leg void. */
+    void: number;
+    /** Not graded yet. */
+    pending: number;
+    /** won ÷ (won + lost), to 6 decimals; null without either. */
+    hit_rate: number | null;
+    /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
+    hit_rate_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /**
+     * Mean profit per unit staked over the won, lost and push signals (flat stakes, voids left out), to 6 decimals.
+     */
+    roi: number | null;
+    /**
+     * roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals.
+     */
+    roi_interval: {
+      /** The lower bound. */
+      low: number;
+      /** The upper bound. */
+      high: number;
+    } | null;
+    /** Mean CLV% of the signals that have one, to 6 decimals. */
+    mean_clv_pct: number | null;
+    /** Signals with a CLV%. */
+    clv_count: number;
+  }>;
+}
+
+/** The sums of every signal the filters select. */
+export interface SignalPerformance {
+  /** Signals. */
+  count: number;
+  /** Graded won. */
+  won: number;
+  /** Graded lost. */
+  lost: number;
+  /** Graded push: the stake back. */
+  push: number;
+  /** Graded void: every leg void. */
+  void: number;
+  /** Not graded yet. */
+  pending: number;
+  /** won ÷ (won + lost), to 6 decimals; null without either. */
+  hit_rate: number | null;
+  /** Its 95% Wilson score interval, to 6 decimals; null without won or lost. */
+  hit_rate_interval: {
+    /** The lower bound. */
+    low: number;
+    /** The upper bound. */
+    high: number;
+  } | null;
+  /**
+   * Mean profit per unit staked over the won, lost and push signals (flat stakes, voids left out), to 6 decimals.
+   */
+  roi: number | null;
+  /** roi ± 1.96 × s ÷ √n (s the sample standard deviation of the profits), to 6 decimals; null below 2 signals. */
+  roi_interval: {
+    /** The lower bound. */
+    low: number;
+    /** The upper bound. */
+    high: number;
+  } | null;
+  /** Mean CLV% of the signals that have one, to 6 decimals. */
+  mean_clv_pct: number | null;
+  /** Signals with a CLV%. */
+  clv_count: number;
+}
+
 /** One page of {@link Flow} items, in the shape every list answers. */
 export interface FlowsPage {
   /** Items of the current page. */
@@ -3434,6 +3841,74 @@ export interface ResultsClvParams {
     /** The decimal price taken, above 1 and at most 1,000,001. */
     price: number;
   }[];
+}
+
+/** Parameters of `POST /v1/signals`. */
+export interface SignalsListParams {
+  /** Only signals of these types. */
+  types?: Array<'value' | 'arbitrage' | 'middle' | 'steam' | 'drop'>;
+  /** Only events of this sport. Wins over sport_key. */
+  sport_id?: number;
+  /** Only events of the sport with this key, e.g. `basketball`. */
+  sport_key?: string;
+  /** Only events of this league. Wins over league_key. */
+  league_id?: number;
+  /** Only events of the league with this key (plain or qualified). */
+  league_key?: string;
+  /** Only signals of these betting markets. */
+  betting_market_ids?: number[];
+  /** Only signals with a leg at one of these operators (a steam move: of its selection, at any book). */
+  operator_ids?: number[];
+  /**
+   * First day (UTC, YYYY-MM-DD, included) of the signals' detection (`detected_at`), 1970-01-01 or later. Default: 29 days before end_date.
+   */
+  start_date?: string;
+  /**
+   * Last day (UTC, YYYY-MM-DD, included) of the signals' detection (`detected_at`). Default: today. Not before start_date, and at most 366 days from it.
+   */
+  end_date?: string;
+  /** Only these outcomes; `pending`: not graded yet. */
+  outcomes?: Array<'won' | 'lost' | 'push' | 'void' | 'pending'>;
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+}
+
+/** Parameters of `POST /v1/signals/performance`. */
+export interface SignalsPerformanceParams {
+  /** Only signals of these types. */
+  types?: Array<'value' | 'arbitrage' | 'middle' | 'steam' | 'drop'>;
+  /** Only events of this sport. Wins over sport_key. */
+  sport_id?: number;
+  /** Only events of the sport with this key, e.g. `basketball`. */
+  sport_key?: string;
+  /** Only events of this league. Wins over league_key. */
+  league_id?: number;
+  /** Only events of the league with this key (plain or qualified). */
+  league_key?: string;
+  /** Only signals of these betting markets. */
+  betting_market_ids?: number[];
+  /** Only signals with a leg at one of these operators (a steam move: of its selection, at any book). */
+  operator_ids?: number[];
+  /**
+   * First day (UTC, YYYY-MM-DD, included) of the signals' detection (`detected_at`), 1970-01-01 or later. Default: 29 days before end_date.
+   */
+  start_date?: string;
+  /**
+   * Last day (UTC, YYYY-MM-DD, included) of the signals' detection (`detected_at`). Default: today. Not before start_date, and at most 366 days from it.
+   */
+  end_date?: string;
+  /** Only these outcomes; `pending`: not graded yet. */
+  outcomes?: Array<'won' | 'lost' | 'push' | 'void' | 'pending'>;
 }
 
 /** Parameters of `POST /v1/trends/flows`. */

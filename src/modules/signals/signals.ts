@@ -1,0 +1,72 @@
+import type { Kysely } from 'kysely';
+import type { BackgroundJobs, JobLog } from '../../platform/background.js';
+import type { ChangeFeed } from '../../platform/cache/change-feed.js';
+import type { Clock } from '../../platform/clock.js';
+import type { Schema } from '../../platform/db/schema.js';
+import { createCursorProcessor, createHistoryProcessor, type HistoryProcessor, type RecentChanges } from '../history/index.js';
+import type { MiddlesOf } from './signals.candidates.js';
+import { signalsDetectorWork } from './signals.detector.js';
+import { GRADES_SOURCE, signalsGraderWork } from './signals.grader.js';
+
+export interface SignalsDeps {
+  db: Kysely<Schema>;
+  clock: Clock;
+  changes: ChangeFeed;
+  background: BackgroundJobs;
+  /** A value bet is a signal from this EV% (SIGNALS_MIN_EV_PCT). */
+  minEvPct: number;
+  /** How often every node runs them on its own, for what a node that died left. */
+  everyMs: number;
+  recent?: RecentChanges;
+  middles?: MiddlesOf;
+}
+
+/**
+ * The signals' record (decision 0321): the detector over the price history and the grader over
+ * the grades, two background processors run after the imports and gradings that feed them, on
+ * the node that made them, and on every node on a timer. Steam moves and drops join from the
+ * moves table (signals.moves.ts) once it exists.
+ */
+export interface Signals {
+  readonly detector: HistoryProcessor;
+  readonly grader: HistoryProcessor;
+  /** Records and grades whatever is waiting: the detector, then the grader. */
+  run(): Promise<void>;
+  stop(): Promise<void>;
+  start(log: JobLog): Promise<void>;
+}
+
+/**
+ * The detector runs on this node's imports at most once per this window (a leading run, then a
+ * trailing one): a busy feed makes a few runs a second, each over the markets of every import since.
+ */
+const DETECT_WINDOW_MS = 500;
+
+export function createSignals(deps: SignalsDeps): Signals {
+  const { db, clock, changes, background, everyMs } = deps;
+  const detector = createHistoryProcessor({
+    db,
+    changes,
+    background,
+    everyMs,
+    windowMs: DETECT_WINDOW_MS,
+    work: signalsDetectorWork({ clock, minEdge: deps.minEvPct / 100, ...(deps.middles === undefined ? {} : { middles: deps.middles }) }),
+    ...(deps.recent === undefined ? {} : { recent: deps.recent }),
+  });
+  // Gradings move the data version: the grader wakes with the detector, and reads only grades after its cursor.
+  const grader = createCursorProcessor({ db, changes, background, everyMs, windowMs: DETECT_WINDOW_MS, work: signalsGraderWork({ clock }), source: GRADES_SOURCE, wakeOn: 'data' });
+  const parts = [detector, grader];
+  return {
+    detector,
+    grader,
+    async run() {
+      for (const part of parts) await part.run();
+    },
+    async stop() {
+      for (const part of parts) await part.stop();
+    },
+    async start(log) {
+      for (const part of parts) await part.start(log);
+    },
+  };
+}
