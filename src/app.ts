@@ -23,11 +23,11 @@ import { isSecretText, UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
 import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
 import { healthRoutes } from './modules/health/index.js';
-import { createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
+import { asOfBounds, checkAsOf as checkAsOfBounds, createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
-import { createBoardEventsRepository, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
+import { type AsOfCheck, createBoardEventsRepository, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
 import { createResultsService, resultsRoutes } from './modules/results/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { consoleRoutes, createWebSessions, portalRoutes, registerPageHeaders, type WebSessions } from './modules/portal/index.js';
@@ -155,8 +155,10 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache, clock }) }),
     (app) => eventsRoutes(app, { lists, events }),
     (app) => {
-      const board = createBoardService({ db, clock, keys });
-      return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board }) });
+      // as_of is checked against the price history's bounds: the history module answers them (decision 0317).
+      const checkAsOf: AsOfCheck = async (at) => checkAsOfBounds(new Date(at), await asOfBounds(db), new Date(clock.now()));
+      const board = createBoardService({ db, clock, keys, checkAsOf });
+      return oddsRoutes(app, { lists, odds: createOddsService({ db, keys, checkAsOf }), board, edges: createEdgesService({ board: board.board }) });
     },
     (app) => resultsRoutes(app, { lists, results }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),

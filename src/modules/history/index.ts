@@ -7,3 +7,4 @@ export { historyRoutes } from './history.routes.js';
 export { HistoryItem } from './history.schemas.js';
 export { createHistoryService, type HistoryService } from './history.service.js';
 export { type ChangeCursor, createChangeCursor } from './history.changes.js';
+export { type AsOfBounds, asOfBounds, checkAsOf } from './history.as-of.js';

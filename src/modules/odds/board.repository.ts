@@ -7,12 +7,15 @@ import { numberOrNull } from '../../platform/db/column-values.js';
 
 /** The board's queries: the keys of the selections in a scope or on a page, and the rows of their markets. */
 export interface BoardRepository {
-  /** The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it is on no board. */
-  keyRows(scope: BoardScope): Promise<SelectionKeyRow[]>;
+  /**
+   * The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it
+   * is on no board. `everyStatus`: every row, open or not today (as of an instant, the history says).
+   */
+  keyRows(scope: BoardScope, everyStatus?: boolean): Promise<SelectionKeyRow[]>;
   /** Rows by id: the key of each selection a page shows. */
   keyRowsById(ids: readonly number[]): Promise<SelectionKeyRow[]>;
-  /** Every open row of some events' markets, with its operator and market: the selections and their markets. */
-  rowsOf(eventIds: readonly number[], marketIds: readonly number[]): Promise<BoardRow[]>;
+  /** Every open row of some events' markets, with its operator and market: the selections and their markets. `everyStatus` as for keyRows. */
+  rowsOf(eventIds: readonly number[], marketIds: readonly number[], everyStatus?: boolean): Promise<BoardRow[]>;
   /**
    * Every row, open or suspended, of some (event, market) pairs, with what the board's figures are
    * computed from and nothing more: the board's changes compare the figures before and after.
@@ -75,8 +78,9 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
 
   return {
     /** The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it is on no board. */
-    async keyRows(scope: BoardScope): Promise<SelectionKeyRow[]> {
-      let select = db.selectFrom('odds').innerJoin('events as e', 'e.id', 'odds.event_id').select(keyColumns).where('odds.status', '=', 'open');
+    async keyRows(scope: BoardScope, everyStatus = false): Promise<SelectionKeyRow[]> {
+      let select = db.selectFrom('odds').innerJoin('events as e', 'e.id', 'odds.event_id').select(keyColumns);
+      if (!everyStatus) select = select.where('odds.status', '=', 'open');
       select = scope.eventIds ? select.where('odds.event_id', 'in', scope.eventIds) : select.where('e.start_time', '>=', scope.day.start).where('e.start_time', '<', scope.day.end);
       if (scope.sportId !== undefined) select = select.where('e.sport_id', '=', scope.sportId);
       if (scope.leagueId !== undefined) select = select.where('e.league_id', '=', scope.leagueId);
@@ -92,7 +96,7 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
     },
 
     /** Every open row of some events' markets, with its operator and market: the selections and their markets. */
-    async rowsOf(eventIds: readonly number[], marketIds: readonly number[]): Promise<BoardRow[]> {
+    async rowsOf(eventIds: readonly number[], marketIds: readonly number[], everyStatus = false): Promise<BoardRow[]> {
       if (eventIds.length === 0) return [];
       const rows = await db
         .selectFrom('odds')
@@ -106,7 +110,7 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
         ])
         .where('odds.event_id', 'in', eventIds)
         .where('odds.betting_market_id', 'in', marketIds)
-        .where('odds.status', '=', 'open')
+        .$if(!everyStatus, (q) => q.where('odds.status', '=', 'open'))
         .execute();
       return rows.map((r) => ({
         ...keyOf(r),

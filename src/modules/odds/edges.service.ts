@@ -38,9 +38,11 @@ export function createEdgesService(deps: { board: BoardService['board'] }): Edge
       const arbitrages: Arbitrage[] = [];
       const markets = new Set<string>();
       for (const chunk of chunksOf(ids, CHUNK)) {
-        const selections = await board.items(chunk);
-        for (const entry of selections.values()) {
-          if (!('rows' in entry)) continue;
+        const selections = await board.items(chunk, filters);
+        // In the board's order, not the database's: equal edges then keep one order (the sorts below are stable).
+        for (const id of chunk) {
+          const entry = selections.get(id);
+          if (entry === undefined || !('rows' in entry)) continue;
           valueBets.push(...valueBetsOf(entry, view, minEdge));
           const market = marketKeyOf(entry.key);
           if (markets.has(market)) continue;

@@ -10,3 +10,4 @@ export { type BoardEventsWork, createBoardEventsWork } from './board.events.js';
 export { type BoardChangeBatch, type BoardEventsRepository, createBoardEventsRepository, type LeaguedBoardChange, type StoredBoardChangeBatch } from './board-events.repository.js';
 export { createMarketEdges, type MarketEdge, type MarketEdges } from './edges.markets.js';
 export type { Arbitrage, ValueBet } from './edges.service.js';
+export type { AsOfCheck } from './as-of.js';

@@ -8,6 +8,9 @@ import type { BoardService } from './board.service.js';
 import { EdgesAnswer, EdgesBody } from './edges.schemas.js';
 import type { EdgesService } from './edges.service.js';
 
+/** as_of is a rule on the field, pro and up (decision 0317); an out-of-bounds instant is 422. */
+const AS_OF_FIELD = { as_of: 'as-of' } as const;
+
 export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; board: BoardService; edges: EdgesService }> = async (
   app,
   { lists, odds, board, edges },
@@ -16,7 +19,7 @@ export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; bo
     '/v1/odds/upcoming-odds-by-event',
     listRoute({
       // An unknown event, operator or market is 404, an operator key that names several 409.
-      config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
+      config: { policy: { auth: 'client', tier: 'basics', fields: AS_OF_FIELD, limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
       tag: 'odds',
       summary: 'Odds of one event',
       description:
@@ -33,7 +36,7 @@ export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; bo
     '/v1/odds/board',
     listRoute({
       // An unknown sport_id or league_id is 404, as every scope id is.
-      config: { policy: { auth: 'client', tier: 'basics', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
+      config: { policy: { auth: 'client', tier: 'basics', fields: AS_OF_FIELD, limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
       tag: 'odds',
       summary: 'The odds board: every book, the best, the consensus and the fair price per selection',
       description:
@@ -51,7 +54,7 @@ export const oddsRoutes: ModuleRoutes<{ lists: PagedLists; odds: OddsService; bo
   app.post(
     '/v1/odds/edges',
     {
-      config: { policy: { auth: 'client', tier: 'odds-edges', limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
+      config: { policy: { auth: 'client', tier: 'odds-edges', fields: AS_OF_FIELD, limit: 'data', usage: 'odds', cache: 'data', errors: ['NOT_FOUND'] } },
       schema: {
         tags: ['odds'],
         summary: 'Value bets and arbitrages over a board',
