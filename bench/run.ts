@@ -14,6 +14,7 @@ import { compressionScenarios } from './scenarios/compression.js';
 import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios/data.js';
 import { hotPathScenarios } from './scenarios/hot-path.js';
 import { coldFilters, concurrentImport, describePhase, startIdleProbe } from './scenarios/event-loop.js';
+import { asOfGroup } from './as-of.js';
 import { boardGroup } from './board.js';
 import { gradingDay } from './scenarios/grading.js';
 import { historyGroup } from './history.js';
@@ -40,6 +41,8 @@ import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
  * hot path's pages and their anchors, then a live feed through the import in batches of 500 price
  * changes at each rate of --feed-rates (changes per second, default 500,1000,2000,4000,8000),
  * --board-scale N the demo scale (default 1).
+ * --only as-of: a board page of 100 as of an instant beside the current one, and at a new instant
+ * each request (bench/as-of.ts; goal: as_of at least 0.5× the current page's rate), --board-scale N.
  * --only grading: the final results of a whole demo day imported and graded (SQLite, scale 1),
  * with the event-loop delay inside the API and reads meanwhile (bench/scenarios/grading.ts).
  */
@@ -292,6 +295,7 @@ try {
   if (runs('propagation', scaleOut)) await propagationGroup(kit, databases.includes('postgres') ? 'postgres' : 'sqlite', propagationRounds);
   if (runs('history', args.includes('--history'))) await historyGroup(kit, databases, options, streamRounds, rounds);
   if (runs('board', args.includes('--board'))) await boardGroup(kit, databases, options, feedRates, boardScale);
+  if (runs('as-of', false)) await asOfGroup(kit, databases, boardScale);
   report(rows);
 } finally {
   await bare.stop();

@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { startRedis } from '../test/helpers/redis-server.js';
 import { type BenchDatabase, throwawayDatabase } from './databases.js';
-import type { Scenario } from './load.js';
+import type { Measured, Scenario } from './load.js';
 import { type Running, startApi } from './processes.js';
 import { authScenarios } from './scenarios/auth.js';
 import { dataScenarios } from './scenarios/data.js';
@@ -22,7 +22,7 @@ export interface BenchKit {
     use: (url: string, demo: DemoCredentials, api: Running & { databaseUrl: string }) => Promise<T>,
     scale?: number,
   ): Promise<T>;
-  runGroup(group: string, url: string, scenarios: Scenario[]): Promise<unknown>;
+  runGroup(group: string, url: string, scenarios: Scenario[]): Promise<Measured[]>;
   note(text: string): void;
 }
 

@@ -23,11 +23,11 @@ import { isSecretText, UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
 import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
 import { healthRoutes } from './modules/health/index.js';
-import { asOfBounds, checkAsOf, createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
+import { asOfBounds, checkAsOf as checkAsOfBounds, createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
-import { createBoardEventsRepository, createBoardService, createEdgesService, createMovementService, createOddsService, type MovementService, movementRoutes, oddsRoutes } from './modules/odds/index.js';
+import { type AsOfCheck, createBoardEventsRepository, createBoardService, createEdgesService, createMovementService, createOddsService, type MovementService, movementRoutes, oddsRoutes } from './modules/odds/index.js';
 import { createResultsService, resultsRoutes } from './modules/results/index.js';
 import { createSignalsService, signalsRoutes } from './modules/signals/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
@@ -127,8 +127,13 @@ function trustProxyOption(trust: AppContext['config']['trustProxy']): boolean | 
 
 /** The line movement: over the board's selections, reading the history as of an instant (the history module imports odds, so it is handed in). */
 function movementService({ database: { db }, clock, keys, readCache }: AppContext): MovementService {
-  const asOf = { bounds: () => asOfBounds(db), check: checkAsOf };
-  return createMovementService({ db, clock, board: createBoardService({ db, clock, keys }).board, idLists: readCache.idLists, asOf });
+  const asOf = { bounds: () => asOfBounds(db), check: checkAsOfBounds };
+  return createMovementService({ db, clock, board: createBoardService({ db, clock, keys, checkAsOf: asOfCheckOf(db, clock) }).board, idLists: readCache.idLists, asOf });
+}
+
+/** as_of is checked against the price history's bounds: the history module answers them (decision 0317). */
+function asOfCheckOf(db: AppContext['database']['db'], clock: AppContext['clock']): AsOfCheck {
+  return async (at) => checkAsOfBounds(new Date(at), await asOfBounds(db), new Date(clock.now()));
 }
 
 /**
@@ -162,8 +167,9 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache, clock }) }),
     (app) => eventsRoutes(app, { lists, events }),
     (app) => {
-      const board = createBoardService({ db, clock, keys });
-      return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board, keys }) });
+      const checkAsOf = asOfCheckOf(db, clock);
+      const board = createBoardService({ db, clock, keys, checkAsOf });
+      return oddsRoutes(app, { lists, odds: createOddsService({ db, keys, checkAsOf }), board, edges: createEdgesService({ board: board.board, keys }) });
     },
     (app) => movementRoutes(app, { movement: movementService(ctx) }),
     (app) => resultsRoutes(app, { lists, results }),

@@ -11,6 +11,8 @@ export interface EventsRepository {
   idsBetween(query: EventsQuery): Promise<number[]>;
   /** Event items by primary key. */
   items(ids: readonly number[]): Promise<Map<number, EventItem>>;
+  /** When each event first became final (epoch ms), by id; null when it has not, or did before that was recorded. */
+  endedAt(ids: readonly number[]): Promise<Map<number, number | null>>;
 }
 
 export interface EventsQuery {
@@ -38,6 +40,11 @@ export function createEventsRepository(db: Kysely<Schema>): EventsRepository {
       if (teamId !== undefined) select = select.where((eb) => eb.or([eb('home_team_id', '=', teamId), eb('away_team_id', '=', teamId)]));
       const rows = await select.orderBy('start_time').orderBy('id').execute();
       return rows.map((r) => Number(r.id));
+    },
+
+    async endedAt(ids: readonly number[]): Promise<Map<number, number | null>> {
+      const rows = await db.selectFrom('events').select(['id', 'ended_at']).where('id', 'in', ids).execute();
+      return new Map(rows.map((r) => [Number(r.id), r.ended_at === null ? null : Number(r.ended_at)]));
     },
 
     /** Event items by primary key. */

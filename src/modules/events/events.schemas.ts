@@ -60,6 +60,11 @@ export const EventsPage = PageOf(EventItem, 'EventsPage');
 export const HistoricalEventItem = Type.Object(
   {
     ...EventItem.properties,
+    ended_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
+      description:
+        'When the event first became final (the import that made it so), ISO 8601 UTC; null while it is not, and for events final before ends were recorded. ' +
+        'The instant `as_of` answers take an event to be over from.',
+    }),
     json_url: Type.String({
       description:
         "The event's price history as a JSON file (GET /v1/historical/odds/{event_id}.json), relative to the API's base URL. " +

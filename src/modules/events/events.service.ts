@@ -8,6 +8,7 @@ import { createEventsRepository } from './events.repository.js';
 import type { EventItem, HistoricalEventItem, HistoricalEventsQuery, UpcomingEventsBody } from './events.schemas.js';
 import { utcDays } from '../../shared/date-range.js';
 import { MINUTE_MS } from '../../platform/time.js';
+import { iso } from '../../shared/wire.js';
 
 /** Events: the events of one day in a time zone, and those that have started. */
 export interface EventsService {
@@ -87,8 +88,8 @@ export function createEventsService(deps: { db: Kysely<Schema>; clock: Clock; ke
     },
 
     async items(ids) {
-      const events = await repository.items(ids);
-      return new Map([...events].map(([id, event]) => [id, { ...event, ...historyFilesOf(id) }]));
+      const [events, ends] = await Promise.all([repository.items(ids), repository.endedAt(ids)]);
+      return new Map([...events].map(([id, event]) => [id, { ...event, ended_at: endOf(ends.get(id)), ...historyFilesOf(id) }]));
     },
   };
 
@@ -113,4 +114,9 @@ export interface HistoricalFilters {
   sport: number | null;
   league: number | null;
   team: number | null;
+}
+
+/** An event's end as the wire says it. */
+function endOf(ms: number | null | undefined): string | null {
+  return ms === null || ms === undefined ? null : iso(ms);
 }

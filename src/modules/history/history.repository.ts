@@ -302,9 +302,3 @@ function itemOf(row: HistoryRow): HistoryItem {
     status: { from: row.status_from, to: row.status_to },
   };
 }
-
-/** The instant of the oldest change kept (min changed_at), or null when the history is empty: where an as-of reading may start. */
-export async function oldestChangeAt(db: Kysely<Schema>): Promise<number | null> {
-  const row = await db.selectFrom('odds_history').select((eb) => eb.fn.min<number | null>('changed_at').as('oldest')).executeTakeFirst();
-  return row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
-}

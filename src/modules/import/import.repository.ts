@@ -37,6 +37,8 @@ export interface ImportRepository {
   keysBySport(table: 'player_statistics' | 'event_periods'): Promise<Array<{ sport_id: number; key: string }>>;
   /** Replaces what the dataset's events carry of their results: their period scores, or their players' statistics. */
   deleteOfEvents(table: 'event_period_scores' | 'player_event_statistics', eventIds: readonly number[]): Promise<void>;
+  /** Records `now` as the end of those of these events that are final and had no end yet: the instant each first became final. */
+  markEnded(eventIds: readonly number[], now: number): Promise<void>;
   /** Drops the legs or the tags of these flows, before the ones they carry now are inserted. */
   deleteOfFlows(table: 'flow_legs' | 'flow_tags', flowIds: readonly number[]): Promise<void>;
   /** Every stored tag type's place in the tree: a dataset's tag types are checked against the whole taxonomy. */
@@ -114,6 +116,11 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     },
     async deleteOfEvents(table, eventIds) {
       for (const chunk of chunksOf(eventIds, s.maxParams)) await trx.deleteFrom(table).where('event_id', 'in', [...chunk]).execute();
+    },
+    async markEnded(eventIds, now) {
+      for (const chunk of chunksOf(eventIds, s.maxParams)) {
+        await trx.updateTable('events').set({ ended_at: now }).where('id', 'in', [...chunk]).where('status', '=', 'final').where('ended_at', 'is', null).execute();
+      }
     },
     async deleteOfFlows(table, flowIds) {
       for (const chunk of chunksOf(flowIds, s.maxParams)) {

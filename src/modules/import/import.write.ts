@@ -31,7 +31,7 @@ export async function write(repo: ImportRepository, dataset: Dataset, resolved: 
   await writeParticipants(repo, dataset);
   await writeBettingVocabulary(repo, dataset, resolved.marketCategories);
   await writeTaxonomy(repo, dataset);
-  if (dataset.events) await writeEvents(repo, dataset.events, resolved.sportOfLeague);
+  if (dataset.events) await writeEvents(repo, dataset.events, resolved.sportOfLeague, now);
   await repo.refreshDerived(resolved.movedLeagueIds, resolved.movedEventIds);
   const stored = storedOdds(repo);
   const selections = await assignSelections(repo, stored, odds ?? [], flows ?? []);
@@ -145,7 +145,7 @@ async function writeTaxonomy(repo: ImportRepository, dataset: Dataset): Promise<
 }
 
 /** Events, with the sport of their league, and the results they carry. */
-async function writeEvents(repo: ImportRepository, events: Items<'events'>, sportOfLeague: ReadonlyMap<number, number>): Promise<void> {
+async function writeEvents(repo: ImportRepository, events: Items<'events'>, sportOfLeague: ReadonlyMap<number, number>, now: number): Promise<void> {
   const columns = ['id', 'league_id', 'sport_id', 'start_time', 'status', 'home_team_id', 'away_team_id', 'home_score', 'away_score'];
   await repo.upsert('events', columns, events, (e) => ({
     id: e.id,
@@ -158,6 +158,8 @@ async function writeEvents(repo: ImportRepository, events: Items<'events'>, spor
     home_score: orNull(e.home_score),
     away_score: orNull(e.away_score),
   }));
+  // Only the events the dataset makes final are looked at: the cost follows what the import carries.
+  await repo.markEnded(events.filter((e) => e.status === 'final').map((e) => e.id), now);
   await writeResults(repo, events);
 }
 

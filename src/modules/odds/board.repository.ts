@@ -7,12 +7,15 @@ import { numberOrNull } from '../../platform/db/column-values.js';
 
 /** The board's queries: the keys of the selections in a scope or on a page, and the rows of their markets. */
 export interface BoardRepository {
-  /** The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it is on no board. */
-  keyRows(scope: BoardScope): Promise<SelectionKeyRow[]>;
+  /**
+   * The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it
+   * is on no board. `everyStatus`: every row, open or not today (as of an instant, the history says).
+   */
+  keyRows(scope: BoardScope, everyStatus?: boolean): Promise<SelectionKeyRow[]>;
   /** Rows by id: the key of each selection a page shows. */
   keyRowsById(ids: readonly number[]): Promise<SelectionKeyRow[]>;
-  /** Every open row of some events' markets, with its operator and market: the selections and their markets. */
-  rowsOf(eventIds: readonly number[], marketIds: readonly number[]): Promise<BoardRow[]>;
+  /** Every open row of some events' markets, with its operator and market: the selections and their markets. `everyStatus` as for keyRows. */
+  rowsOf(eventIds: readonly number[], marketIds: readonly number[], everyStatus?: boolean): Promise<BoardRow[]>;
   /**
    * Every row, open or suspended, of some (event, market) pairs, with what the board's figures are
    * computed from and nothing more: the board's changes compare the figures before and after.
@@ -24,7 +27,8 @@ export interface BoardRepository {
 export interface BoardScope {
   eventIds: readonly number[] | undefined;
   /** [start, end) in epoch ms, and the instant the day is read at (its events that can still be bet then); ignored with eventIds. */
-  day: { start: number; end: number; at: number };
+  /** `at`: the instant the rule of what can still be bet is applied at; `past`: it is an as_of instant (canStillBeBet). */
+  day: { start: number; end: number; at: number; past?: boolean };
   sportId: number | undefined;
   leagueId: number | undefined;
   marketIds: readonly number[] | undefined;
@@ -72,11 +76,19 @@ export interface BoardRow extends SelectionKeyRow, PriceRow {
  * bet at `now`, those `live`, and those `scheduled` to start after `now`. A finished, cancelled or
  * postponed event, or one past its start that the feed has not yet called live, is no longer on
  * offer; its prices stay in the odds and the history. Events named by id are answered whatever
- * their state: the caller asked for them. `now` is the request's clock, or the instant a past
- * board is read at.
+ * their state: the caller asked for them. `now` is the request's clock, or, with `past`, the
+ * instant a board is read as of: then an event could be bet if it started after it, or had
+ * started and not yet ended (its `ended_at` later, or none yet and live now), unless it is now
+ * cancelled or postponed.
  */
-export function canStillBeBet(now: number) {
-  return (eb: ExpressionBuilder<{ e: EventsTable }, 'e'>) => eb.or([eb('e.status', '=', 'live'), eb.and([eb('e.status', '=', 'scheduled'), eb('e.start_time', '>', now)])]);
+export function canStillBeBet(now: number, past = false) {
+  return (eb: ExpressionBuilder<{ e: EventsTable }, 'e'>) =>
+    past
+      ? eb.and([
+          eb('e.status', 'not in', ['cancelled', 'postponed']),
+          eb.or([eb('e.start_time', '>', now), eb('e.ended_at', '>', now), eb.and([eb('e.ended_at', 'is', null), eb('e.status', '=', 'live')])]),
+        ])
+      : eb.or([eb('e.status', '=', 'live'), eb.and([eb('e.status', '=', 'scheduled'), eb('e.start_time', '>', now)])]);
 }
 
 /** The columns of a row's selection key, and their reading. */
@@ -88,11 +100,12 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
 
   return {
     /** The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it is on no board. */
-    async keyRows(scope: BoardScope): Promise<SelectionKeyRow[]> {
-      let select = db.selectFrom('odds').innerJoin('events as e', 'e.id', 'odds.event_id').select(keyColumns).where('odds.status', '=', 'open');
+    async keyRows(scope: BoardScope, everyStatus = false): Promise<SelectionKeyRow[]> {
+      let select = db.selectFrom('odds').innerJoin('events as e', 'e.id', 'odds.event_id').select(keyColumns);
+      if (!everyStatus) select = select.where('odds.status', '=', 'open');
       select = scope.eventIds
         ? select.where('odds.event_id', 'in', scope.eventIds)
-        : select.where('e.start_time', '>=', scope.day.start).where('e.start_time', '<', scope.day.end).where(canStillBeBet(scope.day.at));
+        : select.where('e.start_time', '>=', scope.day.start).where('e.start_time', '<', scope.day.end).where(canStillBeBet(scope.day.at, scope.day.past ?? false));
       if (scope.sportId !== undefined) select = select.where('e.sport_id', '=', scope.sportId);
       if (scope.leagueId !== undefined) select = select.where('e.league_id', '=', scope.leagueId);
       if (scope.marketIds) select = select.where('odds.betting_market_id', 'in', scope.marketIds);
@@ -107,7 +120,7 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
     },
 
     /** Every open row of some events' markets, with its operator and market: the selections and their markets. */
-    async rowsOf(eventIds: readonly number[], marketIds: readonly number[]): Promise<BoardRow[]> {
+    async rowsOf(eventIds: readonly number[], marketIds: readonly number[], everyStatus = false): Promise<BoardRow[]> {
       if (eventIds.length === 0) return [];
       const rows = await db
         .selectFrom('odds')
@@ -121,7 +134,7 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
         ])
         .where('odds.event_id', 'in', eventIds)
         .where('odds.betting_market_id', 'in', marketIds)
-        .where('odds.status', '=', 'open')
+        .$if(!everyStatus, (q) => q.where('odds.status', '=', 'open'))
         .execute();
       return rows.map((r) => ({
         ...keyOf(r),

@@ -3,7 +3,7 @@ import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { ODDS_FORMATS } from '../../shared/odds-format.js';
 import { DEVIG_METHODS, NO_FAIR_PRICE_REASONS } from '../../shared/pricing/devig.js';
 import { Id, MAX_FILTER_ITEMS, NamedRef } from '../../shared/wire.js';
-import { DeepLinkFields, IncludeDeepLinks, oddsRowFilters, PRICE_FORMS } from './odds.schemas.js';
+import { AsOf, DeepLinkFields, IncludeDeepLinks, oddsRowFilters, PRICE_FORMS } from './odds.schemas.js';
 
 export const BOARD_MAX_PAGE_SIZE = 100;
 
@@ -98,6 +98,7 @@ export const BoardScope = {
   odds_format: Type.Optional(Type.Enum(ODDS_FORMATS, { description: 'The format of every `price`: decimal (the default), american, fractional or implied_probability.' })),
   devig: Type.Optional(Type.Enum(DEVIG_METHODS, { description: 'The de-vig method of `fair`: multiplicative (the default), additive, power or shin.' })),
   include_deeplinks: IncludeDeepLinks,
+  as_of: AsOf,
 };
 
 export const BoardBody = Type.Object(

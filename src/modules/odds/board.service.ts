@@ -8,6 +8,8 @@ import type { OddsFormat } from '../../shared/odds-format.js';
 import { DEFAULT_DEVIG_METHOD, type DevigMethod } from '../../shared/pricing/devig.js';
 import { dayRange, todayIn } from '../events/index.js';
 import type { KeyResolver } from '../references/index.js';
+import { type AsOfCheck, boardRowsAt, instantOf, itemsKeyAt, keyRowsAt } from './as-of.js';
+import { statesAt } from './as-of.repository.js';
 import { createBoardRepository } from './board.repository.js';
 import type { BoardBody, BoardItem } from './board.schemas.js';
 import { type BoardSelection, boardItemOf, selectionIdsOf, selectionsOf, shownBoardItem } from './board.selections.js';
@@ -36,6 +38,8 @@ export interface BoardFilters {
   f: OddsFormat;
   d: DevigMethod;
   dl: boolean;
+  /** as_of, epoch ms; null: now. */
+  t: number | null;
 }
 
 /**
@@ -44,8 +48,8 @@ export interface BoardFilters {
  */
 export type BoardEntry = BoardSelection | BoardItem;
 
-export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver }): BoardService {
-  const { clock, keys } = deps;
+export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver; checkAsOf: AsOfCheck }): BoardService {
+  const { db, clock, keys, checkAsOf } = deps;
   const repository = createBoardRepository(deps.db);
 
   const board: BoardService['board'] = {
@@ -56,13 +60,15 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; key
       const eventIds = idSet(body.event_ids) ?? null;
       // With a list of events the day plays no part: left out of the key, so that it shares no entry by accident.
       const now = clock.now();
-      const { start, end } = eventIds ? { start: 0, end: 0 } : dayRange(body.event_date ?? todayIn(timeZone, now), timeZone);
+      const asOf = instantOf(body.as_of);
+      const { start, end } = eventIds ? { start: 0, end: 0 } : dayRange(body.event_date ?? todayIn(timeZone, asOf ?? now), timeZone);
       return {
         e: eventIds,
         start,
         end,
         // Whole minutes, as historical events are cut: one filter keeps one cache entry for a minute, not a request.
-        at: eventIds ? 0 : Math.floor(now / MINUTE_MS) * MINUTE_MS,
+        // As of an instant, what could still be bet then.
+        at: eventIds ? 0 : (asOf ?? Math.floor(now / MINUTE_MS) * MINUTE_MS),
         s: body.sport_id ?? null,
         l: body.league_id ?? null,
         m: idSet(body.betting_market_ids) ?? null,
@@ -73,32 +79,40 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; key
         f: body.odds_format ?? 'decimal',
         d: body.devig ?? DEFAULT_DEVIG_METHOD,
         dl: body.include_deeplinks ?? false,
+        t: asOf,
       };
     },
 
-    /** One id per selection, in the board's order (board.selections.ts). */
+    /** One id per selection, in the board's order (board.selections.ts); as of an instant, of the rows open then. */
     async ids(f) {
+      if (f.t !== null) await checkAsOf(f.t);
       // Scope ids name a record, as on every list (docs/api.md): an unknown one is 404, not an empty board.
       const sportId = f.s === null ? undefined : await keys.requireId('sport', f.s, 'sport_id');
       const leagueId = f.l === null ? undefined : await keys.requireId('league', f.l, 'league_id');
       const rows = await repository.keyRows({
         eventIds: f.e ?? undefined,
-        day: { start: f.start, end: f.end, at: f.at },
+        day: { start: f.start, end: f.end, at: f.at, past: f.t !== null },
         sportId,
         leagueId,
         marketIds: f.m ?? undefined,
         operatorIds: f.o ?? undefined,
         rows: { playerIds: f.p ?? undefined, periodIds: f.pe ?? undefined, altLines: f.a },
-      });
-      return selectionIdsOf(rows);
+      }, f.t !== null);
+      return selectionIdsOf(f.t === null ? rows : keyRowsAt(rows, await statesAt(db, rows.map((r) => r.id), f.t), true));
     },
 
-    /** The selections of a page with every row of their markets: two queries, whatever the page size. */
-    async items(ids) {
-      const keys = await repository.keyRowsById(ids);
-      const rows = await repository.rowsOf([...new Set(keys.map((k) => k.event_id))], [...new Set(keys.map((k) => k.betting_market_id))]);
-      return selectionsOf(keys, rows);
+    /** The selections of a page with every row of their markets: two queries, whatever the page size (four as of an instant). */
+    async items(ids, { t }) {
+      const keyRows = await repository.keyRowsById(ids);
+      const eventIds = [...new Set(keyRows.map((k) => k.event_id))];
+      const marketIds = [...new Set(keyRows.map((k) => k.betting_market_id))];
+      if (t === null) return selectionsOf(keyRows, await repository.rowsOf(eventIds, marketIds));
+      const rows = await repository.rowsOf(eventIds, marketIds, true);
+      const states = await statesAt(db, rows.map((r) => r.id), t);
+      return selectionsOf(keyRowsAt(keyRows, states, true), boardRowsAt(rows, states));
     },
+
+    itemsKey: ({ t }) => itemsKeyAt(t),
 
     view: (entry, f) => ('rows' in entry ? shownBoardItem(boardItemOf(entry, { operatorIds: f.o, format: f.f, method: f.d, deeplinks: f.dl }), f.f) : entry),
   };

@@ -54,9 +54,11 @@ export function createEdgesService(deps: { board: BoardService['board']; keys: K
       // Every row of the scope's markets once, for the middles, which pair lines across markets.
       const rows = new Map<number, BoardRow>();
       for (const chunk of chunksOf(ids, CHUNK)) {
-        const selections = await board.items(chunk);
-        for (const entry of selections.values()) {
-          if (!('rows' in entry)) continue;
+        const selections = await board.items(chunk, filters);
+        // In the board's order, not the database's: equal edges then keep one order (the sorts below are stable).
+        for (const id of chunk) {
+          const entry = selections.get(id);
+          if (entry === undefined || !('rows' in entry)) continue;
           valueBets.push(...valueBetsOf(entry, view, minEdge, { kellyFraction, referenceId: referenceId ?? null }));
           for (const row of entry.rows) rows.set(row.id, row);
           const market = marketKeyOf(entry.key);

@@ -14,3 +14,4 @@ export { findMiddles, type Middle, type MiddleLine, type MiddleRow } from './edg
 export { canStillBeBet } from './board.repository.js';
 export { movementRoutes } from './movement.routes.js';
 export { type AsOfReading, createMovementService, type MovementService } from './movement.service.js';
+export type { AsOfCheck } from './as-of.js';

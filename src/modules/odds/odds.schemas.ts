@@ -58,6 +58,19 @@ export const DeepLinkFields = {
   bet_android_deep_link_url: DeepLink('Android app'),
 };
 
+/**
+ * `as_of`: the answer as the price history knows it for an instant (decision 0317), read as the
+ * history's `since` is. Pro and up (the policy's field rule marks it in the document).
+ */
+export const AsOf = Type.Optional(
+  Type.String({
+    format: 'date-time',
+    description:
+      'The answer as of this instant (ISO 8601 with a time zone), as the price history knows it now: each book\'s price open then, with its value then ' +
+      '(docs/data.md#as-of-an-instant). Between the oldest change kept and now, else 422. `is_main`, `is_live`, deep links and selection ids are today\'s.',
+  }),
+);
+
 /** The request field that asks for them. */
 export const IncludeDeepLinks = Type.Optional(
   Type.Boolean({
@@ -134,6 +147,7 @@ export const OddsByEventBody = Type.Object(
     betting_market_ids: Type.Optional(ids('Only odds of these betting markets.')),
     ...oddsRowFilters('true: alternates are listed beside the main lines, as before the field existed'),
     include_deeplinks: IncludeDeepLinks,
+    as_of: AsOf,
     odds_format: Type.Optional(
       Type.Enum(ODDS_FORMATS, {
         description:

@@ -6,6 +6,8 @@ import type { DeepLinks } from '../../shared/deep-links.js';
 import { idSet, keySet } from '../../shared/filters.js';
 import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
 import type { KeyResolver } from '../references/index.js';
+import { type AsOfCheck, instantOf, itemsKeyAt, oddsItemAt } from './as-of.js';
+import { statesAt } from './as-of.repository.js';
 import { createOddsRepository } from './odds.repository.js';
 import type { OddsByEventBody, OddsItem } from './odds.schemas.js';
 
@@ -30,6 +32,8 @@ export interface OddsFilters {
   a: boolean;
   /** include_deeplinks. */
   dl: boolean;
+  /** as_of, epoch ms; null: now. */
+  t: number | null;
 }
 
 /** Period ids sorted without repeats (the full game, null, first), so that equal filters share a cache entry. */
@@ -39,8 +43,8 @@ export function periodSet(ids: ReadonlyArray<number | null> | undefined): Array<
   return ids.includes(null) ? [null, ...numbers] : numbers;
 }
 
-export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver }): OddsService {
-  const { keys } = deps;
+export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver; checkAsOf: AsOfCheck }): OddsService {
+  const { db, keys, checkAsOf } = deps;
   const repository = createOddsRepository(deps.db);
 
   const byEvent: OddsService['byEvent'] = {
@@ -58,19 +62,34 @@ export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver 
         pe: periodSet(body.event_period_ids) ?? null,
         a: body.include_alt_lines ?? true,
         dl: body.include_deeplinks ?? false,
+        t: instantOf(body.as_of),
       };
     },
 
-    /** The odds of one event, by id. */
-    async ids({ e: eventId, o, ok, m, p, pe, a }) {
+    /** The odds of one event, by id; as of an instant, the rows priced then (suspended or not). */
+    async ids({ e: eventId, o, ok, m, p, pe, a, t }) {
+      if (t !== null) await checkAsOf(t);
       const operatorIds = o ?? (ok ? idSet(await Promise.all(ok.map((k) => keys.resolve('operator', k, 'operator_keys')))) : undefined);
       // Checked inside the once-per-version computation; a 404 is not cached.
       if (!(await repository.eventExists(eventId))) throw new ApiError('NOT_FOUND', `no event with event_id ${eventId}`);
       const rows = { playerIds: p ?? undefined, periodIds: pe ?? undefined, altLines: a };
-      return repository.ids({ eventId, operatorIds, bettingMarketIds: m ?? undefined, rows });
+      const ids = await repository.ids({ eventId, operatorIds, bettingMarketIds: m ?? undefined, rows });
+      if (t === null) return ids;
+      const states = await statesAt(db, ids, t);
+      return ids.filter((id) => states.has(id));
     },
 
-    items: (ids) => repository.items(ids),
+    async items(ids, { t }) {
+      const items = await repository.items(ids);
+      if (t === null) return items;
+      const states = await statesAt(db, ids, t);
+      return new Map([...items].flatMap(([id, item]) => {
+        const state = states.get(id);
+        return state === undefined ? [] : [[id, oddsItemAt(item, state)] as const];
+      }));
+    },
+
+    itemsKey: ({ t }) => itemsKeyAt(t),
 
     /** With odds_format, `price` is the price in that format (without, the v1 object: decision 0111). */
     // The links are loaded with every item and shown only when asked (decision 0111: nothing new unasked).

@@ -92,8 +92,11 @@ export function registerRoutePolicies(app: App, deps: RoutePoliciesDeps): void {
     }
     const steps = stepsOf(policy);
     if (steps.length > 0) route.onRequest = [...hooksOf(route.onRequest), ...steps];
+    const fields = policy.auth === 'client' ? gatedFields(policy) : [];
+    // The body is read only after the request's own steps: a field's tier is checked once it is parsed and valid.
+    if (fields.length > 0) route.preHandler = [...hooksOf(route.preHandler), fieldsStep(fields)];
     route.onSend = [...hooksOf(route.onSend), cacheHeaders(policy.cache)];
-    if (schema !== undefined && schema.hide !== true) route.schema = { ...schema, ...documentOf(policy) };
+    if (schema !== undefined && schema.hide !== true) route.schema = { ...schema, ...documentOf(policy), ...markedFields(schema, fields) };
   });
 }
 
@@ -102,13 +105,52 @@ const gated = (entitlement: Entitlement) => tiersWith(entitlement).length < TIER
 
 function tierStep(entitlement: Entitlement): CallbackHook {
   const allowed = tiersWith(entitlement);
-  const names = allowed.length === 1 ? `the ${allowed[0]} tier` : `the ${allowed.slice(0, -1).join(', ')} and ${allowed.at(-1)} tiers`;
+  const names = tierNames(allowed);
   const what = ENTITLEMENTS[entitlement].refused;
   return (request, _reply, done) => {
     const { tier } = principalOf(request).client;
     if (allowed.includes(tier)) return done();
     done(new ApiError('FORBIDDEN', `${what} is for ${names}; this client is on the ${tier} tier`));
   };
+}
+
+/** A body field for some tiers only, as the policy names it, with those tiers. */
+interface GatedField {
+  field: string;
+  entitlement: Entitlement;
+  tiers: readonly string[];
+}
+
+function gatedFields(policy: ClientPolicy): GatedField[] {
+  return Object.entries(policy.fields ?? {}).flatMap(([field, entitlement]) => (gated(entitlement) ? [{ field, entitlement, tiers: tiersWith(entitlement) }] : []));
+}
+
+function tierNames(allowed: readonly string[]): string {
+  return allowed.length === 1 ? `the ${allowed[0]} tier` : `the ${allowed.slice(0, -1).join(', ')} and ${allowed.at(-1)} tiers`;
+}
+
+/** 403 naming the first field sent that the client's tier lacks. */
+function fieldsStep(fields: readonly GatedField[]): CallbackHook {
+  return (request, _reply, done) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    const { tier } = principalOf(request).client;
+    const refused = fields.find(({ field, tiers }) => body?.[field] !== undefined && !tiers.includes(tier));
+    if (refused === undefined) return done();
+    done(new ApiError('FORBIDDEN', `${refused.field} is for ${tierNames(refused.tiers)}; this client is on the ${tier} tier`));
+  };
+}
+
+/** The body schema with each gated field marked `x-required-tiers`, for the document (the field's rule). */
+function markedFields(schema: FastifySchema, fields: readonly GatedField[]): FastifySchema {
+  const body = schema.body as { properties?: Record<string, object> } | undefined;
+  if (fields.length === 0 || body?.properties === undefined) return {};
+  const properties = { ...body.properties };
+  for (const { field, tiers } of fields) {
+    const property = properties[field];
+    if (property === undefined) throw new Error(`the policy names the body field "${field}", which the body does not have`);
+    properties[field] = { ...property, 'x-required-tiers': tiers };
+  }
+  return { body: { ...body, properties } };
 }
 
 function limitStep(admit: Admission): CallbackHook {
@@ -148,14 +190,14 @@ function documentOf(policy: RoutePolicy): FastifySchema {
         [OPERATION_ANSWERS]: { errors: ['UNAUTHORIZED', 'NOT_FOUND', 'RATE_LIMIT_EXCEEDED', ...declared], rateLimitHeaders: false, entityTags: false },
       };
     case 'client': {
-      const forbidden = gated(policy.tier);
+      const forbidden = gated(policy.tier) || gatedFields(policy).length > 0;
       const answers: OperationAnswers = {
         errors: ['UNAUTHORIZED', ...(forbidden ? (['FORBIDDEN'] as const) : []), 'RATE_LIMIT_EXCEEDED', ...declared],
         rateLimitHeaders: true,
         // Data pages carry an ETag; account listings are no-store answers read afresh each time.
         entityTags: policy.cache === 'data',
       };
-      return { security: CLIENT_SECURITY, ...(forbidden ? { 'x-required-tiers': tiersWith(policy.tier) } : {}), [OPERATION_ANSWERS]: answers };
+      return { security: CLIENT_SECURITY, ...(gated(policy.tier) ? { 'x-required-tiers': tiersWith(policy.tier) } : {}), [OPERATION_ANSWERS]: answers };
     }
   }
 }

@@ -14,6 +14,12 @@ export interface ClientPolicy {
   readonly auth: 'client';
   /** What of the tier table the route serves (its tier rule): a client whose tier lacks it gets 403. */
   readonly tier: Entitlement;
+  /**
+   * Body fields for some tiers only (a rule on the field): a client whose tier lacks the field's
+   * entitlement and sends it gets 403 naming the field; the document marks the field with
+   * `x-required-tiers`. Decision 0317.
+   */
+  readonly fields?: Readonly<Record<string, Entitlement>>;
   /** `data`: charged against the minute and the day; `account`: the minute only, never the daily quota. */
   readonly limit: 'data' | 'account';
   /** Where a charged call is counted. */

@@ -687,6 +687,17 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('webhook_edges_market_idx').on('webhook_edges').columns(['event_id', 'betting_market_id']).execute();
     },
   },
+  // As of an instant (decision 0317): an event's end is recorded when it first becomes final, so
+  // that "finished" has an instant; events already final have none (null). A price as of an instant
+  // is the latest change of its row at or before it: one index step per odds row, not a replay. The
+  // oldest change kept (the lower bound of as_of) is the first entry of an index on changed_at.
+  '0036_as_of': {
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('events').addColumn('ended_at', 'bigint').execute();
+      await db.schema.createIndex('odds_history_odds_idx').on('odds_history').columns(['odds_id', 'changed_at', 'id']).execute();
+      await db.schema.createIndex('odds_history_changed_idx').on('odds_history').column('changed_at').execute();
+    },
+  },
   // Signals (decision 0321): every value bet, arbitrage, middle, steam move and drop the detector
   // saw, once per appearance, with its grade and closing-line value; the detector's and the
   // grader's cursors made now, so that on a new database they start at its first change.

@@ -227,6 +227,8 @@ export interface EventsTable {
   /** Both null, or both set: the score as the feed last reported it. */
   home_score: number | null;
   away_score: number | null;
+  /** Epoch ms: when the event first became final (an import's time); null before, and for events final before it was recorded. */
+  ended_at: Generated<number | null>;
 }
 
 export interface OddsTable {

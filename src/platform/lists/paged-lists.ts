@@ -17,7 +17,12 @@ export interface ListSource<F, T, Id = number> {
   /** The ordered ids of one filter combination. May throw (404 for an unknown key). */
   ids(filters: F): Promise<readonly Id[] | Float64Array>;
   /** Items by id; an id the loader does not return is left out of the page. */
-  items(ids: readonly Id[]): Promise<ReadonlyMap<Id, T>>;
+  items(ids: readonly Id[], filters: F): Promise<ReadonlyMap<Id, T>>;
+  /**
+   * When the items themselves depend on a part of the filters (an answer as of an instant), that
+   * part as text: items are then cached per id and per it. Absent or '': one item per id.
+   */
+  itemsKey?(filters: F): string;
   /**
    * How a page shows an item when that depends on the request beyond which items it lists (the
    * odds in the format asked). Items are cached once, as `items` gives them; pages are cached per
@@ -84,13 +89,14 @@ export function createPagedLists(cache: ReadCache): PagedLists {
 function prepare<F, T>(cache: ReadCache, list: ListSource<F, T>, prefix: string): PreparedSource<F, T> {
   const items = cache.items<T>(list.name);
 
-  async function itemsOf(ids: readonly number[]): Promise<T[]> {
-    const found = await items.getMany(ids.map(String), async (missing) => {
-      const loaded = await list.items(missing.map(Number));
-      return new Map([...loaded].map(([id, item]) => [String(id), item]));
+  async function itemsOf(ids: readonly number[], filters: F): Promise<T[]> {
+    const part = list.itemsKey?.(filters) ?? '';
+    const found = await items.getMany(ids.map((id) => part + String(id)), async (missing) => {
+      const loaded = await list.items(missing.map((key) => Number(key.slice(part.length))), filters);
+      return new Map([...loaded].map(([id, item]) => [part + String(id), item]));
     });
     return ids.flatMap((id) => {
-      const item = found.get(String(id));
+      const item = found.get(part + String(id));
       return item === undefined ? [] : [item];
     });
   }
@@ -103,7 +109,7 @@ function prepare<F, T>(cache: ReadCache, list: ListSource<F, T>, prefix: string)
   async function page(filters: F, paging: Paging, filterKey = JSON.stringify(filters)): Promise<Page<T>> {
     const ids = await idsOf(filters, filterKey);
     const start = Math.min(offsetOf(paging), ids.length);
-    const items = await itemsOf(Array.from(ids.subarray(start, start + paging.page_size)));
+    const items = await itemsOf(Array.from(ids.subarray(start, start + paging.page_size)), filters);
     const { view } = list;
     return pageOf(view === undefined ? items : items.map((item) => view(item, filters)), ids.length, paging);
   }

@@ -25,7 +25,7 @@ export function uncachedList<F, T, Id>(list: UncachedSource<F, T, Id>): Uncached
       const start = Math.min(offsetOf(paging), ids.length);
       const slice = ids.slice(start, start + paging.page_size);
       // A page past the end, or of an empty list, asks nothing more of the database.
-      const found = slice.length === 0 ? new Map<Id, T>() : await list.items(slice);
+      const found = slice.length === 0 ? new Map<Id, T>() : await list.items(slice, filters);
       const items = slice.flatMap((id) => {
         const item = found.get(id);
         return item === undefined ? [] : [item];

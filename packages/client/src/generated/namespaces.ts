@@ -277,7 +277,7 @@ export interface OddsApi {
   /**
    * Odds of one event
    *
-   * The odds of an event from every operator, ordered by id. Each item has `price_decimal`, and `price`: in the `odds_format` asked (decimal, american, fractional or implied_probability), or without one the object of decimal, American and implied-probability forms. Filter by operators (ids, or keys; ids win) and betting markets. An unknown event_id is 404.
+   * The odds of an event from every operator, ordered by id. Each item has `price_decimal`, and `price`: in the `odds_format` asked (decimal, american, fractional or implied_probability), or without one the object of decimal, American and implied-probability forms. Filter by operators (ids, or keys; ids win) and betting markets. An unknown event_id is 404. With `as_of` (pro and enterprise), the answer as of that instant as the price history knows it (docs/data.md#as-of-an-instant); out of its bounds, 422.
    *
    * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
    *
@@ -287,7 +287,7 @@ export interface OddsApi {
   /**
    * The odds board: every book, the best, the consensus and the fair price per selection
    *
-   * The current board of a day's events (`event_date` in `timezone`, default today) or of a list of events (`event_ids`), optionally of one sport or league, narrowed to markets, periods, players and books. One item per selection (event, market, period, player, position): every book's open price and line, the best price and its books, the consensus (median price and line) and the fair prices (per book, and of the consensus) by the `devig` method asked. Main lines only unless `include_alt_lines`. Ordered by start time, event, market, period, player, main line first, position (docs/data.md#the-odds-board). An unknown sport_id or league_id is 404.
+   * The current board of a day's events (`event_date` in `timezone`, default today) or of a list of events (`event_ids`), optionally of one sport or league, narrowed to markets, periods, players and books. One item per selection (event, market, period, player, position): every book's open price and line, the best price and its books, the consensus (median price and line) and the fair prices (per book, and of the consensus) by the `devig` method asked. Main lines only unless `include_alt_lines`. Ordered by start time, event, market, period, player, main line first, position (docs/data.md#the-odds-board). An unknown sport_id or league_id is 404. With `as_of` (pro and enterprise), the answer as of that instant as the price history knows it (docs/data.md#as-of-an-instant); out of its bounds, 422.
    *
    * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
    *
@@ -297,7 +297,7 @@ export interface OddsApi {
   /**
    * Value bets, arbitrages, middles and low-hold markets over a board
    *
-   * Over the selections of a board (the same scope and filters as POST /v1/odds/board): every book's price whose expected value against the consensus fair probability is at least `min_edge` percent, EV% = (price × p_fair − 1) × 100; and the arbitrages, markets whose best prices across books imply less than 1, with the stakes per 100 units that lock the margin. Each value bet has its Kelly stake (`kelly_fraction`); with `devig_reference_operator_id` or `_key` the fair prices are that book's own market's. Middles: two books' lines of a total or a spread leaving a window in which both bets win, with the stakes that pay the same outside it. With `max_hold`, the low-hold markets. The largest first, at most 100 of each; the totals count them all (docs/data.md#edges). An unknown sport_id, league_id or reference book is 404.
+   * Over the selections of a board (the same scope and filters as POST /v1/odds/board): every book's price whose expected value against the consensus fair probability is at least `min_edge` percent, EV% = (price × p_fair − 1) × 100; and the arbitrages, markets whose best prices across books imply less than 1, with the stakes per 100 units that lock the margin. Each value bet has its Kelly stake (`kelly_fraction`); with `devig_reference_operator_id` or `_key` the fair prices are that book's own market's. Middles: two books' lines of a total or a spread leaving a window in which both bets win, with the stakes that pay the same outside it. With `max_hold`, the low-hold markets. The largest first, at most 100 of each; the totals count them all (docs/data.md#edges). An unknown sport_id, league_id or reference book is 404. With `as_of` (pro and enterprise), the answer as of that instant as the price history knows it (docs/data.md#as-of-an-instant); out of its bounds, 422.
    *
    * `POST /v1/odds/edges`
    */

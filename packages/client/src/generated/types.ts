@@ -1702,6 +1702,10 @@ export interface HistoricalEvent {
   /** The away side's score; null exactly when home_score is. */
   away_score: number | null;
   /**
+   * When the event first became final (the import that made it so), ISO 8601 UTC; null while it is not, and for events final before ends were recorded. The instant `as_of` answers take an event to be over from.
+   */
+  ended_at: string | null;
+  /**
    * The event's price history as a JSON file (GET /v1/historical/odds/{event_id}.json), relative to the API's base URL. Listed for every tier; the file itself is for pro and enterprise (403 below).
    */
   json_url: string;
@@ -3535,6 +3539,10 @@ export interface OddsUpcomingByEventParams {
    */
   include_deeplinks?: boolean;
   /**
+   * The answer as of this instant (ISO 8601 with a time zone), as the price history knows it now: each book's price open then, with its value then (docs/data.md#as-of-an-instant). Between the oldest change kept and now, else 422. `is_main`, `is_live`, deep links and selection ids are today's.
+   */
+  as_of?: string;
+  /**
    * The format of each item's `price`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` (the decimal payout) or `percent` (the implied probability in percent) (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
@@ -3589,6 +3597,10 @@ export interface OddsBoardParams {
    */
   include_deeplinks?: boolean;
   /**
+   * The answer as of this instant (ISO 8601 with a time zone), as the price history knows it now: each book's price open then, with its value then (docs/data.md#as-of-an-instant). Between the oldest change kept and now, else 422. `is_main`, `is_live`, deep links and selection ids are today's.
+   */
+  as_of?: string;
+  /**
    * Page number, 1-indexed, at most 1000000.
    *
    * @defaultValue `1`
@@ -3638,6 +3650,10 @@ export interface OddsEdgesParams {
    * Odditt's name: true adds each price's operator links, `bet_web_deep_link_url`, `bet_ios_deep_link_url` and `bet_android_deep_link_url`. Default false.
    */
   include_deeplinks?: boolean;
+  /**
+   * The answer as of this instant (ISO 8601 with a time zone), as the price history knows it now: each book's price open then, with its value then (docs/data.md#as-of-an-instant). Between the oldest change kept and now, else 422. `is_main`, `is_live`, deep links and selection ids are today's.
+   */
+  as_of?: string;
   /**
    * The least expected value, in percent of the stake, that a value bet must have: EV% = (price × p_fair − 1) × 100. Default 0.
    */
