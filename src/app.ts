@@ -27,7 +27,16 @@ import { createChangeCursor, createHistoryRepository, createHistoryService, hist
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
-import { createBoardEventsRepository, createBoardService, createEdgesService, createOddsService, oddsRoutes } from './modules/odds/index.js';
+import {
+  createBoardEventsRepository,
+  createBoardService,
+  createEdgesService,
+  createMovesService,
+  createOddsService,
+  createMoveEvents,
+  movesRoutes,
+  oddsRoutes,
+} from './modules/odds/index.js';
 import { createResultsService, resultsRoutes } from './modules/results/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { consoleRoutes, createWebSessions, portalRoutes, registerPageHeaders, type WebSessions } from './modules/portal/index.js';
@@ -158,6 +167,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
       const board = createBoardService({ db, clock, keys });
       return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board }) });
     },
+    (app) => movesRoutes(app, { moves: createMovesService({ db, clock, keys, thresholds: config.moves.thresholds }) }),
     (app) => resultsRoutes(app, { lists, results }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
     (app) =>
@@ -166,6 +176,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
         recent: ctx.recentChanges,
         board: createBoardEventsRepository(db),
         settled: results.settled,
+        ...(ctx.oddsMoves === undefined ? {} : { moves: createMoveEvents(db) }),
         slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs, clock }),
         changes,
         accounts: directory,
@@ -216,3 +227,4 @@ function redisProbe(ctx: AppContext): { state(): 'ok' | 'degraded' } | undefined
   if (redis === undefined) return undefined;
   return { state: () => (redis.state() === 'ok' && counters.state() === 'ok' ? 'ok' : 'degraded') };
 }
+

@@ -12,6 +12,7 @@ export const ENTITLEMENTS = {
   'history-files': { row: 'history files and league exports (`/v1/historical/odds…`)', refused: 'the price history' },
   'odds-stream': { row: 'live odds stream (`GET /v1/stream/odds`)', refused: 'the odds stream' },
   'odds-edges': { row: 'value bets and arbitrages (`POST /v1/odds/edges`)', refused: 'the odds edges' },
+  'odds-moves': { row: 'steam moves and drops (`POST /v1/odds/moves`, `types=steam,drop` on the stream)', refused: 'the steam moves and drops' },
   quotes: { row: 'quotes at your own pricing endpoint (`/v1/account/check-endpoint`, `POST /v1/trends/flows/quote`)', refused: 'quotes' },
   results: { row: 'results: scores by period, graded odds, closing-line value (`/v1/results/…`)', refused: 'the results' },
   webhooks: { row: 'webhooks: changes posted to your own endpoints ([Webhooks](#webhooks), `/v1/webhooks`)', refused: 'webhooks' },
@@ -32,7 +33,7 @@ export interface TierRights {
   readonly limits: { readonly perMinute: number | null; readonly perDay: number | null; readonly webhookEndpoints: number | null };
 }
 
-const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'odds-edges', 'quotes', 'results', 'webhooks'];
+const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'odds-edges', 'odds-moves', 'quotes', 'results', 'webhooks'];
 
 /**
  * What each tier gets: the one table that the tier checks, the rate limiter's defaults, the odds

@@ -687,6 +687,46 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('webhook_edges_market_idx').on('webhook_edges').columns(['event_id', 'betting_market_id']).execute();
     },
   },
+  // Steam moves and drops (decision 0319), found by a history processor as the imports land: its
+  // cursor starts at the newest change (no move is looked for in the history already kept), the
+  // webhooks' cursor over the moves at the first, and the counter that wakes the streams and the former.
+  '0037_odds_moves': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      await db.schema
+        .createTable('odds_moves')
+        .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('history_id', 'bigint', (c) => c.notNull())
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('league_id', 'bigint')
+        .addColumn('betting_market_id', 'bigint', (c) => c.notNull())
+        .addColumn('event_period_id', 'bigint')
+        .addColumn('player_id', 'bigint')
+        .addColumn('position', 'text', (c) => c.notNull())
+        .addColumn('is_main', 'integer', (c) => c.notNull())
+        .addColumn('line', 'double precision')
+        .addColumn('selection_key', 'text', (c) => c.notNull())
+        .addColumn('operator_id', 'bigint')
+        .addColumn('operator_ids', 'text', (c) => c.notNull())
+        .addColumn('odds_id', 'bigint', (c) => c.notNull())
+        .addColumn('from_price', 'double precision', (c) => c.notNull())
+        .addColumn('to_price', 'double precision', (c) => c.notNull())
+        .addColumn('size', 'double precision', (c) => c.notNull())
+        .addColumn('book_count', 'integer', (c) => c.notNull())
+        .addColumn('books', 'text', (c) => c.notNull())
+        .addColumn('window_seconds', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('changed_at', 'bigint', (c) => c.notNull())
+        .addColumn('detected_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('odds_moves_changed_idx').on('odds_moves').columns(['changed_at', 'id']).execute();
+      await db.schema.createIndex('odds_moves_event_idx').on('odds_moves').columns(['event_id', 'changed_at']).execute();
+      await sql`insert into change_versions (name, version) values ('moves', 0)`.execute(db);
+      await sql`insert into feed_cursors (name, last_id) select 'odds moves', coalesce(max(id), 0) from odds_history`.execute(db);
+      await sql`insert into feed_cursors (name, last_id) values ('webhooks: moves', 0)`.execute(db);
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */
