@@ -167,7 +167,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
       const board = createBoardService({ db, clock, keys });
       return oddsRoutes(app, { lists, odds: createOddsService({ db, keys }), board, edges: createEdgesService({ board: board.board }) });
     },
-    (app) => movesRoutes(app, { moves: createMovesService({ db, clock, keys, thresholds: config.moves.thresholds }) }),
+    (app) => movesRoutes(app, { moves: createMovesService({ db, keys, thresholds: config.moves.thresholds }) }),
     (app) => resultsRoutes(app, { lists, results }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
     (app) =>

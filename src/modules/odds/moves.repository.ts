@@ -34,8 +34,10 @@ export interface StoredMove {
 
 export type NewMove = Omit<StoredMove, 'id'>;
 
-/** Which stored moves a list reads: the board's scope (its books aside: they are the service's), the kinds, a time range. */
-export interface MovesQuery extends Omit<BoardScope, 'operatorIds'> {
+/** Which stored moves a list reads: the board's scope (its books aside: they are the service's; every event unless a day is given), the kinds, a time range. */
+export interface MovesQuery extends Omit<BoardScope, 'operatorIds' | 'day'> {
+  /** [start, end) of the events' start times, epoch ms: only with `event_date`; ignored with eventIds. */
+  day: { start: number; end: number } | undefined;
   kinds: ReadonlyArray<'steam' | 'drop'>;
   /** [from, to) of changed_at, epoch ms. */
   from: number | undefined;
@@ -94,7 +96,8 @@ export const movesRepository = {
   /** The moves of a scope and a time range, newest first (changed_at, then id). */
   async list(db: Kysely<Schema>, q: MovesQuery): Promise<StoredMove[]> {
     let select = db.selectFrom('odds_moves as mv').innerJoin('events as e', 'e.id', 'mv.event_id').selectAll('mv').where('mv.kind', 'in', [...q.kinds]);
-    select = q.eventIds ? select.where('mv.event_id', 'in', q.eventIds) : select.where('e.start_time', '>=', q.day.start).where('e.start_time', '<', q.day.end);
+    if (q.eventIds) select = select.where('mv.event_id', 'in', q.eventIds);
+    else if (q.day) select = select.where('e.start_time', '>=', q.day.start).where('e.start_time', '<', q.day.end);
     if (q.sportId !== undefined) select = select.where('e.sport_id', '=', q.sportId);
     if (q.leagueId !== undefined) select = select.where('e.league_id', '=', q.leagueId);
     if (q.marketIds) select = select.where('mv.betting_market_id', 'in', q.marketIds);

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
-import { Id } from '../../shared/wire.js';
+import { Id, MAX_FILTER_ITEMS } from '../../shared/wire.js';
 import { BoardScope } from './board.schemas.js';
 
 export const MOVES_MAX_PAGE_SIZE = 100;
@@ -51,7 +51,12 @@ export const MoveItem = Type.Object(
 );
 export type MoveItem = Static<typeof MoveItem>;
 
-const { odds_format: _format, devig: _devig, include_deeplinks: _links, ...scope } = BoardScope;
+const { odds_format: _format, devig: _devig, include_deeplinks: _links, event_ids: _events, event_date: _date, ...narrowing } = BoardScope;
+const scope = {
+  event_ids: Type.Optional(Type.Array(Id('An event id.'), { maxItems: MAX_FILTER_ITEMS, description: 'Only moves of these events. Without it (or empty), moves of every event, unless `event_date` names a day.' })),
+  event_date: Type.Optional(Type.String({ format: 'date', description: 'Only moves of the events of this day, YYYY-MM-DD, read in `timezone`. Ignored with `event_ids`.' })),
+  ...narrowing,
+};
 
 const Threshold = (description: string, minimum: number, integer = false) => Type.Optional(integer ? Type.Integer({ minimum, description }) : Type.Number({ minimum, description }));
 

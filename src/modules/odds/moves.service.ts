@@ -1,11 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/errors.js';
 import { type Page, slicePage } from '../../platform/pagination.js';
 import { idSet } from '../../shared/filters.js';
 import { iso } from '../../shared/wire.js';
-import { dayRange, todayIn } from '../events/index.js';
+import { dayRange } from '../events/index.js';
 import type { KeyResolver } from '../references/index.js';
 import { type MoveThresholds, steamFiguresOf } from './moves.detect.js';
 import { movesRepository, type StoredMove } from './moves.repository.js';
@@ -18,19 +17,19 @@ export interface MovesService {
   list(body: MovesBody): Promise<Page<MoveItem>>;
 }
 
-export function createMovesService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver; thresholds: MoveThresholds }): MovesService {
-  const { db, clock, keys, thresholds } = deps;
+export function createMovesService(deps: { db: Kysely<Schema>; keys: KeyResolver; thresholds: MoveThresholds }): MovesService {
+  const { db, keys, thresholds } = deps;
   return {
     async list(body) {
       const asked = askedThresholds(body, thresholds);
       const from = body.from === undefined ? undefined : Date.parse(body.from);
       const to = body.to === undefined ? undefined : Date.parse(body.to);
       if (from !== undefined && to !== undefined && to < from) throw validationError('to', 'minimum', 'to must not be before from');
-      const timeZone = body.timezone ?? 'UTC';
       const eventIds = idSet(body.event_ids);
       const stored = await movesRepository.list(db, {
         eventIds,
-        day: eventIds ? { start: 0, end: 0 } : dayRange(body.event_date ?? todayIn(timeZone, clock.now()), timeZone),
+        // Moves are read by time: a day's events only when `event_date` asks for them.
+        day: eventIds || body.event_date === undefined ? undefined : dayRange(body.event_date, body.timezone ?? 'UTC'),
         sportId: body.sport_id === undefined ? undefined : await keys.requireId('sport', body.sport_id, 'sport_id'),
         leagueId: body.league_id === undefined ? undefined : await keys.requireId('league', body.league_id, 'league_id'),
         marketIds: idSet(body.betting_market_ids),
@@ -110,8 +109,15 @@ export function moveItemOf(move: StoredMove): MoveItem {
   };
 }
 
-/** The stored moves as the streams read them: each as POST /v1/odds/moves shows it, with its type and its event's league. */
-export function createMoveEvents(db: Kysely<Schema>) {
+/** The stored moves as the streams read them (the stream module's MoveEvents). */
+export interface MoveEventsSource {
+  /** The newest move's id, 0 when there is none. */
+  lastId(): Promise<number>;
+  /** Up to `limit` moves after an id, each as POST /v1/odds/moves shows it, with its type and its event's league. */
+  after(afterId: number, limit: number): Promise<Array<{ id: number; type: 'steam' | 'drop'; change: MoveItem; leagueId: number | null }>>;
+}
+
+export function createMoveEvents(db: Kysely<Schema>): MoveEventsSource {
   return {
     lastId: () => movesRepository.newest(db),
     after: async (afterId: number, limit: number) =>
