@@ -131,6 +131,14 @@ describe.each(DIALECTS)('steam moves and drops (%s)', (dialect) => {
     stream.close();
   });
 
+  it('a drop that stopped holding is a new drop when it holds again', async () => {
+    // Book 1's over went 2.0 → 1.79 by 210 s; back to 2.0 at 400 s, then 1.8 at 600 s: 10% against its price at 480 s.
+    await move(price(31, 1, 2, 'over', 2.0, 400, 220.5));
+    await move(price(31, 1, 2, 'over', 1.8, 600, 220.5));
+    const drops = await moves({ types: ['drop'], from: at(400) });
+    expect(drops.map((d) => [d.operator_id, d.changed_at, d.size])).toEqual([[1, at(600), 10]]);
+  });
+
   it('a request may tighten the thresholds, which filter the stored moves, and never loosen them (422 naming the field)', async () => {
     expect(await moves({ types: ['steam'], min_books: 4 })).toEqual([]);
     expect(await moves({ types: ['steam'], min_move: 2.000001 })).toEqual([]);

@@ -49,16 +49,15 @@ const IN_CHUNK = 1_000;
 
 export const movesRepository = {
   /** The changes of some odds rows recorded at or after `since` (epoch ms), by row, each by (changed_at, id). */
-  async windowChanges(db: Kysely<Schema>, eventIds: readonly number[], oddsIds: readonly number[], since: number): Promise<Map<number, MoveChange[]>> {
+  async windowChanges(db: Kysely<Schema>, oddsIds: readonly number[], since: number): Promise<Map<number, MoveChange[]>> {
     const out = new Map<number, MoveChange[]>();
     for (const ids of chunksOf(oddsIds, IN_CHUNK)) {
       const rows = await db
         .selectFrom('odds_history')
         .select(['id', 'odds_id', 'changed_at', 'price_from', 'price_to', 'line_from', 'line_to', 'status_from', 'status_to'])
-        // The events' index (event_id, changed_at, id) finds the window; the rows filter it.
-        .where('event_id', 'in', eventIds)
-        .where('changed_at', '>=', since)
+        // The rows' index (odds_id, changed_at) finds each row's window, and nothing else.
         .where('odds_id', 'in', ids)
+        .where('changed_at', '>=', since)
         .execute();
       for (const r of rows) {
         const change: MoveChange = {

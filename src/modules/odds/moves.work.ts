@@ -60,7 +60,7 @@ export function createMovesWork(deps: { clock: Clock; changes: ChangeFeed; thres
       }
       const since = Math.min(...shortening.map(({ change }) => change.changed_at)) - thresholds.windowSeconds * 1_000;
       const rowsRead = [...bySelection.values()].flat();
-      const history = await movesRepository.windowChanges(db, [...new Set(rowsRead.map((r) => r.event_id))], rowsRead.map((r) => r.id), since);
+      const history = await movesRepository.windowChanges(db, rowsRead.map((r) => r.id), since);
       const now = clock.now();
       const made: NewMove[] = [];
       for (const { item, change, leagueId } of shortening) {

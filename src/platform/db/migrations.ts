@@ -722,6 +722,9 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
         .execute();
       await db.schema.createIndex('odds_moves_changed_idx').on('odds_moves').columns(['changed_at', 'id']).execute();
       await db.schema.createIndex('odds_moves_event_idx').on('odds_moves').columns(['event_id', 'changed_at']).execute();
+      // The detection reads the window's changes of the touched selections' rows, and only theirs:
+      // by the events' index it would read every change of their events in the window.
+      await db.schema.createIndex('odds_history_odds_idx').on('odds_history').columns(['odds_id', 'changed_at']).execute();
       await sql`insert into change_versions (name, version) values ('moves', 0)`.execute(db);
       await sql`insert into feed_cursors (name, last_id) select 'odds moves', coalesce(max(id), 0) from odds_history`.execute(db);
       await sql`insert into feed_cursors (name, last_id) values ('webhooks: moves', 0)`.execute(db);
