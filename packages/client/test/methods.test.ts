@@ -69,6 +69,9 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     const edges = await api.odds.edges({ event_ids: [100], min_edge: -100 });
     expect(edges.arbitrages_total).toBe(0);
     expect(edges.value_bets.every((b) => typeof b.ev_pct === 'number')).toBe(true);
+    // Steam moves and drops (a pro client): none found in this dataset's one import, a page all the same.
+    const moves = await api.odds.moves({ event_ids: [100], types: ['steam', 'drop'] });
+    expect(moves.results).toEqual([]);
     const american = await api.odds.upcomingByEvent({ event_id: 100, odds_format: 'american' });
     expect(american.results.every((o) => Number.isInteger(o.price))).toBe(true);
     // The price history (a pro client): each odds row's opening entry, here with its price in the format asked.
