@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { type ErrorBody, type Harness, harness } from '../helpers/harness.js';
 import { drain, openStream } from '../helpers/sse.js';
+import { addEndpoint, deliveries } from '../webhooks/former-fixture.js';
 
 /**
  * Steam moves and drops at their thresholds (MOVES_* defaults: 3 books, 2 points, 10 percent,
@@ -71,6 +72,9 @@ describe.each(DIALECTS)('steam moves and drops (%s)', (dialect) => {
     t.clock.set(BASE + 86_400_000);
     await t.import(dataset());
     ({ apiKey } = await t.client());
+    // Endpoints made before any move: each is told of every move found after it.
+    await addEndpoint(t.database.db, 'ep_steam', ['odds.steam']);
+    await addEndpoint(t.database.db, 'ep_drop', ['odds.drop']);
   });
   afterAll(async () => t.close());
 
@@ -152,6 +156,15 @@ describe.each(DIALECTS)('steam moves and drops (%s)', (dialect) => {
       expect(res.statusCode, res.body).toBe(422);
       expect(res.json<ErrorBody>().error.details?.[0]?.field).toBe(field);
     }
+  });
+
+  it('odds.steam and odds.drop carry each move once, as the list shows it', async () => {
+    await t.ctx.webhookFormer.run();
+    const oldestFirst = async (type: 'steam' | 'drop') => (await moves({ types: [type] })).reverse();
+    const told = async (endpoint: string) => (await deliveries(t.database.db, endpoint)).flatMap((d) => d.data['moves'] as Move[]);
+    expect(await told('ep_steam')).toEqual(await oldestFirst('steam'));
+    expect(await told('ep_drop')).toEqual(await oldestFirst('drop'));
+    expect((await told('ep_drop')).length).toBeGreaterThan(1);
   });
 
   it('is for pro and up', async () => {
