@@ -27,8 +27,21 @@ import { asOfBounds, checkAsOf as checkAsOfBounds, createChangeCursor, createHis
 import { createImportService, importRoutes } from './modules/import/index.js';
 import { metricsRoutes } from './modules/metrics/index.js';
 import { listenOrigin, oauthRoutes } from './modules/oauth/index.js';
-import { type AsOfCheck, createBoardEventsRepository, createBoardService, createEdgesService, createMovementService, createOddsService, type MovementService, movementRoutes, oddsRoutes } from './modules/odds/index.js';
-import { createResultsService, resultsRoutes } from './modules/results/index.js';
+import {
+  type AsOfCheck,
+  createBoardEventsRepository,
+  createBoardService,
+  createEdgesService,
+  createMovementService,
+  createMovesService,
+  createOddsService,
+  createMoveEvents,
+  type MovementService,
+  movementRoutes,
+  movesRoutes,
+  oddsRoutes,
+} from './modules/odds/index.js';
+import { createResultsService, type ResultsService, resultsRoutes } from './modules/results/index.js';
 import { createSignalsService, signalsRoutes } from './modules/signals/index.js';
 import { registerRoutePolicies } from './modules/policy/index.js';
 import { consoleRoutes, createWebSessions, portalRoutes, registerPageHeaders, type WebSessions } from './modules/portal/index.js';
@@ -136,6 +149,24 @@ function asOfCheckOf(db: AppContext['database']['db'], clock: AppContext['clock'
   return async (at) => checkAsOfBounds(new Date(at), await asOfBounds(db), new Date(clock.now()));
 }
 
+/** What the odds stream reads: the price history, the board's events, the grades, and the steam moves and drops where they are found. */
+function streamDeps(ctx: AppContext, settled: ResultsService['settled']): Parameters<typeof streamRoutes>[1] {
+  const { database, config, changes, directory, keys, clock } = ctx;
+  return {
+    history: createHistoryRepository(database),
+    recent: ctx.recentChanges,
+    board: createBoardEventsRepository(database.db),
+    settled,
+    ...(ctx.oddsMoves === undefined ? {} : { moves: createMoveEvents(database.db) }),
+    slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs, clock }),
+    changes,
+    accounts: directory,
+    keys,
+    clock,
+    heartbeatMs: config.streamHeartbeatMs,
+  };
+}
+
 /**
  * Every feature's routes, each given exactly the services it uses (built here, from the
  * context), in the order the document lists them.
@@ -172,22 +203,11 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
       return oddsRoutes(app, { lists, odds: createOddsService({ db, keys, checkAsOf }), board, edges: createEdgesService({ board: board.board, keys }) });
     },
     (app) => movementRoutes(app, { movement: movementService(ctx) }),
+    (app) => movesRoutes(app, { moves: createMovesService({ db, keys, thresholds: config.moves.thresholds }) }),
     (app) => resultsRoutes(app, { lists, results }),
     (app) => signalsRoutes(app, { signals: createSignalsService({ db, clock, keys }) }),
     (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
-    (app) =>
-      streamRoutes(app, {
-        history: createHistoryRepository(database),
-        recent: ctx.recentChanges,
-        board: createBoardEventsRepository(db),
-        settled: results.settled,
-        slots: createStreamSlots({ redis: ctx.redis, heartbeatMs: config.streamHeartbeatMs, clock }),
-        changes,
-        accounts: directory,
-        keys,
-        clock,
-        heartbeatMs: config.streamHeartbeatMs,
-      }),
+    (app) => streamRoutes(app, streamDeps(ctx, results.settled)),
     (app) => {
       const history = createHistoryRepository(database);
       return changesRoutes(app, { cursor: createChangeCursor({ db, history }), history, keys });
@@ -230,3 +250,4 @@ function redisProbe(ctx: AppContext): { state(): 'ok' | 'degraded' } | undefined
   if (redis === undefined) return undefined;
   return { state: () => (redis.state() === 'ok' && counters.state() === 'ok' ? 'ok' : 'degraded') };
 }
+

@@ -11,6 +11,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const MAX_WORKERS = 256;
 
 const Integer = (fallback: number, minimum: number, maximum: number, description: string) => Type.Integer({ default: fallback, minimum, maximum, description });
+const Decimal = (fallback: number, minimum: number, maximum: number, description: string) => Type.Number({ default: fallback, minimum, maximum, description });
 const Unset = (description: string, unset = 'unset') => Type.Optional(Type.String({ description, 'x-default': unset }));
 
 export const ENV = Type.Object({
@@ -73,6 +74,11 @@ export const ENV = Type.Object({
   WEBHOOK_BATCH_MAX: Integer(500, 1, 1_000, 'the most changes one `odds.changed` or `board.changed` delivery carries, and the most edges one `edge.found` delivery carries'),
   WEBHOOK_RETENTION_DAYS: Integer(7, 1, 90, 'days deliveries and their attempts are kept: how far back a replay reaches and the deliveries page shows'),
   SIGNALS_MIN_EV_PCT: Integer(2, 0, 100, 'the EV%, a whole percent, from which a book\'s price is a value-bet signal of the detector\'s record (`POST /v1/signals`, decision 0321)'),
+  MOVES_DETECT: Type.Boolean({ default: true, description: 'find steam moves and drops as the imports land (docs/data.md#steam-moves-and-drops); `false`: none is found, stored, streamed or sent' }),
+  MOVES_MIN_BOOKS: Integer(3, 2, 1_000, 'a steam move: at least this many books shortening one selection…'),
+  MOVES_MIN_MOVE: Decimal(2, 0.000001, 100, '…each by at least this many percentage points of implied probability…'),
+  MOVES_WINDOW_S: Integer(120, 1, 86_400, '…within this many seconds; a drop: one book\'s price against its price this many seconds before'),
+  MOVES_MIN_DROP: Decimal(10, 0.000001, 100, 'a drop: one book shortening by at least this percent of its decimal price'),
   UPSTREAM_URL: Unset(
     "the base URL of an upstream answering in The Odds API v4's shape (`https://api.the-odds-api.com`), without a query: with `UPSTREAM_SPORTS`, every node follows it in the background, one at a time, importing the odds and scores that changed (`sportsdata feed the-odds-api` does the same in the foreground). Operator configuration: it is not checked against the rules of calls to clients' URLs. See [Following an upstream feed](#following-an-upstream-feed)",
     'no feed',

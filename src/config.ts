@@ -97,6 +97,8 @@ export function loadConfig(env: Env = process.env) {
     /** Ranges outbound calls may reach although they are private, loopback or link-local. */
     outboundAllowCidrs,
     ...callsOut(v),
+    /** Steam moves and drops: whether they are found, and the thresholds they are found with (a request may only tighten them). */
+    moves: { detect: v.MOVES_DETECT, thresholds: { minBooks: v.MOVES_MIN_BOOKS, minMove: v.MOVES_MIN_MOVE, minDrop: v.MOVES_MIN_DROP, windowSeconds: v.MOVES_WINDOW_S } },
     upstream, // The upstream feed (UPSTREAM_*): undefined when UPSTREAM_URL is unset.
   });
 }
@@ -144,6 +146,12 @@ function parsed(name: string, schema: TSchema, raw: string, problems: string[]):
     const maximum = Number(keyword(schema, 'maximum') ?? Number.MAX_SAFE_INTEGER);
     const value = Number(raw);
     return /^\d+$/.test(raw) && value >= minimum && value <= maximum ? value : refuse(`be an integer from ${minimum} to ${maximum}`);
+  }
+  if (Type.IsNumber(schema)) {
+    const minimum = Number(keyword(schema, 'minimum') ?? 0);
+    const maximum = Number(keyword(schema, 'maximum') ?? Number.MAX_SAFE_INTEGER);
+    const value = Number(raw);
+    return /^\d+(\.\d+)?$/.test(raw) && value >= minimum && value <= maximum ? value : refuse(`be a number from ${minimum} to ${maximum}`);
   }
   if (Type.IsBoolean(schema)) {
     const word = raw.toLowerCase();

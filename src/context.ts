@@ -36,7 +36,7 @@ import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimite
 import { createAuditPurgeJob, createAuditRepository } from './modules/audit/index.js';
 import { type CheckEndpoints, createCheckEndpoints } from './modules/quotes/index.js';
 import { createHistoryProcessor, createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
-import { createBoardEventsWork } from './modules/odds/index.js';
+import { createBoardEventsWork, createMovesWork } from './modules/odds/index.js';
 import { createSignals, type Signals } from './modules/signals/index.js';
 import { createDemoTicker, createTickerRepository, type DemoTicker } from './modules/demo/index.js';
 import { createImportService } from './modules/import/index.js';
@@ -108,6 +108,8 @@ export interface AppContext {
   readonly background: Background;
   /** The history processor that computes the board events after the imports (a background job; its `run` for the CLI and tests). */
   readonly boardEvents: HistoryProcessor;
+  /** The history processor that finds the steam moves and drops after the imports; undefined with MOVES_DETECT=false. */
+  readonly oddsMoves: HistoryProcessor | undefined;
   /** This node's newest import's price changes, held for the board events and the streams that follow it here. */
   readonly recentChanges: RecentChanges;
   /**
@@ -180,7 +182,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const checkEndpoints = createCheckEndpoints({ db, clock, cipher, rules: outboundRules });
   createPurgeJob({ db, clock, background });
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
-  const { recentChanges, boardEvents, webhookFormer } = createHistoryWork({ config, db, clock, changes, background });
+  const { recentChanges, boardEvents, oddsMoves, webhookFormer } = createHistoryWork({ config, db, clock, changes, background });
   const signals = createSignals({ db, clock, changes, background, minEvPct: config.signalsMinEvPct, everyMs: HISTORY_PROCESSOR_EVERY_MS, recent: recentChanges });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const webhookSender = createWebhookSender({ clock, rules: outboundRules, timeoutMs: config.webhookTimeoutMs });
@@ -211,6 +213,7 @@ export function createContext(deps: { config: Config; database: Database; clock?
     cipher,
     checkEndpoints,
     boardEvents,
+    oddsMoves,
     recentChanges,
     webhookFormer,
     signals,
@@ -226,12 +229,13 @@ export function createContext(deps: { config: Config; database: Database; clock?
 
 /**
  * The work done once from the price history after the imports, for every node: the board events
- * (computed by the node that imported, or the next to run it, for every node's streams) and the
- * webhooks' deliveries, with their purge.
+ * (computed by the node that imported, or the next to run it, for every node's streams), the steam
+ * moves and drops, and the webhooks' deliveries, with their purge.
  */
 function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Clock; changes: ChangeFeed; background: BackgroundJobs }): {
   recentChanges: RecentChanges;
   boardEvents: HistoryProcessor;
+  oddsMoves: HistoryProcessor | undefined;
   webhookFormer: WebhookFormer;
 } {
   const { config, db, clock, changes, background } = deps;
@@ -245,6 +249,16 @@ function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Cl
     work: createBoardEventsWork({ clock, changes, readers: [WEBHOOKS_BOARD_CURSOR] }),
     recent: recentChanges,
   });
+  const oddsMoves = config.moves.detect
+    ? createHistoryProcessor({
+        db,
+        changes,
+        background,
+        everyMs: HISTORY_PROCESSOR_EVERY_MS,
+        work: createMovesWork({ clock, changes, thresholds: config.moves.thresholds }),
+        recent: recentChanges,
+      })
+    : undefined;
   const webhookFormer = createWebhookFormer({
     db,
     clock,
@@ -256,7 +270,7 @@ function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Cl
     recent: recentChanges,
   });
   createWebhookPurgeJob({ db, clock, retentionDays: config.webhookRetentionDays, background });
-  return { recentChanges, boardEvents, webhookFormer };
+  return { recentChanges, boardEvents, oddsMoves, webhookFormer };
 }
 
 /** The webhook dispatcher of this node: every node sends, one attempt per delivery by leases (decision 0310). */

@@ -151,7 +151,7 @@ describe.each(DIALECTS)('/v1/webhooks (%s)', (dialect) => {
   it('lists every kind of message with the JSON Schema of its data, and the document holds each request made to an endpoint', async () => {
     const c = h.as(await h.client({ tier: 'pro' }));
     const { results } = await c.ok<{ results: Array<{ type: string; subscribable: boolean; data_schema: { properties: Record<string, unknown> } }> }>('/v1/webhook-event-types');
-    expect(results.map((r) => r.type)).toEqual(['odds.changed', 'board.changed', 'event.updated', 'result.graded', 'edge.found', 'webhook.test']);
+    expect(results.map((r) => r.type)).toEqual(['odds.changed', 'board.changed', 'event.updated', 'result.graded', 'edge.found', 'odds.steam', 'odds.drop', 'webhook.test']);
     for (const r of results) expect(Object.keys(r.data_schema.properties), r.type).toContain(r.subscribable ? 'sequence' : 'endpoint_id');
     const document = (await h.anonymous.get('/openapi.json')).json<{ webhooks: Record<string, { post: { requestBody: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } } }> }>();
     expect(Object.keys(document.webhooks)).toEqual(results.map((r) => r.type));

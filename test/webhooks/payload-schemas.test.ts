@@ -23,6 +23,21 @@ function arbitrageGame(): Record<string, unknown[]> {
   };
 }
 
+/**
+ * A third book on the arbitrage game's home price, then all three books shortening it from 2.5 to
+ * 2.0 within a minute: each a drop of 20%, and a steam move (three books, 10 points each).
+ */
+function steamOnTheGame(): Array<Record<string, unknown[]>> {
+  const home = (id: number, operator: number, priceDecimal: number, at: string) => ({
+    id, event_id: ARBITRAGE_GAME, operator_id: operator, betting_market_id: 7, position: 'home', line: null, price_decimal: priceDecimal, updated_at: at,
+  });
+  const moved = (seconds: number) => new Date(Date.parse(OPENED) + 3_600_000 + seconds * 1_000).toISOString();
+  return [
+    { operators: [{ id: 3, key: 'book-c', name: 'Book C' }], odds: [home(8001, 3, 2.5, OPENED)] },
+    { odds: [home(6001, 1, 2.0, moved(0)), home(7001, 2, 2.0, moved(10)), home(8001, 3, 2.0, moved(20))] },
+  ];
+}
+
 type Json = Record<string, unknown>;
 
 /**
@@ -44,7 +59,9 @@ describe.each(DIALECTS)('webhook payloads as their schemas say (%s)', (dialect) 
     const game = arbitrageGame();
     await h.import({ ...dataset, events: [...(dataset.events ?? []), ...(game.events ?? [])], odds: [...(dataset.odds ?? []), ...(game.odds ?? [])] });
     await h.import({ events: eventsOf({ home: 111, away: 104 }) });
+    for (const step of steamOnTheGame()) await h.import(step);
     await h.ctx.boardEvents.run();
+    await h.ctx.oddsMoves?.run();
     await h.ctx.webhookFormer.run();
     return deliveries(h.database.db, 'ep_every');
   };

@@ -45,6 +45,7 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['odds.movement', 'POST /v1/odds/movement'],
   ['odds.historyByEvent', 'POST /v1/odds/history-by-event'],
   ['odds.changes', 'GET /v1/odds/changes'],
+  ['odds.moves', 'POST /v1/odds/moves'],
   ['historical.events', 'GET /v1/historical/events'],
   ['results.byEvent', 'POST /v1/results/by-event'],
   ['results.graded', 'POST /v1/results/graded'],

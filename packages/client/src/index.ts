@@ -19,6 +19,7 @@ export type {
   BoardChange,
   BoardChangeEvent,
   HeartbeatEvent,
+  MoveEvent,
   OddsChangeEvent,
   OddsStreamEvent,
   OddsStreamOptions,

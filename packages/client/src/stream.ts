@@ -1,9 +1,9 @@
 import { SportsDataError } from './errors.js';
 import { answerOf } from './http.js';
-import type { GradedOdds, PriceChange } from './generated/types.js';
+import type { GradedOdds, OddsMove, PriceChange } from './generated/types.js';
 
 /** What the odds stream carries, besides price changes (see "Live odds stream" in the API documentation). */
-export type OddsStreamType = 'odds' | 'board' | 'settled';
+export type OddsStreamType = 'odds' | 'board' | 'settled' | 'steam' | 'drop';
 
 /** Parameters of {@link SportsDataClient.oddsStream}. */
 export interface OddsStreamParams {
@@ -51,6 +51,14 @@ export interface SettledEvent {
   grade: GradedOdds;
 }
 
+/** A steam move or a drop found: `event: steam` or `event: drop` (not replayed after a reconnection). */
+export interface MoveEvent {
+  /** The event's kind. */
+  type: 'steam' | 'drop';
+  /** The move, as `api.odds.moves` lists it. */
+  move: OddsMove;
+}
+
 /** The server's heartbeat comment, every 15 s of an open stream. */
 export interface HeartbeatEvent {
   /** The event's kind. */
@@ -76,7 +84,7 @@ export interface ReconnectedEvent {
 }
 
 /** What the odds stream yields, told apart by `type`. */
-export type OddsStreamEvent = OddsChangeEvent | BoardChangeEvent | SettledEvent | HeartbeatEvent | StreamEndEvent | ReconnectedEvent;
+export type OddsStreamEvent = OddsChangeEvent | BoardChangeEvent | SettledEvent | MoveEvent | HeartbeatEvent | StreamEndEvent | ReconnectedEvent;
 
 /** A board event's data (see "Board events" in the API documentation). */
 export interface BoardChange {
@@ -258,6 +266,9 @@ function eventOf(block: Block): OddsStreamEvent | undefined {
       return { type: 'board', change: data as BoardChange };
     case 'settled':
       return { type: 'settled', grade: data as GradedOdds };
+    case 'steam':
+    case 'drop':
+      return { type: block.event, move: data as OddsMove };
     case 'end': {
       const end = data as { reason?: unknown; message?: unknown };
       return { type: 'end', reason: String(end.reason), message: String(end.message) };

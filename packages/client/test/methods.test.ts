@@ -72,6 +72,9 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     // The movement of the board's selection: kingsbet's under, opened at 1.91 and never moved.
     const movement = await api.odds.movement({ event_ids: [100], operator_ids: [2] });
     expect(movement.results.map((i) => [i.position, i.books.map((b) => [b.operator.id, b.movement.opening.price_decimal, b.movement.moves])])).toEqual([['under', [[2, 1.91, 0]]]]);
+    // Steam moves and drops (a pro client): none found in this dataset's one import, a page all the same.
+    const moves = await api.odds.moves({ event_ids: [100], types: ['steam', 'drop'] });
+    expect(moves.results).toEqual([]);
     const american = await api.odds.upcomingByEvent({ event_id: 100, odds_format: 'american' });
     expect(american.results.every((o) => Number.isInteger(o.price))).toBe(true);
     // The price history (a pro client): each odds row's opening entry, here with its price in the format asked.

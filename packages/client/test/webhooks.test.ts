@@ -20,7 +20,7 @@ describe('api.webhooks', () => {
 
   it('creates, lists, reads, changes, tests, rotates and deletes an endpoint', async () => {
     const kinds = await api.webhooks.eventTypes();
-    expect(kinds.results.filter((k) => k.subscribable).map((k) => k.type)).toEqual(['odds.changed', 'board.changed', 'event.updated', 'result.graded', 'edge.found']);
+    expect(kinds.results.filter((k) => k.subscribable).map((k) => k.type)).toEqual(['odds.changed', 'board.changed', 'event.updated', 'result.graded', 'edge.found', 'odds.steam', 'odds.drop']);
 
     const created = await api.webhooks.create({ url: receiver.url, event_types: ['odds.changed', 'edge.found'], filters: { min_edge: 0.03 } });
     expect(created.secret).toMatch(/^whsec_/);

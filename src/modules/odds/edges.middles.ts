@@ -4,7 +4,9 @@ import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
 import { splitPosition } from '../../shared/positions.js';
 import { bestPriceOf } from '../../shared/pricing/consensus.js';
 import { type MiddleSide, middleSideOf, middleStakes, middleWindow } from '../../shared/pricing/middles.js';
-import type { BoardRow, PriceRow } from './board.repository.js';
+import type { Kysely } from 'kysely';
+import type { Schema } from '../../platform/db/schema.js';
+import { type BoardRow, createBoardRepository, type PriceRow } from './board.repository.js';
 import { onePerBook, subjectKeyOf } from './board.selections.js';
 import type { Middle as MiddleSchema } from './edges-more.schemas.js';
 
@@ -159,4 +161,11 @@ export function compareMiddles<R extends MiddleRow>(a: Middle<R>, b: Middle<R>):
     b.window.high - b.window.low - (a.window.high - a.window.low) ||
     (a.key < b.key ? -1 : a.key > b.key ? 1 : 0)
   );
+}
+
+/** The middles of some (event, market) pairs, from their stored rows as they are now: what the signals' detector records. */
+export async function middlesOfMarkets(db: Kysely<Schema>, pairs: ReadonlyArray<readonly [eventId: number, marketId: number]>): Promise<Middle<MiddleRow>[]> {
+  if (pairs.length === 0) return [];
+  const rows = await createBoardRepository(db).priceRowsOf(pairs);
+  return findMiddles(rows.map((row) => ({ ...row, market: { id: row.betting_market_id } })));
 }

@@ -82,7 +82,7 @@ export const MovementBody = Type.Object(
     ),
     ...pagingProperties(BOARD_MAX_PAGE_SIZE),
   },
-  { additionalProperties: false, examples: [{ timezone: 'UTC', page: 1, page_size: 20 }] },
+  { additionalProperties: false, examples: [{ timezone: 'America/New_York', page: 1, page_size: 20 }] },
 );
 export type MovementBody = Static<typeof MovementBody>;
 

@@ -14,6 +14,7 @@ export const ENTITLEMENTS = {
   'odds-edges': { row: 'value bets and arbitrages (`POST /v1/odds/edges`)', refused: 'the odds edges' },
   'odds-movement': { row: 'line movement (`POST /v1/odds/movement`)', refused: 'the line movement' },
   'as-of': { row: 'answers as of an instant (`as_of` on the odds of an event, the board and the edges)', refused: 'as_of' },
+  'odds-moves': { row: 'steam moves and drops (`POST /v1/odds/moves`, `types=steam,drop` on the stream)', refused: 'the steam moves and drops' },
   quotes: { row: 'quotes at your own pricing endpoint (`/v1/account/check-endpoint`, `POST /v1/trends/flows/quote`)', refused: 'quotes' },
   results: { row: 'results: scores by period, graded odds, closing-line value (`/v1/results/…`)', refused: 'the results' },
   webhooks: { row: 'webhooks: changes posted to your own endpoints ([Webhooks](#webhooks), `/v1/webhooks`)', refused: 'webhooks' },
@@ -35,7 +36,7 @@ export interface TierRights {
   readonly limits: { readonly perMinute: number | null; readonly perDay: number | null; readonly webhookEndpoints: number | null };
 }
 
-const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'odds-edges', 'odds-movement', 'as-of', 'quotes', 'results', 'webhooks'];
+const EVERYTHING: readonly Entitlement[] = ['basics', 'historical-events', 'price-history', 'history-files', 'odds-stream', 'odds-edges', 'odds-movement', 'odds-moves', 'as-of', 'quotes', 'results', 'webhooks'];
 
 /**
  * What each tier gets: the one table that the tier checks, the rate limiter's defaults, the odds

@@ -1,43 +1,17 @@
-import type { Kysely } from 'kysely';
-import type { Schema } from '../../platform/db/schema.js';
+import type { Kysely, Selectable } from 'kysely';
+import type { OddsMovesTable, Schema } from '../../platform/db/schema.js';
 
-/**
- * The moves table as its contract names its columns (the odds module's steam and drops; decision
- * 0319): declared here for the reader, created by the moves' own migration.
- */
-export interface OddsMovesTable {
-  id: number;
-  kind: string;
-  event_id: number;
-  betting_market_id: number;
-  /** The board's subject key of the selection's market (subjectKeyOf). */
-  subject_key: string;
-  position: string;
-  line: number | null;
-  /** A drop's book; null for steam. */
-  operator_id: number | null;
-  /** Steam's books, JSON. */
-  operator_ids: string | null;
-  from_price: number;
-  to_price: number;
-  size: number;
-  window_seconds: number;
-  detected_at: number;
-  changed_at: number;
-}
-
-export type OddsMove = OddsMovesTable;
-
-const withMoves = (db: Kysely<Schema>) => db.withTables<{ odds_moves: OddsMovesTable }>();
+/** A stored steam move or drop (the odds module's, decision 0319). */
+export type OddsMove = Selectable<OddsMovesTable>;
 
 /** The reads the move signals make: the moves after a cursor, a move's selection, and the last appearance of a key. */
 export const movesRepository = {
   async after(db: Kysely<Schema>, afterId: number, limit: number): Promise<OddsMove[]> {
-    return withMoves(db).selectFrom('odds_moves').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return db.selectFrom('odds_moves').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
   },
 
   async newest(db: Kysely<Schema>): Promise<number> {
-    const row = await withMoves(db).selectFrom('odds_moves').select((eb) => eb.fn.max<number | null>('id').as('last')).executeTakeFirst();
+    const row = await db.selectFrom('odds_moves').select((eb) => eb.fn.max<number | null>('id').as('last')).executeTakeFirst();
     return Number(row?.last ?? 0);
   },
 

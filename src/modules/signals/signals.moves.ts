@@ -10,10 +10,7 @@ import { movesRepository, type OddsMove } from './signals-moves.repository.js';
  * fills as imports land (its detection, with its configured thresholds), by a cursor of their
  * own, and recorded as a bet on the selection at the price it moved to. A move's appearance lasts
  * its window: a move of the same kind, selection and book within it is the same appearance.
- *
- * Not wired yet: the moves table comes with the odds module's steam and drops. The composition
- * root then builds `createCursorProcessor({ ..., work: moveSignalsWork({ clock }), source: MOVES_SOURCE, wakeOn: 'data' })`
- * beside the detector, and the migration of the moves makes this cursor at their newest id.
+
  */
 export const SIGNALS_MOVES_CURSOR = 'signals: moves';
 
@@ -24,7 +21,7 @@ export const MOVES_SOURCE: CursorSource<OddsMove> = {
 };
 
 /** The books of a move: a drop's one, steam's several. */
-const booksOf = (move: OddsMove): number[] => (move.operator_id !== null ? [Number(move.operator_id)] : (JSON.parse(move.operator_ids ?? '[]') as number[]));
+const booksOf = (move: OddsMove): number[] => (move.operator_id !== null ? [Number(move.operator_id)] : (JSON.parse(move.operator_ids) as number[]));
 
 export function moveSignalsWork(deps: { clock: Clock }): HistoryWork<NewSignal[], OddsMove> {
   return {
@@ -33,7 +30,7 @@ export function moveSignalsWork(deps: { clock: Clock }): HistoryWork<NewSignal[]
       const found: NewSignal[] = [];
       for (const move of moves) {
         const books = booksOf(move);
-        const key = `${move.kind}|${move.subject_key}|${move.line ?? ''}|${move.position}|${move.operator_id ?? ''}`;
+        const key = `${move.kind}|${move.selection_key}|${move.operator_id ?? ''}`;
         const changedAt = Number(move.changed_at);
         const lastEnd = Math.max(await movesRepository.lastEnd(db, key) ?? -Infinity, ...found.filter((f) => f.key === key).map((f) => Number(f.ended_at)));
         if (changedAt < lastEnd) continue;

@@ -7,6 +7,8 @@ import { createCursorProcessor, createHistoryProcessor, type HistoryProcessor, t
 import type { MiddlesOf } from './signals.candidates.js';
 import { signalsDetectorWork } from './signals.detector.js';
 import { GRADES_SOURCE, signalsGraderWork } from './signals.grader.js';
+import { middlesFrom } from './signals.middles.js';
+import { MOVES_SOURCE, moveSignalsWork } from './signals.moves.js';
 
 export interface SignalsDeps {
   db: Kysely<Schema>;
@@ -18,19 +20,21 @@ export interface SignalsDeps {
   /** How often every node runs them on its own, for what a node that died left. */
   everyMs: number;
   recent?: RecentChanges;
+  /** The middles of some markets (default: the odds module's, as the edges endpoint finds them). */
   middles?: MiddlesOf;
 }
 
 /**
  * The signals' record (decision 0321): the detector over the price history and the grader over
  * the grades, two background processors run after the imports and gradings that feed them, on
- * the node that made them, and on every node on a timer. Steam moves and drops join from the
- * moves table (signals.moves.ts) once it exists.
+ * the node that made them, and on every node on a timer; and the steam moves and drops, read from
+ * the moves table the odds module fills (signals.moves.ts), by a cursor of their own.
  */
 export interface Signals {
   readonly detector: HistoryProcessor;
+  readonly moves: HistoryProcessor;
   readonly grader: HistoryProcessor;
-  /** Records and grades whatever is waiting: the detector, then the grader. */
+  /** Records and grades whatever is waiting: the detector and the moves, then the grader. */
   run(): Promise<void>;
   stop(): Promise<void>;
   start(log: JobLog): Promise<void>;
@@ -50,14 +54,16 @@ export function createSignals(deps: SignalsDeps): Signals {
     background,
     everyMs,
     windowMs: DETECT_WINDOW_MS,
-    work: signalsDetectorWork({ clock, minEdge: deps.minEvPct / 100, ...(deps.middles === undefined ? {} : { middles: deps.middles }) }),
+    work: signalsDetectorWork({ clock, minEdge: deps.minEvPct / 100, middles: deps.middles ?? middlesFrom(db) }),
     ...(deps.recent === undefined ? {} : { recent: deps.recent }),
   });
   // Gradings move the data version: the grader wakes with the detector, and reads only grades after its cursor.
   const grader = createCursorProcessor({ db, changes, background, everyMs, windowMs: DETECT_WINDOW_MS, work: signalsGraderWork({ clock }), source: GRADES_SOURCE, wakeOn: 'data' });
-  const parts = [detector, grader];
+  const moves = createCursorProcessor({ db, changes, background, everyMs, windowMs: DETECT_WINDOW_MS, work: moveSignalsWork({ clock }), source: MOVES_SOURCE, wakeOn: 'moves' });
+  const parts = [detector, moves, grader];
   return {
     detector,
+    moves,
     grader,
     async run() {
       for (const part of parts) await part.run();

@@ -30,9 +30,9 @@ export function oddsFrames(rows: ReadonlyArray<{ item: HistoryItem; leagueId: nu
   );
 }
 
-/** Board changes or grades, without an id: they are not replayed. */
+/** Board changes, grades or moves, without an id: they are not replayed. */
 export function unreplayedFrames(
-  type: 'board' | 'settled',
+  type: 'board' | 'settled' | 'steam' | 'drop',
   changes: ReadonlyArray<{ change: { event_id: number }; leagueId: number | null }>,
   serialize: Serialize = JSON.stringify,
 ): Frames {

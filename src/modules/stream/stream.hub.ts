@@ -6,6 +6,7 @@ import type { HistoryRepository, RecentChanges } from '../history/index.js';
 import type { EndReason, StreamConnection } from './stream.connection.js';
 import { TIER_TABLE } from '../policy/index.js';
 import { fanOut } from './stream.fanout.js';
+import { createMovesFanOut, type MoveEvents, type MovesFanOut } from './stream.moves.js';
 import { oddsFrames, unreplayedFrames } from './stream.frames.js';
 import type { StreamSlots } from './stream.slots.js';
 import { endReasonFor } from './stream.standing.js';
@@ -73,6 +74,8 @@ export interface StreamHubDeps {
   recent?: RecentChanges;
   board: BoardEvents;
   settled: SettledChanges;
+  /** The stored steam moves and drops; none without (MOVES_DETECT=false). */
+  moves?: MoveEvents;
   changes: ChangeFeed;
   accounts: AccountLookup;
   clock: Clock;
@@ -92,6 +95,7 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
     boardVersion: undefined,
     liveFrom: new WeakMap(),
     settledHead: undefined,
+    moves: deps.moves === undefined ? undefined : createMovesFanOut(deps.moves, changes),
     priming: undefined,
     pumping: undefined,
     again: false,
@@ -104,6 +108,8 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
   changes.onChange('data', () => pump(hub, 'data'));
   // The board changes alone: no read of the price changes or the grades, which moved with 'data'.
   changes.onChange('board', () => pump(hub, 'board'));
+  // The steam moves and drops, like the board changes, without a read of the price changes.
+  changes.onChange('moves', () => pump(hub, 'board'));
   // Every change to any client or credential: each client with streams here is checked again.
   changes.onChange('clients', () => {
     for (const clientId of new Set([...streams].map((stream) => stream.clientId))) review(hub, clientId).catch(hub.warn('checking an account failed'));
@@ -154,6 +160,8 @@ interface Hub {
   readonly liveFrom: WeakMap<StreamConnection, number>;
   /** The newest grade id this node has read (undefined until the first stream opens). */
   settledHead: number | undefined;
+  /** The reader of the steam moves and drops. */
+  readonly moves: MovesFanOut | undefined;
   priming: Promise<number> | undefined;
   pumping: Promise<void> | undefined;
   again: boolean;
@@ -165,7 +173,7 @@ interface Hub {
 
 function primed(hub: Hub): Promise<number> {
   if (hub.head !== undefined) return Promise.resolve(hub.head);
-  hub.priming ??= Promise.all([hub.deps.history.lastId(), hub.deps.settled.lastId()])
+  hub.priming ??= Promise.all([hub.deps.history.lastId(), hub.deps.settled.lastId(), hub.moves?.prime()])
     .then(([last, lastGrade]) => {
       hub.head = Math.max(hub.head ?? 0, last);
       hub.boardHead = Math.max(hub.boardHead ?? 0, hub.head);
@@ -218,12 +226,14 @@ async function readNew(hub: Hub): Promise<void> {
         hub.head = Math.max(hub.head ?? 0, last);
         hub.boardHead = Math.max(hub.boardHead ?? 0, hub.head);
         hub.settledHead = Math.max(hub.settledHead ?? 0, await settled.lastId());
+        await hub.moves?.read(streams);
         return;
       }
       dataDue = true;
     }
     if (dataDue) await readHistory(hub);
     await fanOutBoard(hub);
+    await hub.moves?.read(hub.streams);
     if (dataDue) await fanOutSettled(hub);
   } catch (error) {
     // A failed read is read again with the next change, whichever counter it moves.

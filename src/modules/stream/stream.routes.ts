@@ -10,6 +10,7 @@ import { TIER_TABLE } from '../policy/index.js';
 import type { KeyResolver } from '../references/index.js';
 import { type EndReason, openConnection, type StreamConnection } from './stream.connection.js';
 import { type BoardEvents, createStreamHub, type SettledChanges } from './stream.hub.js';
+import type { MoveEvents } from './stream.moves.js';
 import { STREAM_DESCRIPTION, STREAM_TYPES, StreamBody, StreamHeaders, StreamQuery } from './stream.schemas.js';
 import { filterOf } from './stream.filter.js';
 import type { StreamSlots } from './stream.slots.js';
@@ -23,6 +24,8 @@ export interface StreamDeps {
   recent?: RecentChanges;
   board: BoardEvents;
   settled: SettledChanges;
+  /** The stored steam moves and drops; none with MOVES_DETECT=false. */
+  moves?: MoveEvents;
   slots: StreamSlots;
   changes: ChangeFeed;
   accounts: AccountLookup;

@@ -23,10 +23,11 @@ export const StreamQuery = Type.Object(
     ...filterProperties,
     types: Type.Optional(
       Type.String({
-        ...matching('^(odds|board|settled)(,(odds|board|settled)){0,2}$', 'event types separated by commas: odds, board, settled'),
+        ...matching('^(odds|board|settled|steam|drop)(,(odds|board|settled|steam|drop)){0,4}$', 'event types separated by commas: odds, board, settled, steam, drop'),
         description:
           'What the stream carries, comma-separated: `odds` (every price change, the default), `board` (a selection whose best, consensus or ' +
-          'fair price changed) and `settled` (an odds row graded). Board and settled events carry no `id` and are not replayed by `Last-Event-ID`.',
+          'fair price changed), `settled` (an odds row graded), `steam` and `drop` (a steam move or a drop found, as POST /v1/odds/moves lists it). ' +
+          'Board, settled, steam and drop events carry no `id` and are not replayed by `Last-Event-ID`.',
         example: 'odds,board',
       }),
     ),
@@ -65,16 +66,18 @@ export const STREAM_DESCRIPTION =
   'multiplicative), on every node. Board events have no `id`: `Last-Event-ID` replays price changes only, from the history; after a reconnect, ' +
   'read the board again. With `types=settled` the stream carries `event: settled`, `data: <a graded odds row, as POST /v1/results/graded lists it>` ' +
   'for every grade with an outcome written while it is open (a first grade, or a new one after a correction), on every node; like board events ' +
-  'they have no `id` and are not replayed: after a reconnect, read POST /v1/results/graded. Without event_ids and league_ids every change ' +
+  'they have no `id` and are not replayed: after a reconnect, read POST /v1/results/graded. With `types=steam` or `types=drop` the ' +
+  'stream carries `event: steam` and `event: drop`, `data: <a move, as POST /v1/odds/moves lists it>`, for every move found while it is open ' +
+  '(docs/data.md#steam-moves-and-drops), on every node; without an `id`, not replayed: after a reconnect, read POST /v1/odds/moves. Without event_ids and league_ids every change ' +
   'is streamed; with both, a change of either. Pro (5 open streams per client) and enterprise (50); over the cap 429. ' +
   'Never compressed or buffered.';
 
 export const StreamBody = Type.String({
   description:
-    'Server-Sent Events: `retry: 2000` first, then `event: odds` events (and `event: board` events with `types=board`, `event: settled` events with `types=settled`), heartbeat comments and a final `event: end`.',
+    'Server-Sent Events: `retry: 2000` first, then `event: odds` events (and `event: board` events with `types=board`, `event: settled` events with `types=settled`, `event: steam` and `event: drop` events with `types=steam,drop`), heartbeat comments and a final `event: end`.',
   example: 'id: 4711\nevent: odds\ndata: {"id":4711,"odds_id":12,"event_id":1,…}\n\n',
 });
 
 /** The kinds of event a stream may carry. */
-export const STREAM_TYPES = ['odds', 'board', 'settled'] as const;
+export const STREAM_TYPES = ['odds', 'board', 'settled', 'steam', 'drop'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];

@@ -33,7 +33,7 @@ const WebhookDelivery = Type.Object(
   {
     id: Type.String({ description: 'The webhook-id header: the same on every attempt and replay (`msg_…`).' }),
     sequence: Nullable(Type.Integer({ minimum: 1 }), "Its place in the endpoint's deliveries, gapless and increasing; null for a test delivery."),
-    type: Type.String({ description: 'The event type (odds.changed, board.changed, event.updated, result.graded, edge.found, webhook.test).' }),
+    type: Type.String({ description: 'The event type (odds.changed, board.changed, event.updated, result.graded, edge.found, odds.steam, odds.drop, webhook.test).' }),
     state: Type.Enum(['pending', 'delivered', 'test'], {
       description: 'pending: to send, or to retry at next_attempt_at (null: its retries are spent and the endpoint disabled); delivered: acknowledged with a 2xx; test: a test delivery.',
     }),

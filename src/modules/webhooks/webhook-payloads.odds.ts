@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { HistoryItem } from '../history/index.js';
+import { MoveItem } from '../odds/index.js';
 
 /**
  * The `data` of the deliveries the former makes from the price history and the board changes
@@ -146,3 +147,9 @@ export const EdgeFoundData = Type.Object(
   { title: 'EdgeFoundData', additionalProperties: false },
 );
 export type EdgeFoundData = Static<typeof EdgeFoundData>;
+
+/** odds.steam and odds.drop: the moves found since the previous delivery, each as POST /v1/odds/moves lists it. */
+const MovesData = (title: string, description: string) =>
+  Type.Object({ sequence: Sequence, moves: Type.Array(MoveItem, { minItems: 1, description }) }, { title, additionalProperties: false });
+export const OddsSteamData = MovesData('OddsSteamData', 'The steam moves found, oldest first; at most WEBHOOK_BATCH_MAX.');
+export const OddsDropData = MovesData('OddsDropData', 'The drops found, oldest first; at most WEBHOOK_BATCH_MAX.');

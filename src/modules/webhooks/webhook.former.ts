@@ -8,6 +8,7 @@ import { webhookEdges } from './webhook-edges.repository.js';
 import { webhookEndpoints } from './webhook-endpoints.repository.js';
 import { type EdgesFound, formEdgesFound, type StampedBoardChange } from './webhook.edges.js';
 import { type ChangeKind, cutFor, formDeliveries, type FormingDeps, storeDeliveries, tellFormed } from './webhook.forming.js';
+import { createMovesFormer } from './webhook.moves.js';
 import { createOutboxFormer } from './webhook.outbox.js';
 import type { BoardEventItem } from './webhook-payloads.odds.js';
 
@@ -31,16 +32,19 @@ export interface WebhookFormerDeps extends FormingDeps {
  * commit that made it durable, each change once per endpoint whichever node forms it. Three
  * background jobs: a history processor over the price history (odds.changed), one over the
  * board changes the board's processor stores (board.changed), and the outbox's taker
- * (event.updated, result.graded). Each runs on this node's own change at most once per window,
+ * (event.updated, result.graded); and one over the stored steam moves and drops (odds.steam,
+ * odds.drop, webhook.moves.ts). Each runs on this node's own change at most once per window,
  * and every `everyMs` on its own.
  */
 export interface WebhookFormer {
   readonly odds: HistoryProcessor;
   readonly board: HistoryProcessor;
   readonly outbox: HistoryProcessor;
-  /** Forms whatever is waiting (all three); resolves after runs that started after the call. */
+  /** The steam moves and drops (odds.steam, odds.drop). */
+  readonly moves: HistoryProcessor;
+  /** Forms whatever is waiting (all four); resolves after runs that started after the call. */
   run(): Promise<void>;
-  /** Stops all three (a node that "dies" in a test); `start` starts them again. */
+  /** Stops all four (a node that "dies" in a test); `start` starts them again. */
   stop(): Promise<void>;
   start(log: JobLog): Promise<void>;
 }
@@ -63,11 +67,13 @@ export function createWebhookFormer(deps: WebhookFormerDeps): WebhookFormer {
     },
   });
   const outbox = createOutboxFormer(deps);
-  const parts = [odds, board, outbox];
+  const moves = createMovesFormer(deps);
+  const parts = [odds, board, outbox, moves];
   return {
     odds,
     board,
     outbox,
+    moves,
     async run() {
       for (const part of parts) await part.run();
     },

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { EventUpdatedData, ResultGradedData } from './webhook-payloads.events.js';
-import { BoardChangedData, EdgeFoundData, OddsChangedData } from './webhook-payloads.odds.js';
+import { BoardChangedData, EdgeFoundData, OddsChangedData, OddsDropData, OddsSteamData } from './webhook-payloads.odds.js';
 import type { WebhookEventType } from './webhook.types.js';
 
 /**
@@ -36,6 +36,16 @@ export const WEBHOOK_PAYLOADS: Readonly<Record<WebhookEventType | 'webhook.test'
   'edge.found': {
     description: "A value bet or an arbitrage reached the endpoint's `min_edge` (any positive edge without one), each as `POST /v1/odds/edges` shows it.",
     data: EdgeFoundData,
+  },
+  'odds.steam': {
+    description:
+      'A steam move was found: at least MOVES_MIN_BOOKS books shortened one selection by at least MOVES_MIN_MOVE implied-probability points within MOVES_WINDOW_S seconds (docs/data.md#steam-moves-and-drops), each as `POST /v1/odds/moves` lists it.',
+    data: OddsSteamData,
+  },
+  'odds.drop': {
+    description:
+      "A drop was found: one book shortened a selection by at least MOVES_MIN_DROP percent against its price MOVES_WINDOW_S seconds before (docs/data.md#steam-moves-and-drops), each as `POST /v1/odds/moves` lists it.",
+    data: OddsDropData,
   },
   'webhook.test': {
     description: 'A test delivery, sent on request (`POST /v1/webhooks/{id}/test`) only: never subscribed to, never retried, without a sequence.',

@@ -2,7 +2,7 @@
  * What a webhook endpoint can be told (decision 0305). Every name here is a contract: clients
  * subscribe to these names and switch on them.
  */
-export const WEBHOOK_EVENT_TYPES = ['odds.changed', 'board.changed', 'event.updated', 'result.graded', 'edge.found'] as const;
+export const WEBHOOK_EVENT_TYPES = ['odds.changed', 'board.changed', 'event.updated', 'result.graded', 'edge.found', 'odds.steam', 'odds.drop'] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
 export function isWebhookEventType(value: string): value is WebhookEventType {

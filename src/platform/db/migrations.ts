@@ -698,6 +698,48 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('odds_history_changed_idx').on('odds_history').column('changed_at').execute();
     },
   },
+  // Steam moves and drops (decision 0319), found by a history processor as the imports land: its
+  // cursor starts at the newest change (no move is looked for in the history already kept), the
+  // webhooks' cursor over the moves at the first, and the counter that wakes the streams and the former.
+  '0037_odds_moves': {
+    async up(db: Kysely<unknown>) {
+      const sqlite = db.getExecutor().adapter instanceof SqliteAdapter;
+      await db.schema
+        .createTable('odds_moves')
+        .addColumn('id', sqlite ? 'integer' : 'bigserial', (c) => (sqlite ? c.primaryKey().autoIncrement() : c.primaryKey()))
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('history_id', 'bigint', (c) => c.notNull())
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('league_id', 'bigint')
+        .addColumn('betting_market_id', 'bigint', (c) => c.notNull())
+        .addColumn('event_period_id', 'bigint')
+        .addColumn('player_id', 'bigint')
+        .addColumn('position', 'text', (c) => c.notNull())
+        .addColumn('is_main', 'integer', (c) => c.notNull())
+        .addColumn('line', 'double precision')
+        .addColumn('selection_key', 'text', (c) => c.notNull())
+        .addColumn('operator_id', 'bigint')
+        .addColumn('operator_ids', 'text', (c) => c.notNull())
+        .addColumn('odds_id', 'bigint', (c) => c.notNull())
+        .addColumn('from_price', 'double precision', (c) => c.notNull())
+        .addColumn('to_price', 'double precision', (c) => c.notNull())
+        .addColumn('size', 'double precision', (c) => c.notNull())
+        .addColumn('book_count', 'integer', (c) => c.notNull())
+        .addColumn('books', 'text', (c) => c.notNull())
+        .addColumn('window_seconds', 'integer', (c) => c.notNull())
+        .addColumn('started_at', 'bigint', (c) => c.notNull())
+        .addColumn('changed_at', 'bigint', (c) => c.notNull())
+        .addColumn('detected_at', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('odds_moves_changed_idx').on('odds_moves').columns(['changed_at', 'id']).execute();
+      await db.schema.createIndex('odds_moves_event_idx').on('odds_moves').columns(['event_id', 'changed_at']).execute();
+      // The detection reads the window's changes of the touched selections' rows, and only theirs,
+      // by odds_history_odds_idx (odds_id, changed_at, id), which 0036 made for the as-of reading.
+      await sql`insert into change_versions (name, version) values ('moves', 0)`.execute(db);
+      await sql`insert into feed_cursors (name, last_id) select 'odds moves', coalesce(max(id), 0) from odds_history`.execute(db);
+      await sql`insert into feed_cursors (name, last_id) values ('webhooks: moves', 0)`.execute(db);
+    },
+  },
   // Signals (decision 0321): every value bet, arbitrage, middle, steam move and drop the detector
   // saw, once per appearance, with its grade and closing-line value; the detector's and the
   // grader's cursors made now, so that on a new database they start at its first change.
@@ -733,6 +775,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('signals_detected_idx').on('signals').columns(['detected_at', 'id']).execute();
       await sql`insert into feed_cursors (name, last_id) select 'signals: detector', coalesce(max(id), 0) from odds_history`.execute(db);
       await sql`insert into feed_cursors (name, last_id) select 'signals: grades', coalesce(max(id), 0) from odds_grades`.execute(db);
+      await sql`insert into feed_cursors (name, last_id) select 'signals: moves', coalesce(max(id), 0) from odds_moves`.execute(db);
     },
   },
   // Deliveries of the same changes to several endpoints share their members, stored once (decision

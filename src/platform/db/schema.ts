@@ -57,6 +57,7 @@ export interface Schema {
   webhook_outbox: WebhookOutboxTable;
   webhook_edges: WebhookEdgesTable;
   signals: SignalsTable;
+  odds_moves: OddsMovesTable;
 }
 
 export interface TenantsTable {
@@ -439,9 +440,10 @@ export interface UsageRefusalsTable {
 
 /**
  * 'board': board changes were stored (board_changes), for the nodes' streams; 'webhooks': webhook
- * deliveries were formed, for every node's dispatcher. Neither follows a cache.
+ * deliveries were formed, for every node's dispatcher; 'moves': steam moves and drops were stored
+ * (odds_moves), for the streams and the webhooks' former. None follows a cache.
  */
-export const CHANGE_VERSION_NAMES = ['clients', 'data', 'board', 'webhooks'] as const;
+export const CHANGE_VERSION_NAMES = ['clients', 'data', 'board', 'webhooks', 'moves'] as const;
 export type ChangeVersionName = (typeof CHANGE_VERSION_NAMES)[number];
 
 /** A client's check endpoint, the pricing URL quotes are sent to (one per client). */
@@ -719,4 +721,43 @@ export interface SignalsTable {
   closing_price: number | null;
   clv_pct: number | null;
   graded_at: number | null;
+}
+
+/** A steam move or a drop (docs/data.md#steam-moves-and-drops), found once as the imports landed; kept with the price history. */
+export interface OddsMovesTable {
+  id: Generated<number>;
+  /** 'steam' or 'drop'. */
+  kind: string;
+  /** The price change that made the move: the moves are stored in its order. */
+  history_id: number;
+  event_id: number;
+  league_id: number | null;
+  betting_market_id: number;
+  event_period_id: number | null;
+  player_id: number | null;
+  position: string;
+  /** 1: a main-line selection (each book at its own line); 0: an alternate line, `line`. */
+  is_main: number;
+  line: number | null;
+  /** The board's key of the selection (event, market, period, subject, line, position). */
+  selection_key: string;
+  /** A drop's book; null for a steam move. */
+  operator_id: number | null;
+  /** JSON: the books that moved, by operator id (a drop's one book). */
+  operator_ids: string;
+  /** The odds row whose change made the move. */
+  odds_id: number;
+  /** A drop's book's prices; a steam move's books' median prices, before and after. */
+  from_price: number;
+  to_price: number;
+  /** Implied-probability points (steam: the least of its books') or percent of the decimal price (drop). */
+  size: number;
+  book_count: number;
+  /** JSON: each book's part (moves.detect.ts MoveBook). */
+  books: string;
+  window_seconds: number;
+  /** Epoch ms: the first change of the move within the window; changed_at: the change that made it; detected_at: when it was found. */
+  started_at: number;
+  changed_at: number;
+  detected_at: number;
 }

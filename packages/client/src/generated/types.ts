@@ -1647,6 +1647,85 @@ export interface PriceChangesAfter {
   next_after: number;
 }
 
+/** One page of {@link OddsMove} items, in the shape every list answers. */
+export interface MovesPage {
+  /** Items of the current page. */
+  results: OddsMove[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link MovesPage}. */
+export interface OddsMove {
+  /** The move. */
+  id: number;
+  /**
+   * `steam`: several books shortened the selection together; `drop`: one book shortened it by `min_drop` percent.
+   */
+  type: 'steam' | 'drop';
+  /** The price change that made the move (its `id` on the odds stream and in the price history). */
+  history_id: number;
+  /** The event. */
+  event_id: number;
+  /** The betting market. */
+  betting_market_id: number;
+  /** The period priced; null: the full game. */
+  event_period_id: number | null;
+  /** The player of a player prop; null otherwise. */
+  player_id: number | null;
+  /** The selection, as on the board. */
+  position: string;
+  /** True for a main-line selection (each book at its own main line), as on the board. */
+  is_main: boolean;
+  /** The line of an alternate-line selection; null on a main-line one. */
+  line: number | null;
+  /** A drop's book; null for a steam move. */
+  operator_id: number | null;
+  /** The books that moved, by id (a drop: its one book). */
+  operator_ids: number[];
+  /**
+   * A drop: the book's decimal price open `window_seconds` before; steam: the median of its books' (to 6 decimals).
+   */
+  from_price: number;
+  /** A drop: the book's decimal price after the move; steam: the median of its books' (to 6 decimals). */
+  to_price: number;
+  /**
+   * Steam: the least of its books' moves in implied-probability points (each book moved at least this); drop: the percent its decimal price fell. To 6 decimals.
+   */
+  size: number;
+  /** Each book that moved, by operator id. */
+  books: {
+    /** The book. */
+    operator_id: number;
+    /** Its odds row (as in POST /v1/odds/upcoming-odds-by-event). */
+    odds_id: number;
+    /** Its decimal price open `window_seconds` before the move. */
+    from_price: number;
+    /** Its decimal price at the move. */
+    to_price: number;
+    /** Implied-probability points it shortened by: 100 × (1/to_price − 1/from_price), to 6 decimals. */
+    points: number;
+    /** Percent its decimal price fell by: 100 × (from_price − to_price) / from_price, to 6 decimals. */
+    percent: number;
+    /** Its first price change within the window: it moved between then and `changed_at`. */
+    since: string;
+  }[];
+  /** The window the move was found over (MOVES_WINDOW_S then). */
+  window_seconds: number;
+  /** The first change of the move within the window (the earliest of its books' `since`). */
+  started_at: string;
+  /** The change that made the move: when the condition started to hold. */
+  changed_at: string;
+  /** When the move was found and stored. */
+  detected_at: string;
+}
+
 /** One page of {@link HistoricalEvent} items, in the shape every list answers. */
 export interface HistoricalEventsPage {
   /** Items of the current page. */
@@ -2814,7 +2893,7 @@ export interface Webhook {
   /** The note given to it. */
   description: string;
   /** The kinds of message it receives. */
-  event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found'>;
+  event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
   /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
   filters: WebhookFilters;
   /** Whether messages are sent to it. */
@@ -2860,7 +2939,7 @@ export interface CreatedWebhook {
   /** The note given to it. */
   description: string;
   /** The kinds of message it receives. */
-  event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found'>;
+  event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
   /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
   filters: WebhookFilters;
   /** Whether messages are sent to it. */
@@ -2931,7 +3010,9 @@ export interface WebhookDelivery {
   id: string;
   /** Its place in the endpoint's deliveries, gapless and increasing; null for a test delivery. */
   sequence: number | null;
-  /** The event type (odds.changed, board.changed, event.updated, result.graded, edge.found, webhook.test). */
+  /**
+   * The event type (odds.changed, board.changed, event.updated, result.graded, edge.found, odds.steam, odds.drop, webhook.test).
+   */
   type: string;
   /**
    * pending: to send, or to retry at next_attempt_at (null: its retries are spent and the endpoint disabled); delivered: acknowledged with a 2xx; test: a test delivery.
@@ -3766,6 +3847,66 @@ export interface OddsChangesParams {
   league_ids?: string;
 }
 
+/** Parameters of `POST /v1/odds/moves`. */
+export interface OddsMovesParams {
+  /** Only moves of these events. Without it (or empty), moves of every event, unless `event_date` names a day. */
+  event_ids?: number[];
+  /** Only moves of the events of this day, YYYY-MM-DD, read in `timezone`. Ignored with `event_ids`. */
+  event_date?: string;
+  /**
+   * IANA time zone in which `event_date` is read.
+   *
+   * @defaultValue `"UTC"`
+   */
+  timezone?: string;
+  /** Only events of this sport (404 when unknown). */
+  sport_id?: number;
+  /** Only events of this league (404 when unknown). */
+  league_id?: number;
+  /** Only these markets. */
+  betting_market_ids?: number[];
+  /** Only these books: prices, best, consensus and fair prices are then of these books alone. */
+  operator_ids?: number[];
+  /** Only prices of these players' props (by player_id). */
+  player_ids?: number[];
+  /** Only prices of these periods; `null` in the list stands for the full game (rows without a period). */
+  event_period_ids?: Array<number | null>;
+  /** Whether alternate lines (is_main false) are included. Default false: main lines only. */
+  include_alt_lines?: boolean;
+  /**
+   * The answer as of this instant (ISO 8601 with a time zone), as the price history knows it now: each book's price open then, with its value then (docs/data.md#as-of-an-instant). Between the oldest change kept and now, else 422. `is_main`, `is_live`, deep links and selection ids are today's.
+   */
+  as_of?: string;
+  /** Which moves: `steam`, `drop` or both (the default). */
+  types?: Array<'steam' | 'drop'>;
+  /** Only moves whose `changed_at` is at or after this instant (ISO 8601 with a time zone). */
+  from?: string;
+  /** Only moves whose `changed_at` is before this instant; not before `from`. */
+  to?: string;
+  /** Steam: at least this many books (at least MOVES_MIN_BOOKS; a smaller value is 422). */
+  min_books?: number;
+  /**
+   * Steam: each by at least this many implied-probability points (at least MOVES_MIN_MOVE; a smaller value is 422).
+   */
+  min_move?: number;
+  /** Drop: by at least this percent of the decimal price (at least MOVES_MIN_DROP; a smaller value is 422). */
+  min_drop?: number;
+  /** Seconds a move may take (at most MOVES_WINDOW_S; a larger value is 422). */
+  window?: number;
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+}
+
 /** Parameters of `GET /v1/historical/events`. */
 export interface HistoricalEventsParams {
   /** Only events of this sport (404 when unknown). */
@@ -4348,9 +4489,9 @@ export interface WebhooksCreateParams {
    */
   url: string;
   /**
-   * The kinds of message the endpoint receives, at least one of: `odds.changed`, `board.changed`, `event.updated`, `result.graded`, `edge.found`.
+   * The kinds of message the endpoint receives, at least one of: `odds.changed`, `board.changed`, `event.updated`, `result.graded`, `edge.found`, `odds.steam`, `odds.drop`.
    */
-  event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found'>;
+  event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
   /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
   filters?: WebhookFilters;
   /** A note of your choosing, e.g. what receives the messages. */
@@ -4378,9 +4519,9 @@ export interface WebhooksUpdateParams {
    */
   url?: string;
   /**
-   * The kinds of message the endpoint receives, at least one of: `odds.changed`, `board.changed`, `event.updated`, `result.graded`, `edge.found`.
+   * The kinds of message the endpoint receives, at least one of: `odds.changed`, `board.changed`, `event.updated`, `result.graded`, `edge.found`, `odds.steam`, `odds.drop`.
    */
-  event_types?: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found'>;
+  event_types?: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
   /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
   filters?: WebhookFilters;
   /** A note of your choosing, e.g. what receives the messages. */

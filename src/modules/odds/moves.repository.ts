@@ -1,0 +1,149 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { chunksOf } from '../../platform/chunks.js';
+import { numberOrNull } from '../../platform/db/column-values.js';
+import type { OddsMovesTable, Schema } from '../../platform/db/schema.js';
+import type { BoardScope } from './board.repository.js';
+import type { MoveBook, MoveChange } from './moves.detect.js';
+
+/** A move as stored (odds_moves), its JSON columns read. */
+export interface StoredMove {
+  id: number;
+  kind: 'steam' | 'drop';
+  history_id: number;
+  event_id: number;
+  league_id: number | null;
+  betting_market_id: number;
+  event_period_id: number | null;
+  player_id: number | null;
+  position: string;
+  is_main: boolean;
+  line: number | null;
+  selection_key: string;
+  operator_id: number | null;
+  operator_ids: number[];
+  odds_id: number;
+  from_price: number;
+  to_price: number;
+  size: number;
+  books: MoveBook[];
+  window_seconds: number;
+  started_at: number;
+  changed_at: number;
+  detected_at: number;
+}
+
+export type NewMove = Omit<StoredMove, 'id'>;
+
+/** Which stored moves a list reads: the board's scope (its books aside: they are the service's; every event unless a day is given), the kinds, a time range. */
+export interface MovesQuery extends Omit<BoardScope, 'operatorIds' | 'day'> {
+  /** [start, end) of the events' start times, epoch ms: only with `event_date`; ignored with eventIds. */
+  day: { start: number; end: number } | undefined;
+  kinds: ReadonlyArray<'steam' | 'drop'>;
+  /** [from, to) of changed_at, epoch ms. */
+  from: number | undefined;
+  to: number | undefined;
+}
+
+/** Ids per `in` list: well under either database's limit on bound values. */
+const IN_CHUNK = 1_000;
+
+export const movesRepository = {
+  /** The changes of some odds rows recorded at or after `since` (epoch ms), by row, each by (changed_at, id). */
+  async windowChanges(db: Kysely<Schema>, oddsIds: readonly number[], since: number): Promise<Map<number, MoveChange[]>> {
+    const out = new Map<number, MoveChange[]>();
+    for (const ids of chunksOf(oddsIds, IN_CHUNK)) {
+      const rows = await db
+        .selectFrom('odds_history')
+        .select(['id', 'odds_id', 'changed_at', 'price_from', 'price_to', 'line_from', 'line_to', 'status_from', 'status_to'])
+        // The rows' index (odds_id, changed_at) finds each row's window, and nothing else.
+        .where('odds_id', 'in', ids)
+        .where('changed_at', '>=', since)
+        .execute();
+      for (const r of rows) {
+        const change: MoveChange = {
+          id: Number(r.id),
+          odds_id: Number(r.odds_id),
+          changed_at: Number(r.changed_at),
+          from: r.price_from === null || r.status_from === null ? null : { price: Number(r.price_from), line: numberOrNull(r.line_from), open: r.status_from === 'open' },
+          to: { price: Number(r.price_to), line: numberOrNull(r.line_to), open: r.status_to === 'open' },
+        };
+        const list = out.get(change.odds_id);
+        if (list === undefined) out.set(change.odds_id, [change]);
+        else list.push(change);
+      }
+    }
+    for (const list of out.values()) list.sort((a, b) => a.changed_at - b.changed_at || a.id - b.id);
+    return out;
+  },
+
+  async insert(trx: Kysely<Schema>, moves: readonly NewMove[]): Promise<void> {
+    for (const chunk of chunksOf(moves, 200)) await trx.insertInto('odds_moves').values(chunk.map(rowOf)).execute();
+  },
+
+  /** Up to `limit` moves after an id, in id order (the order they were found in). */
+  async after(db: Kysely<Schema>, afterId: number, limit: number): Promise<StoredMove[]> {
+    const rows = await db.selectFrom('odds_moves').selectAll().where('id', '>', afterId).orderBy('id').limit(limit).execute();
+    return rows.map(moveOf);
+  },
+
+  /** The newest move's id, 0 when there is none. */
+  async newest(db: Kysely<Schema>): Promise<number> {
+    const row = await db.selectFrom('odds_moves').select((eb) => eb.fn.max<number | null>('id').as('last')).executeTakeFirst();
+    return Number(row?.last ?? 0);
+  },
+
+  /** The moves of a scope and a time range, newest first (changed_at, then id). */
+  async list(db: Kysely<Schema>, q: MovesQuery): Promise<StoredMove[]> {
+    let select = db.selectFrom('odds_moves as mv').innerJoin('events as e', 'e.id', 'mv.event_id').selectAll('mv').where('mv.kind', 'in', [...q.kinds]);
+    if (q.eventIds) select = select.where('mv.event_id', 'in', q.eventIds);
+    else if (q.day) select = select.where('e.start_time', '>=', q.day.start).where('e.start_time', '<', q.day.end);
+    if (q.sportId !== undefined) select = select.where('e.sport_id', '=', q.sportId);
+    if (q.leagueId !== undefined) select = select.where('e.league_id', '=', q.leagueId);
+    if (q.marketIds) select = select.where('mv.betting_market_id', 'in', q.marketIds);
+    const { playerIds, periodIds, altLines } = q.rows;
+    if (playerIds) select = select.where('mv.player_id', 'in', playerIds);
+    if (periodIds) {
+      const ids = periodIds.filter((id) => id !== null);
+      const full = periodIds.includes(null);
+      select = select.where((eb) => eb.or([...(ids.length > 0 ? [eb('mv.event_period_id', 'in', ids)] : []), ...(full ? [eb('mv.event_period_id', 'is', null)] : [])]));
+    }
+    if (!altLines) select = select.where('mv.is_main', '=', 1);
+    if (q.from !== undefined) select = select.where('mv.changed_at', '>=', q.from);
+    if (q.to !== undefined) select = select.where('mv.changed_at', '<', q.to);
+    const rows = await select.orderBy('mv.changed_at', 'desc').orderBy('mv.id', 'desc').execute();
+    return rows.map(moveOf);
+  },
+};
+
+function rowOf(move: NewMove): Insertable<OddsMovesTable> {
+  const { books, operator_ids, is_main, ...rest } = move;
+  return { ...rest, is_main: is_main ? 1 : 0, operator_ids: JSON.stringify(operator_ids), books: JSON.stringify(books), book_count: books.length };
+}
+
+function moveOf(r: Selectable<OddsMovesTable>): StoredMove {
+  return {
+    id: Number(r.id),
+    kind: r.kind === 'steam' ? 'steam' : 'drop',
+    history_id: Number(r.history_id),
+    event_id: Number(r.event_id),
+    league_id: numberOrNull(r.league_id),
+    betting_market_id: Number(r.betting_market_id),
+    event_period_id: numberOrNull(r.event_period_id),
+    player_id: numberOrNull(r.player_id),
+    position: r.position,
+    is_main: Number(r.is_main) === 1,
+    line: numberOrNull(r.line),
+    selection_key: r.selection_key,
+    operator_id: numberOrNull(r.operator_id),
+    operator_ids: JSON.parse(r.operator_ids) as number[],
+    odds_id: Number(r.odds_id),
+    from_price: Number(r.from_price),
+    to_price: Number(r.to_price),
+    size: Number(r.size),
+    books: JSON.parse(r.books) as MoveBook[],
+    window_seconds: Number(r.window_seconds),
+    started_at: Number(r.started_at),
+    changed_at: Number(r.changed_at),
+    detected_at: Number(r.detected_at),
+  };
+}
