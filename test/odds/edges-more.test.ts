@@ -190,11 +190,12 @@ describe.each(DIALECTS)('POST /v1/odds/edges: middles, low hold, Kelly, a refere
   });
 
   it('a market the reference book does not price has no fair price, so no value bet; the id wins over the key', async () => {
-    // By the consensus, event 430's 2.20 either way is fair at 0.5: two value bets at +10 %.
+    // By the consensus, event 430's 2.20 either way is fair at 0.5: two value bets at +10 %, equal,
+    // so in the board's order of their selections (away before home).
     const consensus = await edges({ event_ids: [430], min_edge: -100 });
-    expect(consensus.value_bets.map((b) => [b.operator.id, b.ev_pct])).toEqual([
-      [1, 10],
-      [2, 10],
+    expect(consensus.value_bets.map((b) => [b.position, b.operator.id, b.ev_pct])).toEqual([
+      ['away', 2, 10],
+      ['home', 1, 10],
     ]);
     expect((await edges({ event_ids: [430], min_edge: -100, devig_reference_operator_id: 3 })).value_bets_total).toBe(0);
     const answer = await edges({ event_ids: [420, 430], devig_reference_operator_id: 3, min_edge: -100 });

@@ -34,6 +34,12 @@ describe.each(DIALECTS)('board events computed once after the import (%s)', (dia
     const ctx = t.otherNode();
     other = { ctx, app: await buildTestApp({ dialect, context: ctx }) };
     await ctx.background.start(quietLog);
+    // The signals' middles and the steam detection read a market's rows by the same statement: stopped
+    // on both nodes, so that every statement counted is a board computation.
+    for (const node of [t.ctx, ctx]) {
+      await node.signals.stop();
+      await node.oddsMoves?.stop();
+    }
     urls = [await t.app.listen({ port: 0, host: '127.0.0.1' }), await other.app.app.listen({ port: 0, host: '127.0.0.1' })];
     const d = historyDataset(t.clock.now());
     d.odds.push(odds(8, 200, 1, 1, 'away', 2.5), odds(9, 200, 2, 1, 'home', 1.55));

@@ -41,7 +41,7 @@ describe.each(DIALECTS)('no request waits on a write for its count (%s)', (diale
       const during = [...statements];
       // The only statements meanwhile are the background polls, reads once a second: the change
       // feed's, and the webhook dispatcher's look for due deliveries and its backlog's count.
-      const polls = [/^select "name", "version", .* from "change_versions"/, /^select "d"\.\* from "webhook_deliveries" as "d"/, /^select count\(\*\) as "n" from "webhook_(deliveries|outbox)"/];
+      const polls = [/^select "name", "version", .* from "change_versions"/, /^select "d"\.\* from "webhook_endpoints" as "e"/, /^select count\(\*\) as "n" from "webhook_(deliveries|outbox)"/];
       expect(during.filter((s) => !polls.some((poll) => poll.test(s)))).toEqual([]);
 
       await ctx.meter.flush();

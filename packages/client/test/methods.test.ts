@@ -75,6 +75,9 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
     // Steam moves and drops (a pro client): none found in this dataset's one import, a page all the same.
     const moves = await api.odds.moves({ event_ids: [100], types: ['steam', 'drop'] });
     expect(moves.results).toEqual([]);
+    // Signals are the enterprise tier's: this pro client is told so, as an error it can read.
+    await expect(api.signals.list({ page_size: 10 })).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    await expect(api.signals.performance({})).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
     const american = await api.odds.upcomingByEvent({ event_id: 100, odds_format: 'american' });
     expect(american.results.every((o) => Number.isInteger(o.price))).toBe(true);
     // The price history (a pro client): each odds row's opening entry, here with its price in the format asked.

@@ -58,7 +58,8 @@ const scope = {
   ...narrowing,
 };
 
-const Threshold = (description: string, minimum: number, integer = false) => Type.Optional(integer ? Type.Integer({ minimum, description }) : Type.Number({ minimum, description }));
+const Threshold = (description: string, minimum: number, maximum: number, integer = false) =>
+  Type.Optional(integer ? Type.Integer({ minimum, maximum, description }) : Type.Number({ minimum, maximum, description }));
 
 export const MovesBody = Type.Object(
   {
@@ -68,10 +69,10 @@ export const MovesBody = Type.Object(
     ),
     from: Type.Optional(Instant('Only moves whose `changed_at` is at or after this instant (ISO 8601 with a time zone).')),
     to: Type.Optional(Instant('Only moves whose `changed_at` is before this instant; not before `from`.')),
-    min_books: Threshold('Steam: at least this many books (at least MOVES_MIN_BOOKS; a smaller value is 422).', 1, true),
-    min_move: Threshold('Steam: each by at least this many implied-probability points (at least MOVES_MIN_MOVE; a smaller value is 422).', 0),
-    min_drop: Threshold('Drop: by at least this percent of the decimal price (at least MOVES_MIN_DROP; a smaller value is 422).', 0),
-    window: Threshold('Seconds a move may take (at most MOVES_WINDOW_S; a larger value is 422).', 1, true),
+    min_books: Threshold('Steam: at least this many books (at least MOVES_MIN_BOOKS; a smaller value is 422).', 1, 1_000, true),
+    min_move: Threshold('Steam: each by at least this many implied-probability points (at least MOVES_MIN_MOVE; a smaller value is 422).', 0, 100),
+    min_drop: Threshold('Drop: by at least this percent of the decimal price (at least MOVES_MIN_DROP; a smaller value is 422).', 0, 100),
+    window: Threshold('Seconds a move may take (at most MOVES_WINDOW_S; a larger value is 422).', 1, 86_400, true),
     ...pagingProperties(MOVES_MAX_PAGE_SIZE),
   },
   { additionalProperties: false, examples: [{ types: ['steam', 'drop'], page: 1, page_size: 20 }] },
