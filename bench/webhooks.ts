@@ -89,7 +89,7 @@ const listenersOf = (receivers: Receivers, count: number): Listener[] =>
 async function atRate(api: Running, receivers: Receivers, slate: Slate, rate: number): Promise<RatePoint> {
   const before = Array.from({ length: endpoints }, (_, i) => receivers.received(i).deliveries);
   const cpuBefore = cpuTicks(api.child.pid);
-  const { result: fed, peak } = await peakDepth(api.url, () => runFeed(api.url, ADMIN_TOKEN, slate, rate, listenersOf(receivers, endpoints), () => sleep(seconds * 1000)));
+  const { result: fed, peak } = await peakDepth(api.url, () => runFeed(api.url, ADMIN_TOKEN, slate, rate, listenersOf(receivers, endpoints), () => sleep(seconds * 1000), { open: true }));
   const cpuMs = ((cpuTicks(api.child.pid) ?? Number.NaN) - (cpuBefore ?? Number.NaN)) * 10;
   const delays = fed.heard.flatMap((h) => h.delays);
   const latency = quantiles(delays);

@@ -74,7 +74,11 @@ export function prepareBuilds(control: string, again: boolean, others: string[])
     }
     builds.push({ name: 'main', dir: process.cwd() });
     if (again) builds.push({ name: 'main, again', dir: process.cwd() });
-    for (const other of others) builds.push({ name: basename(resolve(other)), dir: resolve(other) });
+    for (const other of others) {
+      // Named by its folder, or by its path where the folder's name is taken (a checkout named main): rows are keyed by name.
+      const name = basename(resolve(other));
+      builds.push({ name: builds.some((build) => build.name === name) ? resolve(other) : name, dir: resolve(other) });
+    }
     return { builds, remove };
   } catch (error) {
     remove();

@@ -125,16 +125,28 @@ export interface Fed<T> {
 /**
  * Imports a batch every BATCH / rate seconds while `during` runs (one import at a time: one that
  * takes longer than the interval is followed at once, and the achieved rate shows the shortfall);
- * rejects as soon as an import fails.
+ * rejects as soon as an import fails. Each import waits for its listeners (its probe heard, or
+ * their own deadline) before the next goes, unless `open`: then the imports keep their times, as a
+ * live feed would, and the probes are heard as they come (webhooks, whose batching window is
+ * longer than a batch's interval at a few thousand changes a second).
  * The commit is between the request and the answer, so the time from the request to the probe
  * heard bounds the time from the commit; the probe is often heard before the answer comes.
  */
-export async function runFeed<T>(url: string, adminToken: string, slate: Slate, rate: number, listeners: Listener[], during: () => Promise<T>): Promise<Fed<T>> {
+export async function runFeed<T>(
+  url: string,
+  adminToken: string,
+  slate: Slate,
+  rate: number,
+  listeners: Listener[],
+  during: () => Promise<T>,
+  options: { open?: boolean } = {},
+): Promise<Fed<T>> {
   const headers = { authorization: `Bearer ${adminToken}` };
   const intervalMs = (BATCH / rate) * 1000;
   const importMs: number[] = [];
   const heard: Heard[] = listeners.map(() => ({ delays: [], beforeAnswer: 0 }));
   let running = true;
+  const pending: Array<Promise<void>> = [];
   const started = performance.now();
   const feed = (async () => {
     for (let batch = 0; running; batch += 1) {
@@ -146,13 +158,19 @@ export async function runFeed<T>(url: string, adminToken: string, slate: Slate, 
       await call(url, 'POST', '/admin/v1/import', { headers, body: { odds } });
       const answered = performance.now();
       importMs.push(answered - sent);
-      for (const [i, at] of (await Promise.all(listened)).entries()) {
-        const into = heard[i];
-        if (at === undefined || into === undefined) continue;
-        into.delays.push(at - sent);
-        if (at < answered) into.beforeAnswer += 1;
-      }
+      const record = async () => {
+        for (const [i, at] of (await Promise.all(listened)).entries()) {
+          const into = heard[i];
+          if (at === undefined || into === undefined) continue;
+          into.delays.push(at - sent);
+          if (at < answered) into.beforeAnswer += 1;
+        }
+      };
+      // Open: the next import goes at its time, whether or not this one's probe has been heard (a live feed does not wait for its listeners).
+      if (options.open === true) pending.push(record());
+      else await record();
     }
+    await Promise.all(pending);
   })();
   try {
     // A failed import ends the phase at once: left to the end of the phase, its rejection was unhandled and ended the process past every cleanup.

@@ -773,6 +773,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       // The appearances still open of a market; a list by time; the signals of an event to grade.
       await db.schema.createIndex('signals_open_idx').on('signals').columns(['event_id', 'betting_market_id', 'ended_at']).execute();
       await db.schema.createIndex('signals_detected_idx').on('signals').columns(['detected_at', 'id']).execute();
+      // A move's appearance is found by its key, newest first: one index step, not a scan of the record.
+      await db.schema.createIndex('signals_key_idx').on('signals').columns(['key', 'detected_at']).execute();
       await sql`insert into feed_cursors (name, last_id) select 'signals: detector', coalesce(max(id), 0) from odds_history`.execute(db);
       await sql`insert into feed_cursors (name, last_id) select 'signals: grades', coalesce(max(id), 0) from odds_grades`.execute(db);
       await sql`insert into feed_cursors (name, last_id) select 'signals: moves', coalesce(max(id), 0) from odds_moves`.execute(db);
