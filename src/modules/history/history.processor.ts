@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
-import type { BackgroundJobs } from '../../platform/background.js';
+import type { BackgroundJobs, JobLog } from '../../platform/background.js';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import { isSqlite } from '../../platform/db/locked-transaction.js';
 import type { ChangeVersionName, Schema } from '../../platform/db/schema.js';
@@ -9,7 +9,7 @@ import { historyCursors as cursors } from './history-cursors.repository.js';
 import type { RecentChanges } from './history.recent.js';
 import { rowsAfter, type StreamRow } from './history.repository.js';
 
-/** Changes per batch: one batch is computed, then stored with the cursor's move in one transaction. */
+/** Changes per batch unless a processor says otherwise: one batch is computed, then stored with the cursor's move in one transaction. */
 const BATCH = 1_000;
 /** How soon a node that found the cursor held tries again: the holder's transaction is one batch long. */
 const BUSY_RETRY_MS = 20;
@@ -56,6 +56,11 @@ export interface HistoryProcessorDeps<T> {
   recent?: RecentChanges;
   /** Runs on this node's own change at most once per this window (a leading run, then a trailing one); 0 or none: after every change. */
   windowMs?: number;
+  /**
+   * Changes per batch (default 1,000). A processor whose work is per market rather than per change
+   * takes more at once, so that a window's imports, touching the same markets, are computed once.
+   */
+  batch?: number;
 }
 
 /**
@@ -79,10 +84,32 @@ export interface CursorProcessorDeps<T, R> extends Omit<HistoryProcessorDeps<T>,
 
 type Step = 'done' | 'more' | 'busy';
 
+/** Several processors run, stopped and started as one, in the order given (a later one reads what an earlier one stored). */
+export interface ProcessorsInOrder {
+  /** Runs each in turn; resolves after runs that started after the call. */
+  run(): Promise<void>;
+  stop(): Promise<void>;
+  start(log: JobLog): Promise<void>;
+}
+
+export function processorsInOrder(parts: readonly HistoryProcessor[]): ProcessorsInOrder {
+  return {
+    async run() {
+      for (const part of parts) await part.run();
+    },
+    async stop() {
+      for (const part of parts) await part.stop();
+    },
+    async start(log) {
+      for (const part of parts) await part.start(log);
+    },
+  };
+}
+
 /** The price history as a cursor source: this node's newest import's changes when they are the next ones, else read. */
 function historySource(recent: RecentChanges | undefined): CursorSource<StreamRow> {
   return {
-    after: async (db, afterId, limit) => recent?.after(afterId) ?? (await rowsAfter(db, afterId, NEWEST, limit)),
+    after: async (db, afterId, limit) => recent?.after(afterId, limit) ?? (await rowsAfter(db, afterId, NEWEST, limit)),
     idOf: (row) => row.item.id,
     newest: (db) => cursors.newestChange(db),
   };
@@ -95,8 +122,9 @@ export function createHistoryProcessor<T>(deps: HistoryProcessorDeps<T>): Histor
 
 export function createCursorProcessor<T, R>(deps: CursorProcessorDeps<T, R>): HistoryProcessor {
   const { db, work, source } = deps;
+  const batch = deps.batch ?? BATCH;
   let made = false;
-  const step = (): Promise<Step> => (isSqlite(db) ? sqliteStep(db, work, source) : postgresStep(db, work, source));
+  const step = (): Promise<Step> => (isSqlite(db) ? sqliteStep(db, work, source, batch) : postgresStep(db, work, source, batch));
   return createTriggeredJob({
     name: `history processor: ${work.name}`,
     changes: deps.changes,
@@ -126,11 +154,11 @@ export function createCursorProcessor<T, R>(deps: CursorProcessorDeps<T, R>): Hi
  * lock, so no two nodes compute it; a node that finds the row locked skips it (SKIP LOCKED) and
  * tries again shortly, since the holder may have read before this node's change committed.
  */
-async function postgresStep<T, R>(db: Kysely<Schema>, work: HistoryWork<T, R>, source: CursorSource<R>): Promise<Step> {
+async function postgresStep<T, R>(db: Kysely<Schema>, work: HistoryWork<T, R>, source: CursorSource<R>, batch: number): Promise<Step> {
   const done = await db.transaction().execute(async (trx) => {
     const from = await cursors.claim(trx, work.name);
     if (from === undefined) return 'busy' as const;
-    return storeBatch(trx, trx, work, from, source);
+    return storeBatch(trx, trx, work, from, source, batch);
   });
   return typeof done === 'string' ? done : committed(work, done);
 }
@@ -141,9 +169,9 @@ async function postgresStep<T, R>(db: Kysely<Schema>, work: HistoryWork<T, R>, s
  * the one writer) stores it only if the cursor is still where it was read, else nothing is
  * stored and the next step starts from where the other process left it.
  */
-async function sqliteStep<T, R>(db: Kysely<Schema>, work: HistoryWork<T, R>, source: CursorSource<R>): Promise<Step> {
+async function sqliteStep<T, R>(db: Kysely<Schema>, work: HistoryWork<T, R>, source: CursorSource<R>, batch: number): Promise<Step> {
   const from = await cursors.position(db, work.name, source.newest);
-  const done = await storeBatch(db, undefined, work, from, source);
+  const done = await storeBatch(db, undefined, work, from, source, batch);
   return typeof done === 'string' ? done : committed(work, done);
 }
 
@@ -163,8 +191,9 @@ async function storeBatch<T, R>(
   work: HistoryWork<T, R>,
   from: number,
   source: CursorSource<R>,
+  batch: number,
 ): Promise<Stored<T> | 'done' | 'more'> {
-  const rows = await source.after(read, from, BATCH);
+  const rows = await source.after(read, from, batch);
   const last = rows.at(-1);
   if (last === undefined) return 'done';
   const lastId = source.idOf(last);
@@ -177,7 +206,7 @@ async function storeBatch<T, R>(
   const moved = trx === undefined ? await read.transaction().execute(write) : await write(trx);
   // Another process moved the cursor first (SQLite only): start again from where it is.
   if (!moved) return 'more';
-  return { made, full: rows.length >= BATCH };
+  return { made, full: rows.length >= batch };
 }
 
 async function committed<T, R>(work: HistoryWork<T, R>, stored: Stored<T>): Promise<Step> {

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { BackgroundJobs, JobLog } from '../../platform/background.js';
+import type { BackgroundJobs } from '../../platform/background.js';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { createCursorProcessor, createHistoryProcessor, type HistoryProcessor, type RecentChanges } from '../history/index.js';
+import { createCursorProcessor, createHistoryProcessor, type HistoryProcessor, processorsInOrder, type ProcessorsInOrder, type RecentChanges } from '../history/index.js';
 import type { MiddlesOf } from './signals.candidates.js';
 import { signalsDetectorWork } from './signals.detector.js';
 import { GRADES_SOURCE, signalsGraderWork } from './signals.grader.js';
@@ -30,14 +30,10 @@ export interface SignalsDeps {
  * the node that made them, and on every node on a timer; and the steam moves and drops, read from
  * the moves table the odds module fills (signals.moves.ts), by a cursor of their own.
  */
-export interface Signals {
+export interface Signals extends ProcessorsInOrder {
   readonly detector: HistoryProcessor;
   readonly moves: HistoryProcessor;
   readonly grader: HistoryProcessor;
-  /** Records and grades whatever is waiting: the detector and the moves, then the grader. */
-  run(): Promise<void>;
-  stop(): Promise<void>;
-  start(log: JobLog): Promise<void>;
 }
 
 /**
@@ -45,6 +41,8 @@ export interface Signals {
  * trailing one): a busy feed makes a few runs a second, each over the markets of every import since.
  */
 const DETECT_WINDOW_MS = 500;
+/** The detector's work is per market touched: a window's imports are taken together, so each market is computed once. */
+const DETECT_BATCH = 10_000;
 
 export function createSignals(deps: SignalsDeps): Signals {
   const { db, clock, changes, background, everyMs } = deps;
@@ -54,25 +52,13 @@ export function createSignals(deps: SignalsDeps): Signals {
     background,
     everyMs,
     windowMs: DETECT_WINDOW_MS,
+    batch: DETECT_BATCH,
     work: signalsDetectorWork({ clock, minEdge: deps.minEvPct / 100, middles: deps.middles ?? middlesFrom(db) }),
     ...(deps.recent === undefined ? {} : { recent: deps.recent }),
   });
   // Gradings move the data version: the grader wakes with the detector, and reads only grades after its cursor.
   const grader = createCursorProcessor({ db, changes, background, everyMs, windowMs: DETECT_WINDOW_MS, work: signalsGraderWork({ clock }), source: GRADES_SOURCE, wakeOn: 'data' });
   const moves = createCursorProcessor({ db, changes, background, everyMs, windowMs: DETECT_WINDOW_MS, work: moveSignalsWork({ clock }), source: MOVES_SOURCE, wakeOn: 'moves' });
-  const parts = [detector, moves, grader];
-  return {
-    detector,
-    moves,
-    grader,
-    async run() {
-      for (const part of parts) await part.run();
-    },
-    async stop() {
-      for (const part of parts) await part.stop();
-    },
-    async start(log) {
-      for (const part of parts) await part.start(log);
-    },
-  };
+  // Recorded first (the detector and the moves), then graded.
+  return { detector, moves, grader, ...processorsInOrder([detector, moves, grader]) };
 }

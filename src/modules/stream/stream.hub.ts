@@ -250,7 +250,7 @@ async function readNew(hub: Hub): Promise<void> {
 async function readHistory(hub: Hub): Promise<void> {
   for (;;) {
     const from = hub.head ?? 0;
-    const held = hub.deps.recent?.after(from);
+    const held = hub.deps.recent?.after(from, READ_CHUNK);
     const rows = held ?? (await hub.deps.history.rowsAfter(from, NEWEST, READ_CHUNK));
     const live = liveOnes(hub);
     // Read before the fan-out leaves the event loop: a stream that catches up meanwhile takes these

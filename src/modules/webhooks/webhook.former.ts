@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { BackgroundJobs, JobLog } from '../../platform/background.js';
+import type { BackgroundJobs } from '../../platform/background.js';
 import type { Schema } from '../../platform/db/schema.js';
-import { createCursorProcessor, createHistoryProcessor, type HistoryProcessor, type HistoryWork, type RecentChanges, type StreamRow } from '../history/index.js';
+import { createCursorProcessor, createHistoryProcessor, type HistoryProcessor, type HistoryWork, processorsInOrder, type ProcessorsInOrder, type RecentChanges, type StreamRow } from '../history/index.js';
 import { createBoardEventsRepository, type StoredBoardChangeBatch } from '../odds/index.js';
 import type { FormedDelivery } from './webhook-deliveries.repository.js';
 import { webhookEdges } from './webhook-edges.repository.js';
@@ -36,17 +36,12 @@ export interface WebhookFormerDeps extends FormingDeps {
  * odds.drop, webhook.moves.ts). Each runs on this node's own change at most once per window,
  * and every `everyMs` on its own.
  */
-export interface WebhookFormer {
+export interface WebhookFormer extends ProcessorsInOrder {
   readonly odds: HistoryProcessor;
   readonly board: HistoryProcessor;
   readonly outbox: HistoryProcessor;
   /** The steam moves and drops (odds.steam, odds.drop). */
   readonly moves: HistoryProcessor;
-  /** Forms whatever is waiting (all four); resolves after runs that started after the call. */
-  run(): Promise<void>;
-  /** Stops all four (a node that "dies" in a test); `start` starts them again. */
-  stop(): Promise<void>;
-  start(log: JobLog): Promise<void>;
 }
 
 export function createWebhookFormer(deps: WebhookFormerDeps): WebhookFormer {
@@ -68,22 +63,7 @@ export function createWebhookFormer(deps: WebhookFormerDeps): WebhookFormer {
   });
   const outbox = createOutboxFormer(deps);
   const moves = createMovesFormer(deps);
-  const parts = [odds, board, outbox, moves];
-  return {
-    odds,
-    board,
-    outbox,
-    moves,
-    async run() {
-      for (const part of parts) await part.run();
-    },
-    async stop() {
-      for (const part of parts) await part.stop();
-    },
-    async start(log) {
-      for (const part of parts) await part.start(log);
-    },
-  };
+  return { odds, board, outbox, moves, ...processorsInOrder([odds, board, outbox, moves]) };
 }
 
 /** A price change as odds.changed carries it: the stream's odds change item, with the same id. */
