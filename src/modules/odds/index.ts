@@ -19,5 +19,5 @@ export { createMoveEvents, createMovesService, moveItemOf, type MovesService } f
 export { movesRoutes } from './moves.routes.js';
 export { createMovesWork, type MovesWork, ODDS_MOVES_CURSOR } from './moves.work.js';
 export { movesRepository, type StoredMove } from './moves.repository.js';
-export type { MoveThresholds } from './moves.detect.js';
+export { isShortening, type MoveChange, movesOf, type MoveThresholds } from './moves.detect.js';
 export { MoveItem } from './moves.schemas.js';

@@ -46,19 +46,62 @@ export interface MovesQuery extends Omit<BoardScope, 'operatorIds' | 'day'> {
 
 /** Ids per `in` list: well under either database's limit on bound values. */
 const IN_CHUNK = 1_000;
+/** Instants per boundary query: each is two index steps per row, as two columns. */
+const INSTANTS_PER_QUERY = 4;
+
+/** What a batch's detection reads of the history before and after it (boundaryChanges). */
+export interface BoundaryQuery {
+  /** Epoch ms: the earliest window start of the batch's changes; nothing recorded before it is read. */
+  since: number;
+  /** Epoch ms: the instants the detection takes states at (each change's window start and its own instant). */
+  instants: readonly number[];
+  /** The batch's first and last change ids: its changes are known, the rest is read. */
+  firstId: number;
+  lastId: number;
+}
+
+/** Changes in the order the detection reads them: by changed_at, then id. */
+export const byInstant = (a: MoveChange, b: MoveChange): number => a.changed_at - b.changed_at || a.id - b.id;
 
 export const movesRepository = {
-  /** The changes of some odds rows recorded at or after `since` (epoch ms), by row, each by (changed_at, id). */
-  async windowChanges(db: Kysely<Schema>, oddsIds: readonly number[], since: number): Promise<Map<number, MoveChange[]>> {
-    const out = new Map<number, MoveChange[]>();
+  /**
+   * The changes of some odds rows that the detection of a batch of changes can choose from, by row,
+   * each list by (changed_at, id): of the changes recorded before the batch (ids below
+   * `bounds.firstId`) and at or after `since`, for each instant of `bounds.instants` the last at or
+   * before it and the first after it, and the first of all; and of the changes after the batch (ids
+   * above `bounds.lastId`), the first. With the batch's own changes, these are every change the
+   * detection takes a state or a start from (moves.detect.ts picks the last, first or earliest of
+   * a row's changes about each instant), so the answer is the same as from every change of the
+   * window, which a busy row would have by the thousand. Each is one step of the rows' index
+   * (odds_id, changed_at, id).
+   */
+  async boundaryChanges(db: Kysely<Schema>, oddsIds: readonly number[], bounds: BoundaryQuery): Promise<Map<number, MoveChange[]>> {
+    const { since, firstId, lastId } = bounds;
+    const instants = [...new Set(bounds.instants)].filter((instant) => instant >= since);
+    const wanted = new Set<number>();
     for (const ids of chunksOf(oddsIds, IN_CHUNK)) {
-      const rows = await db
-        .selectFrom('odds_history')
-        .select(['id', 'odds_id', 'changed_at', 'price_from', 'price_to', 'line_from', 'line_to', 'status_from', 'status_to'])
-        // The rows' index (odds_id, changed_at) finds each row's window, and nothing else.
-        .where('odds_id', 'in', ids)
-        .where('changed_at', '>=', since)
-        .execute();
+      for (const group of chunksOf(instants.length === 0 ? [since] : instants, INSTANTS_PER_QUERY)) {
+        const found = await db
+          .selectFrom('odds as o')
+          .where('o.id', 'in', ids)
+          .select((eb) => {
+            const before = () => eb.selectFrom('odds_history as x').select('x.id').whereRef('x.odds_id', '=', 'o.id').where('x.id', '<', firstId).where('x.changed_at', '>=', since);
+            return [
+              before().orderBy('x.changed_at').orderBy('x.id').limit(1).as('earliest'),
+              eb.selectFrom('odds_history as x').select('x.id').whereRef('x.odds_id', '=', 'o.id').where('x.id', '>', lastId).where('x.changed_at', '>=', since).orderBy('x.id').limit(1).as('after_batch'),
+              ...group.flatMap((instant, i) => [
+                before().where('x.changed_at', '<=', instant).orderBy('x.changed_at', 'desc').orderBy('x.id', 'desc').limit(1).as(`last_${i}`),
+                before().where('x.changed_at', '>', instant).orderBy('x.changed_at').orderBy('x.id').limit(1).as(`next_${i}`),
+              ]),
+            ];
+          })
+          .execute();
+        for (const row of found) for (const [column, id] of Object.entries(row)) if (column !== 'id' && id !== null) wanted.add(Number(id));
+      }
+    }
+    const out = new Map<number, MoveChange[]>();
+    for (const ids of chunksOf([...wanted], IN_CHUNK)) {
+      const rows = await db.selectFrom('odds_history').select(['id', 'odds_id', 'changed_at', 'price_from', 'price_to', 'line_from', 'line_to', 'status_from', 'status_to']).where('id', 'in', ids).execute();
       for (const r of rows) {
         const change: MoveChange = {
           id: Number(r.id),
@@ -72,7 +115,7 @@ export const movesRepository = {
         else list.push(change);
       }
     }
-    for (const list of out.values()) list.sort((a, b) => a.changed_at - b.changed_at || a.id - b.id);
+    for (const list of out.values()) list.sort(byInstant);
     return out;
   },
 

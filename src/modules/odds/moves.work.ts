@@ -5,7 +5,7 @@ import type { Schema } from '../../platform/db/schema.js';
 import { createBoardRepository, type PriceRow } from './board.repository.js';
 import type { PriceChange } from './board.changes.js';
 import { type DetectedMove, isShortening, type MoveChange, movesOf, moveSelectionKeyOf, type MoveThresholds, type SelectionHistory, steamFiguresOf } from './moves.detect.js';
-import { movesRepository, type NewMove } from './moves.repository.js';
+import { type BoundaryQuery, byInstant, movesRepository, type NewMove } from './moves.repository.js';
 
 /** The history processor's cursor for the moves (feed_cursors.name; made by migration 0037). */
 export const ODDS_MOVES_CURSOR = 'odds moves';
@@ -58,9 +58,13 @@ export function createMovesWork(deps: { clock: Clock; changes: ChangeFeed; thres
         if (list === undefined) bySelection.set(key, [row]);
         else list.push(row);
       }
-      const since = Math.min(...shortening.map(({ change }) => change.changed_at)) - thresholds.windowSeconds * 1_000;
+      const windowMs = thresholds.windowSeconds * 1_000;
+      const since = Math.min(...shortening.map(({ change }) => change.changed_at)) - windowMs;
       const rowsRead = [...bySelection.values()].flat();
-      const history = await movesRepository.windowChanges(db, rowsRead.map((r) => r.id), since);
+      const history = await historyOf(db, rowsRead, rows.map(({ item }) => moveChangeOf(item)), {
+        since,
+        instants: shortening.flatMap(({ change }) => [change.changed_at - windowMs, change.changed_at]),
+      });
       const now = clock.now();
       const made: NewMove[] = [];
       for (const { item, change, leagueId } of shortening) {
@@ -80,6 +84,28 @@ export function createMovesWork(deps: { clock: Clock; changes: ChangeFeed; thres
       if (made.length > 0) await changes.changed('moves');
     },
   };
+}
+
+/**
+ * The changes of the selections' rows the detection reads, by row: the batch's own (it holds them),
+ * with the history's before and after it around the batch's instants (movesRepository.boundaryChanges).
+ */
+async function historyOf(db: Kysely<Schema>, rows: readonly PriceRow[], batch: readonly MoveChange[], window: Pick<BoundaryQuery, 'since' | 'instants'>): Promise<Map<number, MoveChange[]>> {
+  const first = batch[0];
+  const last = batch.at(-1);
+  if (first === undefined || last === undefined) return new Map();
+  const history = await movesRepository.boundaryChanges(db, rows.map((r) => r.id), { ...window, firstId: first.id, lastId: last.id });
+  const ids = new Set(rows.map((r) => r.id));
+  const added = new Set<MoveChange[]>();
+  for (const change of batch) {
+    if (!ids.has(change.odds_id) || change.changed_at < window.since) continue;
+    const list = history.get(change.odds_id);
+    if (list === undefined) history.set(change.odds_id, [change]);
+    else list.push(change);
+    added.add(history.get(change.odds_id) as MoveChange[]);
+  }
+  for (const list of added) list.sort(byInstant);
+  return history;
 }
 
 function moveChangeOf(item: MovedPrice): MoveChange {
