@@ -4,7 +4,9 @@ import { figure, figureOrNull } from '../../shared/figures.js';
 import { bestPriceOf, consensusDevig, consensusOf } from '../../shared/pricing/consensus.js';
 import { DEFAULT_DEVIG_METHOD, type Devig } from '../../shared/pricing/devig.js';
 import { createBoardRepository, type PriceRow } from './board.repository.js';
-import { fairOf, onePerBook, quoteOf, quotesByOutcomeOf, rowKeysOf, selectionIdOf } from './board.selections.js';
+import { rowKeysOf } from './board.keys.js';
+import { quoteOf, quotesByOutcomeOf } from './board.market.js';
+import { fairOf, onePerBook, selectionIdOf } from './board.selections.js';
 
 /** The board's changes that some price changes make: the selections whose best, consensus or fair price they changed, as they are now. */
 export type BoardChanges = (changes: readonly PriceChange[]) => Promise<BoardChange[]>;

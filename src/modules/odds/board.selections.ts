@@ -1,77 +1,17 @@
 import { figure, figureOrNull } from '../../shared/figures.js';
 import { type OddsFormat, priceIn } from '../../shared/odds-format.js';
-import { marketSubjectOf } from '../../shared/positions.js';
-import { bestPriceOf, consensusDevig, consensusOf, type Quote } from '../../shared/pricing/consensus.js';
-import { type Devig, type DevigMethod, devig } from '../../shared/pricing/devig.js';
-import type { BoardRow, PriceRow, SelectionKey, SelectionKeyRow } from './board.repository.js';
+import { bestPriceOf, consensusOf } from '../../shared/pricing/consensus.js';
+import type { Devig, DevigMethod } from '../../shared/pricing/devig.js';
+import { marketKeyOf, selectionKeyOf } from './board.keys.js';
+import { marketViewOf, quoteOf } from './board.market.js';
+import type { BoardRow, PriceRow, SelectionKeyRow } from './board.repository.js';
 import type { BoardItem } from './board.schemas.js';
 
 /**
- * How odds rows make a board (docs/data.md#the-odds-board). A selection is an event, a market, a
- * period, a player and a position: on a main-line item each book at its own main line, on an
- * alternate-line item every book at that one line. A selection's market, for the de-vig, is every
- * position of the same event, market, period and subject at the same kind of line: a book's main
- * lines together, or its alternates at one line (a spread's home −4.5 with away +4.5, so by the
- * line's size). The subject is the player, or the team a position names before its side: each
- * team's over and under of a team total are a market, not the four together.
+ * How odds rows make a board's items (docs/data.md#the-odds-board): the rows grouped into
+ * selections by the board's keys (board.keys.ts), each with its market's rows, and an item's
+ * figures from them for a request's view.
  */
-
-const part = (value: number | null) => (value === null ? '' : String(value));
-
-/** The outcomes a row is one of, before its line: the event, market, period and subject (positions.ts). */
-export function subjectKeyOf(row: Pick<SelectionKey, 'event_id' | 'betting_market_id' | 'event_period_id' | 'player_id' | 'position'>): string {
-  return `${row.event_id}|${row.betting_market_id}|${part(row.event_period_id)}|${marketSubjectOf(row)}`;
-}
-
-/** The market a row belongs to, for the de-vig. */
-export function marketKeyOf(row: SelectionKey): string {
-  const line = row.is_main ? 'main' : part(row.line === null ? null : Math.abs(row.line));
-  return `${subjectKeyOf(row)}|${line}`;
-}
-
-/** The selection a row prices. */
-export function selectionKeyOf(row: SelectionKey): string {
-  return rowKeysOf(row).selection;
-}
-
-/** A row's market and selection keys, the market's made once for both. */
-export function rowKeysOf(row: SelectionKey): { market: string; selection: string } {
-  const market = marketKeyOf(row);
-  return { market, selection: `${market}|${row.is_main ? '' : part(row.line)}|${row.position}` };
-}
-
-const nullsFirst = (a: number | null, b: number | null) => (a === b ? 0 : a === null ? -1 : b === null ? 1 : a - b);
-
-/**
- * The board's fixed order: start time, event, market, period (the full game first), player (none
- * first), the main line before the alternates (by line), then position (by character code).
- */
-export function compareSelections(a: SelectionKeyRow, b: SelectionKeyRow): number {
-  return (
-    a.start_time - b.start_time ||
-    a.event_id - b.event_id ||
-    a.betting_market_id - b.betting_market_id ||
-    nullsFirst(a.event_period_id, b.event_period_id) ||
-    nullsFirst(a.player_id, b.player_id) ||
-    Number(a.is_main === false) - Number(b.is_main === false) ||
-    (a.is_main ? 0 : nullsFirst(a.line, b.line)) ||
-    (a.position < b.position ? -1 : a.position > b.position ? 1 : 0)
-  );
-}
-
-/**
- * One id per selection, in the board's order: the lowest odds id among its rows. Stable for a data
- * version, so that pages are slices of one list, as every list here is.
- */
-export function selectionIdsOf(rows: readonly SelectionKeyRow[]): number[] {
-  const first = new Map<string, SelectionKeyRow>();
-  for (const row of rows) {
-    const key = selectionKeyOf(row);
-    const seen = first.get(key);
-    if (seen === undefined || row.id < seen.id) first.set(key, row);
-  }
-  return [...first.values()].sort(compareSelections).map((row) => row.id);
-}
 
 /** A selection as cached: every book's rows of its market, before the request's books, format and method are applied. */
 export interface BoardSelection {
@@ -92,13 +32,20 @@ export function selectionsOf(keys: readonly SelectionKeyRow[], rows: readonly Bo
     if (list === undefined) byMarket.set(key, [row]);
     else list.push(row);
   }
+  // Each market's rows and outcomes once, shared by its selections (and what marketViewOf groups of them).
+  const markets = new Map<string, { rows: BoardRow[]; outcomes: string[] }>();
   const selections = new Map<number, BoardSelection>();
   for (const key of keys) {
-    const marketRows = onePerBook(byMarket.get(marketKeyOf(key)) ?? []);
-    const own = marketRows.find((r) => r.id === key.id);
+    const marketKey = marketKeyOf(key);
+    let market = markets.get(marketKey);
+    if (market === undefined) {
+      const marketRows = onePerBook(byMarket.get(marketKey) ?? []);
+      market = { rows: marketRows, outcomes: [...new Set(marketRows.map((r) => r.position))].sort() };
+      markets.set(marketKey, market);
+    }
+    const own = marketViewOf(market, null).bySelection.get(selectionKeyOf(key))?.find((r) => r.id === key.id);
     if (own === undefined) continue;
-    const outcomes = [...new Set(marketRows.map((r) => r.position))].sort();
-    selections.set(key.id, { key, market: own.market, outcomes, rows: marketRows });
+    selections.set(key.id, { key, market: own.market, outcomes: market.outcomes, rows: market.rows });
   }
   return selections;
 }
@@ -119,16 +66,6 @@ export function onePerBook<R extends PriceRow>(rows: readonly R[], selectionOf: 
   });
 }
 
-/** A row as a quote of its book. */
-export const quoteOf = <R extends PriceRow>(row: R): Quote<R> => ({ book: row, price: row.price, line: row.line });
-
-/** A market's quotes by outcome (its positions, sorted), for the consensus de-vig. */
-export function quotesByOutcomeOf<R extends PriceRow>(outcomes: readonly string[], rows: readonly R[]): Quote<R>[][] {
-  const byPosition = new Map<string, Quote<R>[]>(outcomes.map((position) => [position, []]));
-  for (const row of rows) byPosition.get(row.position)?.push(quoteOf(row));
-  return outcomes.map((position) => byPosition.get(position) ?? []);
-}
-
 export interface BoardView {
   operatorIds: readonly number[] | null;
   format: OddsFormat;
@@ -144,18 +81,15 @@ export interface BoardView {
  */
 export function boardItemOf(selection: BoardSelection, view: BoardView): BoardItem {
   const { key } = selection;
-  const books = view.operatorIds;
-  const rows = books === null ? selection.rows : selection.rows.filter((r) => books.includes(r.operator.id));
-  const ownKey = selectionKeyOf(key);
-  const own = rows.filter((r) => selectionKeyOf(r) === ownKey);
+  const market = marketViewOf(selection, view.operatorIds);
+  const own = market.bySelection.get(selectionKeyOf(key)) ?? [];
   const quotes = own.map(quoteOf);
   const price = (decimal: number) => priceIn(view.format, decimal);
   // The ids come from a query of the same filters on the same data version, so a listed selection
   // always has a quote from a book asked; the fallback only keeps the types honest.
   const best = bestPriceOf(quotes) ?? { price: key.id, books: [] };
   const consensus = consensusOf(quotes) ?? { price: key.id, line: null };
-  const outcomeIndex = selection.outcomes.indexOf(key.position);
-  const quotesByOutcome = quotesByOutcomeOf(selection.outcomes, rows);
+  const outcomeIndex = market.indexOf(key.position);
   return {
     event_betting_market_position_id: selectionIdOf(own),
     event_id: key.event_id,
@@ -178,12 +112,8 @@ export function boardItemOf(selection: BoardSelection, view: BoardView): BoardIt
     consensus: { price: price(consensus.price), price_decimal: consensus.price, line: consensus.line },
     fair: {
       method: view.method,
-      consensus: fairOf(consensusDevig(quotesByOutcome, view.method), outcomeIndex),
-      books: own.map((r) => {
-        const bookRows = rows.filter((b) => b.operator.id === r.operator.id);
-        const prices = selection.outcomes.map((position) => bookRows.find((b) => b.position === position)?.price ?? null);
-        return { operator: r.operator, ...fairOf(devig(prices, view.method), outcomeIndex) };
-      }),
+      consensus: fairOf(market.consensus(view.method), outcomeIndex),
+      books: own.map((r) => ({ operator: r.operator, ...fairOf(market.book(r.operator.id, view.method), outcomeIndex) })),
     },
   };
 }

@@ -12,7 +12,8 @@ import { type AsOfCheck, boardRowsAt, instantOf, itemsKeyAt, keyRowsAt } from '.
 import { statesAt } from './as-of.repository.js';
 import { createBoardRepository } from './board.repository.js';
 import type { BoardBody, BoardItem } from './board.schemas.js';
-import { type BoardSelection, boardItemOf, selectionIdsOf, selectionsOf, shownBoardItem } from './board.selections.js';
+import { selectionIdsOf } from './board.keys.js';
+import { type BoardSelection, boardItemOf, selectionsOf, shownBoardItem } from './board.selections.js';
 import { periodSet } from './odds.service.js';
 
 /** The odds board: one line per selection, with every book's price and the market's consensus. */

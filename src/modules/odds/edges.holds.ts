@@ -27,7 +27,13 @@ export function coveredLinesOf(selection: BoardSelection, view: BoardView): Boar
   }
   const covered: BoardRow[][][] = [];
   for (const lineRows of byLine.values()) {
-    const outcomes = selection.outcomes.map((position) => lineRows.filter((r) => r.position === position));
+    const byPosition = new Map<string, BoardRow[]>();
+    for (const row of lineRows) {
+      const list = byPosition.get(row.position);
+      if (list === undefined) byPosition.set(row.position, [row]);
+      else list.push(row);
+    }
+    const outcomes = selection.outcomes.map((position) => byPosition.get(position) ?? []);
     if (outcomes.some((quotes) => quotes.length === 0 || new Set(quotes.map((r) => r.line)).size !== 1)) continue;
     covered.push(outcomes);
   }

@@ -2,7 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { DEFAULT_DEVIG_METHOD } from '../../shared/pricing/devig.js';
 import { createBoardRepository } from './board.repository.js';
-import { type BoardView, marketKeyOf, selectionIdsOf, selectionKeyOf, selectionsOf } from './board.selections.js';
+import { marketKeyOf, selectionIdsOf, selectionKeyOf } from './board.keys.js';
+import { type BoardView, selectionsOf } from './board.selections.js';
 import { type Arbitrage, arbitragesOf, shownArbitrage, shownValueBet, type ValueBet, valueBetsOf } from './edges.service.js';
 
 /**
@@ -53,21 +54,6 @@ export async function edgesOfTouched<C>(db: Kysely<Schema>, markets: ReadonlyMap
   });
 }
 
-/**
- * The most rows a market may have for its edges to be computed after an import: each selection is
- * priced against its whole market, so a market of tens of thousands of rows (an import of 30,000
- * made-up positions in one market) would take its square in memory. A real market, a 150-runner
- * outright at ten books included, has far fewer; a larger one is left out of edge.found and the
- * signals' record, not of the edges endpoint.
- */
-export const MARKET_EDGES_MAX_ROWS = 2_000;
-
-function withinSize<R extends { event_id: number; betting_market_id: number }>(rows: readonly R[]): R[] {
-  const counts = new Map<string, number>();
-  for (const row of rows) counts.set(`${row.event_id}|${row.betting_market_id}`, (counts.get(`${row.event_id}|${row.betting_market_id}`) ?? 0) + 1);
-  return rows.filter((row) => (counts.get(`${row.event_id}|${row.betting_market_id}`) ?? 0) <= MARKET_EDGES_MAX_ROWS);
-}
-
 /** The edges endpoint's view of a request that names no books, in decimal prices, without links. */
 const EVERY_BOOK: BoardView = { operatorIds: null, format: 'decimal', method: DEFAULT_DEVIG_METHOD, deeplinks: false };
 
@@ -83,8 +69,7 @@ export function createMarketEdges(db: Kysely<Schema>): MarketEdges {
     const wanted = new Set(pairs.map(([eventId, marketId]) => `${eventId}|${marketId}`));
     const read = await repository.rowsOf([...new Set(pairs.map(([eventId]) => eventId))], [...new Set(pairs.map(([, marketId]) => marketId))]);
     // The events and markets are read as two lists; only the pairs asked are this call's.
-    const asked = read.filter((row) => wanted.has(`${row.event_id}|${row.betting_market_id}`));
-    const rows = withinSize(asked);
+    const rows = read.filter((row) => wanted.has(`${row.event_id}|${row.betting_market_id}`));
     const ids = new Set(selectionIdsOf(rows));
     const selections = selectionsOf(
       rows.filter((row) => ids.has(row.id)),

@@ -7,7 +7,8 @@ import { type MiddleSide, middleSideOf, middleStakes, middleWindow } from '../..
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { type BoardRow, createBoardRepository, type PriceRow } from './board.repository.js';
-import { onePerBook, subjectKeyOf } from './board.selections.js';
+import { subjectKeyOf } from './board.keys.js';
+import { onePerBook } from './board.selections.js';
 import type { Middle as MiddleSchema } from './edges-more.schemas.js';
 
 /** A row as middles read it: its price and selection, and the market it is of. */

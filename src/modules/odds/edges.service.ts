@@ -2,12 +2,13 @@ import { chunksOf } from '../../platform/chunks.js';
 import { figure } from '../../shared/figures.js';
 import { priceIn } from '../../shared/odds-format.js';
 import type { Quote } from '../../shared/pricing/consensus.js';
-import { devig } from '../../shared/pricing/devig.js';
 import { arbitrageOf, expectedValuePct, kellyStake } from '../../shared/pricing/edges.js';
 import type { KeyResolver } from '../references/index.js';
 import type { BoardRow } from './board.repository.js';
 import type { BoardService } from './board.service.js';
-import { type BoardSelection, boardItemOf, type BoardView, fairOf, marketKeyOf } from './board.selections.js';
+import { marketKeyOf } from './board.keys.js';
+import { marketViewOf } from './board.market.js';
+import { type BoardSelection, boardItemOf, type BoardView, fairOf } from './board.selections.js';
 import { coveredLinesOf, type LowHoldMarket, lowHoldsOf, shownLowHold } from './edges.holds.js';
 import { compareMiddles, findMiddles, shownMiddle } from './edges.middles.js';
 import { EDGES_MAX_LISTED, type EdgesAnswer, type EdgesBody } from './edges.schemas.js';
@@ -146,11 +147,10 @@ export function valueBetsOf(selection: BoardSelection, view: BoardView, minEdge:
  * questions.
  */
 function referenceFairOf(selection: BoardSelection, view: BoardView, referenceId: number): { probability: number | null; price: number | null; line: number | null } {
-  const rows = selection.rows.filter((r) => r.operator.id === referenceId);
-  const own = rows.find((r) => r.position === selection.key.position);
+  const market = marketViewOf(selection, null);
+  const own = market.bookRows(referenceId).get(selection.key.position);
   if (own === undefined) return { probability: null, price: null, line: null };
-  const prices = selection.outcomes.map((position) => rows.find((r) => r.position === position)?.price ?? null);
-  const fair = fairOf(devig(prices, view.method), selection.outcomes.indexOf(selection.key.position));
+  const fair = fairOf(market.book(referenceId, view.method), market.indexOf(selection.key.position));
   return { probability: fair.probability, price: fair.price, line: own.line };
 }
 

@@ -3,7 +3,7 @@ export { oddsRoutes } from './odds.routes.js';
 export { createOddsService, type OddsService } from './odds.service.js';
 export { PRICE_FORMS } from './odds.schemas.js';
 export { createBoardService, type BoardService } from './board.service.js';
-export { subjectKeyOf } from './board.selections.js';
+export { subjectKeyOf } from './board.keys.js';
 export { createEdgesService, type EdgesService } from './edges.service.js';
 export { type BoardChange, type BoardChanges, createBoardChanges, type PriceChange } from './board.changes.js';
 export { type BoardEventsWork, createBoardEventsWork } from './board.events.js';

@@ -1,7 +1,7 @@
 import { figure } from '../../shared/figures.js';
 import { median } from '../../shared/pricing/consensus.js';
 import type { PriceRow } from './board.repository.js';
-import { selectionKeyOf } from './board.selections.js';
+import { selectionKeyOf } from './board.keys.js';
 
 /**
  * Steam moves and drops (docs/data.md#steam-moves-and-drops), found at each price change as the
