@@ -28,7 +28,7 @@ function changes(from: number, count: number) {
 const ids = (rows: ReturnType<typeof changes> | readonly { item: { id: number } }[] | undefined) => rows?.map((row) => row.item.id);
 
 describe('the changes of the newest imports, held for the readers after them', () => {
-  it('consecutive imports make one chain: a reader at the start of any of them takes from there to the end, up to its limit', () => {
+  it('consecutive imports make one chain: a reader anywhere in it takes from there to the end, up to its limit', () => {
     const recent = createRecentChanges();
     recent.hold(10, changes(11, 3));
     recent.hold(13, changes(14, 2));
@@ -38,8 +38,10 @@ describe('the changes of the newest imports, held for the readers after them', (
     expect(ids(recent.after(15))).toEqual([16, 17, 18, 19]);
     expect(ids(recent.after(10, 4))).toEqual([11, 12, 13, 14]);
     expect(ids(recent.after(10, 2))).toEqual([11, 12]);
-    // Not where an import starts (inside one, or past the end): the table is read.
-    expect(recent.after(12)).toBeUndefined();
+    // Inside an import (a reader that stopped at its limit): the rest of the chain from there.
+    expect(ids(recent.after(12))).toEqual([13, 14, 15, 16, 17, 18, 19]);
+    expect(ids(recent.after(17, 1))).toEqual([18]);
+    // Past the end or before the start: the table is read.
     expect(recent.after(19)).toBeUndefined();
     expect(recent.after(9)).toBeUndefined();
   });

@@ -17,14 +17,15 @@ export const RECENT_CHAIN_HELD = 20_000;
  * changes are exactly the ones after `after`, the newest id before them (it held the data-write
  * lock from before it read that position to its commit, so no other change has an id between);
  * an import whose `after` is the last held change continues the chain, any other starts a new
- * one. A reader whose position is where a held import starts takes from there to the chain's end;
- * any other reader, and every reader after a restart, reads the table as before: nothing is taken
- * from here that the table would not give.
+ * one. A reader whose position is within the chain (a held import's start, or any change of it
+ * but the last) takes the changes after it to the chain's end; any other reader, and every reader
+ * after a restart, reads the table as before: nothing is taken from here that the table would not
+ * give.
  */
 export interface RecentChanges {
   /** The import, after its commit: `rows` are its changes in id order, `after` the newest id before them. */
   hold(after: number, rows: readonly StreamRow[]): void;
-  /** Up to `limit` changes after `afterId` when a held import starts right after it, else undefined (read them). */
+  /** Up to `limit` changes after `afterId` when the chain holds the next ones, else undefined (read them). */
   after(afterId: number, limit?: number): readonly StreamRow[] | undefined;
 }
 
@@ -33,12 +34,15 @@ interface Held {
   rows: readonly StreamRow[];
 }
 
+const lastIdOf = (held: Held): number => held.rows.at(-1)?.item.id ?? held.after;
+
 export function createRecentChanges(): RecentChanges {
   let chain: Held[] = [];
   let count = 0;
   return {
     hold(after, rows) {
-      const last = chain.at(-1)?.rows.at(-1)?.item.id;
+      const newest = chain.at(-1);
+      const last = newest === undefined ? undefined : lastIdOf(newest);
       if (rows.length === 0 || rows.length > RECENT_CHANGES_HELD || last !== after) {
         chain = [];
         count = 0;
@@ -49,16 +53,14 @@ export function createRecentChanges(): RecentChanges {
       while (count > RECENT_CHAIN_HELD && chain.length > 1) count -= chain.shift()?.rows.length ?? 0;
     },
     after(afterId, limit = Number.POSITIVE_INFINITY) {
-      const start = chain.findIndex((held) => held.after === afterId);
+      // Held imports are contiguous: any position from the first's start to before the last change is inside the chain.
+      const start = chain.findIndex((held) => held.after <= afterId && afterId < lastIdOf(held));
       if (start < 0) return undefined;
-      const first = chain[start] as Held;
-      if (start === chain.length - 1 || first.rows.length >= limit) return first.rows.length > limit ? first.rows.slice(0, limit) : first.rows;
       const out: StreamRow[] = [];
       for (const held of chain.slice(start)) {
-        if (out.length >= limit) break;
         for (const row of held.rows) {
-          if (out.length >= limit) break;
-          out.push(row);
+          if (out.length >= limit) return out;
+          if (row.item.id > afterId) out.push(row);
         }
       }
       return out;

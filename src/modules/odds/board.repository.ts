@@ -3,6 +3,7 @@ import type { EventsTable, Schema } from '../../platform/db/schema.js';
 import { type DeepLinks, deepLinksOf } from '../../shared/deep-links.js';
 import { iso } from '../../shared/wire.js';
 import { type OddsRowFilter, templatesOf, whereOddsRows } from './odds.repository.js';
+import { chunksOf, paddedList } from '../../platform/chunks.js';
 import { numberOrNull } from '../../platform/db/column-values.js';
 
 /** The board's queries: the keys of the selections in a scope or on a page, and the rows of their markets. */
@@ -91,6 +92,9 @@ export function canStillBeBet(now: number, past = false) {
       : eb.or([eb('e.status', '=', 'live'), eb.and([eb('e.status', '=', 'scheduled'), eb('e.start_time', '>', now)])]);
 }
 
+/** (event, market) pairs per statement: two bound values each, well under either database's ceiling. */
+const PAIRS_PER_QUERY = 1_000;
+
 /** The columns of a row's selection key, and their reading. */
 export const keyFields = ['odds.id', 'odds.event_id', 'odds.betting_market_id', 'odds.event_period_id', 'odds.player_id', 'odds.position', 'odds.line', 'odds.is_main'] as const;
 
@@ -163,24 +167,29 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
 /**
  * Every row, open or suspended, of some (event, market) pairs, in id order: only the pairs, not
  * every market of every event named, and without the operator's templates and links, which no
- * board change carries. The events' index finds the rows; the pairs filter them.
+ * board change carries. The events' index finds the rows; the pairs filter them, a bounded number
+ * per statement (a window's batch of changes may touch thousands).
  */
 async function priceRowsOf(db: Kysely<Schema>, pairs: ReadonlyArray<readonly [eventId: number, marketId: number]>): Promise<PriceRow[]> {
-  if (pairs.length === 0) return [];
-  const rows = await db
-    .selectFrom('odds')
-    .select([...keyFields, 'odds.operator_id', 'odds.price_decimal', 'odds.status', 'odds.selection_id'])
-    .where('odds.event_id', 'in', [...new Set(pairs.map(([eventId]) => eventId))])
-    .where((eb) => eb(eb.refTuple('odds.event_id', 'odds.betting_market_id'), 'in', pairs.map(([eventId, marketId]) => eb.tuple(eventId, marketId))))
-    .orderBy('odds.id')
-    .execute();
-  return rows.map((r) => ({
-    ...keyFieldsOf(r),
-    operator: { id: Number(r.operator_id) },
-    price: Number(r.price_decimal),
-    open: r.status === 'open',
-    selection_id: numberOrNull(r.selection_id),
-  }));
+  const out: PriceRow[] = [];
+  for (const chunk of chunksOf(pairs, PAIRS_PER_QUERY)) {
+    const rows = await db
+      .selectFrom('odds')
+      .select([...keyFields, 'odds.operator_id', 'odds.price_decimal', 'odds.status', 'odds.selection_id'])
+      .where('odds.event_id', 'in', paddedList([...new Set(chunk.map(([eventId]) => eventId))]))
+      .where((eb) => eb(eb.refTuple('odds.event_id', 'odds.betting_market_id'), 'in', paddedList(chunk).map(([eventId, marketId]) => eb.tuple(eventId, marketId))))
+      .execute();
+    for (const r of rows) {
+      out.push({
+        ...keyFieldsOf(r),
+        operator: { id: Number(r.operator_id) },
+        price: Number(r.price_decimal),
+        open: r.status === 'open',
+        selection_id: numberOrNull(r.selection_id),
+      });
+    }
+  }
+  return out.sort((a, b) => a.id - b.id);
 }
 
 type KeyColumns = { id: number; event_id: number; betting_market_id: number; event_period_id: number | null; player_id: number | null; position: string; line: number | null; is_main: number };

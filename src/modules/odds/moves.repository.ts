@@ -1,5 +1,5 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import { chunksOf } from '../../platform/chunks.js';
+import { chunksOf, paddedList } from '../../platform/chunks.js';
 import { numberOrNull } from '../../platform/db/column-values.js';
 import type { OddsMovesTable, Schema } from '../../platform/db/schema.js';
 import type { BoardScope } from './board.repository.js';
@@ -83,13 +83,13 @@ export const movesRepository = {
       for (const group of chunksOf(instants.length === 0 ? [since] : instants, INSTANTS_PER_QUERY)) {
         const found = await db
           .selectFrom('odds as o')
-          .where('o.id', 'in', ids)
+          .where('o.id', 'in', paddedList(ids))
           .select((eb) => {
             const before = () => eb.selectFrom('odds_history as x').select('x.id').whereRef('x.odds_id', '=', 'o.id').where('x.id', '<', firstId).where('x.changed_at', '>=', since);
             return [
               before().orderBy('x.changed_at').orderBy('x.id').limit(1).as('earliest'),
               eb.selectFrom('odds_history as x').select('x.id').whereRef('x.odds_id', '=', 'o.id').where('x.id', '>', lastId).where('x.changed_at', '>=', since).orderBy('x.id').limit(1).as('after_batch'),
-              ...group.flatMap((instant, i) => [
+              ...paddedList(group, INSTANTS_PER_QUERY).flatMap((instant, i) => [
                 before().where('x.changed_at', '<=', instant).orderBy('x.changed_at', 'desc').orderBy('x.id', 'desc').limit(1).as(`last_${i}`),
                 before().where('x.changed_at', '>', instant).orderBy('x.changed_at').orderBy('x.id').limit(1).as(`next_${i}`),
               ]),
@@ -101,7 +101,7 @@ export const movesRepository = {
     }
     const out = new Map<number, MoveChange[]>();
     for (const ids of chunksOf([...wanted], IN_CHUNK)) {
-      const rows = await db.selectFrom('odds_history').select(['id', 'odds_id', 'changed_at', 'price_from', 'price_to', 'line_from', 'line_to', 'status_from', 'status_to']).where('id', 'in', ids).execute();
+      const rows = await db.selectFrom('odds_history').select(['id', 'odds_id', 'changed_at', 'price_from', 'price_to', 'line_from', 'line_to', 'status_from', 'status_to']).where('id', 'in', paddedList(ids)).execute();
       for (const r of rows) {
         const change: MoveChange = {
           id: Number(r.id),
