@@ -141,6 +141,8 @@ export interface AppContext {
 
 /** How often every node runs the history processors on its own: for the changes of a node that died after its import. */
 const HISTORY_PROCESSOR_EVERY_MS = 5_000;
+/** Changes per batch of the board events processor (createHistoryWork). */
+const BOARD_EVENTS_BATCH = 10_000;
 /** How often every node looks for webhook retries that came due (new deliveries wake it through the change feed). */
 const WEBHOOK_DISPATCH_EVERY_MS = 1_000;
 /** Webhook endpoints one node sends to at once (one attempt in flight per endpoint). */
@@ -245,6 +247,10 @@ function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Cl
     changes,
     background,
     everyMs: HISTORY_PROCESSOR_EVERY_MS,
+    // Its work is per market touched (every selection of a market whose price moved): a big
+    // import's changes are taken 10,000 at a time, so that its markets are computed a few times,
+    // not once per thousand changes.
+    batch: BOARD_EVENTS_BATCH,
     // The webhooks' former reads the board changes after this processor stores them: none is purged before it has.
     work: createBoardEventsWork({ clock, changes, readers: [WEBHOOKS_BOARD_CURSOR] }),
     recent: recentChanges,
