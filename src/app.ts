@@ -22,6 +22,7 @@ import { auditRoutes, createAuditRepository } from './modules/audit/index.js';
 import { isSecretText, UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
 import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
+import { competitionsRoutes, createCompetitionsService } from './modules/competitions/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { asOfBounds, checkAsOf as checkAsOfBounds, createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
 import { createImportService, importRoutes } from './modules/import/index.js';
@@ -177,7 +178,8 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
   const lists = createPagedLists(readCache);
   // One token service behind the contract's JSON endpoints and the standard OAuth ones: one set of rules.
   const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
-  const events = createEventsService({ db, clock, keys });
+  const competitions = createCompetitionsService({ db, keys });
+  const events = createEventsService({ db, clock, keys, competitions });
   const results = createResultsService({ db, clock, keys });
   const quotes = createQuoteService({
     endpoints: checkEndpoints,
@@ -197,6 +199,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) => auditRoutes(app, { audit: createAuditRepository(db) }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache, clock }) }),
     (app) => eventsRoutes(app, { lists, events }),
+    (app) => competitionsRoutes(app, { lists, competitions }),
     (app) => {
       const checkAsOf = asOfCheckOf(db, clock);
       const board = createBoardService({ db, clock, keys, checkAsOf });

@@ -803,11 +803,12 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0040_competitions': {
     async up(db: Kysely<unknown>) {
       const id = db.getExecutor().adapter instanceof SqliteAdapter ? 'integer' : 'bigint';
-      // Every stored event is a matchup; a competition keeps 0 in both team columns (no team has id 0).
+      // Every stored event is a matchup; a competition keeps 0 in both team columns (no team has id 0),
+      // and its own facts under the same id in competitions.
       await db.schema.alterTable('events').addColumn('kind', 'text', (c) => c.notNull().defaultTo('matchup')).execute();
       await db.schema
         .createTable('competitions')
-        .addColumn('event_id', 'bigint', (c) => c.primaryKey())
+        .addColumn('id', id, (c) => c.primaryKey())
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('type', 'text', (c) => c.notNull())
         .addColumn('participant_type', 'text', (c) => c.notNull())

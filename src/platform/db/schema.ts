@@ -254,7 +254,8 @@ export const FINISH_STATUSES = ['finished', 'withdrawn', 'disqualified', 'non_st
 
 /** The competition of an event whose kind is `competition`: its name, what it is, and its end. */
 export interface CompetitionsTable {
-  event_id: number;
+  /** The event's id: a competition is an event of kind `competition`. */
+  id: number;
   name: string;
   /** One of COMPETITION_TYPES. */
   type: string;

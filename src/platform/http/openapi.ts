@@ -23,6 +23,7 @@ export const TAGS = [
     description: 'Sports, countries, leagues, teams, players, operators, betting markets with their categories and positions, event periods, and the odds formats.',
   },
   { name: 'events', description: 'Upcoming events, by day in a time zone.' },
+  { name: 'competitions', description: 'Competitions of N participants (tournaments, races, futures markets over a season) and their participants with their finishing results.' },
   { name: 'odds', description: 'Odds of upcoming events, by operator and betting market, and their price history. page_size at most 100.' },
   {
     name: 'historical',
