@@ -47,6 +47,25 @@ describe.each(DIALECTS)('competitions (%s)', (dialect) => {
     expect(only.results.map((e) => e.id)).toEqual([TOURNAMENT]);
   });
 
+  it('answers a competition\'s odds, board and edges only when event_kinds includes competitions', async () => {
+    const kinds = { event_kinds: ['matchup', 'competition'] };
+    expect((await client.post<ErrorBody>('/v1/odds/upcoming-odds-by-event', { event_id: TOURNAMENT })).statusCode).toBe(404);
+    const odds = await client.page<{ participant_id?: number; each_way?: unknown; rival_participant_ids?: number[] }>('/v1/odds/upcoming-odds-by-event', { event_id: TOURNAMENT, page_size: 100, ...kinds });
+    expect(odds.total_count).toBe(PLAYERS * 2 + 6);
+    expect(odds.results[0]).toMatchObject({ id: 600_001, participant_id: participant(1), each_way: { fraction: 0.2, places: 5 } });
+    const last = await client.page<{ id: number }>('/v1/odds/upcoming-odds-by-event', { event_id: TOURNAMENT, page: 2, page_size: 100, ...kinds });
+    expect(last.results.find((o) => o.id === 630_002)).toMatchObject({ participant_id: participant(4), rival_participant_ids: [participant(5), participant(6)] });
+    for (const url of ['/v1/odds/board', '/v1/odds/edges']) {
+      const matchups = (await client.post(url, { event_ids: [100, TOURNAMENT] })).body;
+      expect((await client.post(url, { event_ids: [100] })).body).toBe(matchups);
+      const none = url.endsWith('board') ? { total_count: 0 } : { value_bets_total: 0, arbitrages_total: 0, middles_total: 0 };
+      expect((await client.post(url, { event_ids: [TOURNAMENT] })).json()).toMatchObject(none);
+    }
+    const board = await client.page<{ event_id: number }>('/v1/odds/board', { event_ids: [TOURNAMENT], page_size: 100, ...kinds });
+    expect(board.total_count).toBeGreaterThanOrEqual(PLAYERS * 2);
+    expect(new Set(board.results.map((b) => b.event_id))).toEqual(new Set([TOURNAMENT]));
+  });
+
   it('lists competitions by type, league and time, and a competition\'s participants', async () => {
     expect(await client.allIds('/v1/competitions')).toEqual([FUTURES, TOURNAMENT]);
     expect(await client.allIds('/v1/competitions?type=futures')).toEqual([FUTURES]);
