@@ -21,7 +21,7 @@ import { createSourcesService, releaseAliased, sourcesRoutes } from './modules/s
 import { auditRoutes, createAuditRepository } from './modules/audit/index.js';
 import { isSecretText, UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
-import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
+import { createEventsService, EventOrCompetition, eventsRoutes } from './modules/events/index.js';
 import { competitionsRoutes, createCompetitionsService } from './modules/competitions/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { asOfBounds, checkAsOf as checkAsOfBounds, createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
@@ -209,7 +209,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) => movesRoutes(app, { moves: createMovesService({ db, keys, thresholds: config.moves.thresholds }) }),
     (app) => resultsRoutes(app, { lists, results }),
     (app) => signalsRoutes(app, { signals: createSignalsService({ db, clock, keys }) }),
-    (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
+    (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventOrCompetition }),
     (app) => streamRoutes(app, streamDeps(ctx, results.settled)),
     (app) => {
       const history = createHistoryRepository(database);

@@ -27,10 +27,15 @@ describe.each(DIALECTS)('competitions (%s)', (dialect) => {
     t.clock.set(Date.parse('2030-01-04T12:00:00Z'));
     await importDataset(t, smallDataset());
     client = t.as(await t.client());
+    const exported = async () => {
+      const res = await client.get('/v1/historical/odds.csv?league_id=20&start_date=2029-08-01&end_date=2030-01-10');
+      return `${res.headers.etag} ${res.body}`;
+    };
     const answers = async () => [
       (await client.post('/v1/events/upcoming-events', day)).body,
       (await client.post('/v1/events/upcoming-events', { ...day, event_kinds: ['matchup'] })).body,
       (await client.post('/v1/odds/upcoming-odds-by-event', { event_id: 100 })).body,
+      await exported(),
     ];
     const before = await answers();
     const upserted = await importDataset(t, competitionsDataset());
@@ -64,6 +69,21 @@ describe.each(DIALECTS)('competitions (%s)', (dialect) => {
     const board = await client.page<{ event_id: number }>('/v1/odds/board', { event_ids: [TOURNAMENT], page_size: 100, ...kinds });
     expect(board.total_count).toBeGreaterThanOrEqual(PLAYERS * 2);
     expect(new Set(board.results.map((b) => b.event_id))).toEqual(new Set([TOURNAMENT]));
+  });
+
+  it('answers a competition\'s price history, its file and its league\'s export only when asked', async () => {
+    const kinds = { event_kinds: ['competition'] };
+    expect((await client.post<ErrorBody>('/v1/odds/history-by-event', { event_id: TOURNAMENT })).statusCode).toBe(404);
+    expect((await client.page('/v1/odds/history-by-event', { event_id: TOURNAMENT, ...kinds })).total_count).toBe(PLAYERS * 2 + 6);
+    expect((await client.get<ErrorBody>(`/v1/historical/odds/${TOURNAMENT}.json`)).statusCode).toBe(404);
+    const file = await client.get<{ event: { kind: string; name: string }; changes: unknown[] }>(`/v1/historical/odds/${TOURNAMENT}.json?event_kinds=matchup,competition`);
+    expect(file.statusCode).toBe(200);
+    expect(file.json().event).toMatchObject({ kind: 'competition', name: 'The Demo Open' });
+    const range = 'league_id=20&start_date=2029-08-01&end_date=2030-01-10';
+    const matchups = await client.get(`/v1/historical/odds.csv?${range}`);
+    const both = await client.get(`/v1/historical/odds.csv?${range}&event_kinds=matchup,competition`);
+    expect(both.headers.etag).not.toBe(matchups.headers.etag);
+    expect(both.body.split('\n').length).toBe(matchups.body.split('\n').length + 1);
   });
 
   it('lists competitions by type, league and time, and a competition\'s participants', async () => {

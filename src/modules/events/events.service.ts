@@ -5,11 +5,11 @@ import type { ListSource } from '../../platform/lists/paged-lists.js';
 import type { KeyResolver } from '../references/index.js';
 import { dayRange, todayIn } from './day-range.js';
 import { createEventsRepository } from './events.repository.js';
-import type { EventItem, EventOrCompetition, HistoricalCompetitionItem, HistoricalEventItem, HistoricalEventsQuery, UpcomingEventsBody } from './events.schemas.js';
+import type { EventOrCompetition, HistoricalCompetitionItem, HistoricalEventItem, HistoricalEventsQuery, UpcomingEventsBody } from './events.schemas.js';
 import { utcDays } from '../../shared/date-range.js';
 import { MINUTE_MS } from '../../platform/time.js';
 import { iso } from '../../shared/wire.js';
-import { eventKindsOf, includesCompetitions } from '../../shared/event-kinds.js';
+import { DEFAULT_EVENT_KINDS, eventKindsOf, includesCompetitions } from '../../shared/event-kinds.js';
 import type { EventKind } from '../../platform/db/schema.js';
 import type { CompetitionsService } from '../competitions/index.js';
 
@@ -19,8 +19,8 @@ export interface EventsService {
   upcoming: ListSource<EventFilters, EventOrCompetition> & { filters(body: UpcomingEventsBody): EventFilters };
   /** Every event that has started in a range of days, with its price-history files, as a paged list (GET /v1/historical/events). */
   historical: ListSource<HistoricalFilters, HistoricalEventItem | HistoricalCompetitionItem> & { filters(query: HistoricalEventsQuery): HistoricalFilters };
-  /** One event as the lists show it; undefined when there is none. */
-  item(id: number): Promise<EventItem | undefined>;
+  /** One event as the lists show it, of the kinds asked (default matchups); undefined when there is none. */
+  item(id: number, kinds?: readonly EventKind[]): Promise<EventOrCompetition | undefined>;
 }
 
 /** "An id, else a key" for one filter; JSON-serializable, so part of the cache key. */
@@ -116,7 +116,7 @@ export function createEventsService(deps: { db: Kysely<Schema>; clock: Clock; ke
   };
 
   /** One event as the lists show it; undefined when there is none. */
-  const item = async (id: number): Promise<EventItem | undefined> => (await repository.items([id])).get(id);
+  const item = async (id: number, kinds: readonly EventKind[] = DEFAULT_EVENT_KINDS): Promise<EventOrCompetition | undefined> => (await itemsOf([id], kinds)).get(id);
 
   return { upcoming, historical, item };
 }
