@@ -104,7 +104,11 @@ describe.each(DIALECTS)('competitions (%s)', (dialect) => {
     const answer = await t.admin.post<{ graded: { events: number; grades: number } }>('/admin/v1/import', resultsDataset());
     expect(answer.statusCode, answer.body).toBe(200);
     expect(answer.json().graded.events).toBe(1);
-    const results = await client.ok<{ grades: Grade[] }>('/v1/results/by-event', { event_id: TOURNAMENT });
+    expect((await client.post<ErrorBody>('/v1/results/by-event', { event_id: TOURNAMENT })).statusCode).toBe(404);
+    const graded = { start_date: '2030-01-01', end_date: '2030-01-08' };
+    expect((await client.page('/v1/results/graded', graded)).total_count).toBe(0);
+    expect((await client.page('/v1/results/graded', { ...graded, event_kinds: ['competition'], outcomes: ['dead_heat'] })).total_count).toBe(4);
+    const results = await client.ok<{ grades: Grade[] }>('/v1/results/by-event', { event_id: TOURNAMENT, event_kinds: ['competition'] });
     const of = (oddsId: number) => results.grades.find((g) => g.odds_id === oddsId);
     const winner = (n: number) => of(600_000 + n);
     const top5 = (n: number) => of(610_000 + n);

@@ -3,7 +3,8 @@ import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { dateRangeProperties } from '../../shared/date-range.js';
 import { EVENT_STATUSES } from '../../shared/event-status.js';
 import { GRADED_OUTCOMES, GradeNumbers, OutrightGradeNumbers } from '../../shared/settlement/grade-numbers.schema.js';
-import { NOT_GRADABLE_REASONS, OUTCOMES } from '../../shared/settlement/grading.js';
+import { NOT_GRADABLE_REASONS } from '../../shared/settlement/grading.js';
+import { eventKindsProperty } from '../../shared/event-kinds.js';
 import { DecimalPrice, Id, MAX_FILTER_ITEMS, NamedRef, SelectionId } from '../../shared/wire.js';
 
 export const GRADED_MAX_PAGE_SIZE = 100;
@@ -53,6 +54,7 @@ export const ResultsByEventBody = Type.Object(
     include_superseded: Type.Optional(
       Type.Boolean({ default: false, description: 'Also the grades a correction of the results replaced (each with `superseded_at`), oldest first per row.' }),
     ),
+    ...eventKindsProperty,
   },
   { additionalProperties: false, examples: [{ event_id: 1 }] },
 );
@@ -102,7 +104,8 @@ export const GradedBody = Type.Object(
     league_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events of the league with this key (plain or qualified).' })),
     ...dateRangeProperties('the events\' start'),
     betting_market_ids: Type.Optional(ids('Only rows of these betting markets.')),
-    outcomes: Type.Optional(Type.Array(Type.Enum(OUTCOMES), { uniqueItems: true, maxItems: OUTCOMES.length, description: 'Only these outcomes.' })),
+    outcomes: Type.Optional(Type.Array(Type.Enum(GRADED_OUTCOMES), { uniqueItems: true, maxItems: GRADED_OUTCOMES.length, description: 'Only these outcomes.' })),
+    ...eventKindsProperty,
     ...pagingProperties(GRADED_MAX_PAGE_SIZE),
   },
   { additionalProperties: false, examples: [{ sport_key: 'basketball', outcomes: ['won', 'lost'], page_size: 20 }] },
