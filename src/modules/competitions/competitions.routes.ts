@@ -11,7 +11,7 @@ export const competitionsRoutes: ModuleRoutes<{ lists: PagedLists; competitions:
     '/v1/competitions',
     listRoute({
       config: { policy: { ...policy, errors: ['NOT_FOUND', 'AMBIGUOUS_LOOKUP'] } },
-      tag: 'competitions',
+      tag: 'events',
       summary: 'Competitions: tournaments, races and futures',
       description:
         'Events of N participants (docs/data.md#competitions), ordered by start time then id. Filter by sport and league (an id wins over a key), ' +
@@ -23,7 +23,7 @@ export const competitionsRoutes: ModuleRoutes<{ lists: PagedLists; competitions:
   );
   const participants = listRoute({
     config: { policy: { ...policy, errors: ['NOT_FOUND'] } },
-    tag: 'competitions',
+    tag: 'events',
     summary: "A competition's participants, with their results",
     description: 'The teams or players of a competition, by id, each with its finishing result once the feed sends one (ties share a position). 404 when the competition is unknown.',
     querystring: ParticipantsQuery,

@@ -47,8 +47,8 @@ export const CompetitionParticipantItem = Type.Object(
   {
     id: Id('Participant id, unique across competitions.'),
     competition_id: Id('The competition.'),
-    team_id: Type.Optional(Type.Union([Id('The team it is, for a competition of teams.'), Type.Null()])),
-    player_id: Type.Optional(Type.Union([Id('The player it is, for a competition of players.'), Type.Null()])),
+    team_id: Type.Optional(Type.Union([Id(), Type.Null()], { description: 'The team it is, for a competition of teams.' })),
+    player_id: Type.Optional(Type.Union([Id(), Type.Null()], { description: 'The player it is, for a competition of players.' })),
     result: Type.Optional(
       Type.Union([ParticipantResult, Type.Null()], {
         description: 'Its finishing result; absent or null: none yet. A participant row says its whole result each time it is sent.',
@@ -62,7 +62,7 @@ export type CompetitionParticipantItem = Static<typeof CompetitionParticipantIte
 /** What an odds row of a competition adds to a matchup's (spread into the odds item). */
 export const outrightOddsFields = {
   participant_id: Type.Optional(
-    Type.Union([Id('The competition participant the price backs: required on a competition\'s odds, refused on a matchup\'s.'), Type.Null()]),
+    Type.Union([Id(), Type.Null()], { description: "The competition participant the price backs: required on a competition's odds, refused on a matchup's." }),
   ),
   rival_participant_ids: Type.Optional(
     Type.Array(Id('A rival: a participant of the same competition.'), {

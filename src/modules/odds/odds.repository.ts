@@ -74,26 +74,9 @@ export function createOddsRepository(db: Kysely<Schema>): OddsRepository {
         .$call(withMarketOf('o'))
         .select(['x.participant_id', 'x.rival_ids', 'x.each_way_fraction', 'x.each_way_places'])
         .select([
-          'o.player_id',
-          'o.event_period_id',
-          'o.is_main',
-          'o.is_live',
-          'o.id',
-          'o.event_id',
-          'o.operator_id',
-          'o.betting_market_id',
-          'o.position',
-          'o.line',
-          'o.price_decimal',
-          'o.status',
-          'o.updated_at',
-          'o.selection_id',
-          'o.operator_selection_id',
-          'op.bet_web_deep_link_template',
-          'op.bet_ios_deep_link_template',
-          'op.bet_android_deep_link_template',
-          'op.key as operator_key',
-          'op.name as operator_name',
+          'o.player_id', 'o.event_period_id', 'o.is_main', 'o.is_live', 'o.id', 'o.event_id', 'o.operator_id', 'o.betting_market_id',
+          'o.position', 'o.line', 'o.price_decimal', 'o.status', 'o.updated_at', 'o.selection_id', 'o.operator_selection_id',
+          'op.bet_web_deep_link_template', 'op.bet_ios_deep_link_template', 'op.bet_android_deep_link_template', 'op.key as operator_key', 'op.name as operator_name',
         ])
         .where('o.id', 'in', ids)
         .execute();
