@@ -46,6 +46,8 @@ async function round(): Promise<number> {
   let changed = 0;
   const filter = { timezone: options.timezone, ...(options.league ? { league_key: options.league } : {}), page_size: 100 };
   for await (const event of api.events.upcoming.iterate(filter, { signal })) {
+    // Matchups only, as asked (event_kinds defaults to them): a competition has no home and away.
+    if (!('home_team' in event)) continue;
     for await (const odds of api.odds.upcomingByEvent.iterate({ event_id: event.id, odds_format: 'american', page_size: 100 }, { signal })) {
       const line = describe(event, odds);
       if (printed.get(odds.id) === line) continue;

@@ -21,7 +21,8 @@ import { createSourcesService, releaseAliased, sourcesRoutes } from './modules/s
 import { auditRoutes, createAuditRepository } from './modules/audit/index.js';
 import { isSecretText, UNAUTHORIZED_REASONS } from './modules/auth/index.js';
 import { docsRoutes } from './modules/docs/index.js';
-import { createEventsService, EventItem, eventsRoutes } from './modules/events/index.js';
+import { createEventsService, EventOrCompetition, eventsRoutes } from './modules/events/index.js';
+import { competitionsRoutes, createCompetitionsService } from './modules/competitions/index.js';
 import { healthRoutes } from './modules/health/index.js';
 import { asOfBounds, checkAsOf as checkAsOfBounds, createChangeCursor, createHistoryRepository, createHistoryService, historyRoutes } from './modules/history/index.js';
 import { createImportService, importRoutes } from './modules/import/index.js';
@@ -177,7 +178,8 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
   const lists = createPagedLists(readCache);
   // One token service behind the contract's JSON endpoints and the standard OAuth ones: one set of rules.
   const tokens = createTokenService({ db, clock, keyring, accounts: directory, lifetimes: config });
-  const events = createEventsService({ db, clock, keys });
+  const competitions = createCompetitionsService({ db, keys });
+  const events = createEventsService({ db, clock, keys, competitions });
   const results = createResultsService({ db, clock, keys });
   const quotes = createQuoteService({
     endpoints: checkEndpoints,
@@ -197,6 +199,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) => auditRoutes(app, { audit: createAuditRepository(db) }),
     (app) => referencesRoutes(app, { lists, references: createReferencesService({ db, keys, cache: readCache, clock }) }),
     (app) => eventsRoutes(app, { lists, events }),
+    (app) => competitionsRoutes(app, { lists, competitions }),
     (app) => {
       const checkAsOf = asOfCheckOf(db, clock);
       const board = createBoardService({ db, clock, keys, checkAsOf });
@@ -206,7 +209,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
     (app) => movesRoutes(app, { moves: createMovesService({ db, keys, thresholds: config.moves.thresholds }) }),
     (app) => resultsRoutes(app, { lists, results }),
     (app) => signalsRoutes(app, { signals: createSignalsService({ db, clock, keys }) }),
-    (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventItem }),
+    (app) => historyRoutes(app, { lists, history: createHistoryService({ database, clock, keys, eventItem: events.item }), eventItem: EventOrCompetition }),
     (app) => streamRoutes(app, streamDeps(ctx, results.settled)),
     (app) => {
       const history = createHistoryRepository(database);

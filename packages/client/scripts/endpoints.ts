@@ -39,6 +39,8 @@ export const ENDPOINTS: ReadonlyArray<readonly [name: string, operation: string]
   ['references.tagTypes', 'GET /v1/references/tag-types/search'],
   ['references.tagTypeChildren', 'GET /v1/references/tag-types/{tag_type_id}/children'],
   ['events.upcoming', 'POST /v1/events/upcoming-events'],
+  ['events.competitions', 'GET /v1/competitions'],
+  ['events.competitionParticipants', 'GET /v1/competitions/{event_id}/participants'],
   ['odds.upcomingByEvent', 'POST /v1/odds/upcoming-odds-by-event'],
   ['odds.board', 'POST /v1/odds/board'],
   ['odds.edges', 'POST /v1/odds/edges'],

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { withEventTeams } from '../../platform/db/event-selection.js';
+import { whereEventKinds } from '../../platform/db/event-kinds.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { DEFAULT_EVENT_STATUS, EVENT_STATUSES, type EventStatus } from '../../shared/event-status.js';
 import { iso, teamRef } from '../../shared/wire.js';
@@ -9,7 +10,7 @@ import type { EventItem } from './events.schemas.js';
 export interface EventsRepository {
   /** Ids of the events in a time range, by start time then id (the events_start_idx order). */
   idsBetween(query: EventsQuery): Promise<number[]>;
-  /** Event items by primary key. */
+  /** Event items by primary key; a competition's id is left out (its item is the competitions'). */
   items(ids: readonly number[]): Promise<Map<number, EventItem>>;
   /** When each event first became final (epoch ms), by id; null when it has not, or did before that was recorded. */
   endedAt(ids: readonly number[]): Promise<Map<number, number | null>>;
@@ -23,6 +24,8 @@ export interface EventsQuery {
   leagueId: number | undefined;
   /** Events the team plays in, home or away. */
   teamId?: number | undefined;
+  /** The kinds of events asked for (`event_kinds`). */
+  kinds: readonly string[];
 }
 
 export function createEventsRepository(db: Kysely<Schema>): EventsRepository {
@@ -38,7 +41,7 @@ export function createEventsRepository(db: Kysely<Schema>): EventsRepository {
       if (query.leagueId !== undefined) select = select.where('league_id', '=', query.leagueId);
       const { teamId } = query;
       if (teamId !== undefined) select = select.where((eb) => eb.or([eb('home_team_id', '=', teamId), eb('away_team_id', '=', teamId)]));
-      const rows = await select.orderBy('start_time').orderBy('id').execute();
+      const rows = await whereEventKinds(select, 'events.kind', query.kinds).orderBy('start_time').orderBy('id').execute();
       return rows.map((r) => Number(r.id));
     },
 
@@ -55,6 +58,7 @@ export function createEventsRepository(db: Kysely<Schema>): EventsRepository {
         .$call(withEventTeams)
         .select(['e.id', 'e.sport_id', 'e.league_id', 'e.status', 'e.home_score', 'e.away_score', 'l.key as league_key'])
         .where('e.id', 'in', ids)
+        .where('e.kind', '=', 'matchup')
         .execute();
       const items = new Map<number, EventItem>();
       for (const r of rows) {

@@ -3,6 +3,8 @@ import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { dateRangeProperties } from '../../shared/date-range.js';
 import { EVENT_STATUSES } from '../../shared/event-status.js';
 import { Id, SchemaVersion, TeamRef } from '../../shared/wire.js';
+import { eventKindsProperty, eventKindsQueryProperty } from '../../shared/event-kinds.js';
+import { CompetitionItem } from '../competitions/index.js';
 
 export const EVENTS_MAX_PAGE_SIZE = 100;
 
@@ -44,6 +46,7 @@ export const UpcomingEventsBody = Type.Object(
     league_key: Type.Optional(
       Type.String({ minLength: 1, maxLength: 200, description: 'Only events of this league: plain (`nba`) or qualified (`united-states.nba`).' }),
     ),
+    ...eventKindsProperty,
     ...pagingProperties(EVENTS_MAX_PAGE_SIZE),
   },
   {
@@ -54,7 +57,11 @@ export const UpcomingEventsBody = Type.Object(
 );
 export type UpcomingEventsBody = Static<typeof UpcomingEventsBody>;
 
-export const EventsPage = PageOf(EventItem, 'EventsPage');
+/** An item of the events lists: a matchup, or with `event_kinds` including `competition` a competition (docs/data.md#competitions). */
+export const EventOrCompetition = Type.Union([EventItem, CompetitionItem]);
+export type EventOrCompetition = Static<typeof EventOrCompetition>;
+
+export const EventsPage = PageOf(EventOrCompetition, 'EventsPage');
 
 /** A historical event: an event with where its price-history files are. */
 export const HistoricalEventItem = Type.Object(
@@ -80,7 +87,18 @@ export const HistoricalEventItem = Type.Object(
 );
 export type HistoricalEventItem = Static<typeof HistoricalEventItem>;
 
-export const HistoricalEventsPage = PageOf(HistoricalEventItem, 'HistoricalEventsPage');
+/** Where a historical event's files are, and when it ended: what a historical event adds to an event. */
+const historicalProperties = {
+  ended_at: HistoricalEventItem.properties.ended_at,
+  json_url: HistoricalEventItem.properties.json_url,
+  csv_url: HistoricalEventItem.properties.csv_url,
+};
+
+/** A competition that has started, with its price-history files, as the historical events list shows it with `event_kinds`. */
+export const HistoricalCompetitionItem = Type.Object({ ...CompetitionItem.properties, ...historicalProperties }, { title: 'HistoricalCompetition', additionalProperties: false });
+export type HistoricalCompetitionItem = Static<typeof HistoricalCompetitionItem>;
+
+export const HistoricalEventsPage = PageOf(Type.Union([HistoricalEventItem, HistoricalCompetitionItem]), 'HistoricalEventsPage');
 
 export const HistoricalEventsQuery = Type.Object(
   {
@@ -88,6 +106,7 @@ export const HistoricalEventsQuery = Type.Object(
     league_id: Type.Optional({ ...Id('Only events of this league (404 when unknown).'), example: 12 }),
     team_id: Type.Optional(Id('Only events this team plays in, home or away (404 when unknown).')),
     ...dateRangeProperties('the events, by start time'),
+    ...eventKindsQueryProperty,
     schema_version: SchemaVersion,
     ...pagingProperties(EVENTS_MAX_PAGE_SIZE),
   },

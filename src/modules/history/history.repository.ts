@@ -1,4 +1,5 @@
 import { type Expression, type Kysely, type Selectable, type SelectQueryBuilder, sql, type StringReference } from 'kysely';
+import { whereEventKinds } from '../../platform/db/event-kinds.js';
 import type { Database } from '../../platform/db/database.js';
 import type { OddsHistoryTable, Schema } from '../../platform/db/schema.js';
 import { iso } from '../../shared/wire.js';
@@ -32,10 +33,12 @@ export interface HistoryRepository {
    * most `limit`, with the league of their event; only those `filter` follows when given.
    */
   rowsAfter(afterId: number, upToId: number, limit: number, filter?: StreamFilter): Promise<StreamRow[]>;
+  /** The events that are competitions: a stream that does not ask for them leaves their changes out (docs/data.md#competitions). */
+  competitionIds(): Promise<number[]>;
   /** The events of a league starting in [start, end), by start time then id, `limit` after `after`. */
-  leagueEvents(leagueId: number, start: number, end: number, after: Cursor, limit: number): Promise<Cursor[]>;
+  leagueEvents(leagueId: number, start: number, end: number, after: Cursor, limit: number, kinds: readonly string[]): Promise<Cursor[]>;
   /** Count and newest id of the history of a league's events starting in [start, end). */
-  leagueStats(leagueId: number, start: number, end: number): Promise<HistoryStats>;
+  leagueStats(leagueId: number, start: number, end: number, kinds: readonly string[]): Promise<HistoryStats>;
 }
 
 type HistoryRow = Selectable<OddsHistoryTable>;
@@ -69,6 +72,8 @@ export interface Cursor {
 export interface StreamFilter {
   eventIds: readonly number[];
   leagueIds: readonly number[];
+  /** The kinds of events followed (`event_kinds`); absent: every kind (the history's own processors). */
+  kinds?: readonly string[];
 }
 
 /** A history row with the league of its event, for the streams' filters, and when it was recorded (the webhooks' latency starts there). */
@@ -110,8 +115,9 @@ export function createHistoryRepository(database: Database): HistoryRepository {
     lastId: () => lastId(db),
     firstId: () => firstId(db),
     rowsAfter: (afterId, upToId, limit, filter) => rowsAfter(db, afterId, upToId, limit, filter),
-    leagueEvents: (leagueId, start, end, after, limit) => leagueEvents(db, leagueId, start, end, after, limit),
-    leagueStats: (leagueId, start, end) => leagueStats(db, leagueId, start, end),
+    competitionIds: async () => (await db.selectFrom('competitions').select('id').execute()).map((row) => Number(row.id)),
+    leagueEvents: (leagueId, start, end, after, limit, kinds) => leagueEvents(db, leagueId, start, end, after, limit, kinds),
+    leagueStats: (leagueId, start, end, kinds) => leagueStats(db, leagueId, start, end, kinds),
   };
 }
 
@@ -245,38 +251,40 @@ export async function rowsAfter(db: Kysely<Schema>, afterId: number, upToId: num
       eb.or([...(eventIds.length > 0 ? [eb('h.event_id', 'in', eventIds)] : []), ...(leagueIds.length > 0 ? [eb('e.league_id', 'in', leagueIds)] : [])]),
     );
   }
+  // A change of an event no longer stored (no kind) is followed as it always was.
+  const kinds = filter?.kinds;
+  if (kinds) select = select.where((eb) => eb.or([eb('e.kind', 'is', null), eb('e.kind', 'in', [...kinds])]));
   const rows = await select.orderBy('h.id').limit(limit).execute();
   return rows.map((row) => ({ item: itemOf(row), leagueId: row.league_id === null ? null : Number(row.league_id), recordedAt: Number(row.recorded_at) }));
 }
 
-async function leagueEvents(db: Kysely<Schema>, leagueId: number, start: number, end: number, after: Cursor, limit: number): Promise<Cursor[]> {
-  const select = db
-    .selectFrom('events')
-    .select(['id', 'start_time'])
-    .where('league_id', '=', leagueId)
-    .where('start_time', '>=', start)
-    .where('start_time', '<', end);
+async function leagueEvents(db: Kysely<Schema>, leagueId: number, start: number, end: number, after: Cursor, limit: number, kinds: readonly string[]): Promise<Cursor[]> {
+  const select = whereEventKinds(
+    db.selectFrom('events').select(['id', 'start_time']).where('league_id', '=', leagueId).where('start_time', '>=', start).where('start_time', '<', end),
+    'events.kind',
+    kinds,
+  );
   const rows = await pageAfter(select, 'start_time', 'id', after, limit).execute();
   return rows.map((row) => ({ at: Number(row.start_time), id: Number(row.id) }));
 }
 
-async function leagueStats(db: Kysely<Schema>, leagueId: number, start: number, end: number): Promise<HistoryStats> {
-  const row = await db
+async function leagueStats(db: Kysely<Schema>, leagueId: number, start: number, end: number, kinds: readonly string[]): Promise<HistoryStats> {
+  const history = db
     .selectFrom('odds_history as h')
     .innerJoin('events as e', 'e.id', 'h.event_id')
     .select((eb) => [eb.fn.countAll<number>().as('count'), eb.fn.max<number | null>('h.id').as('last_id')])
     .where('e.league_id', '=', leagueId)
     .where('e.start_time', '>=', start)
-    .where('e.start_time', '<', end)
-    .executeTakeFirst();
-  const grade = await db
+    .where('e.start_time', '<', end);
+  const row = await whereEventKinds(history, 'e.kind', kinds).executeTakeFirst();
+  const grades = db
     .selectFrom('odds_grades as g')
     .innerJoin('events as e', 'e.id', 'g.event_id')
     .select((eb) => eb.fn.max<number | null>('g.id').as('last_id'))
     .where('e.league_id', '=', leagueId)
     .where('e.start_time', '>=', start)
-    .where('e.start_time', '<', end)
-    .executeTakeFirst();
+    .where('e.start_time', '<', end);
+  const grade = await whereEventKinds(grades, 'e.kind', kinds).executeTakeFirst();
   return { count: Number(row?.count ?? 0), lastId: Number(row?.last_id ?? 0), lastGradeId: Number(grade?.last_id ?? 0) };
 }
 

@@ -8,6 +8,7 @@ import type { ClientPolicy } from '../policy/index.js';
 import { CSV_COLUMNS, CSV_PRICE_COLUMNS } from './history-files.js';
 import { EventFileParams, EventFileQuery, eventHistoryFile, HistoryByEventBody, HistoryFileChange, HistoryPage, LeagueExportQuery } from './history.schemas.js';
 import type { HistoryService } from './history.service.js';
+import { eventKindsOf } from '../../shared/event-kinds.js';
 
 /** The price history: a paged list, one event's history as a file, a league's as an export. */
 export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistoryService; eventItem: TSchema }> = async (app, { lists, history, eventItem }) => {
@@ -49,7 +50,7 @@ export const historyRoutes: ModuleRoutes<{ lists: PagedLists; history: HistorySe
           response: { 200: fileResponse(media), 304: NOT_MODIFIED },
         },
       },
-      async (request, reply) => sendFile(request, reply, await history.eventFile(request.params.event_id, format, request.query.odds_format)),
+      async (request, reply) => sendFile(request, reply, await history.eventFile(request.params.event_id, format, request.query.odds_format, eventKindsOf(request.query.event_kinds))),
     );
   file('json', { 'application/json': { schema: eventHistoryFile(eventItem) } });
   file('csv', { 'text/csv': { schema: CSV_SCHEMA } });

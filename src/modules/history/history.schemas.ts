@@ -1,4 +1,5 @@
 import { type Static, type TSchema, Type } from 'typebox';
+import { eventKindsProperty, eventKindsQueryProperty } from '../../shared/event-kinds.js';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { dateRangeProperties } from '../../shared/date-range.js';
 import { ODDS_FORMATS } from '../../shared/odds-format.js';
@@ -68,6 +69,7 @@ export const HistoryByEventBody = Type.Object(
     since: Instant('Only changes at or after this instant (ISO 8601 with a time zone).'),
     until: Instant('Only changes before this instant; not before `since`.'),
     odds_format: Type.Optional(OddsFormat),
+    ...eventKindsProperty,
     ...pagingProperties(HISTORY_MAX_PAGE_SIZE),
   },
   {
@@ -113,7 +115,7 @@ export type EventFileParams = Static<typeof EventFileParams>;
 /** The query of a history file or export: `odds_format` adds `price` to each change (in CSV, the columns price_from and price_to). */
 const formatQuery = { odds_format: Type.Optional(OddsFormat), schema_version: SchemaVersion };
 
-export const EventFileQuery = Type.Object(formatQuery, { additionalProperties: false });
+export const EventFileQuery = Type.Object({ ...formatQuery, ...eventKindsQueryProperty }, { additionalProperties: false });
 export type EventFileQuery = Static<typeof EventFileQuery>;
 
 export const LeagueExportQuery = Type.Object(
@@ -121,6 +123,7 @@ export const LeagueExportQuery = Type.Object(
     league_id: { ...Id('The league to export (404 when unknown).'), example: 12 },
     ...dateRangeProperties('the events whose history is exported, by start time'),
     ...formatQuery,
+    ...eventKindsQueryProperty,
   },
   { additionalProperties: false },
 );

@@ -1,4 +1,6 @@
 import type { Clock } from '../../platform/clock.js';
+import { DEFAULT_EVENT_KINDS, eventKindsOf, includesCompetitions } from '../../shared/event-kinds.js';
+import type { EventKind } from '../../platform/db/schema.js';
 import type { Database } from '../../platform/db/database.js';
 import { ApiError, validationError } from '../../platform/errors.js';
 import { strongTag } from '../../platform/http/etag.js';
@@ -18,7 +20,7 @@ export interface HistoryService {
   /** An event's changes in time order, as a paged list (POST /v1/odds/history-by-event). */
   byEvent: HistoryList;
   /** The whole history of one event as a CSV or JSON file, tagged by what it holds. */
-  eventFile(eventId: number, format: FileFormat, oddsFormat?: OddsFormat): Promise<StreamedFile>;
+  eventFile(eventId: number, format: FileFormat, oddsFormat?: OddsFormat, kinds?: readonly EventKind[]): Promise<StreamedFile>;
   /** The history of every event of a league starting in a range of days, as CSV or NDJSON. */
   leagueExport(query: LeagueExportQuery, format: FileFormat): Promise<StreamedFile>;
 }
@@ -27,8 +29,8 @@ export interface HistoryServiceDeps {
   database: Database;
   clock: Clock;
   keys: KeyResolver;
-  /** The event item the events lists show (404 when undefined). */
-  eventItem: (id: number) => Promise<unknown>;
+  /** The event item the events lists show, of the kinds asked (404 when undefined). */
+  eventItem: (id: number, kinds: readonly EventKind[]) => Promise<unknown>;
 }
 
 type HistoryList = ListSource<HistoryFilters, HistoryItem> & { filters(body: HistoryByEventBody): HistoryFilters };
@@ -41,6 +43,8 @@ export interface HistoryFilters {
   since: number | null;
   until: number | null;
   f: OddsFormat | null;
+  /** `event_kinds` (default matchups only). */
+  k: EventKind[];
 }
 
 /** Rows per read while a file is written: a few milliseconds of query, about 150 KB of CSV. */
@@ -58,7 +62,7 @@ export function createHistoryService(deps: HistoryServiceDeps): HistoryService {
   const repository = createHistoryRepository(deps.database);
   return {
     byEvent: historyList(repository, deps.eventItem),
-    eventFile: (eventId, format, oddsFormat) => eventFile(deps, repository, eventId, format, oddsFormat),
+    eventFile: (eventId, format, oddsFormat, kinds = DEFAULT_EVENT_KINDS) => eventFile(deps, repository, eventId, format, oddsFormat, kinds),
     leagueExport: (query, format) => leagueExport(deps, repository, query, format),
   };
 }
@@ -72,12 +76,12 @@ function historyList(repository: HistoryRepository, eventItem: HistoryServiceDep
       const until = body.until === undefined ? null : Date.parse(body.until);
       if (since !== null && until !== null && until < since) throw validationError('until', 'formatMinimum', 'until must not be before since');
       const f = body.odds_format ?? null;
-      return { e: body.event_id, o: idSet(body.operator_ids) ?? null, m: idSet(body.betting_market_ids) ?? null, since, until, f };
+      return { e: body.event_id, o: idSet(body.operator_ids) ?? null, m: idSet(body.betting_market_ids) ?? null, since, until, f, k: eventKindsOf(body.event_kinds) };
     },
 
     /** An event's changes in time order; an unknown event is 404 (checked inside the cached computation: a 404 is not cached). */
-    async ids({ e, o, m, since, until }) {
-      if ((await eventItem(e)) === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${e}`);
+    async ids({ e, o, m, since, until, k }) {
+      if ((await eventItem(e, k)) === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${e}`);
       return repository.ids({ eventId: e, operatorIds: o ?? undefined, bettingMarketIds: m ?? undefined, since: since ?? undefined, until: until ?? undefined });
     },
 
@@ -100,8 +104,9 @@ async function eventFile(
   eventId: number,
   format: FileFormat,
   oddsFormat: OddsFormat | undefined,
+  kinds: readonly EventKind[],
 ): Promise<StreamedFile> {
-  const event = await eventItem(eventId);
+  const event = await eventItem(eventId, kinds);
   if (event === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${eventId}`);
   const stats = await repository.eventStats(eventId);
   const changes = () => eventChanges(repository, eventId, stats.lastId, oddsFormat);
@@ -120,15 +125,17 @@ async function eventFile(
 async function leagueExport({ clock, keys }: HistoryServiceDeps, repository: HistoryRepository, query: LeagueExportQuery, format: FileFormat): Promise<StreamedFile> {
   const leagueId = await keys.requireId('league', query.league_id, 'league_id');
   const { start, end } = utcDays(query, clock.now());
-  const stats = await repository.leagueStats(leagueId, start, end);
+  const kinds = eventKindsOf(query.event_kinds);
+  const stats = await repository.leagueStats(leagueId, start, end, kinds);
   const days = `${utcDay(start)}-to-${utcDay(end - 1)}`;
   async function* changes(): AsyncGenerator<HistoryFileItem[]> {
-    const chunks = chunksAfter((after, limit) => repository.leagueEvents(leagueId, start, end, after, limit), (event) => event, EVENT_CHUNK);
+    const chunks = chunksAfter((after, limit) => repository.leagueEvents(leagueId, start, end, after, limit, kinds), (event) => event, EVENT_CHUNK);
     for await (const events of chunks) for (const event of events) yield* eventChanges(repository, event.id, stats.lastId, query.odds_format);
   }
   const csv = format === 'csv';
   return {
-    etag: tagOf(['league', leagueId, start, end, format, ...formatPart(query.odds_format)], stats),
+    // The kinds are in the tag only when they are not the default: a matchups' export keeps the tag it had.
+    etag: tagOf(['league', leagueId, start, end, format, ...formatPart(query.odds_format), ...(includesCompetitions(kinds) ? [kinds.join(',')] : [])], stats),
     filename: `odds-history-league-${leagueId}-${days}${formatSuffix(query.odds_format)}.${csv ? 'csv' : 'ndjson'}`,
     contentType: csv ? CONTENT_TYPES.csv : CONTENT_TYPES.ndjson,
     chunks: () => (csv ? csvFile(changes(), query.odds_format) : ndjsonFile(changes())),

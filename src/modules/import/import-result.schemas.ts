@@ -43,6 +43,8 @@ export const ImportResult = Type.Object(
         tag_dimensions: count('Tag dimensions'),
         tag_types: count('Tag types'),
         events: count('Events'),
+        competitions: count('Competitions'),
+        competition_participants: count('Competition participants'),
         odds: count('Odds'),
         flows: count('Flows'),
         aliases: count('Aliases'),

@@ -9,6 +9,8 @@ import type { Dataset } from './import.schemas.js';
 export interface EventFacts {
   league_id: number;
   sport_id: number;
+  /** A matchup, or a competition (docs/data.md#competitions). */
+  kind: string;
 }
 
 interface LegFacts {
@@ -63,7 +65,7 @@ const present = () => true as const;
 export async function knownRecords(dataset: Dataset, known: Known): Promise<KnownRecords> {
   const { sports = [], leagues = [], teams = [], players = [], betting_market_categories = [], betting_markets = [], event_periods = [], events = [], odds = [], flows = [] } =
     dataset;
-  const { subnational_regions: regions = [], tag_types: tagTypes = [] } = dataset;
+  const { subnational_regions: regions = [], tag_types: tagTypes = [], competitions = [], competition_participants: participants = [] } = dataset;
 
   const sportIds = await known(
     'sports',
@@ -75,7 +77,7 @@ export async function knownRecords(dataset: Dataset, known: Known): Promise<Know
   const sportOfLeague = await known(
     'leagues',
     new Map(leagues.map((l) => [l.id, l.sport_id])),
-    [...teams.map((t) => t.league_id), ...events.map((e) => e.league_id)],
+    [...teams.map((t) => t.league_id), ...events.map((e) => e.league_id), ...competitions.map((c) => c.league_id)],
     ['sport_id'],
     (row) => Number(row.sport_id),
   );
@@ -87,6 +89,7 @@ export async function knownRecords(dataset: Dataset, known: Known): Promise<Know
       ...events.flatMap((e) => [e.home_team_id, e.away_team_id]),
       ...flows.map((f) => (f.focus_entity_type === 'team' ? f.focus_entity_id : undefined)),
       ...flows.flatMap((f) => (f.hit_history ?? []).map((game) => game.opponent_team_id)),
+      ...participants.map((p) => p.team_id),
     ],
     [],
     present,
@@ -94,7 +97,7 @@ export async function knownRecords(dataset: Dataset, known: Known): Promise<Know
   const playerIds = await known(
     'players',
     ids(players),
-    [...flows.map((f) => (f.focus_entity_type === 'player' ? f.focus_entity_id : undefined)), ...odds.map((o) => o.player_id)],
+    [...flows.map((f) => (f.focus_entity_type === 'player' ? f.focus_entity_id : undefined)), ...odds.map((o) => o.player_id), ...participants.map((p) => p.player_id)],
     [],
     present,
   );
@@ -126,12 +129,14 @@ export async function knownRecords(dataset: Dataset, known: Known): Promise<Know
 
 /** The league and sport of the events the odds and flows name, and the event of each parlay leg. */
 async function knownFacts(dataset: Dataset, known: Known, sportOfLeague: ReadonlyMap<number, number>): Promise<Pick<KnownRecords, 'eventFacts' | 'legFacts'>> {
-  const { events = [], odds = [], flows = [] } = dataset;
+  const { events = [], competitions = [], odds = [], flows = [] } = dataset;
   const ownEvents = new Map<number, EventFacts>();
-  for (const e of events) ownEvents.set(e.id, { league_id: e.league_id, sport_id: sportOfLeague.get(e.league_id) ?? 0 });
-  const eventFacts = await known('events', ownEvents, [...odds.map((o) => o.event_id), ...flows.map((f) => f.event_id)], ['league_id', 'sport_id'], (row) => ({
+  for (const e of events) ownEvents.set(e.id, { league_id: e.league_id, sport_id: sportOfLeague.get(e.league_id) ?? 0, kind: 'matchup' });
+  for (const c of competitions) ownEvents.set(c.id, { league_id: c.league_id, sport_id: sportOfLeague.get(c.league_id) ?? 0, kind: 'competition' });
+  const eventFacts = await known('events', ownEvents, [...odds.map((o) => o.event_id), ...flows.map((f) => f.event_id)], ['league_id', 'sport_id', 'kind'], (row) => ({
     league_id: Number(row.league_id),
     sport_id: Number(row.sport_id),
+    kind: String(row.kind),
   }));
   const legFacts = await known(
     'flows',

@@ -4,6 +4,7 @@ import { type KnownRecords, knownIn, knownRecords } from './import.known-records
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
 import { checkOddsPositions } from './import.positions.js';
+import { checkCompetitions, type CompetitionFacts } from './import.competitions.js';
 import { checkResults } from './import.results.js';
 import { checkTagTree } from './import.taxonomy.js';
 
@@ -27,6 +28,8 @@ export interface Resolved {
   storedEvents: Map<number, EventState>;
   /** The category of every market of the dataset: its record (null when its text names none) and key. */
   marketCategories: Map<number, MarketCategory>;
+  /** The competitions' participants: their events and names. */
+  competitions: CompetitionFacts;
 }
 
 export interface MarketCategory {
@@ -45,10 +48,11 @@ export async function checkReferences(dataset: Dataset, repo: ImportRepository, 
   checkOddsReferences(dataset.odds ?? [], known, ref, problems);
   await checkOddsPositions(dataset.odds ?? [], dataset, known.marketRules, repo, options, problems);
   checkFlowReferences(dataset.flows ?? [], known, ref, problems);
+  const competitions = await checkCompetitions(dataset, repo, options, known, problems);
   problems.throwIfAny();
 
   const marketCategories = await categoriesOfMarkets(dataset, known.categoryKeys, repo, options);
-  return { sportOfLeague: known.sportOfLeague, eventFacts: known.eventFacts, marketCategories, ...(await moved(dataset, repo, options)) };
+  return { sportOfLeague: known.sportOfLeague, eventFacts: known.eventFacts, marketCategories, competitions, ...(await moved(dataset, repo, options)) };
 }
 
 /** Adds a problem when `id` names no record of `known`. */

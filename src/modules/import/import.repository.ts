@@ -1,13 +1,13 @@
 import { type Kysely, sql, type Transaction, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import type { DialectName } from '../../platform/db/database.js';
 import { lockDataWrites } from '../../platform/db/locked-transaction.js';
-import type { Schema, SelectionsTable } from '../../platform/db/schema.js';
+import type { OddsOutrightsTable, Schema, SelectionsTable } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
 import { chunksOf } from '../../platform/chunks.js';
 import { insertRows, oddsOnSelections, rowsWithIds, updateOnConflict } from './import-rows.repository.js';
 
 /** The sports-data tables the import writes, in dependency order. */
-export const DATA_TABLES = [...DATASET_ARRAYS, 'flow_legs', 'flow_tags', 'odds_history', 'event_period_scores', 'player_event_statistics', 'odds_grades', 'signals'] as const;
+export const DATA_TABLES = [...DATASET_ARRAYS, 'odds_outrights', 'flow_legs', 'flow_tags', 'odds_history', 'event_period_scores', 'player_event_statistics', 'odds_grades', 'signals'] as const;
 export type DataTable = (typeof DATA_TABLES)[number];
 
 type Row = Record<string, unknown>;
@@ -63,6 +63,10 @@ export interface ImportRepository {
   maxSelectionId(): Promise<number>;
   /** Inserts new selections. */
   insertSelections(rows: readonly SelectionsTable[]): Promise<void>;
+  /** What the stored odds rows among `oddsIds` say of a competition's participant (docs/data.md#competitions). */
+  outrightsOf(oddsIds: readonly number[]): Promise<OddsOutrightsTable[]>;
+  /** Replaces what these odds rows say of a participant by `rows` (a row of them that names none keeps nothing). */
+  replaceOutrights(oddsIds: readonly number[], rows: readonly OddsOutrightsTable[]): Promise<void>;
 }
 
 // The writes below are generic over the table; the typed rows are built by the service.
@@ -151,6 +155,15 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
     },
     async insertSelections(rows) {
       for (const chunk of chunksOf(rows, SELECTION_CHUNK)) await trx.insertInto('selections').values(chunk).execute();
+    },
+    async outrightsOf(oddsIds) {
+      const found: OddsOutrightsTable[] = [];
+      for (const chunk of chunksOf(oddsIds, SELECTION_CHUNK)) found.push(...(await trx.selectFrom('odds_outrights').selectAll().where('odds_id', 'in', [...chunk]).execute()));
+      return found;
+    },
+    async replaceOutrights(oddsIds, rows) {
+      for (const chunk of chunksOf(oddsIds, SELECTION_CHUNK)) await trx.deleteFrom('odds_outrights').where('odds_id', 'in', [...chunk]).execute();
+      for (const chunk of chunksOf(rows, SELECTION_CHUNK)) await trx.insertInto('odds_outrights').values([...chunk]).execute();
     },
   };
 }

@@ -5,6 +5,7 @@ import { FACT_FLOW_TYPES } from '../../platform/db/schema.js';
 import { SETTLEMENT_RULES } from '../../shared/settlement/rules.js';
 import { DecimalPrice, Id, Label, NO_NUL } from '../../shared/wire.js';
 import { ALIAS_TYPES, SOURCES } from '../../shared/sources.js';
+import { CompetitionItem, CompetitionParticipantItem, outrightOddsFields } from './import.competition-schemas.js';
 
 /**
  * The import dataset (docs/operations.md#loading-data). Every array is optional; ids are the upstream's
@@ -104,7 +105,9 @@ export const BettingMarketItem = item('ImportBettingMarket', {
     Type.Object(
       {
         rule: Type.Enum(SETTLEMENT_RULES, {
-          description: 'How the selections are graded (docs/data.md#how-selections-are-graded): `moneyline`, `1x2`, `spread`, `total`, `team_total`, `player_stat`, `yes_no`.',
+          description:
+            'How the selections are graded (docs/data.md#how-selections-are-graded): `moneyline`, `1x2`, `spread`, `total`, `team_total`, `player_stat`, `yes_no`; ' +
+            "a competition's markets (docs/data.md#competitions): `winner`, `top_5`, `top_10`, `top_20`, `podium`, `participant_matchup`.",
         }),
         stat: nullable(KeyFor('The statistic graded: a player statistic key (required for `player_stat`, and for `yes_no` on a player), or an event count for `yes_no` (`both_teams_score`).')),
         period: nullable(KeyFor("The key of the event period the market settles on (e.g. `regulation`, `1st-half`); absent: the event's final score, overtime included.")),
@@ -204,6 +207,7 @@ export const OddsItem = item('ImportOdds', {
   is_main: nullable(Type.Boolean({ description: 'Whether this is the operator\'s main line of the market; false for an alternate line. Default true.' })),
   is_live: nullable(Type.Boolean({ description: 'Whether the price was made while the event was live. Default false.' })),
   operator_selection_id: nullable(Text(200, 'The operator\'s own id of the selection, which its deep-link templates name as {operator_selection_id}.')),
+  ...outrightOddsFields,
 });
 
 /**
@@ -298,6 +302,8 @@ export const Dataset = Type.Object(
     tag_dimensions: list(TagDimensionItem, 'The top of the flow tag taxonomy.'),
     tag_types: list(TagTypeItem, 'Flow tag types, each of a dimension, under a parent or at the top.'),
     events: list(EventItem, 'Events, each of a league, between two of its teams.'),
+    competitions: list(CompetitionItem, 'Competitions (tournaments, races, futures): events of N participants, each of a league.'),
+    competition_participants: list(CompetitionParticipantItem, 'The participants of competitions, each a team or a player, with their finishing results.'),
     odds: list(OddsItem, 'Prices, each of an event, an operator and a market.'),
     flows: list(FlowItem, 'Betting trends, each on an event; parlays name their legs.'),
     aliases: list(AliasItem, "Names a source gives our records (a team's name in football-data's files): its rows then land on them."),
@@ -311,8 +317,10 @@ export const Dataset = Type.Object(
 export type Dataset = Static<typeof Dataset>;
 /** The arrays of records with ids: the aliases name records and have none of their own; `price_updates` changes the stored odds rows instead. */
 export type DatasetArray = Exclude<keyof Dataset, 'aliases' | 'price_updates'>;
-/** A dataset of records only, as a generator builds one whole. */
-export type DatasetRecords = Pick<Dataset, DatasetArray>;
+/** The arrays of competitions (docs/data.md#competitions), which a dataset of matchups does without. */
+export type CompetitionArray = 'competitions' | 'competition_participants';
+/** A dataset of the matchups' records only, as a generator builds one whole (its competitions are arrays of their own). */
+export type DatasetRecords = Pick<Dataset, Exclude<DatasetArray, CompetitionArray>>;
 
 /** The arrays in dependency order: a later array may reference an earlier one. */
 export const DATASET_ARRAYS: readonly DatasetArray[] = [
@@ -331,6 +339,8 @@ export const DATASET_ARRAYS: readonly DatasetArray[] = [
   'tag_dimensions',
   'tag_types',
   'events',
+  'competitions',
+  'competition_participants',
   'odds',
   'flows',
 ];

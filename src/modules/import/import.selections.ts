@@ -35,7 +35,18 @@ function keyOf(
   return { event_id, betting_market_id, period: periodKey, position, line: line ?? null, line_key: lineKeyOf(line), player: playerKey };
 }
 
-const oddsKey = (o: OddsItem) => keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id, o.player_id);
+/**
+ * A competition's row is keyed by its participant (and a matchup's rivals) in the key's subject part,
+ * `p12` or `p12>34,56` (decision 0325): a matchup's subject is empty or a player id, never one of these.
+ */
+export function participantKeyOf(participantId: number, rivalIds: readonly number[] = []): string {
+  return rivalIds.length === 0 ? `p${participantId}` : `p${participantId}>${[...rivalIds].sort((a, b) => a - b).join(',')}`;
+}
+
+const oddsKey = (o: OddsItem): SelectionKey => {
+  const key = keyOf(o.event_id, o.betting_market_id, o.position, o.line, o.event_period_id, o.player_id);
+  return o.participant_id === null || o.participant_id === undefined ? key : { ...key, player: participantKeyOf(o.participant_id, o.rival_participant_ids) };
+};
 
 /**
  * The selection a single flow bets on: its market with its position (or its over/under side) and

@@ -9,6 +9,7 @@ import { webhookOutbox } from '../webhooks/index.js';
 import { type EventChanges, eventChanges } from './import.event-changes.js';
 import { checkSchema, checkWithinDataset } from './import.checks.js';
 import { priceUpdatedRows } from './import.price-updates.js';
+import { withOutrights } from './import.competition-write.js';
 import { checkReferences } from './import.references.js';
 import { refuseSourceOwned, writeAliases } from './import.identity.js';
 import { deleteIdentities } from './import-identity.repository.js';
@@ -175,7 +176,7 @@ async function writeDataset(
   // References are read inside the transaction, so they are checked against what commits with them.
   const resolved = await checkReferences(dataset, repo, { replace });
   // Price updates are written as the whole rows they make, after the dataset's own odds.
-  const updated = await priceUpdatedRows(dataset, repo, { replace });
+  const updated = await withOutrights(await priceUpdatedRows(dataset, repo, { replace }), repo);
   if (replace) {
     await repo.deleteAllData();
     await deleteIdentities(trx);
@@ -220,7 +221,7 @@ function writerIn(dialect: DialectName, trx: Transaction<Schema>, repo: ImportRe
 }
 
 /**
- * The events whose grades the dataset may change: its events, the events priced in its markets (a
+ * The events whose grades the dataset may change: its events and competitions (and those of its participants), the events priced in its markets (a
  * market's settlement may have changed), the events of its odds that are new or change what they are
  * graded on, and those whose prices moved before the event started (its closing price). A live
  * feed's moves after the start regrade nothing: grading them again after every import cost more
@@ -229,6 +230,9 @@ function writerIn(dialect: DialectName, trx: Transaction<Schema>, repo: ImportRe
 async function gradingCandidates(trx: Transaction<Schema>, repo: ImportRepository, dataset: Dataset, touched: OddsTouched): Promise<number[]> {
   const candidates = new Set<number>(touched.settled);
   for (const event of dataset.events ?? []) candidates.add(event.id);
+  // A competition's results are its participants': a participant's new result may change its grades.
+  for (const competition of dataset.competitions ?? []) candidates.add(competition.id);
+  for (const participant of dataset.competition_participants ?? []) candidates.add(participant.competition_id);
   const moved = [...touched.moved.keys()].filter((id) => !candidates.has(id));
   for (const [id, start] of await repo.startTimes(moved)) if ((touched.moved.get(id) ?? 0) < start) candidates.add(id);
   const markets = (dataset.betting_markets ?? []).map((m) => m.id);

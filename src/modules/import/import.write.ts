@@ -8,6 +8,7 @@ import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
 import { assignSelections } from './import.selections.js';
 import { type StoredOdds, storedOdds } from './import.stored-odds.js';
+import { writeCompetitions, writeOutrights } from './import.competition-write.js';
 
 type Items<A extends keyof Dataset> = NonNullable<Dataset[A]>;
 
@@ -32,6 +33,7 @@ export async function write(repo: ImportRepository, dataset: Dataset, resolved: 
   await writeBettingVocabulary(repo, dataset, resolved.marketCategories);
   await writeTaxonomy(repo, dataset);
   if (dataset.events) await writeEvents(repo, dataset.events, resolved.sportOfLeague, now);
+  await writeCompetitions(repo, dataset, resolved, now);
   await repo.refreshDerived(resolved.movedLeagueIds, resolved.movedEventIds);
   const stored = storedOdds(repo);
   const selections = await assignSelections(repo, stored, odds ?? [], flows ?? []);
@@ -39,6 +41,7 @@ export async function write(repo: ImportRepository, dataset: Dataset, resolved: 
   const written: Written = odds
     ? await writeOdds(repo, stored, odds, selections.ofOdds, now, replace, leagueOf)
     : { touched: { settled: new Set<number>(), moved: new Map<number, number>() }, changes: undefined };
+  if (odds) await writeOutrights(repo, odds);
   if (flows) await writeFlows(repo, flows, resolved.eventFacts, selections.ofFlows, now);
   return written;
 }

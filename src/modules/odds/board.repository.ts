@@ -1,4 +1,5 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
+import { whereEventKinds } from '../../platform/db/event-kinds.js';
 import type { EventsTable, Schema } from '../../platform/db/schema.js';
 import { type DeepLinks, deepLinksOf } from '../../shared/deep-links.js';
 import { iso } from '../../shared/wire.js';
@@ -35,6 +36,8 @@ export interface BoardScope {
   marketIds: readonly number[] | undefined;
   operatorIds: readonly number[] | undefined;
   rows: OddsRowFilter;
+  /** The kinds of events asked for (`event_kinds`); absent: every kind (the board's own processors). */
+  kinds?: readonly string[];
 }
 
 /** What makes an odds row one selection's: the key the board groups rows by, and the order it lists them in. */
@@ -114,6 +117,7 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
       if (scope.leagueId !== undefined) select = select.where('e.league_id', '=', scope.leagueId);
       if (scope.marketIds) select = select.where('odds.betting_market_id', 'in', scope.marketIds);
       if (scope.operatorIds) select = select.where('odds.operator_id', 'in', scope.operatorIds);
+      if (scope.kinds) select = whereEventKinds(select, 'e.kind', scope.kinds);
       return (await whereOddsRows(select, scope.rows).execute()).map(keyOf);
     },
 

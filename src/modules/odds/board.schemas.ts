@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { eventKindsProperty } from '../../shared/event-kinds.js';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { ODDS_FORMATS } from '../../shared/odds-format.js';
 import { DEVIG_METHODS, NO_FAIR_PRICE_REASONS } from '../../shared/pricing/devig.js';
@@ -99,6 +100,7 @@ export const BoardScope = {
   devig: Type.Optional(Type.Enum(DEVIG_METHODS, { description: 'The de-vig method of `fair`: multiplicative (the default), additive, power or shin.' })),
   include_deeplinks: IncludeDeepLinks,
   as_of: AsOf,
+  ...eventKindsProperty,
 };
 
 export const BoardBody = Type.Object(

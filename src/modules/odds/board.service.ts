@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { eventKindsOf } from '../../shared/event-kinds.js';
+import type { EventKind } from '../../platform/db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import { MINUTE_MS } from '../../platform/time.js';
 import type { Schema } from '../../platform/db/schema.js';
@@ -41,6 +43,8 @@ export interface BoardFilters {
   dl: boolean;
   /** as_of, epoch ms; null: now. */
   t: number | null;
+  /** `event_kinds` (default matchups only). */
+  k: EventKind[];
 }
 
 /**
@@ -81,6 +85,7 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; key
         d: body.devig ?? DEFAULT_DEVIG_METHOD,
         dl: body.include_deeplinks ?? false,
         t: asOf,
+        k: eventKindsOf(body.event_kinds),
       };
     },
 
@@ -98,6 +103,7 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; key
         marketIds: f.m ?? undefined,
         operatorIds: f.o ?? undefined,
         rows: { playerIds: f.p ?? undefined, periodIds: f.pe ?? undefined, altLines: f.a },
+        kinds: f.k,
       }, f.t !== null);
       return selectionIdsOf(f.t === null ? rows : keyRowsAt(rows, await statesAt(db, rows.map((r) => r.id), f.t), true));
     },

@@ -1,4 +1,5 @@
 import type { Kysely, SelectQueryBuilder } from 'kysely';
+import { whereEventKinds } from '../../platform/db/event-kinds.js';
 import { withMarketOf } from '../../platform/db/event-selection.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { americanOf, impliedProbabilityOf } from '../../shared/odds-format.js';
@@ -10,8 +11,8 @@ import type { OddsItem } from './odds.schemas.js';
 export interface OddsRepository {
   /** Ids of an event's odds, by id (the odds_event_idx order). */
   ids(query: OddsQuery): Promise<number[]>;
-  /** Whether the event an odds list is about exists (an unknown event is 404, not an empty list). */
-  eventExists(id: number): Promise<boolean>;
+  /** Whether the event an odds list is about exists, of the kinds asked (an unknown event is 404, not an empty list). */
+  eventExists(id: number, kinds: readonly string[]): Promise<boolean>;
   /** Odds items by primary key. */
   items(ids: readonly number[]): Promise<Map<number, OddsItem>>;
 }
@@ -59,8 +60,8 @@ export function createOddsRepository(db: Kysely<Schema>): OddsRepository {
     },
 
     /** Whether the event an odds list is about exists (an unknown event is 404, not an empty list). */
-    async eventExists(id: number): Promise<boolean> {
-      const row = await db.selectFrom('events').select('id').where('id', '=', id).executeTakeFirst();
+    async eventExists(id: number, kinds: readonly string[]): Promise<boolean> {
+      const row = await whereEventKinds(db.selectFrom('events').select('id').where('id', '=', id), 'events.kind', kinds).executeTakeFirst();
       return row !== undefined;
     },
 
@@ -69,28 +70,13 @@ export function createOddsRepository(db: Kysely<Schema>): OddsRepository {
       const rows = await db
         .selectFrom('odds as o')
         .leftJoin('operators as op', 'op.id', 'o.operator_id')
+        .leftJoin('odds_outrights as x', 'x.odds_id', 'o.id')
         .$call(withMarketOf('o'))
+        .select(['x.participant_id', 'x.rival_ids', 'x.each_way_fraction', 'x.each_way_places'])
         .select([
-          'o.player_id',
-          'o.event_period_id',
-          'o.is_main',
-          'o.is_live',
-          'o.id',
-          'o.event_id',
-          'o.operator_id',
-          'o.betting_market_id',
-          'o.position',
-          'o.line',
-          'o.price_decimal',
-          'o.status',
-          'o.updated_at',
-          'o.selection_id',
-          'o.operator_selection_id',
-          'op.bet_web_deep_link_template',
-          'op.bet_ios_deep_link_template',
-          'op.bet_android_deep_link_template',
-          'op.key as operator_key',
-          'op.name as operator_name',
+          'o.player_id', 'o.event_period_id', 'o.is_main', 'o.is_live', 'o.id', 'o.event_id', 'o.operator_id', 'o.betting_market_id',
+          'o.position', 'o.line', 'o.price_decimal', 'o.status', 'o.updated_at', 'o.selection_id', 'o.operator_selection_id',
+          'op.bet_web_deep_link_template', 'op.bet_ios_deep_link_template', 'op.bet_android_deep_link_template', 'op.key as operator_key', 'op.name as operator_name',
         ])
         .where('o.id', 'in', ids)
         .execute();
@@ -111,6 +97,7 @@ export function createOddsRepository(db: Kysely<Schema>): OddsRepository {
           status: r.status,
           updated_at: iso(Number(r.updated_at)),
           ...oddsDetailsOf(r),
+          ...outrightDetailsOf(r),
           ...deepLinksOf(templatesOf(r), {
             operator_selection_id: r.operator_selection_id,
             event_id: Number(r.event_id),
@@ -133,6 +120,16 @@ export function oddsDetailsOf(row: { player_id: number | string | null; event_pe
     event_period_id: row.event_period_id === null ? null : Number(row.event_period_id),
     is_main: Number(row.is_main) === 1,
     is_live: Number(row.is_live) === 1,
+  };
+}
+
+/** What a competition's row says of its participant, only on such a row: a matchup's item stays as it always was. */
+export function outrightDetailsOf(row: { participant_id: number | string | null; rival_ids: string | null; each_way_fraction: number | null; each_way_places: number | null }) {
+  if (row.participant_id === null) return {};
+  return {
+    participant_id: Number(row.participant_id),
+    ...(row.rival_ids === null ? {} : { rival_participant_ids: row.rival_ids.split(',').map(Number) }),
+    ...(row.each_way_fraction === null || row.each_way_places === null ? {} : { each_way: { fraction: Number(row.each_way_fraction), places: Number(row.each_way_places) } }),
   };
 }
 

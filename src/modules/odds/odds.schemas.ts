@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { eventKindsProperty } from '../../shared/event-kinds.js';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { ODDS_FORMATS } from '../../shared/odds-format.js';
 import { Id, MAX_FILTER_ITEMS, NamedRef, SelectionId } from '../../shared/wire.js';
@@ -90,6 +91,23 @@ export const OddsDetails = {
   is_live: Type.Boolean({ description: 'True when the price was made while the event was live.' }),
 };
 
+/** What a competition's odds row adds (docs/data.md#competitions); a matchup's row has none of these fields. */
+export const OutrightDetails = {
+  participant_id: Type.Optional(Type.Integer({ description: "A competition's row: the participant it backs (GET /v1/competitions/{event_id}/participants)." })),
+  rival_participant_ids: Type.Optional(
+    Type.Array(Type.Integer(), { description: 'A matchup between participants: the rivals the participant must finish ahead of, ascending.' }),
+  ),
+  each_way: Type.Optional(
+    Type.Object(
+      {
+        fraction: Type.Number({ description: 'The fraction of the odds a place pays (0.2 for 1/5).' }),
+        places: Type.Integer({ description: 'The places paid.' }),
+      },
+      { additionalProperties: false, description: "The book's each-way terms for the price." },
+    ),
+  ),
+};
+
 export const OddsItem = Type.Object(
   {
     id: Type.Integer({ description: 'Odds id.' }),
@@ -113,6 +131,7 @@ export const OddsItem = Type.Object(
     updated_at: Type.String({ format: 'date-time', description: 'When the operator last changed this price, ISO 8601, UTC.' }),
     ...OddsDetails,
     ...DeepLinkFields,
+    ...OutrightDetails,
   },
   { title: 'Odds', additionalProperties: false },
 );
@@ -148,6 +167,7 @@ export const OddsByEventBody = Type.Object(
     ...oddsRowFilters('true: alternates are listed beside the main lines, as before the field existed'),
     include_deeplinks: IncludeDeepLinks,
     as_of: AsOf,
+    ...eventKindsProperty,
     odds_format: Type.Optional(
       Type.Enum(ODDS_FORMATS, {
         description:

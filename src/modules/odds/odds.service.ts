@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { eventKindsOf } from '../../shared/event-kinds.js';
+import type { EventKind } from '../../platform/db/schema.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
 import type { ListSource } from '../../platform/lists/paged-lists.js';
@@ -34,6 +36,8 @@ export interface OddsFilters {
   dl: boolean;
   /** as_of, epoch ms; null: now. */
   t: number | null;
+  /** `event_kinds` (default matchups only): a competition's odds are 404 unless asked for. */
+  k: EventKind[];
 }
 
 /** Period ids sorted without repeats (the full game, null, first), so that equal filters share a cache entry. */
@@ -63,15 +67,16 @@ export function createOddsService(deps: { db: Kysely<Schema>; keys: KeyResolver;
         a: body.include_alt_lines ?? true,
         dl: body.include_deeplinks ?? false,
         t: instantOf(body.as_of),
+        k: eventKindsOf(body.event_kinds),
       };
     },
 
     /** The odds of one event, by id; as of an instant, the rows priced then (suspended or not). */
-    async ids({ e: eventId, o, ok, m, p, pe, a, t }) {
+    async ids({ e: eventId, o, ok, m, p, pe, a, t, k }) {
       if (t !== null) await checkAsOf(t);
       const operatorIds = o ?? (ok ? idSet(await Promise.all(ok.map((k) => keys.resolve('operator', k, 'operator_keys')))) : undefined);
       // Checked inside the once-per-version computation; a 404 is not cached.
-      if (!(await repository.eventExists(eventId))) throw new ApiError('NOT_FOUND', `no event with event_id ${eventId}`);
+      if (!(await repository.eventExists(eventId, k))) throw new ApiError('NOT_FOUND', `no event with event_id ${eventId}`);
       const rows = { playerIds: p ?? undefined, periodIds: pe ?? undefined, altLines: a };
       const ids = await repository.ids({ eventId, operatorIds, bettingMarketIds: m ?? undefined, rows });
       if (t === null) return ids;

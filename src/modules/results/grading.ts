@@ -21,6 +21,7 @@ import {
 import { webhookOutbox } from '../webhooks/index.js';
 import { gradedWebhooks } from './grading.webhooks.js';
 import { readSelection, type EventSides } from './selection-reading.js';
+import { outrightGrades } from './grading.outrights.js';
 import { numberOrNull } from '../../platform/db/column-values.js';
 
 /**
@@ -120,6 +121,11 @@ export interface BatchInputs {
 async function gradeBatch(trx: Transaction<Schema>, repository: GradingRepository, eventIds: readonly number[], now: number): Promise<number> {
   const inputs = await loadBatch(repository, eventIds);
   const { replaced, inserts, regraded } = gradesOf(inputs, now);
+  // A batch's competitions, through the same comparison with the current grades (their webhooks are not formed yet).
+  for (const { odds_id, event_id, grade } of await outrightGrades(trx, eventIds)) {
+    const closing = inputs.closing.get(odds_id);
+    take({ replaced, inserts, regraded }, inputs.current, { oddsId: odds_id, eventId: event_id, now }, { ...grade, closing_price: closing?.price ?? null, closing_line: closing?.line ?? null });
+  }
   await repository.supersede(replaced, now);
   await repository.insertGrades(inserts);
   // Told in the transaction that writes the grades: a webhook for every grade that commits, none for one that does not.
@@ -156,19 +162,30 @@ function gradesOf({ events, periods, statistics, players, odds, closing, current
       const selection = readSelection(row.settlement_rule ?? '', row.settlement_stat, { position: row.position, line, playerId: numberOrNull(row.player_id) }, sides);
       // The row's own period wins over its market's: an odds row says what it prices.
       const graded = grade({ ...selection, period: row.period ?? row.settlement_period ?? EVENT_PERIOD }, result);
-      const before = current.get(oddsId);
-      // Nothing to say yet about an event still to be played, unless it takes back an earlier grade.
-      if (!graded.graded && graded.reason === 'not_final' && before === undefined) continue;
-      const next = storedOf(graded, closing.get(oddsId));
-      if (before !== undefined && sameGrade(before, next)) continue;
-      if (before !== undefined) {
-        replaced.push(before.id);
-        regraded.add(eventId);
-      }
-      inserts.push({ odds_id: oddsId, event_id: eventId, graded_at: now, ...next, superseded_at: null });
+      take({ replaced, inserts, regraded }, current, { oddsId, eventId, now }, storedOf(graded, closing.get(oddsId)));
     }
   }
   return { replaced, inserts, regraded };
+}
+
+/**
+ * Keeps a row's new grade when it differs from its current one, which it then replaces. Nothing
+ * is said yet about an event still to be played, unless it takes back an earlier grade.
+ */
+function take(
+  changes: { replaced: number[]; inserts: NewGrade[]; regraded: Set<number> },
+  current: ReadonlyMap<number, StoredGrade>,
+  { oddsId, eventId, now }: { oddsId: number; eventId: number; now: number },
+  next: Omit<StoredGrade, 'id'>,
+): void {
+  const before = current.get(oddsId);
+  if (next.outcome === null && next.reason === 'not_final' && before === undefined) return;
+  if (before !== undefined && sameGrade(before, next)) return;
+  if (before !== undefined) {
+    changes.replaced.push(before.id);
+    changes.regraded.add(eventId);
+  }
+  changes.inserts.push({ odds_id: oddsId, event_id: eventId, graded_at: now, ...next, superseded_at: null });
 }
 
 const storedGradeOf = (row: CurrentGradeRow): StoredGrade => ({ ...row, id: Number(row.id), closing_price: numberOrNull(row.closing_price), closing_line: numberOrNull(row.closing_line) });

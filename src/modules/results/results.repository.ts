@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { whereEventKinds } from '../../platform/db/event-kinds.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { isEventStatus } from '../../shared/event-status.js';
 import { iso } from '../../shared/wire.js';
@@ -13,7 +14,7 @@ export interface ResultsRepository {
   /** Graded odds by grade id. */
   items(ids: readonly number[]): Promise<Map<number, GradedOdds>>;
   /** An event's scores, periods, statistics and grades; undefined for no such event. */
-  event(eventId: number, includeSuperseded: boolean): Promise<EventResults | undefined>;
+  event(eventId: number, includeSuperseded: boolean, kinds: readonly string[]): Promise<EventResults | undefined>;
   /** The newest grade's id, 0 when there is none: where a settled stream starts. */
   lastGradeId(): Promise<number>;
   /** Grades with an outcome written after `afterId`, in id order, at most `limit`, with their event's league; and the newest id read. */
@@ -33,6 +34,8 @@ export interface GradedQuery {
   end: number;
   marketIds: readonly number[] | undefined;
   outcomes: readonly string[] | undefined;
+  /** The kinds of events asked for (`event_kinds`). */
+  kinds: readonly string[];
 }
 
 type Numeric = number | string | null;
@@ -72,7 +75,7 @@ export function createResultsRepository(db: Kysely<Schema>): ResultsRepository {
       const rows = await gradeRows(db).where('g.id', 'in', ids).execute();
       return new Map(rows.map((r) => [Number(r.id), itemOf(r)]));
     },
-    event: (eventId, includeSuperseded) => eventResults(db, eventId, includeSuperseded),
+    event: (eventId, includeSuperseded, kinds) => eventResults(db, eventId, includeSuperseded, kinds),
     lastGradeId: async () => {
       const row = await db.selectFrom('odds_grades').select((eb) => eb.fn.max<number | null>('id').as('last_id')).executeTakeFirst();
       return Number(row?.last_id ?? 0);
@@ -129,12 +132,13 @@ async function gradedIds(db: Kysely<Schema>, q: GradedQuery): Promise<number[]> 
   if (q.leagueId !== undefined) select = select.where('e.league_id', '=', q.leagueId);
   if (q.marketIds) select = select.where('o.betting_market_id', 'in', q.marketIds);
   if (q.outcomes) select = select.where('g.outcome', 'in', q.outcomes);
+  select = whereEventKinds(select, 'e.kind', q.kinds);
   const rows = await select.orderBy('e.start_time').orderBy('g.event_id').orderBy('g.odds_id').execute();
   return rows.map((r) => Number(r.id));
 }
 
-async function eventResults(db: Kysely<Schema>, eventId: number, includeSuperseded: boolean): Promise<EventResults | undefined> {
-  const event = await db.selectFrom('events').select(['status', 'home_score', 'away_score']).where('id', '=', eventId).executeTakeFirst();
+async function eventResults(db: Kysely<Schema>, eventId: number, includeSuperseded: boolean, kinds: readonly string[]): Promise<EventResults | undefined> {
+  const event = await whereEventKinds(db.selectFrom('events').select(['status', 'home_score', 'away_score']).where('id', '=', eventId), 'events.kind', kinds).executeTakeFirst();
   if (event === undefined || !isEventStatus(event.status)) return undefined;
   const periods = await db
     .selectFrom('event_period_scores as s')

@@ -2,8 +2,9 @@ import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { dateRangeProperties } from '../../shared/date-range.js';
 import { EVENT_STATUSES } from '../../shared/event-status.js';
-import { GradeNumbers } from '../../shared/settlement/grade-numbers.schema.js';
-import { NOT_GRADABLE_REASONS, OUTCOMES } from '../../shared/settlement/grading.js';
+import { GRADED_OUTCOMES, GradeNumbers, OutrightGradeNumbers } from '../../shared/settlement/grade-numbers.schema.js';
+import { NOT_GRADABLE_REASONS } from '../../shared/settlement/grading.js';
+import { eventKindsProperty } from '../../shared/event-kinds.js';
 import { DecimalPrice, Id, MAX_FILTER_ITEMS, NamedRef, SelectionId } from '../../shared/wire.js';
 
 export const GRADED_MAX_PAGE_SIZE = 100;
@@ -22,14 +23,20 @@ export const GradedOdds = Type.Object(
     position: Type.String({ description: 'The selection, as the odds row names it.' }),
     line: Type.Union([Type.Number(), Type.Null()], { description: 'The row\'s line; null without one.' }),
     price_decimal: Type.Number({ description: 'The row\'s current decimal price.' }),
-    outcome: Type.Union([Type.Enum(OUTCOMES), Type.Null()], {
-      description: '`won`, `lost`, `push`, `void`, `half_won`, `half_lost` (quarter lines); null when the row cannot be graded, and `reason` says why.',
+    outcome: Type.Union([Type.Enum(GRADED_OUTCOMES), Type.Null()], {
+      description:
+        '`won`, `lost`, `push`, `void`, `half_won`, `half_lost` (quarter lines), `dead_heat` (a competition\'s tie for the last paying places: `numbers.factor` of the stake paid); ' +
+        'null when the row cannot be graded, and `reason` says why.',
     }),
     reason: Type.Union([Type.Enum(NOT_GRADABLE_REASONS), Type.Null()], {
-      description: 'Why there is no outcome (docs/data.md#results-and-grading): `unknown_rule` (the market has no settlement rule), `postponed`, `not_final`, `missing_period`, `missing_stat`, `invalid_selection`, `halves_disagree`; null with an outcome.',
+      description:
+        'Why there is no outcome (docs/data.md#results-and-grading): `unknown_rule` (the market has no settlement rule), `postponed`, `not_final`, `missing_period`, `missing_stat`, `invalid_selection`, `halves_disagree`, ' +
+        '`missing_result` (a competition\'s participant without a finishing result); null with an outcome.',
     }),
     rule: Type.Union([Type.String(), Type.Null()], { description: 'The settlement rule applied (the market\'s); null when the market has none.' }),
-    numbers: Type.Union([GradeNumbers, Type.Null()], { description: 'The numbers used; null without an outcome, and for a void from a cancelled event.' }),
+    numbers: Type.Union([GradeNumbers, OutrightGradeNumbers, Type.Null()], {
+      description: "The numbers used (a competition's: OutrightGradeNumbers); null without an outcome, and for a void from a cancelled matchup.",
+    }),
     closing_price: nullable(Type.Number(), 'The row\'s last decimal price before the event started (from the price history); null when it had none.'),
     closing_line: nullable(Type.Number(), 'The row\'s line at that moment; null without one.'),
     graded_at: Type.String({ format: 'date-time', description: 'When this grade was made.' }),
@@ -47,6 +54,7 @@ export const ResultsByEventBody = Type.Object(
     include_superseded: Type.Optional(
       Type.Boolean({ default: false, description: 'Also the grades a correction of the results replaced (each with `superseded_at`), oldest first per row.' }),
     ),
+    ...eventKindsProperty,
   },
   { additionalProperties: false, examples: [{ event_id: 1 }] },
 );
@@ -96,7 +104,8 @@ export const GradedBody = Type.Object(
     league_key: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'Only events of the league with this key (plain or qualified).' })),
     ...dateRangeProperties('the events\' start'),
     betting_market_ids: Type.Optional(ids('Only rows of these betting markets.')),
-    outcomes: Type.Optional(Type.Array(Type.Enum(OUTCOMES), { uniqueItems: true, maxItems: OUTCOMES.length, description: 'Only these outcomes.' })),
+    outcomes: Type.Optional(Type.Array(Type.Enum(GRADED_OUTCOMES), { uniqueItems: true, maxItems: GRADED_OUTCOMES.length, description: 'Only these outcomes.' })),
+    ...eventKindsProperty,
     ...pagingProperties(GRADED_MAX_PAGE_SIZE),
   },
   { additionalProperties: false, examples: [{ sport_key: 'basketball', outcomes: ['won', 'lost'], page_size: 20 }] },

@@ -1,4 +1,6 @@
 import type { Kysely } from 'kysely';
+import { eventKindsOf } from '../../shared/event-kinds.js';
+import type { EventKind } from '../../platform/db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
@@ -49,6 +51,8 @@ export interface GradedFilters {
   league: IdOrKey;
   m: number[] | null;
   o: string[] | null;
+  /** `event_kinds` (default matchups only). */
+  k: EventKind[];
 }
 
 const idOrKey = (id: number | undefined, key: string | undefined): IdOrKey => (id !== undefined ? { id } : key !== undefined ? { key: key.toLowerCase() } : null);
@@ -60,7 +64,7 @@ export function createResultsService(deps: ResultsServiceDeps): ResultsService {
   return {
     graded: gradedList(deps, repository),
     byEvent: async (body) => {
-      const results = await repository.event(body.event_id, body.include_superseded ?? false);
+      const results = await repository.event(body.event_id, body.include_superseded ?? false, eventKindsOf(body.event_kinds));
       if (results === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${body.event_id}`);
       return results;
     },
@@ -75,12 +79,12 @@ function gradedList({ clock, keys }: ResultsServiceDeps, repository: ResultsRepo
     filters(body) {
       const { start, end } = utcDays(body, clock.now());
       const o = keySet(body.outcomes) ?? null;
-      return { start, end, sport: idOrKey(body.sport_id, body.sport_key), league: idOrKey(body.league_id, body.league_key), m: idSet(body.betting_market_ids) ?? null, o };
+      return { start, end, sport: idOrKey(body.sport_id, body.sport_key), league: idOrKey(body.league_id, body.league_key), m: idSet(body.betting_market_ids) ?? null, o, k: eventKindsOf(body.event_kinds) };
     },
-    async ids({ start, end, sport, league, m, o }) {
+    async ids({ start, end, sport, league, m, o, k }) {
       const sportId = await keys.scope('sport', sport ?? {}, { id: 'sport_id', key: 'sport_key' });
       const leagueId = await keys.scope('league', league ?? {}, { id: 'league_id', key: 'league_key' });
-      return repository.gradedIds({ sportId, leagueId, start, end, marketIds: m ?? undefined, outcomes: o ?? undefined });
+      return repository.gradedIds({ sportId, leagueId, start, end, marketIds: m ?? undefined, outcomes: o ?? undefined, kinds: k });
     },
     items: (ids) => repository.items(ids),
   };

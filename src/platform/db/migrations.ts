@@ -796,6 +796,50 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
       await db.schema.createIndex('webhook_payloads_created_idx').on('webhook_payloads').column('created_at').execute();
     },
   },
+  // Competitions (decision 0325): an event is a matchup (home and away, every row stored before) or a
+  // competition of N participants, each a team or a player, with its finishing result once known. An
+  // odds row of a many-outcome market names the participant it backs (and, for a matchup between
+  // participants, its rivals) and may carry a book's each-way terms; its selection is keyed by them too.
+  '0040_competitions': {
+    async up(db: Kysely<unknown>) {
+      const id = db.getExecutor().adapter instanceof SqliteAdapter ? 'integer' : 'bigint';
+      // Every stored event is a matchup; a competition keeps 0 in both team columns (no team has id 0),
+      // and its own facts under the same id in competitions.
+      await db.schema.alterTable('events').addColumn('kind', 'text', (c) => c.notNull().defaultTo('matchup')).execute();
+      await db.schema
+        .createTable('competitions')
+        .addColumn('id', id, (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('type', 'text', (c) => c.notNull())
+        .addColumn('participant_type', 'text', (c) => c.notNull())
+        .addColumn('end_time', 'bigint', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('competition_participants')
+        .addColumn('id', id, (c) => c.primaryKey())
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('team_id', 'bigint')
+        .addColumn('player_id', 'bigint')
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('finish_position', 'integer')
+        .addColumn('finish_status', 'text')
+        .execute();
+      await db.schema.createIndex('competition_participants_event_idx').on('competition_participants').columns(['event_id', 'id']).execute();
+      // What a competition's odds row says beyond a matchup's, beside it: the matchup rows have nothing
+      // there. Its selection's key names the participant in the key's subject part (selections.player,
+      // `p12`, `p12>34,56` for a matchup between participants), so no stored selection changes.
+      await db.schema
+        .createTable('odds_outrights')
+        .addColumn('odds_id', 'bigint', (c) => c.primaryKey())
+        .addColumn('event_id', 'bigint', (c) => c.notNull())
+        .addColumn('participant_id', 'bigint', (c) => c.notNull())
+        .addColumn('rival_ids', 'text')
+        .addColumn('each_way_fraction', 'double precision')
+        .addColumn('each_way_places', 'integer')
+        .execute();
+      await db.schema.createIndex('odds_outrights_event_idx').on('odds_outrights').columns(['event_id', 'participant_id']).execute();
+    },
+  },
 };
 
 /** A reference table of keyed records `{id, key, name}`, to which a migration adds its own columns. */

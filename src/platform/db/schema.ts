@@ -24,7 +24,10 @@ export interface Schema {
   betting_markets: BettingMarketsTable;
   event_periods: EventPeriodsTable;
   events: EventsTable;
+  competitions: CompetitionsTable;
+  competition_participants: CompetitionParticipantsTable;
   odds: OddsTable;
+  odds_outrights: OddsOutrightsTable;
   flows: FlowsTable;
   flow_legs: FlowLegsTable;
   tag_dimensions: KeyedTable;
@@ -230,6 +233,52 @@ export interface EventsTable {
   away_score: number | null;
   /** Epoch ms: when the event first became final (an import's time); null before, and for events final before it was recorded. */
   ended_at: Generated<number | null>;
+  /** One of EVENT_KINDS: a matchup of home and away (every event stored before 0040), or a competition (its teams are 0). */
+  kind: Generated<string>;
+}
+
+/** What an event is: home against away, or a competition of N participants (decision 0325). */
+export const EVENT_KINDS = ['matchup', 'competition'] as const;
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+/** What a competition is: a tournament, a race, or a futures market over a season (league winner, top scorer, MVP). */
+export const COMPETITION_TYPES = ['tournament', 'race', 'futures'] as const;
+export type CompetitionType = (typeof COMPETITION_TYPES)[number];
+
+/** What a competition's participants are. */
+export const PARTICIPANT_TYPES = ['team', 'player'] as const;
+export type ParticipantType = (typeof PARTICIPANT_TYPES)[number];
+
+/** How a participant's competition ended for it: finished at a position, or left it. */
+export const FINISH_STATUSES = ['finished', 'withdrawn', 'disqualified', 'non_starter'] as const;
+
+/** The competition of an event whose kind is `competition`: its name, what it is, and its end. */
+export interface CompetitionsTable {
+  /** The event's id: a competition is an event of kind `competition`. */
+  id: number;
+  name: string;
+  /** One of COMPETITION_TYPES. */
+  type: string;
+  /** One of PARTICIPANT_TYPES. */
+  participant_type: string;
+  /** Epoch ms: the scheduled end (the last round, the season's end). */
+  end_time: number;
+}
+
+/**
+ * One participant of a competition (the feed's id), a team or a player, with its finishing result once
+ * known: a position (ties share it, T5) when it finished, or how it left (FINISH_STATUSES).
+ */
+export interface CompetitionParticipantsTable {
+  id: number;
+  event_id: number;
+  team_id: number | null;
+  player_id: number | null;
+  /** The team's or player's name when imported: what odds positions and answers show. */
+  name: string;
+  finish_position: number | null;
+  /** One of FINISH_STATUSES; null: no result yet. */
+  finish_status: string | null;
 }
 
 export interface OddsTable {
@@ -254,6 +303,22 @@ export interface OddsTable {
   is_live: Generated<number>;
   /** The operator's own id of the selection, which its deep-link templates name. */
   operator_selection_id: Generated<string | null>;
+}
+
+/**
+ * What an odds row of a competition's many-outcome market says beyond the matchup columns (decision
+ * 0325): the participant it backs, its rivals in a matchup between participants, and the book's
+ * each-way terms for the price. Rows of matchups have none.
+ */
+export interface OddsOutrightsTable {
+  odds_id: number;
+  event_id: number;
+  participant_id: number;
+  /** The rivals' participant ids, ascending, comma-separated (a 2- or 3-way matchup); null otherwise. */
+  rival_ids: string | null;
+  /** The fraction of the win odds paid on a place (0.2 for 1/5), and the places paid; both null without each-way terms. */
+  each_way_fraction: number | null;
+  each_way_places: number | null;
 }
 
 /**

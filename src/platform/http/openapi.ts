@@ -22,7 +22,10 @@ export const TAGS = [
     name: 'references',
     description: 'Sports, countries, leagues, teams, players, operators, betting markets with their categories and positions, event periods, and the odds formats.',
   },
-  { name: 'events', description: 'Upcoming events, by day in a time zone.' },
+  {
+    name: 'events',
+    description: 'Upcoming events, by day in a time zone; competitions of N participants (tournaments, races, futures over a season) and their participants with their finishing results.',
+  },
   { name: 'odds', description: 'Odds of upcoming events, by operator and betting market, and their price history. page_size at most 100.' },
   {
     name: 'historical',

@@ -11,14 +11,15 @@ import { isSettlementRule, type ParsedSelection, parseSelection, type SelectionF
 export const OUTCOMES = ['won', 'lost', 'push', 'void', 'half_won', 'half_lost'] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
-export const NOT_GRADABLE_REASONS = ['unknown_rule', 'invalid_selection', 'postponed', 'not_final', 'missing_period', 'missing_stat', 'halves_disagree'] as const;
+export const NOT_GRADABLE_REASONS = ['unknown_rule', 'invalid_selection', 'postponed', 'not_final', 'missing_period', 'missing_stat', 'halves_disagree', 'missing_result'] as const;
 /**
  * - `unknown_rule`: the market has no rule, or one outside the closed set;
  * - `invalid_selection`: the selection does not fit its rule (a side it lacks, no line…);
  * - `postponed`: the event will be played later, and graded then; `not_final`: it is not over;
  * - `missing_period`: the result has no score for the settling period;
  * - `missing_stat`: the period's result lacks the statistic the selection settles on;
- * - `halves_disagree`: a quarter line whose halves won and lost (a fractional statistic only).
+ * - `halves_disagree`: a quarter line whose halves won and lost (a fractional statistic only);
+ * - `missing_result`: a competition is final and a participant its selection names has no finishing result.
  */
 export type NotGradableReason = (typeof NOT_GRADABLE_REASONS)[number];
 

@@ -4,7 +4,14 @@
  * turns it into one of the typed shapes below or says it does not fit its rule.
  */
 
-export const SETTLEMENT_RULES = ['moneyline', '1x2', 'spread', 'total', 'team_total', 'player_stat', 'yes_no'] as const;
+/** A competition's many-outcome markets (docs/data.md#competitions), graded from finishing results, not a score. */
+export const OUTRIGHT_RULES = ['winner', 'top_5', 'top_10', 'top_20', 'podium', 'participant_matchup'] as const;
+export type OutrightRule = (typeof OUTRIGHT_RULES)[number];
+
+/** The places each finishing rule pays; a matchup between participants pays none (the best of its group wins). */
+export const OUTRIGHT_PLACES: Readonly<Record<OutrightRule, number | null>> = { winner: 1, top_5: 5, top_10: 10, top_20: 20, podium: 3, participant_matchup: null };
+
+export const SETTLEMENT_RULES = ['moneyline', '1x2', 'spread', 'total', 'team_total', 'player_stat', 'yes_no', ...OUTRIGHT_RULES] as const;
 /**
  * - `moneyline`: who wins, two ways (`home`, `away`); a tie is a push, the stake returned.
  * - `1x2`: who wins, three ways (`home`, `draw`, `away`); nothing pushes.
@@ -13,6 +20,7 @@ export const SETTLEMENT_RULES = ['moneyline', '1x2', 'spread', 'total', 'team_to
  * - `team_total`: one team's score (`team`: `home` or `away`) against `line` (`over`, `under`).
  * - `player_stat`: a player's statistic `stat` against `line` (`over`, `under`).
  * - `yes_no`: whether the count `stat` (of a player, or of the event) is above zero (`yes`, `no`).
+ * - the OUTRIGHT_RULES: a competition participant's finish (its odds row names the participant, not a side).
  */
 export type SettlementRule = (typeof SETTLEMENT_RULES)[number];
 
@@ -25,7 +33,18 @@ export const RULE_SIDES: Readonly<Record<SettlementRule, readonly string[]>> = {
   team_total: ['over', 'under'],
   player_stat: ['over', 'under'],
   yes_no: ['yes', 'no'],
+  // A competition's rows name their participant by id: the position is its name, no side word.
+  winner: [],
+  top_5: [],
+  top_10: [],
+  top_20: [],
+  podium: [],
+  participant_matchup: [],
 };
+
+export function isOutrightRule(rule: string): rule is OutrightRule {
+  return (OUTRIGHT_RULES as readonly string[]).includes(rule);
+}
 
 /** Rules whose sides are the event's teams: a position may name the team itself (`Boston Celtics`). */
 const TEAM_SIDED: ReadonlySet<SettlementRule> = new Set(['moneyline', '1x2', 'spread']);
@@ -38,6 +57,8 @@ const TEAM_SIDED: ReadonlySet<SettlementRule> = new Set(['moneyline', '1x2', 'sp
  * event's teams (which the caller knows); `no` otherwise (`H` on a 1X2, `over` on a moneyline).
  */
 export function outcomeOf(rule: SettlementRule, side: string | null): 'yes' | 'team' | 'no' {
+  // Any text names a participant's outcome: the row's participant id says which (the import checks it).
+  if (isOutrightRule(rule)) return 'yes';
   if (side !== null) return RULE_SIDES[rule].includes(side) ? 'yes' : 'no';
   if (TEAM_SIDED.has(rule)) return 'team';
   return rule === 'yes_no' ? 'yes' : 'no';
@@ -95,6 +116,9 @@ export function parseSelection(rule: SettlementRule, s: SelectionFields): Parsed
         : undefined;
     case 'yes_no':
       return (s.side === 'yes' || s.side === 'no') && stat !== undefined ? { rule, side: s.side, stat, playerId: playerId ?? null } : undefined;
+    default:
+      // An outright rule grades a competition's finishes (outrights.ts), never a matchup's score.
+      return undefined;
   }
 }
 

@@ -2,7 +2,7 @@
 // scripts/endpoints.ts. Do not edit: change the server or the table, and generate again.
 
 import type { Call, CallWith, CallWithRequired, CursorCall, PagedCall, PagedCallWithRequired } from '../endpoint.js';
-import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountAuditLogParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageHoursParams, AccountUsageParams, ApiKeysPage, AuditPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CountryPage, CreatedApiKey, CreatedClientSecret, CreatedWebhook, EventPeriodPage, EventResults, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, MovementPage, MovesPage, OddsBoardParams, OddsChangesParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsMovementParams, OddsMovesParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesAfter, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, RotatedWebhookSecret, SignalsListParams, SignalsPage, SignalsPerformance, SignalsPerformanceParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage, UsageHours, Webhook, WebhookAttempt, WebhookDeliveriesPage, WebhookEventTypes, WebhookReplay, WebhookTestResult, WebhooksCreateParams, WebhooksDeleteParams, WebhooksDeliveriesParams, WebhooksGetParams, WebhooksListParams, WebhooksPage, WebhooksReplayParams, WebhooksRetryDeliveryParams, WebhooksRotateSecretParams, WebhooksTestParams, WebhooksUpdateParams } from './types.js';
+import type { AccountApiKeysCreateParams, AccountApiKeysDeleteParams, AccountApiKeysParams, AccountAuditLogParams, AccountConfig, AccountSecretsCreateParams, AccountSecretsDeleteParams, AccountSecretsParams, AccountSetCheckEndpointParams, AccountUsageHoursParams, AccountUsageParams, ApiKeysPage, AuditPage, BettingMarketCategoryPage, BettingMarketPage, BettingMarketPositionPage, BoardPage, CheckEndpointAnswer, ClientSecretsPage, ClvAnswer, CompetitionParticipantsPage, CompetitionsPage, CountryPage, CreatedApiKey, CreatedClientSecret, CreatedWebhook, EventPeriodPage, EventResults, EventsCompetitionParticipantsParams, EventsCompetitionsParams, EventsPage, EventsUpcomingParams, FlowGraphData, FlowTooltip, FlowsByIdPage, FlowsBySelectionPage, FlowsPage, GradedOddsPage, HistoricalEventsPage, HistoricalEventsParams, LeaguePage, LeaguesWithFlowsPage, MovementPage, MovesPage, OddsBoardParams, OddsChangesParams, OddsEdges, OddsEdgesParams, OddsFormatPage, OddsHistoryByEventParams, OddsMovementParams, OddsMovesParams, OddsPage, OddsUpcomingByEventParams, OperatorPage, PlayerPage, PlayerStatisticPage, PriceChangesAfter, PriceChangesPage, QuoteResults, QuoteSandboxResponse, ReferencesBettingMarketCategoriesParams, ReferencesBettingMarketPositionsParams, ReferencesBettingMarketsParams, ReferencesCountriesParams, ReferencesEventPeriodsParams, ReferencesLeaguesParams, ReferencesOddsFormatsParams, ReferencesOperatorsParams, ReferencesPlayerStatisticsParams, ReferencesPlayersParams, ReferencesSportsParams, ReferencesSubnationalRegionsParams, ReferencesTagDimensionsParams, ReferencesTagTypeChildrenParams, ReferencesTagTypesParams, ReferencesTeamsParams, ResultsByEventParams, ResultsClvParams, ResultsGradedParams, RotatedWebhookSecret, SignalsListParams, SignalsPage, SignalsPerformance, SignalsPerformanceParams, SportPage, SubnationalRegionPage, TagChildrenPage, TagDimensionPage, TagTypePage, TeamPage, TrendsBySelectionParams, TrendsFlowGraphDataParams, TrendsFlowTooltipParams, TrendsFlowsByIdParams, TrendsFlowsParams, TrendsLeaguesWithAvailableFlowsParams, TrendsMixedFlowsParams, TrendsQuoteParams, TrendsQuoteSandboxParams, Usage, UsageHours, Webhook, WebhookAttempt, WebhookDeliveriesPage, WebhookEventTypes, WebhookReplay, WebhookTestResult, WebhooksCreateParams, WebhooksDeleteParams, WebhooksDeliveriesParams, WebhooksGetParams, WebhooksListParams, WebhooksPage, WebhooksReplayParams, WebhooksRetryDeliveryParams, WebhooksRotateSecretParams, WebhooksTestParams, WebhooksUpdateParams } from './types.js';
 
 export interface AccountApiKeysApi extends PagedCall<AccountApiKeysParams, ApiKeysPage> {
   /**
@@ -258,7 +258,9 @@ export interface ReferencesApi {
   tagTypeChildren: PagedCallWithRequired<ReferencesTagTypeChildrenParams, TagChildrenPage>;
 }
 
-/** Upcoming events, by day in a time zone. */
+/**
+ * Upcoming events, by day in a time zone; competitions of N participants (tournaments, races, futures over a season) and their participants with their finishing results.
+ */
 export interface EventsApi {
   /**
    * Events of one day
@@ -270,6 +272,26 @@ export interface EventsApi {
    * `POST /v1/events/upcoming-events`
    */
   upcoming: PagedCall<EventsUpcomingParams, EventsPage>;
+  /**
+   * Competitions: tournaments, races and futures
+   *
+   * Events of N participants (docs/data.md#competitions), ordered by start time then id. Filter by sport and league (an id wins over a key), by type, and by time: `from` keeps those that end at or after it, `to` those that start before it.
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `GET /v1/competitions`
+   */
+  competitions: PagedCall<EventsCompetitionsParams, CompetitionsPage>;
+  /**
+   * A competition's participants, with their results
+   *
+   * The teams or players of a competition, by id, each with its finishing result once the feed sends one (ties share a position). 404 when the competition is unknown.
+   *
+   * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
+   *
+   * `GET /v1/competitions/{event_id}/participants`
+   */
+  competitionParticipants: PagedCallWithRequired<EventsCompetitionParticipantsParams, CompetitionParticipantsPage>;
 }
 
 /** Odds of upcoming events, by operator and betting market, and their price history. page_size at most 100. */
@@ -612,7 +634,9 @@ export interface Api {
    * Sports, countries, leagues, teams, players, operators, betting markets with their categories and positions, event periods, and the odds formats.
    */
   references: ReferencesApi;
-  /** Upcoming events, by day in a time zone. */
+  /**
+   * Upcoming events, by day in a time zone; competitions of N participants (tournaments, races, futures over a season) and their participants with their finishing results.
+   */
   events: EventsApi;
   /** Odds of upcoming events, by operator and betting market, and their price history. page_size at most 100. */
   odds: OddsApi;

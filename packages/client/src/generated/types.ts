@@ -811,10 +811,10 @@ export interface TagChildrenPage {
   total_pages: number;
 }
 
-/** One page of {@link Event} items, in the shape every list answers. */
+/** The answer of `POST /v1/events/upcoming-events`. */
 export interface EventsPage {
   /** Items of the current page. */
-  results: Event[];
+  results: Array<Event | Competition>;
   /** Items across all pages. */
   total_count: number;
   /** Current page number (1-indexed). */
@@ -865,6 +865,97 @@ export interface Event {
   home_score: number | null;
   /** The away side's score; null exactly when home_score is. */
   away_score: number | null;
+}
+
+/** An item of the `results` of {@link EventsPage}. */
+export interface Competition {
+  /** Event id of the competition: its odds, price history and results are an event's. */
+  id: number;
+  /** The event's kind: always `competition` here (a matchup has home and away teams instead). */
+  kind: 'competition';
+  /** Sport (that of its league). */
+  sport_id: number;
+  /** League: the tour, the series, the league a futures market is about. */
+  league_id: number;
+  /** The league's key. */
+  league_key: string;
+  /** Display name, e.g. `The Open Championship 2026`. */
+  name: string;
+  /** `tournament`, `race` or `futures` (a market over a season). */
+  type: 'tournament' | 'race' | 'futures';
+  /** What its participants are: `team` or `player`. */
+  participant_type: 'team' | 'player';
+  /** Scheduled start, ISO 8601, UTC. */
+  start_time: string;
+  /** Scheduled end (the last round, the season's end), ISO 8601, UTC. */
+  end_time: string;
+  /** As the feed last reported it (docs/data.md#events); `final` once its results are. */
+  status: 'scheduled' | 'live' | 'final' | 'postponed' | 'cancelled';
+  /** How many participants it has (GET /v1/competitions/{event_id}/participants). */
+  participants: number;
+}
+
+/** One page of {@link Competition} items, in the shape every list answers. */
+export interface CompetitionsPage {
+  /** Items of the current page. */
+  results: Competition[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** One page of {@link CompetitionParticipant} items, in the shape every list answers. */
+export interface CompetitionParticipantsPage {
+  /** Items of the current page. */
+  results: CompetitionParticipant[];
+  /** Items across all pages. */
+  total_count: number;
+  /** Current page number (1-indexed). */
+  page: number;
+  /** Items per page. */
+  page_size: number;
+  /** Number of pages: ceil(total_count / page_size). */
+  total_pages: number;
+}
+
+/** An item of the `results` of {@link CompetitionParticipantsPage}. */
+export interface CompetitionParticipant {
+  /** Participant id: what a competition's odds rows name as `participant_id`. */
+  id: number;
+  /** Its team's or player's name. */
+  name: string;
+  /** The team it is; null for a player. */
+  team: {
+    /** Team id (as in GET /v1/references/teams). */
+    id: number;
+    /** Team key, unique within its league. */
+    key: string;
+    /** Team name; in tennis, the player. */
+    name: string;
+  } | null;
+  /** The player it is; null for a team. */
+  player: {
+    /** Player id (GET /v1/references/players). */
+    id: number;
+    /** Player key. */
+    key: string;
+    /** Player name. */
+    name: string;
+  } | null;
+  /** Its finishing result; null until the feed sends one. */
+  result: {
+    /** `finished`, `withdrawn`, `disqualified` or `non_starter`. */
+    status: 'finished' | 'withdrawn' | 'disqualified' | 'non_starter';
+    /** Its finishing position, shared by a tie (T5 is 5); null when it did not finish. */
+    position: number | null;
+    /** Whether another participant finished at the same position. */
+    tied: boolean;
+  } | null;
 }
 
 /** One page of {@link Odds} items, in the shape every list answers. */
@@ -960,6 +1051,17 @@ export interface Odds {
    * Only with `include_deeplinks: true`: the operator's link to this bet in its Android app, from its template (docs/data.md#deep-links); null when the operator has no template for it, or the template names a value the row lacks.
    */
   bet_android_deep_link_url?: string | null;
+  /** A competition's row: the participant it backs (GET /v1/competitions/{event_id}/participants). */
+  participant_id?: number;
+  /** A matchup between participants: the rivals the participant must finish ahead of, ascending. */
+  rival_participant_ids?: number[];
+  /** The book's each-way terms for the price. */
+  each_way?: {
+    /** The fraction of the odds a place pays (0.2 for 1/5). */
+    fraction: number;
+    /** The places paid. */
+    places: number;
+  };
 }
 
 /** One page of {@link BoardItem} items, in the shape every list answers. */
@@ -1726,10 +1828,10 @@ export interface OddsMove {
   detected_at: string;
 }
 
-/** One page of {@link HistoricalEvent} items, in the shape every list answers. */
+/** The answer of `GET /v1/historical/events`. */
 export interface HistoricalEventsPage {
   /** Items of the current page. */
-  results: HistoricalEvent[];
+  results: Array<HistoricalEvent | HistoricalCompetition>;
   /** Items across all pages. */
   total_count: number;
   /** Current page number (1-indexed). */
@@ -1780,6 +1882,44 @@ export interface HistoricalEvent {
   home_score: number | null;
   /** The away side's score; null exactly when home_score is. */
   away_score: number | null;
+  /**
+   * When the event first became final (the import that made it so), ISO 8601 UTC; null while it is not, and for events final before ends were recorded. The instant `as_of` answers take an event to be over from.
+   */
+  ended_at: string | null;
+  /**
+   * The event's price history as a JSON file (GET /v1/historical/odds/{event_id}.json), relative to the API's base URL. Listed for every tier; the file itself is for pro and enterprise (403 below).
+   */
+  json_url: string;
+  /** The same history as a CSV file (GET /v1/historical/odds/{event_id}.csv), relative; pro and enterprise. */
+  csv_url: string;
+}
+
+/** An item of the `results` of {@link HistoricalEventsPage}. */
+export interface HistoricalCompetition {
+  /** Event id of the competition: its odds, price history and results are an event's. */
+  id: number;
+  /** The event's kind: always `competition` here (a matchup has home and away teams instead). */
+  kind: 'competition';
+  /** Sport (that of its league). */
+  sport_id: number;
+  /** League: the tour, the series, the league a futures market is about. */
+  league_id: number;
+  /** The league's key. */
+  league_key: string;
+  /** Display name, e.g. `The Open Championship 2026`. */
+  name: string;
+  /** `tournament`, `race` or `futures` (a market over a season). */
+  type: 'tournament' | 'race' | 'futures';
+  /** What its participants are: `team` or `player`. */
+  participant_type: 'team' | 'player';
+  /** Scheduled start, ISO 8601, UTC. */
+  start_time: string;
+  /** Scheduled end (the last round, the season's end), ISO 8601, UTC. */
+  end_time: string;
+  /** As the feed last reported it (docs/data.md#events); `final` once its results are. */
+  status: 'scheduled' | 'live' | 'final' | 'postponed' | 'cancelled';
+  /** How many participants it has (GET /v1/competitions/{event_id}/participants). */
+  participants: number;
   /**
    * When the event first became final (the import that made it so), ISO 8601 UTC; null while it is not, and for events final before ends were recorded. The instant `as_of` answers take an event to be over from.
    */
@@ -1866,16 +2006,18 @@ export interface GradedOdds {
   /** The row's current decimal price. */
   price_decimal: number;
   /**
-   * `won`, `lost`, `push`, `void`, `half_won`, `half_lost` (quarter lines); null when the row cannot be graded, and `reason` says why.
+   * `won`, `lost`, `push`, `void`, `half_won`, `half_lost` (quarter lines), `dead_heat` (a competition's tie for the last paying places: `numbers.factor` of the stake paid); null when the row cannot be graded, and `reason` says why.
    */
-  outcome: 'won' | 'lost' | 'push' | 'void' | 'half_won' | 'half_lost' | null;
+  outcome: 'won' | 'lost' | 'push' | 'void' | 'half_won' | 'half_lost' | 'dead_heat' | null;
   /**
-   * Why there is no outcome (docs/data.md#results-and-grading): `unknown_rule` (the market has no settlement rule), `postponed`, `not_final`, `missing_period`, `missing_stat`, `invalid_selection`, `halves_disagree`; null with an outcome.
+   * Why there is no outcome (docs/data.md#results-and-grading): `unknown_rule` (the market has no settlement rule), `postponed`, `not_final`, `missing_period`, `missing_stat`, `invalid_selection`, `halves_disagree`, `missing_result` (a competition's participant without a finishing result); null with an outcome.
    */
-  reason: 'unknown_rule' | 'invalid_selection' | 'postponed' | 'not_final' | 'missing_period' | 'missing_stat' | 'halves_disagree' | null;
+  reason: 'unknown_rule' | 'invalid_selection' | 'postponed' | 'not_final' | 'missing_period' | 'missing_stat' | 'halves_disagree' | 'missing_result' | null;
   /** The settlement rule applied (the market's); null when the market has none. */
   rule: string | null;
-  /** The numbers used; null without an outcome, and for a void from a cancelled event. */
+  /**
+   * The numbers used (a competition's: OutrightGradeNumbers); null without an outcome, and for a void from a cancelled matchup.
+   */
   numbers: {
     /** The key of the period the grade settled on; `event` is the event's final score, overtime included. */
     period: string;
@@ -1891,7 +2033,7 @@ export interface GradedOdds {
     line: number | null;
     /** A quarter line's two half-stake lines, lower first (−0.25 → [−0.5, 0]); null otherwise. */
     halves: number[] | null;
-  } | null;
+  } | OutrightGradeNumbers | null;
   /** The row's last decimal price before the event started (from the price history); null when it had none. */
   closing_price: number | null;
   /** The row's line at that moment; null without one. */
@@ -1900,6 +2042,37 @@ export interface GradedOdds {
   graded_at: string;
   /** When a later grade (after a correction of the results) replaced this one; null for the current grade. */
   superseded_at: string | null;
+}
+
+/** The numbers a competition's grade used. */
+export interface OutrightGradeNumbers {
+  /** The participant backed (GET /v1/competitions/{event_id}/participants). */
+  participant_id: number;
+  /** How its competition ended for it: `finished`, `withdrawn`, `disqualified`, `non_starter`. */
+  status: 'finished' | 'withdrawn' | 'disqualified' | 'non_starter' | null;
+  /** Its finishing position; null when it did not finish. */
+  position: number | null;
+  /** The places the market pays (1 for a winner); null for a matchup between participants. */
+  places: number | null;
+  /** A matchup's rivals; null otherwise. */
+  rival_ids: number[] | null;
+  /** How many finished level with it at its position (itself included), or tied for the best of a matchup. */
+  tied: number;
+  /** The share of the stake paid at the price: 1 won, 0 lost or void, k/m in a dead heat. */
+  factor: number;
+  /** The place part of an each-way price; null without each-way terms. */
+  each_way: {
+    /** The place part's outcome. */
+    outcome: 'won' | 'lost' | 'void' | 'dead_heat';
+    /** The share of the place part's stake paid at the place price. */
+    factor: number;
+    /** The places the book pays. */
+    places: number;
+    /** The fraction of the odds a place pays. */
+    fraction: number;
+    /** The place part's decimal price: 1 + (price − 1) × fraction. */
+    place_price: number;
+  } | null;
 }
 
 /** One page of {@link GradedOdds} items, in the shape every list answers. */
@@ -3584,6 +3757,10 @@ export interface EventsUpcomingParams {
   /** Only events of this league: plain (`nba`) or qualified (`united-states.nba`). */
   league_key?: string;
   /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
+  /**
    * Page number, 1-indexed, at most 1000000.
    *
    * @defaultValue `1`
@@ -3595,6 +3772,54 @@ export interface EventsUpcomingParams {
    * @defaultValue `20`
    */
   page_size?: number;
+}
+
+/** Parameters of `GET /v1/competitions`. */
+export interface EventsCompetitionsParams {
+  /** Only competitions of this sport. Wins over sport_key. */
+  sport_id?: number;
+  /** Only competitions of the sport with this key, e.g. `golf`. */
+  sport_key?: string;
+  /** Only competitions of this league. Wins over league_key. */
+  league_id?: number;
+  /** Only competitions of this league: plain or qualified. */
+  league_key?: string;
+  /** Only competitions of this type: `tournament`, `race` or `futures`. */
+  type?: 'tournament' | 'race' | 'futures';
+  /** Only competitions that end at or after this instant (ISO 8601 with a time zone). */
+  from?: string;
+  /** Only competitions that start before this instant. */
+  to?: string;
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+}
+
+/** Parameters of `GET /v1/competitions/{event_id}/participants`. */
+export interface EventsCompetitionParticipantsParams {
+  /**
+   * Page number, 1-indexed, at most 1000000.
+   *
+   * @defaultValue `1`
+   */
+  page?: number;
+  /**
+   * Items per page, 1 to 100.
+   *
+   * @defaultValue `20`
+   */
+  page_size?: number;
+  /** The competition (its event id). */
+  event_id: number;
 }
 
 /** Parameters of `POST /v1/odds/upcoming-odds-by-event`. */
@@ -3623,6 +3848,10 @@ export interface OddsUpcomingByEventParams {
    * The answer as of this instant (ISO 8601 with a time zone), as the price history knows it now: each book's price open then, with its value then (docs/data.md#as-of-an-instant). Between the oldest change kept and now, else 422. `is_main`, `is_live`, deep links and selection ids are today's.
    */
   as_of?: string;
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
   /**
    * The format of each item's `price`: `decimal`, `american`, `fractional`, `implied_probability`, `multiplier` (the decimal payout) or `percent` (the implied probability in percent) (GET /v1/references/odds-format). Without it `price` is the object of all three numeric forms; `price_decimal` is always there.
    */
@@ -3682,6 +3911,10 @@ export interface OddsBoardParams {
    */
   as_of?: string;
   /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
+  /**
    * Page number, 1-indexed, at most 1000000.
    *
    * @defaultValue `1`
@@ -3736,6 +3969,10 @@ export interface OddsEdgesParams {
    */
   as_of?: string;
   /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
+  /**
    * The least expected value, in percent of the stake, that a value bet must have: EV% = (price × p_fair − 1) × 100. Default 0.
    */
   min_edge?: number;
@@ -3788,6 +4025,10 @@ export interface OddsMovementParams {
    */
   as_of?: string;
   /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
+  /**
    * Page number, 1-indexed, at most 1000000.
    *
    * @defaultValue `1`
@@ -3818,6 +4059,10 @@ export interface OddsHistoryByEventParams {
    */
   odds_format?: 'decimal' | 'american' | 'fractional' | 'implied_probability' | 'multiplier' | 'percent';
   /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
+  /**
    * Page number, 1-indexed, at most 1000000.
    *
    * @defaultValue `1`
@@ -3845,6 +4090,10 @@ export interface OddsChangesParams {
    * Changes of the odds of these leagues’ events. Comma-separated ids, at most 100; each must name a record (404 otherwise).
    */
   league_ids?: string;
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: string;
 }
 
 /** Parameters of `POST /v1/odds/moves`. */
@@ -3877,6 +4126,10 @@ export interface OddsMovesParams {
    * The answer as of this instant (ISO 8601 with a time zone), as the price history knows it now: each book's price open then, with its value then (docs/data.md#as-of-an-instant). Between the oldest change kept and now, else 422. `is_main`, `is_live`, deep links and selection ids are today's.
    */
   as_of?: string;
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
   /** Which moves: `steam`, `drop` or both (the default). */
   types?: Array<'steam' | 'drop'>;
   /** Only moves whose `changed_at` is at or after this instant (ISO 8601 with a time zone). */
@@ -3923,6 +4176,10 @@ export interface HistoricalEventsParams {
    * Last day (UTC, YYYY-MM-DD, included) of the events, by start time. Default: today. Not before start_date, and at most 366 days from it.
    */
   end_date?: string;
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: string;
   /** The payload schema version: `v1`, the only one and the default (another value is 422). */
   schema_version?: 'v1';
   /**
@@ -3949,6 +4206,10 @@ export interface ResultsByEventParams {
    * @defaultValue `false`
    */
   include_superseded?: boolean;
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
 }
 
 /** Parameters of `POST /v1/results/graded`. */
@@ -3972,7 +4233,11 @@ export interface ResultsGradedParams {
   /** Only rows of these betting markets. */
   betting_market_ids?: number[];
   /** Only these outcomes. */
-  outcomes?: Array<'won' | 'lost' | 'push' | 'void' | 'half_won' | 'half_lost'>;
+  outcomes?: Array<'won' | 'lost' | 'push' | 'void' | 'half_won' | 'half_lost' | 'dead_heat'>;
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
   /**
    * Page number, 1-indexed, at most 1000000.
    *
