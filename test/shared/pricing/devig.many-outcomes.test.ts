@@ -11,8 +11,8 @@ const HOLDS = [0.15, 0.25, 0.4] as const;
 const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 
 /**
- * An outright book as books make them: the field's chances fall off as 1/rank^1.1 (a favourite near
- * 4.0 and a last runner near 2,500 fair in a field of 150), marked up with a favourite–longshot
+ * An outright book as books make them: the field's chances fall off as 1/rank^1.1 (in a field of
+ * 150, a favourite at about 4.5 and the last runner at about 700), marked up with a favourite–longshot
  * bias (r ∝ p^0.92, so long shots carry more of the hold) to a hold of `hold`, and rounded to
  * hundredths. The rounding moves the hold a little; the laws hold for the prices as rounded.
  */
@@ -236,5 +236,49 @@ describe('closed forms', () => {
       const [p, z] = [shin?.probabilities[i] ?? 0, shin?.z ?? 0];
       expect(Math.abs((ri * ri) / (1 + hold) - (z * p + (1 - z) * p * p)) / (ri * ri)).toBeLessThan(1e-9);
     });
+  });
+});
+
+/** `actual` rounds to `printed` at `decimals`: within half a unit of its last decimal. */
+function expectPrinted(actual: readonly number[], printed: readonly number[], decimals: number): void {
+  printed.forEach((value, i) => expect(Math.abs((actual[i] ?? Number.NaN) - value)).toBeLessThanOrEqual(0.5 * 10 ** -decimals + 1e-12));
+}
+
+describe('the worked examples of docs/data.md#de-vig-for-many-outcomes', () => {
+  it('a 6-runner race at a hold of 18.35 %', () => {
+    const prices = [2.25, 3.25, 5.5, 8, 13, 21];
+    const [multiplicative, additive, power, shin] = DEVIG_METHODS.map((method) => fair(prices, method));
+    expectPrinted([multiplicative?.hold ?? Number.NaN], [0.1835], 4);
+    expectPrinted(multiplicative?.probabilities ?? [], [0.3755, 0.26, 0.1536, 0.1056, 0.065, 0.0402], 4);
+    expectPrinted(multiplicative?.prices ?? [], [2.663, 3.846, 6.509, 9.468, 15.385, 24.853], 3);
+    expectPrinted(additive?.probabilities ?? [], [0.4139, 0.2771, 0.1512, 0.0944, 0.0463, 0.017], 4);
+    expectPrinted(additive?.prices ?? [], [2.416, 3.609, 6.612, 10.591, 21.58, 58.699], 3);
+    expectPrinted(power?.probabilities ?? [], [0.4019, 0.2658, 0.1471, 0.0966, 0.0559, 0.0326], 4);
+    expectPrinted(power?.prices ?? [], [2.488, 3.762, 6.796, 10.356, 17.873, 30.643], 3);
+    expectPrinted([power?.k ?? Number.NaN], [1.1241], 4);
+    expectPrinted(shin?.probabilities ?? [], [0.397, 0.269, 0.1515, 0.0988, 0.0548, 0.0288], 4);
+    expectPrinted(shin?.prices ?? [], [2.519, 3.717, 6.6, 10.123, 18.264, 34.664], 3);
+    expectPrinted([shin?.z ?? Number.NaN], [0.0387], 4);
+  });
+
+  it('a 150-runner golf field at a hold of 25 %, and at 15 %', () => {
+    const prices = outrightBook(150, 0.25);
+    const runners = [0, 1, 9, 49, 99, 149];
+    const at = (values: readonly number[]) => runners.map((i) => values[i] ?? Number.NaN);
+    expectPrinted(at(prices), [4.36, 8.78, 44.77, 228.23, 460.28, 693.79], 2);
+    const [multiplicative, additive, power, shin] = DEVIG_METHODS.map((method) => devig(prices, method));
+    expectPrinted([multiplicative?.hold ?? Number.NaN], [0.2498], 4);
+    expect(multiplicative?.ok && power?.ok && shin?.ok).toBe(true);
+    if (!(multiplicative?.ok && power?.ok && shin?.ok)) return;
+    expectPrinted(at(multiplicative.prices), [5.45, 10.97, 55.95, 285.24, 575.26, 867.1], 2);
+    expectPrinted(at(power.prices), [4.77, 10.04, 56.57, 318.76, 671.21, 1037.6], 2);
+    expectPrinted(at(shin.prices), [4.89, 9.9, 52.47, 324.99, 827.87, 1544.45], 2);
+    expectPrinted([power.k ?? Number.NaN, shin.z ?? Number.NaN], [1.0615, 0.0019], 4);
+    expect(additive).toMatchObject({ ok: false, reason: 'non_positive_probability' });
+    const share = multiplicative.hold / 150;
+    expect(prices.filter((d) => 1 / d <= share)).toHaveLength(20);
+    expect(Math.min(...prices.filter((d) => 1 / d <= share))).toBe(604.93);
+    expect(outrightBook(150, 0.15).at(-1)).toBe(754.12);
+    expect(devig(outrightBook(150, 0.15), 'additive').ok).toBe(true);
   });
 });

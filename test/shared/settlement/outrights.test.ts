@@ -92,6 +92,26 @@ describe('winner, podium and top-N on a golf leaderboard with ties', () => {
   });
 });
 
+describe('the table of docs/data.md#dead-heats', () => {
+  type Row = [bet: string, participant: string, places: number, ahead: number, tied: number, placesLeft: number, expected: string];
+  it.each<Row>([
+    ['A to win', 'A', 1, 0, 1, 1, 'won'],
+    ['B to win', 'B', 1, 1, 2, 0, 'lost'],
+    ['B on the podium', 'B', 3, 1, 2, 2, 'won'],
+    ['E top 5', 'E', 5, 4, 3, 1, 'dead_heat 1/3'],
+    ['D top 5', 'D', 5, 3, 1, 2, 'won'],
+    ['H top 10', 'H', 10, 7, 1, 3, 'won'],
+    ['I top 10', 'I', 10, 8, 4, 2, 'dead_heat 2/4'],
+    ['M top 20', 'M', 20, 12, 1, 8, 'won'],
+  ])('%s', (_, participant, places, ahead, tied, placesLeft, expected) => {
+    const grade = gradePlaces(participant, places, golf);
+    expect(grade.numbers).toMatchObject({ ahead, tied, places_left: placesLeft });
+    expect(short(grade)).toBe(expected);
+  });
+
+  it('E top 5 at 4.50 returns 1.50 per unit', () => expect(returnOf(gradePlaces('E', 5, golf), 4.5)).toBeCloseTo(1.5, 15));
+});
+
 describe('dead heats elsewhere in the order', () => {
   it('two tied for 1st share a winner bet: half the stake each', () => {
     const field = [placed('X', 1), placed('Y', 1), placed('Z', 3)];
