@@ -1,5 +1,7 @@
 import fc from 'fast-check';
+import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
+import { OutrightGradeNumbers } from '../../../src/shared/settlement/outright-numbers.schema.js';
 import { type Finish, gradeEachWay, gradeMatchup, gradePlaces, type OutrightGrade, returnOf } from '../../../src/shared/settlement/outrights.js';
 
 // Hand-worked tables for the markets of a competition with many participants. Pure: runs once, not per dialect.
@@ -286,6 +288,21 @@ describe('laws of the dead-heat rule, over generated fields', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('the numbers of every grade fit the schema the wire shows them by', () => {
+    fc.assert(
+      fc.property(field, fc.integer({ min: 1, max: 25 }), (finishes, places) => {
+        const names = [...finishes.map((f) => f.participant), 'not named'];
+        for (const name of names) {
+          expect(Value.Check(OutrightGradeNumbers, gradePlaces(name, places, finishes).numbers)).toBe(true);
+          const rival = names.find((other) => other !== name) ?? 'another';
+          expect(Value.Check(OutrightGradeNumbers, gradeMatchup(name, [rival], finishes).numbers)).toBe(true);
+        }
+      }),
+      { numRuns: 100 },
+    );
+    expect(Value.Check(OutrightGradeNumbers, { ...gradePlaces('A', 1, golf).numbers, extra: 1 })).toBe(false);
   });
 
   it('a matchup pays exactly one win between its participants, or is void for all', () => {
