@@ -1,45 +1,8 @@
-import fc from 'fast-check';
-import { Value } from 'typebox/value';
 import { describe, expect, it } from 'vitest';
-import { OutrightGradeNumbers } from '../../../src/shared/settlement/outright-numbers.schema.js';
-import { type Finish, gradeEachWay, gradeMatchup, gradePlaces, type OutrightGrade, returnOf } from '../../../src/shared/settlement/outrights.js';
+import { type Finish, gradeEachWay, gradePlaces, returnOf } from '../../../src/shared/settlement/outrights.js';
+import { golf, placed, short } from './leaderboard.js';
 
-// Hand-worked tables for the markets of a competition with many participants. Pure: runs once, not per dialect.
-
-const placed = (participant: string, position: number): Finish => ({ participant, position, status: 'finished' });
-
-/**
- * A golf leaderboard with ties, ranked as golf ranks them (1, T2, 4, T5, 8, T9, 13): B and C share
- * 2nd and 3rd, E, F and G 5th to 7th, I to L 9th to 12th. N missed the cut, O withdrew during play,
- * P was disqualified, Q never teed off, and R is not named at all.
- */
-const golf: Finish[] = [
-  placed('A', 1),
-  placed('B', 2),
-  placed('C', 2),
-  placed('D', 4),
-  placed('E', 5),
-  placed('F', 5),
-  placed('G', 5),
-  placed('H', 8),
-  placed('I', 9),
-  placed('J', 9),
-  placed('K', 9),
-  placed('L', 9),
-  placed('M', 13),
-  { participant: 'N', position: null, status: 'finished' },
-  { participant: 'O', position: null, status: 'withdrawn' },
-  { participant: 'P', position: null, status: 'disqualified' },
-  { participant: 'Q', position: null, status: 'non_starter' },
-];
-
-/** The outcome and factor, as one word: `won`, `lost`, `void`, `dead_heat 1/3`. */
-function short(g: OutrightGrade): string {
-  if (g.outcome !== 'dead_heat') return g.outcome;
-  const { places_left: left, tied } = g.numbers;
-  expect(g.factor).toBeCloseTo((left ?? 0) / (tied ?? 1), 15);
-  return `dead_heat ${left}/${tied}`;
-}
+// Hand-worked tables for winner, top-N, podium and each-way bets on a competition. Pure: runs once, not per dialect.
 
 type Case = [participant: string, places: number, expected: string, factor: number];
 
@@ -193,131 +156,11 @@ describe('each-way: a win part at the price and a place part at a fraction of th
   });
 });
 
-describe('matchups between participants: the best finisher wins', () => {
-  type MatchupCase = [participant: string, rivals: string[], expected: string];
-  it.each<MatchupCase>([
-    ['A', ['B'], 'won'],
-    ['B', ['A'], 'lost'],
-    ['B', ['C'], 'dead_heat 1/2'], // tied for 2nd
-    ['E', ['F', 'G'], 'dead_heat 1/3'], // three-way, all tied for 5th
-    ['E', ['F', 'H'], 'dead_heat 1/2'], // E and F tie for best of the three
-    ['H', ['E', 'F'], 'lost'],
-    ['D', ['E', 'M'], 'won'],
-    ['D', ['Q'], 'void'], // a non-starter voids the matchup, for every side
-    ['Q', ['D'], 'void'],
-    ['A', ['B', 'Q'], 'void'],
-    ['M', ['N'], 'won'], // placed beats missed the cut
-    ['N', ['O'], 'won'], // finished (missed the cut) beats withdrew
-    ['N', ['P'], 'won'], // and beats disqualified
-    ['R', ['O'], 'won'], // not named: took part and finished unplaced
-    ['O', ['P'], 'dead_heat 1/2'], // neither finished, no positions: a tie
-    ['N', ['R'], 'dead_heat 1/2'], // neither placed
-  ])('%s against %j: %s', (participant, rivals, expected) => {
-    expect(short(gradeMatchup(participant, rivals, golf))).toBe(expected);
-  });
-
-  it('among those who did not finish, the position the results give still counts', () => {
-    const race: Finish[] = [placed('S', 1), { participant: 'T', position: 18, status: 'withdrawn' }, { participant: 'U', position: 19, status: 'withdrawn' }];
-    expect(short(gradeMatchup('T', ['U'], race))).toBe('won');
-    expect(short(gradeMatchup('S', ['T'], race))).toBe('won');
-    expect(short(gradeMatchup('U', ['S', 'T'], race))).toBe('lost');
-  });
-
-  it('gives the numbers it used, the rivals included', () => {
-    expect(gradeMatchup('E', ['F', 'H'], golf)).toEqual({
-      outcome: 'dead_heat',
-      factor: 1 / 2,
-      numbers: {
-        position: 5,
-        status: 'finished',
-        places: 1,
-        ahead: 0,
-        tied: 2,
-        places_left: 1,
-        rivals: [
-          { participant: 'F', position: 5, status: 'finished' },
-          { participant: 'H', position: 8, status: 'finished' },
-        ],
-      },
-    });
-    expect(gradeMatchup('R', ['Q'], golf).numbers.rivals).toEqual([{ participant: 'Q', position: null, status: 'non_starter' }]);
-  });
-
-  it('a matchup needs a rival, and names each participant once', () => {
-    expect(() => gradeMatchup('A', [], golf)).toThrow(RangeError);
-    expect(() => gradeMatchup('A', ['A'], golf)).toThrow(RangeError);
-    expect(() => gradeMatchup('A', ['B', 'B'], golf)).toThrow(RangeError);
-  });
-});
-
 describe('what a grade returns', () => {
   it('the price when won, nothing when lost, the stake when void, the factor of the price in a dead heat', () => {
     expect(returnOf({ outcome: 'won', factor: 1 }, 4)).toBe(4);
     expect(returnOf({ outcome: 'lost', factor: 0 }, 4)).toBe(0);
     expect(returnOf({ outcome: 'void', factor: 0 }, 4)).toBe(1);
     expect(returnOf({ outcome: 'dead_heat', factor: 1 / 3 }, 4.5)).toBeCloseTo(1.5, 15);
-  });
-});
-
-/**
- * A field ranked as competitions rank them: scores with ties (lower is better), each participant's
- * position 1 + the number with a better score; some did not finish or start.
- */
-const field = fc
-  .array(fc.tuple(fc.integer({ min: 0, max: 12 }), fc.constantFrom('finished', 'finished', 'finished', 'finished', 'withdrawn', 'disqualified', 'non_starter', 'unplaced')), {
-    minLength: 1,
-    maxLength: 60,
-  })
-  .map((entries) =>
-    entries.map(([score, status], i): Finish => {
-      const position = 1 + entries.filter(([other, s]) => s === 'finished' && other < score).length;
-      if (status === 'unplaced') return { participant: `p${i}`, position: null, status: 'finished' };
-      return { participant: `p${i}`, position: status === 'finished' ? position : null, status };
-    }),
-  );
-
-describe('laws of the dead-heat rule, over generated fields', () => {
-  it('the places are shared out exactly: the factors of the field add up to the places filled', () => {
-    fc.assert(
-      fc.property(field, fc.integer({ min: 1, max: 25 }), (finishes, places) => {
-        const grades = finishes.map((f) => gradePlaces(f.participant, places, finishes));
-        const placedCount = finishes.filter((f) => f.status === 'finished' && f.position !== null).length;
-        const shared = grades.reduce((total, g) => total + g.factor, 0);
-        expect(shared).toBeCloseTo(Math.min(places, placedCount), 9);
-        for (const g of grades) expect(g.factor >= 0 && g.factor <= 1).toBe(true);
-      }),
-      { numRuns: 300 },
-    );
-  });
-
-  it('the numbers of every grade fit the schema the wire shows them by', () => {
-    fc.assert(
-      fc.property(field, fc.integer({ min: 1, max: 25 }), (finishes, places) => {
-        const names = [...finishes.map((f) => f.participant), 'not named'];
-        for (const name of names) {
-          expect(Value.Check(OutrightGradeNumbers, gradePlaces(name, places, finishes).numbers)).toBe(true);
-          const rival = names.find((other) => other !== name) ?? 'another';
-          expect(Value.Check(OutrightGradeNumbers, gradeMatchup(name, [rival], finishes).numbers)).toBe(true);
-        }
-      }),
-      { numRuns: 100 },
-    );
-    expect(Value.Check(OutrightGradeNumbers, { ...gradePlaces('A', 1, golf).numbers, extra: 1 })).toBe(false);
-  });
-
-  it('a matchup pays exactly one win between its participants, or is void for all', () => {
-    fc.assert(
-      fc.property(
-        field.filter((f) => f.length >= 3),
-        fc.boolean(),
-        (finishes, threeWay) => {
-          const group = finishes.slice(0, threeWay ? 3 : 2).map((f) => f.participant);
-          const grades = group.map((p) => gradeMatchup(p, group.filter((q) => q !== p), finishes));
-          if (grades.some((g) => g.outcome === 'void')) expect(grades.every((g) => g.outcome === 'void')).toBe(true);
-          else expect(grades.reduce((total, g) => total + g.factor, 0)).toBeCloseTo(1, 12);
-        },
-      ),
-      { numRuns: 300 },
-    );
   });
 });
