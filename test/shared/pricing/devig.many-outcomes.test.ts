@@ -76,6 +76,12 @@ describe('every method on outright books of 2 to 1,000 outcomes, holds of 15 to 
     expect(devig(outrightBook(150, 0.4), 'additive')).toMatchObject({ ok: false, reason: 'non_positive_probability' });
   });
 
+  it.each(DEVIG_METHODS)('%s: a book that prices 149 of 150 runners has no fair price', (method) => {
+    const prices: Array<number | undefined> = outrightBook(150, 0.25);
+    prices[77] = undefined;
+    expect(devig(prices, method)).toEqual({ ok: false, method, reason: 'incomplete_market', hold: null });
+  });
+
   it('the solvers converge well inside their budget on 150 and 1,000 runners: Shin in 60 steps, power in 30', () => {
     for (const n of [150, 1000]) {
       for (const hold of HOLDS) {
