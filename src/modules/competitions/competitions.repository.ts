@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
-import { COMPETITION_TYPES, FINISH_STATUSES, PARTICIPANT_TYPES } from '../../platform/db/schema.js';
+import { COMPETITION_TYPES, PARTICIPANT_TYPES } from '../../platform/db/schema.js';
+import { FINISH_STATUSES } from '../../shared/settlement/outrights.js';
 import { DEFAULT_EVENT_STATUS, EVENT_STATUSES } from '../../shared/event-status.js';
 import { iso } from '../../shared/wire.js';
 import type { CompetitionItem, ParticipantItem } from './competitions.schemas.js';

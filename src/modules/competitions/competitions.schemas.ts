@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { COMPETITION_TYPES, FINISH_STATUSES, PARTICIPANT_TYPES } from '../../platform/db/schema.js';
+import { COMPETITION_TYPES, PARTICIPANT_TYPES } from '../../platform/db/schema.js';
+import { FINISH_STATUSES } from '../../shared/settlement/outrights.js';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { EVENT_STATUSES } from '../../shared/event-status.js';
 import { Id, TeamRef } from '../../shared/wire.js';

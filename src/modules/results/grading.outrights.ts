@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import { FINISH_STATUSES, type Schema } from '../../platform/db/schema.js';
+import type { Schema } from '../../platform/db/schema.js';
 import type { Static } from 'typebox';
 import type { OutrightGradeNumbers } from '../../shared/settlement/grade-numbers.schema.js';
 import type { NotGradableReason } from '../../shared/settlement/grading.js';
-import { type Finish, type FinishStatus, gradeEachWay, gradeMatchup, gradePlaces, type OutrightGrade } from '../../shared/settlement/outrights.js';
+import { FINISH_STATUSES, type Finish, type FinishStatus, gradeEachWay, gradeMatchup, gradePlaces, type OutrightGrade } from '../../shared/settlement/outrights.js';
 import { isOutrightRule, OUTRIGHT_PLACES, type OutrightRule } from '../../shared/settlement/rules.js';
 import { createOutrightGradingRepository, type OutrightOddsRow } from './grading-outrights.repository.js';
 

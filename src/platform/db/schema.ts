@@ -249,9 +249,6 @@ export type CompetitionType = (typeof COMPETITION_TYPES)[number];
 export const PARTICIPANT_TYPES = ['team', 'player'] as const;
 export type ParticipantType = (typeof PARTICIPANT_TYPES)[number];
 
-/** How a participant's competition ended for it: finished at a position, or left it. */
-export const FINISH_STATUSES = ['finished', 'withdrawn', 'disqualified', 'non_starter'] as const;
-
 /** The competition of an event whose kind is `competition`: its name, what it is, and its end. */
 export interface CompetitionsTable {
   /** The event's id: a competition is an event of kind `competition`. */
@@ -267,7 +264,7 @@ export interface CompetitionsTable {
 
 /**
  * One participant of a competition (the feed's id), a team or a player, with its finishing result once
- * known: a position (ties share it, T5) when it finished, or how it left (FINISH_STATUSES).
+ * known: a position (ties share it, T5) when it finished, or how it left (FINISH_STATUSES, shared/settlement/outrights.ts).
  */
 export interface CompetitionParticipantsTable {
   id: number;

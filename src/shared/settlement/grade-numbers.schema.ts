@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { FINISH_STATUSES } from '../../platform/db/schema.js';
+import { FINISH_STATUSES } from './outrights.js';
 import { OUTCOMES } from './grading.js';
 
 /**
