@@ -7,6 +7,7 @@ import type { Dataset, ImportService } from '../../import/index.js';
 import { OPERATOR_NAMES } from '../generator/names.js';
 import { createRandom, type Random, slug } from '../generator/random.js';
 import { type EventProgress, moveQuote, type PriceMove, progress, quotesOf } from './ticker.moves.js';
+import { moveOutright } from './ticker.outrights.js';
 import type { TickerEvent, TickerRepository } from './ticker.repository.js';
 
 /**
@@ -78,6 +79,7 @@ export function createDemoTicker(deps: DemoTickerDeps): DemoTicker {
     const near = await repository.eventsBetween(now - DAY_MS, now + DAY_MS);
     const progressed = near.flatMap((event) => progress(random, event, now, elapsed) ?? []);
     const prices = await pricesToMove(random, repository, near.filter((e) => !progressed.some((p) => p.event.id === e.id && p.status === 'final')), books, perSecond);
+    prices.push(...(await outrightsToMove(random, repository, books)));
     const dataset: Dataset = {};
     if (progressed.length > 0) dataset.events = progressed.map(eventItem);
     if (prices.length > 0) dataset.price_updates = prices;
@@ -100,6 +102,14 @@ async function pricesToMove(random: Random, repository: TickerRepository, events
     moves.push(...moveQuote(random, quote));
   }
   return moves;
+}
+
+/** A competition's prices moved a little: one book's market of one competition not yet over, when there are any. */
+async function outrightsToMove(random: Random, repository: TickerRepository, books: readonly number[]): Promise<PriceMove[]> {
+  const competitions = await repository.openCompetitions();
+  if (competitions.length === 0) return [];
+  const quotes = quotesOf(await repository.outrightPricesOf(random.pick(competitions), books));
+  return quotes.length === 0 ? [] : moveOutright(random, random.pick(quotes));
 }
 
 /** The import's event item: the stored event with its new status and score (period scores and statistics stay as stored). */
