@@ -37,4 +37,4 @@ export function eventKindsOf(asked: string | readonly string[] | undefined): Eve
 }
 
 /** Whether competitions are answered. */
-export const includesCompetitions = (kinds: readonly EventKind[]): boolean => kinds.includes('competition');
+export const includesCompetitions = (kinds: readonly string[]): boolean => kinds.includes('competition');

@@ -13,6 +13,8 @@ export interface OddsStreamParams {
   league_ids?: readonly number[];
   /** What the stream carries; default `['odds']`. */
   types?: readonly OddsStreamType[];
+  /** The kinds of events whose changes it carries: `matchup` (the default alone) and `competition`. */
+  event_kinds?: ReadonlyArray<'matchup' | 'competition'>;
   /** Start after this change (its `id`, or a `next_after` of `api.odds.changes`); default: the changes from now on. */
   lastEventId?: number;
 }
@@ -203,6 +205,7 @@ function urlOf(baseUrl: string, params: OddsStreamParams): string {
   if (params.event_ids?.length) query.set('event_ids', params.event_ids.join(','));
   if (params.league_ids?.length) query.set('league_ids', params.league_ids.join(','));
   if (params.types?.length) query.set('types', params.types.join(','));
+  if (params.event_kinds?.length) query.set('event_kinds', params.event_kinds.join(','));
   const search = query.toString();
   return `${baseUrl}/v1/stream/odds${search === '' ? '' : `?${search}`}`;
 }

@@ -33,6 +33,8 @@ export interface HistoryRepository {
    * most `limit`, with the league of their event; only those `filter` follows when given.
    */
   rowsAfter(afterId: number, upToId: number, limit: number, filter?: StreamFilter): Promise<StreamRow[]>;
+  /** The events that are competitions: a stream that does not ask for them leaves their changes out (docs/data.md#competitions). */
+  competitionIds(): Promise<number[]>;
   /** The events of a league starting in [start, end), by start time then id, `limit` after `after`. */
   leagueEvents(leagueId: number, start: number, end: number, after: Cursor, limit: number, kinds: readonly string[]): Promise<Cursor[]>;
   /** Count and newest id of the history of a league's events starting in [start, end). */
@@ -70,6 +72,8 @@ export interface Cursor {
 export interface StreamFilter {
   eventIds: readonly number[];
   leagueIds: readonly number[];
+  /** The kinds of events followed (`event_kinds`); absent: every kind (the history's own processors). */
+  kinds?: readonly string[];
 }
 
 /** A history row with the league of its event, for the streams' filters, and when it was recorded (the webhooks' latency starts there). */
@@ -111,6 +115,7 @@ export function createHistoryRepository(database: Database): HistoryRepository {
     lastId: () => lastId(db),
     firstId: () => firstId(db),
     rowsAfter: (afterId, upToId, limit, filter) => rowsAfter(db, afterId, upToId, limit, filter),
+    competitionIds: async () => (await db.selectFrom('competitions').select('id').execute()).map((row) => Number(row.id)),
     leagueEvents: (leagueId, start, end, after, limit, kinds) => leagueEvents(db, leagueId, start, end, after, limit, kinds),
     leagueStats: (leagueId, start, end, kinds) => leagueStats(db, leagueId, start, end, kinds),
   };
@@ -246,6 +251,9 @@ export async function rowsAfter(db: Kysely<Schema>, afterId: number, upToId: num
       eb.or([...(eventIds.length > 0 ? [eb('h.event_id', 'in', eventIds)] : []), ...(leagueIds.length > 0 ? [eb('e.league_id', 'in', leagueIds)] : [])]),
     );
   }
+  // A change of an event no longer stored (no kind) is followed as it always was.
+  const kinds = filter?.kinds;
+  if (kinds) select = select.where((eb) => eb.or([eb('e.kind', 'is', null), eb('e.kind', 'in', [...kinds])]));
   const rows = await select.orderBy('h.id').limit(limit).execute();
   return rows.map((row) => ({ item: itemOf(row), leagueId: row.league_id === null ? null : Number(row.league_id), recordedAt: Number(row.recorded_at) }));
 }

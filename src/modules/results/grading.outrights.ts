@@ -78,7 +78,7 @@ export function gradeRow(row: OutrightOddsRow, status: string, finishes: readonl
     status: grade.numbers.status as FinishStatus | null,
     position: grade.numbers.position,
     places: OUTRIGHT_PLACES[rule],
-    tied: grade.numbers.tied,
+    tied: grade.numbers.tied ?? 0,
     factor: grade.factor,
     each_way: eachWay,
   };

@@ -83,6 +83,8 @@ export interface OpenedStream {
   query: StreamFilter;
   cursor: number;
   types: ReadonlySet<StreamType>;
+  /** Events whose changes it leaves out: the competitions (the hub keeps the set), unless its `event_kinds` asks for them. */
+  leftOut?: ReadonlySet<number>;
 }
 
 export function openConnection(opened: OpenedStream): StreamConnection {
@@ -90,7 +92,7 @@ export function openConnection(opened: OpenedStream): StreamConnection {
   const body = new PassThrough();
   const eventIds = new Set(query.eventIds);
   const leagueIds = new Set(query.leagueIds);
-  const follows = followedBy(eventIds, leagueIds);
+  const follows = followedBy(eventIds, leagueIds, opened.leftOut ?? NONE);
   const closeListeners: Array<() => void> = [];
   const waitingForDrain: Array<() => void> = [];
   const wake = () => {
@@ -164,17 +166,33 @@ export function openConnection(opened: OpenedStream): StreamConnection {
   return connection;
 }
 
-/** Which changes a filter follows: every change when it names no event and no league. */
+/** Which changes a filter follows: every change when it names no event and no league, but those of the events it leaves out. */
 interface Follows {
   (change: { eventId: number; leagueId: number | null }): boolean;
-  readonly everything: boolean;
+  /** Whether it follows every change of these frames: the shared buffer of them all is then its text. */
+  everyOf(frames: Frames): boolean;
 }
 
-function followedBy(eventIds: ReadonlySet<number>, leagueIds: ReadonlySet<number>): Follows {
+const NONE: ReadonlySet<number> = new Set();
+
+/** Whether frames hold a change of an event left out, found once per frames and set of events, whatever the number of streams. */
+const leavingOut = new WeakMap<Frames, { of: ReadonlySet<number>; size: number; found: boolean }>();
+
+function followedBy(eventIds: ReadonlySet<number>, leagueIds: ReadonlySet<number>, leftOut: ReadonlySet<number>): Follows {
   const everything = eventIds.size === 0 && leagueIds.size === 0;
   const follows = ({ eventId, leagueId }: { eventId: number; leagueId: number | null }) =>
-    everything || eventIds.has(eventId) || (leagueId !== null && leagueIds.has(leagueId));
-  return Object.assign(follows, { everything });
+    !leftOut.has(eventId) && (everything || eventIds.has(eventId) || (leagueId !== null && leagueIds.has(leagueId)));
+  const everyOf = (frames: Frames) => {
+    if (!everything) return false;
+    if (leftOut.size === 0) return true;
+    let known = leavingOut.get(frames);
+    if (known === undefined || known.of !== leftOut || known.size !== leftOut.size) {
+      known = { of: leftOut, size: leftOut.size, found: frames.changes.some((change) => leftOut.has(change.eventId)) };
+      leavingOut.set(frames, known);
+    }
+    return !known.found;
+  };
+  return Object.assign(follows, { everyOf });
 }
 
 /**
@@ -183,7 +201,7 @@ function followedBy(eventIds: ReadonlySet<number>, leagueIds: ReadonlySet<number
  */
 function framesFollowed(frames: Frames, follows: Follows, after: number): string | Buffer {
   const { changes } = frames;
-  if (follows.everything && (changes[0]?.id ?? after + 1) > after) return frames.all();
+  if (follows.everyOf(frames) && (changes[0]?.id ?? after + 1) > after) return frames.all();
   let text = '';
   changes.forEach((change, index) => {
     if ((change.id ?? after + 1) > after && follows(change)) text += frames.text(index);

@@ -53,6 +53,8 @@ export interface StreamHub {
   endAll(reason: EndReason): void;
   /** Open streams on this node, for the bench and the metrics. */
   readonly size: number;
+  /** The events that are competitions, as of this node's last read: what a stream not asking for them leaves out. */
+  readonly competitions: ReadonlySet<number>;
 }
 
 /** The stored board changes (the odds module's board events, handed in by the composition root). */
@@ -96,6 +98,7 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
     liveFrom: new WeakMap(),
     settledHead: undefined,
     moves: deps.moves === undefined ? undefined : createMovesFanOut(deps.moves, changes),
+    competitions: new Set(),
     priming: undefined,
     pumping: undefined,
     again: false,
@@ -121,6 +124,7 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
     get size() {
       return streams.size;
     },
+    competitions: hub.competitions,
     async subscribe(connection, lastEventId) {
       streams.add(connection);
       connection.onClose(() => remove(hub, connection));
@@ -134,6 +138,8 @@ export function createStreamHub(deps: StreamHubDeps): StreamHub {
       // A change to the account that landed while the stream was being opened found it not yet here.
       review(hub, connection.clientId).catch(hub.warn('checking an account failed'));
       const start = await primed(hub);
+      // Competitions imported while no stream was open here are known before this one goes live.
+      await readCompetitions(hub);
       if (lastEventId === undefined) connection.cursor = Math.max(connection.cursor, start);
       await catchUp(hub, connection);
     },
@@ -162,6 +168,8 @@ interface Hub {
   settledHead: number | undefined;
   /** The reader of the steam moves and drops. */
   readonly moves: MovesFanOut | undefined;
+  /** The competitions' event ids, read again with every data change while streams are open (a small table). */
+  readonly competitions: Set<number>;
   priming: Promise<number> | undefined;
   pumping: Promise<void> | undefined;
   again: boolean;
@@ -173,7 +181,7 @@ interface Hub {
 
 function primed(hub: Hub): Promise<number> {
   if (hub.head !== undefined) return Promise.resolve(hub.head);
-  hub.priming ??= Promise.all([hub.deps.history.lastId(), hub.deps.settled.lastId(), hub.moves?.prime()])
+  hub.priming ??= Promise.all([hub.deps.history.lastId(), hub.deps.settled.lastId(), hub.moves?.prime(), readCompetitions(hub)])
     .then(([last, lastGrade]) => {
       hub.head = Math.max(hub.head ?? 0, last);
       hub.boardHead = Math.max(hub.boardHead ?? 0, hub.head);
@@ -231,6 +239,8 @@ async function readNew(hub: Hub): Promise<void> {
       }
       dataDue = true;
     }
+    // Before the changes that may be their first: a competition's changes are left out from the first.
+    if (dataDue) await readCompetitions(hub);
     if (dataDue) await readHistory(hub);
     await fanOutBoard(hub);
     await hub.moves?.read(hub.streams);
@@ -240,6 +250,13 @@ async function readNew(hub: Hub): Promise<void> {
     hub.dataDue ||= dataDue;
     throw error;
   }
+}
+
+/** The competitions' ids, replacing the set the streams hold (the same object: each stream sees the new members). */
+async function readCompetitions(hub: Hub): Promise<void> {
+  const ids = await hub.deps.history.competitionIds();
+  hub.competitions.clear();
+  for (const id of ids) hub.competitions.add(id);
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { includesCompetitions } from '../../shared/event-kinds.js';
 import type { FastifyReply } from 'fastify';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
@@ -61,7 +62,7 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
       },
     },
     async (request, reply) => {
-      const { eventIds, leagueIds } = await filterOf(request.query, { history, keys });
+      const { eventIds, leagueIds, kinds } = await filterOf(request.query, { history, keys });
       const lastEventId = request.headers['last-event-id'];
 
       const principal = principalOf(request);
@@ -86,7 +87,9 @@ export const streamRoutes: ModuleRoutes<StreamDeps> = async (app, deps) => {
       const credentials = credentialsOf(principal);
       const asked = (request.query.types ?? 'odds').split(',');
       const types = new Set(STREAM_TYPES.filter((type) => asked.includes(type)));
-      const connection = openConnection({ clientId: client.id, placeId, credentials, cap, query: { eventIds, leagueIds }, cursor: lastEventId ?? 0, types });
+      const connection = openConnection({ clientId: client.id, placeId, credentials, cap, query: { eventIds, leagueIds, ...(kinds ? { kinds } : {}) }, cursor: lastEventId ?? 0, types,
+        // Without `event_kinds` asking for competitions, their changes are left out, as before there were any.
+        ...(includesCompetitions(kinds ?? []) ? {} : { leftOut: hub.competitions }) });
       connection.onClose(() => slots.release(client.id, placeId));
       const expiry = expiryOf(credentials, client);
       if (expiry !== undefined) endOnExpiry(connection, expiry, clock);

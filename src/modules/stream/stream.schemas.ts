@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { eventKindsQueryProperty } from '../../shared/event-kinds.js';
 import { matching } from '../../platform/http/validation.js';
 import { MAX_FILTER_ITEMS, MAX_ID } from '../../shared/wire.js';
 
@@ -16,6 +17,7 @@ const IdList = (description: string, example: string) =>
 export const filterProperties = {
   event_ids: IdList('Changes of these events’ odds.', '1'),
   league_ids: IdList('Changes of the odds of these leagues’ events.', '12'),
+  ...eventKindsQueryProperty,
 };
 
 export const StreamQuery = Type.Object(

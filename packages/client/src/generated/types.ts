@@ -4090,6 +4090,10 @@ export interface OddsChangesParams {
    * Changes of the odds of these leagues’ events. Comma-separated ids, at most 100; each must name a record (404 otherwise).
    */
   league_ids?: string;
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: string;
 }
 
 /** Parameters of `POST /v1/odds/moves`. */
