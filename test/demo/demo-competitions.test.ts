@@ -7,7 +7,7 @@ import { createLeasesRepository } from '../../src/platform/db/leases.repository.
 import { DIALECTS } from '../helpers/app.js';
 import { DEMO_NOW } from '../helpers/demo-clock.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
-import { openStream, type SseEvent } from '../helpers/sse.js';
+import { drain, openStream, type SseEvent } from '../helpers/sse.js';
 
 /**
  * The demo's competitions, loaded beside its matchups: on the board and in the history when
@@ -106,7 +106,7 @@ describe.each(DIALECTS)('the demo competitions (%s)', (dialect) => {
     expect(history.total_count).toBeGreaterThan(20 * 6);
   });
 
-  it('moves competition prices with the demo ticker, each move in the history and on the stream', async () => {
+  it('moves competition prices with the demo ticker, each move in the history, and on the streams and the change cursor that ask for competitions', async () => {
     const { database, changes, recentChanges } = t.ctx;
     const ticker = createDemoTicker({
       importer: createImportService({ database, clock: t.clock, changes, recent: recentChanges }),
@@ -117,27 +117,39 @@ describe.each(DIALECTS)('the demo competitions (%s)', (dialect) => {
       seed: 7,
     });
     const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const headers = { 'x-api-key': apiKey };
+    const matchupsOnly = await openStream(`${url}/v1/stream/odds`, headers);
+    const both = await openStream(`${url}/v1/stream/odds?event_kinds=matchup,competition`, headers);
     const outright = (id: number) => id > COMPETITION_IDS;
     const moved: number[] = [];
+    const all: number[] = [];
     for (let i = 0; i < 20 && moved.length === 0; i++) {
       t.clock.advance(1000);
-      moved.push(...(await ticker.tick()).prices.map((p) => p.odds_id).filter(outright));
+      const { prices } = await ticker.tick();
+      all.push(...prices.map((p) => p.odds_id));
+      moved.push(...prices.map((p) => p.odds_id).filter(outright));
     }
     await ticker.release();
     expect(moved.length).toBeGreaterThan(0);
     const row = await t.database.db.selectFrom('odds').select(['event_id']).where('id', '=', moved[0] ?? 0).executeTakeFirstOrThrow();
-    const history = await client.page<{ odds_id: number; changed_at: string }>('/v1/odds/history-by-event', { event_id: Number(row.event_id), page_size: 100, since: new Date(t.clock.now()).toISOString(), ...kinds });
+    const history = await client.page<{ odds_id: number }>('/v1/odds/history-by-event', { event_id: Number(row.event_id), page_size: 100, since: new Date(t.clock.now()).toISOString(), ...kinds });
     expect(history.results.map((h) => h.odds_id).sort()).toEqual([...moved].sort());
-    const stream = await openStream(`${url}/v1/stream/odds?event_ids=${row.event_id}`, { 'x-api-key': apiKey, 'last-event-id': '0' });
+    const idsOf = (events: SseEvent[]) => events.map((e) => (JSON.parse(e.data) as { odds_id: number }).odds_id);
     const streamed: SseEvent[] = [];
     try {
-      for (let e = await stream.next(5_000); ; e = await stream.next(5_000)) {
-        streamed.push(e);
-        if (moved.every((id) => streamed.some((s) => (JSON.parse(s.data) as { odds_id: number }).odds_id === id))) break;
-      }
+      while (streamed.length < all.length) streamed.push(await both.next(5_000));
+      expect(idsOf(streamed).sort()).toEqual([...all].sort());
+      // By default a stream carries the matchups' changes alone, as before competitions existed.
+      const matchups = await drain(matchupsOnly, 500);
+      expect(idsOf(matchups).sort()).toEqual(all.filter((id) => !outright(id)).sort());
+      // The change cursor reads as the stream replays.
+      const after = Math.min(...streamed.map((e) => Number(e.id))) - 1;
+      const changed = async (query: string) => (await client.ok<{ results: Array<{ odds_id: number }> }>(`/v1/odds/changes?after=${after}&limit=100${query}`)).results.map((c) => c.odds_id).sort();
+      expect(await changed('')).toEqual(all.filter((id) => !outright(id)).sort());
+      expect(await changed('&event_kinds=matchup,competition')).toEqual([...all].sort());
     } finally {
-      stream.close();
+      both.close();
+      matchupsOnly.close();
     }
-    expect(streamed.every((e) => e.event === 'odds')).toBe(true);
   });
 });
