@@ -12,7 +12,8 @@ import type { TickerEvent, TickerRepository } from './ticker.repository.js';
 
 /**
  * The demo ticker: on the demo's data, a few prices a second move on the events starting within a
- * day of now, and the games that have started go live, score and end, each tick one import through
+ * day of now (and two of one book's market of a competition not over yet, when the demo holds its
+ * competitions), and the games that have started go live, score and end, each tick one import through
  * the import service the import route uses. So the price history, the odds stream, the board
  * events and webhooks have real changes to show on a fresh start, and the grading has games to
  * grade. One node ticks at a time, under a database lease.
