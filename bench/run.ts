@@ -15,10 +15,11 @@ import { coldPageLatency, dataScenarios, deepPagingScenarios } from './scenarios
 import { hotPathScenarios } from './scenarios/hot-path.js';
 import { coldFilters, concurrentImport, describePhase, startIdleProbe } from './scenarios/event-loop.js';
 import { asOfGroup } from './as-of.js';
+import { outrightsGroup } from './outrights.js';
 import { boardGroup } from './board.js';
 import { gradingDay } from './scenarios/grading.js';
 import { historyGroup } from './history.js';
-import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
+import { type ApiOptions, type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
 
 /**
  * `npm run bench`: every scenario against the real API (compiled, NODE_ENV=production, demo
@@ -41,6 +42,8 @@ import { type BenchKit, propagationGroup, workersGroups } from './scale-out.js';
  * hot path's pages and their anchors, then a live feed through the import in batches of 500 price
  * changes at each rate of --feed-rates (changes per second, default 500,1000,2000,4000,8000),
  * --board-scale N the demo scale (default 1).
+ * --only outrights: a board page of the demo's 150-player winner market beside a matchup board page
+ * (bench/outrights.ts; the demo loaded with its competitions), --board-scale N.
  * --only as-of: a board page of 100 as of an instant beside the current one, and at a new instant
  * each request (bench/as-of.ts; goal: as_of at least 0.5× the current page's rate), --board-scale N.
  * --only grading: the final results of a whole demo day imported and graded (SQLite, scale 1),
@@ -117,7 +120,7 @@ async function withApi<T>(
   extraEnv: Record<string, string>,
   use: (url: string, demo: DemoCredentials, api: Running & { databaseUrl: string }) => Promise<T>,
   scale = 1,
-  apiOptions: { probe?: boolean } = {},
+  apiOptions: ApiOptions = {},
 ): Promise<T> {
   const dataDir = join(work, name);
   mkdirSync(dataDir, { recursive: true });
@@ -125,7 +128,7 @@ async function withApi<T>(
   const env = { ...ENV, DATABASE_URL: store.url, DATA_DIR: dataDir };
   try {
     const started = Date.now();
-    generateDemoData(env, scale);
+    generateDemoData(env, scale, apiOptions.demoArgs ?? []);
     if (scale !== 1) notes.push(`demo-data --scale ${scale} (generate + import, ${database}): ${((Date.now() - started) / 1000).toFixed(1)} s`);
     const api = await startApi({ ...env, ...extraEnv }, apiOptions);
     apiPid = api.child.pid;
@@ -192,7 +195,7 @@ async function limitsGroup(database: BenchDatabase): Promise<void> {
   const store = await throwawayDatabase(database, dataDir, pgServer);
   const env = { ...ENV, DATABASE_URL: store.url, DATA_DIR: dataDir };
   try {
-    generateDemoData(env, 1);
+    generateDemoData(env, 1, []);
     const readDemo = () => JSON.parse(readFileSync(demoCredentialsFile(dataDir, store.url), 'utf8')) as DemoCredentials;
     const comparison = await limitsComparison(env, readDemo);
     try {
@@ -296,15 +299,16 @@ try {
   if (runs('history', args.includes('--history'))) await historyGroup(kit, databases, options, streamRounds, rounds);
   if (runs('board', args.includes('--board'))) await boardGroup(kit, databases, options, feedRates, boardScale);
   if (runs('as-of', false)) await asOfGroup(kit, databases, boardScale);
+  if (runs('outrights', false)) await outrightsGroup(kit, databases, boardScale);
   report(rows);
 } finally {
   await bare.stop();
   rmSync(work, { recursive: true, force: true });
 }
 
-function generateDemoData(env: Record<string, string>, scale: number): void {
+function generateDemoData(env: Record<string, string>, scale: number, demoArgs: readonly string[]): void {
   // The CLI works only on a database that exists: `migrate --create` makes a new SQLite file first.
-  for (const command of [['migrate', '--create'], ['demo-data', '--scale', String(scale)]]) {
+  for (const command of [['migrate', '--create'], ['demo-data', '--scale', String(scale), ...demoArgs]]) {
     execFileSync(process.execPath, ['bin/sportsdata.js', ...command], {
       env: { ...process.env, ...env },
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -10,6 +10,12 @@ import { propagationLatency } from './scenarios/propagation.js';
 import type { DemoCredentials } from './run.js';
 
 /** What run.ts lends the scale-out groups: its API runner, its round-robin measurement, its notes. */
+/** How a group's API is started: `demoArgs` are added to its `demo-data` command (`--competitions`). */
+export interface ApiOptions {
+  probe?: boolean;
+  demoArgs?: readonly string[];
+}
+
 export interface BenchKit {
   env: Record<string, string>;
   work: string;
@@ -21,6 +27,7 @@ export interface BenchKit {
     extraEnv: Record<string, string>,
     use: (url: string, demo: DemoCredentials, api: Running & { databaseUrl: string }) => Promise<T>,
     scale?: number,
+    apiOptions?: ApiOptions,
   ): Promise<T>;
   runGroup(group: string, url: string, scenarios: Scenario[]): Promise<Measured[]>;
   note(text: string): void;

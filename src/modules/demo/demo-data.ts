@@ -23,6 +23,12 @@ export interface DemoDataOptions {
   seed?: number;
   /** Replace the sports data already stored (clients stay). Without it, a filled database is refused. */
   force?: boolean;
+  /**
+   * Add the competitions (a golf tournament and a race last week and this, a season-winner and a
+   * top-scorer futures market per league), imported after the matchups in the native format.
+   * Off by default: the matchups' dataset, its counts and its answers stay what they were.
+   */
+  competitions?: boolean;
 }
 
 /** True when the database holds no sports data: the demo dataset may be generated into it. */
@@ -40,8 +46,17 @@ export async function loadDemoData(deps: DemoDataDeps, options: DemoDataOptions 
   const { upserted } = await importer.importChecked(demo.dataset, { replace: options.force ?? false, grade: false });
   await deps.signals?.run();
   await importMoves(importer, demo, deps);
+  const competitions = options.competitions === true ? await importCompetitions(importer, demo) : {};
   await gradePlayed(deps);
-  return upserted;
+  return { ...upserted, ...competitions };
+}
+
+/** The competitions' dataset, then its moves; what it upserted that the matchups' did not name (its competitions and participants). */
+async function importCompetitions(importer: ImportService, demo: DemoData): Promise<ImportResult['upserted']> {
+  const { dataset, moves } = demo.competitions();
+  const { upserted } = await importer.importChecked(dataset, { grade: false });
+  await importer.importChecked(moves, { grade: false });
+  return { competitions: upserted.competitions ?? 0, competition_participants: upserted.competition_participants ?? 0 };
 }
 
 /** The price moves after the dataset, one import each: they make the demo's price history. */
@@ -64,7 +79,7 @@ async function gradePlayed(deps: DemoDataDeps): Promise<void> {
  * On start with DEMO_DATA: fills an empty database (no sports) with the scale-1 demo dataset.
  * Returns the counts, or undefined when the database already had data.
  */
-export async function ensureDemoData(deps: DemoDataDeps): Promise<Record<string, number> | undefined> {
+export async function ensureDemoData(deps: DemoDataDeps, options: Pick<DemoDataOptions, 'competitions'> = {}): Promise<Record<string, number> | undefined> {
   const importer = createImportService(deps);
   if (!(await importer.hasNoSportsData())) return undefined;
   const demo = generateDemo({ scale: 1, seed: DEFAULT_SEED, now: deps.clock.now() });
@@ -78,6 +93,7 @@ export async function ensureDemoData(deps: DemoDataDeps): Promise<Record<string,
       await retryWhileBusy(() => importer.importChecked(move, { grade: false }));
       await deps.signals?.run();
     }
+  const competitions = seeded && options.competitions === true ? await retryWhileBusy(() => importCompetitions(importer, demo)) : {};
   if (seeded) await retryWhileBusy(() => gradePlayed(deps));
-  return seeded?.upserted;
+  return seeded ? { ...seeded.upserted, ...competitions } : undefined;
 }

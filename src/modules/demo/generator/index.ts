@@ -7,6 +7,7 @@ import { buildMoves, movingBoards, openingTimes } from './moves.js';
 import { buildOdds } from './odds.js';
 import { createRandom, type Random } from './random.js';
 import { buildWorld, type World } from './references.js';
+import { type DemoCompetitions, generateCompetitions } from './competitions.js';
 import { playerStatistics, resultsOf, settlementOf } from './results.js';
 import { buildSchedule } from './schedule.js';
 import { DAY_MS } from '../../../platform/time.js';
@@ -29,6 +30,8 @@ const MOVES_SEED = 0x9e3779b9;
 const RESULTS_SEED = 0x7e5c_0a3d;
 /** Mixed into the seed for the opening times' own stream: how many it draws depends on the hour. */
 const OPENING_SEED = 0x0be7_1a5d;
+/** Mixed into the seed for the competitions' own stream: the matchups are the same with or without them. */
+const COMPETITIONS_SEED = 0x0c0a_7e57;
 
 export interface DemoOptions {
   /** Multiplies teams (and their players, so their games), odds and flows; sports, leagues, operators and markets stay. */
@@ -43,6 +46,8 @@ export interface DemoData {
   dataset: Required<DatasetRecords>;
   /** Odds datasets imported after it, in order: each records one price change per row it moves. */
   moves: Dataset[];
+  /** The competitions (tournaments, races, futures), made when asked: a dataset of their own after the matchups'. */
+  competitions(): DemoCompetitions;
 }
 
 /** The demo dataset in the import format (see generateDemo). */
@@ -78,7 +83,7 @@ export function generateDemo(options: DemoOptions): DemoData {
   const moves = buildMoves(createRandom(seed ^ MOVES_SEED), [...aheadOdds.quotes, ...pastOdds.quotes], now);
   const dataset = datasetOf(world, [...ahead, ...past], [...aheadOdds.rows, ...pastOdds.rows], flows);
   addResults(createRandom(seed ^ RESULTS_SEED), dataset, [...ahead, ...past]);
-  return { dataset, moves };
+  return { dataset, moves, competitions: () => generateCompetitions(createRandom(seed ^ COMPETITIONS_SEED), world, now) };
 }
 
 function datasetOf(world: World, events: readonly EventModel[], odds: NonNullable<Dataset['odds']>, flows: NonNullable<Dataset['flows']>): Required<DatasetRecords> {

@@ -7,11 +7,13 @@ import type { Dataset, ImportService } from '../../import/index.js';
 import { OPERATOR_NAMES } from '../generator/names.js';
 import { createRandom, type Random, slug } from '../generator/random.js';
 import { type EventProgress, moveQuote, type PriceMove, progress, quotesOf } from './ticker.moves.js';
+import { moveOutright } from './ticker.outrights.js';
 import type { TickerEvent, TickerRepository } from './ticker.repository.js';
 
 /**
  * The demo ticker: on the demo's data, a few prices a second move on the events starting within a
- * day of now, and the games that have started go live, score and end, each tick one import through
+ * day of now (and two of one book's market of a competition not over yet, when the demo holds its
+ * competitions), and the games that have started go live, score and end, each tick one import through
  * the import service the import route uses. So the price history, the odds stream, the board
  * events and webhooks have real changes to show on a fresh start, and the grading has games to
  * grade. One node ticks at a time, under a database lease.
@@ -78,6 +80,7 @@ export function createDemoTicker(deps: DemoTickerDeps): DemoTicker {
     const near = await repository.eventsBetween(now - DAY_MS, now + DAY_MS);
     const progressed = near.flatMap((event) => progress(random, event, now, elapsed) ?? []);
     const prices = await pricesToMove(random, repository, near.filter((e) => !progressed.some((p) => p.event.id === e.id && p.status === 'final')), books, perSecond);
+    prices.push(...(await outrightsToMove(random, repository, books)));
     const dataset: Dataset = {};
     if (progressed.length > 0) dataset.events = progressed.map(eventItem);
     if (prices.length > 0) dataset.price_updates = prices;
@@ -100,6 +103,14 @@ async function pricesToMove(random: Random, repository: TickerRepository, events
     moves.push(...moveQuote(random, quote));
   }
   return moves;
+}
+
+/** A competition's prices moved a little: one book's market of one competition not yet over, when there are any. */
+async function outrightsToMove(random: Random, repository: TickerRepository, books: readonly number[]): Promise<PriceMove[]> {
+  const competitions = await repository.openCompetitions();
+  if (competitions.length === 0) return [];
+  const quotes = quotesOf(await repository.outrightPricesOf(random.pick(competitions), books));
+  return quotes.length === 0 ? [] : moveOutright(random, random.pick(quotes));
 }
 
 /** The import's event item: the stored event with its new status and score (period scores and statistics stay as stored). */

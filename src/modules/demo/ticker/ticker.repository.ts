@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { Schema } from '../../../platform/db/schema.js';
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import type { OddsTable, Schema } from '../../../platform/db/schema.js';
 
 /** What the demo ticker reads: which books are the demo's, the demo's events near now, and their prices. */
 export interface TickerRepository {
@@ -9,6 +9,10 @@ export interface TickerRepository {
   eventsBetween(from: number, to: number): Promise<TickerEvent[]>;
   /** The prices of `eventIds` by the books `operatorIds`, by id (a market's sides were made one after the other). */
   pricesOf(eventIds: readonly number[], operatorIds: readonly number[]): Promise<TickerPrice[]>;
+  /** The competitions not yet over (scheduled or live) that no source names: their prices move too. */
+  openCompetitions(): Promise<number[]>;
+  /** The prices of a competition's many-outcome markets (not its matchups between participants) by the books `operatorIds`, by id. */
+  outrightPricesOf(eventId: number, operatorIds: readonly number[]): Promise<TickerPrice[]>;
 }
 
 export interface TickerEvent {
@@ -52,9 +56,9 @@ export function createTickerRepository(db: Kysely<Schema>): TickerRepository {
         .where('events.start_time', '>=', from)
         .where('events.start_time', '<=', to)
         .where('events.status', 'in', ['scheduled', 'live'])
-        .where(({ not, exists, selectFrom }) =>
-          not(exists(selectFrom('external_ids').select('external_ids.entity_id').where('external_ids.entity_type', '=', 'event').whereRef('external_ids.entity_id', '=', 'events.id'))),
-        )
+        // A competition has no home and away score to play out: its prices move on their own (openCompetitions).
+        .where('events.kind', '=', 'matchup')
+        .where(notFromASource)
         .orderBy('events.id')
         .execute();
       return rows.map((r) => ({
@@ -70,25 +74,57 @@ export function createTickerRepository(db: Kysely<Schema>): TickerRepository {
     },
     async pricesOf(eventIds, operatorIds) {
       if (eventIds.length === 0 || operatorIds.length === 0) return [];
+      const rows = await db.selectFrom('odds').select(PRICE_COLUMNS).where('event_id', 'in', eventIds).where('operator_id', 'in', operatorIds).orderBy('id').execute();
+      return rows.map(priceOf);
+    },
+    async openCompetitions() {
+      const rows = await db.selectFrom('events').select('events.id').where('events.kind', '=', 'competition').where('events.status', 'in', ['scheduled', 'live']).where(notFromASource).orderBy('events.id').execute();
+      return rows.map((r) => Number(r.id));
+    },
+    async outrightPricesOf(eventId, operatorIds) {
+      if (operatorIds.length === 0) return [];
       const rows = await db
         .selectFrom('odds')
-        .select(['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'player_id', 'event_period_id', 'price_decimal', 'status'])
-        .where('event_id', 'in', eventIds)
-        .where('operator_id', 'in', operatorIds)
-        .orderBy('id')
+        .innerJoin('odds_outrights', 'odds_outrights.odds_id', 'odds.id')
+        .select(PRICE_COLUMNS)
+        .where('odds.event_id', '=', eventId)
+        .where('odds.operator_id', 'in', operatorIds)
+        .where('odds_outrights.rival_ids', 'is', null)
+        .orderBy('odds.id')
         .execute();
-      return rows.map((r) => ({
-        id: Number(r.id),
-        eventId: Number(r.event_id),
-        operatorId: Number(r.operator_id),
-        marketId: Number(r.betting_market_id),
-        position: r.position,
-        line: r.line === null ? null : Number(r.line),
-        playerId: r.player_id === null ? null : Number(r.player_id),
-        periodId: r.event_period_id === null ? null : Number(r.event_period_id),
-        price: Number(r.price_decimal),
-        status: r.status,
-      }));
+      return rows.map(priceOf);
     },
   };
 }
+
+const PRICE_COLUMNS = [
+  'odds.id',
+  'odds.event_id',
+  'odds.operator_id',
+  'odds.betting_market_id',
+  'odds.position',
+  'odds.line',
+  'odds.player_id',
+  'odds.event_period_id',
+  'odds.price_decimal',
+  'odds.status',
+] as const;
+
+function priceOf(r: Pick<Selectable<OddsTable>, 'id' | 'event_id' | 'operator_id' | 'betting_market_id' | 'position' | 'line' | 'player_id' | 'event_period_id' | 'price_decimal' | 'status'>): TickerPrice {
+  return {
+    id: Number(r.id),
+    eventId: Number(r.event_id),
+    operatorId: Number(r.operator_id),
+    marketId: Number(r.betting_market_id),
+    position: r.position,
+    line: r.line === null ? null : Number(r.line),
+    playerId: r.player_id === null ? null : Number(r.player_id),
+    periodId: r.event_period_id === null ? null : Number(r.event_period_id),
+    price: Number(r.price_decimal),
+    status: r.status,
+  };
+}
+
+/** Events no source names: a source's events are never moved. */
+const notFromASource = ({ not, exists, selectFrom }: ExpressionBuilder<Schema, 'events'>) =>
+  not(exists(selectFrom('external_ids').select('external_ids.entity_id').where('external_ids.entity_type', '=', 'event').whereRef('external_ids.entity_id', '=', 'events.id')));
