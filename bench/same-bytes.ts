@@ -67,6 +67,7 @@ export function anchorScenario(scenario: Scenario, request: ConcreteRequest, anc
   return {
     name: `${scenario.name} (same-bytes bare)`,
     baseUrl: anchorUrl,
+    ...(scenario.connections === undefined ? {} : { connections: scenario.connections }),
     requests: [{ method: request.method as autocannon.Request['method'], path: request.path, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) }],
   };
 }

@@ -20,25 +20,15 @@ export function instantOf(asOf: string | undefined): number | null {
 export const itemsKeyAt = (at: number | null): string => (at === null ? '' : `${at}@`);
 
 /**
- * Rows as they stood at an instant: those with a state then, each with its line then; only the
- * open ones when `open` (a price suspended or not yet offered could not be bet). The rest of the
- * key (market, position, player, period, is_main) is the row's own, the same then as today.
+ * The key rows of a page as they stood at an instant: those among `rows` (their markets' rows open
+ * then, with their line then); a page's row suspended or not yet priced then is left out. The rest
+ * of the key (market, position, player, period, is_main) is the row's own, the same then as today.
  */
-export function keyRowsAt<R extends SelectionKeyRow>(rows: readonly R[], states: ReadonlyMap<number, PriceState>, open: boolean): R[] {
-  const kept: R[] = [];
-  for (const row of rows) {
-    const state = states.get(row.id);
-    if (state === undefined || (open && state.status !== 'open')) continue;
-    kept.push({ ...row, line: state.line });
-  }
-  return kept;
-}
-
-/** A board row as it stood: its price, line and status then, and updated_at the instant of that change. */
-export function boardRowsAt(rows: readonly BoardRow[], states: ReadonlyMap<number, PriceState>): BoardRow[] {
-  return keyRowsAt(rows, states, true).map((row) => {
-    const state = states.get(row.id) as PriceState;
-    return { ...row, price: state.price, open: true, updated_at: iso(state.changed_at) };
+export function keyRowsAt(keys: readonly SelectionKeyRow[], rows: readonly BoardRow[]): SelectionKeyRow[] {
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return keys.flatMap((key) => {
+    const row = byId.get(key.id);
+    return row === undefined ? [] : [{ ...key, line: row.line }];
   });
 }
 

@@ -6,18 +6,24 @@ import { iso } from '../../shared/wire.js';
 import { type OddsRowFilter, templatesOf, whereOddsRows } from './odds.repository.js';
 import { chunksOf, paddedList } from '../../platform/chunks.js';
 import { numberOrNull } from '../../platform/db/column-values.js';
+import { joinStateAt } from './as-of.repository.js';
 
 /** The board's queries: the keys of the selections in a scope or on a page, and the rows of their markets. */
 export interface BoardRepository {
   /**
    * The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it
-   * is on no board. `everyStatus`: every row, open or not today (as of an instant, the history says).
+   * is on no board. `at` (epoch ms): the rows open at that instant, each with its line then, as the
+   * price history knows them (as-of.repository.ts), read with their keys in one statement.
    */
-  keyRows(scope: BoardScope, everyStatus?: boolean): Promise<SelectionKeyRow[]>;
+  keyRows(scope: BoardScope, at?: number | null): Promise<SelectionKeyRow[]>;
   /** Rows by id: the key of each selection a page shows. */
   keyRowsById(ids: readonly number[]): Promise<SelectionKeyRow[]>;
-  /** Every open row of some events' markets, with its operator and market: the selections and their markets. `everyStatus` as for keyRows. */
-  rowsOf(eventIds: readonly number[], marketIds: readonly number[], everyStatus?: boolean): Promise<BoardRow[]>;
+  /**
+   * Every open row of some events' markets, with its operator and market: the selections and their
+   * markets. `at`: the rows open then, with their price, line and status then, and `updated_at` the
+   * instant of that change.
+   */
+  rowsOf(eventIds: readonly number[], marketIds: readonly number[], at?: number | null): Promise<BoardRow[]>;
   /**
    * Every row, open or suspended, of some (event, market) pairs, with what the board's figures are
    * computed from and nothing more: the board's changes compare the figures before and after.
@@ -107,9 +113,13 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
 
   return {
     /** The open odds rows of a board's scope: only their keys. A suspended price cannot be bet, so it is on no board. */
-    async keyRows(scope: BoardScope, everyStatus = false): Promise<SelectionKeyRow[]> {
-      let select = db.selectFrom('odds').innerJoin('events as e', 'e.id', 'odds.event_id').select(keyColumns);
-      if (!everyStatus) select = select.where('odds.status', '=', 'open');
+    async keyRows(scope: BoardScope, at: number | null = null): Promise<SelectionKeyRow[]> {
+      let select = db
+        .selectFrom('odds')
+        .$if(at !== null, (q) => joinStateAt(db, q, at ?? 0, 'open'))
+        .innerJoin('events as e', 'e.id', 'odds.event_id')
+        .select(keyColumns)
+        .$if(at === null, (q) => q.where('odds.status', '=', 'open'));
       select = scope.eventIds
         ? select.where('odds.event_id', 'in', scope.eventIds)
         : select.where('e.start_time', '>=', scope.day.start).where('e.start_time', '<', scope.day.end).where(canStillBeBet(scope.day.at, scope.day.past ?? false));
@@ -118,7 +128,12 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
       if (scope.marketIds) select = select.where('odds.betting_market_id', 'in', scope.marketIds);
       if (scope.operatorIds) select = select.where('odds.operator_id', 'in', scope.operatorIds);
       if (scope.kinds) select = whereEventKinds(select, 'e.kind', scope.kinds);
-      return (await whereOddsRows(select, scope.rows).execute()).map(keyOf);
+      // As of an instant, the line then: set on the key made, not spread into a copy (a day has thousands of rows).
+      return (await whereOddsRows(select, scope.rows).execute()).map((r) => {
+        const key = keyOf(r);
+        if (r.line_to !== undefined) key.line = numberOrNull(r.line_to);
+        return key;
+      });
     },
 
     /** Rows by id: the key of each selection a page shows. */
@@ -128,10 +143,11 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
     },
 
     /** Every open row of some events' markets, with its operator and market: the selections and their markets. */
-    async rowsOf(eventIds: readonly number[], marketIds: readonly number[], everyStatus = false): Promise<BoardRow[]> {
+    async rowsOf(eventIds: readonly number[], marketIds: readonly number[], at: number | null = null): Promise<BoardRow[]> {
       if (eventIds.length === 0) return [];
       const rows = await db
         .selectFrom('odds')
+        .$if(at !== null, (q) => joinStateAt(db, q, at ?? 0, 'open'))
         .innerJoin('events as e', 'e.id', 'odds.event_id')
         .leftJoin('operators as op', 'op.id', 'odds.operator_id')
         .leftJoin('betting_markets as m', 'm.id', 'odds.betting_market_id')
@@ -142,16 +158,17 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
         ])
         .where('odds.event_id', 'in', eventIds)
         .where('odds.betting_market_id', 'in', marketIds)
-        .$if(!everyStatus, (q) => q.where('odds.status', '=', 'open'))
+        .$if(at === null, (q) => q.where('odds.status', '=', 'open'))
         .execute();
       return rows.map((r) => ({
         ...keyOf(r),
+        ...(r.line_to === undefined ? {} : { line: numberOrNull(r.line_to) }),
         operator: { id: Number(r.operator_id), key: r.operator_key ?? '', name: r.operator_name ?? '' },
         market: { id: Number(r.betting_market_id), key: r.market_key ?? '', name: r.market_name ?? '' },
-        price: Number(r.price_decimal),
-        open: r.status === 'open',
+        price: Number(r.price_to ?? r.price_decimal),
+        open: r.changed_at !== undefined || r.status === 'open',
         is_live: Number(r.is_live) === 1,
-        updated_at: iso(Number(r.updated_at)),
+        updated_at: iso(Number(r.changed_at ?? r.updated_at)),
         selection_id: numberOrNull(r.selection_id),
         links: deepLinksOf(templatesOf(r), {
           operator_selection_id: r.operator_selection_id,

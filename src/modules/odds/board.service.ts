@@ -10,8 +10,7 @@ import type { OddsFormat } from '../../shared/odds-format.js';
 import { DEFAULT_DEVIG_METHOD, type DevigMethod } from '../../shared/pricing/devig.js';
 import { dayRange, todayIn } from '../events/index.js';
 import type { KeyResolver } from '../references/index.js';
-import { type AsOfCheck, boardRowsAt, instantOf, itemsKeyAt, keyRowsAt } from './as-of.js';
-import { statesAt } from './as-of.repository.js';
+import { type AsOfCheck, instantOf, itemsKeyAt, keyRowsAt } from './as-of.js';
 import { createBoardRepository } from './board.repository.js';
 import type { BoardBody, BoardItem } from './board.schemas.js';
 import { selectionIdsOf } from './board.keys.js';
@@ -54,7 +53,7 @@ export interface BoardFilters {
 export type BoardEntry = BoardSelection | BoardItem;
 
 export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; keys: KeyResolver; checkAsOf: AsOfCheck }): BoardService {
-  const { db, clock, keys, checkAsOf } = deps;
+  const { clock, keys, checkAsOf } = deps;
   const repository = createBoardRepository(deps.db);
 
   const board: BoardService['board'] = {
@@ -104,19 +103,20 @@ export function createBoardService(deps: { db: Kysely<Schema>; clock: Clock; key
         operatorIds: f.o ?? undefined,
         rows: { playerIds: f.p ?? undefined, periodIds: f.pe ?? undefined, altLines: f.a },
         kinds: f.k,
-      }, f.t !== null);
-      return selectionIdsOf(f.t === null ? rows : keyRowsAt(rows, await statesAt(db, rows.map((r) => r.id), f.t), true));
+      }, f.t);
+      return selectionIdsOf(rows);
     },
 
-    /** The selections of a page with every row of their markets: two queries, whatever the page size (four as of an instant). */
+    /**
+     * The selections of a page with every row of their markets: two queries, whatever the page size.
+     * As of an instant, the page's own rows are taken from their markets' rows as they stood then.
+     */
     async items(ids, { t }) {
       const keyRows = await repository.keyRowsById(ids);
       const eventIds = [...new Set(keyRows.map((k) => k.event_id))];
       const marketIds = [...new Set(keyRows.map((k) => k.betting_market_id))];
-      if (t === null) return selectionsOf(keyRows, await repository.rowsOf(eventIds, marketIds));
-      const rows = await repository.rowsOf(eventIds, marketIds, true);
-      const states = await statesAt(db, rows.map((r) => r.id), t);
-      return selectionsOf(keyRowsAt(keyRows, states, true), boardRowsAt(rows, states));
+      const rows = await repository.rowsOf(eventIds, marketIds, t);
+      return selectionsOf(t === null ? keyRows : keyRowsAt(keyRows, rows), rows);
     },
 
     itemsKey: ({ t }) => itemsKeyAt(t),
