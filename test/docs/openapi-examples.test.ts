@@ -75,8 +75,8 @@ describe.each([
   let apiKey: string;
   beforeAll(async () => {
     t = await harness({ dialect: 'sqlite', clock: manualClock(now) });
-    // A small part of the demo dataset: the examples must hold at any scale.
-    await loadDemoData(t.ctx, { scale });
+    // A small part of the demo dataset, with its competitions: the examples must hold at any scale.
+    await loadDemoData(t.ctx, { scale, competitions: true });
     // The steam moves and drops of the demo's price history are found after its imports, by their processor.
     await t.ctx.oddsMoves?.run();
     // Enterprise: every example answers, the signals' too.
