@@ -105,6 +105,9 @@ describe('the typed methods, errors as values, and no token in any URL or log', 
       expect((await list()).page).toBe(1);
     }
     expect((await api.references.oddsFormats()).results.map((f) => f.key)).toContain('fractional');
+    // Competitions: the small dataset has none, a page all the same; an unknown one's participants are 404.
+    expect((await api.events.competitions()).page).toBe(1);
+    await expect(api.events.competitionParticipants({ event_id: 999_999 })).rejects.toBeInstanceOf(SportsDataError);
     // The flow tag taxonomy and the regions of a country.
     expect((await api.references.subnationalRegions({ country_id: 1 })).results.map((r) => r.code)).toEqual(['NJ']);
     expect((await api.references.tagDimensions({ flow_type: 'fact_flow' })).results.map((d) => d.key)).toEqual(['situation', 'bet']);

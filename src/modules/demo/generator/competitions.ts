@@ -111,20 +111,8 @@ export function generateCompetitions(random: Random, world: World, now: number):
     const movedAt = competition.status === 'final' ? competition.start - DAY_MS : (competition.openedAt + Math.min(now, competition.start)) / 2;
     for (const quote of made.winners) moves.push(...movedQuote(random, quote, MOVE_STEP, Math.max(competition.openedAt + 60_000, movedAt)));
   }
-  const categoryId = 1_000;
   const dataset: Dataset = {
-    sports: [
-      { id: golf.sport, key: 'golf', name: 'Golf' },
-      { id: racing.sport, key: 'motor-racing', name: 'Motor Racing' },
-    ],
-    leagues: [
-      { id: golf.league, key: 'world-golf-tour', name: 'World Golf Tour', sport_id: golf.sport, country_key: null, country_name: null, is_popular: false },
-      { id: racing.league, key: 'grand-prix-championship', name: 'Grand Prix Championship', sport_id: racing.sport, country_key: null, country_name: null, is_popular: false },
-    ],
-    teams: [{ id: golf.team, key: 'world-golf-tour-field', name: 'World Golf Tour field', league_id: golf.league }, ...constructors.map(({ strength: _, ...team }) => team)],
-    players: [...golfers, ...drivers].map((p) => ({ id: p.id, key: slug(p.name), name: p.name, position: null, team_id: p.team_id })),
-    betting_market_categories: [{ id: categoryId, key: 'outrights', name: 'Outrights' }],
-    betting_markets: OUTRIGHT_MARKETS.map((m) => ({ id: markets.of(m.key), key: m.key, name: m.name, category_id: categoryId, entity_type: m.entity_type, sport_id: null, settlement: { rule: m.rule } })),
+    ...referencesOf(golf, racing, [...golfers, ...drivers], constructors, markets),
     competitions: competitions.map((c) => ({
       id: c.id,
       league_id: c.leagueId,
@@ -147,6 +135,31 @@ export function generateCompetitions(random: Random, world: World, now: number):
     odds,
   };
   return { dataset, moves: { price_updates: moves } };
+}
+
+/** The sports, leagues, teams, players and markets the demo's tournaments and races bring (the futures are the leagues' own). */
+function referencesOf(
+  golf: { sport: number; league: number; team: number },
+  racing: { sport: number; league: number },
+  players: ReadonlyArray<{ id: number; name: string; team_id: number }>,
+  constructors: ReadonlyArray<{ id: number; key: string; name: string; league_id: number; strength: number }>,
+  markets: { of: (key: (typeof OUTRIGHT_MARKETS)[number]['key']) => number },
+): Dataset {
+  const categoryId = 1_000;
+  return {
+    sports: [
+      { id: golf.sport, key: 'golf', name: 'Golf' },
+      { id: racing.sport, key: 'motor-racing', name: 'Motor Racing' },
+    ],
+    leagues: [
+      { id: golf.league, key: 'world-golf-tour', name: 'World Golf Tour', sport_id: golf.sport, country_key: null, country_name: null, is_popular: false },
+      { id: racing.league, key: 'grand-prix-championship', name: 'Grand Prix Championship', sport_id: racing.sport, country_key: null, country_name: null, is_popular: false },
+    ],
+    teams: [{ id: golf.team, key: 'world-golf-tour-field', name: 'World Golf Tour field', league_id: golf.league }, ...constructors.map(({ strength: _, ...team }) => team)],
+    players: players.map((p) => ({ id: p.id, key: slug(p.name), name: p.name, position: null, team_id: p.team_id })),
+    betting_market_categories: [{ id: categoryId, key: 'outrights', name: 'Outrights' }],
+    betting_markets: OUTRIGHT_MARKETS.map((m) => ({ id: markets.of(m.key), key: m.key, name: m.name, category_id: categoryId, entity_type: m.entity_type, sport_id: null, settlement: { rule: m.rule } })),
+  };
 }
 
 /** The positions that score: a league's top scorer is one of them. */
