@@ -77,13 +77,22 @@ describe.each(DIALECTS)('a value that breaks a pattern is told what is expected 
     const { operation } = p;
     const written = encodeURIComponent(value);
     const path = operation.path.replace(`{${p.field}}`, written).replace(/\{[^}]+\}/g, '1');
-    const query = p.in === 'query' ? `?${p.field}=${written}` : '';
+    // The other query parameters a request must have (a league's export names its league), each at a valid value.
+    const required = operation.parameters.filter((q) => q.in === 'query' && q.required && q.name !== p.field).map((q) => `${q.name}=${encodeURIComponent(validOf(q.schema))}`);
+    const sent = [...(p.in === 'query' ? [`${p.field}=${written}`] : []), ...required];
+    const query = sent.length === 0 ? '' : `?${sent.join('&')}`;
     const headers = p.in === 'header' ? { [p.field]: value } : {};
     const payload = p.in === 'body' && operation.body ? bodyWith(operation.body.schema, p.steps, value) : undefined;
     const options = { method: operation.method, url: `${path}${query}`, headers, ...(payload === undefined ? {} : { payload: payload as Json }) };
     return { caller: operation.security === 'admin' ? t.admin : enterprise, options };
   }
 });
+
+/** A valid value of a parameter: its first example, else 1 (an id). */
+function validOf(schema: Json): string {
+  const [example] = list(schema.examples);
+  return example === undefined ? '1' : String(example);
+}
 
 /** Every patterned string under a schema, with the steps to it (through nullable alternatives). */
 function fieldsIn(schema: Json, steps: Step[]): Array<{ steps: Step[]; schema: Json }> {
