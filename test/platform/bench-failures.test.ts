@@ -59,6 +59,9 @@ describe("the benchmarks' cleanup after a signal", () => {
       'const undoStarted = new Promise((resolve) => (started = resolve));',
       // The undo takes a few turns of the event loop, as a database's drop does; the run fails as soon as it has begun.
       "const undo = async () => { started(); for (let i = 0; i < 3; i += 1) await new Promise((r) => setImmediate(r)); process.stdout.write('undone\\n'); };",
+      // A run always waits on something that keeps the process alive (its server, its sockets): the timer stands for it. Without
+      // it the child's event loop would empty before the signal came, and Node would end it (code 13) with nothing undone.
+      'setInterval(() => {}, 1000);',
       "await guarded(undo, async () => { process.stdout.write('ready\\n'); await undoStarted; throw new Error('the server went away'); });",
     ].join('\n');
     const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
