@@ -33,16 +33,20 @@ describe.each(DIALECTS)('no request waits on a write for its count (%s)', (diale
       const address = await app.listen({ host: '127.0.0.1', port: 0 });
       // Warm the caches the requests go through (the account, the page).
       expect((await fetch(`${address}/v1/references/sports`, { headers: { 'x-api-key': credentials.apiKey } })).status).toBe(200);
+      // Only the requests' own statements are looked at: the background jobs (the polls every second,
+      // the history processors every 5 s, however many of those a loaded machine's run spans) stop
+      // first, and their stop writes the warm-up's count.
+      await ctx.background.stop();
       statements.length = 0;
 
       const result = await autocannon({ url: `${address}/v1/references/sports`, connections: 50, amount: 2000, headers: { 'x-api-key': credentials.apiKey } });
       expect(result.non2xx).toBe(0);
       expect(result.errors).toBe(0);
       const during = [...statements];
-      // The only statements meanwhile are the background polls, reads once a second: the change
-      // feed's, and the webhook dispatcher's look for due deliveries and its backlog's count.
-      const polls = [/^select "name", "version", .* from "change_versions"/, /^select "d"\.\* from "webhook_endpoints" as "e"/, /^select count\(\*\) as "n" from "webhook_(deliveries|outbox)"/];
-      expect(during.filter((s) => !polls.some((poll) => poll.test(s)))).toEqual([]);
+      // A cache trusts what it holds only while the change feed's counters are fresh: with its poll
+      // stopped, a request reads them once they are due (a read, shared by the requests meanwhile).
+      const counters = /^select "name", "version", .* from "change_versions"/;
+      expect(during.filter((statement) => !counters.test(statement))).toEqual([]);
 
       await ctx.meter.flush();
       const writes = statements.slice(during.length).filter((s) => /^insert into "usage_daily"/.test(s));
