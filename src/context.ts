@@ -143,6 +143,13 @@ export interface AppContext {
 const HISTORY_PROCESSOR_EVERY_MS = 5_000;
 /** Changes per batch of the board events processor (createHistoryWork). */
 const BOARD_EVENTS_BATCH = 10_000;
+/**
+ * The board events and the steam moves run on this node's imports at most once per window: their
+ * work is per market touched, and a busy feed's imports within a window touch mostly the same
+ * markets, so each is computed once per window instead of once per import. A quiet feed is not held
+ * back (the first import of a window runs at once); a busy one sees its board events up to this late.
+ */
+const BOARD_EVENTS_WINDOW_MS = 250;
 /** How often every node looks for webhook retries that came due (new deliveries wake it through the change feed). */
 const WEBHOOK_DISPATCH_EVERY_MS = 1_000;
 /** Webhook endpoints one node sends to at once (one attempt in flight per endpoint). */
@@ -251,6 +258,7 @@ function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Cl
     // import's changes are taken 10,000 at a time, so that its markets are computed a few times,
     // not once per thousand changes.
     batch: BOARD_EVENTS_BATCH,
+    windowMs: BOARD_EVENTS_WINDOW_MS,
     // The webhooks' former reads the board changes after this processor stores them: none is purged before it has.
     work: createBoardEventsWork({ clock, changes, readers: [WEBHOOKS_BOARD_CURSOR] }),
     recent: recentChanges,
@@ -261,6 +269,7 @@ function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Cl
         changes,
         background,
         everyMs: HISTORY_PROCESSOR_EVERY_MS,
+        windowMs: BOARD_EVENTS_WINDOW_MS,
         work: createMovesWork({ clock, changes, thresholds: config.moves.thresholds }),
         recent: recentChanges,
       })

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isShortening, type MoveChange, movesOf, type MoveThresholds } from '../../src/modules/odds/index.js';
+import { createMovesWork, isShortening, type MoveChange, movesOf, type MoveThresholds } from '../../src/modules/odds/index.js';
 import { DIALECTS } from '../helpers/app.js';
 import { type Harness, harness } from '../helpers/harness.js';
 
@@ -37,8 +37,17 @@ interface Move {
   books: Array<{ operator_id: number; points: number; percent: number; since: string }>;
 }
 
-const quote = fc.record({ book: fc.constantFrom(...BOOKS), price: fc.constantFrom(2.7, 2.5, 2.4, 2.3, 2.2, 2.0), second: fc.integer({ min: 0, max: 200 }) });
-const imports = fc.array(fc.uniqueArray(quote, { selector: (q) => q.book, minLength: 1, maxLength: 4 }), { minLength: 2, maxLength: 8 });
+/** Two selections (each side of one market), so that one batch touches either or both, at instants of its own. */
+const POSITIONS = ['home', 'away'] as const;
+type Position = (typeof POSITIONS)[number];
+const quote = fc.record({
+  book: fc.constantFrom(...BOOKS),
+  position: fc.constantFrom(...POSITIONS),
+  price: fc.constantFrom(2.7, 2.5, 2.4, 2.3, 2.2, 2.0),
+  second: fc.integer({ min: 0, max: 200 }),
+});
+const imports = fc.array(fc.uniqueArray(quote, { selector: (q) => `${q.book}|${q.position}`, minLength: 1, maxLength: 6 }), { minLength: 2, maxLength: 8 });
+type Quote = { book: number; position: Position; price: number; second: number };
 
 const changeOf = (c: Change): MoveChange => ({
   id: c.id,
@@ -69,38 +78,49 @@ describe.each(DIALECTS)('steam moves and drops from a bounded read of the histor
   });
   afterAll(async () => t.close());
 
+  /**
+   * An event with each book's price on both sides at 2.5, then `batches` imported one after the
+   * other (`detect` runs after each import when asked): the whole history, the newest change
+   * after the opening import and after each one, and the odds rows.
+   */
+  async function recordImports(batches: readonly Quote[][], detect: () => Promise<void>): Promise<{ event: number; all: Change[]; lastIds: number[]; rows: Row[] }> {
+    event += 1;
+    const rows = POSITIONS.flatMap((position, side) => BOOKS.map((book) => ({ id: event * 100 + side * 10 + book, book, position })));
+    const idOf = (book: number, position: Position) => rows.find((r) => r.book === book && r.position === position)?.id ?? 0;
+    const price = (q: Quote) => ({
+      id: idOf(q.book, q.position),
+      event_id: event,
+      operator_id: q.book,
+      betting_market_id: 1,
+      position: q.position,
+      price_decimal: q.price,
+      updated_at: new Date(BASE + q.second * 1_000).toISOString(),
+    });
+    await t.import({
+      events: [{ id: event, league_id: 10, start_time: new Date(BASE + 86_400_000 * 2).toISOString(), home_team_id: 1001, away_team_id: 1000 }],
+      odds: rows.map((r) => price({ book: r.book, position: r.position, price: 2.5, second: 0 })),
+    });
+    await detect();
+    // How many changes each import records: one per price that differs from the one stored.
+    const stored = new Map(rows.map((r) => [r.id, 2.5]));
+    const recorded = [rows.length];
+    for (const batch of batches) {
+      await t.import({ odds: batch.map(price) });
+      await detect();
+      recorded.push(batch.filter((q) => stored.get(idOf(q.book, q.position)) !== q.price).length);
+      for (const q of batch) stored.set(idOf(q.book, q.position), q.price);
+    }
+    const all = (await history(event)).sort((a, b) => a.id - b.id);
+    const lastIds = recorded.map((_, i) => all[recorded.slice(0, i + 1).reduce((sum, n) => sum + n, 0) - 1]?.id ?? 0);
+    return { event, all, lastIds, rows };
+  }
+
   it('equal those found from every change of the window, for random imports', async () => {
     let found = 0;
     await fc.assert(
       fc.asyncProperty(imports, async (batches) => {
-        event += 1;
-        const oddsId = (book: number) => event * 10 + book;
-        const price = (book: number, decimal: number, second: number) => ({
-          id: oddsId(book),
-          event_id: event,
-          operator_id: book,
-          betting_market_id: 1,
-          position: 'home',
-          price_decimal: decimal,
-          updated_at: new Date(BASE + second * 1_000).toISOString(),
-        });
-        await t.import({
-          events: [{ id: event, league_id: 10, start_time: new Date(BASE + 86_400_000 * 2).toISOString(), home_team_id: 1001, away_team_id: 1000 }],
-          odds: BOOKS.map((book) => price(book, 2.5, 0)),
-        });
-        await t.ctx.oddsMoves?.run();
-        // How many changes each import records: one per price that differs from the one stored.
-        const stored = new Map(BOOKS.map((book) => [book, 2.5]));
-        const recorded = [BOOKS.length];
-        for (const batch of batches) {
-          await t.import({ odds: batch.map((q) => price(q.book, q.price, q.second)) });
-          await t.ctx.oddsMoves?.run();
-          recorded.push(batch.filter((q) => stored.get(q.book) !== q.price).length);
-          for (const q of batch) stored.set(q.book, q.price);
-        }
-        const all = (await history(event)).sort((a, b) => a.id - b.id);
-        const lastIds = recorded.map((_, i) => all[recorded.slice(0, i + 1).reduce((sum, n) => sum + n, 0) - 1]?.id ?? 0);
-        const expected = expectedMoves(all, lastIds, BOOKS.map(oddsId));
+        const { event, all, lastIds, rows } = await recordImports(batches, async () => t.ctx.oddsMoves?.run());
+        const expected = expectedMoves(all, lastIds, rows);
         const moves = (await t.as({ apiKey }).page<Move>('/v1/odds/moves', { event_ids: [event], page_size: 100 })).results;
         expect(moves.map(shown).sort(byHistoryId)).toEqual(expected.sort(byHistoryId));
         found += moves.length;
@@ -108,6 +128,32 @@ describe.each(DIALECTS)('steam moves and drops from a bounded read of the histor
       { numRuns: 100 },
     );
     // The runs found moves to compare, not only their absence.
+    expect(found).toBeGreaterThan(20);
+  }, 120_000);
+
+  /**
+   * A detection that runs behind the feed finds changes recorded after its batch in the history:
+   * every import is recorded first, then each import's changes are detected in turn, as a
+   * processor that fell behind takes them.
+   */
+  it('equal those found from every change of the window when later imports are recorded before the detection runs', async () => {
+    const work = createMovesWork({ clock: t.clock, changes: t.ctx.changes, thresholds: THRESHOLDS });
+    let found = 0;
+    await fc.assert(
+      fc.asyncProperty(imports, async (batches) => {
+        const { event, all, lastIds, rows } = await recordImports(batches, async () => {});
+        const expected = expectedMoves(all, lastIds, rows);
+        const detected: Shown[] = [];
+        for (const [i, lastId] of lastIds.entries()) {
+          const batch = all.filter((c) => c.id > (lastIds[i - 1] ?? 0) && c.id <= lastId);
+          const made = await work.compute(t.database.db, batch.map((c) => ({ item: { ...c, event_id: event, betting_market_id: 1 }, leagueId: 10 })));
+          detected.push(...made.map((m) => ({ type: m.kind, history_id: m.history_id, operator_ids: m.operator_ids, books: m.books.map((b): [number, number, number] => [b.operator_id, b.points, b.since]) })));
+        }
+        expect(detected.sort(byHistoryId)).toEqual(expected.sort(byHistoryId));
+        found += detected.length;
+      }),
+      { numRuns: 100 },
+    );
     expect(found).toBeGreaterThan(20);
   }, 120_000);
 
@@ -130,7 +176,13 @@ const shown = (move: Move): Shown => ({
  * boundaries: the rows as the import left them, and every change of the selection's rows recorded
  * up to the import and at or after the batch's earliest window start.
  */
-function expectedMoves(all: readonly Change[], lastIds: readonly number[], rowIds: readonly number[]): Shown[] {
+interface Row {
+  id: number;
+  book: number;
+  position: Position;
+}
+
+function expectedMoves(all: readonly Change[], lastIds: readonly number[], oddsRows: readonly Row[]): Shown[] {
   const out: Shown[] = [];
   const [opening = 0, ...after] = lastIds;
   let previous = opening;
@@ -145,7 +197,7 @@ function expectedMoves(all: readonly Change[], lastIds: readonly number[], rowId
     for (const change of known.map(changeOf).filter((c) => c.changed_at >= since).sort((a, b) => a.changed_at - b.changed_at || a.id - b.id)) {
       changes.set(change.odds_id, [...(changes.get(change.odds_id) ?? []), change]);
     }
-    const rows = rowIds.map((id, i) => {
+    const rows = oddsRows.map(({ id, book, position }) => {
       const last = known.filter((c) => c.odds_id === id).at(-1);
       return {
         id,
@@ -153,10 +205,10 @@ function expectedMoves(all: readonly Change[], lastIds: readonly number[], rowId
         betting_market_id: 1,
         event_period_id: null,
         player_id: null,
-        position: 'home',
+        position,
         line: null,
         is_main: true,
-        operator: { id: BOOKS[i] as number },
+        operator: { id: book },
         price: last?.price_decimal.to ?? 2.5,
         open: true,
         selection_id: null,
@@ -165,7 +217,8 @@ function expectedMoves(all: readonly Change[], lastIds: readonly number[], rowId
     for (const change of shortening) {
       const own = rows.find((r) => r.id === change.odds_id);
       if (own === undefined) continue;
-      for (const move of movesOf(change, own, { rows, changes }, THRESHOLDS)) {
+      // The selection: the rows of the change's own side.
+      for (const move of movesOf(change, own, { rows: rows.filter((r) => r.position === own.position), changes }, THRESHOLDS)) {
         out.push({ type: move.kind, history_id: move.history_id, operator_ids: move.books.map((b) => b.operator_id), books: move.books.map((b) => [b.operator_id, b.points, b.since]) });
       }
     }

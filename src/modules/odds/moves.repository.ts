@@ -55,9 +55,8 @@ export interface BoundaryQuery {
   since: number;
   /** Epoch ms: the instants the detection takes states at (each change's window start and its own instant). */
   instants: readonly number[];
-  /** The batch's first and last change ids: its changes are known, the rest is read. */
+  /** The batch's first change id: it and the changes after it are known, those before it are read. */
   firstId: number;
-  lastId: number;
 }
 
 /** Changes in the order the detection reads them: by changed_at, then id. */
@@ -68,15 +67,19 @@ export const movesRepository = {
    * The changes of some odds rows that the detection of a batch of changes can choose from, by row,
    * each list by (changed_at, id): of the changes recorded before the batch (ids below
    * `bounds.firstId`) and at or after `since`, for each instant of `bounds.instants` the last at or
-   * before it and the first after it, and the first of all; and of the changes after the batch (ids
-   * above `bounds.lastId`), the first. With the batch's own changes, these are every change the
-   * detection takes a state or a start from (moves.detect.ts picks the last, first or earliest of
-   * a row's changes about each instant), so the answer is the same as from every change of the
-   * window, which a busy row would have by the thousand. Each is one step of the rows' index
-   * (odds_id, changed_at, id).
+   * before it and the first after it, and the first of all. With the batch's own changes, these are
+   * every change the detection takes a state or a start from (moves.detect.ts picks the last, first
+   * or earliest of a row's known changes about each instant), so the answer is the same as from
+   * every change of the window, which a busy row would have by the thousand. Each is one step of
+   * the rows' index (odds_id, changed_at, id).
+   *
+   * Nothing recorded after the batch is read: it could only give a state to a row that has no
+   * known change in the window, and such a row's state is the same at the window's start and at
+   * the change, a move of 0 points, which no threshold (each above 0) counts. Looking for it was a
+   * scan of the row's whole window, the cost of a busy feed.
    */
   async boundaryChanges(db: Kysely<Schema>, oddsIds: readonly number[], bounds: BoundaryQuery): Promise<Map<number, MoveChange[]>> {
-    const { since, firstId, lastId } = bounds;
+    const { since, firstId } = bounds;
     const instants = [...new Set(bounds.instants)].filter((instant) => instant >= since);
     const wanted = new Set<number>();
     for (const ids of chunksOf(oddsIds, IN_CHUNK)) {
@@ -88,15 +91,15 @@ export const movesRepository = {
             const before = () => eb.selectFrom('odds_history as x').select('x.id').whereRef('x.odds_id', '=', 'o.id').where('x.id', '<', firstId).where('x.changed_at', '>=', since);
             return [
               before().orderBy('x.changed_at').orderBy('x.id').limit(1).as('earliest'),
-              eb.selectFrom('odds_history as x').select('x.id').whereRef('x.odds_id', '=', 'o.id').where('x.id', '>', lastId).where('x.changed_at', '>=', since).orderBy('x.id').limit(1).as('after_batch'),
-              ...paddedList(group, INSTANTS_PER_QUERY).flatMap((instant, i) => [
+              // Padded to 1, 2 or 4 instants: a few statement texts, and no instant looked up twice when there are 2.
+              ...paddedList(group, 1).flatMap((instant, i) => [
                 before().where('x.changed_at', '<=', instant).orderBy('x.changed_at', 'desc').orderBy('x.id', 'desc').limit(1).as(`last_${i}`),
                 before().where('x.changed_at', '>', instant).orderBy('x.changed_at').orderBy('x.id').limit(1).as(`next_${i}`),
               ]),
             ];
           })
           .execute();
-        for (const row of found) for (const [column, id] of Object.entries(row)) if (column !== 'id' && id !== null) wanted.add(Number(id));
+        for (const row of found) for (const id of Object.values(row)) if (id !== null) wanted.add(Number(id));
       }
     }
     const out = new Map<number, MoveChange[]>();

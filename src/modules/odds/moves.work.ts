@@ -46,10 +46,17 @@ export function createMovesWork(deps: { clock: Clock; changes: ChangeFeed; thres
       const marketRows = await createBoardRepository(db).priceRowsOf([...pairs.values()]);
       const byId = new Map(marketRows.map((row) => [row.id, row]));
       const keyOf = new Map(marketRows.map((row) => [row, moveSelectionKeyOf(row)]));
-      const touched = new Set(shortening.flatMap(({ item }) => {
+      const windowMs = thresholds.windowSeconds * 1_000;
+      // Each touched selection with the instants its shortening changes take states at: the start of their window and their own.
+      const touched = new Map<string, Set<number>>();
+      for (const { item, change } of shortening) {
         const row = byId.get(item.odds_id);
-        return row === undefined ? [] : [keyOf.get(row) ?? ''];
-      }));
+        if (row === undefined) continue;
+        const key = keyOf.get(row) ?? '';
+        const instants = touched.get(key) ?? new Set<number>();
+        instants.add(change.changed_at - windowMs).add(change.changed_at);
+        touched.set(key, instants);
+      }
       const bySelection = new Map<string, PriceRow[]>();
       for (const row of marketRows) {
         const key = keyOf.get(row) ?? '';
@@ -58,13 +65,9 @@ export function createMovesWork(deps: { clock: Clock; changes: ChangeFeed; thres
         if (list === undefined) bySelection.set(key, [row]);
         else list.push(row);
       }
-      const windowMs = thresholds.windowSeconds * 1_000;
       const since = Math.min(...shortening.map(({ change }) => change.changed_at)) - windowMs;
-      const rowsRead = [...bySelection.values()].flat();
-      const history = await historyOf(db, rowsRead, rows.map(({ item }) => moveChangeOf(item)), {
-        since,
-        instants: shortening.flatMap(({ change }) => [change.changed_at - windowMs, change.changed_at]),
-      });
+      const reads = [...bySelection].map(([key, selectionRows]) => ({ rows: selectionRows, instants: [...(touched.get(key) ?? [])] }));
+      const history = await historyOf(db, reads, rows.map(({ item }) => moveChangeOf(item)), since);
       const now = clock.now();
       const made: NewMove[] = [];
       for (const { item, change, leagueId } of shortening) {
@@ -88,17 +91,29 @@ export function createMovesWork(deps: { clock: Clock; changes: ChangeFeed; thres
 
 /**
  * The changes of the selections' rows the detection reads, by row: the batch's own (it holds them),
- * with the history's before and after it around the batch's instants (movesRepository.boundaryChanges).
+ * with the history's before it around the instants each selection's changes take states at
+ * (movesRepository.boundaryChanges), one read per set of instants: a row is looked up at its own
+ * selection's instants only, however many imports the batch spans.
  */
-async function historyOf(db: Kysely<Schema>, rows: readonly PriceRow[], batch: readonly MoveChange[], window: Pick<BoundaryQuery, 'since' | 'instants'>): Promise<Map<number, MoveChange[]>> {
+async function historyOf(db: Kysely<Schema>, reads: ReadonlyArray<{ rows: readonly PriceRow[]; instants: readonly number[] }>, batch: readonly MoveChange[], since: number): Promise<Map<number, MoveChange[]>> {
   const first = batch[0];
-  const last = batch.at(-1);
-  if (first === undefined || last === undefined) return new Map();
-  const history = await movesRepository.boundaryChanges(db, rows.map((r) => r.id), { ...window, firstId: first.id, lastId: last.id });
-  const ids = new Set(rows.map((r) => r.id));
+  if (first === undefined) return new Map();
+  const byInstants = new Map<string, { ids: number[]; instants: number[] }>();
+  for (const { rows, instants } of reads) {
+    const sorted = [...instants].sort((a, b) => a - b);
+    const key = sorted.join(',');
+    const group = byInstants.get(key) ?? { ids: [], instants: sorted };
+    group.ids.push(...rows.map((r) => r.id));
+    byInstants.set(key, group);
+  }
+  const history = new Map<number, MoveChange[]>();
+  for (const { ids, instants } of byInstants.values()) {
+    for (const [id, changes] of await movesRepository.boundaryChanges(db, ids, { since, instants, firstId: first.id })) history.set(id, changes);
+  }
+  const ids = new Set(reads.flatMap(({ rows }) => rows.map((r) => r.id)));
   const added = new Set<MoveChange[]>();
   for (const change of batch) {
-    if (!ids.has(change.odds_id) || change.changed_at < window.since) continue;
+    if (!ids.has(change.odds_id) || change.changed_at < since) continue;
     const list = history.get(change.odds_id);
     if (list === undefined) history.set(change.odds_id, [change]);
     else list.push(change);
