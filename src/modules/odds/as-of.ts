@@ -20,11 +20,11 @@ export function instantOf(asOf: string | undefined): number | null {
 export const itemsKeyAt = (at: number | null): string => (at === null ? '' : `${at}@`);
 
 /**
- * The key rows of a page as they stood at an instant: those among `rows` (their markets' rows open
- * then, with their line then); a page's row suspended or not yet priced then is left out. The rest
- * of the key (market, position, player, period, is_main) is the row's own, the same then as today.
+ * The key rows of a page as they stood at an instant: those among `rows` (their markets' rows
+ * read as of it, with their line then); a page's row not among them is left out. The rest of the
+ * key (market, position, player, period, is_main) is the row's own, the same then as today.
  */
-export function keyRowsAt(keys: readonly SelectionKeyRow[], rows: readonly BoardRow[]): SelectionKeyRow[] {
+export function keyRowsAt(keys: readonly SelectionKeyRow[], rows: ReadonlyArray<Pick<BoardRow, 'id' | 'line'>>): SelectionKeyRow[] {
   const byId = new Map(rows.map((row) => [row.id, row]));
   return keys.flatMap((key) => {
     const row = byId.get(key.id);

@@ -1,12 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { numberOrNull } from '../../platform/db/column-values.js';
+import { joinStateAt } from './as-of.repository.js';
 import { keyFields, keyFieldsOf, type SelectionKey } from './board.repository.js';
 
 /** The movement's queries: the rows of a page's selections, then the history of those rows, each in one read. */
 export interface MovementRepository {
-  /** Every row, open or suspended, of some events' markets, with its operator: the books of the selections. */
-  bookRowsOf(eventIds: readonly number[], marketIds: readonly number[]): Promise<BookRow[]>;
+  /**
+   * Every row, open or suspended, of some events' markets, with its operator: the books of the
+   * selections. `at` (epoch ms): the rows the price history knows at that instant, each with its
+   * line, price and status then and `updated_at` the instant of that change, read with their state
+   * in the same statement (as-of.repository.ts); a row first priced after it is not one of them.
+   */
+  bookRowsOf(eventIds: readonly number[], marketIds: readonly number[], at?: number | null): Promise<BookRow[]>;
   /**
    * The history of some odds rows up to `upTo` (changed_at ≤ upTo), by row, then changed_at, then
    * id: the order in which the changes took effect. `eventIds` are the rows' events: the history's
@@ -35,10 +41,11 @@ export interface HistoryPoint {
 
 export function createMovementRepository(db: Kysely<Schema>): MovementRepository {
   return {
-    async bookRowsOf(eventIds, marketIds) {
+    async bookRowsOf(eventIds, marketIds, at = null) {
       if (eventIds.length === 0) return [];
       const rows = await db
         .selectFrom('odds')
+        .$if(at !== null, (q) => joinStateAt(db, q, at ?? 0))
         .leftJoin('operators as op', 'op.id', 'odds.operator_id')
         .leftJoin('betting_markets as m', 'm.id', 'odds.betting_market_id')
         .select([
@@ -50,11 +57,12 @@ export function createMovementRepository(db: Kysely<Schema>): MovementRepository
         .execute();
       return rows.map((r) => ({
         ...keyFieldsOf(r),
+        ...(r.line_to === undefined ? {} : { line: numberOrNull(r.line_to) }),
         operator: { id: Number(r.operator_id), key: r.operator_key ?? '', name: r.operator_name ?? '' },
         market: { id: Number(r.betting_market_id), key: r.market_key ?? '', name: r.market_name ?? '' },
-        price: Number(r.price_decimal),
-        open: r.status === 'open',
-        updated_at: Number(r.updated_at),
+        price: Number(r.price_to ?? r.price_decimal),
+        open: (r.status_to ?? r.status) === 'open',
+        updated_at: Number(r.changed_at ?? r.updated_at),
         selection_id: numberOrNull(r.selection_id),
       }));
     },

@@ -10,6 +10,7 @@ import { createBoardRepository, type SelectionKeyRow } from './board.repository.
 import type { BoardService } from './board.service.js';
 import { selectionKeyOf } from './board.keys.js';
 import { onePerBook, selectionIdOf } from './board.selections.js';
+import { keyRowsAt } from './as-of.js';
 import { type BookState, consensusSeriesOf, type Movement, movementOf } from './movement.figures.js';
 import { type BookRow, createMovementRepository, type HistoryPoint } from './movement.repository.js';
 import type { MovementBody, MovementItem } from './movement.schemas.js';
@@ -31,8 +32,9 @@ export interface AsOfReading {
 
 /**
  * The movement of a board's selections (docs/data.md#line-movement), a page at a time: the board's
- * ids (kept per data version), then three reads for the page whatever its size (the selections' keys, their books' rows,
- * the history of those rows up to the instant read), computed in memory.
+ * ids (kept per data version; as of an instant, the selections open then), then three reads for
+ * the page whatever its size (the selections' keys, their books' rows, as of an instant with each
+ * row's state then, the history of those rows up to the instant read), computed in memory.
  */
 export function createMovementService(deps: {
   db: Kysely<Schema>;
@@ -64,10 +66,13 @@ export function createMovementService(deps: {
       const pageIds = Array.from(ids.subarray(start, start + paging.page_size));
       if (pageIds.length === 0) return pageOf([], ids.length, paging);
 
-      const pageKeys = await keys.keyRowsById(pageIds);
-      const eventIds = [...new Set(pageKeys.map((k) => k.event_id))];
-      const marketIds = [...new Set(pageKeys.map((k) => k.betting_market_id))];
-      const booksOf = booksBySelection(await repository.bookRowsOf(eventIds, marketIds), filters.o);
+      const todayKeys = await keys.keyRowsById(pageIds);
+      const eventIds = [...new Set(todayKeys.map((k) => k.event_id))];
+      const marketIds = [...new Set(todayKeys.map((k) => k.betting_market_id))];
+      // As of an instant, the rows the history knew then, at their line then: the selections and books of then, not today's.
+      const bookRows = await repository.bookRowsOf(eventIds, marketIds, past ? at : null);
+      const pageKeys = past ? keyRowsAt(todayKeys, bookRows) : todayKeys;
+      const booksOf = booksBySelection(bookRows, filters.o);
       const rowIds = pageKeys.flatMap((k) => (booksOf.get(selectionKeyOf(k)) ?? []).map((r) => r.id));
       // Now, every change counts, a feed's clock a little ahead included: current is the board's price.
       const history = byOddsRow(await repository.historyOf(eventIds, rowIds, past ? at : Number.MAX_SAFE_INTEGER));
