@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest';
+import { DIALECTS } from '../helpers/app.js';
+import { forSuite, harness } from '../helpers/harness.js';
+import { smallDataset } from '../import/fixture.js';
+import { addEndpoint, deliveries } from '../webhooks/former-fixture.js';
+import { competitionsDataset, FUTURES, resultsDataset, TOURNAMENT } from './golf-fixture.js';
+
+/**
+ * The webhooks of a competition (its price changes, board changes, edges) go only to an endpoint
+ * whose filters' `event_kinds` names competitions (docs/api.md#webhooks): an endpoint of today is
+ * told of the matchups as before, and of nothing else. Its grades are told to none (decision 0328).
+ */
+const TYPES = ['odds.changed', 'board.changed', 'edge.found', 'event.updated', 'result.graded'] as const;
+const COMPETITIONS = new Set([TOURNAMENT, FUTURES]);
+
+/** Every event a delivery's data names: its items' `event_id`, an update's `event.id`. */
+function eventsOf(data: unknown): number[] {
+  if (Array.isArray(data)) return data.flatMap(eventsOf);
+  if (typeof data !== 'object' || data === null) return [];
+  return Object.entries(data).flatMap(([key, value]) =>
+    key === 'event_id' && typeof value === 'number' ? [value] : key === 'event' && typeof value === 'object' && value !== null && 'id' in value ? [Number(value.id)] : eventsOf(value),
+  );
+}
+
+describe.each(DIALECTS)('competitions in the webhooks (%s)', (dialect) => {
+  const t = forSuite(() => harness({ dialect }));
+  const told = async (endpoint: string) => {
+    const byType = new Map<string, Set<number>>();
+    for (const d of await deliveries(t.database.db, endpoint)) {
+      const set = byType.get(d.type) ?? new Set<number>();
+      for (const id of eventsOf(d.data)) set.add(id);
+      byType.set(d.type, set);
+    }
+    return byType;
+  };
+  const competitionsIn = (byType: Map<string, Set<number>>) => [...byType].filter(([, ids]) => [...ids].some((id) => COMPETITIONS.has(id))).map(([type]) => type).sort();
+
+  it('tells a competition\'s price changes, board changes and edges only to an endpoint that asks for competitions, and its grades to none', async () => {
+    t.clock.set(Date.parse('2030-01-04T12:00:00Z'));
+    await t.import(smallDataset());
+    await addEndpoint(t.database.db, 'ep_matchups', TYPES);
+    await addEndpoint(t.database.db, 'ep_matchups_named', TYPES, { filters: { event_kinds: ['matchup'] } });
+    await addEndpoint(t.database.db, 'ep_both', TYPES, { filters: { event_kinds: ['matchup', 'competition'] } });
+    await t.import(competitionsDataset());
+    await t.import({ price_updates: [{ odds_id: 610_001, price_decimal: 2.4 }, { odds_id: 640_001, price_decimal: 2.2 }, { odds_id: 1, price_decimal: 1.85 }] });
+    t.clock.set(Date.parse('2030-01-09T00:00:00Z'));
+    await t.import(resultsDataset());
+    await t.ctx.webhookFormer.run();
+
+    const both = await told('ep_both');
+    // A competition's grades are told to no endpoint (decision 0328): POST /v1/results/graded answers them with event_kinds.
+    expect(competitionsIn(both)).toEqual(['board.changed', 'edge.found', 'odds.changed']);
+    const { apiKey } = await t.client({ tier: 'pro' });
+    const graded = await t.as({ apiKey }).page('/v1/results/graded', { start_date: '2030-01-01', end_date: '2030-01-08', event_kinds: ['competition'] });
+    expect(graded.total_count).toBeGreaterThan(0);
+    for (const endpoint of ['ep_matchups', 'ep_matchups_named']) {
+      const matchups = await told(endpoint);
+      expect(competitionsIn(matchups)).toEqual([]);
+      // The matchups' changes are told as before: what the endpoint asking for both is told of them.
+      expect(matchups.get('odds.changed')).toEqual(new Set([100]));
+      const ofMatchups = [...both].map(([type, ids]) => [type, [...ids].filter((id) => !COMPETITIONS.has(id)).sort()] as const).filter(([, ids]) => ids.length > 0);
+      expect([...matchups].map(([type, ids]) => [type, [...ids].sort()] as const).sort()).toEqual(ofMatchups.sort());
+    }
+  });
+
+  it('refuses an event kind it does not know', async () => {
+    const { apiKey } = await t.client({ tier: 'pro' });
+    const made = await t.as({ apiKey }).post('/v1/webhooks', { url: 'https://hooks.example.com/in', event_types: ['result.graded'], filters: { event_kinds: ['race'] } });
+    expect(made.statusCode).toBe(422);
+    const ok = await t.as({ apiKey }).post<{ filters: unknown }>('/v1/webhooks', { url: 'https://hooks.example.com/in', event_types: ['result.graded'], filters: { event_kinds: ['competition'] } });
+    expect(ok.statusCode, ok.body).toBe(201);
+    expect(ok.json().filters).toEqual({ event_kinds: ['competition'] });
+  });
+});
