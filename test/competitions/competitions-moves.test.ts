@@ -6,9 +6,10 @@ import { addEndpoint, deliveries } from '../webhooks/former-fixture.js';
 import { competitionsDataset, TOURNAMENT } from './golf-fixture.js';
 
 /**
- * The steam moves and drops of a competition's odds, as the moves list and the odds.steam and
- * odds.drop webhooks tell them: only when `event_kinds` (the list's body, the endpoint's filters)
- * asks for competitions; a client of today is told of the matchups' moves as before.
+ * The steam moves and drops of a competition's odds, as the moves list, the odds.steam and
+ * odds.drop webhooks and the signals tell them, and a competition's CLV: only when `event_kinds`
+ * (the body, the endpoint's filters) asks for competitions; a client of today is told of the
+ * matchups as before.
  */
 describe.each(DIALECTS)('competitions in the moves and their webhooks (%s)', (dialect) => {
   const t = forSuite(() => harness({ dialect }));
@@ -29,6 +30,7 @@ describe.each(DIALECTS)('competitions in the moves and their webhooks (%s)', (di
     await t.import({ price_updates: [{ odds_id: 600_001, price_decimal: 5 }, { odds_id: 1, price_decimal: 1.5 }] });
     await t.ctx.oddsMoves?.run();
     await t.ctx.webhookFormer.run();
+    await t.ctx.signals.run();
     const all = await t.database.db.selectFrom('odds_moves').select('event_id').execute();
     expect(new Set(all.map((m) => Number(m.event_id)))).toEqual(new Set([100, TOURNAMENT]));
   });
@@ -49,5 +51,33 @@ describe.each(DIALECTS)('competitions in the moves and their webhooks (%s)', (di
     expect(await told('ep_matchups')).toEqual([100]);
     expect(await told('ep_both')).toEqual([100, TOURNAMENT]);
     expect(await told('ep_competitions')).toEqual([TOURNAMENT]);
+  });
+
+  it('lists and sums a competition\'s signals only when event_kinds asks for them', async () => {
+    const dates = { start_date: '2030-01-01', end_date: '2030-01-10' };
+    const events = async (body: Record<string, unknown>) =>
+      [...new Set((await client.page<{ event_id: number }>('/v1/signals', { ...dates, page_size: 100, ...body })).results.map((s) => s.event_id))].sort();
+    const matchups = await events({});
+    expect(matchups).toContain(100);
+    expect(matchups).not.toContain(TOURNAMENT);
+    expect(await events({ event_kinds: ['matchup'] })).toEqual(matchups);
+    expect(await events({ event_kinds: ['matchup', 'competition'] })).toEqual([...matchups, TOURNAMENT].sort());
+    expect(await events({ event_kinds: ['competition'] })).toEqual([TOURNAMENT]);
+    const count = async (body: Record<string, unknown>) => (await client.ok<{ overall: { count: number } }>('/v1/signals/performance', { ...dates, ...body })).overall.count;
+    const both = await count({ event_kinds: ['matchup', 'competition'] });
+    expect(await count({})).toBe(await count({ event_kinds: ['matchup'] }));
+    expect(await count({})).toBeLessThan(both);
+    expect(await count({})).toBe(both - (await count({ event_kinds: ['competition'] })));
+  });
+
+  it('values a competition\'s price against the close only when event_kinds asks for it', async () => {
+    const selection = async (oddsId: number) =>
+      Number((await t.database.db.selectFrom('odds').select('selection_id').where('id', '=', oddsId).executeTakeFirstOrThrow()).selection_id);
+    t.clock.set(Date.parse('2030-01-06T00:00:00Z'));
+    const prices = [{ event_betting_market_position_id: await selection(600_001), operator_id: 1, price: 7 }];
+    const reason = async (body: Record<string, unknown>) => (await client.ok<{ results: Array<{ reason: string | null; closing_price: number | null }> }>('/v1/results/clv', { prices, ...body })).results[0];
+    expect(await reason({})).toMatchObject({ reason: 'unknown_selection', closing_price: null });
+    expect(await reason({ event_kinds: ['matchup'] })).toMatchObject({ reason: 'unknown_selection' });
+    expect(await reason({ event_kinds: ['competition'] })).toMatchObject({ closing_price: 5 });
   });
 });
