@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { forSuite, harness } from '../helpers/harness.js';
 import { smallDataset } from '../import/fixture.js';
+import { type OutboxRow, webhookOutbox } from '../../src/modules/webhooks/index.js';
 import { addEndpoint, deliveries } from '../webhooks/former-fixture.js';
 import { competitionsDataset, FUTURES, resultsDataset, TOURNAMENT } from './golf-fixture.js';
 
@@ -61,6 +62,26 @@ describe.each(DIALECTS)('competitions in the webhooks (%s)', (dialect) => {
       const ofMatchups = [...both].map(([type, ids]) => [type, [...ids].filter((id) => !COMPETITIONS.has(id)).sort()] as const).filter(([, ids]) => ids.length > 0);
       expect([...matchups].map(([type, ids]) => [type, [...ids].sort()] as const).sort()).toEqual(ofMatchups.sort());
     }
+  });
+
+  it('tells an outbox entry of a competition only to an endpoint that asks for competitions', async () => {
+    // As a producer would write it: the outbox's entries pass the same filters whoever writes them.
+    const entry = (eventId: number, leagueId: number): OutboxRow => ({
+      type: 'event.updated',
+      data: {
+        event: { id: eventId, sport_id: 2, league_id: leagueId, status: 'final', start_time: '2030-01-05T08:00:00.000Z', home_team_id: 0, away_team_id: 0, home_score: null, away_score: null },
+        changed: ['status'],
+      },
+      sport_id: 2,
+      league_id: leagueId,
+      event_id: eventId,
+      created_at: t.clock.now(),
+    });
+    await t.database.db.transaction().execute((trx) => webhookOutbox.record(trx, [entry(FUTURES, 20), entry(200, 20)]));
+    await t.ctx.webhookFormer.run();
+    const updated = async (endpoint: string) => [...((await told(endpoint)).get('event.updated') ?? [])].sort();
+    expect(await updated('ep_matchups')).toEqual([200]);
+    expect(await updated('ep_both')).toEqual([200, FUTURES]);
   });
 
   it('refuses an event kind it does not know', async () => {
