@@ -57,6 +57,7 @@ async function deliveriesOf(trx: Kysely<Schema>, taken: readonly TakenOutboxEntr
   const types = [...new Set(taken.map((entry) => entry.type))].filter(isWebhookEventType);
   if (types.length === 0) return [];
   const endpoints = await webhookEndpoints.enabledFor(trx, types);
+  if (endpoints.length === 0) return [];
   const competitions = await webhookDeliveries.competitionsAmong(trx, [...new Set(taken.flatMap((entry) => (entry.eventId === null ? [] : [entry.eventId])))]);
   const out: FormedDelivery[] = [];
   for (const entry of taken) {
