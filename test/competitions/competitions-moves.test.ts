@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { type Caller, forSuite, harness } from '../helpers/harness.js';
+import { drain, openStream } from '../helpers/sse.js';
 import { smallDataset } from '../import/fixture.js';
 import { addEndpoint, deliveries } from '../webhooks/former-fixture.js';
 import { competitionsDataset, TOURNAMENT } from './golf-fixture.js';
 
 /**
- * The steam moves and drops of a competition's odds, as the moves list, the odds.steam and
- * odds.drop webhooks and the signals tell them, and a competition's CLV: only when `event_kinds`
+ * The steam moves and drops of a competition's odds, as the moves list, the odds stream, the
+ * odds.steam and odds.drop webhooks and the signals tell them, and a competition's CLV: only when `event_kinds`
  * (the body, the endpoint's filters) asks for competitions; a client of today is told of the
  * matchups as before.
  */
@@ -16,19 +17,30 @@ describe.each(DIALECTS)('competitions in the moves and their webhooks (%s)', (di
   let client: Caller;
   const start = Date.parse('2030-01-04T12:00:00Z');
 
-  it('finds a drop of a competition\'s odds and of a matchup\'s', async () => {
+  it('finds a drop of a competition\'s odds and of a matchup\'s, and streams the competition\'s only when asked', async () => {
     t.clock.set(start);
     await t.import(smallDataset());
     await t.import(competitionsDataset());
-    client = t.as(await t.client({ tier: 'enterprise' }));
+    const { apiKey } = await t.client({ tier: 'enterprise' });
+    client = t.as({ apiKey });
     await addEndpoint(t.database.db, 'ep_matchups', ['odds.drop']);
     await addEndpoint(t.database.db, 'ep_both', ['odds.drop'], { filters: { event_kinds: ['matchup', 'competition'] } });
     await addEndpoint(t.database.db, 'ep_competitions', ['odds.drop'], { filters: { event_kinds: ['competition'] } });
+    const url = await t.app.listen({ port: 0, host: '127.0.0.1' });
+    const headers = { 'x-api-key': apiKey };
+    const streams = [await openStream(`${url}/v1/stream/odds?types=drop`, headers), await openStream(`${url}/v1/stream/odds?types=drop&event_kinds=matchup,competition`, headers)];
     // Every price an hour old: a drop is against the price two minutes before.
     t.clock.set(start + 3_600_000);
     // 6 → 5 and 1.8 → 1.5: each a drop of 16.7%.
     await t.import({ price_updates: [{ odds_id: 600_001, price_decimal: 5 }, { odds_id: 1, price_decimal: 1.5 }] });
     await t.ctx.oddsMoves?.run();
+    const streamed = [];
+    for (const stream of streams) {
+      streamed.push((await drain(stream, 800)).map((e) => (JSON.parse(e.data) as { event_id: number }).event_id).sort());
+      stream.close();
+    }
+    // The stream, as the list: a competition's drop only when asked for.
+    expect(streamed).toEqual([[100], [100, TOURNAMENT]]);
     await t.ctx.webhookFormer.run();
     await t.ctx.signals.run();
     const all = await t.database.db.selectFrom('odds_moves').select('event_id').execute();
