@@ -2,14 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
 import { forSuite, harness } from '../helpers/harness.js';
 import { smallDataset } from '../import/fixture.js';
-import { type OutboxRow, webhookOutbox } from '../../src/modules/webhooks/index.js';
+import { Value } from 'typebox/value';
+import { type OutboxRow, ResultGradedData, webhookOutbox } from '../../src/modules/webhooks/index.js';
 import { addEndpoint, deliveries } from '../webhooks/former-fixture.js';
 import { competitionsDataset, FUTURES, resultsDataset, TOURNAMENT } from './golf-fixture.js';
 
 /**
- * The webhooks of a competition (its price changes, board changes, edges) go only to an endpoint
- * whose filters' `event_kinds` names competitions (docs/api.md#webhooks): an endpoint of today is
- * told of the matchups as before, and of nothing else. Its grades are told to none (decision 0328).
+ * The webhooks of a competition (its price changes, board changes, edges, grades) go only to an
+ * endpoint whose filters' `event_kinds` names competitions (docs/api.md#webhooks, decision 0328):
+ * an endpoint of today is told of the matchups as before, and of nothing else.
  */
 const TYPES = ['odds.changed', 'board.changed', 'edge.found', 'event.updated', 'result.graded'] as const;
 const COMPETITIONS = new Set([TOURNAMENT, FUTURES]);
@@ -36,7 +37,7 @@ describe.each(DIALECTS)('competitions in the webhooks (%s)', (dialect) => {
   };
   const competitionsIn = (byType: Map<string, Set<number>>) => [...byType].filter(([, ids]) => [...ids].some((id) => COMPETITIONS.has(id))).map(([type]) => type).sort();
 
-  it('tells a competition\'s price changes, board changes and edges only to an endpoint that asks for competitions, and its grades to none', async () => {
+  it('tells a competition\'s price changes, board changes, edges and grades only to an endpoint that asks for competitions', async () => {
     t.clock.set(Date.parse('2030-01-04T12:00:00Z'));
     await t.import(smallDataset());
     await addEndpoint(t.database.db, 'ep_matchups', TYPES);
@@ -49,11 +50,15 @@ describe.each(DIALECTS)('competitions in the webhooks (%s)', (dialect) => {
     await t.ctx.webhookFormer.run();
 
     const both = await told('ep_both');
-    // A competition's grades are told to no endpoint (decision 0328): POST /v1/results/graded answers them with event_kinds.
-    expect(competitionsIn(both)).toEqual(['board.changed', 'edge.found', 'odds.changed']);
+    expect(competitionsIn(both)).toEqual(['board.changed', 'edge.found', 'odds.changed', 'result.graded']);
+    // The tournament's grades, as the results answer them with event_kinds, in the payload's schema (dead heats and each-way numbers included).
+    const [graded] = (await deliveries(t.database.db, 'ep_both')).filter((d) => d.type === 'result.graded' && d.data.event_id === TOURNAMENT);
+    expect([...Value.Errors(ResultGradedData, graded?.data)].map((e) => `${e.instancePath} ${e.message}`)).toEqual([]);
     const { apiKey } = await t.client({ tier: 'pro' });
-    const graded = await t.as({ apiKey }).page('/v1/results/graded', { start_date: '2030-01-01', end_date: '2030-01-08', event_kinds: ['competition'] });
-    expect(graded.total_count).toBeGreaterThan(0);
+    const results = await t.as({ apiKey }).ok<{ grades: Array<{ odds_id: number; outcome: string | null }> }>('/v1/results/by-event', { event_id: TOURNAMENT, event_kinds: ['competition'] });
+    const toldGrades = (graded?.data.grades ?? []) as Array<{ odds_id: number; outcome: string | null }>;
+    expect(toldGrades.map((g) => [g.odds_id, g.outcome])).toEqual(results.grades.map((g) => [g.odds_id, g.outcome]));
+    expect(toldGrades.some((g) => g.outcome === 'dead_heat')).toBe(true);
     for (const endpoint of ['ep_matchups', 'ep_matchups_named']) {
       const matchups = await told(endpoint);
       expect(competitionsIn(matchups)).toEqual([]);
