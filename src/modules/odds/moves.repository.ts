@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { chunksOf, paddedList } from '../../platform/chunks.js';
 import { numberOrNull } from '../../platform/db/column-values.js';
+import { whereEventKinds } from '../../platform/db/event-kinds.js';
 import type { OddsMovesTable, Schema } from '../../platform/db/schema.js';
 import type { BoardScope } from './board.repository.js';
 import type { MoveBook, MoveChange } from './moves.detect.js';
@@ -34,11 +35,13 @@ export interface StoredMove {
 
 export type NewMove = Omit<StoredMove, 'id'>;
 
-/** Which stored moves a list reads: the board's scope (its books aside: they are the service's; every event unless a day is given), the kinds, a time range. */
-export interface MovesQuery extends Omit<BoardScope, 'operatorIds' | 'day'> {
+/** Which stored moves a list reads: the board's scope (its books aside: they are the service's; every event unless a day is given), the types, a time range. */
+export interface MovesQuery extends Omit<BoardScope, 'operatorIds' | 'day' | 'kinds'> {
   /** [start, end) of the events' start times, epoch ms: only with `event_date`; ignored with eventIds. */
   day: { start: number; end: number } | undefined;
-  kinds: ReadonlyArray<'steam' | 'drop'>;
+  types: ReadonlyArray<'steam' | 'drop'>;
+  /** The kinds of events asked for (`event_kinds`). */
+  kinds: readonly string[];
   /** [from, to) of changed_at, epoch ms. */
   from: number | undefined;
   to: number | undefined;
@@ -140,7 +143,8 @@ export const movesRepository = {
 
   /** The moves of a scope and a time range, newest first (changed_at, then id). */
   async list(db: Kysely<Schema>, q: MovesQuery): Promise<StoredMove[]> {
-    let select = db.selectFrom('odds_moves as mv').innerJoin('events as e', 'e.id', 'mv.event_id').selectAll('mv').where('mv.kind', 'in', [...q.kinds]);
+    let select = db.selectFrom('odds_moves as mv').innerJoin('events as e', 'e.id', 'mv.event_id').selectAll('mv').where('mv.kind', 'in', [...q.types]);
+    select = whereEventKinds(select, 'e.kind', q.kinds);
     if (q.eventIds) select = select.where('mv.event_id', 'in', q.eventIds);
     else if (q.day) select = select.where('e.start_time', '>=', q.day.start).where('e.start_time', '<', q.day.end);
     if (q.sportId !== undefined) select = select.where('e.sport_id', '=', q.sportId);

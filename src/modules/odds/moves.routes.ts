@@ -18,7 +18,7 @@ export const movesRoutes: ModuleRoutes<{ moves: MovesService }> = async (app, { 
           'the configured thresholds (MOVES_*), each stored once with its size (docs/data.md#steam-moves-and-drops). The board\'s scope and filters ' +
           '(`event_ids`, or the events of `event_date`), a time range on `changed_at` (`from`, `to`) and the `types`; newest first. A request may only ' +
           'tighten the thresholds (a looser value is 422 naming the field): the stored moves are then shown as those thresholds see them. ' +
-          'With `operator_ids`, only those books count.',
+          'With `operator_ids`, only those books count. The moves of competitions only when `event_kinds` includes `competition` (default matchups only).',
         body: MovesBody,
         response: { 200: MovesPage },
       },

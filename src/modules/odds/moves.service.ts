@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Schema } from '../../platform/db/schema.js';
 import { validationError } from '../../platform/errors.js';
 import { type Page, slicePage } from '../../platform/pagination.js';
+import { eventKindsOf } from '../../shared/event-kinds.js';
 import { idSet } from '../../shared/filters.js';
 import { iso } from '../../shared/wire.js';
 import { dayRange } from '../events/index.js';
@@ -34,7 +35,8 @@ export function createMovesService(deps: { db: Kysely<Schema>; keys: KeyResolver
         leagueId: body.league_id === undefined ? undefined : await keys.requireId('league', body.league_id, 'league_id'),
         marketIds: idSet(body.betting_market_ids),
         rows: { playerIds: idSet(body.player_ids), periodIds: periodSet(body.event_period_ids), altLines: body.include_alt_lines ?? false },
-        kinds: body.types ?? ['steam', 'drop'],
+        types: body.types ?? ['steam', 'drop'],
+        kinds: eventKindsOf(body.event_kinds),
         from,
         to,
       });

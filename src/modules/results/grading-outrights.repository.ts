@@ -3,8 +3,8 @@ import type { Schema } from '../../platform/db/schema.js';
 
 /** The grader's reads of a batch's competitions (docs/data.md#competitions): their state, their participants' finishes, their odds. */
 export interface OutrightGradingRepository {
-  /** The competitions among `eventIds`, with their status. */
-  competitions(eventIds: readonly number[]): Promise<Array<{ id: number; status: string }>>;
+  /** The competitions among `eventIds`, with their status, sport and league (what their result.graded webhooks are filtered by). */
+  competitions(eventIds: readonly number[]): Promise<Array<{ id: number; status: string; sport_id: number; league_id: number }>>;
   /** The finishing results of their participants (null status: none yet). */
   finishes(eventIds: readonly number[]): Promise<Array<{ id: number; event_id: number; finish_position: number | null; finish_status: string | null }>>;
   /** Their odds rows with the participant each backs, its rivals, the each-way terms and the market's rule. */
@@ -24,7 +24,7 @@ export interface OutrightOddsRow {
 
 export function createOutrightGradingRepository(db: Kysely<Schema>): OutrightGradingRepository {
   return {
-    competitions: (eventIds) => db.selectFrom('events').select(['id', 'status']).where('id', 'in', eventIds).where('kind', '=', 'competition').execute(),
+    competitions: (eventIds) => db.selectFrom('events').select(['id', 'status', 'sport_id', 'league_id']).where('id', 'in', eventIds).where('kind', '=', 'competition').execute(),
     finishes: (eventIds) =>
       db.selectFrom('competition_participants').select(['id', 'event_id', 'finish_position', 'finish_status']).where('event_id', 'in', eventIds).execute(),
     odds: (eventIds) =>

@@ -28,13 +28,19 @@ export interface OutrightGradeOf {
   grade: OutrightStored;
 }
 
+/** A batch's competitions, as their result.graded webhooks name them, and their rows' grades. */
+export interface OutrightGrades {
+  competitions: Array<{ id: number; sport_id: number; league_id: number }>;
+  grades: OutrightGradeOf[];
+}
+
 type Numbers = Static<typeof OutrightGradeNumbers>;
 
 /** The grades of the batch's competitions' odds rows; rows of a competition still to be played are left out, as the matchups' are. */
-export async function outrightGrades(db: Kysely<Schema>, eventIds: readonly number[]): Promise<OutrightGradeOf[]> {
+export async function outrightGrades(db: Kysely<Schema>, eventIds: readonly number[]): Promise<OutrightGrades> {
   const repository = createOutrightGradingRepository(db);
   const competitions = await repository.competitions(eventIds);
-  if (competitions.length === 0) return [];
+  if (competitions.length === 0) return { competitions: [], grades: [] };
   const ids = competitions.map((c) => Number(c.id));
   const finishes = new Map<number, Finish[]>();
   for (const row of await repository.finishes(ids)) {
@@ -50,7 +56,7 @@ export async function outrightGrades(db: Kysely<Schema>, eventIds: readonly numb
     const eventId = Number(row.event_id);
     grades.push({ odds_id: Number(row.id), event_id: eventId, grade: gradeRow(row, statusOf.get(eventId) ?? 'scheduled', finishes.get(eventId) ?? []) });
   }
-  return grades;
+  return { competitions: competitions.map((c) => ({ id: Number(c.id), sport_id: Number(c.sport_id), league_id: Number(c.league_id) })), grades };
 }
 
 const notGradable = (reason: NotGradableReason, rule: string | null): OutrightStored => ({ outcome: null, reason, rule, used: null });

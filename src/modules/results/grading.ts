@@ -121,15 +121,17 @@ export interface BatchInputs {
 async function gradeBatch(trx: Transaction<Schema>, repository: GradingRepository, eventIds: readonly number[], now: number): Promise<number> {
   const inputs = await loadBatch(repository, eventIds);
   const { replaced, inserts, regraded } = gradesOf(inputs, now);
-  // A batch's competitions, through the same comparison with the current grades (their webhooks are not formed yet).
-  for (const { odds_id, event_id, grade } of await outrightGrades(trx, eventIds)) {
+  // A batch's competitions, through the same comparison with the current grades.
+  const outrights = await outrightGrades(trx, eventIds);
+  for (const { odds_id, event_id, grade } of outrights.grades) {
     const closing = inputs.closing.get(odds_id);
     take({ replaced, inserts, regraded }, inputs.current, { oddsId: odds_id, eventId: event_id, now }, { ...grade, closing_price: closing?.price ?? null, closing_line: closing?.line ?? null });
   }
   await repository.supersede(replaced, now);
   await repository.insertGrades(inserts);
   // Told in the transaction that writes the grades: a webhook for every grade that commits, none for one that does not.
-  await webhookOutbox.record(trx, gradedWebhooks(inputs, inserts, regraded, now));
+  // A competition's go to the endpoints whose filters ask for competitions (decision 0328).
+  await webhookOutbox.record(trx, gradedWebhooks({ events: [...inputs.events, ...outrights.competitions], odds: inputs.odds }, inserts, regraded, now));
   return inserts.length;
 }
 

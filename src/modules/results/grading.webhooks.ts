@@ -3,14 +3,19 @@ import type { GradeNumbers } from '../../shared/settlement/grading.js';
 import { iso } from '../../shared/wire.js';
 import type { OutboxRow, WebhookGrade } from '../webhooks/index.js';
 import type { BatchInputs } from './grading.js';
-import type { GradingOddsRow, NewGrade } from './grading.repository.js';
+import type { GradingEvent, GradingOddsRow, NewGrade } from './grading.repository.js';
 
 /**
  * The result.graded webhooks of one grading transaction (decision 0312): one per event that got a
- * grade, with the grades as the results answers name them. Built from what the grader already
- * read; an event whose grades all stay as they were is told nothing.
+ * grade, matchup or competition, with the grades as the results answers name them. Built from what
+ * the grader already read; an event whose grades all stay as they were is told nothing.
  */
-export function gradedWebhooks(inputs: Pick<BatchInputs, 'events' | 'odds'>, inserts: readonly NewGrade[], regraded: ReadonlySet<number>, now: number): OutboxRow[] {
+export function gradedWebhooks(
+  inputs: { events: ReadonlyArray<Pick<GradingEvent, 'id' | 'sport_id' | 'league_id'>>; odds: BatchInputs['odds'] },
+  inserts: readonly NewGrade[],
+  regraded: ReadonlySet<number>,
+  now: number,
+): OutboxRow[] {
   const rowOf = new Map<number, GradingOddsRow>();
   for (const rows of inputs.odds.values()) for (const row of rows) rowOf.set(Number(row.id), row);
   const byEvent = new Map<number, WebhookGrade[]>();

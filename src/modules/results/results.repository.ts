@@ -19,8 +19,8 @@ export interface ResultsRepository {
   lastGradeId(): Promise<number>;
   /** Grades with an outcome written after `afterId`, in id order, at most `limit`, with their event's league; and the newest id read. */
   gradesAfter(afterId: number, limit: number): Promise<{ last: number; rows: Array<{ change: GradedOdds; leagueId: number | null }> }>;
-  /** The selections asked for, with their key as a row's (period and player from the stored key) and their event's start. */
-  selections(ids: readonly number[]): Promise<Map<number, ClvSelection>>;
+  /** The selections asked for of events of `kinds`, with their key as a row's (period and player from the stored key) and their event's start. */
+  selections(ids: readonly number[], kinds: readonly string[]): Promise<Map<number, ClvSelection>>;
   /** The odds rows of one market of one event: who priced which selection, for which period and player. */
   marketRows(eventId: number, marketId: number): Promise<MarketOddsRow[]>;
   /** Each odds row's closing price and line, of these events: its last recorded state before its event started. */
@@ -81,7 +81,7 @@ export function createResultsRepository(db: Kysely<Schema>): ResultsRepository {
       return Number(row?.last_id ?? 0);
     },
     gradesAfter: (afterId, limit) => gradesAfter(db, afterId, limit),
-    selections: (ids) => clvSelections(db, ids),
+    selections: (ids, kinds) => clvSelections(db, ids, kinds),
     marketRows: (eventId, marketId) => marketRows(db, eventId, marketId),
     closing: (eventIds) => closingOf(db, eventIds),
   };
@@ -182,13 +182,13 @@ async function gradesAfter(db: Kysely<Schema>, afterId: number, limit: number): 
   };
 }
 
-async function clvSelections(db: Kysely<Schema>, ids: readonly number[]): Promise<Map<number, ClvSelection>> {
-  const rows = await db
+async function clvSelections(db: Kysely<Schema>, ids: readonly number[], kinds: readonly string[]): Promise<Map<number, ClvSelection>> {
+  const select = db
     .selectFrom('selections as s')
     .innerJoin('events as e', 'e.id', 's.event_id')
     .select(['s.id', 's.event_id', 's.betting_market_id', 's.period', 's.player', 's.position', 's.line', 'e.start_time', 'e.status'])
-    .where('s.id', 'in', ids)
-    .execute();
+    .where('s.id', 'in', ids);
+  const rows = await whereEventKinds(select, 'e.kind', kinds).execute();
   return new Map(
     rows.map((r) => {
       const eventId = Number(r.event_id);

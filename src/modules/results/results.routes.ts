@@ -49,7 +49,8 @@ export const resultsRoutes: ModuleRoutes<{ lists: PagedLists; results: ResultsSe
         summary: 'Closing-line value of prices taken',
         description:
           'For each price taken (a selection, an operator, a decimal price): the operator\'s closing price, the no-vig consensus closing price ' +
-          '(the multiplicative de-vig of the books\' median closing prices of the market), and CLV% = (price ÷ that − 1) × 100; or a `reason` when there is none.',
+          '(the multiplicative de-vig of the books\' median closing prices of the market), and CLV% = (price ÷ that − 1) × 100; or a `reason` when there is none. ' +
+          'A competition\'s selection is `unknown_selection` unless `event_kinds` includes `competition` (default matchups only).',
         body: ClvBody,
         response: { 200: ClvAnswer },
       },

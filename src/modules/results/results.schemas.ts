@@ -127,6 +127,7 @@ export const ClvBody = Type.Object(
       ),
       { minItems: 1, maxItems: MAX_CLV_ITEMS, description: `Prices to value against the close, at most ${MAX_CLV_ITEMS}.` },
     ),
+    ...eventKindsProperty,
   },
   { additionalProperties: false, examples: [{ prices: [{ event_betting_market_position_id: 1, operator_id: 1, price: 2.1 }] }] },
 );

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { eventKindsOf } from '../../shared/event-kinds.js';
-import type { EventKind } from '../../platform/db/schema.js';
+import { EVENT_KINDS, type EventKind } from '../../platform/db/schema.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { ApiError } from '../../platform/errors.js';
@@ -68,7 +68,7 @@ export function createResultsService(deps: ResultsServiceDeps): ResultsService {
       if (results === undefined) throw new ApiError('NOT_FOUND', `no event with event_id ${body.event_id}`);
       return results;
     },
-    clv: (body) => clv(repository, deps.clock.now(), body),
+    clv: (body) => clv(repository, deps.clock.now(), body.prices, eventKindsOf(body.event_kinds)),
     settled: { lastId: () => repository.lastGradeId(), after: (afterId, limit) => repository.gradesAfter(afterId, limit) },
   };
 }
@@ -97,7 +97,8 @@ type ClvAsked = ClvBody['prices'][number];
  * prices it recorded with it, docs/data.md#signals).
  */
 export function closingLineValues(db: Kysely<Schema>, now: number, prices: ClvBody['prices']): Promise<ClvAnswer['results']> {
-  return clv(createResultsRepository(db), now, { prices }).then((answer) => answer.results);
+  // Every kind: the signals' own record, narrowed by kind when it is read.
+  return clv(createResultsRepository(db), now, prices, EVENT_KINDS).then((answer) => answer.results);
 }
 
 /**
@@ -105,11 +106,12 @@ export function closingLineValues(db: Kysely<Schema>, now: number, prices: ClvBo
  * board's market (the same event, market, period and subject: subjectKeyOf) at the size of the
  * selection's line.
  */
-async function clv(repository: ResultsRepository, now: number, body: ClvBody): Promise<ClvAnswer> {
-  const selections = await repository.selections([...new Set(body.prices.map((p) => p.event_betting_market_position_id))]);
+async function clv(repository: ResultsRepository, now: number, prices: ClvBody['prices'], kinds: readonly string[]): Promise<ClvAnswer> {
+  // A competition's selection is unknown unless `event_kinds` asks for competitions, as its odds are.
+  const selections = await repository.selections([...new Set(prices.map((p) => p.event_betting_market_position_id))], kinds);
   const closings = new Map<number, Map<number, Closing>>();
   const results: ClvResult[] = [];
-  for (const asked of body.prices) {
+  for (const asked of prices) {
     const answer = (rest: Partial<ClvResult>): ClvResult => ({ ...asked, closing_price: null, fair_closing_price: null, clv_pct: null, reason: null, ...rest });
     const selection = selections.get(asked.event_betting_market_position_id);
     if (selection === undefined) {

@@ -1,5 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { chunksOf } from '../../platform/chunks.js';
+import { whereEventKinds } from '../../platform/db/event-kinds.js';
 import type { Schema, SignalsTable } from '../../platform/db/schema.js';
 import type { MarketPair } from '../odds/index.js';
 import type { Outcome } from '../../shared/settlement/grading.js';
@@ -25,6 +26,8 @@ export interface SignalQuery {
   marketIds: readonly number[] | null;
   operatorIds: readonly number[] | null;
   outcomes: readonly string[] | null;
+  /** The kinds of events asked for (`event_kinds`). */
+  kinds: readonly string[];
   /** detected_at from (included) to (excluded). */
   from: number;
   to: number;
@@ -128,6 +131,7 @@ export const signalsRepository = {
       .select(['e.sport_id', 'e.league_id'])
       .where('signals.detected_at', '>=', query.from)
       .where('signals.detected_at', '<', query.to);
+    select = whereEventKinds(select, 'e.kind', query.kinds);
     if (query.types) select = select.where('signals.type', 'in', query.types);
     if (query.sportId !== undefined) select = select.where('e.sport_id', '=', query.sportId);
     if (query.leagueId !== undefined) select = select.where('e.league_id', '=', query.leagueId);

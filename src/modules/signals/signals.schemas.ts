@@ -1,6 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
 import { dateRangeProperties } from '../../shared/date-range.js';
+import { eventKindsProperty } from '../../shared/event-kinds.js';
 import { Id, MAX_FILTER_ITEMS } from '../../shared/wire.js';
 import { EDGE_BUCKETS } from './signals.performance.js';
 
@@ -23,6 +24,7 @@ const filterProperties = {
   operator_ids: Type.Optional(ids('Only signals with a leg at one of these operators (a steam move: of its selection, at any book).')),
   ...dateRangeProperties('the signals\' detection (`detected_at`)'),
   outcomes: Type.Optional(Type.Array(Type.Enum(OUTCOME_FILTERS), { uniqueItems: true, maxItems: OUTCOME_FILTERS.length, description: 'Only these outcomes; `pending`: not graded yet.' })),
+  ...eventKindsProperty,
 };
 
 export const SignalsBody = Type.Object(

@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { offsetOf, type Page, pageOf } from '../../platform/pagination.js';
 import { utcDays } from '../../shared/date-range.js';
+import { eventKindsOf } from '../../shared/event-kinds.js';
 import { figureOrNull } from '../../shared/figures.js';
 import { iso } from '../../shared/wire.js';
 import type { KeyResolver } from '../references/index.js';
@@ -32,6 +33,7 @@ export function createSignalsService(deps: { db: Kysely<Schema>; clock: Clock; k
       marketIds: body.betting_market_ids ?? null,
       operatorIds: body.operator_ids ?? null,
       outcomes: body.outcomes ?? null,
+      kinds: eventKindsOf(body.event_kinds),
       from: start,
       to: end,
     };

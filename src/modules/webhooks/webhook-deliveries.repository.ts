@@ -1,4 +1,5 @@
 import { type ExpressionBuilder, type Kysely, sql } from 'kysely';
+import { chunksOf, paddedList } from '../../platform/chunks.js';
 import type { Schema } from '../../platform/db/schema.js';
 
 /** A delivery the former has made, before its endpoint's sequence number is given. */
@@ -104,6 +105,16 @@ export const webhookDeliveries = {
     if (eventIds.length === 0) return new Map();
     const rows = await db.selectFrom('events').select(['id', 'sport_id']).where('id', 'in', eventIds).execute();
     return new Map(rows.map((row) => [Number(row.id), Number(row.sport_id)]));
+  },
+
+  /** Which of some events are competitions (the endpoints' `event_kinds`): the others are matchups. Read with every batch the former cuts, so its list is padded (a few statement texts). */
+  async competitionsAmong(db: Kysely<Schema>, eventIds: readonly number[]): Promise<Set<number>> {
+    const found = new Set<number>();
+    for (const ids of chunksOf(eventIds, 1_000)) {
+      const rows = await db.selectFrom('events').select('id').where('kind', '=', 'competition').where('id', 'in', paddedList(ids)).execute();
+      for (const row of rows) found.add(Number(row.id));
+    }
+    return found;
   },
 };
 

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { EVENT_STATUSES } from '../../shared/event-status.js';
-import { GradeNumbers } from '../../shared/settlement/grade-numbers.schema.js';
-import { NOT_GRADABLE_REASONS, OUTCOMES } from '../../shared/settlement/grading.js';
+import { GRADED_OUTCOMES, GradeNumbers, OutrightGradeNumbers } from '../../shared/settlement/grade-numbers.schema.js';
+import { NOT_GRADABLE_REASONS } from '../../shared/settlement/grading.js';
 import { SelectionId } from '../../shared/wire.js';
 
 /**
@@ -52,10 +52,14 @@ export const WebhookGrade = Type.Object(
     betting_market_id: Type.Integer({ description: 'The betting market.' }),
     position: Type.String({ description: 'The selection, as the odds row names it.' }),
     line: nullableNumber("The row's line; null without one."),
-    outcome: Type.Union([Type.Enum(OUTCOMES), Type.Null()], { description: '`won`, `lost`, `push`, `void`, `half_won`, `half_lost`; null when the row cannot be graded, and `reason` says why.' }),
+    outcome: Type.Union([Type.Enum(GRADED_OUTCOMES), Type.Null()], {
+      description:
+        '`won`, `lost`, `push`, `void`, `half_won`, `half_lost`, and for a competition\'s row `dead_heat` (sent only to an endpoint whose filters\' `event_kinds` names `competition`); ' +
+        'null when the row cannot be graded, and `reason` says why.',
+    }),
     reason: Type.Union([Type.Enum(NOT_GRADABLE_REASONS), Type.Null()], { description: 'Why there is no outcome; null with one.' }),
     rule: Type.Union([Type.String(), Type.Null()], { description: "The settlement rule applied (the market's); null when the market has none." }),
-    numbers: Type.Union([GradeNumbers, Type.Null()], { description: 'The numbers used; null without an outcome.' }),
+    numbers: Type.Union([GradeNumbers, OutrightGradeNumbers, Type.Null()], { description: "The numbers used (a competition's: OutrightGradeNumbers); null without an outcome." }),
     closing_price: nullableNumber("The row's last decimal price before the event started; null when it had none."),
     closing_line: nullableNumber("The row's line at that moment; null without one."),
     graded_at: Type.String({ format: 'date-time', description: 'When this grade was made.' }),

@@ -1,3 +1,5 @@
+import type { EventKind } from '../../platform/db/schema.js';
+import { eventKindsOf } from '../../shared/event-kinds.js';
 import type { WebhookEndpoint, WebhookFilters } from './webhook.types.js';
 
 /**
@@ -12,12 +14,19 @@ export interface Subject {
   bettingMarketId?: number;
   /** Any of them listed lets it through (a value bet's book, an arbitrage's legs' books). */
   operatorIds?: readonly number[];
+  /** Its event's kind, which `event_kinds` (default matchups only) must name; undefined: of no event. */
+  eventKind?: EventKind;
 }
 
-/** Whether an endpoint's filters let a change through: every list given must name it; an absent list lets everything through. */
+/**
+ * Whether an endpoint's filters let a change through: every list given must name it; an absent list
+ * lets everything through, but `event_kinds`, whose absence is matchups only: an endpoint made before
+ * competitions existed is told what it was told then.
+ */
 export function passes(filters: WebhookFilters, subject: Subject): boolean {
   const names = (list: readonly number[] | undefined, value: number | null | undefined) => list === undefined || value === undefined || (value !== null && list.includes(value));
   return (
+    (subject.eventKind === undefined || eventKindsOf(filters.event_kinds).includes(subject.eventKind)) &&
     names(filters.sport_ids, subject.sportId) &&
     names(filters.league_ids, subject.leagueId) &&
     names(filters.event_ids, subject.eventId) &&

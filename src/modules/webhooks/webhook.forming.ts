@@ -53,7 +53,10 @@ export async function formDeliveries<C>(db: Kysely<Schema>, kind: ChangeKind<C>,
 export async function cutFor<C>(db: Kysely<Schema>, endpoints: readonly WebhookEndpoint[], kind: ChangeKind<C>, changes: readonly C[], batchMax: number): Promise<FormedDelivery[]> {
   const subscribed = endpoints.filter((endpoint) => endpoint.eventTypes.includes(kind.type));
   if (subscribed.length === 0 || changes.length === 0) return [];
-  const sports = needsSports(subscribed) ? await webhookDeliveries.sportsOf(db, [...new Set(changes.map(kind.eventIdOf))]) : new Map<number, number>();
+  const eventIds = [...new Set(changes.map(kind.eventIdOf))];
+  const sports = needsSports(subscribed) ? await webhookDeliveries.sportsOf(db, eventIds) : new Map<number, number>();
+  const competitions = await webhookDeliveries.competitionsAmong(db, eventIds);
+  const subjectOf = (change: C): Subject => ({ ...kind.subjectOf(change, sports), eventKind: competitions.has(kind.eventIdOf(change)) ? 'competition' : 'matchup' });
   // Each change is written out once, then joined into every delivery that carries it.
   const texts = new Map<C, string>();
   const textOf = (change: C) => {
@@ -71,7 +74,7 @@ export async function cutFor<C>(db: Kysely<Schema>, endpoints: readonly WebhookE
     return members;
   };
   const out: FormedDelivery[] = [];
-  for (const { endpoint, items } of matching(subscribed, changes, (change) => kind.subjectOf(change, sports), (endpoint, change) => kind.tells?.(endpoint, change) ?? true)) {
+  for (const { endpoint, items } of matching(subscribed, changes, subjectOf, (endpoint, change) => kind.tells?.(endpoint, change) ?? true)) {
     for (const batch of chunksOf(items, batchMax)) {
       out.push({ id: newDeliveryId(), endpointId: endpoint.id, type: kind.type, members: membersOf(batch), changedAt: Math.max(...batch.map(kind.recordedAt)) });
     }

@@ -57,20 +57,23 @@ async function deliveriesOf(trx: Kysely<Schema>, taken: readonly TakenOutboxEntr
   const types = [...new Set(taken.map((entry) => entry.type))].filter(isWebhookEventType);
   if (types.length === 0) return [];
   const endpoints = await webhookEndpoints.enabledFor(trx, types);
+  if (endpoints.length === 0) return [];
+  const competitions = await webhookDeliveries.competitionsAmong(trx, [...new Set(taken.flatMap((entry) => (entry.eventId === null ? [] : [entry.eventId])))]);
   const out: FormedDelivery[] = [];
   for (const entry of taken) {
     const members = JSON.stringify(entry.data).slice(1, -1);
-    for (const endpoint of endpoints.filter((e) => subscribed(e, entry))) {
+    for (const endpoint of endpoints.filter((e) => subscribed(e, entry, competitions))) {
       out.push({ id: newDeliveryId(), endpointId: endpoint.id, type: entry.type, members, changedAt: entry.createdAt });
     }
   }
   return out;
 }
 
-function subscribed(endpoint: WebhookEndpoint, entry: TakenOutboxEntry): boolean {
+function subscribed(endpoint: WebhookEndpoint, entry: TakenOutboxEntry, competitions: ReadonlySet<number>): boolean {
+  const eventKind = entry.eventId === null ? undefined : competitions.has(entry.eventId) ? 'competition' : 'matchup';
   return (
     isWebhookEventType(entry.type) &&
     endpoint.eventTypes.includes(entry.type) &&
-    passes(endpoint.filters, { sportId: entry.sportId, leagueId: entry.leagueId, eventId: entry.eventId })
+    passes(endpoint.filters, { sportId: entry.sportId, leagueId: entry.leagueId, eventId: entry.eventId, ...(eventKind === undefined ? {} : { eventKind }) })
   );
 }

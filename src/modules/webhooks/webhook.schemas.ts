@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageOf, pagingProperties } from '../../platform/pagination.js';
+import { eventKindsProperty } from '../../shared/event-kinds.js';
 import { Id, iso, MAX_FILTER_ITEMS, NO_NUL } from '../../shared/wire.js';
 import { WEBHOOK_PAYLOADS } from './webhook.payloads.js';
 import { WEBHOOK_EVENT_TYPES, type WebhookEndpoint } from './webhook.types.js';
@@ -22,8 +23,16 @@ export const WebhookFilters = Type.Object(
     betting_market_ids: Ids('betting markets'),
     operator_ids: Ids('operators'),
     min_edge: Type.Optional(Type.Number({ minimum: 0, maximum: 1, description: '`edge.found` only: the smallest edge told of, as a fraction (0.02 is 2%).' })),
+    ...eventKindsProperty,
   },
-  { additionalProperties: false, title: 'WebhookFilters', description: 'What the endpoint is told of: each list narrows its messages; absent lists let everything through.' },
+  {
+    additionalProperties: false,
+    title: 'WebhookFilters',
+    description:
+      'What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only ' +
+      '(an endpoint is told of competitions\' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; ' +
+      'their status changes make no message).',
+  },
 );
 
 const EventTypes = Type.Array(Type.Enum(WEBHOOK_EVENT_TYPES), {

@@ -1,3 +1,5 @@
+import type { EventKind } from '../../platform/db/schema.js';
+
 /**
  * What a webhook endpoint can be told (decision 0305). Every name here is a contract: clients
  * subscribe to these names and switch on them.
@@ -9,8 +11,10 @@ export function isWebhookEventType(value: string): value is WebhookEventType {
   return (WEBHOOK_EVENT_TYPES as readonly string[]).includes(value);
 }
 
-/** What an endpoint narrows its deliveries to; an absent list lets everything through. */
+/** What an endpoint narrows its deliveries to; an absent list lets everything through, but for `event_kinds`. */
 export interface WebhookFilters {
+  /** The kinds of events it is told of (shared/event-kinds.ts); absent: matchups only, as before competitions existed. */
+  event_kinds?: EventKind[];
   sport_ids?: number[];
   league_ids?: number[];
   event_ids?: number[];

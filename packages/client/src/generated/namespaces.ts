@@ -357,7 +357,7 @@ export interface OddsApi {
   /**
    * Steam moves and drops
    *
-   * The steam moves (at least `min_books` books shortening one selection by at least `min_move` implied-probability points within `window` seconds) and drops (one book shortening by at least `min_drop` percent against its price `window` seconds before) found as the imports landed, with the configured thresholds (MOVES_*), each stored once with its size (docs/data.md#steam-moves-and-drops). The board's scope and filters (`event_ids`, or the events of `event_date`), a time range on `changed_at` (`from`, `to`) and the `types`; newest first. A request may only tighten the thresholds (a looser value is 422 naming the field): the stored moves are then shown as those thresholds see them. With `operator_ids`, only those books count.
+   * The steam moves (at least `min_books` books shortening one selection by at least `min_move` implied-probability points within `window` seconds) and drops (one book shortening by at least `min_drop` percent against its price `window` seconds before) found as the imports landed, with the configured thresholds (MOVES_*), each stored once with its size (docs/data.md#steam-moves-and-drops). The board's scope and filters (`event_ids`, or the events of `event_date`), a time range on `changed_at` (`from`, `to`) and the `types`; newest first. A request may only tighten the thresholds (a looser value is 422 naming the field): the stored moves are then shown as those thresholds see them. With `operator_ids`, only those books count. The moves of competitions only when `event_kinds` includes `competition` (default matchups only).
    *
    * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
    *
@@ -407,7 +407,7 @@ export interface ResultsApi {
   /**
    * Closing-line value of prices taken
    *
-   * For each price taken (a selection, an operator, a decimal price): the operator's closing price, the no-vig consensus closing price (the multiplicative de-vig of the books' median closing prices of the market), and CLV% = (price ÷ that − 1) × 100; or a `reason` when there is none.
+   * For each price taken (a selection, an operator, a decimal price): the operator's closing price, the no-vig consensus closing price (the multiplicative de-vig of the books' median closing prices of the market), and CLV% = (price ÷ that − 1) × 100; or a `reason` when there is none. A competition's selection is `unknown_selection` unless `event_kinds` includes `competition` (default matchups only).
    *
    * `POST /v1/results/clv`
    */
@@ -421,7 +421,7 @@ export interface SignalsApi {
   /**
    * The signals the detector recorded, with their outcome and CLV
    *
-   * Every value bet, arbitrage, middle, steam move and drop the server's detector recorded, once per appearance (docs/data.md#signals), newest first: its price, fair probability or move, when it appeared and ended, its outcome once its selections are graded, and its CLV. Filter by type, sport, league (ids win over keys), betting markets, books, days of detection (default the last 30) and outcome.
+   * Every value bet, arbitrage, middle, steam move and drop the server's detector recorded, once per appearance (docs/data.md#signals), newest first: its price, fair probability or move, when it appeared and ended, its outcome once its selections are graded, and its CLV. Filter by type, sport, league (ids win over keys), betting markets, books, days of detection (default the last 30) and outcome; the signals of competitions only when `event_kinds` includes `competition` (default matchups only).
    *
    * Calling it answers one page; `.iterate()` yields every item across the pages and `.pages()` every page, until `page >= total_pages`.
    *
@@ -431,7 +431,7 @@ export interface SignalsApi {
   /**
    * The signals' track record, summed up
    *
-   * The signals of the same filters, summed overall and by type, sport, league, market, book and edge bucket: counts by outcome, hit rate with its 95% Wilson interval (pushes and voids left out), ROI at flat stakes with its 95% normal-approximation interval, and mean CLV (docs/data.md#signals).
+   * The signals of the same filters, summed overall and by type, sport, league, market, book and edge bucket: counts by outcome, hit rate with its 95% Wilson interval (pushes and voids left out), ROI at flat stakes with its 95% normal-approximation interval, and mean CLV (docs/data.md#signals); competitions' signals only when `event_kinds` includes `competition`.
    *
    * `POST /v1/signals/performance`
    */

@@ -3067,7 +3067,9 @@ export interface Webhook {
   description: string;
   /** The kinds of message it receives. */
   event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
-  /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
+  /**
+   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; their status changes make no message).
+   */
   filters: WebhookFilters;
   /** Whether messages are sent to it. */
   enabled: boolean;
@@ -3087,7 +3089,9 @@ export interface Webhook {
   updated_at: string;
 }
 
-/** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
+/**
+ * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; their status changes make no message).
+ */
 export interface WebhookFilters {
   /** Only messages about these sports (ids); absent: all. */
   sport_ids?: number[];
@@ -3101,6 +3105,10 @@ export interface WebhookFilters {
   operator_ids?: number[];
   /** `edge.found` only: the smallest edge told of, as a fraction (0.02 is 2%). */
   min_edge?: number;
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
 }
 
 /** The answer of `POST /v1/webhooks`. */
@@ -3113,7 +3121,9 @@ export interface CreatedWebhook {
   description: string;
   /** The kinds of message it receives. */
   event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
-  /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
+  /**
+   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; their status changes make no message).
+   */
   filters: WebhookFilters;
   /** Whether messages are sent to it. */
   enabled: boolean;
@@ -4263,6 +4273,10 @@ export interface ResultsClvParams {
     /** The decimal price taken, above 1 and at most 1,000,001. */
     price: number;
   }[];
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
 }
 
 /** Parameters of `POST /v1/signals`. */
@@ -4291,6 +4305,10 @@ export interface SignalsListParams {
   end_date?: string;
   /** Only these outcomes; `pending`: not graded yet. */
   outcomes?: Array<'won' | 'lost' | 'push' | 'void' | 'pending'>;
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
   /**
    * Page number, 1-indexed, at most 1000000.
    *
@@ -4331,6 +4349,10 @@ export interface SignalsPerformanceParams {
   end_date?: string;
   /** Only these outcomes; `pending`: not graded yet. */
   outcomes?: Array<'won' | 'lost' | 'push' | 'void' | 'pending'>;
+  /**
+   * The kinds of events answered: `matchup` (home against away) and `competition` (a tournament, a race, a futures market of N participants: docs/data.md#competitions). Default `matchup` only, the answer of a request that names none.
+   */
+  event_kinds?: Array<'matchup' | 'competition'>;
 }
 
 /** Parameters of `POST /v1/trends/flows`. */
@@ -4757,7 +4779,9 @@ export interface WebhooksCreateParams {
    * The kinds of message the endpoint receives, at least one of: `odds.changed`, `board.changed`, `event.updated`, `result.graded`, `edge.found`, `odds.steam`, `odds.drop`.
    */
   event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
-  /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
+  /**
+   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; their status changes make no message).
+   */
   filters?: WebhookFilters;
   /** A note of your choosing, e.g. what receives the messages. */
   description?: string;
@@ -4787,7 +4811,9 @@ export interface WebhooksUpdateParams {
    * The kinds of message the endpoint receives, at least one of: `odds.changed`, `board.changed`, `event.updated`, `result.graded`, `edge.found`, `odds.steam`, `odds.drop`.
    */
   event_types?: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
-  /** What the endpoint is told of: each list narrows its messages; absent lists let everything through. */
+  /**
+   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; their status changes make no message).
+   */
   filters?: WebhookFilters;
   /** A note of your choosing, e.g. what receives the messages. */
   description?: string;
