@@ -114,6 +114,8 @@ function checkFlowReferences(flows: NonNullable<Dataset['flows']>, known: KnownR
   const { teamIds, playerIds } = known;
   flows.forEach((f, i) => {
     ref(`flows[${i}].event_id`, f.event_id, known.eventFacts, 'event');
+    // A flow is a matchup's: it names its event's home and away team, which a competition has not.
+    if (known.eventFacts.get(f.event_id)?.kind === 'competition') problems.add(`flows[${i}].event_id`, 'kind', `event ${f.event_id} is a competition: a flow is of a matchup`);
     if (f.focus_entity_type === 'team') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, teamIds, 'team');
     if (f.focus_entity_type === 'player') ref(`flows[${i}].focus_entity_id`, f.focus_entity_id, playerIds, 'player');
     ref(`flows[${i}].betting_market_id`, f.betting_market_id, known.marketRules, 'betting market');
