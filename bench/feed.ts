@@ -24,7 +24,8 @@ import { median } from './scenarios/history.js';
  *   busiest upcoming event's first 100 odds) without a feed, the baseline, taken anew right before
  *   each rate's phase under the feed;
  * - at each rate, the feed: batches of 500 price changes through `POST /admin/v1/import`, one
- *   import after the other, a batch every 500/rate s (bench/feed/feeder.ts); a warm-up of the feed
+ *   import after the other, a batch every 500/rate s, each at its time whether or not the last
+ *   one's probe has been heard, as a live feed goes (bench/feed/feeder.ts); a warm-up of the feed
  *   alone, then the feed under the reads for `--seconds`: reads kept = their req/s over the
  *   baseline's, import p50/p99 = the import request's duration, change-to-stream p99 = from the
  *   import's request to its first row's change on an odds stream, change-to-board-event p99 the same

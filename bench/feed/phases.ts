@@ -19,7 +19,7 @@ import type { Build } from './builds.js';
 import { guarded } from './cleanup.js';
 import { startUpstream, type Upstream } from './upstream.js';
 import { receiversEnv, startReceivers } from '../webhooks/receivers.js';
-import { BATCH, heardOn, type Listener, type OddsRow, openRowsOf, runFeed, type Slate, slateOf } from './feeder.js';
+import { BATCH, type Listener, type OddsRow, openRowsOf, runFeed, type Slate, slateOf } from './feeder.js';
 
 export interface FeedOptions {
   scale: number;
@@ -131,16 +131,63 @@ async function listenersFor(url: string, apiKey: string, slate: Slate): Promise<
     const odds = await openStream(`${url}/v1/stream/odds?${only}`, { 'x-api-key': apiKey });
     streams.push(odds);
     if (odds.status !== 200) throw new Error(`the odds stream answered ${odds.status}: ${odds.error}`);
-    const listeners: Listener[] = [(row, price) => heardOn(odds, isPriceChangeOf(row, price))];
+    const oddsHeard = sharedListening(odds);
+    const listeners: Listener[] = [(row, price) => oddsHeard(isPriceChangeOf(row, price))];
     const board = await openStream(`${url}/v1/stream/odds?types=board&${only}`, { 'x-api-key': apiKey });
     streams.push(board);
-    if (board.status === 200) listeners.push((row, price) => heardOn(board, isBoardEventOf(row, price)));
+    if (board.status === 200) {
+      const boardHeard = sharedListening(board);
+      listeners.push((row, price) => boardHeard(isBoardEventOf(row, price)));
+    }
     else if (board.status !== 422) throw new Error(`the board stream answered ${board.status}: ${board.error}`);
     return { listeners, board: board.status === 200, close };
   } catch (error) {
     close();
     throw error;
   }
+}
+
+/** How long a probe is listened for before it counts as not heard. */
+const HEARD_WITHIN_MS = 10_000;
+
+/**
+ * One reader of `stream` for every probe listened for at once: the feed does not wait for one
+ * probe before the next import, so several are pending, and each event is offered to all of them
+ * (readers of their own would take each other's events). Resolves each with when its event came
+ * (performance.now()), or undefined after HEARD_WITHIN_MS or once the stream ends.
+ */
+function sharedListening(stream: SseStream): (matches: (data: unknown) => boolean) => Promise<number | undefined> {
+  const waiting = new Set<{ matches: (data: unknown) => boolean; resolve: (at: number | undefined) => void }>();
+  let ended = false;
+  void stream.ended.then(() => (ended = true));
+  void (async () => {
+    while (!ended) {
+      let event;
+      try {
+        event = await stream.next(HEARD_WITHIN_MS);
+      } catch {
+        // No event for a while is not the end; the stream's end is.
+        continue;
+      }
+      const at = performance.now();
+      const data: unknown = JSON.parse(event.data);
+      for (const waiter of [...waiting]) {
+        if (!waiter.matches(data)) continue;
+        waiting.delete(waiter);
+        waiter.resolve(at);
+      }
+    }
+    for (const waiter of waiting) waiter.resolve(undefined);
+    waiting.clear();
+  })();
+  return (matches) =>
+    new Promise((resolve) => {
+      const waiter = { matches, resolve };
+      waiting.add(waiter);
+      setTimeout(() => {
+        if (waiting.delete(waiter)) resolve(undefined);
+      }, HEARD_WITHIN_MS).unref();
+    });
 }
 
 /** The stream's price change of the probe to its new price. */
@@ -193,12 +240,16 @@ async function measureAll(api: Running, demo: DemoCredentials, authorization: st
   upstream?.play(await premierLeagueTeams(api.url, authorization));
   const read = await readScenario(api.url, authorization, api.child.pid);
   const slate = slateOf(await feedRows(api.url, { authorization }));
+  // The probes of batches in flight at once are told apart by their price.
+  slate.uniqueProbe = true;
   const load = { connections: options.connections, seconds: options.seconds, warmupSeconds: options.warmupSeconds };
   // Warms the reads' path (JIT, caches) once, before any baseline.
   await measure(api.url, read, load);
   const points: RatePoint[] = [];
   for (const rate of options.rates) {
-    const feed = <T>(listeners: Listener[], during: () => Promise<T>) => runFeed(api.url, ADMIN_TOKEN, slate, rate, listeners, during);
+    // Open: each import goes at its time, as a live feed's do, whether or not the last one's probe has been heard
+    // (board events come up to a processor's window late; a closed loop would slow the feed to their pace).
+    const feed = <T>(listeners: Listener[], during: () => Promise<T>) => runFeed(api.url, ADMIN_TOKEN, slate, rate, listeners, during, { open: true });
     await feed([], () => sleep(options.warmupSeconds * 1000));
     const baseline = await measure(api.url, read, { ...load, warmupSeconds: 0 });
     const streams = await listenersFor(api.url, demo.api_key, slate);
