@@ -148,6 +148,7 @@ export async function runFeed<T>(
   let running = true;
   const pending: Array<Promise<void>> = [];
   const started = performance.now();
+  let lastAnswered = started;
   const feed = (async () => {
     for (let batch = 0; running; batch += 1) {
       const wait = started + batch * intervalMs - performance.now();
@@ -157,6 +158,7 @@ export async function runFeed<T>(
       const sent = performance.now();
       await call(url, 'POST', '/admin/v1/import', { headers, body: { odds } });
       const answered = performance.now();
+      lastAnswered = answered;
       importMs.push(answered - sent);
       const record = async () => {
         for (const [i, at] of (await Promise.all(listened)).entries()) {
@@ -178,8 +180,9 @@ export async function runFeed<T>(
     const result = await Promise.race([during(), stopped]);
     running = false;
     await feed;
-    // At least the batches' own intervals: the first batch goes at once, and a short phase would otherwise seem faster than asked.
-    const seconds = Math.max(performance.now() - started, importMs.length * intervalMs) / 1000;
+    // Up to the last import's answer (not the wait for probes still unheard), and at least the batches' own intervals:
+    // the first batch goes at once, and a short phase would otherwise seem faster than asked.
+    const seconds = Math.max(lastAnswered - started, importMs.length * intervalMs) / 1000;
     return { during: result, imported: importMs.length * BATCH, seconds, importMs, heard };
   } finally {
     running = false;
