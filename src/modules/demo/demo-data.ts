@@ -16,6 +16,19 @@ export interface DemoDataDeps {
    * record covers the played history as it was at each move (the instants are the moves').
    */
   signals?: { run(): Promise<void> };
+  /**
+   * The steam moves and drops, found after each import as a serving node finds them (before the
+   * signals, which record them), and the webhooks' former, run once at the end: the demo's history
+   * is then worked through when it is made, not by the first server that starts on it.
+   */
+  oddsMoves?: { run(): Promise<void> } | undefined;
+  webhookFormer?: { run(): Promise<void> };
+}
+
+/** What follows each of the demo's imports: its moves, then the signals' record of them. */
+async function afterImport(deps: DemoDataDeps): Promise<void> {
+  await deps.oddsMoves?.run();
+  await deps.signals?.run();
 }
 
 export interface DemoDataOptions {
@@ -44,7 +57,7 @@ export async function loadDemoData(deps: DemoDataDeps, options: DemoDataOptions 
   const demo = generateDemo({ scale: options.scale ?? 1, seed: options.seed ?? DEFAULT_SEED, now: deps.clock.now() });
   const importer = createImportService(deps);
   const { upserted } = await importer.importChecked(demo.dataset, { replace: options.force ?? false, grade: false });
-  await deps.signals?.run();
+  await afterImport(deps);
   await importMoves(importer, demo, deps);
   const competitions = options.competitions === true ? await importCompetitions(importer, demo) : {};
   await gradePlayed(deps);
@@ -63,7 +76,7 @@ async function importCompetitions(importer: ImportService, demo: DemoData): Prom
 async function importMoves(importer: ImportService, demo: DemoData, deps: DemoDataDeps): Promise<void> {
   for (const move of demo.moves) {
     await importer.importChecked(move, { grade: false });
-    await deps.signals?.run();
+    await afterImport(deps);
   }
 }
 
@@ -71,8 +84,9 @@ async function importMoves(importer: ImportService, demo: DemoData, deps: DemoDa
 async function gradePlayed(deps: DemoDataDeps): Promise<void> {
   const { database, changes, clock } = deps;
   await gradeEvents({ db: database.db, changes }, await eventsDueAtStart(database.db), clock.now(), EVENTS_PER_BATCH_UNSERVED);
-  await deps.signals?.run();
+  await afterImport(deps);
   await computeFlows({ db: database.db, changes }, new Map());
+  await deps.webhookFormer?.run();
 }
 
 /**
@@ -85,13 +99,13 @@ export async function ensureDemoData(deps: DemoDataDeps, options: Pick<DemoDataO
   const demo = generateDemo({ scale: 1, seed: DEFAULT_SEED, now: deps.clock.now() });
   // Checked again inside the import's transaction: another node starting at once may fill it first.
   const seeded = await importer.importIntoEmpty(demo.dataset, { grade: false });
-  if (seeded) await deps.signals?.run();
+  if (seeded) await afterImport(deps);
   // Each move on its own retry: another node starting at once may hold the lock a while, and a
   // move imported twice records nothing the second time.
   if (seeded)
     for (const move of demo.moves) {
       await retryWhileBusy(() => importer.importChecked(move, { grade: false }));
-      await deps.signals?.run();
+      await afterImport(deps);
     }
   const competitions = seeded && options.competitions === true ? await retryWhileBusy(() => importCompetitions(importer, demo)) : {};
   if (seeded) await retryWhileBusy(() => gradePlayed(deps));
