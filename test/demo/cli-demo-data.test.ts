@@ -41,6 +41,22 @@ describe.each(DIALECTS)('sportsdata demo-data (%s)', (dialect) => {
     expect({ events: await events(), odds: await count('odds') }).toEqual(first);
   });
 
+  it('leaves the work that follows the price history done: every cursor over it at its newest change', async () => {
+    // The command runs no background work; a cursor it left behind would be worked through by the first server to start.
+    const read = db.ctx.database.db;
+    const newest = async (table: 'odds_history' | 'odds_moves') => Number((await read.selectFrom(table).select((eb) => eb.fn.max('id').as('id')).executeTakeFirstOrThrow()).id ?? 0);
+    const cursors = new Map((await read.selectFrom('feed_cursors').select(['name', 'last_id']).execute()).map((c) => [c.name, Number(c.last_id)]));
+    const [changes, moves] = [await newest('odds_history'), await newest('odds_moves')];
+    expect(changes).toBeGreaterThan(0);
+    expect(Object.fromEntries(['odds moves', 'signals: detector', 'webhooks: odds', 'signals: moves', 'webhooks: moves'].map((name) => [name, cursors.get(name)]))).toEqual({
+      'odds moves': changes,
+      'signals: detector': changes,
+      'webhooks: odds': changes,
+      'signals: moves': moves,
+      'webhooks: moves': moves,
+    });
+  });
+
   it('refuses a database that has data, unless --force; --force replaces the sports data and keeps clients', async () => {
     const { account } = await db.ctx.clients.create({ name: 'Keeps', tier: 'pro', authMethod: 'both' });
     const refused = await sportsdata(db.env, 'demo-data', '--scale', '0.03');
