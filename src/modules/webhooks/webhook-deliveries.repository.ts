@@ -100,21 +100,22 @@ export const webhookDeliveries = {
     return (await db.selectFrom('webhook_outbox').select('id').limit(1).executeTakeFirst()) !== undefined;
   },
 
-  /** The sports of events (the endpoints' sport_ids filter): an event's sport is its league's, derived at import. */
-  async sportsOf(db: Kysely<Schema>, eventIds: readonly number[]): Promise<Map<number, number>> {
-    if (eventIds.length === 0) return new Map();
-    const rows = await db.selectFrom('events').select(['id', 'sport_id']).where('id', 'in', eventIds).execute();
-    return new Map(rows.map((row) => [Number(row.id), Number(row.sport_id)]));
-  },
-
-  /** Which of some events are competitions (the endpoints' `event_kinds`): the others are matchups. Read with every batch the former cuts, so its list is padded (a few statement texts). */
-  async competitionsAmong(db: Kysely<Schema>, eventIds: readonly number[]): Promise<Set<number>> {
-    const found = new Set<number>();
+  /**
+   * Of some events, what the endpoints' filters read of them: each one's sport (`sport_ids`: its
+   * league's, derived at import) and which are competitions (`event_kinds`; the others are
+   * matchups). One read with every batch the former cuts, so its lists are padded (a few statement
+   * texts) and chunked.
+   */
+  async eventFactsOf(db: Kysely<Schema>, eventIds: readonly number[]): Promise<{ sports: Map<number, number>; competitions: Set<number> }> {
+    const sports = new Map<number, number>();
+    const competitions = new Set<number>();
     for (const ids of chunksOf(eventIds, 1_000)) {
-      const rows = await db.selectFrom('events').select('id').where('kind', '=', 'competition').where('id', 'in', paddedList(ids)).execute();
-      for (const row of rows) found.add(Number(row.id));
+      for (const row of await db.selectFrom('events').select(['id', 'sport_id', 'kind']).where('id', 'in', paddedList(ids)).execute()) {
+        sports.set(Number(row.id), Number(row.sport_id));
+        if (row.kind === 'competition') competitions.add(Number(row.id));
+      }
     }
-    return found;
+    return { sports, competitions };
   },
 };
 

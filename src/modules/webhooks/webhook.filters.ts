@@ -35,11 +35,6 @@ export function passes(filters: WebhookFilters, subject: Subject): boolean {
   );
 }
 
-/** Whether any endpoint filters by sport: only then are the events' sports read. */
-export function needsSports(endpoints: readonly WebhookEndpoint[]): boolean {
-  return endpoints.some((endpoint) => endpoint.filters.sport_ids !== undefined);
-}
-
 /**
  * Each endpoint's changes among `items`, in their order; endpoints none of them passes are left
  * out. `tells`, when given, is what an endpoint is told beyond its lists (edge.found: its min_edge).

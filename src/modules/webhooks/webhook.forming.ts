@@ -6,7 +6,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { webhookDeliveries, type FormedDelivery } from './webhook-deliveries.repository.js';
 import { webhookEndpoints } from './webhook-endpoints.repository.js';
-import { matching, needsSports, type Subject } from './webhook.filters.js';
+import { matching, type Subject } from './webhook.filters.js';
 import type { WebhookEndpoint, WebhookEventType } from './webhook.types.js';
 
 /** What every part of the former shares: where it stores, and whom it tells. */
@@ -54,8 +54,7 @@ export async function cutFor<C>(db: Kysely<Schema>, endpoints: readonly WebhookE
   const subscribed = endpoints.filter((endpoint) => endpoint.eventTypes.includes(kind.type));
   if (subscribed.length === 0 || changes.length === 0) return [];
   const eventIds = [...new Set(changes.map(kind.eventIdOf))];
-  const sports = needsSports(subscribed) ? await webhookDeliveries.sportsOf(db, eventIds) : new Map<number, number>();
-  const competitions = await webhookDeliveries.competitionsAmong(db, eventIds);
+  const { sports, competitions } = await webhookDeliveries.eventFactsOf(db, eventIds);
   const subjectOf = (change: C): Subject => ({ ...kind.subjectOf(change, sports), eventKind: competitions.has(kind.eventIdOf(change)) ? 'competition' : 'matchup' });
   // Each change is written out once, then joined into every delivery that carries it.
   const texts = new Map<C, string>();

@@ -58,7 +58,7 @@ async function deliveriesOf(trx: Kysely<Schema>, taken: readonly TakenOutboxEntr
   if (types.length === 0) return [];
   const endpoints = await webhookEndpoints.enabledFor(trx, types);
   if (endpoints.length === 0) return [];
-  const competitions = await webhookDeliveries.competitionsAmong(trx, [...new Set(taken.flatMap((entry) => (entry.eventId === null ? [] : [entry.eventId])))]);
+  const { competitions } = await webhookDeliveries.eventFactsOf(trx, [...new Set(taken.flatMap((entry) => (entry.eventId === null ? [] : [entry.eventId])))]);
   const out: FormedDelivery[] = [];
   for (const entry of taken) {
     const members = JSON.stringify(entry.data).slice(1, -1);
