@@ -93,7 +93,7 @@ function moved(slate: Slate, row: OddsRow, steps: [number, number]): number {
 }
 
 /** The next batch: the probe at its new price first, then the next BATCH − 1 rows of the slate. */
-function nextBatch(slate: Slate): { probePrice: number; odds: ReturnType<typeof asImported>[] } {
+export function nextBatch(slate: Slate): { probePrice: number; odds: ReturnType<typeof asImported>[] } {
   const offset = (slate.batches * (BATCH - 1)) % slate.rest.length;
   slate.batches += 1;
   const probePrice = slate.uniqueProbe ? cents(slate.probe.price_decimal + 5 + (slate.batches % 400) * 0.01) : moved(slate, slate.probe, [5, 6]);

@@ -1,7 +1,7 @@
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { whereEventKinds } from '../../platform/db/event-kinds.js';
 import type { EventsTable, Schema } from '../../platform/db/schema.js';
-import { type DeepLinks, deepLinksOf } from '../../shared/deep-links.js';
+import { type DeepLinks, deepLinksOf, type DeepLinkTemplates, type DeepLinkValues } from '../../shared/deep-links.js';
 import { iso } from '../../shared/wire.js';
 import { type OddsRowFilter, templatesOf, whereOddsRows } from './odds.repository.js';
 import { chunksOf, paddedList } from '../../platform/chunks.js';
@@ -77,8 +77,17 @@ export interface BoardRow extends SelectionKeyRow, PriceRow {
   market: { id: number; key: string; name: string };
   is_live: boolean;
   updated_at: string;
-  /** The operator's links to the bet, from its templates. */
-  links: DeepLinks;
+  /** What the operator's links to the bet are made from: made only for the answers that ask for them (`linksOf`). */
+  link: { templates: DeepLinkTemplates; values: DeepLinkValues };
+}
+
+/**
+ * The operator's links to a row's bet, from its templates. Made when an answer shows them, not
+ * when the row is read: most reads (the edges the processors look for, a board without
+ * `include_deeplinks`) never show them, and a template's replacements are most of a row's cost.
+ */
+export function linksOf(row: BoardRow): DeepLinks {
+  return deepLinksOf(row.link.templates, row.link.values);
 }
 
 /**
@@ -170,14 +179,17 @@ export function createBoardRepository(db: Kysely<Schema>): BoardRepository {
         is_live: Number(r.is_live) === 1,
         updated_at: iso(Number(r.changed_at ?? r.updated_at)),
         selection_id: numberOrNull(r.selection_id),
-        links: deepLinksOf(templatesOf(r), {
-          operator_selection_id: r.operator_selection_id,
-          event_id: Number(r.event_id),
-          betting_market_id: Number(r.betting_market_id),
-          event_betting_market_position_id: numberOrNull(r.selection_id),
-          position: r.position,
-          line: numberOrNull(r.line),
-        }),
+        link: {
+          templates: templatesOf(r),
+          values: {
+            operator_selection_id: r.operator_selection_id,
+            event_id: Number(r.event_id),
+            betting_market_id: Number(r.betting_market_id),
+            event_betting_market_position_id: numberOrNull(r.selection_id),
+            position: r.position,
+            line: numberOrNull(r.line),
+          },
+        },
       }));
     },
 

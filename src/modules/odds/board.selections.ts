@@ -4,7 +4,7 @@ import { bestPriceOf, consensusOf } from '../../shared/pricing/consensus.js';
 import type { Devig, DevigMethod } from '../../shared/pricing/devig.js';
 import { marketKeyOf, selectionKeyOf } from './board.keys.js';
 import { marketViewOf, quoteOf } from './board.market.js';
-import type { BoardRow, PriceRow, SelectionKeyRow } from './board.repository.js';
+import { type BoardRow, linksOf, type PriceRow, type SelectionKeyRow } from './board.repository.js';
 import type { BoardItem } from './board.schemas.js';
 
 /**
@@ -106,7 +106,7 @@ export function boardItemOf(selection: BoardSelection, view: BoardView): BoardIt
       line: r.line,
       is_live: r.is_live,
       updated_at: r.updated_at,
-      ...(view.deeplinks ? r.links : {}),
+      ...(view.deeplinks ? linksOf(r) : {}),
     })),
     best: { price: price(best.price), price_decimal: best.price, operators: best.books.map((r) => r.operator) },
     consensus: { price: price(consensus.price), price_decimal: consensus.price, line: consensus.line },

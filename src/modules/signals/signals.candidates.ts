@@ -27,6 +27,9 @@ export const NO_MIDDLES: MiddlesOf = async () => [];
 
 const nullish = (value: number | string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
 
+const legKeyOf = (eventId: number, marketId: number, operatorId: number, position: string, line: number | null, periodId: number | null, playerId: number | null) =>
+  `${eventId}|${marketId}|${operatorId}|${position}|${line ?? ''}|${periodId ?? ''}|${playerId ?? ''}`;
+
 /**
  * The value bets and arbitrages of some markets' edges that are signals (docs/data.md#signals):
  * each book's price whose EV reaches `minEdge` (one signal per selection and book), and every
@@ -35,6 +38,12 @@ const nullish = (value: number | string | null | undefined): number | null => (v
  */
 export function candidatesOf(edges: ReadonlyArray<{ edge: MarketEdge; at: number }>, minEdge: number, rows: readonly LegRow[]): Candidate[] {
   const out: Candidate[] = [];
+  // A leg's row by what names it, the first row of each (a window's arbitrages have thousands of legs between them).
+  const legRows = new Map<string, LegRow>();
+  for (const row of rows) {
+    const key = legKeyOf(row.event_id, row.betting_market_id, row.operator_id, row.position, nullish(row.line), nullish(row.event_period_id), nullish(row.player_id));
+    if (!legRows.has(key)) legRows.set(key, row);
+  }
   for (const { edge, at } of edges) {
     if (edge.kind === 'value') {
       for (const bet of edge.every) {
@@ -66,7 +75,7 @@ export function candidatesOf(edges: ReadonlyArray<{ edge: MarketEdge; at: number
     const legs: SignalLeg[] = [];
     for (const leg of arbitrage.legs) {
       const operator = leg.operators[0];
-      const row = operator && rows.find((r) => r.event_id === edge.event_id && r.betting_market_id === edge.betting_market_id && r.operator_id === operator.id && r.position === leg.position && nullish(r.line) === leg.line && nullish(r.event_period_id) === arbitrage.event_period_id && nullish(r.player_id) === arbitrage.player_id);
+      const row = operator && legRows.get(legKeyOf(edge.event_id, edge.betting_market_id, operator.id, leg.position, leg.line, arbitrage.event_period_id, arbitrage.player_id));
       if (operator === undefined || row?.selection_id === null || row === undefined) break;
       legs.push({ selection_id: Number(row.selection_id), operator_id: operator.id, price: leg.price_decimal, stake: 1 / leg.price_decimal / implied });
     }

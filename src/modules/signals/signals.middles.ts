@@ -13,6 +13,7 @@ import type { SignalLeg } from './signals.settle.js';
 export function middlesFrom(db: Kysely<Schema>): MiddlesOf {
   return async (pairs, at) => {
     const out: Candidate[] = [];
+    const byKey = new Map(pairs.map((pair) => [`${pair[0]}|${pair[1]}`, pair]));
     for (const middle of await middlesOfMarkets(db, pairs)) {
       const legs: SignalLeg[] = [];
       for (const [i, line] of middle.lines.entries()) {
@@ -21,7 +22,7 @@ export function middlesFrom(db: Kysely<Schema>): MiddlesOf {
         legs.push({ selection_id: Number(row.selection_id), operator_id: row.operator.id, price: line.price, stake: middle.stakes[i]! / 100 });
       }
       // A leg whose selection is unknown cannot be graded: such a middle is no signal.
-      const pair = pairs.find(([eventId, marketId]) => eventId === middle.event_id && marketId === middle.market.id);
+      const pair = byKey.get(`${middle.event_id}|${middle.market.id}`);
       if (legs.length !== 2 || pair === undefined) continue;
       out.push({
         type: 'middle',

@@ -38,9 +38,10 @@ export interface Signals extends ProcessorsInOrder {
 
 /**
  * The detector runs on this node's imports at most once per this window (a leading run, then a
- * trailing one): a busy feed makes a few runs a second, each over the markets of every import since.
+ * trailing one): a busy feed makes one run a second, each over the markets of every import since,
+ * and an edge that comes and goes within one window is not recorded (decision 0332).
  */
-const DETECT_WINDOW_MS = 500;
+const DETECT_WINDOW_MS = 1_000;
 /** The detector's work is per market touched: a window's imports are taken together, so each market is computed once. */
 const DETECT_BATCH = 10_000;
 
