@@ -32,14 +32,18 @@ describe.each(DIALECTS)("the first start's dataset holds the competitions (%s)",
   });
 
   it('answers the board and the competitions, on the board only when event_kinds asks for them', async () => {
-    const competitions = await client.page<{ id: number; type: string }>('/v1/competitions?page_size=100');
+    const competitions = await client.page<{ id: number; type: string; status: string; start_time: string }>('/v1/competitions?page_size=100');
     expect(competitions.total_count).toBe(61);
     expect(new Set(competitions.results.map((c) => c.type))).toEqual(new Set(['tournament', 'race', 'futures']));
     const ids = new Set(competitions.results.map((c) => c.id));
-    const board = await client.page<{ event_id: number }>('/v1/odds/board', { event_kinds: ['competition'], page_size: 100 });
+    // The board of the day this week's tournament starts on, as a user would ask for it.
+    const golf = competitions.results.find((c) => c.type === 'tournament' && c.status === 'scheduled');
+    const day = { event_date: golf?.start_time.slice(0, 10), page_size: 100 };
+    const board = await client.page<{ event_id: number }>('/v1/odds/board', { ...day, event_kinds: ['competition'] });
     expect(board.total_count).toBeGreaterThan(0);
+    expect(new Set(board.results.map((r) => r.event_id))).toContain(golf?.id);
     expect(board.results.every((r) => ids.has(r.event_id))).toBe(true);
-    const matchups = await client.page<{ event_id: number }>('/v1/odds/board', { page_size: 100 });
+    const matchups = await client.page<{ event_id: number }>('/v1/odds/board', day);
     expect(matchups.total_count).toBeGreaterThan(0);
     expect(matchups.results.some((r) => ids.has(r.event_id))).toBe(false);
   });
