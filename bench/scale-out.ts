@@ -10,7 +10,7 @@ import { propagationLatency } from './scenarios/propagation.js';
 import type { DemoCredentials } from './run.js';
 
 /** What run.ts lends the scale-out groups: its API runner, its round-robin measurement, its notes. */
-/** How a group's API is started: `demoArgs` are added to its `demo-data` command (`--competitions`). */
+/** How a group's API is started: `demoArgs` are added to its `demo-data` command (`--competitions`; without any, `--no-competitions`). */
 export interface ApiOptions {
   probe?: boolean;
   demoArgs?: readonly string[];

@@ -74,7 +74,7 @@ export async function onFreshDatabase<T>(build: Build, database: BenchDatabase, 
       const store = await throwawayDatabase(database, work, options.pgServer);
       return guarded(store.drop, async () => {
         const env = { ...benchEnv(work), ADMIN_TOKEN, DATABASE_URL: store.url, LOGIN_FAILURES_PER_CLIENT_PER_MINUTE: '1000000' };
-        for (const command of [['migrate', '--create'], ['demo-data', '--scale', String(options.scale)]]) {
+        for (const command of [['migrate', '--create'], ['demo-data', '--scale', String(options.scale), ...matchupsOnly(build)]]) {
           execFileSync(process.execPath, [join(build.dir, 'bin/sportsdata.js'), ...command], { cwd: build.dir, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
         }
         let api: Running | undefined;
@@ -89,6 +89,16 @@ export async function onFreshDatabase<T>(build: Build, database: BenchDatabase, 
       });
     },
   );
+}
+
+/**
+ * What leaves the competitions out of a build's `demo-data`, which adds them by default since
+ * decision 0331: every build measured on the matchups alone. A build from before knows no
+ * `--no-competitions` (and adds none), so it is asked by its own help whether it does.
+ */
+function matchupsOnly(build: Build): string[] {
+  const help = execFileSync(process.execPath, [join(build.dir, 'bin/sportsdata.js'), 'demo-data', '--help'], { cwd: build.dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  return help.includes('--no-competitions') ? ['--no-competitions'] : [];
 }
 
 /** The open main-line rows of the first days' events, until there are a few batches of them. */

@@ -30,7 +30,8 @@ describe.each(DIALECTS)('sportsdata demo-data (%s)', (dialect) => {
   let first: { events: number; odds: number } | undefined;
 
   it('generates the dataset at the scale asked and imports it', async () => {
-    const { result, made } = await run('demo-data', '--scale', '0.02', '--json');
+    // The matchups alone, which this suite counts; the competitions added by default are the last test's.
+    const { result, made } = await run('demo-data', '--scale', '0.02', '--no-competitions', '--json');
     expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
     const body = JSON.parse(result.stdout) as { scale: number; upserted: Record<string, number> };
     expect(body.scale).toBe(0.02);
@@ -65,7 +66,7 @@ describe.each(DIALECTS)('sportsdata demo-data (%s)', (dialect) => {
     expect(first).toBeDefined();
     expect({ events: await events(), odds: await count('odds') }).toEqual(first);
 
-    const { result: forced, made } = await run('demo-data', '--scale', '0.03', '--force');
+    const { result: forced, made } = await run('demo-data', '--scale', '0.03', '--force', '--no-competitions');
     expect(forced, forced.stderr).toMatchObject({ code: 0, stderr: '' });
     expect(forced.stdout).toMatch(/Generated and imported the demo dataset \(scale 0\.03, seed \d+\) in [\d.]+ s\./);
     // Two teams a league at both scales, so as many events; the odds tell the datasets apart.
@@ -73,6 +74,16 @@ describe.each(DIALECTS)('sportsdata demo-data (%s)', (dialect) => {
     expect(made(0.03)).toContainEqual(stored);
     expect(made(0.03).map((m) => m.odds)).not.toContain(made(0.02)[0]?.odds);
     expect((await db.ctx.clients.get(account.id)).name).toBe('Keeps');
+  });
+
+  it('adds the competitions by default, as the first start does, and counts them with the matchups', async () => {
+    const { result, made } = await run('demo-data', '--scale', '0.02', '--force', '--json');
+    expect(result, result.stderr).toMatchObject({ code: 0, stderr: '' });
+    const { upserted } = JSON.parse(result.stdout) as { upserted: Record<string, number> };
+    expect(upserted).toMatchObject({ competitions: 61 });
+    const matchups = await db.ctx.database.db.selectFrom('events').select((eb) => eb.fn.countAll().as('n')).where('kind', '=', 'matchup').executeTakeFirstOrThrow();
+    expect(made(0.02).map((m) => m.events)).toContain(Number(matchups.n));
+    expect({ events: await events(), odds: await count('odds') }).toEqual({ events: (upserted.events ?? 0) + 61, odds: upserted.odds });
   });
 
   it('rejects a scale that is not a positive number', async () => {

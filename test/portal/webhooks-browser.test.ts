@@ -168,6 +168,54 @@ describe("the portal's webhooks section in a real browser", () => {
     await context.close();
   }, 180_000);
 
+  it('sets the kinds of events from the form: competitions ticked make event_kinds with competition, and the list says which kinds each endpoint is told of', async () => {
+    const { context, page } = await signedIn(client.apiKey);
+    await page.waitForSelector('#webhook-types input[type=checkbox]');
+    const create = async (description: string, kinds: { matchups: boolean; competitions: boolean }) => {
+      await page.getByLabel('Endpoint URL').fill(`${receiver.url}/kinds`);
+      await page.getByLabel(/^result\.graded:/).check();
+      if (!(await page.isVisible('#webhook-kinds'))) await page.click('text=Filters (optional');
+      // What a new form offers: matchups, as an endpoint without event_kinds is told.
+      expect(await page.getByLabel(/^Matchups:/).isChecked()).toBe(true);
+      expect(await page.getByLabel(/^Competitions:/).isChecked()).toBe(false);
+      await page.getByLabel(/^Matchups:/).setChecked(kinds.matchups);
+      await page.getByLabel(/^Competitions:/).setChecked(kinds.competitions);
+      await page.getByLabel('Description (optional)').fill(description);
+      await page.getByRole('button', { name: 'Create the endpoint' }).click();
+    };
+    const made = async (description: string) => {
+      await expect.poll(() => page.textContent('#webhook-list')).toContain(description);
+      secrets.push((await page.textContent('#webhook-secret')) ?? '');
+      const endpoints = (await h.as(client).page<{ description: string; filters: Record<string, unknown> }>('/v1/webhooks')).results;
+      return endpoints.find((e) => e.description === description)?.filters;
+    };
+    expect(await unlabelled(page)).toEqual([]);
+
+    await create('both kinds', { matchups: true, competitions: true });
+    expect(await made('both kinds')).toEqual({ event_kinds: ['matchup', 'competition'] });
+    expect(await rowOf(page, 'webhook-list', 'both kinds').textContent()).toContain('Of matchups and competitions');
+
+    await page.getByLabel('League ids').fill('30');
+    await create('competitions alone', { matchups: false, competitions: true });
+    expect(await made('competitions alone')).toEqual({ event_kinds: ['competition'], league_ids: [30] });
+    expect(await rowOf(page, 'webhook-list', 'competitions alone').textContent()).toContain('Of competitions; leagues 30');
+
+    // Matchups alone is the API's default: the endpoint is stored as one made before competitions existed.
+    await create('matchups alone', { matchups: true, competitions: false });
+    expect(await made('matchups alone')).toEqual({});
+    expect(await rowOf(page, 'webhook-list', 'matchups alone').textContent()).toContain('Of matchups');
+    expect(await rowOf(page, 'webhook-list', 'matchups alone').textContent()).not.toContain('competitions');
+    expect(await lowContrast(page)).toEqual([]);
+    await shot(page, 'portal-webhooks-kinds');
+
+    // Neither: refused on the page, nothing made.
+    const before = (await h.as(client).page('/v1/webhooks')).total_count;
+    await create('no kind', { matchups: false, competitions: false });
+    await expect.poll(() => page.textContent('#webhooks-error')).toBe('Choose at least one kind of event: matchups, competitions or both.');
+    expect((await h.as(client).page('/v1/webhooks')).total_count).toBe(before);
+    await context.close();
+  }, 120_000);
+
   it('tells a free client that webhooks are for pro and up, and shows no form', async () => {
     const free = await h.client({ name: 'Free Co', tier: 'free' });
     secrets.push(free.apiKey, free.clientSecret);

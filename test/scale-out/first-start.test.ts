@@ -47,7 +47,13 @@ describe.each(DIALECTS)('two nodes starting at once on one empty database (%s)',
     try {
       const count = async (table: 'clients' | 'events' | 'odds' | 'flows') => Number((await database.db.selectFrom(table).select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
       expect(await count('clients')).toBe(1);
-      expect({ events: await count('events'), odds: await count('odds'), flows: await count('flows') }).toEqual({ events: upserted?.events, odds: upserted?.odds, flows: upserted?.flows });
+      // The matchups' events and the competitions' (decision 0331): both are events rows.
+      expect({ events: await count('events'), odds: await count('odds'), flows: await count('flows') }).toEqual({
+        events: (upserted?.events ?? 0) + (upserted?.competitions ?? 0),
+        odds: upserted?.odds,
+        flows: upserted?.flows,
+      });
+      expect(upserted?.competitions).toBe(61);
     } finally {
       await database.close();
     }
@@ -59,5 +65,18 @@ describe.each(DIALECTS)('two nodes starting at once on one empty database (%s)',
     // One secret: a token of one node is good on the other.
     const { access_token } = (await login.json()) as { access_token: string };
     expect((await fetch(`${b.url}/v1/account/config`, { headers: { authorization: `Bearer ${access_token}` } })).status).toBe(200);
+    // The first start's competitions: listed, and the tournament not over yet (on the machine's clock: scheduled, or live from Thursday to Sunday) on the board when asked for.
+    const authorization = `Bearer ${access_token}`;
+    const listed = await fetch(`${b.url}/v1/competitions?type=tournament`, { headers: { authorization } });
+    expect(listed.status).toBe(200);
+    const golf = ((await listed.json()) as { results: Array<{ id: number; status: string }> }).results.find((c) => c.status !== 'final');
+    expect(golf).toBeDefined();
+    const board = await fetch(`${b.url}/v1/odds/board`, {
+      method: 'POST',
+      headers: { authorization, 'content-type': 'application/json' },
+      body: JSON.stringify({ event_kinds: ['competition'], event_ids: [golf?.id] }),
+    });
+    expect(board.status).toBe(200);
+    expect(((await board.json()) as { results: Array<{ event_id: number }> }).results.map((r) => r.event_id)).toContain(golf?.id);
   }, READY_MS + 60_000);
 });

@@ -6,14 +6,17 @@ import { $, button, copyButton, el, fillTable, pager, showOnce, when, whenExactl
 
 const PAGE_SIZE = 20;
 
-/** The filter fields of the create form: the id lists, by the API's names. */
+/** The filter fields of the create form: the id lists, by the API's names, and what the list of endpoints calls them. */
 const ID_FILTERS = [
-  ['webhook-sport-ids', 'sport_ids'],
-  ['webhook-league-ids', 'league_ids'],
-  ['webhook-event-ids', 'event_ids'],
-  ['webhook-market-ids', 'betting_market_ids'],
-  ['webhook-operator-ids', 'operator_ids'],
+  ['webhook-sport-ids', 'sport_ids', 'sports'],
+  ['webhook-league-ids', 'league_ids', 'leagues'],
+  ['webhook-event-ids', 'event_ids', 'events'],
+  ['webhook-market-ids', 'betting_market_ids', 'betting markets'],
+  ['webhook-operator-ids', 'operator_ids', 'operators'],
 ];
+
+/** The kinds of events (`event_kinds`), in words. */
+const KINDS = { matchup: 'matchups', competition: 'competitions' };
 
 const path = (endpoint, rest = '') => `/portal/webhooks/${encodeURIComponent(endpoint.id)}${rest}`;
 
@@ -53,6 +56,15 @@ function attemptsOf(attempts) {
   );
 }
 
+/** An endpoint's filters in words: the kinds of events first (absent: matchups only, as the API reads it), then each list given. */
+function filtersIn(filters) {
+  const kinds = (filters.event_kinds ?? ['matchup']).map((kind) => KINDS[kind] ?? kind);
+  const parts = [`Of ${kinds.join(' and ')}`];
+  for (const [, name, words] of ID_FILTERS) if (filters[name] !== undefined) parts.push(`${words} ${filters[name].join(', ')}`);
+  if (filters.min_edge !== undefined) parts.push(`edges from ${Math.round(filters.min_edge * 10_000) / 100}%`);
+  return parts.join('; ');
+}
+
 /** The ids a filter field lists (commas or spaces between), or an error naming the field. */
 function idsOf(input, label) {
   const words = input.value.split(/[\s,]+/).filter((w) => w !== '');
@@ -70,6 +82,10 @@ function newEndpointBody() {
     const ids = idsOf($(id), $(id).labels[0]?.textContent ?? name);
     if (ids.length > 0) filters[name] = ids;
   }
+  const kinds = [...$('webhook-kinds').querySelectorAll('input:checked')].map((input) => input.value);
+  if (kinds.length === 0) throw new Error('Choose at least one kind of event: matchups, competitions or both.');
+  // Matchups alone is what an endpoint without event_kinds is told: the filter is sent only when it asks for more.
+  if (kinds.length > 1 || kinds[0] !== 'matchup') filters.event_kinds = kinds;
   const minEdge = $('webhook-min-edge').value;
   if (minEdge !== '') filters.min_edge = Number(minEdge) / 100;
   const description = $('webhook-description').value;
@@ -100,10 +116,11 @@ export function setUpWebhooks({ api, tier }) {
     const endpoints = answer.json.results;
     fillTable(
       $('webhook-list'),
-      ['URL', 'Event types', 'State', 'Actions'],
+      ['URL', 'Event types', 'Filters', 'State', 'Actions'],
       endpoints.map((e) => [
         el('span', { class: 'name', text: e.description === '' ? e.url : `${e.url} (${e.description})` }),
         e.event_types.join(', '),
+        filtersIn(e.filters),
         stateOf(e),
         el('div', { class: 'actions' }, [
           button(e.enabled ? 'Disable' : 'Enable', () => setEnabled(e, !e.enabled)),

@@ -1,4 +1,4 @@
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { DEFAULT_SEED, hasNoSportsData, loadDemoData } from '../../modules/demo/index.js';
 import { integerIn, type RegisterCommands } from '../runtime.js';
 import { printCounts } from './import.js';
@@ -22,7 +22,9 @@ export const registerDemoData: RegisterCommands = (program, cli) => {
     .option('--scale <n>', `size: 1 = 600 teams, 2,000 events, 100,000 odds, 20,000 flows (up to ${MAX_SCALE})`, scaleOption, 1)
     .option('--seed <n>', 'seed of the generator: the same seed, scale and start time give the same dataset', integerIn(0, 2 ** 32 - 1), DEFAULT_SEED)
     .option('--force', 'replace the sports data already in the database (clients are kept)')
-    .option('--competitions', 'add the competitions: a golf tournament and a race last week and this, a season-winner and a top-scorer futures market per league')
+    .option('--no-competitions', 'leave out the competitions (added by default, as on the first start: a golf tournament and a race last week and this, a season-winner and a top-scorer futures market per league)')
+    // Said by scripts written when the competitions had to be asked for: the default now.
+    .addOption(new Option('--competitions').hideHelp())
     .option('--json', 'print machine-readable JSON')
     .action(async (options: { scale: number; seed: number; force?: boolean; competitions?: boolean; json?: boolean }) => {
       const started = performance.now();
@@ -30,7 +32,7 @@ export const registerDemoData: RegisterCommands = (program, cli) => {
         if (!options.force && !(await hasNoSportsData(ctx))) {
           throw new Error('the database already holds sports data; pass --force to replace it with the demo dataset (clients are kept)');
         }
-        return loadDemoData(ctx, { scale: options.scale, seed: options.seed, force: options.force ?? false, competitions: options.competitions ?? false });
+        return loadDemoData(ctx, { scale: options.scale, seed: options.seed, force: options.force ?? false, competitions: options.competitions !== false });
       });
       const seconds = Math.round((performance.now() - started) / 100) / 10;
       if (options.json) return cli.printJson({ scale: options.scale, seed: options.seed, seconds, upserted });

@@ -1,5 +1,5 @@
 import { Problems } from './import.checks.js';
-import { EVENT_STATE_COLUMNS, type EventState, eventStateOf } from './import.event-changes.js';
+import { type CompetitionState, competitionStateOf, EVENT_STATE_COLUMNS, type EventState, eventStateOf } from './import.event-changes.js';
 import { type KnownRecords, knownIn, knownRecords } from './import.known-records.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
@@ -26,6 +26,8 @@ export interface Resolved {
   movedEventIds: number[];
   /** What the stored events the dataset carries were before it (none in a replace): their changes are told to webhooks. */
   storedEvents: Map<number, EventState>;
+  /** What the stored competitions the dataset carries were before it (none in a replace), for the same webhooks. */
+  storedCompetitions: Map<number, CompetitionState>;
   /** The category of every market of the dataset: its record (null when its text names none) and key. */
   marketCategories: Map<number, MarketCategory>;
   /** The competitions' participants: their events and names. */
@@ -164,9 +166,13 @@ async function categoriesOfMarkets(
   );
 }
 
-/** Stored leagues and events whose sport or league this dataset changes, and the stored events it carries as they were. */
-async function moved(dataset: Dataset, repo: ImportRepository, options: { replace: boolean }): Promise<Pick<Resolved, 'movedLeagueIds' | 'movedEventIds' | 'storedEvents'>> {
-  if (options.replace) return { movedLeagueIds: [], movedEventIds: [], storedEvents: new Map() };
+/** Stored leagues and events whose sport or league this dataset changes, and the stored events and competitions it carries as they were. */
+async function moved(
+  dataset: Dataset,
+  repo: ImportRepository,
+  options: { replace: boolean },
+): Promise<Pick<Resolved, 'movedLeagueIds' | 'movedEventIds' | 'storedEvents' | 'storedCompetitions'>> {
+  if (options.replace) return { movedLeagueIds: [], movedEventIds: [], storedEvents: new Map(), storedCompetitions: new Map() };
   const leagues = new Map((dataset.leagues ?? []).map((l) => [l.id, l.sport_id]));
   const events = new Map((dataset.events ?? []).map((e) => [e.id, e.league_id]));
   const movedLeagueIds = leagues.size === 0 ? [] : (await repo.existing('leagues', leagues.keys(), ['sport_id']))
@@ -175,5 +181,20 @@ async function moved(dataset: Dataset, repo: ImportRepository, options: { replac
   // One read of the stored events serves both: the league they move from, and what a webhook tells changed.
   const storedRows = events.size === 0 ? [] : await repo.existing('events', events.keys(), ['league_id', ...EVENT_STATE_COLUMNS]);
   const movedEventIds = storedRows.filter((row) => events.get(Number(row.id)) !== Number(row.league_id)).map((row) => Number(row.id));
-  return { movedLeagueIds, movedEventIds, storedEvents: new Map(storedRows.map((row) => [Number(row.id), eventStateOf(row)])) };
+  return {
+    movedLeagueIds,
+    movedEventIds,
+    storedEvents: new Map(storedRows.map((row) => [Number(row.id), eventStateOf(row)])),
+    storedCompetitions: await storedCompetitions(dataset, repo),
+  };
+}
+
+/** The stored competitions among the dataset's, as they were: two reads, only for a dataset that carries competitions. */
+async function storedCompetitions(dataset: Dataset, repo: ImportRepository): Promise<Map<number, CompetitionState>> {
+  const ids = (dataset.competitions ?? []).map((c) => c.id);
+  if (ids.length === 0) return new Map();
+  const events = await repo.existing('events', ids, ['status', 'start_time']);
+  if (events.length === 0) return new Map();
+  const ends = new Map((await repo.existing('competitions', events.map((row) => Number(row.id)), ['end_time'])).map((row) => [Number(row.id), row]));
+  return new Map(events.map((row) => [Number(row.id), competitionStateOf(row, ends.get(Number(row.id)))]));
 }

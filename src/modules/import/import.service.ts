@@ -182,7 +182,7 @@ async function writeDataset(
     await deleteIdentities(trx);
   }
   const { touched, changes: written } = await write(repo, updated.length === 0 ? dataset : { ...dataset, odds: [...(dataset.odds ?? []), ...updated] }, resolved, now, replace);
-  events.note(dataset.events ?? [], resolved.storedEvents, resolved.sportOfLeague);
+  events.note(dataset, resolved);
   await writeAliases(trx, repo, dataset.aliases ?? [], now);
   const candidates = new Set(await gradingCandidates(trx, repo, dataset, touched));
   // The rows that waited on the names just bound land with them, or not at all.
@@ -212,7 +212,7 @@ function writerIn(dialect: DialectName, trx: Transaction<Schema>, repo: ImportRe
       checkWithinDataset(dataset);
       const resolved = await checkReferences(dataset, repo, { replace: false });
       const { touched } = await write(repo, dataset, resolved, now, false);
-      events.note(dataset.events ?? [], resolved.storedEvents, resolved.sportOfLeague);
+      events.note(dataset, resolved);
       await writeAliases(trx, repo, dataset.aliases ?? [], now);
       for (const id of await gradingCandidates(trx, repo, dataset, touched)) candidates.add(id);
       written.push(dataset);

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { COMPETITION_TYPES, PARTICIPANT_TYPES } from '../../platform/db/schema.js';
 import { EVENT_STATUSES } from '../../shared/event-status.js';
 import { GRADED_OUTCOMES, GradeNumbers, OutrightGradeNumbers } from '../../shared/settlement/grade-numbers.schema.js';
 import { NOT_GRADABLE_REASONS } from '../../shared/settlement/grading.js';
@@ -11,8 +12,8 @@ import { SelectionId } from '../../shared/wire.js';
  * results by event), so a receiver reads a webhook as it reads the API.
  */
 
-/** What of an event an event.updated says changed. */
-export const EVENT_CHANGES = ['status', 'start_time', 'score'] as const;
+/** What of an event an event.updated says changed: a matchup's status, start or score, a competition's status, start or end. */
+export const EVENT_CHANGES = ['status', 'start_time', 'score', 'end_time'] as const;
 export type EventChange = (typeof EVENT_CHANGES)[number];
 
 const Sequence = Type.Integer({ minimum: 1, description: "The delivery's place in its endpoint's sequence: 1, 2, 3… with no gap." });
@@ -34,11 +35,38 @@ export const WebhookEvent = Type.Object(
   { title: 'WebhookEvent', additionalProperties: false, description: 'The event as it stands after the change, as the events lists show it (teams by id).' },
 );
 
+/**
+ * A competition as GET /v1/competitions shows it, but for its league's key and its count of
+ * participants. Sent only to an endpoint whose filters' `event_kinds` names `competition`
+ * (decision 0331): a matchup's event keeps the shape above, and `kind` tells the two apart.
+ */
+export const WebhookCompetitionEvent = Type.Object(
+  {
+    id: Type.Integer({ description: 'Event id of the competition.' }),
+    kind: Type.Literal('competition', { description: 'Always `competition`: a matchup\'s event has no `kind`, and its home and away teams instead.' }),
+    sport_id: Type.Integer({ description: 'Sport of the competition (that of its league).' }),
+    league_id: Type.Integer({ description: 'League: the tour, the series, the league a futures market is about.' }),
+    name: Type.String({ description: 'Display name.' }),
+    type: Type.Enum(COMPETITION_TYPES, { description: '`tournament`, `race` or `futures`.' }),
+    participant_type: Type.Enum(PARTICIPANT_TYPES, { description: 'What its participants are: `team` or `player`.' }),
+    status: Type.Enum(EVENT_STATUSES, { description: 'As the data feed now reports it: `scheduled`, `live`, `final` (its results are final), `postponed` or `cancelled`.' }),
+    start_time: Type.String({ format: 'date-time', description: 'Scheduled start, ISO 8601, UTC.' }),
+    end_time: Type.String({ format: 'date-time', description: 'Scheduled end (the last round, the season\'s end), ISO 8601, UTC.' }),
+  },
+  { title: 'WebhookCompetitionEvent', additionalProperties: false, description: 'The competition as it stands after the change (docs/data.md#competitions).' },
+);
+
 export const EventUpdatedData = Type.Object(
   {
     sequence: Sequence,
-    event: WebhookEvent,
-    changed: Type.Array(Type.Enum(EVENT_CHANGES), { minItems: 1, uniqueItems: true, description: 'What changed: `status`, `start_time`, `score` (either side\'s).' }),
+    event: Type.Union([WebhookEvent, WebhookCompetitionEvent], {
+      description: "The event after the change: a matchup (WebhookEvent), or a competition (WebhookCompetitionEvent, with `kind`) for an endpoint whose filters' `event_kinds` names `competition`.",
+    }),
+    changed: Type.Array(Type.Enum(EVENT_CHANGES), {
+      minItems: 1,
+      uniqueItems: true,
+      description: "What changed: `status`, `start_time`, `score` (either side's, a matchup's), `end_time` (a competition's).",
+    }),
   },
   { title: 'EventUpdatedData', additionalProperties: false },
 );
@@ -80,5 +108,7 @@ export type ResultGradedData = Static<typeof ResultGradedData>;
 
 /** What a producer writes: the data without its sequence, which the former gives it. */
 export type EventUpdatedRecord = Omit<EventUpdatedData, 'sequence'>;
+export type WebhookCompetitionEvent = Static<typeof WebhookCompetitionEvent>;
+export type WebhookEvent = Static<typeof WebhookEvent>;
 export type ResultGradedRecord = Omit<ResultGradedData, 'sequence'>;
 export type WebhookGrade = Static<typeof WebhookGrade>;

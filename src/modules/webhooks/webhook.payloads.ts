@@ -26,7 +26,8 @@ export const WEBHOOK_PAYLOADS: Readonly<Record<WebhookEventType | 'webhook.test'
     data: BoardChangedData,
   },
   'event.updated': {
-    description: "An event's status, start time or score changed: the event as it stands after the change, and what changed.",
+    description:
+      "An event's status, start time or score changed (a competition's status, start or end time, for an endpoint whose `event_kinds` names `competition`): the event as it stands after the change, and what changed.",
     data: EventUpdatedData,
   },
   'result.graded': {

@@ -30,8 +30,7 @@ export const WebhookFilters = Type.Object(
     title: 'WebhookFilters',
     description:
       'What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only ' +
-      '(an endpoint is told of competitions\' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; ' +
-      'their status changes make no message).',
+      '(an endpoint is told of competitions\' price changes, board changes, edges, steam moves, drops, updates and grades only when its `event_kinds` names `competition`).',
   },
 );
 
