@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/helpers/longest-first.js';
 
 export default defineConfig({
   test: {
@@ -9,5 +10,6 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: more workers only queue on the same CPUs and the shared PostgreSQL.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -55,7 +55,11 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     const nothing = async () => {};
     return serveContext(options.context, options, { start: nothing, stop: nothing, release: nothing });
   }
-  const { url, drop } = options.databaseUrl ? { url: options.databaseUrl, drop: async () => {} } : await freshDatabaseUrl(options.dialect);
+  const { url, drop } = options.databaseUrl
+    ? { url: options.databaseUrl, drop: async () => {} }
+    : options.beforeMigrating
+      ? await freshDatabaseUrl(options.dialect)
+      : await migratedDatabaseUrl(options.dialect);
   const config = loadConfig({
     DATABASE_URL: url,
     DATA_DIR: '/nonexistent-test-data-dir',
@@ -147,7 +151,7 @@ export interface TestDatabase {
 
 /** A fresh, migrated database without an app, for tests of the building blocks under it. */
 export async function openTestDatabase(dialect: DialectName): Promise<TestDatabase> {
-  const { url, drop } = await freshDatabaseUrl(dialect);
+  const { url, drop } = await migratedDatabaseUrl(dialect);
   const database = openDatabase(url);
   await migrateToLatest(database.db);
   return {
@@ -163,6 +167,16 @@ export async function openTestDatabase(dialect: DialectName): Promise<TestDataba
 export async function freshDatabaseUrl(dialect: DialectName): Promise<{ url: string; drop: () => Promise<void> }> {
   if (dialect === 'sqlite') return { url: 'sqlite::memory:', drop: async () => {} };
   return throwawayPostgres(inject('postgresUrl'), 'test');
+}
+
+/**
+ * A fresh database already at the latest schema: in-memory SQLite, or on PostgreSQL a copy of the
+ * run's migrated template (test/helpers/global-setup.ts), which is quicker than migrating anew.
+ * The caller migrates it still, as an app does on start: nothing is left to apply.
+ */
+async function migratedDatabaseUrl(dialect: DialectName): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (dialect === 'sqlite') return freshDatabaseUrl(dialect);
+  return throwawayPostgres(inject('postgresUrl'), 'test', inject('postgresTemplate'));
 }
 
 export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
