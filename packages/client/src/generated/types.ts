@@ -3068,7 +3068,7 @@ export interface Webhook {
   /** The kinds of message it receives. */
   event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
   /**
-   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; their status changes make no message).
+   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops, updates and grades only when its `event_kinds` names `competition`).
    */
   filters: WebhookFilters;
   /** Whether messages are sent to it. */
@@ -3090,7 +3090,7 @@ export interface Webhook {
 }
 
 /**
- * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; their status changes make no message).
+ * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops, updates and grades only when its `event_kinds` names `competition`).
  */
 export interface WebhookFilters {
   /** Only messages about these sports (ids); absent: all. */
@@ -3122,7 +3122,7 @@ export interface CreatedWebhook {
   /** The kinds of message it receives. */
   event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
   /**
-   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; their status changes make no message).
+   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops, updates and grades only when its `event_kinds` names `competition`).
    */
   filters: WebhookFilters;
   /** Whether messages are sent to it. */
@@ -4780,7 +4780,7 @@ export interface WebhooksCreateParams {
    */
   event_types: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
   /**
-   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; their status changes make no message).
+   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops, updates and grades only when its `event_kinds` names `competition`).
    */
   filters?: WebhookFilters;
   /** A note of your choosing, e.g. what receives the messages. */
@@ -4812,7 +4812,7 @@ export interface WebhooksUpdateParams {
    */
   event_types?: Array<'odds.changed' | 'board.changed' | 'event.updated' | 'result.graded' | 'edge.found' | 'odds.steam' | 'odds.drop'>;
   /**
-   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops and grades only when its `event_kinds` names `competition`; their status changes make no message).
+   * What the endpoint is told of: each list narrows its messages; absent lists let everything through, but `event_kinds`, whose absence is matchups only (an endpoint is told of competitions' price changes, board changes, edges, steam moves, drops, updates and grades only when its `event_kinds` names `competition`).
    */
   filters?: WebhookFilters;
   /** A note of your choosing, e.g. what receives the messages. */
