@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { COMPETITION_TYPES, PARTICIPANT_TYPES } from '../../platform/db/schema.js';
 import { EVENT_STATUSES } from '../../shared/event-status.js';
+import { CompetitionItem } from '../competitions/index.js';
 import { GRADED_OUTCOMES, GradeNumbers, OutrightGradeNumbers } from '../../shared/settlement/grade-numbers.schema.js';
 import { NOT_GRADABLE_REASONS } from '../../shared/settlement/grading.js';
 import { SelectionId } from '../../shared/wire.js';
@@ -40,21 +40,11 @@ export const WebhookEvent = Type.Object(
  * participants. Sent only to an endpoint whose filters' `event_kinds` names `competition`
  * (decision 0331): a matchup's event keeps the shape above, and `kind` tells the two apart.
  */
-export const WebhookCompetitionEvent = Type.Object(
-  {
-    id: Type.Integer({ description: 'Event id of the competition.' }),
-    kind: Type.Literal('competition', { description: 'Always `competition`: a matchup\'s event has no `kind`, and its home and away teams instead.' }),
-    sport_id: Type.Integer({ description: 'Sport of the competition (that of its league).' }),
-    league_id: Type.Integer({ description: 'League: the tour, the series, the league a futures market is about.' }),
-    name: Type.String({ description: 'Display name.' }),
-    type: Type.Enum(COMPETITION_TYPES, { description: '`tournament`, `race` or `futures`.' }),
-    participant_type: Type.Enum(PARTICIPANT_TYPES, { description: 'What its participants are: `team` or `player`.' }),
-    status: Type.Enum(EVENT_STATUSES, { description: 'As the data feed now reports it: `scheduled`, `live`, `final` (its results are final), `postponed` or `cancelled`.' }),
-    start_time: Type.String({ format: 'date-time', description: 'Scheduled start, ISO 8601, UTC.' }),
-    end_time: Type.String({ format: 'date-time', description: 'Scheduled end (the last round, the season\'s end), ISO 8601, UTC.' }),
-  },
-  { title: 'WebhookCompetitionEvent', additionalProperties: false, description: 'The competition as it stands after the change (docs/data.md#competitions).' },
-);
+export const WebhookCompetitionEvent = Type.Omit(CompetitionItem, ['league_key', 'participants'], {
+  title: 'WebhookCompetitionEvent',
+  additionalProperties: false,
+  description: 'The competition as it stands after the change (docs/data.md#competitions).',
+});
 
 export const EventUpdatedData = Type.Object(
   {
