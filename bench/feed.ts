@@ -99,7 +99,7 @@ function row(build: string, database: BenchDatabase, rate: number): string {
   return (
     `| ${build} | ${database} | ${thousands(rate)} | ${thousands(of((p) => p.achieved))} | ${fixed(of((p) => p.importP50))} / ${fixed(of((p) => p.importP99))} | ` +
     `${fixed(of((p) => p.readsKept), 2)} | ${fixed(of((p) => p.streamP99))} | ${fixed(board)} | ${fixed(of((p) => p.loopP99))} / ${fixed(of((p) => p.loopMax))} | ` +
-    `${fixed(cpu)} (≈ ${thousands((1000 / cpu) * 1000)}/s per core) |${polled}`
+    `${fixed(cpu)} (≈ ${thousands((1000 / cpu) * 1000)}/s per core) | ${fixed(of((p) => p.mainCpuMsPer1000))} |${polled}`
   );
 }
 
@@ -107,11 +107,11 @@ function table(builds: Build[]): string {
   return [
     `Batches of ${BATCH} odds changes through POST /admin/v1/import; reads: ${options.connections} connections on a cached odds page; ` +
       `${seconds} s per phase after a ${options.warmupSeconds} s warm-up; demo scale ${options.scale}; medians of ${rounds} round${rounds > 1 ? 's' : ''}. ` +
-      'Server CPU per 1,000 changes from a feed-only phase; in brackets the rate it implies on one core.',
+      'Server CPU per 1,000 changes from a feed-only phase; in brackets the rate it implies on one core; then the part of it spent on the serving (main) thread.',
     ...(options.upstream ? ['', `With the upstream poller on: a local upstream in The Odds API v4's shape polled every ${UPSTREAM_INTERVAL_S} s; its column: polls answered / rows the server imported (first round).`] : []),
     '',
-    `| build | database | changes/s asked | changes/s achieved | import p50 / p99 ms | reads kept (× no feed) | change-to-stream p99 ms | change-to-board-event p99 ms | event-loop delay p99 / max ms | server CPU-ms per 1,000 changes |${options.upstream ? ' upstream polls / rows imported |' : ''}`,
-    `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|${options.upstream ? '---:|' : ''}`,
+    `| build | database | changes/s asked | changes/s achieved | import p50 / p99 ms | reads kept (× no feed) | change-to-stream p99 ms | change-to-board-event p99 ms | event-loop delay p99 / max ms | server CPU-ms per 1,000 changes | of it, the serving thread's |${options.upstream ? ' upstream polls / rows imported |' : ''}`,
+    `|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|${options.upstream ? '---:|' : ''}`,
     ...databases.flatMap((database) => options.rates.flatMap((rate) => builds.map((build) => row(build.name, database, rate)))),
   ].join('\n');
 }

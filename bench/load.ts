@@ -63,10 +63,11 @@ export async function measure(baseUrl: string, scenario: Scenario, options: Load
  * A process's CPU time so far in clock ticks (1/100 s), from /proc: a figure that a machine
  * shared with other work disturbs less than throughput. Undefined off Linux.
  */
-export function cpuTicks(pid: number | undefined): number | undefined {
+export function cpuTicks(pid: number | undefined, options: { mainThread?: boolean } = {}): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    // A process's main thread is the task whose id is the process's: its own time, without its other threads'.
+    const fields = readFileSync(options.mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
     return Number(fields[11]) + Number(fields[12]);
   } catch {
     return undefined;

@@ -227,7 +227,7 @@ function featureRoutes(ctx: AppContext, sessions: WebSessions): Array<(app: App)
       return webhookRoutes(app, { endpoints, test, capOf: (tier) => config.tierLimits[tier].webhookEndpoints, clock });
     },
     (app) => adminRoutes(app, { clients, credentials, clock, limits }),
-    (app) => importRoutes(app, { importer: createImportService({ database, clock, changes, releaseAliased, recent: ctx.recentChanges }) }),
+    (app) => importRoutes(app, { importer: ctx.importThread ?? createImportService({ database, clock, changes, releaseAliased, recent: ctx.recentChanges }) }),
     (app) => sourcesRoutes(app, { sources: createSourcesService({ database, importer: createImportService({ database, clock, changes }) }) }),
     (app) => docsRoutes(app),
     (app) =>

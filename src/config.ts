@@ -58,6 +58,8 @@ export function loadConfig(env: Env = process.env) {
     dataDir: v.DATA_DIR ?? defaultDataDir(v.DATABASE_URL),
     redisUrl: v.REDIS_URL,
     changePollMs: v.CHANGE_POLL_MS,
+    /** The import route's imports and the history processors on a thread of their own (a database file or PostgreSQL only). */
+    importThread: v.IMPORT_THREAD,
     /** Processes serving one port (node:cluster); 1 serves in this process. */
     workers: workers ?? 1,
     shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,

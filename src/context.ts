@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { extname } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Config } from './config.js';
+import { createHistoryWork } from './history-work.js';
 import { type Background, type BackgroundJobs, createBackground } from './platform/background.js';
 import type { ChangeFeed } from './platform/cache/change-feed.js';
 import { createNodeChangeFeed } from './platform/cache/node-change-feed.js';
@@ -35,25 +38,14 @@ import {
 import { createLimitPolicy, createRateLimiter, type LimitPolicy, type RateLimiter } from './modules/limits/index.js';
 import { createAuditPurgeJob, createAuditRepository } from './modules/audit/index.js';
 import { type CheckEndpoints, createCheckEndpoints } from './modules/quotes/index.js';
-import { createHistoryProcessor, createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
-import { createBoardEventsWork, createMovesWork } from './modules/odds/index.js';
-import { createSignals, type Signals } from './modules/signals/index.js';
+import { createHistoryPurgeJob, createRecentChanges, type HistoryProcessor, type RecentChanges } from './modules/history/index.js';
+import type { Signals } from './modules/signals/index.js';
 import { createDemoTicker, createTickerRepository, type DemoTicker } from './modules/demo/index.js';
-import { createImportService } from './modules/import/index.js';
+import { createImportService, createImportThread, type ImportThread } from './modules/import/index.js';
 import { createSourcesService, createUpstreamFeed, type UpstreamFeed, type UpstreamSettings } from './modules/sources/index.js';
 import { createKeyResolver, type KeyResolver } from './modules/references/index.js';
 import { createPurgeJob } from './modules/tokens/index.js';
-import {
-  createWebhookDispatcher,
-  createWebhookDispatchRepository,
-  createWebhookFormer,
-  createWebhookPurgeJob,
-  createWebhookSender,
-  type WebhookSender,
-  WEBHOOKS_BOARD_CURSOR,
-  type WebhookDispatcher,
-  type WebhookFormer,
-} from './modules/webhooks/index.js';
+import { createWebhookDispatcher, createWebhookDispatchRepository, createWebhookSender, type WebhookDispatcher, type WebhookFormer, type WebhookSender } from './modules/webhooks/index.js';
 import { createDaySeeds, createUsageMeter, createUsagePurgeJob, createUsageRepository, createUsageService, type UsageMeter, type UsageService } from './modules/usage/index.js';
 
 /**
@@ -137,19 +129,19 @@ export interface AppContext {
   readonly webhooks: WebhookDispatcher;
   /** Signs and posts one webhook message: the dispatcher's and the endpoints' `/test`. */
   readonly webhookSender: WebhookSender;
+  /**
+   * The thread making the import route's imports and the history work after them (IMPORT_THREAD,
+   * decision 0333); undefined when they are made in this thread (IMPORT_THREAD=false, an in-memory SQLite database).
+   */
+  readonly importThread?: ImportThread;
 }
 
-/** How often every node runs the history processors on its own: for the changes of a node that died after its import. */
-const HISTORY_PROCESSOR_EVERY_MS = 5_000;
-/** Changes per batch of the board events processor (createHistoryWork). */
-const BOARD_EVENTS_BATCH = 10_000;
-/**
- * The board events and the steam moves run on this node's imports at most once per window: their
- * work is per market touched, and a busy feed's imports within a window touch mostly the same
- * markets, so each is computed once per window instead of once per import. A quiet feed is not held
- * back (the first import of a window runs at once); a busy one sees its board events up to this late.
- */
-const BOARD_EVENTS_WINDOW_MS = 250;
+/** The import thread's program, beside this file: its build, or its source when run from the sources. */
+const IMPORT_THREAD_ENTRY = new URL(`./import-thread${extname(fileURLToPath(import.meta.url))}`, import.meta.url);
+
+/** Whether a thread can open the database too: an in-memory SQLite database is one connection's own. */
+const sharable = (databaseUrl: string) => databaseUrl !== 'sqlite::memory:' && databaseUrl !== 'sqlite:';
+
 /** How often every node looks for webhook retries that came due (new deliveries wake it through the change feed). */
 const WEBHOOK_DISPATCH_EVERY_MS = 1_000;
 /** Webhook endpoints one node sends to at once (one attempt in flight per endpoint). */
@@ -191,14 +183,13 @@ export function createContext(deps: { config: Config; database: Database; clock?
   const checkEndpoints = createCheckEndpoints({ db, clock, cipher, rules: outboundRules });
   createPurgeJob({ db, clock, background });
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
-  const { recentChanges, boardEvents, oddsMoves, webhookFormer } = createHistoryWork({ config, db, clock, changes, background });
-  const signals = createSignals({ db, clock, changes, background, minEvPct: config.signalsMinEvPct, everyMs: HISTORY_PROCESSOR_EVERY_MS, recent: recentChanges });
+  const recentChanges = createRecentChanges();
+  const { boardEvents, oddsMoves, webhookFormer, signals } = createHistoryWork({ config, db, clock, changes, background, recent: recentChanges });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const webhookSender = createWebhookSender({ clock, rules: outboundRules, timeoutMs: config.webhookTimeoutMs });
   const webhooks = createWebhooks({ config, db, clock, cipher, sender: webhookSender, changes, metrics, meter, background });
   const draining = createDraining();
-  const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics, background });
-  const demoTicker = config.demoData && config.demoTickerPerSecond > 0 ? createTicker(config.demoTickerPerSecond, { database, clock, changes, recentChanges, background }) : undefined;
+  const importers = createImporters({ config, database, clock, changes, metrics, recentChanges, background });
   return {
     config,
     database,
@@ -231,61 +222,8 @@ export function createContext(deps: { config: Config; database: Database; clock?
     draining,
     webhooks,
     webhookSender,
-    ...(upstream === undefined ? {} : { upstream }),
-    ...(demoTicker === undefined ? {} : { demoTicker }),
+    ...importers,
   };
-}
-
-/**
- * The work done once from the price history after the imports, for every node: the board events
- * (computed by the node that imported, or the next to run it, for every node's streams), the steam
- * moves and drops, and the webhooks' deliveries, with their purge.
- */
-function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Clock; changes: ChangeFeed; background: BackgroundJobs }): {
-  recentChanges: RecentChanges;
-  boardEvents: HistoryProcessor;
-  oddsMoves: HistoryProcessor | undefined;
-  webhookFormer: WebhookFormer;
-} {
-  const { config, db, clock, changes, background } = deps;
-  const recentChanges = createRecentChanges();
-  const boardEvents = createHistoryProcessor({
-    db,
-    changes,
-    background,
-    everyMs: HISTORY_PROCESSOR_EVERY_MS,
-    // Its work is per market touched (every selection of a market whose price moved): a big
-    // import's changes are taken 10,000 at a time, so that its markets are computed a few times,
-    // not once per thousand changes.
-    batch: BOARD_EVENTS_BATCH,
-    windowMs: BOARD_EVENTS_WINDOW_MS,
-    // The webhooks' former reads the board changes after this processor stores them: none is purged before it has.
-    work: createBoardEventsWork({ clock, changes, readers: [WEBHOOKS_BOARD_CURSOR] }),
-    recent: recentChanges,
-  });
-  const oddsMoves = config.moves.detect
-    ? createHistoryProcessor({
-        db,
-        changes,
-        background,
-        everyMs: HISTORY_PROCESSOR_EVERY_MS,
-        windowMs: BOARD_EVENTS_WINDOW_MS,
-        work: createMovesWork({ clock, changes, thresholds: config.moves.thresholds }),
-        recent: recentChanges,
-      })
-    : undefined;
-  const webhookFormer = createWebhookFormer({
-    db,
-    clock,
-    changes,
-    background,
-    batchMax: config.webhookBatchMax,
-    windowMs: config.webhookBatchWindowMs,
-    everyMs: HISTORY_PROCESSOR_EVERY_MS,
-    recent: recentChanges,
-  });
-  createWebhookPurgeJob({ db, clock, retentionDays: config.webhookRetentionDays, background });
-  return { recentChanges, boardEvents, oddsMoves, webhookFormer };
 }
 
 /** The webhook dispatcher of this node: every node sends, one attempt per delivery by leases (decision 0310). */
@@ -314,6 +252,23 @@ function createWebhooks(deps: {
     concurrency: WEBHOOK_CONCURRENCY,
     everyMs: WEBHOOK_DISPATCH_EVERY_MS,
   });
+}
+
+/** The importers that run beside the serving: the upstream feed, the demo ticker, and the import thread, each when configured. */
+function createImporters(deps: {
+  config: Config;
+  database: Database;
+  clock: Clock;
+  changes: ChangeFeed;
+  metrics: Metrics;
+  recentChanges: RecentChanges;
+  background: BackgroundJobs;
+}): Pick<AppContext, 'upstream' | 'demoTicker' | 'importThread'> {
+  const { config, database, clock, changes, recentChanges, background } = deps;
+  const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics: deps.metrics, background });
+  const demoTicker = config.demoData && config.demoTickerPerSecond > 0 ? createTicker(config.demoTickerPerSecond, { database, clock, changes, recentChanges, background }) : undefined;
+  const importThread = config.importThread && sharable(config.databaseUrl) ? createImportThread({ entry: IMPORT_THREAD_ENTRY, workerData: { config }, clock, changes, recent: recentChanges, background }) : undefined;
+  return { ...(upstream ? { upstream } : {}), ...(demoTicker ? { demoTicker } : {}), ...(importThread ? { importThread } : {}) };
 }
 
 /** The upstream feed a configured node follows, importing through the source importer (one node at a time, by a lease). */

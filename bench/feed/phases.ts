@@ -56,6 +56,8 @@ export interface RatePoint {
   loopP99: number;
   loopMax: number;
   cpuMsPer1000: number;
+  /** Of it, the serving (main) thread's: the rest is the import thread's, and the runtime's own (the garbage collector's, the compiler's). */
+  mainCpuMsPer1000: number;
   upstream?: UpstreamSeen;
 }
 
@@ -269,8 +271,10 @@ async function measureAll(api: Running, demo: DemoCredentials, authorization: st
       return { fed, loop: (await probe(api.child, 'event-loop:read')) as EventLoopDelay };
     });
     const cpuBefore = cpuTicks(api.child.pid);
+    const mainBefore = cpuTicks(api.child.pid, { mainThread: true });
     const alone = await feed([], () => sleep(options.seconds * 1000));
     const cpuMs = ((cpuTicks(api.child.pid) ?? Number.NaN) - (cpuBefore ?? Number.NaN)) * 10;
+    const mainCpuMs = ((cpuTicks(api.child.pid, { mainThread: true }) ?? Number.NaN) - (mainBefore ?? Number.NaN)) * 10;
     const { fed, loop } = underReads;
     const imports = quantiles(fed.importMs);
     points.push({
@@ -284,6 +288,7 @@ async function measureAll(api: Running, demo: DemoCredentials, authorization: st
       loopP99: loop.p99Ms,
       loopMax: loop.maxMs,
       cpuMsPer1000: (cpuMs / alone.imported) * 1000,
+      mainCpuMsPer1000: (mainCpuMs / alone.imported) * 1000,
     });
   }
   if (upstream === undefined) return points;

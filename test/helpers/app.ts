@@ -68,6 +68,9 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
     LOG_LEVEL: 'info',
     // No test sees the demo's prices move unless it asks to (test/demo/ticker*.test.ts).
     DEMO_TICKER_PER_SECOND: '0',
+    // Imports in the serving thread: a thread per test app would load the whole program again. The
+    // import thread, the serving default, has tests of its own (test/import/import-thread.test.ts).
+    IMPORT_THREAD: 'false',
     ...options.env,
   });
   const database = openDatabase(url, { poolSize: 20, ...(options.onQuery && { onQuery: options.onQuery }) });

@@ -6,7 +6,7 @@ import { ImportResult } from './import-result.schemas.js';
 import type { ImportService } from './import.service.js';
 
 /** POST /admin/v1/import: the operator's bulk load (docs/operations.md#loading-data). */
-export const importRoutes: ModuleRoutes<{ importer: ImportService }> = async (app, { importer }) => {
+export const importRoutes: ModuleRoutes<{ importer: Pick<ImportService, 'importChecked'> }> = async (app, { importer }) => {
   // This scope's JSON parser bounds the body's bytes, depth and item count before parsing it.
   registerDatasetParser(app);
 

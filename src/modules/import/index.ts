@@ -7,4 +7,6 @@ export { IMPORT_LIMITS, readDatasetFile, registerDatasetParser } from './import.
 export { Problems } from './import.checks.js';
 export { createImportService, type ImportService } from './import.service.js';
 export type { ReleaseAliased, WithinImport } from './import.service.js';
+export { createImportThread, type ImportThread } from './import.thread.js';
+export { type FromImportThread, threadErrorOf, type ToImportThread } from './import.thread-messages.js';
 export { upsertAliases } from './import-identity.repository.js';

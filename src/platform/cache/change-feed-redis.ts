@@ -29,6 +29,11 @@ export function withRedisFanOut(feed: ChangeFeed, redis: RedisLink): ChangeFeed 
     feed.poll().catch((error: unknown) => log?.warn({ err: error instanceof Error ? error.message : String(error) }, 'change-feed poll failed'));
   };
 
+  const publish = async (name: ChangeVersionName) => {
+    const message: ChangeMessage = { name, version: feed.version(name), origin };
+    await redis.publish(CHANNEL, JSON.stringify(message));
+  };
+
   redis.subscribe(CHANNEL, (text) => {
     const message = parse(text);
     if (message === undefined || message.origin === origin) return;
@@ -40,8 +45,11 @@ export function withRedisFanOut(feed: ChangeFeed, redis: RedisLink): ChangeFeed 
     ...feed,
     async changed(name) {
       await feed.changed(name);
-      const message: ChangeMessage = { name, version: feed.version(name), origin };
-      await redis.publish(CHANNEL, JSON.stringify(message));
+      await publish(name);
+    },
+    async changedInProcess(name) {
+      await feed.changedInProcess(name);
+      await publish(name);
     },
     async start(startLog) {
       log = startLog;

@@ -18,6 +18,12 @@ export interface ChangeFeed extends BackgroundJob {
   bump(trx: Kysely<Schema> | Transaction<Schema>, name: ChangeVersionName): Promise<void>;
   /** Tells local listeners at once, after the bumping transaction has committed. */
   changed(name: ChangeVersionName): Promise<void>;
+  /**
+   * A change another thread of this process has committed (the import thread's): the counters are
+   * read, so that the listeners are told, and the other nodes hear of it as of this process's
+   * change (through Redis); the own-change listeners are not told, since that thread does their work.
+   */
+  changedInProcess(name: ChangeVersionName): Promise<void>;
   onChange(name: ChangeVersionName, listener: () => void): void;
   /**
    * Told only of this process's own changes, after `changed` has told the `onChange` listeners:
@@ -71,6 +77,8 @@ export function createChangeFeed(db: Kysely<Schema>, intervalMs = 1000): ChangeF
       if (!told) notify(seen, name);
       for (const listener of seen.ownListeners.get(name) ?? []) listener();
     },
+
+    changedInProcess: () => feed.poll(),
 
     onChange(name, listener) {
       seen.listeners.set(name, [...(seen.listeners.get(name) ?? []), listener]);
