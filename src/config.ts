@@ -60,6 +60,8 @@ export function loadConfig(env: Env = process.env) {
     changePollMs: v.CHANGE_POLL_MS,
     /** The import route's imports and the history processors on a thread of their own (a database file or PostgreSQL only). */
     importThread: v.IMPORT_THREAD,
+    /** The import thread's nice value (Linux): how far it leaves the CPU to the serving thread. */
+    importThreadNice: v.IMPORT_THREAD_NICE,
     /** Processes serving one port (node:cluster); 1 serves in this process. */
     workers: workers ?? 1,
     shutdownDrainMs: v.SHUTDOWN_DRAIN_MS,

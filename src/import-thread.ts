@@ -1,3 +1,5 @@
+import { readlinkSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { parentPort, workerData } from 'node:worker_threads';
 import type { Config } from './config.js';
 import { createHistoryWork } from './history-work.js';
@@ -24,6 +26,7 @@ const { config } = workerData as { config: Config };
 const tell = (message: FromImportThread) => port.postMessage(message);
 
 const log = createLogger(config.logLevel).child({ role: 'import thread' });
+yieldToServing(config.importThreadNice);
 const database = await connectDatabase(config.databaseUrl);
 const clock = followingClock();
 const background = createBackground();
@@ -79,6 +82,21 @@ function toldRecent(held: RecentChanges): RecentChanges {
     },
     after: (afterId, limit) => held.after(afterId, limit),
   };
+}
+
+/**
+ * This thread's nice value (Linux), so that the serving thread's reads get the CPU first when the
+ * cores are busy: the feed's work takes what is left. On a system without per-thread priorities
+ * (no /proc/thread-self) it runs at the process's, and says so once.
+ */
+function yieldToServing(nice: number): void {
+  if (nice === 0) return;
+  try {
+    const threadId = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    setPriority(threadId, nice);
+  } catch (error) {
+    log.info({ err: error instanceof Error ? error.message : String(error) }, 'the import thread runs at the process\'s priority');
+  }
 }
 
 /**
