@@ -1,0 +1,173 @@
+import { createHash } from 'node:crypto';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { inject } from 'vitest';
+import { loadDemoData } from '../../src/modules/demo/index.js';
+import { manualClock } from '../../src/platform/clock.js';
+import { type Database, type DialectName, openDatabase } from '../../src/platform/db/database.js';
+import { migrateToLatest } from '../../src/platform/db/migrations.js';
+import type { MadeDatabase } from './app.js';
+import { type Harness, type HarnessOptions, harness } from './harness.js';
+import { throwawayPostgres } from './throwaway-database.js';
+
+/** The demo a suite reads: what loadDemoData(t.ctx, { scale, competitions }) makes on an app whose clock stands at `now`. */
+export interface DemoOptions {
+  now: number;
+  scale: number;
+  competitions?: boolean;
+}
+
+/**
+ * A harness on the demo dataset, its clock at the moment the demo was made: the same data as
+ * `harness({ dialect, clock: manualClock(now) })` then `loadDemoData(t.ctx, { scale, competitions })`
+ * make, without making it again. The demo of each dialect and options is made once per run, by
+ * the first suite that asks for it, as that pair of calls makes it; each app then gets a copy of
+ * its own (a PostgreSQL database made from it as a template, or its rows in a new in-memory SQLite
+ * database), which the suite may change as it likes. Loading the demo took most of the time of
+ * the suites that read it, several of which make the same one.
+ */
+export async function demoHarness(options: Omit<HarnessOptions, 'clock' | 'database' | 'databaseUrl' | 'beforeMigrating'> & DemoOptions): Promise<Harness> {
+  const { now, scale, competitions, ...rest } = options;
+  const demo = { now, scale, competitions: competitions ?? false };
+  return harness({ ...rest, clock: manualClock(now), database: await demoCopy(options.dialect, demo) });
+}
+
+async function demoCopy(dialect: DialectName, demo: Required<DemoOptions>): Promise<MadeDatabase> {
+  const source = await madeOnce(dialect, demo);
+  if (dialect === 'postgres') return throwawayPostgres(inject('postgresUrl'), 'test', source);
+  return { url: 'sqlite::memory:', drop: async () => {}, fill: (database) => copyRows(database, { from: source }) };
+}
+
+/** How long a suite waits for another suite's worker to make the demo it needs. */
+const WAIT_FOR_MAKER_MS = 240_000;
+const POLL_MS = 100;
+
+/**
+ * The run's demo database for these options: an SQLite file's path or a PostgreSQL database's
+ * name. The test workers are separate processes: the first to need it takes the lock (a file
+ * created exclusively) and makes it; the others wait for its mark. A maker that fails gives the
+ * lock back, and the next suite that needs the demo tries again.
+ */
+async function madeOnce(dialect: DialectName, demo: Required<DemoOptions>): Promise<string> {
+  const key = createHash('sha256').update(JSON.stringify({ dialect, ...demo })).digest('hex').slice(0, 16);
+  const directory = inject('demoDirectory');
+  const mark = join(directory, `${key}.made`);
+  const lock = join(directory, `${key}.lock`);
+  const deadline = Date.now() + WAIT_FOR_MAKER_MS;
+  for (;;) {
+    const made = await readIfThere(mark);
+    if (made !== undefined) return made;
+    if (await takeLock(lock)) {
+      try {
+        const source = dialect === 'postgres' ? await makePostgres(demo) : await makeSqlite(demo, join(directory, `${key}.sqlite`));
+        await writeFile(`${mark}.part`, source);
+        await rename(`${mark}.part`, mark);
+        return source;
+      } catch (error) {
+        await rm(lock, { force: true });
+        throw error;
+      }
+    }
+    if (Date.now() > deadline) throw new Error(`the demo ${JSON.stringify({ dialect, ...demo })} was not made within ${WAIT_FOR_MAKER_MS} ms by the suite that took ${lock}`);
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+  }
+}
+
+async function readIfThere(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+async function takeLock(path: string): Promise<boolean> {
+  try {
+    await writeFile(path, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+/** The demo loaded into a test app as the suites loaded it, then the app closed. */
+async function loadedAndClosed(t: Harness, demo: Required<DemoOptions>, keep?: (t: Harness) => Promise<void>): Promise<void> {
+  try {
+    await loadDemoData(t.ctx, { scale: demo.scale, competitions: demo.competitions });
+    await keep?.(t);
+  } finally {
+    await t.close();
+  }
+}
+
+/** A PostgreSQL database holding the demo, for the copies to be made from: nothing stays connected to it. */
+async function makePostgres(demo: Required<DemoOptions>): Promise<string> {
+  const made = await throwawayPostgres(inject('postgresUrl'), inject('demoPrefix'), inject('postgresTemplate'));
+  try {
+    const t = await harness({ dialect: 'postgres', clock: manualClock(demo.now), database: { url: made.url, drop: async () => {} } });
+    await loadedAndClosed(t, demo);
+  } catch (error) {
+    await made.drop();
+    throw error;
+  }
+  return new URL(made.url).pathname.slice(1);
+}
+
+/**
+ * An SQLite file holding the demo, made in memory as the suites make it (an in-memory database
+ * has no reading connection, a file has), then its rows written to the file, once the app's
+ * background jobs have stopped: nothing writes while they are copied.
+ */
+async function makeSqlite(demo: Required<DemoOptions>, path: string): Promise<string> {
+  const building = `${path}.part`;
+  await rm(building, { force: true });
+  const file = openDatabase(`sqlite:${building}`);
+  try {
+    await migrateToLatest(file.db);
+  } finally {
+    await file.close();
+  }
+  const t = await harness({ dialect: 'sqlite', clock: manualClock(demo.now) });
+  await loadedAndClosed(t, demo, async () => {
+    await t.ctx.background.stop();
+    await copyRows(t.database, { to: building });
+  });
+  await rename(building, path);
+  return path;
+}
+
+/**
+ * Every row of every table, with its rowid, from the attached SQLite file into this in-memory
+ * database or from it into the file, whose schema (migrated) is the same; the rows the
+ * migrations left in the target are replaced. The foreign keys are off meanwhile: the tables are
+ * copied one by one, and the whole is as consistent as its source.
+ */
+async function copyRows(database: Database, direction: { from: string } | { to: string }): Promise<void> {
+  const { db } = database;
+  const path = 'from' in direction ? direction.from : direction.to;
+  const [from, to] = 'from' in direction ? ['copied', 'main'] : ['main', 'copied'];
+  await sql`attach database ${path} as copied`.execute(db);
+  // The file is read by many apps at once and written only when it is made: no write-ahead log to share.
+  if ('to' in direction) await sql`pragma copied.journal_mode = delete`.execute(db);
+  await sql`pragma foreign_keys = off`.execute(db);
+  try {
+    await db.transaction().execute(async (trx) => {
+      const tables = await sql<{ name: string }>`select name from ${sql.id(from)}.sqlite_master where type = 'table' and name not like 'sqlite%' order by name`.execute(trx);
+      for (const { name } of tables.rows) {
+        const columns = await sql<{ name: string }>`select name from pragma_table_info(${name}, ${from})`.execute(trx);
+        const list = sql.join(columns.rows.map((c) => sql.id(c.name)));
+        await sql`delete from ${sql.id(to, name)}`.execute(trx);
+        await sql`insert into ${sql.id(to, name)} (rowid, ${list}) select rowid, ${list} from ${sql.id(from, name)}`.execute(trx);
+      }
+      // The AUTOINCREMENT tables' counters: a copy hands out the ids the source would have.
+      await sql`delete from ${sql.id(to, 'sqlite_sequence')}`.execute(trx);
+      await sql`insert into ${sql.id(to, 'sqlite_sequence')} select * from ${sql.id(from, 'sqlite_sequence')}`.execute(trx);
+    });
+  } finally {
+    await sql`pragma foreign_keys = on`.execute(db);
+    await sql`detach database copied`.execute(db);
+  }
+}
