@@ -5,8 +5,7 @@ import { sql } from 'kysely';
 import { inject } from 'vitest';
 import { loadDemoData } from '../../src/modules/demo/index.js';
 import { manualClock } from '../../src/platform/clock.js';
-import { type Database, type DialectName, openDatabase } from '../../src/platform/db/database.js';
-import { migrateToLatest } from '../../src/platform/db/migrations.js';
+import type { Database, DialectName } from '../../src/platform/db/database.js';
 import type { MadeDatabase } from './app.js';
 import { type Harness, type HarnessOptions, harness } from './harness.js';
 import { throwawayPostgres } from './throwaway-database.js';
@@ -36,7 +35,7 @@ export async function demoHarness(options: Omit<HarnessOptions, 'clock' | 'datab
 async function demoCopy(dialect: DialectName, demo: Required<DemoOptions>): Promise<MadeDatabase> {
   const source = await madeOnce(dialect, demo);
   if (dialect === 'postgres') return throwawayPostgres(inject('postgresUrl'), 'test', source);
-  return { url: 'sqlite::memory:', drop: async () => {}, fill: (database) => copyRows(database, { from: source }) };
+  return { url: 'sqlite::memory:', drop: async () => {}, fill: (database) => copyRows(database, source) };
 }
 
 /** How long a suite waits for another suite's worker to make the demo it needs. */
@@ -93,8 +92,9 @@ async function takeLock(path: string): Promise<boolean> {
   }
 }
 
-/** The demo loaded into a test app as the suites loaded it, then the app closed. */
-async function loadedAndClosed(t: Harness, demo: Required<DemoOptions>, keep?: (t: Harness) => Promise<void>): Promise<void> {
+/** The demo loaded into a new test app as the suites loaded it; `keep` then sees it before the app closes. */
+async function loadedAndClosed(dialect: DialectName, database: MadeDatabase | undefined, demo: Required<DemoOptions>, keep?: (t: Harness) => Promise<void>): Promise<void> {
+  const t = await harness({ dialect, clock: manualClock(demo.now), ...(database && { database }) });
   try {
     await loadDemoData(t.ctx, { scale: demo.scale, competitions: demo.competitions });
     await keep?.(t);
@@ -107,8 +107,7 @@ async function loadedAndClosed(t: Harness, demo: Required<DemoOptions>, keep?: (
 async function makePostgres(demo: Required<DemoOptions>): Promise<string> {
   const made = await throwawayPostgres(inject('postgresUrl'), inject('demoPrefix'), inject('postgresTemplate'));
   try {
-    const t = await harness({ dialect: 'postgres', clock: manualClock(demo.now), database: { url: made.url, drop: async () => {} } });
-    await loadedAndClosed(t, demo);
+    await loadedAndClosed('postgres', { url: made.url, drop: async () => {} }, demo);
   } catch (error) {
     await made.drop();
     throw error;
@@ -117,57 +116,45 @@ async function makePostgres(demo: Required<DemoOptions>): Promise<string> {
 }
 
 /**
- * An SQLite file holding the demo, made in memory as the suites make it (an in-memory database
- * has no reading connection, a file has), then its rows written to the file, once the app's
- * background jobs have stopped: nothing writes while they are copied.
+ * An SQLite file holding the demo, made in memory as the suites make it, then written whole to
+ * the file (`vacuum into`, one statement: a consistent copy, rowids and AUTOINCREMENT counters
+ * as they are).
  */
 async function makeSqlite(demo: Required<DemoOptions>, path: string): Promise<string> {
-  const building = `${path}.part`;
-  await rm(building, { force: true });
-  const file = openDatabase(`sqlite:${building}`);
-  try {
-    await migrateToLatest(file.db);
-  } finally {
-    await file.close();
-  }
-  const t = await harness({ dialect: 'sqlite', clock: manualClock(demo.now) });
-  await loadedAndClosed(t, demo, async () => {
-    await t.ctx.background.stop();
-    await copyRows(t.database, { to: building });
+  const part = `${path}.part`;
+  await rm(part, { force: true });
+  await loadedAndClosed('sqlite', undefined, demo, async (t) => {
+    await sql`vacuum into ${part}`.execute(t.database.db);
   });
-  await rename(building, path);
+  await rename(part, path);
   return path;
 }
 
 /**
- * Every row of every table, with its rowid, from the attached SQLite file into this in-memory
- * database or from it into the file, whose schema (migrated) is the same; the rows the
- * migrations left in the target are replaced. The foreign keys are off meanwhile: the tables are
- * copied one by one, and the whole is as consistent as its source.
+ * Every row of every table of the demo's SQLite file, with its rowid, into this in-memory database,
+ * migrated to the same schema; the rows the migrations left are replaced. The foreign keys are off
+ * meanwhile, on the app's connection before the app exists: the tables are copied one by one, and
+ * the whole is as consistent as the file.
  */
-async function copyRows(database: Database, direction: { from: string } | { to: string }): Promise<void> {
+async function copyRows(database: Database, path: string): Promise<void> {
   const { db } = database;
-  const path = 'from' in direction ? direction.from : direction.to;
-  const [from, to] = 'from' in direction ? ['copied', 'main'] : ['main', 'copied'];
-  await sql`attach database ${path} as copied`.execute(db);
-  // The file is read by many apps at once and written only when it is made: no write-ahead log to share.
-  if ('to' in direction) await sql`pragma copied.journal_mode = delete`.execute(db);
+  await sql`attach database ${path} as demo`.execute(db);
   await sql`pragma foreign_keys = off`.execute(db);
   try {
     await db.transaction().execute(async (trx) => {
-      const tables = await sql<{ name: string }>`select name from ${sql.id(from)}.sqlite_master where type = 'table' and name not like 'sqlite%' order by name`.execute(trx);
+      const tables = await sql<{ name: string }>`select name from demo.sqlite_master where type = 'table' and name not like 'sqlite%' order by name`.execute(trx);
       for (const { name } of tables.rows) {
-        const columns = await sql<{ name: string }>`select name from pragma_table_info(${name}, ${from})`.execute(trx);
+        const columns = await sql<{ name: string }>`select name from pragma_table_info(${name}, 'demo')`.execute(trx);
         const list = sql.join(columns.rows.map((c) => sql.id(c.name)));
-        await sql`delete from ${sql.id(to, name)}`.execute(trx);
-        await sql`insert into ${sql.id(to, name)} (rowid, ${list}) select rowid, ${list} from ${sql.id(from, name)}`.execute(trx);
+        await sql`delete from ${sql.id('main', name)}`.execute(trx);
+        await sql`insert into ${sql.id('main', name)} (rowid, ${list}) select rowid, ${list} from ${sql.id('demo', name)}`.execute(trx);
       }
-      // The AUTOINCREMENT tables' counters: a copy hands out the ids the source would have.
-      await sql`delete from ${sql.id(to, 'sqlite_sequence')}`.execute(trx);
-      await sql`insert into ${sql.id(to, 'sqlite_sequence')} select * from ${sql.id(from, 'sqlite_sequence')}`.execute(trx);
+      // The AUTOINCREMENT tables' counters: a copy hands out the ids the demo's database would have.
+      await sql`delete from main.sqlite_sequence`.execute(trx);
+      await sql`insert into main.sqlite_sequence select * from demo.sqlite_sequence`.execute(trx);
     });
   } finally {
     await sql`pragma foreign_keys = on`.execute(db);
-    await sql`detach database copied`.execute(db);
+    await sql`detach database demo`.execute(db);
   }
 }
