@@ -17,6 +17,19 @@ export interface DemoOptions {
   competitions?: boolean;
 }
 
+/** What a made demo is: where its database is (an SQLite file's path, a PostgreSQL database's name), and what its load reported. */
+interface MadeDemo {
+  source: string;
+  /** What loadDemoData returned when it made the demo (the upserted counts). */
+  upserted: Record<string, number>;
+}
+
+/** A harness on a copy of the demo, with what loading it reported. */
+export interface DemoHarness extends Harness {
+  /** What loadDemoData returned when it made the demo, into a new database as the copy's source. */
+  readonly upserted: Record<string, number>;
+}
+
 /**
  * A harness on the demo dataset, its clock at the moment the demo was made: the same data as
  * `harness({ dialect, clock: manualClock(now) })` then `loadDemoData(t.ctx, { scale, competitions })`
@@ -26,14 +39,15 @@ export interface DemoOptions {
  * database), which the suite may change as it likes. Loading the demo took most of the time of
  * the suites that read it, several of which make the same one.
  */
-export async function demoHarness(options: Omit<HarnessOptions, 'clock' | 'database' | 'databaseUrl' | 'beforeMigrating'> & DemoOptions): Promise<Harness> {
+export async function demoHarness(options: Omit<HarnessOptions, 'clock' | 'database' | 'databaseUrl' | 'beforeMigrating'> & DemoOptions): Promise<DemoHarness> {
   const { now, scale, competitions, ...rest } = options;
   const demo = { now, scale, competitions: competitions ?? false };
-  return harness({ ...rest, clock: manualClock(now), database: await demoCopy(options.dialect, demo) });
+  const made = await madeOnce(options.dialect, demo);
+  const t = await harness({ ...rest, clock: manualClock(now), database: await copyOf(options.dialect, made.source) });
+  return Object.assign(t, { upserted: made.upserted });
 }
 
-async function demoCopy(dialect: DialectName, demo: Required<DemoOptions>): Promise<MadeDatabase> {
-  const source = await madeOnce(dialect, demo);
+async function copyOf(dialect: DialectName, source: string): Promise<MadeDatabase> {
   if (dialect === 'postgres') return throwawayPostgres(inject('postgresUrl'), 'test', source);
   return { url: 'sqlite::memory:', drop: async () => {}, fill: (database) => copyRows(database, source) };
 }
@@ -43,26 +57,26 @@ const WAIT_FOR_MAKER_MS = 240_000;
 const POLL_MS = 100;
 
 /**
- * The run's demo database for these options: an SQLite file's path or a PostgreSQL database's
- * name. The test workers are separate processes: the first to need it takes the lock (a file
- * created exclusively) and makes it; the others wait for its mark. A maker that fails gives the
- * lock back, and the next suite that needs the demo tries again.
+ * The run's demo database for these options, with what its load reported. The test workers are
+ * separate processes: the first to need it takes the lock (a file created exclusively) and makes
+ * it; the others wait for its mark. A maker that fails gives the lock back, and the next suite
+ * that needs the demo tries again.
  */
-async function madeOnce(dialect: DialectName, demo: Required<DemoOptions>): Promise<string> {
+async function madeOnce(dialect: DialectName, demo: Required<DemoOptions>): Promise<MadeDemo> {
   const key = createHash('sha256').update(JSON.stringify({ dialect, ...demo })).digest('hex').slice(0, 16);
   const directory = inject('demoDirectory');
   const mark = join(directory, `${key}.made`);
   const lock = join(directory, `${key}.lock`);
   const deadline = Date.now() + WAIT_FOR_MAKER_MS;
   for (;;) {
-    const made = await readIfThere(mark);
-    if (made !== undefined) return made;
+    const written = await readIfThere(mark);
+    if (written !== undefined) return JSON.parse(written) as MadeDemo;
     if (await takeLock(lock)) {
       try {
-        const source = dialect === 'postgres' ? await makePostgres(demo) : await makeSqlite(demo, join(directory, `${key}.sqlite`));
-        await writeFile(`${mark}.part`, source);
+        const made = dialect === 'postgres' ? await makePostgres(demo) : await makeSqlite(demo, join(directory, `${key}.sqlite`));
+        await writeFile(`${mark}.part`, JSON.stringify(made));
         await rename(`${mark}.part`, mark);
-        return source;
+        return made;
       } catch (error) {
         await rm(lock, { force: true });
         throw error;
@@ -92,27 +106,33 @@ async function takeLock(path: string): Promise<boolean> {
   }
 }
 
-/** The demo loaded into a new test app as the suites loaded it; `keep` then sees it before the app closes. */
-async function loadedAndClosed(dialect: DialectName, database: MadeDatabase | undefined, demo: Required<DemoOptions>, keep?: (t: Harness) => Promise<void>): Promise<void> {
+/** The demo loaded into a new test app as the suites loaded it, and what the load reported; `keep` then sees it before the app closes. */
+async function loadedAndClosed(
+  dialect: DialectName,
+  database: MadeDatabase | undefined,
+  demo: Required<DemoOptions>,
+  keep?: (t: Harness) => Promise<void>,
+): Promise<Record<string, number>> {
   const t = await harness({ dialect, clock: manualClock(demo.now), ...(database && { database }) });
   try {
-    await loadDemoData(t.ctx, { scale: demo.scale, competitions: demo.competitions });
+    const upserted = await loadDemoData(t.ctx, { scale: demo.scale, competitions: demo.competitions });
     await keep?.(t);
+    return upserted;
   } finally {
     await t.close();
   }
 }
 
 /** A PostgreSQL database holding the demo, for the copies to be made from: nothing stays connected to it. */
-async function makePostgres(demo: Required<DemoOptions>): Promise<string> {
+async function makePostgres(demo: Required<DemoOptions>): Promise<MadeDemo> {
   const made = await throwawayPostgres(inject('postgresUrl'), inject('demoPrefix'), inject('postgresTemplate'));
   try {
-    await loadedAndClosed('postgres', { url: made.url, drop: async () => {} }, demo);
+    const upserted = await loadedAndClosed('postgres', { url: made.url, drop: async () => {} }, demo);
+    return { source: new URL(made.url).pathname.slice(1), upserted };
   } catch (error) {
     await made.drop();
     throw error;
   }
-  return new URL(made.url).pathname.slice(1);
 }
 
 /**
@@ -120,14 +140,14 @@ async function makePostgres(demo: Required<DemoOptions>): Promise<string> {
  * the file (`vacuum into`, one statement: a consistent copy, rowids and AUTOINCREMENT counters
  * as they are).
  */
-async function makeSqlite(demo: Required<DemoOptions>, path: string): Promise<string> {
+async function makeSqlite(demo: Required<DemoOptions>, path: string): Promise<MadeDemo> {
   const part = `${path}.part`;
   await rm(part, { force: true });
-  await loadedAndClosed('sqlite', undefined, demo, async (t) => {
+  const upserted = await loadedAndClosed('sqlite', undefined, demo, async (t) => {
     await sql`vacuum into ${part}`.execute(t.database.db);
   });
   await rename(part, path);
-  return path;
+  return { source: path, upserted };
 }
 
 /**
