@@ -39,8 +39,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const server = await startEmbeddedPostgres();
   const template = await provideServer(project, server.url);
   return async () => {
-    await template.drop();
-    await server.remove();
+    try {
+      await template.drop();
+    } finally {
+      await server.remove();
+    }
   };
 }
 
