@@ -36,8 +36,8 @@ export interface DemoHarness extends Harness {
  * make, without making it again. The demo of each dialect and options is made once per run, by
  * the first suite that asks for it, as that pair of calls makes it; each app then gets a copy of
  * its own (a PostgreSQL database made from it as a template, or its rows in a new in-memory SQLite
- * database), which the suite may change as it likes. Loading the demo took most of the time of
- * the suites that read it, several of which make the same one.
+ * database), which the suite may change as it likes. Loading the demo took a large part of the
+ * time of the suites that read it, and most of them made one another suite made too.
  */
 export async function demoHarness(options: Omit<HarnessOptions, 'clock' | 'database' | 'databaseUrl' | 'beforeMigrating'> & DemoOptions): Promise<DemoHarness> {
   const { now, scale, competitions, ...rest } = options;
