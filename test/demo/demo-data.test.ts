@@ -5,6 +5,7 @@ import { ensureDemoData, loadDemoData } from '../../src/modules/demo/demo-data.j
 import { generateDemoDataset } from '../../src/modules/demo/generator/index.js';
 import { manualClock } from '../../src/platform/clock.js';
 import { demoCases } from '../helpers/demo-clock.js';
+import { demoHarness } from '../helpers/demo-database.js';
 
 const DAY = 24 * 3600 * 1000;
 
@@ -16,9 +17,17 @@ describe.each(CASES)('the demo dataset in the database ($name)', ({ dialect, now
   let t: Harness;
   let upserted: Record<string, number> | undefined;
   beforeAll(async () => {
-    t = await harness({ dialect, clock: manualClock(now) });
     // The matchups' dataset this suite counts: the first start's competitions are test/demo/first-start-competitions.test.ts's.
-    upserted = scale === 1 ? await ensureDemoData(t.ctx, { competitions: false }) : await loadDemoData(t.ctx, { scale });
+    if (scale === 1) {
+      t = await harness({ dialect, clock: manualClock(now) });
+      upserted = await ensureDemoData(t.ctx, { competitions: false });
+    } else {
+      // The run's demo made by loadDemoData(t.ctx, { scale }) in a new database, as other suites
+      // read it: a copy of it, and what that load reported.
+      const demo = await demoHarness({ dialect, now, scale });
+      t = demo;
+      upserted = demo.upserted;
+    }
   }, 120_000);
   afterAll(async () => t.close());
 

@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LEAGUES } from '../../src/modules/demo/generator/catalog.js';
-import { loadDemoData } from '../../src/modules/demo/index.js';
-import { manualClock } from '../../src/platform/clock.js';
 import { demoCases } from '../helpers/demo-clock.js';
-import { type Caller, type Harness, harness } from '../helpers/harness.js';
+import { demoHarness } from '../helpers/demo-database.js';
+import type { Caller, Harness } from '../helpers/harness.js';
 import { allPages as all } from '../helpers/responses.js';
 import {
   alternateProblems,
@@ -59,8 +58,7 @@ describe.each(demoCases(0.05))('the demo dataset as the API serves it ($name)', 
 
 
   beforeAll(async () => {
-    t = await harness({ dialect, clock: manualClock(now) });
-    await loadDemoData(t.ctx, { scale });
+    t = await demoHarness({ dialect, now, scale });
     // Several hundred requests: more than a pro client's minute allows.
     me = t.as(await t.client({ tier: 'enterprise' }));
     const sports = await me.page<{ id: number; key: string }>('/v1/references/sports?page_size=100');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { createContext } from '../../src/context.js';
-import { createDemoTicker, createTickerRepository, type DemoTicker, loadDemoData } from '../../src/modules/demo/index.js';
+import { createDemoTicker, createTickerRepository, type DemoTicker } from '../../src/modules/demo/index.js';
 import { quotesOf } from '../../src/modules/demo/ticker/ticker.moves.js';
 import type { AppContext } from '../../src/context.js';
 import { createImportService } from '../../src/modules/import/index.js';
@@ -11,6 +11,7 @@ import type { OddsTable } from '../../src/platform/db/schema.js';
 import { DAY_MS } from '../../src/platform/time.js';
 import { DIALECTS, TEST_JWT_SECRET } from '../helpers/app.js';
 import { DEMO_NOW } from '../helpers/demo-clock.js';
+import { demoHarness } from '../helpers/demo-database.js';
 import { type Harness, harness } from '../helpers/harness.js';
 import { openStream, type SseEvent } from '../helpers/sse.js';
 import { historyDataset } from '../history/fixture.js';
@@ -58,8 +59,7 @@ describe.each(DIALECTS)('the demo ticker (%s)', (dialect) => {
   const historyCount = async () => Number((await t.database.db.selectFrom('odds_history').select((eb) => eb.fn.countAll().as('n')).executeTakeFirst())?.n ?? 0);
 
   beforeAll(async () => {
-    t = await harness({ dialect, clock: manualClock(DEMO_NOW) });
-    await loadDemoData(t.ctx, { scale: 0.05 });
+    t = await demoHarness({ dialect, now: DEMO_NOW, scale: 0.05 });
     ({ apiKey } = await t.client());
   }, 120_000);
   afterAll(async () => t.close());

@@ -1,12 +1,11 @@
 import { existsSync } from 'node:fs';
 import { type Browser, chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, harness } from '../helpers/harness.js';
-import { loadDemoData } from '../../src/modules/demo/index.js';
+import type { Harness } from '../helpers/harness.js';
 import { CHROMIUM, CHROMIUM_ARGS } from '../helpers/chromium.js';
 import { SPEC_ENDPOINTS } from './spec-endpoints.js';
-import { manualClock } from '../../src/platform/clock.js';
 import { DEMO_NOW } from '../helpers/demo-clock.js';
+import { demoHarness } from '../helpers/demo-database.js';
 
 // The page does not depend on the database: one run, on SQLite, keeps the browser test short.
 describe('the /docs page in a real browser', () => {
@@ -20,10 +19,9 @@ describe('the /docs page in a real browser', () => {
     if (!existsSync(CHROMIUM)) {
       throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install -y --no-install-recommends chromium), as .ci/run does`);
     }
-    t = await harness({ dialect: 'sqlite', clock: manualClock(DEMO_NOW) });
     // The demo dataset as `npm start` makes it, at a pinned moment (a tenth of it: the examples hold
     // at any scale, and openapi-examples.test.ts holds them around midnight).
-    await loadDemoData(t.ctx, { scale: 0.1 });
+    t = await demoHarness({ dialect: 'sqlite', now: DEMO_NOW, scale: 0.1 });
     ({ apiKey } = await t.client());
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     const address = t.app.server.address();

@@ -7,7 +7,8 @@ import { rawRequest } from '../helpers/raw-http.js';
 import type { FuzzSetup } from './openapi-arbitraries.js';
 import { answerProblem } from './fuzz-property.js';
 import { isRecord, type Json, type Operation, type Parameter } from './openapi-operations.js';
-import { prepareFuzzing } from './fuzz-setup.js';
+import { FUZZ_DEMO_SCALE, prepareFuzzing } from './fuzz-setup.js';
+import { loadDemoData } from '../../src/modules/demo/index.js';
 import { jsonText, RawJson, validValue } from './schema-values.js';
 
 /**
@@ -190,6 +191,7 @@ describe.each(DIALECTS)('edge values on every operation, and dot segments on eve
 
   beforeAll(async () => {
     t = await harness({ dialect, env: { LOG_LEVEL: 'warn' } });
+    await loadDemoData(t.ctx, { scale: FUZZ_DEMO_SCALE });
     ({ operations, setup } = await prepareFuzzing(t));
     port = Number(new URL(await t.app.listen({ port: 0, host: '127.0.0.1' })).port);
   }, 120_000);

@@ -1,24 +1,22 @@
 import { createHmac } from 'node:crypto';
-import { loadDemoData } from '../../src/modules/demo/demo-data.js';
 import { keyId } from '../../src/modules/auth/keyring.js';
 import { TEST_ADMIN_TOKEN, TEST_JWT_SECRET } from '../helpers/app.js';
 import type { Caller, Harness, TokenPair } from '../helpers/harness.js';
 import type { FuzzSetup } from './openapi-arbitraries.js';
 import { type Json, type Operation, operationsOf } from './openapi-operations.js';
 
-/** The demo dataset's scale: big enough for every filter to find rows, small enough to load in a second. */
-const DEMO_SCALE = 0.05;
+/** The scale of the demo dataset the fuzzed app holds: big enough for every filter to find rows, small enough to load in a second. */
+export const FUZZ_DEMO_SCALE = 0.05;
 const HINTS_PER_FIELD = 20;
 
 /**
- * Prepares a test app for fuzzing: the demo dataset, a client like the demo client (its API key
- * and an access token, so that requests reach the handlers), refresh tokens of both flows to
- * rotate, clients the admin routes may change (never the one the requests authenticate with,
- * so that disabling or re-keying it cannot turn the rest of the run into 401s), and the ids
- * and keys of the dataset as hints for the generators.
+ * Prepares a test app that holds the demo dataset (at FUZZ_DEMO_SCALE) for fuzzing: a client
+ * like the demo client (its API key and an access token, so that requests reach the handlers),
+ * refresh tokens of both flows to rotate, clients the admin routes may change (never the one the
+ * requests authenticate with, so that disabling or re-keying it cannot turn the rest of the run
+ * into 401s), and the ids and keys of the dataset as hints for the generators.
  */
 export async function prepareFuzzing(t: Harness): Promise<{ operations: Operation[]; setup: FuzzSetup }> {
-  await loadDemoData(t.ctx, { scale: DEMO_SCALE });
   const demo = await t.client({ name: 'Demo client', authMethod: 'both', tier: 'pro' });
   const { access_token: accessToken } = await t.login(demo);
   const refreshTokens = async (login: () => Promise<TokenPair>): Promise<string[]> => {

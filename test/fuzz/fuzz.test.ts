@@ -2,13 +2,13 @@ import { appendFileSync } from 'node:fs';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DIALECTS } from '../helpers/app.js';
-import { type Harness, harness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
 import type { FuzzSetup } from './openapi-arbitraries.js';
 import type { Operation } from './openapi-operations.js';
 import { failureList, fuzzOptionsFromEnv, reproduction, runFuzz } from './fuzz-property.js';
-import { prepareFuzzing } from './fuzz-setup.js';
-import { manualClock } from '../../src/platform/clock.js';
+import { FUZZ_DEMO_SCALE, prepareFuzzing } from './fuzz-setup.js';
 import { DEMO_NOW } from '../helpers/demo-clock.js';
+import { demoHarness } from '../helpers/demo-database.js';
 
 /**
  * Requests generated from `/openapi.json` for every operation (valid, boundary, wrong-typed,
@@ -32,7 +32,7 @@ describe.each(DIALECTS)('fuzzing every operation of the OpenAPI document (%s)', 
 
   beforeAll(async () => {
     // The demo is made at a pinned moment: the dataset, and so the run, never depends on the day.
-    t = await harness({ dialect, env: { LOG_LEVEL: 'warn' }, clock: manualClock(DEMO_NOW) });
+    t = await demoHarness({ dialect, env: { LOG_LEVEL: 'warn' }, now: DEMO_NOW, scale: FUZZ_DEMO_SCALE });
     ({ operations, setup } = await prepareFuzzing(t));
   }, 120_000);
   afterAll(async () => t.close());

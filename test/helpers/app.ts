@@ -36,6 +36,11 @@ export interface TestAppOptions {
   clock?: Clock;
   /** An existing database to use as it is (not dropped), instead of a fresh one. */
   databaseUrl?: string;
+  /**
+   * A database made for this app instead of a fresh one (a copy of the run's demo database,
+   * test/helpers/demo-database.ts): dropped when the app closes, filled by `fill` once migrated.
+   */
+  database?: MadeDatabase;
   /** Runs on the fresh database before it is migrated to the latest schema (tests of a migration). */
   beforeMigrating?: (database: Database) => Promise<void>;
   /** Routes a test adds beside the app's own, before it is ready (tests of the route policies). */
@@ -49,17 +54,27 @@ export interface TestAppOptions {
   context?: AppContext;
 }
 
+/** A database made for one test app; `drop` removes it. */
+export interface MadeDatabase {
+  url: string;
+  drop: () => Promise<void>;
+  /** Runs on the database once it is migrated, before the app is built on it. */
+  fill?: (database: Database) => Promise<void>;
+}
+
 /** A fresh database (in-memory SQLite, or a new PostgreSQL database), migrated, behind the real app. */
 export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
   if (options.context) {
     const nothing = async () => {};
     return serveContext(options.context, options, { start: nothing, stop: nothing, release: nothing });
   }
-  const { url, drop } = options.databaseUrl
-    ? { url: options.databaseUrl, drop: async () => {} }
-    : options.beforeMigrating
-      ? await freshDatabaseUrl(options.dialect)
-      : await migratedDatabaseUrl(options.dialect);
+  const { url, drop, fill }: MadeDatabase =
+    options.database ??
+    (options.databaseUrl
+      ? { url: options.databaseUrl, drop: async () => {} }
+      : options.beforeMigrating
+        ? await freshDatabaseUrl(options.dialect)
+        : await migratedDatabaseUrl(options.dialect));
   const config = loadConfig({
     DATABASE_URL: url,
     DATA_DIR: '/nonexistent-test-data-dir',
@@ -76,6 +91,13 @@ export async function buildTestApp(options: TestAppOptions): Promise<TestApp> {
   const database = openDatabase(url, { poolSize: 20, ...(options.onQuery && { onQuery: options.onQuery }) });
   await options.beforeMigrating?.(database);
   await migrateToLatest(database.db);
+  try {
+    await fill?.(database);
+  } catch (error) {
+    await database.close();
+    await drop();
+    throw error;
+  }
   const clock = options.clock ?? manualClock(Date.now());
   const ctx = createContext({ config, database, clock });
   return serveContext(ctx, options, {

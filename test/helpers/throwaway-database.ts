@@ -32,11 +32,17 @@ export async function migratedTemplate(serverUrl: string): Promise<{ name: strin
   return { name: new URL(template.url).pathname.slice(1), drop: template.drop };
 }
 
-async function adminQuery(serverUrl: string, statement: string): Promise<void> {
+/** Drops every database of the server whose name starts with `prefix` (a run's demo databases). */
+export async function dropDatabasesStartingWith(serverUrl: string, prefix: string): Promise<void> {
+  const { rows } = await adminQuery<{ datname: string }>(serverUrl, 'select datname from pg_database where starts_with(datname, $1)', [prefix]);
+  for (const { datname } of rows) await dropWhenTheServerCan(serverUrl, datname);
+}
+
+async function adminQuery<Row extends pg.QueryResultRow = pg.QueryResultRow>(serverUrl: string, statement: string, values: unknown[] = []): Promise<pg.QueryResult<Row>> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(statement);
+    return await client.query<Row>(statement, values);
   } finally {
     await client.end();
   }

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoData } from '../../src/modules/demo/demo-data.js';
 import { dayRange } from '../../src/modules/events/index.js';
-import { manualClock } from '../../src/platform/clock.js';
 import { demoCases } from '../helpers/demo-clock.js';
+import { demoHarness } from '../helpers/demo-database.js';
 import { expectFigure } from '../helpers/figures.js';
-import { type Caller, type Harness, harness } from '../helpers/harness.js';
+import type { Caller, Harness } from '../helpers/harness.js';
 import { expectError, type PageBody } from '../helpers/responses.js';
 
 const URL = '/v1/odds/board';
@@ -109,8 +108,7 @@ describe.each(demoCases(0.05))('POST /v1/odds/board on the demo slate ($name)', 
   };
 
   beforeAll(async () => {
-    t = await harness({ dialect, clock: manualClock(now) });
-    await loadDemoData(t.ctx, { scale });
+    t = await demoHarness({ dialect, now, scale });
     client = t.as(await t.client());
     const events = await t.ctx.database.db.selectFrom('events').select('id').where('status', '=', 'scheduled').where('start_time', '>', t.clock.now()).orderBy('id').limit(100).execute();
     slate = events.map((e) => Number(e.id));

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoData } from '../../src/modules/demo/index.js';
-import { manualClock } from '../../src/platform/clock.js';
 import { demoCases } from '../helpers/demo-clock.js';
-import { type Caller, type Harness, harness } from '../helpers/harness.js';
+import { demoHarness } from '../helpers/demo-database.js';
+import type { Caller, Harness } from '../helpers/harness.js';
 import { allPages as all } from '../helpers/responses.js';
 
 /**
@@ -45,8 +44,7 @@ describe.each(demoCases(0.1))('computed trends of the demo data ($name)', ({ dia
   let me: Caller;
 
   beforeAll(async () => {
-    t = await harness({ dialect, clock: manualClock(now) });
-    await loadDemoData(t.ctx, { scale });
+    t = await demoHarness({ dialect, now, scale });
     me = t.as(await t.client({ tier: 'enterprise' }));
   }, 240_000);
   afterAll(async () => t?.close());

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoData } from '../../src/modules/demo/index.js';
-import { manualClock } from '../../src/platform/clock.js';
 import type { PerformanceStats } from '../../src/modules/signals/signals.performance.js';
 import { DIALECTS } from '../helpers/app.js';
 import { DEMO_NOW } from '../helpers/demo-clock.js';
-import { type Caller, type Harness, harness } from '../helpers/harness.js';
+import { demoHarness } from '../helpers/demo-database.js';
+import type { Caller, Harness } from '../helpers/harness.js';
 
 interface Signal {
   event_id: number;
@@ -22,8 +21,7 @@ describe.each(DIALECTS)('signals of the demo (%s)', (dialect) => {
   let me: Caller;
 
   beforeAll(async () => {
-    t = await harness({ dialect, clock: manualClock(DEMO_NOW) });
-    await loadDemoData(t.ctx, { scale: 0.05 });
+    t = await demoHarness({ dialect, now: DEMO_NOW, scale: 0.05 });
     me = t.as(await t.client({ tier: 'enterprise' }));
   }, 240_000);
   afterAll(async () => t?.close());

@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadDemoData } from '../../src/modules/demo/index.js';
 import { DIALECTS } from '../helpers/app.js';
 import { FLOWS, TEAMS } from '../fixtures/events-flows.js';
-import { type Reader, reader, type Harness, harness } from '../helpers/harness.js';
+import { type Reader, reader, type Harness } from '../helpers/harness.js';
 import { eventsFlowsDataset } from '../fixtures/events-flows.js';
 import { expectError } from '../helpers/responses.js';
-import { manualClock } from '../../src/platform/clock.js';
 import { generateDemoDataset } from '../../src/modules/demo/generator/index.js';
 import { demoCases } from '../helpers/demo-clock.js';
+import { demoHarness } from '../helpers/demo-database.js';
 
 const URL = '/v1/trends/flow-graph-data';
 
@@ -74,8 +73,7 @@ describe.each(demoCases(0.05))('GET /v1/trends/flow-graph-data/{fact_flow_id} on
   let t: Harness;
   let apiKey: string;
   beforeAll(async () => {
-    t = await harness({ dialect, clock: manualClock(now) });
-    await loadDemoData(t.ctx, { scale });
+    t = await demoHarness({ dialect, now, scale });
     // One request per demo fact flow: more than a pro client's minute allows.
     ({ apiKey } = await t.client({ tier: 'enterprise' }));
   }, 60_000);
