@@ -31,7 +31,8 @@ import { median } from './scenarios/history.js';
  *   import's request to its first row's change on an odds stream, change-to-board-event p99 the same
  *   to its board event (`types=board`; n/a for a build without board events), the event-loop delay
  *   inside the server over the phase; then the feed alone for `--seconds`: the server's CPU time
- *   (user + system, /proc) per 1,000 changes imported, and the capacity that implies on one core.
+ *   (user + system, /proc) per 1,000 changes imported, the capacity that implies on one core, and the part of it
+ *   spent on the serving (main) thread (the rest is the import thread's and the runtime's own).
  *
  * `--upstream`: each server also follows a local upstream answering in The Odds API v4's shape
  * (bench/feed/upstream.ts: ten events between the demo's Premier League teams, a few prices moved
