@@ -80,3 +80,27 @@ describe.each(DIALECTS)('the import thread (%s)', (dialect) => {
     expect(await price(5)).toBe(1.7);
   });
 });
+
+describe('an import thread that cannot start (sqlite)', () => {
+  let t: Harness;
+  const dir = mkdtempSync(join(tmpdir(), 'import-thread-missing-'));
+  beforeAll(async () => {
+    t = await harness({ dialect: 'sqlite', env: { IMPORT_THREAD: 'true' }, databaseUrl: `sqlite:${join(dir, 'gone.db')}` });
+  });
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers the import 503 with Retry-After, and the serving thread serves on', async () => {
+    // The thread started with the app is stopped; the serving thread keeps its open file, and the
+    // import's new thread opens it anew, finds it gone, and ends before it is ready.
+    await t.ctx.importThread?.stop();
+    for (const suffix of ['', '-wal', '-shm']) rmSync(join(dir, `gone.db${suffix}`), { force: true });
+    const answer = await t.app.inject({ method: 'POST', url: '/admin/v1/import', headers: adminHeaders, payload: historyDataset(t.clock.now()) });
+    expect(answer.statusCode, answer.body).toBe(503);
+    expect(answer.headers['retry-after']).toBe('1');
+    expect(answer.json()).toMatchObject({ error: { code: 'SERVICE_UNAVAILABLE' } });
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+  });
+});
