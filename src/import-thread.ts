@@ -58,7 +58,6 @@ tell({ type: 'ready' });
 async function stop(): Promise<void> {
   await background.stop();
   await database.close();
-  tell({ type: 'stopped' });
   port?.close();
 }
 

@@ -18,8 +18,7 @@ export type FromImportThread =
   /** A counter the thread bumped has committed: the serving thread reads the counters, and its caches and streams follow. */
   | { type: 'changed'; name: ChangeVersionName }
   | { type: 'done'; id: number; result: ImportResult }
-  | { type: 'failed'; id: number; error: ThreadError }
-  | { type: 'stopped' };
+  | { type: 'failed'; id: number; error: ThreadError };
 
 /**
  * An import's failure as it crosses to the serving thread: a structured clone keeps an Error's

@@ -57,9 +57,11 @@ export function createImportThread(deps: ImportThreadDeps): ImportThread {
   function spawn(): Running {
     const worker = startWorker(deps.entry, deps.workerData);
     const ready = new Promise<void>((resolve, reject) => {
+      // Taken one after the other, in the order told: an import's counters are read before its answer is given.
+      let previous = Promise.resolve();
       worker.on('message', (message: FromImportThread) => {
         if (message.type === 'ready') resolve();
-        else void told(message);
+        else previous = previous.then(() => told(message));
       });
       worker.once('exit', (code) => reject(new Error(`the import thread ended before it was ready (exit code ${code})`)));
     });
@@ -137,8 +139,7 @@ function tellingTo(deps: Pick<ImportThreadDeps, 'changes' | 'recent'>, pending: 
         await changes.changedInProcess(message.name).catch(() => {});
         return;
       case 'done':
-        // Answered once this thread has seen the import's counters: a read after the answer is not served from the cache before it.
-        await changes.poll().catch(() => {});
+        // The import's 'changed' came first and has been read: a read after the answer is not served from the cache before it.
         settle(message.id)?.resolve(message.result);
         return;
       case 'failed':
