@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminHeaders, DIALECTS } from '../helpers/app.js';
 import { type Harness, harness } from '../helpers/harness.js';
-import { drain, openStream } from '../helpers/sse.js';
+import { openStream, type SseEvent } from '../helpers/sse.js';
 import { historyDataset, odds } from '../history/fixture.js';
 
 /**
@@ -61,9 +61,10 @@ describe.each(DIALECTS)('the import thread (%s)', (dialect) => {
     const stream = await openStream(`${url}/v1/stream/odds?event_ids=200&types=odds,board`, { 'x-api-key': apiKey });
     const answer = await post({ odds: [odds(5, 200, 1, 1, 'home', 1.66)] });
     expect(answer.statusCode, answer.body).toBe(200);
-    // The serving thread's processors run only on its own imports and its timer (5 s): within the
-    // drain's quiet second, the board events can only come from the thread's.
-    const received = await drain(stream, 1000);
+    // Waited for as they come, not for a quiet spell: the thread runs its processors right after its
+    // import, while the serving thread's run only on its own imports and on its 5-second timer.
+    const received: SseEvent[] = [];
+    while (!received.some((e) => e.event === 'board')) received.push(await stream.next(10_000));
     stream.close();
     expect(received.filter((e) => e.event === 'odds').map((e) => JSON.parse(e.data) as unknown)).toEqual([
       expect.objectContaining({ odds_id: 5, price_decimal: { from: 1.61, to: 1.66 } }),
