@@ -42,7 +42,8 @@ const changesPerWindow = Number(option('changes', '15000'));
 const ADMIN_TOKEN = 'feed-stages-admin-token-feed-stages-admin-token';
 
 const demo = localDemo('feed-stages');
-Object.assign(process.env, demo.env, { ADMIN_TOKEN });
+// Every stage in this process, where its CPU is counted: an import thread would do them on a thread of its own.
+Object.assign(process.env, demo.env, { ADMIN_TOKEN, IMPORT_THREAD: 'false' });
 const config = withEncryptionKey(withJwtSecret(loadConfig()));
 const database = await connectDatabase(config.databaseUrl);
 const ctx = createContext({ config, database });

@@ -8,6 +8,7 @@ import type { ChangeFeed } from './platform/cache/change-feed.js';
 import { createNodeChangeFeed } from './platform/cache/node-change-feed.js';
 import type { Clock } from './platform/clock.js';
 import { connectDatabase } from './platform/db/connect.js';
+import { putForegroundFirst } from './platform/db/loop-slices.js';
 import { createLogger } from './platform/logging.js';
 import { createRecentChanges, type RecentChanges } from './modules/history/index.js';
 import { createImportService, type FromImportThread, threadErrorOf, type ToImportThread } from './modules/import/index.js';
@@ -28,6 +29,9 @@ const tell = (message: FromImportThread) => port.postMessage(message);
 const log = createLogger(config.logLevel).child({ role: 'import thread' });
 yieldToServing(config.importThreadNice);
 const database = await connectDatabase(config.databaseUrl);
+// SQLite: this thread's one writer and its reads run here, and the imports go first (decision 0335).
+// PostgreSQL: the work after the imports holds pooled connections and row locks, so nothing waits on the imports.
+if (database.dialect === 'sqlite') putForegroundFirst();
 const clock = followingClock();
 const background = createBackground();
 // Without Redis: the serving thread tells the other nodes of this thread's changes as of its own.

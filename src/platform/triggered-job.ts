@@ -35,7 +35,10 @@ export function createTriggeredJob(deps: TriggeredJobDeps): TriggeredJob {
     const log = state.log;
     run().catch((error: unknown) => log.warn({ err: error instanceof Error ? error.message : String(error) }, `${deps.name} failed`));
   };
-  const wake = windowed(runLogged, deps.windowMs ?? 0);
+  // Woken by a change, the work starts on the next turn of the loop, not within the call that told
+  // of the change: what made it (an import) finishes and answers first, instead of sharing its last
+  // awaits with the first slices of every job it woke.
+  const wake = windowed(() => setImmediate(runLogged), deps.windowMs ?? 0);
   deps.changes.onOwnChange(deps.wakeOn, wake.poke);
   return deps.background.own({
     name: deps.name,

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Database, openDatabase } from '../../src/platform/db/database.js';
-import { LOOP_SLICE_MS } from '../../src/platform/db/loop-slices.js';
+import { backgroundTurn, inForeground, LOOP_SLICE_MS, putForegroundFirst } from '../../src/platform/db/loop-slices.js';
 import { type Harness, harness } from '../helpers/harness.js';
 
 /** Keeps the event loop busy for `ms`, as a long synchronous stretch of work does. */
@@ -27,22 +27,32 @@ function signal(): { done: Promise<void>; fire: () => void } {
   return { done, fire };
 }
 
-// A write transaction held the process's one SQLite connection from BEGIN to COMMIT, and the
-// event loop for every statement in between: a read that missed the cache waited for the whole
-// import.
-describe('reads beside a write transaction on an SQLite file', () => {
+/** A test app on an SQLite file of its own, its background jobs stopped: the database for a describe block. */
+function sqliteFileDatabase(name: string): { database: () => Database; t: () => Harness } {
   let dir: string;
   let t: Harness;
-  let database: Database;
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'sportsdata-reads-'));
+    dir = mkdtempSync(join(tmpdir(), `sportsdata-${name}-`));
     t = await harness({ dialect: 'sqlite', databaseUrl: `sqlite:${join(dir, 'db.sqlite')}` });
     await t.ctx.background.stop();
-    database = t.database;
   });
   afterAll(async () => {
     await t?.close();
     rmSync(dir, { recursive: true, force: true });
+  });
+  return { database: () => t.database, t: () => t };
+}
+
+// A write transaction held the process's one SQLite connection from BEGIN to COMMIT, and the
+// event loop for every statement in between: a read that missed the cache waited for the whole
+// import.
+describe('reads beside a write transaction on an SQLite file', () => {
+  const file = sqliteFileDatabase('reads');
+  let t: Harness;
+  let database: Database;
+  beforeAll(() => {
+    t = file.t();
+    database = file.database();
   });
 
   it('a read answers while a transaction is open, and sees the last commit, not the open writes', async () => {
@@ -105,6 +115,94 @@ describe('reads beside a write transaction on an SQLite file', () => {
     finish.fire();
     await Promise.all([transaction, write]);
     expect(order).toEqual(['committing', 'written']);
+  });
+});
+
+// On the import thread, the history processors' reads and computations came in between an import's
+// statements a slice at a time, and an import of 500 changes took several times its own work.
+describe('foreground first: an import transaction before the work after the imports (SQLite)', () => {
+  const file = sqliteFileDatabase('foreground');
+  let database: Database;
+  beforeAll(() => {
+    database = file.database();
+    putForegroundFirst();
+  });
+  afterAll(() => putForegroundFirst(false));
+
+  it('a foreground transaction gives the loop no turn from its first statement to its commit', async () => {
+    const order: string[] = [];
+    await inForeground(() =>
+      database.db.transaction().execute(async (trx) => {
+        for (let n = 0; n < 5; n += 1) {
+          setImmediate(() => order.push(`turn ${n}`));
+          holdTheLoop(LOOP_SLICE_MS + 1);
+          await trx.insertInto('sports').values({ id: 910_300 + n, key: `fg-${n}`, name: 'Foreground' }).execute();
+        }
+        order.push('committing');
+      }),
+    );
+    await loopTurns(1);
+    expect(order).toEqual(['committing', 'turn 0', 'turn 1', 'turn 2', 'turn 3', 'turn 4']);
+  });
+
+  it('background work at its turn waits while foreground work runs, and goes on once it ends', async () => {
+    const order: string[] = [];
+    const finish = signal();
+    const foreground = inForeground(() => finish.done.then(() => order.push('foreground done')));
+    const turn = backgroundTurn();
+    expect(turn).toBeDefined();
+    const background = Promise.resolve(turn).then(() => order.push('background'));
+    await loopTurns(5);
+    expect(order).toEqual([]);
+    finish.fire();
+    await Promise.all([foreground, background]);
+    expect(order).toEqual(['foreground done', 'background']);
+  });
+
+  it('a read made while a background transaction holds the writer never waits for the foreground import waiting on that writer', async () => {
+    const order: string[] = [];
+    const holding = signal();
+    const foregroundAsked = signal();
+    const background = database.db.transaction().execute(async (trx) => {
+      await trx.insertInto('sports').values({ id: 910_400, key: 'bg', name: 'Background' }).execute();
+      holding.fire();
+      await foregroundAsked.done;
+      // Read outside its own transaction, while the foreground import waits for the writer it holds.
+      await database.db.selectFrom('sports').select('id').execute();
+      order.push('background read');
+    });
+    await holding.done;
+    const foreground = inForeground(() =>
+      database.db.transaction().execute(async (trx) => {
+        await trx.insertInto('sports').values({ id: 910_401, key: 'fg', name: 'Foreground' }).execute();
+        order.push('foreground wrote');
+      }),
+    );
+    foregroundAsked.fire();
+    await Promise.all([background, foreground]);
+    expect(order).toEqual(['background read', 'foreground wrote']);
+  });
+
+  it('off (a serving thread), a read asked during a transaction answers before its commit', async () => {
+    putForegroundFirst(false);
+    try {
+      const order: string[] = [];
+      let read: Promise<unknown> | undefined;
+      await inForeground(() =>
+        database.db.transaction().execute(async (trx) => {
+          for (let n = 0; n < 5; n += 1) {
+            holdTheLoop(LOOP_SLICE_MS + 1);
+            await trx.insertInto('sports').values({ id: 910_500 + n, key: `off-${n}`, name: 'Off' }).execute();
+            if (n === 1) read = database.db.selectFrom('sports').select('id').execute().then(() => order.push('read'));
+          }
+          order.push('committing');
+        }),
+      );
+      await read;
+      expect(order).toEqual(['read', 'committing']);
+    } finally {
+      putForegroundFirst();
+    }
   });
 });
 

@@ -39,8 +39,11 @@ describe.each(DIALECTS)('two nodes starting at once on one empty database (%s)',
     for (const node of nodes) cleanups.push(async () => void (await node.stop()));
     await Promise.all(nodes.map((node) => node.waitUntilReady(READY_MS)));
 
-    // One node imported the dataset it made; the other found the database filled.
-    const seeded = nodes.flatMap((node) => node.logs().filter((line) => line.msg === 'generated the demo dataset'));
+    // One node imported the dataset it made; the other found the database filled. The log is
+    // written asynchronously: on a busy machine its line may reach the pipe after /readyz answers.
+    const seededLine = (line: { msg?: unknown }) => line.msg === 'generated the demo dataset';
+    await Promise.any(nodes.map((node) => node.waitForLog(seededLine, 30_000)));
+    const seeded = nodes.flatMap((node) => node.logs().filter(seededLine));
     expect(seeded).toHaveLength(1);
     const upserted = seeded[0]?.upserted as Record<string, number> | undefined;
     const database = openDatabase(url);

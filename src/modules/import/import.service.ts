@@ -2,6 +2,7 @@ import type { Transaction } from 'kysely';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { Database, DialectName } from '../../platform/db/database.js';
+import { inForeground } from '../../platform/db/loop-slices.js';
 import type { Schema } from '../../platform/db/schema.js';
 import type { RecentChanges } from '../history/index.js';
 import { computeFlows, eventsOfMarkets, gradeEvents, markGradingDue } from '../results/index.js';
@@ -111,18 +112,21 @@ export function createImportService(deps: ImportDeps): ImportService {
   async function run(dataset: Dataset, replace: boolean, onlyIntoEmpty: boolean): Promise<{ due: number[]; released?: QueueReleased } | undefined> {
     checkWithinDataset(dataset);
     const now = clock.now();
-    const done = await database.db.transaction().execute(async (trx) => {
-      const repo = createImportRepository(trx, database.dialect);
-      await repo.lockForImport();
-      // The bump writes first: on SQLite the transaction then holds the write lock before it
-      // reads anything, so a concurrent import waits for this one instead of failing on a stale read.
-      await changes.bump(trx, 'data');
-      if (onlyIntoEmpty && !(await repo.isEmpty())) return undefined;
-      const events = eventChanges();
-      const written = await writeDataset(deps, trx, repo, dataset, replace, now, events);
-      await webhookOutbox.record(trx, events.rows(now));
-      return written;
-    });
+    // Foreground: where a thread puts it first (the import thread), the work after the imports waits for its commit.
+    const done = await inForeground(() =>
+      database.db.transaction().execute(async (trx) => {
+        const repo = createImportRepository(trx, database.dialect);
+        await repo.lockForImport();
+        // The bump writes first: on SQLite the transaction then holds the write lock before it
+        // reads anything, so a concurrent import waits for this one instead of failing on a stale read.
+        await changes.bump(trx, 'data');
+        if (onlyIntoEmpty && !(await repo.isEmpty())) return undefined;
+        const events = eventChanges();
+        const written = await writeDataset(deps, trx, repo, dataset, replace, now, events);
+        await webhookOutbox.record(trx, events.rows(now));
+        return written;
+      }),
+    );
     // After commit, before anyone is told: the board's processor and the streams take them from here.
     if (done?.written) deps.recent?.hold(done.written.after, done.written.rows);
     // After commit: this node's caches drop now, other nodes' within one poll.

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { loopTurnIfHeld } from '../../platform/db/loop-slices.js';
+import { backgroundTurn } from '../../platform/db/loop-slices.js';
 import type { Schema } from '../../platform/db/schema.js';
 import { DEFAULT_DEVIG_METHOD } from '../../shared/pricing/devig.js';
 import { createBoardRepository } from './board.repository.js';
@@ -80,7 +80,7 @@ export function createMarketEdges(db: Kysely<Schema>): MarketEdges {
     const markets = new Set<string>();
     for (const selection of selections.values()) {
       // A window's batch touches every market of a busy slate: reads and imports get turns of the loop meanwhile.
-      await loopTurnIfHeld();
+      await backgroundTurn();
       const { event_id, betting_market_id } = selection.key;
       const bets = valueBetsOf(selection, EVERY_BOOK, -Infinity);
       const top = Math.max(...bets.map((bet) => bet.ev_pct));

@@ -16,6 +16,11 @@ export class Gate {
     this.free = places;
   }
 
+  /** True while every place is taken. */
+  get full(): boolean {
+    return this.free === 0;
+  }
+
   enter(timeoutMs: number): Promise<void> {
     if (this.free > 0) {
       this.free -= 1;

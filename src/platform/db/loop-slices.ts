@@ -19,9 +19,10 @@ const turned = () => {
  * Resolves at once while the loop has been held for less than LOOP_SLICE_MS, else after one turn of
  * the loop. "Held" is measured from the first call since the loop's last check phase (an immediate
  * callback marks it), so it may count a little more than the current task, never less: at worst a
- * turn comes early.
+ * turn comes early. While foreground work runs (inForeground), it holds the loop to its end.
  */
 export function loopTurnIfHeld(): Promise<void> | undefined {
+  if (foreground.running > 0) return undefined;
   const now = performance.now();
   if (heldSince === undefined) {
     heldSince = now;
@@ -31,4 +32,40 @@ export function loopTurnIfHeld(): Promise<void> | undefined {
   if (now - heldSince < LOOP_SLICE_MS) return undefined;
   heldSince = undefined;
   return turnOfTheLoop();
+}
+
+/**
+ * Foreground first (the import thread on SQLite, decision 0335): a thread whose imports answer a
+ * waiting client and whose other work (the history processors) answers nobody lets the imports
+ * run from their first statement to their commit while the rest waits. Interleaved a slice each,
+ * the work after the imports doubled and tripled an import's time. Off unless a thread puts it on:
+ * a serving thread's turns are its readers'.
+ */
+const foreground: { enabled: boolean; running: number; waiting: Array<() => void> } = { enabled: false, running: 0, waiting: [] };
+
+/** Puts this thread's foreground first (or, `false`, back beside the rest): for a thread whose background work takes no lock its foreground needs. */
+export function putForegroundFirst(on = true): void {
+  foreground.enabled = on;
+}
+
+/** Runs `work` as foreground: while it runs, background work waits at its next backgroundTurn. */
+export async function inForeground<T>(work: () => Promise<T>): Promise<T> {
+  if (!foreground.enabled) return work();
+  foreground.running += 1;
+  try {
+    return await work();
+  } finally {
+    foreground.running -= 1;
+    if (foreground.running === 0) for (const resume of foreground.waiting.splice(0)) resume();
+  }
+}
+
+/**
+ * Where background work may wait without holding anything foreground work needs (a read outside a
+ * transaction, a step of its own computation): after the foreground work running now, if any, else
+ * as loopTurnIfHeld.
+ */
+export function backgroundTurn(): Promise<void> | undefined {
+  if (foreground.running > 0) return new Promise((resume) => foreground.waiting.push(resume));
+  return loopTurnIfHeld();
 }

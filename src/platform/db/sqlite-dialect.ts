@@ -14,7 +14,7 @@ import {
   SqliteQueryCompiler,
 } from 'kysely';
 import type { ConnectionWaitListener } from './connection-waits.js';
-import { loopTurnIfHeld } from './loop-slices.js';
+import { backgroundTurn, loopTurnIfHeld } from './loop-slices.js';
 import type { SqliteConnection } from './sqlite-connection.js';
 import { isBusy, type SqliteFile } from './sqlite-file.js';
 import { DatabaseUnavailableError } from './unavailable.js';
@@ -161,7 +161,9 @@ class Lease implements DatabaseConnection {
     const { reader, writer } = this.file;
     if (!this.writing && reader && this.readable(reader, query.sql)) {
       this.reportWait(0);
-      await loopTurnIfHeld();
+      // A read while nobody writes holds nothing a foreground import needs: it may wait for one. While
+      // someone writes, it may be their read (a transaction's work reading outside it): it never waits then.
+      await (this.file.gate.full ? loopTurnIfHeld() : backgroundTurn());
       return this.retryBusy(() => reader.execute<R>(query));
     }
     await this.holdWriter();
