@@ -14,6 +14,9 @@ export const WEBHOOK_ENV = { OUTBOUND_ALLOW_CIDRS: '127.0.0.0/8,::1/128', ENCRYP
 
 const cipher = createSecretCipher(Buffer.from(WEBHOOK_TEST_KEY, 'hex'));
 
+/** A secret sealed as the endpoint routes seal it, under the suites' key. */
+export const sealedSecret = (secret: string): string => cipher.seal(secret);
+
 /** An endpoint as a test made it: its id and its signing secret in the clear. */
 export interface TestEndpoint {
   id: string;

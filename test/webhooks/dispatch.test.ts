@@ -1,9 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { RETRY_DELAYS_MS, RETRY_JITTER } from '../../src/modules/webhooks/index.js';
+import { createWebhookDispatchRepository, newWebhookSecret, RETRY_DELAYS_MS, RETRY_JITTER } from '../../src/modules/webhooks/index.js';
 import { DIALECTS } from '../helpers/app.js';
 import { forSuite, harness } from '../helpers/harness.js';
-import { insertDelivery, insertEndpoint, type Receiver, reenableEndpoint, startReceiver, statusesThen200, WEBHOOK_ENV } from '../helpers/webhooks.js';
+import { randomBytes } from 'node:crypto';
+import { insertDelivery, insertEndpoint, type Receiver, reenableEndpoint, sealedSecret, startReceiver, statusesThen200, WEBHOOK_ENV } from '../helpers/webhooks.js';
 
 /** Past the latest a retry after `failures` failures can be due. */
 const pastRetry = (failures: number) => Math.ceil((RETRY_DELAYS_MS[failures - 1] ?? 0) * (1 + RETRY_JITTER)) + 1;
@@ -60,6 +61,22 @@ describe.each(DIALECTS)('webhook dispatch (%s)', (dialect) => {
     if (got === undefined) throw new Error('nothing received');
     expect(new Webhook(previous).verify(got.body, got.headers as Record<string, string>)).toBeTruthy();
     expect(new Webhook(endpoint.secret).verify(got.body, got.headers as Record<string, string>)).toBeTruthy();
+  });
+
+  // Before any test moves the clock on: a receiver refuses a timestamp far from its own clock.
+  it('signs with a secret rotated since its last delivery, not the one it signed with before', async () => {
+    const endpoint = await insertEndpoint(t, clientId, `${receiver.url}/resealed`);
+    await insertDelivery(t, endpoint.id);
+    await run();
+    const fresh = newWebhookSecret(randomBytes);
+    await t.database.db.updateTable('webhook_endpoints').set({ secret_sealed: sealedSecret(fresh) }).where('id', '=', endpoint.id).execute();
+    await insertDelivery(t, endpoint.id);
+    await run();
+    const [before, after] = receiver.at('resealed');
+    if (before === undefined || after === undefined) throw new Error('not both received');
+    expect(new Webhook(endpoint.secret).verify(before.body, before.headers as Record<string, string>)).toBeTruthy();
+    expect(new Webhook(fresh).verify(after.body, after.headers as Record<string, string>)).toBeTruthy();
+    expect(() => new Webhook(endpoint.secret).verify(after.body, after.headers as Record<string, string>)).toThrow();
   });
 
   it('retries a 500 on the schedule with the same webhook-id, and sends later deliveries only after it', async () => {
@@ -167,5 +184,56 @@ describe.each(DIALECTS)('webhook dispatch (%s)', (dialect) => {
     await run();
     expect(receiver.at('leased')).toHaveLength(1);
     expect(receiver.at('leased')[0]?.headers['webhook-id']).toBe(head.id);
+  });
+
+  it('settles attempts that end together each with its own verdict: the delivered ones delivered, a failed one on its schedule', async () => {
+    receiver.answer = (got) => (got.path.endsWith('/together-failing') ? 500 : 200);
+    const names = ['together-a', 'together-b', 'together-failing'];
+    const endpoints = await Promise.all(names.map((name) => insertEndpoint(t, clientId, `${receiver.url}/${name}`)));
+    for (const endpoint of endpoints) for (let i = 0; i < 2; i++) await insertDelivery(t, endpoint.id);
+    await run();
+    expect(sequences('together-a')).toEqual([1, 2]);
+    expect(sequences('together-b')).toEqual([1, 2]);
+    expect(sequences('together-failing')).toEqual([1]);
+    const rows = await t.database.db.selectFrom('webhook_deliveries').selectAll().where('endpoint_id', 'in', endpoints.map((e) => e.id)).orderBy('endpoint_id').orderBy('sequence').execute();
+    const [failing] = endpoints.slice(-1);
+    for (const row of rows.filter((r) => r.endpoint_id !== failing?.id)) {
+      expect(row).toMatchObject({ state: 'delivered', attempts: 1, lease_holder: null, lease_expires_at: null, next_attempt_at: null });
+      expect(Number(row.delivered_at)).toBe(t.clock.now());
+    }
+    const held = rows.filter((r) => r.endpoint_id === failing?.id);
+    expect(held.map((r) => [r.state, Number(r.attempts), r.lease_holder])).toEqual([
+      ['pending', 1, null],
+      ['pending', 0, null],
+    ]);
+    expect(Number(held[0]?.next_attempt_at)).toBeGreaterThan(t.clock.now());
+  });
+
+  it('a settling of several delivered attempts gives each its own time, and leaves one whose lease it no longer holds as it is', async () => {
+    const repository = createWebhookDispatchRepository(t.database.db);
+    const endpoints = await Promise.all(['own-a', 'own-b', 'own-c'].map((name) => insertEndpoint(t, clientId, `${receiver.url}/${name}`)));
+    for (const endpoint of endpoints) await insertDelivery(t, endpoint.id);
+    const now = t.clock.now();
+    const heads = (await repository.dueHeads(now, [], 1_000)).filter(({ endpoint }) => endpoints.some((e) => e.id === endpoint.id));
+    expect(heads).toHaveLength(3);
+    const ids = heads.map(({ delivery }) => delivery.id);
+    expect(await repository.claim(ids, 'this-node', now, now + 60_000)).toEqual(new Set(ids));
+    // The third's lease expired and another node took it meanwhile.
+    await t.database.db.updateTable('webhook_deliveries').set({ lease_holder: 'another-node' }).where('id', '=', ids[2] ?? '').execute();
+    await repository.settle(
+      heads.map(({ delivery, endpoint }, i) => ({
+        delivery,
+        endpoint,
+        holder: 'this-node',
+        outcome: { attemptedAt: now + 10 * (i + 1), statusCode: 200, latencyMs: 1, responseExcerpt: '', error: null },
+        verdict: { kind: 'delivered' as const },
+      })),
+    );
+    const rows = await t.database.db.selectFrom('webhook_deliveries').selectAll().where('id', 'in', ids).execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(ids.map((id) => byId.get(id)?.state)).toEqual(['delivered', 'delivered', 'pending']);
+    expect(ids.map((id) => Number(byId.get(id)?.delivered_at ?? 0))).toEqual([now + 10, now + 20, 0]);
+    expect(ids.map((id) => Number(byId.get(id)?.attempts))).toEqual([1, 1, 0]);
+    expect(byId.get(ids[2] ?? '')?.lease_holder).toBe('another-node');
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { BackgroundJob, BackgroundJobs, JobLog } from '../../platform/background.js';
 import { createBatches } from '../../platform/batches.js';
+import { LruCache } from '../../platform/cache/lru.js';
 import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import type { WebhookMetrics } from '../../platform/metrics/webhooks.js';
@@ -69,8 +70,9 @@ export function createWebhookDispatcher(deps: WebhookDispatcherDeps): WebhookDis
 
   // Attempts that end together are recorded in one transaction.
   const settle = createBatches<SettledAttempt>((attempts) => deps.repository.settle(attempts));
+  const opened = openedSecrets(deps.cipher);
   const attempt = async (delivery: Delivery, endpoint: WebhookEndpoint, manual: boolean): Promise<AttemptOutcome> => {
-    const outcome = await send(deps, delivery, endpoint);
+    const outcome = await send(deps, opened, delivery, endpoint);
     const verdict = verdictOf(outcome, delivery, manual, random);
     await settle({ delivery, endpoint, holder, outcome, verdict });
     observe(deps, endpoint, delivery, outcome, verdict);
@@ -183,10 +185,10 @@ async function countBacklog(deps: WebhookDispatcherDeps, state: DispatchState): 
 }
 
 /** Signs with the current secret, and the previous one while it has not expired (a rotation). */
-async function send(deps: WebhookDispatcherDeps, delivery: Delivery, endpoint: WebhookEndpoint): Promise<AttemptOutcome> {
+async function send(deps: WebhookDispatcherDeps, opened: (sealed: string) => string, delivery: Delivery, endpoint: WebhookEndpoint): Promise<AttemptOutcome> {
   const now = deps.clock.now();
-  const secrets = [deps.cipher.open(endpoint.secretSealed)];
-  if (endpoint.previousSecretSealed !== null && (endpoint.previousSecretExpiresAt ?? 0) > now) secrets.push(deps.cipher.open(endpoint.previousSecretSealed));
+  const secrets = [opened(endpoint.secretSealed)];
+  if (endpoint.previousSecretSealed !== null && (endpoint.previousSecretExpiresAt ?? 0) > now) secrets.push(opened(endpoint.previousSecretSealed));
   try {
     return await deps.sender.send(endpoint.url, secrets, { id: delivery.id, type: delivery.type as WebhookEventType | 'webhook.test', dataJson: delivery.data });
   } catch (error) {
@@ -194,6 +196,23 @@ async function send(deps: WebhookDispatcherDeps, delivery: Delivery, endpoint: W
     return { attemptedAt: now, statusCode: null, latencyMs: 0, responseExcerpt: '', error: error instanceof Error ? error.message : 'sending failed' };
   }
 }
+
+/**
+ * The endpoints' secrets, each opened once while in use: a busy feed sends each endpoint several
+ * deliveries a second, each of which opened (decrypted) its secrets again. A sealed text names one
+ * secret for good (a rotation seals a new one), so what is kept is never stale.
+ */
+function openedSecrets(cipher: { open(sealed: string): string }): (sealed: string) => string {
+  const kept = new LruCache<string, string>(SECRETS_KEPT);
+  return (sealed) => {
+    let secret = kept.get(sealed);
+    if (secret === undefined) kept.set(sealed, (secret = cipher.open(sealed)));
+    return secret;
+  };
+}
+
+/** Secrets kept opened: a current and a previous one for each of a few hundred endpoints. */
+const SECRETS_KEPT = 1_024;
 
 /**
  * 2xx: delivered. 410: the endpoint is gone, disabled at once. Anything else (another status, a

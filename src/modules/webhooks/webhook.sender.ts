@@ -1,4 +1,5 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject } from 'node:crypto';
+import { LruCache } from '../../platform/cache/lru.js';
 import type { Clock } from '../../platform/clock.js';
 import type { AddressRules } from '../../platform/outbound/address-rules.js';
 import { postBytes } from '../../platform/outbound/safe-request.js';
@@ -29,6 +30,7 @@ export interface WebhookSenderDeps {
  */
 export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
   const { clock, rules, timeoutMs } = deps;
+  const keys = keptKeys();
   return {
     async send(url, secrets, message) {
       const now = new Date(clock.now());
@@ -36,7 +38,7 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
       const timestamp = String(Math.floor(now.getTime() / 1000));
       // Encoded once: the same bytes are signed and sent.
       const bytes = Buffer.from(body, 'utf8');
-      const signature = secrets.map((secret) => signatureOf(secret, message.id, timestamp, bytes)).join(' ');
+      const signature = secrets.map((secret) => signatureOf(keys(secret), message.id, timestamp, bytes)).join(' ');
       const headers = {
         'content-type': 'application/json',
         'user-agent': 'sports-data-api-webhooks',
@@ -63,10 +65,28 @@ export function createWebhookSender(deps: WebhookSenderDeps): WebhookSender {
  * SHA-256 in JavaScript: the same text, a tenth of the time on a delivery of a few hundred
  * changes (docs/architecture.md, bench/signing.ts). The package verifies every delivery in the tests.
  */
-export function signatureOf(secret: string, id: string, timestamp: string, body: string | Buffer): string {
-  const key = Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+export function signatureOf(secret: string | KeyObject, id: string, timestamp: string, body: string | Buffer): string {
+  const key = typeof secret === 'string' ? keyOf(secret) : secret;
   return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.`).update(body).digest('base64')}`;
 }
+
+/** The HMAC key a secret names. */
+function keyOf(secret: string): KeyObject {
+  return createSecretKey(Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64'));
+}
+
+/** The keys of the secrets in use, each made once: a key made per signature was a third of signing's time. */
+function keptKeys(): (secret: string) => KeyObject {
+  const kept = new LruCache<string, KeyObject>(KEYS_KEPT);
+  return (secret) => {
+    let key = kept.get(secret);
+    if (key === undefined) kept.set(secret, (key = keyOf(secret)));
+    return key;
+  };
+}
+
+/** Keys kept: a current and a previous secret for each of a few hundred endpoints. */
+const KEYS_KEPT = 1_024;
 
 /** A new signing secret: `whsec_` and 32 random bytes in base64, as the specification writes secrets. */
 export function newWebhookSecret(random: (bytes: number) => Buffer): string {
