@@ -102,6 +102,24 @@ describe('one read fanned out to many streams', () => {
     expect(boardOnly.cursor).toBe(140);
   });
 
+  it('joins the frames a filter follows once for every stream of that filter', async () => {
+    const frames = oddsFrames(ROWS);
+    const joined = new Map<string, number>();
+    const counting = {
+      ...frames,
+      followed: (key: string, text: () => string) => frames.followed(key, () => (joined.set(key, (joined.get(key) ?? 0) + 1), text())),
+    };
+    const ofEvent = Array.from({ length: 300 }, () => stream({ eventIds: [2] }));
+    const ofLeague = Array.from({ length: 300 }, () => stream({ leagueIds: [7] }));
+    const ofBoth = Array.from({ length: 300 }, () => stream({ eventIds: [2], leagueIds: [7] }));
+    await fanOut([...ofEvent, ...ofLeague, ...ofBoth], (s) => s.send(counting), 100);
+    await new Promise(setImmediate);
+    expect([...joined.values()]).toEqual([1, 1, 1]);
+    expect(eventsOf(ofEvent[299]?.text() ?? '').map((e) => e.data.event_id)).toEqual(ROWS.filter((row) => row.item.event_id === 2).map(() => 2));
+    expect(eventsOf(ofLeague[0]?.text() ?? '').map((e) => e.data.id)).toEqual(ROWS.filter((row) => row.leagueId === 7).map((row) => row.item.id));
+    expect(eventsOf(ofBoth[1]?.text() ?? '')).toHaveLength(ROWS.length);
+  });
+
   it('skips the changes a stream already has (its cursor ahead of the read), sending the rest once', async () => {
     const { serialize, count: built } = counted();
     const ahead = stream();

@@ -171,6 +171,8 @@ interface Follows {
   (change: { eventId: number; leagueId: number | null }): boolean;
   /** Whether it follows every change of these frames: the shared buffer of them all is then its text. */
   everyOf(frames: Frames): boolean;
+  /** Names the filter: streams whose filters have one key follow the same changes. */
+  readonly key: string;
 }
 
 const NONE: ReadonlySet<number> = new Set();
@@ -192,7 +194,16 @@ function followedBy(eventIds: ReadonlySet<number>, leagueIds: ReadonlySet<number
     }
     return !known.found;
   };
-  return Object.assign(follows, { everyOf });
+  const key = `${setKey(leftOut)}|${[...eventIds].sort((a, b) => a - b).join(',')}|${[...leagueIds].sort((a, b) => a - b).join(',')}`;
+  return Object.assign(follows, { everyOf, key });
+}
+
+/** A number for each set of events left out (the hub's one set of competitions, or none): the set is shared, not copied. */
+const setKeys = { of: new WeakMap<ReadonlySet<number>, number>(), made: 0 };
+function setKey(set: ReadonlySet<number>): number {
+  let key = setKeys.of.get(set);
+  if (key === undefined) setKeys.of.set(set, (key = ++setKeys.made));
+  return key;
 }
 
 /**
@@ -201,10 +212,15 @@ function followedBy(eventIds: ReadonlySet<number>, leagueIds: ReadonlySet<number
  */
 function framesFollowed(frames: Frames, follows: Follows, after: number): string | Buffer {
   const { changes } = frames;
-  if (follows.everyOf(frames) && (changes[0]?.id ?? after + 1) > after) return frames.all();
-  let text = '';
-  changes.forEach((change, index) => {
-    if ((change.id ?? after + 1) > after && follows(change)) text += frames.text(index);
-  });
-  return text;
+  const newer = (changes[0]?.id ?? after + 1) > after;
+  if (follows.everyOf(frames) && newer) return frames.all();
+  const joined = () => {
+    let text = '';
+    changes.forEach((change, index) => {
+      if ((change.id ?? after + 1) > after && follows(change)) text += frames.text(index);
+    });
+    return text;
+  };
+  // Every frame newer than the stream's cursor (a live stream's case): the same bytes for every stream of this filter.
+  return newer ? frames.followed(follows.key, joined) : joined();
 }

@@ -14,6 +14,12 @@ export interface Frames {
   text(index: number): string;
   /** Every frame, in order, as one buffer. */
   all(): Buffer;
+  /**
+   * The frames a filter follows, as one buffer built once per filter (`key`, which names it) from
+   * `text`: a thousand streams of one event each took every frame through their filter and joined
+   * and encoded the same text a thousand times in one turn of the event loop.
+   */
+  followed(key: string, text: () => string): Buffer;
 }
 
 /** How a change becomes the `data:` line's text; counted in the tests, else JSON.stringify. */
@@ -49,6 +55,7 @@ export function unreplayedFrames(
 function framesOf(changes: Frames['changes'], build: (index: number) => string): Frames {
   const texts: Array<string | undefined> = [];
   let all: Buffer | undefined;
+  const byFilter = new Map<string, Buffer>();
   const text = (index: number) => (texts[index] ??= build(index));
   return {
     changes,
@@ -56,6 +63,11 @@ function framesOf(changes: Frames['changes'], build: (index: number) => string):
     all() {
       all ??= Buffer.from(changes.map((_, index) => text(index)).join(''));
       return all;
+    },
+    followed(key, joined) {
+      let bytes = byFilter.get(key);
+      if (bytes === undefined) byFilter.set(key, (bytes = Buffer.from(joined())));
+      return bytes;
     },
   };
 }
