@@ -39,4 +39,11 @@ describe('LruCache (two generations, decision 0141)', () => {
     cache.delete('b');
     expect([cache.get('a'), cache.get('b'), cache.size]).toEqual([undefined, undefined, 0]);
   });
+  it('getOrMake makes a missing value once and keeps it; a value kept is not made again', () => {
+    const cache = new LruCache<string, string>(10);
+    const made: string[] = [];
+    const make = (key: string) => (made.push(key), key.toUpperCase());
+    expect([cache.getOrMake('a', make), cache.getOrMake('a', make), cache.getOrMake('b', make)]).toEqual(['A', 'A', 'B']);
+    expect(made).toEqual(['a', 'b']);
+  });
 });

@@ -204,11 +204,7 @@ async function send(deps: WebhookDispatcherDeps, opened: (sealed: string) => str
  */
 function openedSecrets(cipher: { open(sealed: string): string }): (sealed: string) => string {
   const kept = new LruCache<string, string>(SECRETS_KEPT);
-  return (sealed) => {
-    let secret = kept.get(sealed);
-    if (secret === undefined) kept.set(sealed, (secret = cipher.open(sealed)));
-    return secret;
-  };
+  return (sealed) => kept.getOrMake(sealed, (text) => cipher.open(text));
 }
 
 /** Secrets kept opened: a current and a previous one for each of a few hundred endpoints. */

@@ -78,11 +78,7 @@ function keyOf(secret: string): KeyObject {
 /** The keys of the secrets in use, each made once: a key made per signature was a third of signing's time. */
 function keptKeys(): (secret: string) => KeyObject {
   const kept = new LruCache<string, KeyObject>(KEYS_KEPT);
-  return (secret) => {
-    let key = kept.get(secret);
-    if (key === undefined) kept.set(secret, (key = keyOf(secret)));
-    return key;
-  };
+  return (secret) => kept.getOrMake(secret, keyOf);
 }
 
 /** Keys kept: a current and a previous secret for each of a few hundred endpoints. */

@@ -26,6 +26,13 @@ export class LruCache<K, V> {
     return aging;
   }
 
+  /** The value kept for `key`, else `make(key)`, kept from now on. */
+  getOrMake(key: K, make: (key: K) => V): V {
+    let value = this.get(key);
+    if (value === undefined) this.set(key, (value = make(key)));
+    return value;
+  }
+
   set(key: K, value: V): void {
     this.old.delete(key);
     this.keep(key, value);
