@@ -109,15 +109,18 @@ export async function ensureDemoData(deps: DemoDataDeps, options: Pick<DemoDataO
   const demo = generateDemo({ scale: 1, seed: DEFAULT_SEED, now: deps.clock.now() });
   // Checked again inside the import's transaction: another node starting at once may fill it first.
   const seeded = await importer.importIntoEmpty(demo.dataset, { grade: false });
-  if (seeded) await afterImport(deps);
-  // Each move on its own retry: another node starting at once may hold the lock a while, and a
-  // move imported twice records nothing the second time.
-  if (seeded)
-    for (const move of demo.moves) {
-      await retryWhileBusy(() => importer.importChecked(move, { grade: false }));
-      await afterImport(deps);
-    }
-  const competitions = seeded && options.competitions !== false ? await retryWhileBusy(() => importCompetitions(importer, demo)) : {};
-  if (seeded) await retryWhileBusy(() => gradePlayed(deps));
-  return seeded ? withCompetitions(seeded.upserted, competitions) : undefined;
+  if (!seeded) return undefined;
+  // Every step after the seeding on its own retry: another node starting at once may hold the lock
+  // a while, and the first start tried again as a whole would find the database filled and leave
+  // the rest undone. Each step is idempotent: a move imported twice records nothing the second
+  // time, and the detectors go on from where they stopped.
+  const settled = () => retryWhileBusy(() => afterImport(deps));
+  await settled();
+  for (const move of demo.moves) {
+    await retryWhileBusy(() => importer.importChecked(move, { grade: false }));
+    await settled();
+  }
+  const competitions = options.competitions !== false ? await retryWhileBusy(() => importCompetitions(importer, demo)) : {};
+  await retryWhileBusy(() => gradePlayed(deps));
+  return withCompetitions(seeded.upserted, competitions);
 }
