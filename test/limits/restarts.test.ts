@@ -20,10 +20,17 @@ async function sharedDatabase(dialect: DialectName): Promise<{ url: string; drop
   return { url: `sqlite:${join(dir, 'api.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** Waits until the app counts in Redis again after Redis went away (its store re-checked what Redis holds). */
-async function backInRedis(t: Harness): Promise<void> {
-  await expect.poll(() => t.ctx.counters.state(), { timeout: 10_000 }).toBe('degraded');
-  await expect.poll(() => t.ctx.counters.state(), { timeout: 15_000 }).toBe('ok');
+/**
+ * Restarts Redis without persistence and waits until each app counts in Redis again: it saw
+ * Redis go (told as it happened: a reconnection can end the outage before a poll would see it),
+ * then its store re-checked what Redis holds.
+ */
+async function restartRedis(redis: { stop(): Promise<void>; start(): Promise<void> }, apps: readonly Harness[]): Promise<void> {
+  const outages = apps.map((t) => new Promise<void>((resolve) => t.ctx.counters.onStateChange((state) => state === 'degraded' && resolve())));
+  await redis.stop();
+  await redis.start();
+  await Promise.all(outages);
+  for (const t of apps) await expect.poll(() => t.ctx.counters.state(), { timeout: 15_000 }).toBe('ok');
 }
 
 describe.each(DIALECTS)('a restart gives no client its day back (%s)', (dialect) => {
@@ -66,9 +73,7 @@ describe.each(DIALECTS)('a restart gives no client its day back (%s)', (dialect)
       await patchClient(t, client.clientId, { daily_quota: 100 });
       for (let i = 0; i < 6; i += 1) expect((await dataCall(t, client.apiKey)).statusCode).toBe(200);
 
-      await node.redis.stop();
-      await node.redis.start();
-      await backInRedis(t);
+      await restartRedis(node.redis, [t]);
 
       const usage = await usageOf(t, client.clientId);
       expect(usage.current.day).toMatchObject({ used: 6, remaining: 94 });
@@ -89,9 +94,7 @@ describe('two nodes on one PostgreSQL database and one Redis restarted without p
     await patchClient(a, client.clientId, { daily_quota: 100 });
     for (let i = 0; i < 15; i += 1) for (const node of [a, b]) expect((await dataCall(node, client.apiKey)).statusCode).toBe(200);
 
-    await nodes.redis.stop();
-    await nodes.redis.start();
-    await Promise.all([backInRedis(a), backInRedis(b)]);
+    await restartRedis(nodes.redis, [a, b]);
 
     expect((await usageOf(b, client.clientId)).current.day).toMatchObject({ used: 30, remaining: 70 });
     expect(await drain([a, b], client.apiKey)).toBe(70);
