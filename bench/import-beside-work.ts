@@ -12,6 +12,7 @@ import { connectDatabase } from '../src/platform/db/connect.js';
 import { putForegroundFirst } from '../src/platform/db/loop-slices.js';
 import { createLogger } from '../src/platform/logging.js';
 import { BATCH } from './feed/feeder.js';
+import { STORED_ODDS_ITEM_COLUMNS, storedOddsItem } from './feed/stored-odds-item.js';
 import { localDemo } from './local-demo.js';
 
 /**
@@ -96,24 +97,12 @@ async function slateRows() {
   const events = await database.db.selectFrom('events').select('id').where('status', '=', 'scheduled').where('start_time', '>', Date.now()).orderBy('start_time').limit(60).execute();
   const rows = await database.db
     .selectFrom('odds')
-    .select(['id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'player_id', 'event_period_id', 'is_main', 'is_live'])
+    .select([...STORED_ODDS_ITEM_COLUMNS])
     .where('status', '=', 'open')
     .where('is_main', '=', 1)
     .where('event_id', 'in', events.map((e) => e.id))
     .execute();
-  return rows.map((r) => ({
-    id: Number(r.id),
-    event_id: Number(r.event_id),
-    operator_id: Number(r.operator_id),
-    betting_market_id: Number(r.betting_market_id),
-    position: r.position,
-    ...(r.line === null ? {} : { line: Number(r.line) }),
-    price_decimal: Number(r.price_decimal),
-    ...(r.player_id === null ? {} : { player_id: Number(r.player_id) }),
-    ...(r.event_period_id === null ? {} : { event_period_id: Number(r.event_period_id) }),
-    is_main: Number(r.is_main) === 1,
-    is_live: Number(r.is_live) === 1,
-  }));
+  return rows.map(storedOddsItem);
 }
 
 function quantile(values: readonly number[], p: number): number {

@@ -7,9 +7,13 @@ import { MAX_PRICE_DECIMAL } from './odds-format.js';
  * renderings that must read the same wherever they appear.
  */
 
+let lastIso = { ms: Number.NaN, text: '' };
+
 /** Every timestamp on the wire: ISO 8601, UTC, with `Z`. */
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  // A feed's batch gives hundreds of rows one instant: the last instant's text is kept.
+  if (ms !== lastIso.ms) lastIso = { ms, text: new Date(ms).toISOString() };
+  return lastIso.text;
 }
 
 /** Filter arrays are short by nature; a cap keeps one request from naming thousands of ids. */

@@ -90,6 +90,35 @@ async function insertJsonRows<I>(s: RowStatements, table: string, columns: reado
   return returned;
 }
 
+/**
+ * Sets `columns` of the stored rows of `table` named by each row's id, the other columns left as
+ * they are: `update … from` the rows as a VALUES list (SQLite) or one JSON parameter (PostgreSQL).
+ * A feed's price move changes its row's quote alone, and an update of those columns costs the
+ * engine less than an insert that conflicts and rewrites every column (decision 0337).
+ */
+export async function updateRows(s: RowStatements, table: string, columns: readonly string[], types: readonly string[], rows: readonly Row[]): Promise<void> {
+  if (s.dialect === 'postgres') {
+    const set = columns.map((c) => `${quoted(c)} = v.${quoted(c)}`).join(', ');
+    const typed = ['id bigint', ...columns.map((c, i) => `${quoted(c)} ${types[i] ?? 'text'}`)].join(', ');
+    for (const chunk of chunksOf(rows, JSON_ROWS)) {
+      const text = `update ${quoted(table)} set ${set} from json_to_recordset($1::json) as v(${typed}) where ${quoted(table)}."id" = v."id"`;
+      await s.trx.executeQuery(CompiledQuery.raw(text, [JSON.stringify(chunk)]));
+    }
+    return;
+  }
+  const width = columns.length + 1;
+  const byPosition = columns.map((c, i) => `${quoted(c)} = v.column${i + 2}`).join(', ');
+  let start = 0;
+  for (const size of blockSizes(s, rows.length, width)) {
+    const parameters: unknown[] = [];
+    for (const row of rows.slice(start, start + size)) parameters.push(row.id, ...columns.map((c) => row[c] ?? null));
+    start += size;
+    // VALUES names its columns column1 (the id), column2, …: inline, as a CTE naming them cost SQLite more.
+    const text = `update ${quoted(table)} set ${byPosition} from (values ${valuesOf(size, width)}) as v where ${quoted(table)}."id" = v.column1`;
+    await s.trx.executeQuery(CompiledQuery.raw(text, parameters));
+  }
+}
+
 /** `on conflict (id) do update` every column but the id. */
 export function updateOnConflict(columns: readonly string[]): string {
   const updated = columns.filter((c) => c !== 'id').map((c) => `${quoted(c)} = excluded.${quoted(c)}`);

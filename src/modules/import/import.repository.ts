@@ -4,13 +4,26 @@ import { lockDataWrites } from '../../platform/db/locked-transaction.js';
 import type { OddsOutrightsTable, Schema, SelectionsTable } from '../../platform/db/schema.js';
 import { DATASET_ARRAYS } from './import.schemas.js';
 import { chunksOf } from '../../platform/chunks.js';
-import { insertRows, oddsOnSelections, rowsWithIds, updateOnConflict } from './import-rows.repository.js';
+import { insertRows, oddsOnSelections, rowsWithIds, updateOnConflict, updateRows } from './import-rows.repository.js';
+
+/** What updateQuotes sets, with each column's PostgreSQL type. */
+const QUOTE_COLUMNS = ['price_decimal', 'line', 'status', 'updated_at'];
+const QUOTE_TYPES = ['double precision', 'double precision', 'text', 'bigint'];
 
 /** The sports-data tables the import writes, in dependency order. */
 export const DATA_TABLES = [...DATASET_ARRAYS, 'odds_outrights', 'flow_legs', 'flow_tags', 'odds_history', 'event_period_scores', 'player_event_statistics', 'odds_grades', 'signals'] as const;
 export type DataTable = (typeof DATA_TABLES)[number];
 
 type Row = Record<string, unknown>;
+
+/** A stored odds row's new quote and the time it holds from. */
+export interface QuoteUpdate {
+  id: number;
+  price_decimal: number;
+  line: number | null;
+  status: string;
+  updated_at: number;
+}
 
 /** A stored selection as its key names it (the line itself left out: its line_key stands for it). */
 export type StoredSelection = Omit<SelectionsTable, 'line'>;
@@ -19,6 +32,8 @@ export type StoredSelection = Omit<SelectionsTable, 'line'>;
 export interface ImportRepository {
   /** Inserts or updates, by id, every column of the items (in multi-row chunks). */
   upsert<I>(table: DataTable, columns: readonly string[], items: readonly I[], toRow: (item: I) => Row): Promise<void>;
+  /** Sets the quote (price, line, status) and updated_at of stored odds rows, by id, their other columns left as they are. */
+  updateQuotes(rows: readonly QuoteUpdate[]): Promise<void>;
   /** Inserts rows of these columns (in multi-row chunks). */
   insert(table: DataTable, columns: readonly string[], rows: readonly Row[]): Promise<void>;
   /** Inserts price changes (rows of CHANGE_COLUMNS); the answer is the id each odds row's change was given. */
@@ -95,6 +110,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
   return {
     upsert: async (table, columns, items, toRow) => void (await insertRows(s, table, columns, items, toRow, updateOnConflict(columns))),
     insert: async (table, columns, rows) => void (await insertRows(s, table, columns, rows, (row) => row)),
+    updateQuotes: (rows) => updateRows(s, 'odds', QUOTE_COLUMNS, QUOTE_TYPES, rows as unknown as readonly Row[]),
     async insertChanges(columns, rows) {
       const returned = await insertRows(s, 'odds_history', columns, rows, (row) => row, ' returning "id", "odds_id"');
       return new Map(returned.map((row) => [Number(row.odds_id), Number(row.id)]));

@@ -151,17 +151,26 @@ async function storedIds(repo: ImportRepository, eventIds: readonly number[]): P
 async function keptSelections(storedOdds: StoredOdds, odds: readonly OddsItem[]): Promise<Map<number, number>> {
   const kept = new Map<number, number>();
   for (const chunk of chunksOf(odds, ODDS_CHUNK)) {
-    const stored = new Map<number, { name: string; selection: number }>();
-    for (const r of (await storedOdds(chunk)).values()) {
-      if (r.selection_id === null) continue;
-      const key = keyOf(Number(r.event_id), Number(r.betting_market_id), String(r.position), numberOrNull(r.line), numberOrNull(r.event_period_id), numberOrNull(r.player_id));
-      stored.set(Number(r.id), { name: nameOf(key), selection: Number(r.selection_id) });
-    }
+    const stored = await storedOdds(chunk);
     for (const o of chunk) {
-      const row = stored.get(o.id);
-      if (row !== undefined && row.name === nameOf(oddsKey(o))) kept.set(o.id, row.selection);
+      const r = stored.get(o.id);
+      if (r === undefined || r.selection_id === null) continue;
+      const key = keyOf(Number(r.event_id), Number(r.betting_market_id), String(r.position), numberOrNull(r.line), numberOrNull(r.event_period_id), numberOrNull(r.player_id));
+      if (sameKey(key, oddsKey(o))) kept.set(o.id, Number(r.selection_id));
     }
   }
   return kept;
+}
+
+/** Whether two keys name one selection (what nameOf writes out, compared field by field: a feed's batch asks it of every row). */
+function sameKey(a: SelectionKey, b: SelectionKey): boolean {
+  return (
+    a.event_id === b.event_id &&
+    a.betting_market_id === b.betting_market_id &&
+    a.period === b.period &&
+    a.position === b.position &&
+    a.line_key === b.line_key &&
+    a.player === b.player
+  );
 }
 

@@ -3,8 +3,15 @@ import type { Dataset } from './import.schemas.js';
 
 type OddsItem = NonNullable<Dataset['odds']>[number];
 
-/** The stored columns of an odds row that the import compares with the dataset's: its price history's and its selection's. */
-const COLUMNS = ['price_decimal', 'line', 'status', 'event_id', 'betting_market_id', 'position', 'player_id', 'event_period_id', 'selection_id'] as const;
+/**
+ * The stored columns of an odds row that the import compares with the dataset's: its price
+ * history's, its selection's, and the rest of what the write would set (a row whose only change is
+ * its quote is updated in those columns alone, import.write.ts).
+ */
+const COLUMNS = [
+  'price_decimal', 'line', 'status', 'event_id', 'betting_market_id', 'position', 'player_id', 'event_period_id', 'selection_id', 'operator_id', 'is_main', 'is_live',
+  'operator_selection_id',
+] as const;
 
 /** Odds per read of their stored rows: the selections and the price history go through the dataset's odds in these chunks, so each is read once. */
 export const ODDS_CHUNK = 5_000;

@@ -7,10 +7,13 @@ import type { MarketCategory, Resolved } from './import.references.js';
 import type { ImportRepository } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
 import { assignSelections } from './import.selections.js';
-import { type StoredOdds, storedOdds } from './import.stored-odds.js';
+import { ODDS_CHUNK, type StoredOdds, type StoredOddsRow, storedOdds } from './import.stored-odds.js';
+import { chunksOf } from '../../platform/chunks.js';
+import { numberOrNull } from '../../platform/db/column-values.js';
 import { writeCompetitions, writeOutrights } from './import.competition-write.js';
 
 type Items<A extends keyof Dataset> = NonNullable<Dataset[A]>;
+type OddsItem = Items<'odds'>[number];
 
 const orNull = <T>(value: T | null | undefined): T | null => value ?? null;
 
@@ -191,11 +194,28 @@ async function writeOdds(
   // Before the upsert: the history compares the dataset with the rows as they were. Into an
   // empty table (a first load, a replace) every row opens: recorded after it, set-based.
   const recorded = replace ? undefined : await recordPriceChanges(repo, stored, odds, now, leagueOf);
-  const columns = [
-    'id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at', 'selection_id', 'player_id',
-    'event_period_id', 'is_main', 'is_live', 'operator_selection_id',
-  ];
-  await repo.upsert('odds', columns, odds, (o) => ({
+  for (const chunk of chunksOf(odds, ODDS_CHUNK)) {
+    const rows = await stored(chunk);
+    // A price move leaves every column but the quote as stored: those rows are updated in it alone.
+    const quoteOnly = new Set(chunk.filter((o) => onlyQuoteMoves(rows.get(o.id), o, selectionOf.get(o.id))).map((o) => o.id));
+    await repo.upsert('odds', ODDS_COLUMNS, chunk.filter((o) => !quoteOnly.has(o.id)), (o) => oddsRowOf(o, selectionOf.get(o.id), now));
+    await repo.updateQuotes(
+      chunk.filter((o) => quoteOnly.has(o.id)).map((o) => ({ id: o.id, price_decimal: o.price_decimal, line: orNull(o.line), status: o.status ?? DEFAULT_ODDS_STATUS, updated_at: changedAtOf(o, now) })),
+    );
+  }
+  if (recorded !== undefined) return { touched: recorded.touched, changes: recorded.written };
+  await repo.recordOpenings(now);
+  return { touched: everyEventTouched(odds), changes: undefined };
+}
+
+const ODDS_COLUMNS = [
+  'id', 'event_id', 'operator_id', 'betting_market_id', 'position', 'line', 'price_decimal', 'status', 'updated_at', 'selection_id', 'player_id',
+  'event_period_id', 'is_main', 'is_live', 'operator_selection_id',
+];
+
+/** An odds item as its stored row, on its selection. */
+function oddsRowOf(o: OddsItem, selectionId: number | undefined, now: number): Record<string, unknown> {
+  return {
     id: o.id,
     event_id: o.event_id,
     operator_id: o.operator_id,
@@ -205,17 +225,31 @@ async function writeOdds(
     price_decimal: o.price_decimal,
     status: o.status ?? DEFAULT_ODDS_STATUS,
     updated_at: changedAtOf(o, now),
-    selection_id: selectionOf.get(o.id),
+    selection_id: selectionId,
     player_id: orNull(o.player_id),
     event_period_id: orNull(o.event_period_id),
     // A row re-imported without them is a main-line, pre-match price again, as every field absent is its default.
     is_main: (o.is_main ?? true) ? 1 : 0,
     is_live: (o.is_live ?? false) ? 1 : 0,
     operator_selection_id: orNull(o.operator_selection_id),
-  }));
-  if (recorded !== undefined) return { touched: recorded.touched, changes: recorded.written };
-  await repo.recordOpenings(now);
-  return { touched: everyEventTouched(odds), changes: undefined };
+  };
+}
+
+/** Whether the item's row is stored with every column as the item gives it but its quote (price, line, status) and time. */
+function onlyQuoteMoves(row: StoredOddsRow | undefined, o: OddsItem, selectionId: number | undefined): boolean {
+  return (
+    row !== undefined &&
+    Number(row.event_id) === o.event_id &&
+    Number(row.operator_id) === o.operator_id &&
+    Number(row.betting_market_id) === o.betting_market_id &&
+    String(row.position) === o.position &&
+    numberOrNull(row.selection_id) === (selectionId ?? null) &&
+    numberOrNull(row.player_id) === (o.player_id ?? null) &&
+    numberOrNull(row.event_period_id) === (o.event_period_id ?? null) &&
+    Number(row.is_main) === ((o.is_main ?? true) ? 1 : 0) &&
+    Number(row.is_live) === ((o.is_live ?? false) ? 1 : 0) &&
+    (row.operator_selection_id === null ? null : String(row.operator_selection_id)) === (o.operator_selection_id ?? null)
+  );
 }
 
 /** The flows, with the league and sport of their event, then their legs and tags. */
