@@ -28,13 +28,14 @@ describe('a first start whose step after the seeding meets another node’s lock
       await oddsMoves?.run();
     };
     // As the server calls it (serve.ts): the whole first start tried again while busy.
-    upserted = await retryWhileBusy(() => ensureDemoData({ ...t.ctx, oddsMoves: { run } }));
+    // Without the competitions (a step of their own after the moves): the moves and the grading tell the later steps ran.
+    upserted = await retryWhileBusy(() => ensureDemoData({ ...t.ctx, oddsMoves: { run } }, { competitions: false }));
   }, 300_000);
   afterAll(async () => t.close());
 
-  it('still reports what it seeded, with the competitions, and leaves nothing due to grade', async () => {
+  it('still reports what it seeded, imports the moves and leaves nothing due to grade', async () => {
     expect(busyOnce).toBe(false);
-    expect(upserted).toMatchObject({ competitions: 61 });
+    expect(upserted?.odds).toBeGreaterThan(0);
     expect(await t.database.db.selectFrom('grading_due').select('event_id').execute()).toEqual([]);
     const moved = await t.database.db.selectFrom('odds_history').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     expect(Number(moved.n)).toBeGreaterThan(upserted?.odds ?? 0);
