@@ -79,6 +79,9 @@ describe('reads beside a write transaction on an SQLite file', () => {
     let read: Promise<unknown> | undefined;
     let statementsDone = 0;
     let readAnsweredAt = -1;
+    // From a fresh turn of the loop, as a request's handler starts: whether the loop was held before
+    // the transaction began must not decide which of its statements give a turn.
+    await loopTurns(1);
     await database.db.transaction().execute(async (trx) => {
       for (let n = 0; n < 5; n += 1) {
         // Runs only if the loop turns before the statement: awaits alone (microtasks) never reach it.

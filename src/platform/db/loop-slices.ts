@@ -15,23 +15,31 @@ const turned = () => {
   heldSince = undefined;
 };
 
+/** Starts the count at `now`; the loop's next check phase (an immediate callback) ends it. */
+function holdFrom(now: number): void {
+  heldSince = now;
+  setImmediate(turned);
+}
+
 /**
  * Resolves at once while the loop has been held for less than LOOP_SLICE_MS, else after one turn of
- * the loop. "Held" is measured from the first call since the loop's last check phase (an immediate
- * callback marks it), so it may count a little more than the current task, never less: at worst a
- * turn comes early. While foreground work runs (inForeground), it holds the loop to its end.
+ * the loop. "Held" is measured from the first call since the loop's last check phase, or from the
+ * end of the turn this function gave: work that resumes after its turn is counted from its first
+ * instant, so a statement after a slice of work gives a turn every time, not every other time.
+ * While foreground work runs (inForeground), it holds the loop to its end.
  */
 export function loopTurnIfHeld(): Promise<void> | undefined {
   if (foreground.running > 0) return undefined;
   const now = performance.now();
   if (heldSince === undefined) {
-    heldSince = now;
-    setImmediate(turned);
+    holdFrom(now);
     return undefined;
   }
   if (now - heldSince < LOOP_SLICE_MS) return undefined;
   heldSince = undefined;
-  return turnOfTheLoop();
+  return turnOfTheLoop().then(() => {
+    if (heldSince === undefined) holdFrom(performance.now());
+  });
 }
 
 /**
