@@ -23,7 +23,10 @@ import { benchEnv } from './local-demo.js';
  * checkout's CLI): with the smaller and the larger count of `--imports` imports of 500 changes.
  * The difference of the two counts, over the difference of the changes, is the instructions per
  * change of the imports in the steady state: the process's start, its modules' loading and the
- * first imports' compilation are in both runs and cancel out. Only the import itself is counted:
+ * first imports' compilation are in both runs and cancel out. With `--stages W` the work after the
+ * imports runs too, every W imports; that count does not repeat (three runs of one build: 72,258 to
+ * 144,389 per change), since part of that work depends on the time that passes, which valgrind
+ * stretches: a look at the work, not a comparison of builds (decision 0338). Without it, only the import itself is counted:
  * the work after it (board events, moves, signals, webhooks) runs in background jobs this child
  * never starts; bench/import-beside-work.ts and bench/feed-stages.ts time those.
  */

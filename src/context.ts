@@ -141,6 +141,8 @@ const IMPORT_THREAD_ENTRY = new URL(`./import-thread${extname(fileURLToPath(impo
 
 /** Whether a thread can open the database too: an in-memory SQLite database is one connection's own. */
 const sharable = (databaseUrl: string) => databaseUrl !== 'sqlite::memory:' && databaseUrl !== 'sqlite:';
+/** Whether this node's imports and the work after them run on an import thread. */
+const importThreadOn = (config: Config) => config.importThread && sharable(config.databaseUrl);
 
 /** How often every node looks for webhook retries that came due (new deliveries wake it through the change feed). */
 const WEBHOOK_DISPATCH_EVERY_MS = 1_000;
@@ -189,7 +191,9 @@ export function createContext(deps: { config: Config; database: Database; clock?
   createPurgeJob({ db, clock, background });
   createHistoryPurgeJob({ db, clock, changes, retentionDays: config.historyRetentionDays, background });
   const recentChanges = createRecentChanges();
-  const { boardEvents, oddsMoves, webhookFormer, signals } = createHistoryWork({ config, db, clock, changes, background, recent: recentChanges });
+  // Beside an import thread, which runs the work after the imports on its timers, this thread runs it after its own imports only.
+  const onTimer = !importThreadOn(config);
+  const { boardEvents, oddsMoves, webhookFormer, signals } = createHistoryWork({ config, db, clock, changes, background, recent: recentChanges, onTimer });
   createAuditPurgeJob({ repository: createAuditRepository(db), clock, retentionDays: config.auditRetentionDays, background });
   const webhookSender = createWebhookSender({ clock, rules: outboundRules, timeoutMs: config.webhookTimeoutMs });
   const webhooks = createWebhooks({ config, db, clock, cipher, sender: webhookSender, changes, metrics, meter, background });
@@ -272,7 +276,7 @@ function createImporters(deps: {
   const { config, database, clock, changes, recentChanges, background } = deps;
   const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics: deps.metrics, background });
   const demoTicker = config.demoData && config.demoTickerPerSecond > 0 ? createTicker(config.demoTickerPerSecond, { database, clock, changes, recentChanges, background }) : undefined;
-  const importThread = config.importThread && sharable(config.databaseUrl) ? createImportThread({ entry: IMPORT_THREAD_ENTRY, workerData: { config }, clock, changes, recent: recentChanges, background }) : undefined;
+  const importThread = importThreadOn(config) ? createImportThread({ entry: IMPORT_THREAD_ENTRY, workerData: { config }, clock, changes, recent: recentChanges, background }) : undefined;
   return { ...(upstream ? { upstream } : {}), ...(demoTicker ? { demoTicker } : {}), ...(importThread ? { importThread } : {}) };
 }
 

@@ -35,13 +35,29 @@ export interface HistoryWorkSet {
  * context builds it, and so does the import thread (src/import-thread.ts), which runs it after
  * the imports it makes.
  */
-export function createHistoryWork(deps: { config: Config; db: Database['db']; clock: Clock; changes: ChangeFeed; background: BackgroundJobs; recent: RecentChanges }): HistoryWorkSet {
+export function createHistoryWork(deps: {
+  config: Config;
+  db: Database['db'];
+  clock: Clock;
+  changes: ChangeFeed;
+  background: BackgroundJobs;
+  recent: RecentChanges;
+  /**
+   * Whether this thread runs the work on its own too, at start and every few seconds, for what a
+   * node that died left (default yes). No for a serving thread beside its node's import thread,
+   * which does: the serving thread then runs it only after its own imports (the demo ticker, the
+   * upstream feed). Run on both timers, each batch was computed twice, once on the thread that
+   * serves the reads, and one of the two thrown away.
+   */
+  onTimer?: boolean;
+}): HistoryWorkSet {
   const { config, db, clock, changes, background, recent } = deps;
+  const everyMs = deps.onTimer === false ? 0 : HISTORY_PROCESSOR_EVERY_MS;
   const boardEvents = createHistoryProcessor({
     db,
     changes,
     background,
-    everyMs: HISTORY_PROCESSOR_EVERY_MS,
+    everyMs,
     // Its work is per market touched (every selection of a market whose price moved): a big
     // import's changes are taken 10,000 at a time, so that its markets are computed a few times,
     // not once per thousand changes.
@@ -56,7 +72,7 @@ export function createHistoryWork(deps: { config: Config; db: Database['db']; cl
         db,
         changes,
         background,
-        everyMs: HISTORY_PROCESSOR_EVERY_MS,
+        everyMs,
         windowMs: BOARD_EVENTS_WINDOW_MS,
         work: createMovesWork({ clock, changes, thresholds: config.moves.thresholds }),
         recent,
@@ -69,10 +85,10 @@ export function createHistoryWork(deps: { config: Config; db: Database['db']; cl
     background,
     batchMax: config.webhookBatchMax,
     windowMs: config.webhookBatchWindowMs,
-    everyMs: HISTORY_PROCESSOR_EVERY_MS,
+    everyMs,
     recent,
   });
   createWebhookPurgeJob({ db, clock, retentionDays: config.webhookRetentionDays, background });
-  const signals = createSignals({ db, clock, changes, background, minEvPct: config.signalsMinEvPct, everyMs: HISTORY_PROCESSOR_EVERY_MS, recent });
+  const signals = createSignals({ db, clock, changes, background, minEvPct: config.signalsMinEvPct, everyMs, recent });
   return { boardEvents, oddsMoves, webhookFormer, signals };
 }

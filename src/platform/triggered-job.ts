@@ -17,7 +17,11 @@ export interface TriggeredJobDeps {
   wakeOn: ChangeVersionName;
   /** Woken at most once per this window (a leading run, then a trailing one); 0 or none: on every change. */
   windowMs?: number;
-  /** How often every node runs it on its own, for what a node that died left. */
+  /**
+   * How often every node runs it on its own, for what a node that died left; it also runs once at
+   * start. 0: never on its own, only when woken or asked (a thread beside another of its node that
+   * runs it on the timer: both computing one batch, one of them throws its work away).
+   */
   everyMs: number;
   work: () => Promise<void>;
 }
@@ -25,7 +29,7 @@ export interface TriggeredJobDeps {
 /**
  * `work` as a background job (the history processors, the webhooks' outbox): one run at a time,
  * run after this node's own change of `wakeOn`, at start (what a node that died left behind) and
- * every `everyMs`. A failed run is logged; the next one comes on time.
+ * every `everyMs` (unless 0). A failed run is logged; the next one comes on time.
  */
 export function createTriggeredJob(deps: TriggeredJobDeps): TriggeredJob {
   const state: { timer: NodeJS.Timeout | undefined; log: JobLog | undefined } = { timer: undefined, log: undefined };
@@ -44,8 +48,9 @@ export function createTriggeredJob(deps: TriggeredJobDeps): TriggeredJob {
     name: deps.name,
     run,
     start(log) {
-      if (state.timer) return;
+      if (state.log) return;
       state.log = log;
+      if (deps.everyMs === 0) return;
       state.timer = setInterval(runLogged, deps.everyMs);
       state.timer.unref();
       runLogged();
