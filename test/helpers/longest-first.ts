@@ -1,7 +1,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The files that take longest, longest first (a run of 2026-12-07 on two cores): they start
+ * The files that take longest, longest first (the runs of 2026-12-07 and after, on two cores): they start
  * before the rest, so that none of them is left to run alone at the end while the other worker
  * idles. Vitest orders by the durations of its last run when it has them, and by file size
  * without (a fresh clone, CI): a run in a checkout whose record held only some of the files
@@ -10,16 +10,18 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONGEST = [
   'test/scale-out/first-start.test.ts',
-  'test/history/odds-files.test.ts',
   'test/docs/openapi-examples.test.ts',
+  'test/demo/first-start-competitions.test.ts',
+  'test/docs/documented-commands.test.ts',
   'test/demo/served-plausibility.test.ts',
   'test/demo/demo-data.test.ts',
   'test/docs/docs-page.test.ts',
   'test/usage/durable-counts.test.ts',
+  'test/scale-out/shutdown.test.ts',
+  'test/history/odds-files.test.ts',
   'test/odds/moves.properties.test.ts',
   'test/fuzz/fuzz.test.ts',
   'test/stream/big-import.test.ts',
-  'test/scale-out/shutdown.test.ts',
   'test/webhooks/end-to-end-crash-held.test.ts',
 ];
 
