@@ -6,8 +6,8 @@ import { DEMO_NOW } from '../helpers/demo-clock.js';
 import { type Caller, type Harness, harness } from '../helpers/harness.js';
 
 /**
- * The first start's dataset (what `npm start` loads into an empty database, ensureDemoData as the
- * server calls it) holds the demo's competitions beside its matchups (decision 0331): a new user
+ * The first start's dataset (what `npm start` loads into an empty database: ensureDemoData, its
+ * detectors left out) holds the demo's competitions beside its matchups (decision 0331): a new user
  * asking for `event_kinds=competition` gets some, and the default answers stay matchups only.
  */
 describe.each(DIALECTS)("the first start's dataset holds the competitions (%s)", (dialect) => {
