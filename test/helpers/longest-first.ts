@@ -10,6 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const LONGEST = [
   'test/scale-out/first-start.test.ts',
+  'test/history/odds-files.test.ts',
   'test/docs/openapi-examples.test.ts',
   'test/demo/first-start-competitions.test.ts',
   'test/docs/documented-commands.test.ts',
@@ -18,7 +19,6 @@ const LONGEST = [
   'test/docs/docs-page.test.ts',
   'test/usage/durable-counts.test.ts',
   'test/scale-out/shutdown.test.ts',
-  'test/history/odds-files.test.ts',
   'test/odds/moves.properties.test.ts',
   'test/fuzz/fuzz.test.ts',
   'test/stream/big-import.test.ts',
