@@ -17,13 +17,13 @@ export type DataTable = (typeof DATA_TABLES)[number];
 type Row = Record<string, unknown>;
 
 /** A stored odds row's new quote and the time it holds from. */
-export interface QuoteUpdate {
+export type QuoteUpdate = {
   id: number;
   price_decimal: number;
   line: number | null;
   status: string;
   updated_at: number;
-}
+};
 
 /** A stored selection as its key names it (the line itself left out: its line_key stands for it). */
 export type StoredSelection = Omit<SelectionsTable, 'line'>;
@@ -110,7 +110,7 @@ export function createImportRepository(trx: Transaction<Schema>, dialect: Dialec
   return {
     upsert: async (table, columns, items, toRow) => void (await insertRows(s, table, columns, items, toRow, updateOnConflict(columns))),
     insert: async (table, columns, rows) => void (await insertRows(s, table, columns, rows, (row) => row)),
-    updateQuotes: (rows) => updateRows(s, 'odds', QUOTE_COLUMNS, QUOTE_TYPES, rows as unknown as readonly Row[]),
+    updateQuotes: (rows) => updateRows(s, 'odds', QUOTE_COLUMNS, QUOTE_TYPES, rows),
     async insertChanges(columns, rows) {
       const returned = await insertRows(s, 'odds_history', columns, rows, (row) => row, ' returning "id", "odds_id"');
       return new Map(returned.map((row) => [Number(row.odds_id), Number(row.id)]));

@@ -4,7 +4,7 @@ import { impliedProbabilityOf } from '../../shared/odds-format.js';
 import { changedAtOf, DEFAULT_ODDS_STATUS, everyEventTouched, type OddsTouched, recordPriceChanges, type WrittenChanges } from './import.history.js';
 import type { EventFacts } from './import.known-records.js';
 import type { MarketCategory, Resolved } from './import.references.js';
-import type { ImportRepository } from './import.repository.js';
+import type { ImportRepository, QuoteUpdate } from './import.repository.js';
 import type { Dataset } from './import.schemas.js';
 import { assignSelections } from './import.selections.js';
 import { ODDS_CHUNK, type StoredOdds, type StoredOddsRow, storedOdds } from './import.stored-odds.js';
@@ -197,11 +197,14 @@ async function writeOdds(
   for (const chunk of chunksOf(odds, ODDS_CHUNK)) {
     const rows = await stored(chunk);
     // A price move leaves every column but the quote as stored: those rows are updated in it alone.
-    const quoteOnly = new Set(chunk.filter((o) => onlyQuoteMoves(rows.get(o.id), o, selectionOf.get(o.id))).map((o) => o.id));
-    await repo.upsert('odds', ODDS_COLUMNS, chunk.filter((o) => !quoteOnly.has(o.id)), (o) => oddsRowOf(o, selectionOf.get(o.id), now));
-    await repo.updateQuotes(
-      chunk.filter((o) => quoteOnly.has(o.id)).map((o) => ({ id: o.id, price_decimal: o.price_decimal, line: orNull(o.line), status: o.status ?? DEFAULT_ODDS_STATUS, updated_at: changedAtOf(o, now) })),
-    );
+    const whole: OddsItem[] = [];
+    const quotes: QuoteUpdate[] = [];
+    for (const o of chunk) {
+      if (onlyQuoteMoves(rows.get(o.id), o, selectionOf.get(o.id))) quotes.push({ id: o.id, price_decimal: o.price_decimal, line: orNull(o.line), status: o.status ?? DEFAULT_ODDS_STATUS, updated_at: changedAtOf(o, now) });
+      else whole.push(o);
+    }
+    await repo.upsert('odds', ODDS_COLUMNS, whole, (o) => oddsRowOf(o, selectionOf.get(o.id), now));
+    await repo.updateQuotes(quotes);
   }
   if (recorded !== undefined) return { touched: recorded.touched, changes: recorded.written };
   await repo.recordOpenings(now);
