@@ -225,16 +225,19 @@ export async function eventsOfMarkets(db: Kysely<Schema>, marketIds: readonly nu
 
 /** Each odds row's closing price and line, of these events: its last recorded state before its event started. */
 export async function closingOf(trx: Kysely<Schema>, eventIds: readonly number[]): Promise<Map<number, Closing>> {
-  const rows = await trx
-    .selectFrom('odds_history as h')
-    .innerJoin('events as e', 'e.id', 'h.event_id')
-    .select(['h.odds_id', 'h.price_to', 'h.line_to'])
-    .where('h.event_id', 'in', eventIds)
-    .whereRef('h.changed_at', '<', 'e.start_time')
-    .orderBy('h.changed_at')
-    .orderBy('h.id')
-    .execute();
   const closing = new Map<number, Closing>();
-  for (const r of rows) closing.set(Number(r.odds_id), { price: Number(r.price_to), line: r.line_to === null ? null : Number(r.line_to) });
+  // An odds row is of one event: each chunk's last state of a row is its last state.
+  for (const chunk of chunksOf(eventIds, IDS_PER_STATEMENT)) {
+    const rows = await trx
+      .selectFrom('odds_history as h')
+      .innerJoin('events as e', 'e.id', 'h.event_id')
+      .select(['h.odds_id', 'h.price_to', 'h.line_to'])
+      .where('h.event_id', 'in', chunk)
+      .whereRef('h.changed_at', '<', 'e.start_time')
+      .orderBy('h.changed_at')
+      .orderBy('h.id')
+      .execute();
+    for (const r of rows) closing.set(Number(r.odds_id), { price: Number(r.price_to), line: r.line_to === null ? null : Number(r.line_to) });
+  }
   return closing;
 }

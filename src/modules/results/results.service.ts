@@ -109,24 +109,26 @@ export function closingLineValues(db: Kysely<Schema>, now: number, prices: ClvBo
 async function clv(repository: ResultsRepository, now: number, prices: ClvBody['prices'], kinds: readonly string[]): Promise<ClvAnswer> {
   // A competition's selection is unknown unless `event_kinds` asks for competitions, as its odds are.
   const selections = await repository.selections([...new Set(prices.map((p) => p.event_betting_market_position_id))], kinds);
-  const closings = new Map<number, Map<number, Closing>>();
+  // Closed once started: by the clock, or by the feed when a game began early.
+  const closed = (selection: ClvSelection) => now >= selection.start || selection.status === 'live' || selection.status === 'final';
+  // The closing prices of every closed event asked of, in one read, and each market's rows once: a
+  // grader's batch asks of many prices of few events, and each event's history was read per price.
+  const closedEvents = [...new Set([...selections.values()].filter(closed).map((selection) => selection.eventId))];
+  const closing = closedEvents.length === 0 ? new Map<number, Closing>() : await repository.closing(closedEvents);
+  const markets = new Map<string, Promise<MarketOddsRow[]>>();
+  const rowsOf = (selection: ClvSelection) => {
+    const key = `${selection.eventId}|${selection.marketId}`;
+    const rows = markets.get(key) ?? repository.marketRows(selection.eventId, selection.marketId);
+    markets.set(key, rows);
+    return rows;
+  };
   const results: ClvResult[] = [];
   for (const asked of prices) {
     const answer = (rest: Partial<ClvResult>): ClvResult => ({ ...asked, closing_price: null, fair_closing_price: null, clv_pct: null, reason: null, ...rest });
     const selection = selections.get(asked.event_betting_market_position_id);
-    if (selection === undefined) {
-      results.push(answer({ reason: 'unknown_selection' }));
-      continue;
-    }
-    // Closed once started: by the clock, or by the feed when a game began early.
-    if (now < selection.start && selection.status !== 'live' && selection.status !== 'final') {
-      results.push(answer({ reason: 'not_closed' }));
-      continue;
-    }
-    const closing = closings.get(selection.eventId) ?? (await repository.closing([selection.eventId]));
-    closings.set(selection.eventId, closing);
-    const rows = await repository.marketRows(selection.eventId, selection.marketId);
-    results.push(answer(closingValue(asked, selection, rows, closing)));
+    if (selection === undefined) results.push(answer({ reason: 'unknown_selection' }));
+    else if (!closed(selection)) results.push(answer({ reason: 'not_closed' }));
+    else results.push(answer(closingValue(asked, selection, await rowsOf(selection), closing)));
   }
   return { results };
 }

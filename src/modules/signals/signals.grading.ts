@@ -35,25 +35,35 @@ export async function gradesOf(db: Kysely<Schema>, now: number, signals: Readonl
     ownBook.set(`${row.selection_id}|${row.operator_id}`, row.outcome);
     if (row.outcome !== null) anyBook.set(row.selection_id, row.outcome);
   }
-  const out: SignalGrading[] = [];
-  for (const signal of signals) {
+  const verdicts = signals.map((signal) => {
     const legs = legsOf(signal);
     const outcomes = legs.map((leg) => (leg.operator_id === null ? undefined : ownBook.get(`${leg.selection_id}|${leg.operator_id}`)) ?? anyBook.get(leg.selection_id));
-    const graded = gradeSignal(legs, outcomes);
-    if (graded === undefined) {
+    return { legs, graded: gradeSignal(legs, outcomes) };
+  });
+  // Every graded leg's price against the close in one call: each event's closing history is read once for the batch, not once per signal.
+  const asked = verdicts.flatMap(({ legs, graded }) => (graded === undefined ? [] : legs));
+  const values =
+    asked.length === 0
+      ? []
+      : await closingLineValues(
+          db,
+          now,
+          asked.map((leg) => ({ event_betting_market_position_id: leg.selection_id, operator_id: leg.operator_id ?? 0, price: leg.price })),
+        );
+  const out: SignalGrading[] = [];
+  let next = 0;
+  for (const { legs, graded: done } of verdicts) {
+    if (done === undefined) {
       out.push(UNGRADED);
       continue;
     }
-    const values = await closingLineValues(
-      db,
-      now,
-      legs.map((leg) => ({ event_betting_market_position_id: leg.selection_id, operator_id: leg.operator_id ?? 0, price: leg.price })),
-    );
+    const own = values.slice(next, next + legs.length);
+    next += legs.length;
     const clv = signalClv(
       legs,
-      values.map((value) => value.clv_pct),
+      own.map((value) => value.clv_pct),
     );
-    out.push({ outcome: graded.outcome, profit: graded.profit, closing_price: legs.length === 1 ? (values[0]?.closing_price ?? null) : null, clv_pct: clv ?? null, graded_at: now });
+    out.push({ outcome: done.outcome, profit: done.profit, closing_price: legs.length === 1 ? (own[0]?.closing_price ?? null) : null, clv_pct: clv ?? null, graded_at: now });
   }
   return out;
 }
