@@ -2,6 +2,7 @@ import type { ChangeFeed } from '../../platform/cache/change-feed.js';
 import type { Clock } from '../../platform/clock.js';
 import { retryWhileBusy } from '../../platform/db/busy-retry.js';
 import type { Database } from '../../platform/db/database.js';
+import { refreshPlannerStatistics } from '../../platform/db/planner-statistics.js';
 import { createImportService, type ImportResult, type ImportService } from '../import/index.js';
 import { computeFlows, eventsDueAtStart, EVENTS_PER_BATCH_UNSERVED, gradeEvents } from '../results/index.js';
 import { type DemoData, DEFAULT_SEED, generateDemo } from './generator/index.js';
@@ -59,6 +60,8 @@ export async function loadDemoData(deps: DemoDataDeps, options: DemoDataOptions 
   const demo = generateDemo({ scale: options.scale ?? 1, seed: options.seed ?? DEFAULT_SEED, now: deps.clock.now() });
   const importer = createImportService(deps);
   const { upserted } = await importer.importChecked(demo.dataset, { replace: options.force ?? false, grade: false });
+  // The work after the import reads what it wrote, hundreds of thousands of rows into empty tables.
+  await refreshPlannerStatistics(deps.database);
   await afterImport(deps);
   await importMoves(importer, demo, deps);
   const competitions = options.competitions === true ? await importCompetitions(importer, demo) : {};
@@ -110,6 +113,7 @@ export async function ensureDemoData(deps: DemoDataDeps, options: Pick<DemoDataO
   // Checked again inside the import's transaction: another node starting at once may fill it first.
   const seeded = await importer.importIntoEmpty(demo.dataset, { grade: false });
   if (!seeded) return undefined;
+  await refreshPlannerStatistics(deps.database);
   // Every step after the seeding on its own retry: another node starting at once may hold the lock
   // a while, and the first start tried again as a whole would find the database filled and leave
   // the rest undone. Each step is idempotent: a move imported twice records nothing the second
