@@ -275,8 +275,9 @@ function createImporters(deps: {
 }): Pick<AppContext, 'upstream' | 'demoTicker' | 'importThread'> {
   const { config, database, clock, changes, recentChanges, background } = deps;
   const upstream = config.upstream && createUpstream(config.upstream, { database, clock, changes, metrics: deps.metrics, background });
-  const demoTicker = config.demoData && config.demoTickerPerSecond > 0 ? createTicker(config.demoTickerPerSecond, { database, clock, changes, recentChanges, background }) : undefined;
+  // Before the ticker, which imports through it: started before it and stopped after it, so that no tick starts a thread again while the node stops.
   const importThread = importThreadOn(config) ? createImportThread({ entry: IMPORT_THREAD_ENTRY, workerData: { config }, clock, changes, recent: recentChanges, background }) : undefined;
+  const demoTicker = config.demoData && config.demoTickerPerSecond > 0 ? createTicker(config.demoTickerPerSecond, { database, clock, changes, recentChanges, background, importThread }) : undefined;
   return { ...(upstream ? { upstream } : {}), ...(demoTicker ? { demoTicker } : {}), ...(importThread ? { importThread } : {}) };
 }
 
@@ -287,10 +288,15 @@ function createUpstream(settings: UpstreamSettings, deps: { database: Database; 
   return createUpstreamFeed({ settings, importer, leases: createLeasesRepository(database.db), clock, metrics: metrics.upstream, background });
 }
 
-/** The demo ticker, importing through the import route's service: its changes reach this node's streams as an import's do. */
-function createTicker(perSecond: number, deps: { database: Database; clock: Clock; changes: ChangeFeed; recentChanges: RecentChanges; background: BackgroundJobs }): DemoTicker {
+/**
+ * The demo ticker, importing as the import route does: through the import thread where the node has
+ * one, so that the work after its imports (board events, moves, signals) runs there and not on the
+ * thread that serves the reads; else through the import route's service. Either way its changes
+ * reach this node's streams as an import's do.
+ */
+function createTicker(perSecond: number, deps: { database: Database; clock: Clock; changes: ChangeFeed; recentChanges: RecentChanges; background: BackgroundJobs; importThread: ImportThread | undefined }): DemoTicker {
   const { database, clock, changes, recentChanges, background } = deps;
-  const importer = createImportService({ database, clock, changes, recent: recentChanges });
+  const importer = deps.importThread ?? createImportService({ database, clock, changes, recent: recentChanges });
   return createDemoTicker({ importer, repository: createTickerRepository(database.db), leases: createLeasesRepository(database.db), clock, perSecond, background });
 }
 

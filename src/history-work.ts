@@ -45,8 +45,8 @@ export function createHistoryWork(deps: {
   /**
    * Whether this thread runs the work on its own too, at start and every few seconds, for what a
    * node that died left (default yes). No for a serving thread beside its node's import thread,
-   * which does: the serving thread then runs it only after its own imports (the demo ticker, the
-   * upstream feed). Run on both timers, each batch was computed twice, once on the thread that
+   * which does: the serving thread then runs it only after its own imports (the upstream feed, the
+   * sources). Run on both timers, each batch was computed twice, once on the thread that
    * serves the reads, and one of the two thrown away.
    */
   onTimer?: boolean;

@@ -35,8 +35,12 @@ export interface TickResult {
 }
 
 export interface DemoTickerDeps {
-  /** The import service of the import route (with this node's held changes for its streams). */
-  importer: ImportService;
+  /**
+   * What imports its ticks as the import route does: the node's import thread where it has one
+   * (the work after the imports then runs there, not on the thread that serves the reads), else the
+   * import route's service with this node's held changes for its streams.
+   */
+  importer: Pick<ImportService, 'importChecked'>;
   repository: TickerRepository;
   leases: LeasesRepository;
   clock: Clock;
