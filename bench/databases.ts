@@ -19,15 +19,17 @@ export async function throwawayDatabase(kind: BenchDatabase, dataDir: string, se
   return throwawayPostgres(serverUrl, 'bench');
 }
 
-/** A bench's command line: `flag('name')` is the value after `--name`; `databases()` what `--database sqlite|postgres|both` names. */
+/** A bench's command line: `flag('name')` is the value after `--name`, `flags('name')` every such value; `databases()` what `--database sqlite|postgres|both` names. */
 export function benchArgs(args: readonly string[]) {
   const flag = (name: string): string | undefined => {
     const i = args.indexOf(`--${name}`);
     return i >= 0 ? args[i + 1] : undefined;
   };
+  /** Every value of a flag given more than once (`--build A --build B`). */
+  const flags = (name: string): string[] => args.flatMap((arg, i) => (arg === `--${name}` && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
   const databases = (byDefault: 'sqlite' | 'postgres' | 'both'): BenchDatabase[] => {
     const value = flag('database') ?? byDefault;
     return value === 'both' ? ['sqlite', 'postgres'] : [value === 'postgres' ? 'postgres' : 'sqlite'];
   };
-  return { flag, databases };
+  return { flag, flags, databases };
 }

@@ -5,6 +5,7 @@ import { type Build, prepareBuilds } from './feed/builds.js';
 import { guarded } from './feed/cleanup.js';
 import { runFeed, slateOf } from './feed/feeder.js';
 import { ADMIN_TOKEN, feedRows, onFreshDatabase } from './feed/phases.js';
+import { statOf } from './load.js';
 import { bearerFor } from './scenarios/data.js';
 
 /**
@@ -26,7 +27,7 @@ import { bearerFor } from './scenarios/data.js';
  * it measures the cost of a change, not what that cost takes from the reads (bench/feed.ts does).
  */
 const args = process.argv.slice(2);
-const { flag, databases } = benchArgs(args);
+const { flag, flags, databases } = benchArgs(args);
 const [database] = databases('sqlite') as [BenchDatabase];
 const rate = Number(flag('rate') ?? 5000);
 const seconds = Number(flag('seconds') ?? 8);
@@ -46,10 +47,9 @@ function ticksByThread(pid: number): Record<ThreadKind, number> {
       // A thread that ended between the listing and the read.
       continue;
     }
-    const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const { name, ticks } = statOf(stat);
     const kind: ThreadKind = task === String(pid) ? 'serving' : name.startsWith('WorkerThread') ? 'WorkerThread' : name.startsWith('V8Worker') ? 'V8Worker' : 'other';
-    out[kind] += Number(fields[11]) + Number(fields[12]);
+    out[kind] += ticks;
   }
   return out;
 }
@@ -103,7 +103,7 @@ function table(rows: Row[]): string {
   ].join('\n');
 }
 
-const others = args.flatMap((arg, i) => (arg === '--build' && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
+const others = flags('build');
 const prepared = prepareBuilds(flag('control') ?? 'e006314', args.includes('--again'), others);
 await guarded(prepared.remove, async () => {
   const rows: Row[] = [];

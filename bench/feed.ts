@@ -51,7 +51,7 @@ import { median } from './scenarios/history.js';
  * worktree is removed at the end, also after a failure or Ctrl-C.
  */
 const args = process.argv.slice(2);
-const { flag, databases: databasesOf } = benchArgs(args);
+const { flag, flags, databases: databasesOf } = benchArgs(args);
 const databases = databasesOf('both');
 const rounds = Number(flag('rounds') ?? 1);
 const seconds = Number(flag('seconds') ?? 8);
@@ -65,7 +65,7 @@ const options: FeedOptions = {
   upstream: args.includes('--upstream'),
   webhooks: Number(flag('webhooks') ?? 0),
 };
-const others = args.flatMap((arg, i) => (arg === '--build' && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
+const others = flags('build');
 
 /** Every round's points, by build, database and rate. */
 const measured = new Map<string, RatePoint[]>();

@@ -31,10 +31,10 @@ import { benchEnv } from './local-demo.js';
  * never starts; bench/import-beside-work.ts and bench/feed-stages.ts time those.
  */
 const args = process.argv.slice(2);
-const { flag } = benchArgs(args);
+const { flag, flags } = benchArgs(args);
 const [fewer, more] = (flag('imports') ?? '20,60').split(',').map(Number) as [number, number];
 const stagesEvery = Number(flag('stages') ?? 0);
-const others = args.flatMap((arg, i) => (arg === '--build' && args[i + 1] !== undefined ? [args[i + 1] as string] : []));
+const others = flags('build');
 const BATCH = 500;
 
 const work = mkdtempSync(join(tmpdir(), 'sportsdata-import-instructions-'));

@@ -67,11 +67,19 @@ export function cpuTicks(pid: number | undefined, options: { mainThread?: boolea
   if (pid === undefined) return undefined;
   try {
     // A process's main thread is the task whose id is the process's: its own time, without its other threads'.
-    const fields = readFileSync(options.mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-    return Number(fields[11]) + Number(fields[12]);
+    return statOf(readFileSync(options.mainThread ? `/proc/${pid}/task/${pid}/stat` : `/proc/${pid}/stat`, 'utf8')).ticks;
   } catch {
     return undefined;
   }
+}
+
+/**
+ * A /proc `stat` line read: the task's name (between the first '(' and the last ')', as a name may
+ * hold either) and its CPU time so far in clock ticks, user + system.
+ */
+export function statOf(stat: string): { name: string; ticks: number } {
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { name: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), ticks: Number(fields[11]) + Number(fields[12]) };
 }
 
 /**
